@@ -1,0 +1,28 @@
+# cerebro — build, test and install the memhook helper and the plugin.
+GO ?= go
+BIN := bin/memhook
+VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
+LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
+
+.PHONY: build test e2e install bench vet clean
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
+
+vet:
+	$(GO) vet ./...
+
+test: build vet
+	$(GO) test -count=1 ./...
+
+install: build
+	./scripts/install
+
+e2e: build
+	./e2e/run
+
+bench: build
+	./bench/run
+
+clean:
+	rm -rf bin

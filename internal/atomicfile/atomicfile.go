@@ -1,0 +1,140 @@
+// Package atomicfile writes files so that a crash at any point leaves either
+// the old content or the new one, never a mix, and appends under an
+// inter-process lock so that concurrent hooks never interleave lines.
+//
+// Use [Write] to replace a file, [Append] to add to one, and [WithLock] to run
+// a read-modify-write of several files as one critical section.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// Write replaces path with data: a temporary file in the same directory is
+// written, synced and renamed over path, then the directory is synced so the
+// rename itself survives a power cut. Missing parent directories are created.
+func Write(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	// A unique temp name: two processes may replace the same file at once.
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("create temp file in %s: %w", dir, err)
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+		return fmt.Errorf("chmod %s: %w", name, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", name, err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("rename %s to %s: %w", name, path, err)
+	}
+	ok = true
+	syncDir(dir)
+	return nil
+}
+
+// syncDir is best effort: some platforms (Windows) cannot open a directory
+// for syncing, and the rename has already happened.
+func syncDir(dir string) {
+	if runtime.GOOS == "windows" {
+		return
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// Append adds data to the end of path under the path's lock, creating the
+// file (and its directory) when missing, and syncs before returning. A
+// writer that also rewrites the file must take the same lock via [WithLock].
+func Append(path string, data []byte, perm fs.FileMode) error {
+	return WithLock(path, func() error { return AppendUnlocked(path, data, perm) })
+}
+
+// AppendUnlocked is [Append] for callers already holding the lock of path.
+func AppendUnlocked(path string, data []byte, perm fs.FileMode) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	if err != nil {
+		return fmt.Errorf("open %s for append: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	return nil
+}
+
+// LockTimeout bounds how long [WithLock] waits for another process.
+var LockTimeout = 10 * time.Second
+
+// ErrLockTimeout is returned when the lock could not be taken in time.
+var ErrLockTimeout = errors.New("lock held by another process")
+
+// WithLock runs fn while holding an exclusive inter-process lock tied to
+// path (a sibling file path+".lock"). The lock file is left in place: removing
+// it would race with a process about to take it.
+func WithLock(path string, fn func() error) error {
+	return WithLockTimeout(path, LockTimeout, fn)
+}
+
+// WithLockTimeout is [WithLock] with an explicit wait bound, for hooks that
+// must give up quickly rather than hold the session.
+func WithLockTimeout(path string, timeout time.Duration, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("create directory for lock %s: %w", path, err)
+	}
+	l := flock.New(path + ".lock")
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := l.TryLock()
+		if err != nil {
+			return fmt.Errorf("lock %s: %w", path, err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("lock %s: %w", path, ErrLockTimeout)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	defer l.Unlock()
+	return fn()
+}

@@ -1,0 +1,120 @@
+// Package cli is memhook's command line and the composition root of
+// cerebro: the only package that imports cobra and the only one that knows
+// every other package. Each command fills an options struct and calls a run
+// function that tests call directly, without cobra.
+//
+// [Main] runs one invocation with injected streams, environment and clock
+// and returns the exit code. Errors are printed once, here, as
+// "memhook: error: ..." with a "memhook: hint: ..." line when the error
+// carries one; hook commands never fail (see hook.go).
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/mattn/go-isatty"
+)
+
+// Version is set at build time with -ldflags "-X ...cli.Version=...".
+var Version = "0.1.0-dev"
+
+// System is everything an invocation takes from the outside world.
+type System struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	Now    func() time.Time
+	// Terminal reports whether stderr is a terminal: progress is shown only
+	// there.
+	Terminal bool
+	// Executable is the path of the running memhook, for commands that
+	// start memhook again in the background or write it into a scheduler.
+	Executable string
+}
+
+// OS returns the real process's streams, environment and clock.
+func OS() System {
+	exe, _ := os.Executable()
+	return System{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Getenv:     os.Getenv,
+		Now:        time.Now,
+		Terminal:   isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
+		Executable: exe,
+	}
+}
+
+// Factory hands commands what they need, built lazily so that a hook pays
+// only for what it uses.
+type Factory struct {
+	System
+	Paths config.Paths
+}
+
+// Config loads the effective configuration for a project root ("" for none).
+func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
+	return config.Load(f.Getenv, projectRoot)
+}
+
+// hinter is an error that knows what the user can do about it.
+type hinter interface{ Hint() string }
+
+// userError is an error with a hint for the person at the terminal.
+type userError struct {
+	err  error
+	hint string
+}
+
+func (e *userError) Error() string { return e.err.Error() }
+func (e *userError) Unwrap() error { return e.err }
+func (e *userError) Hint() string  { return e.hint }
+
+// withHint attaches a hint to err.
+func withHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &userError{err: err, hint: hint}
+}
+
+// exitError asks Main for a specific exit code without printing anything
+// more (lint uses 1 for "found errors").
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// Main runs memhook with args and returns the process exit code.
+func Main(args []string, sys System) int {
+	if sys.Getenv == nil {
+		sys.Getenv = func(string) string { return "" }
+	}
+	if sys.Now == nil {
+		sys.Now = time.Now
+	}
+	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(sys.In)
+	root.SetOut(sys.Out)
+	root.SetErr(sys.Err)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ex *exitError
+	if errors.As(err, &ex) {
+		return ex.code
+	}
+	fmt.Fprintf(sys.Err, "memhook: error: %v\n", err)
+	var h hinter
+	if errors.As(err, &h) && h.Hint() != "" {
+		fmt.Fprintf(sys.Err, "memhook: hint: %s\n", h.Hint())
+	}
+	return 1
+}

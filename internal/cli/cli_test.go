@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// run invokes Main as a process would and returns stdout, stderr and the
+// exit code.
+func run(t *testing.T, env map[string]string, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	sys := System{
+		In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		Getenv: func(k string) string { return env[k] },
+		Now:    func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+	}
+	code := Main(args, sys)
+	return out.String(), errb.String(), code
+}
+
+func TestConfigShowsSources(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{"HOME": dir, "CEREBRO_SHORT_FLUSH_REPLIES": "7"}
+	out, _, code := run(t, env, "", "config", "--project", dir)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "short.flush_replies") || !strings.Contains(out, "environment CEREBRO_SHORT_FLUSH_REPLIES") {
+		t.Fatalf("output lacks the env source:\n%s", out)
+	}
+}
+
+func TestErrorsPrintedOnceWithHint(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "c.toml")
+	os.WriteFile(bad, []byte("[x"), 0o644)
+	_, errOut, code := run(t, map[string]string{"HOME": dir, "CEREBRO_CONFIG": bad}, "", "config", "--project", dir)
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if strings.Count(errOut, "memhook: error:") != 1 || !strings.Contains(errOut, "memhook: hint:") {
+		t.Fatalf("stderr:\n%s", errOut)
+	}
+}

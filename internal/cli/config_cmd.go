@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/spf13/cobra"
+)
+
+// ConfigOptions are the inputs of `memhook config`.
+type ConfigOptions struct {
+	*Factory
+	Project string // a directory inside the project whose file applies
+	JSON    bool
+}
+
+func newCmdConfig(f *Factory, runF func(*ConfigOptions) error) *cobra.Command {
+	opts := &ConfigOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show the effective settings and where each came from",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return configRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project whose settings apply")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func configRun(opts *ConfigOptions) error {
+	root, err := projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	eff, err := opts.Config(root)
+	if err != nil {
+		return withHint(err, "fix the file named above, or move it aside to use the defaults")
+	}
+	if opts.JSON {
+		out := map[string]any{
+			"user_file": eff.UserFile, "project_file": eff.ProjectFile,
+			"cerebro_home": opts.Paths.Home, "state_dir": opts.Paths.State,
+			"settings": eff.Settings(), "warnings": eff.Warnings,
+		}
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(opts.Out, "user file:    %s\nproject file: %s\ncerebro home: %s\nstate dir:    %s\n\n", eff.UserFile, eff.ProjectFile, opts.Paths.Home, opts.Paths.State)
+	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE")
+	for _, s := range eff.Settings() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Key, s.Value, s.Source)
+	}
+	tw.Flush()
+	for _, w := range eff.Warnings {
+		fmt.Fprintf(opts.Err, "memhook: warning: %s\n", w)
+	}
+	fmt.Fprintf(opts.Out, "\nEvery key can be overridden by an environment variable, e.g. %s.\n", config.EnvName("short.flush_chars"))
+	return nil
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/spf13/cobra"
+)
+
+// NestedEnv is set in the environment of every Claude Code process cerebro
+// starts itself (the claude distiller, extreme recall): hooks seeing it do
+// nothing, so a nested session never captures, flushes or recurses.
+const NestedEnv = "CEREBRO_NESTED"
+
+// HookOptions are the inputs of `memhook hook <event>`.
+type HookOptions struct {
+	*Factory
+	Event string
+}
+
+// hookRun is what a handler gets: the decoded input and the run's log.
+type hookRun struct {
+	*Factory
+	In  *hook.Input
+	Log *runlog.Log
+}
+
+// hookHandler does one event's work and returns what to print on stdout
+// (nil for nothing). It must honour ctx: past the deadline its result is
+// dropped, and files it writes must already be whole at every step.
+type hookHandler func(ctx context.Context, r *hookRun) ([]byte, error)
+
+// hookHandlers maps the event argument to its handler.
+func hookHandlers() map[string]hookHandler {
+	return map[string]hookHandler{}
+}
+
+func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {
+	opts := &HookOptions{Factory: f}
+	return &cobra.Command{
+		Use:    "hook EVENT",
+		Short:  "Handle a Claude Code hook event (reads the hook JSON on stdin)",
+		Long:   "Handle a Claude Code hook event. Always exits 0: errors go to the log in the state dir.",
+		Args:   cobra.ExactArgs(1),
+		Hidden: false,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Event = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			hookRunMain(opts)
+			return nil
+		},
+	}
+}
+
+// hookRunMain never returns an error: a hook fails open. Its only output is
+// the handler's JSON, written whole after the handler finished in time.
+func hookRunMain(opts *HookOptions) {
+	start := opts.Now()
+	if opts.Getenv(NestedEnv) != "" {
+		io.Copy(io.Discard, io.LimitReader(opts.In, hook.MaxInput))
+		return
+	}
+	eff, cfgErr := opts.Config("")
+	logMax := int64(1 << 20)
+	deadline := 4 * time.Second
+	if cfgErr == nil {
+		logMax = eff.Hook.LogMaxKB << 10
+		deadline = time.Duration(eff.Hook.DeadlineMS) * time.Millisecond
+	}
+	log := runlog.Open(opts.Paths.Logs(), logMax)
+	entry := runlog.Entry{Time: start, Event: opts.Event}
+	defer func() {
+		if p := recover(); p != nil {
+			entry.Level, entry.Message = "error", fmt.Sprintf("panic: %v", p)
+		}
+		entry.MS = float64(opts.Now().Sub(start).Microseconds()) / 1000
+		log.Write(entry)
+	}()
+	if cfgErr != nil {
+		entry.Level, entry.Message = "warn", cfgErr.Error()
+	}
+	handler, ok := hookHandlers()[opts.Event]
+	if !ok {
+		entry.Level, entry.Message = "error", fmt.Sprintf("unknown hook event %q", opts.Event)
+		return
+	}
+	in, err := hook.Decode(opts.In)
+	if err != nil {
+		entry.Level, entry.Message = "error", fmt.Sprintf("skip: %v", err)
+		return
+	}
+	entry.Session = in.SessionID
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{err: fmt.Errorf("panic: %v", p)}
+			}
+		}()
+		out, err := handler(ctx, &hookRun{Factory: opts.Factory, In: in, Log: log})
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			entry.Level, entry.Message = "error", r.err.Error()
+		}
+		if len(r.out) > 0 {
+			opts.Out.Write(r.out)
+		}
+	case <-ctx.Done():
+		entry.Level, entry.Message = "error", fmt.Sprintf("deadline of %s passed; output dropped", deadline)
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && entry.Level != "error" {
+		entry.Level = "warn"
+	}
+}

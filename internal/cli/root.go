@@ -1,0 +1,24 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "memhook",
+		Short: "cerebro's memory helper for Claude Code",
+		Long: `memhook is the helper binary of cerebro, the multi-level memory plugin for
+Claude Code. Claude Code's hooks call it to keep short-term memory; its other
+commands manage long-term memory, search, the org desk and the skills.`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(
+		newCmdConfig(f, nil),
+		newCmdHook(f, nil),
+	)
+	return root
+}

@@ -1,0 +1,65 @@
+package frontmatter
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	var v struct {
+		Type string   `yaml:"type"`
+		Tags []string `yaml:"tags"`
+	}
+	body, err := Parse([]byte("---\ntype: case\ntags: [a, b]\n---\n# Title\n"), &v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Type != "case" || len(v.Tags) != 2 || string(body) != "# Title\n" {
+		t.Fatalf("got %+v body %q", v, body)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	var v map[string]any
+	if _, err := Parse([]byte("# no fm\n"), &v); !errors.Is(err, ErrNone) {
+		t.Errorf("no frontmatter: err = %v", err)
+	}
+	if _, err := Parse([]byte("---\ntype: x\n"), &v); err == nil || !strings.Contains(err.Error(), "never closed") {
+		t.Errorf("unclosed: err = %v", err)
+	}
+	_, err := Parse([]byte("---\na: 1\nb: [\n---\nbody\n"), &v)
+	if err == nil || !strings.Contains(err.Error(), "line ") {
+		t.Fatalf("bad yaml: err = %v, want a line number", err)
+	}
+}
+
+func TestSplitPositions(t *testing.T) {
+	b, err := Split([]byte("---\r\na: 1\r\n---\r\nbody"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.BodyLine != 4 || b.StartLine != 2 {
+		t.Fatalf("got %+v", b)
+	}
+}
+
+func TestSetFieldKeepsOrderCommentsAndBody(t *testing.T) {
+	in := "---\ntype: plan-fact\nstage: build # current\nnext: x\n---\n\n| a | b |\n"
+	out, err := SetField([]byte(in), "stage", "ship")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "---\ntype: plan-fact\nstage: ship # current\nnext: x\n---\n\n| a | b |\n"
+	if string(out) != want {
+		t.Fatalf("got\n%s\nwant\n%s", out, want)
+	}
+	out, _ = SetField(out, "blockers", []string{"a", "b"})
+	if !strings.Contains(string(out), "blockers:\n  - a\n  - b\n---") {
+		t.Fatalf("list not appended: %s", out)
+	}
+	out, _ = SetField([]byte("plain\n"), "type", "daily")
+	if string(out) != "---\ntype: daily\n---\nplain\n" {
+		t.Fatalf("new block: %q", out)
+	}
+}

@@ -1,0 +1,275 @@
+// Package gitrepo is cerebro's only door to git, through go-git: no git
+// executable is needed or run. It opens or creates a repository, commits
+// named paths, and reads history back for logs, diffs, reverts and the
+// rollup's activity figures.
+//
+// go-git runs no git hooks and does not sign commits; cerebro's commits are
+// bookkeeping of memory and skill edits, made on the user's behalf.
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// ErrNoRepo means no repository holds the directory.
+var ErrNoRepo = errors.New("not inside a git repository")
+
+// ErrNothingToCommit means the named paths carry no change.
+var ErrNothingToCommit = errors.New("nothing to commit")
+
+// Repo is an open repository with a work tree.
+type Repo struct {
+	repo *git.Repository
+	root string
+}
+
+// Commit is one commit, as cerebro shows it.
+type Commit struct {
+	Hash    string    `json:"hash"`
+	Message string    `json:"message"`
+	Author  string    `json:"author"`
+	When    time.Time `json:"when"`
+}
+
+// Author signs cerebro's commits when the caller names nobody.
+var Author = object.Signature{Name: "cerebro", Email: "cerebro@localhost"}
+
+// Open opens the repository whose work tree holds dir.
+func Open(dir string) (*Repo, error) {
+	r, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true, EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("open repository at %s: %w", dir, ErrNoRepo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open repository at %s: %w", dir, err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		return nil, fmt.Errorf("open work tree at %s: %w", dir, err)
+	}
+	return &Repo{repo: r, root: wt.Filesystem.Root()}, nil
+}
+
+// Init opens the repository at dir, creating it (branch main) when dir is
+// not yet one.
+func Init(dir string) (*Repo, error) {
+	if r, err := git.PlainOpen(dir); err == nil {
+		return &Repo{repo: r, root: dir}, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("init repository at %s: %w", dir, err)
+	}
+	return &Repo{repo: r, root: dir}, nil
+}
+
+// Root is the top of the work tree.
+func (r *Repo) Root() string { return r.root }
+
+// Rel turns a path into one relative to the work tree, slash-separated, and
+// refuses paths outside it.
+func (r *Repo) Rel(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	root := r.root
+	if ev, err := filepath.EvalSymlinks(root); err == nil {
+		root = ev
+	}
+	if ev, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(ev, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s is outside the repository %s", path, r.root)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// CommitPaths stages exactly the given paths (added, changed or deleted;
+// absolute or relative to the work tree) and commits them. It returns
+// [ErrNothingToCommit] when none of them changed.
+func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (string, error) {
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return "", fmt.Errorf("open work tree: %w", err)
+	}
+	var rels []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.root, p)
+		}
+		rel, err := r.Rel(p)
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			if _, err := wt.Remove(rel); err != nil && !errors.Is(err, object.ErrFileNotFound) && !strings.Contains(err.Error(), "entry not found") {
+				return "", fmt.Errorf("stage removal of %s: %w", rel, err)
+			}
+		} else if _, err := wt.Add(rel); err != nil {
+			return "", fmt.Errorf("stage %s: %w", rel, err)
+		}
+		rels = append(rels, rel)
+	}
+	st, err := wt.Status()
+	if err != nil {
+		return "", fmt.Errorf("read status: %w", err)
+	}
+	changed := false
+	for path, s := range st {
+		if s.Staging != git.Unmodified && s.Staging != git.Untracked {
+			for _, rel := range rels {
+				if path == rel || strings.HasPrefix(path, rel+"/") {
+					changed = true
+				}
+			}
+		}
+	}
+	if !changed {
+		return "", ErrNothingToCommit
+	}
+	sig := Author
+	sig.When = when
+	h, err := wt.Commit(message, &git.CommitOptions{Author: &sig, Committer: &sig})
+	if err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
+	return h.String(), nil
+}
+
+// Log lists the commits touching path (all commits when path is ""),
+// newest first, at most limit (0: no limit).
+func (r *Repo) Log(path string, limit int) ([]Commit, error) {
+	head, err := r.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil // an empty repository has no history yet
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	opts := &git.LogOptions{From: head.Hash()}
+	if path != "" {
+		rel := path
+		if filepath.IsAbs(path) {
+			if rel, err = r.Rel(path); err != nil {
+				return nil, err
+			}
+		}
+		rel = filepath.ToSlash(rel)
+		opts.PathFilter = func(p string) bool { return p == rel || strings.HasPrefix(p, rel+"/") }
+	}
+	iter, err := r.repo.Log(opts)
+	if err != nil {
+		return nil, fmt.Errorf("read log: %w", err)
+	}
+	defer iter.Close()
+	var out []Commit
+	for {
+		c, err := iter.Next()
+		if err != nil {
+			break
+		}
+		out = append(out, toCommit(c))
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+func toCommit(c *object.Commit) Commit {
+	return Commit{Hash: c.Hash.String(), Message: strings.TrimSpace(c.Message), Author: c.Author.Name, When: c.Author.When}
+}
+
+// FileAt returns the content of path (relative to the work tree) at the
+// commit hash (a full or abbreviated hash, or "HEAD").
+func (r *Repo) FileAt(hash, path string) ([]byte, error) {
+	c, err := r.commit(hash)
+	if err != nil {
+		return nil, err
+	}
+	f, err := c.File(filepath.ToSlash(path))
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", path, hash, err)
+	}
+	s, err := f.Contents()
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", path, hash, err)
+	}
+	return []byte(s), nil
+}
+
+func (r *Repo) commit(rev string) (*object.Commit, error) {
+	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", rev, err)
+	}
+	c, err := r.repo.CommitObject(*h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", rev, err)
+	}
+	return c, nil
+}
+
+// Activity is what the rollup shows of a repository.
+type Activity struct {
+	Last   *Commit `json:"last,omitempty"`
+	Recent int     `json:"recent"` // commits on HEAD's history at or after since
+}
+
+// ActivitySince reads the last commit on HEAD and counts the commits made
+// since the given time, stopping at the first older one in time order.
+func (r *Repo) ActivitySince(since time.Time) (Activity, error) {
+	var a Activity
+	head, err := r.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return a, nil
+	}
+	if err != nil {
+		return a, fmt.Errorf("read HEAD: %w", err)
+	}
+	iter, err := r.repo.Log(&git.LogOptions{From: head.Hash(), Order: git.LogOrderCommitterTime})
+	if err != nil {
+		return a, fmt.Errorf("read log: %w", err)
+	}
+	defer iter.Close()
+	var commits []*object.Commit
+	for {
+		c, err := iter.Next()
+		if err != nil {
+			break
+		}
+		if c.Committer.When.Before(since) {
+			if len(commits) == 0 && a.Last == nil {
+				last := toCommit(c)
+				a.Last = &last
+			}
+			break
+		}
+		commits = append(commits, c)
+	}
+	sort.SliceStable(commits, func(i, j int) bool { return commits[i].Committer.When.After(commits[j].Committer.When) })
+	if len(commits) > 0 {
+		last := toCommit(commits[0])
+		a.Last = &last
+	}
+	a.Recent = len(commits)
+	return a, nil
+}

@@ -1,0 +1,124 @@
+// Package hook speaks Claude Code's hook wire protocol: the JSON object a
+// hook receives on stdin and the JSON a hook may print on stdout. It holds
+// no memory logic.
+//
+// [Decode] reads and validates the input; [SessionStartContext] and
+// [PromptContext] build the only outputs cerebro prints. A hook that has
+// nothing to say prints nothing.
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// MaxInput bounds stdin: prompts and last messages are large but finite.
+const MaxInput = 16 << 20
+
+// Event names as Claude Code sends them in hook_event_name.
+const (
+	SessionStart     = "SessionStart"
+	UserPromptSubmit = "UserPromptSubmit"
+	Stop             = "Stop"
+	PreCompact       = "PreCompact"
+	SessionEnd       = "SessionEnd"
+	PostToolUse      = "PostToolUse"
+)
+
+// Input is the part of a hook's stdin cerebro uses.
+type Input struct {
+	SessionID            string
+	TranscriptPath       string
+	CWD                  string
+	Event                string
+	Source               string // SessionStart: startup, resume, clear, compact
+	Prompt               string // UserPromptSubmit
+	LastAssistantMessage string // Stop
+	StopHookActive       bool   // Stop
+	Trigger              string // PreCompact: manual, auto
+	Reason               string // SessionEnd
+	ToolName             string // PostToolUse
+	ToolFilePath         string // PostToolUse: tool_input.file_path of Write/Edit/MultiEdit
+	Raw                  []byte
+}
+
+// ErrEmpty means stdin held nothing.
+var ErrEmpty = errors.New("empty hook input")
+
+// Decode reads one hook input. Invalid UTF-8 inside strings is replaced
+// rather than refused: a prompt with a broken byte is still a prompt.
+func Decode(r io.Reader) (*Input, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("read hook input: %w", err)
+	}
+	if len(data) > MaxInput {
+		return nil, fmt.Errorf("read hook input: larger than %d bytes", MaxInput)
+	}
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, ErrEmpty
+	}
+	if !utf8.Valid(data) {
+		data = []byte(strings.ToValidUTF8(string(data), "\uFFFD"))
+	}
+	if !gjson.ValidBytes(data) {
+		return nil, fmt.Errorf("parse hook input: not valid JSON")
+	}
+	v := gjson.ParseBytes(data)
+	if !v.IsObject() {
+		return nil, fmt.Errorf("parse hook input: want a JSON object")
+	}
+	in := &Input{
+		SessionID:            v.Get("session_id").String(),
+		TranscriptPath:       v.Get("transcript_path").String(),
+		CWD:                  v.Get("cwd").String(),
+		Event:                v.Get("hook_event_name").String(),
+		Source:               v.Get("source").String(),
+		Prompt:               v.Get("prompt").String(),
+		LastAssistantMessage: v.Get("last_assistant_message").String(),
+		StopHookActive:       v.Get("stop_hook_active").Bool(),
+		Trigger:              v.Get("trigger").String(),
+		Reason:               v.Get("reason").String(),
+		ToolName:             v.Get("tool_name").String(),
+		ToolFilePath:         v.Get("tool_input.file_path").String(),
+		Raw:                  data,
+	}
+	if in.SessionID == "" {
+		return nil, fmt.Errorf("parse hook input: no session_id")
+	}
+	if strings.ContainsAny(in.SessionID, `/\`) || strings.Contains(in.SessionID, "..") {
+		return nil, fmt.Errorf("parse hook input: session_id %q is not a plain identifier", in.SessionID)
+	}
+	return in, nil
+}
+
+type specific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext"`
+}
+
+type output struct {
+	HookSpecificOutput specific `json:"hookSpecificOutput"`
+}
+
+// SessionStartContext is the SessionStart output that adds context to the
+// session. Empty context means print nothing.
+func SessionStartContext(context string) []byte { return contextOutput(SessionStart, context) }
+
+// PromptContext is the UserPromptSubmit output that adds context to the
+// prompt about to be sent.
+func PromptContext(context string) []byte { return contextOutput(UserPromptSubmit, context) }
+
+func contextOutput(event, context string) []byte {
+	if context == "" {
+		return nil
+	}
+	b, _ := json.Marshal(output{HookSpecificOutput: specific{HookEventName: event, AdditionalContext: context}})
+	return append(b, '\n')
+}

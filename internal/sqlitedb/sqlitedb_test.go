@@ -1,0 +1,31 @@
+package sqlitedb
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// The search index depends on FTS5 being compiled into the driver: a driver
+// change that drops it must fail here, loudly.
+func TestFTS5Available(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "x", "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE f USING fts5(body)`); err != nil {
+		t.Fatalf("fts5: %v", err)
+	}
+	if _, err := db.Exec(`INSERT INTO f(body) VALUES ('memory is markdown')`); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM f WHERE f MATCH 'markdown'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("match: n=%d err=%v", n, err)
+	}
+	var mode string
+	db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
+	if mode != "wal" {
+		t.Fatalf("journal_mode = %s, want wal", mode)
+	}
+}
