@@ -29,7 +29,7 @@ func (p Params) fingerprint() string {
 	if p.Embedder != nil {
 		emb = p.Embedder.ID()
 	}
-	return fmt.Sprintf("%s|chunk=%d/%d|embed=%s", TokenizerVersion, p.ChunkTokens, p.OverlapTokens, emb)
+	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, TokenizerVersion, p.ChunkTokens, p.OverlapTokens, emb)
 }
 
 // Index is the SQLite FTS5 index of one memory root. It is a cache of the
@@ -49,6 +49,9 @@ func IndexPath(dir string, root Root) string {
 	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".sqlite")
 }
 
+// schemaVersion is part of the fingerprint: a new schema rebuilds.
+const schemaVersion = 2
+
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
@@ -56,7 +59,7 @@ CREATE TABLE IF NOT EXISTS files(
 	hash TEXT NOT NULL, dated INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks(
 	id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
-	end_line INTEGER NOT NULL, text TEXT NOT NULL, embedding BLOB);
+	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
@@ -81,7 +84,7 @@ func Open(dir string, root Root, p Params) (*Index, error) {
 func (ix *Index) Close() error { return ix.db.Close() }
 
 func (ix *Index) prepare() error {
-	if _, err := ix.db.Exec(schema); err != nil {
+	if _, err := ix.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
 	var have string
@@ -100,7 +103,8 @@ func (ix *Index) prepare() error {
 	}
 	defer tx.Rollback()
 	for _, q := range []string{
-		`DELETE FROM files`, `DELETE FROM chunks`, `DELETE FROM chunks_fts`,
+		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
+		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, schema,
 		`INSERT OR REPLACE INTO meta(key, value) VALUES('fingerprint', ?)`,
 		`INSERT OR REPLACE INTO meta(key, value) VALUES('root', ?)`,
 	} {
@@ -219,6 +223,10 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			}
 		}
 	}
+	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
+		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks`); err != nil {
+		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
 	if err := w.commit(); err != nil {
 		return st, err
 	}
@@ -296,13 +304,14 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	}
 	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
 	for _, c := range chunks {
-		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text) VALUES(?,?,?,?)`,
-			rel, c.StartLine, c.EndLine, c.Text)
+		stems := StemmedText(c.Text)
+		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens) VALUES(?,?,?,?,?)`,
+			rel, c.StartLine, c.EndLine, c.Text, strings.Count(stems, " ")+1)
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		id, _ := res.LastInsertId()
-		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems) VALUES(?, ?)`, id, StemmedText(c.Text)); err != nil {
+		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems) VALUES(?, ?)`, id, stems); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 	}

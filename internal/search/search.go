@@ -112,7 +112,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 			return nil, err
 		}
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, o.CandidatePool, byID); err != nil {
+		if err := ix.textCandidates(ctx, stems, weights, o.CandidatePool, byID); err != nil {
 			return nil, err
 		}
 		if qvec != nil {
@@ -196,11 +196,31 @@ func ftsQuery(stems []string) string {
 	return strings.Join(q, " OR ")
 }
 
-func (ix *Index) textCandidates(ctx context.Context, stems []string, pool int, into map[int64]*hit) error {
+// BM25 parameters, the usual ones (and FTS5's).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// textCandidates takes the pool best chunks by FTS5's BM25 and scores
+// them again with an always-positive IDF, ln(1+(N−n+0.5)/(n+0.5)): FTS5
+// clamps the IDF of a term in more than half the chunks to almost zero,
+// which flattens small memories to scores of nothing. The score is then
+// divided by the query's total IDF, so 1 means every query word once in a
+// chunk of average length, whatever the corpus (capped at 1).
+func (ix *Index) textCandidates(ctx context.Context, stems []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+	var avg float64
+	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
+		avg = 1
+	}
+	var total float64
+	for _, s := range stems {
+		total += idf[s]
+	}
 	rows, err := ix.db.QueryContext(ctx, `
-		WITH m AS (SELECT rowid AS id, stems, bm25(chunks_fts) AS r FROM chunks_fts
+		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
 		           WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, m.r, c.path, c.start_line, c.end_line, c.text, f.dated
+		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
 		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(stems), pool)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
@@ -208,12 +228,24 @@ func (ix *Index) textCandidates(ctx context.Context, stems []string, pool int, i
 	defer rows.Close()
 	for rows.Next() {
 		h := &hit{ix: ix}
-		var r float64
-		if err := rows.Scan(&h.id, &h.stems, &r, &h.rel, &h.start, &h.end, &h.text, &h.dated); err != nil {
+		var tokens float64
+		if err := rows.Scan(&h.id, &h.stems, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.dated); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
-		x := math.Max(0, -r) // FTS5's bm25 is negative, lower is better
-		h.textScore = x / (1 + x)
+		tf := map[string]float64{}
+		for _, w := range strings.Fields(h.stems) {
+			if _, ok := idf[w]; ok {
+				tf[w]++
+			}
+		}
+		var score float64
+		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
+		for w, f := range tf {
+			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+		}
+		if total > 0 {
+			h.textScore = math.Min(1, score/total)
+		}
 		into[h.id] = h
 	}
 	return rows.Err()
