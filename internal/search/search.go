@@ -206,8 +206,9 @@ const (
 // them again with an always-positive IDF, ln(1+(N−n+0.5)/(n+0.5)): FTS5
 // clamps the IDF of a term in more than half the chunks to almost zero,
 // which flattens small memories to scores of nothing. The score is then
-// divided by the query's total IDF, so 1 means every query word once in a
-// chunk of average length, whatever the corpus (capped at 1).
+// set against the query's total IDF T as 1 − e^(−score/T), so that every
+// query word once in a chunk of average length scores 0.63 whatever the
+// corpus, half the query's weight 0.39, and nothing ties at a cap.
 func (ix *Index) textCandidates(ctx context.Context, stems []string, idf map[string]float64, pool int, into map[int64]*hit) error {
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
@@ -244,7 +245,7 @@ func (ix *Index) textCandidates(ctx context.Context, stems []string, idf map[str
 			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
 		}
 		if total > 0 {
-			h.textScore = math.Min(1, score/total)
+			h.textScore = 1 - math.Exp(-score/total)
 		}
 		into[h.id] = h
 	}
