@@ -19,6 +19,9 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	root.AddCommand(
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
+		newCmdIndex(f, nil),
+		newCmdSearch(f, nil),
+		newCmdGet(f, nil),
 	)
 	return root
 }

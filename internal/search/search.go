@@ -315,3 +315,7 @@ func (ix *Index) weights(stems []string) (map[string]float64, error) {
 	}
 	return w, nil
 }
+
+// DisplayPath is abs relative to base when it lies under base, else abs
+// itself: how results and `memhook get` name files.
+func DisplayPath(abs, base string) string { return displayPath(abs, base) }
