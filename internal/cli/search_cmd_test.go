@@ -17,7 +17,7 @@ func memProject(t *testing.T) (string, map[string]string) {
 	proj := filepath.Join(home, "proj")
 	files := map[string]string{
 		".claude/memory_short/daily/2026-11-29.md": "---\ntype: daily\n---\n\n# 2026-11-29\n\n## 09:12–09:40 · session 8f825584 · auto\n### Decided\n- Проекты переносим на новый сервер PostgreSQL.\n",
-		".claude/memory_long/CORE.md":               "# Core\nThe deploy runs from the main branch.\n",
+		".claude/memory_long/CORE.md":              "# Core\nThe deploy runs from the main branch.\n",
 	}
 	for p, text := range files {
 		full := filepath.Join(proj, filepath.FromSlash(p))

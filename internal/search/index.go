@@ -50,7 +50,7 @@ func IndexPath(dir string, root Root) string {
 }
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
-const schemaVersion = 2
+const schemaVersion = 3
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -304,9 +304,9 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	}
 	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
 	for _, c := range chunks {
-		stems := StemmedText(c.Text)
+		stems, tokens := stemLines(c.Text)
 		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens) VALUES(?,?,?,?,?)`,
-			rel, c.StartLine, c.EndLine, c.Text, strings.Count(stems, " ")+1)
+			rel, c.StartLine, c.EndLine, c.Text, tokens)
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}

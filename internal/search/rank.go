@@ -72,8 +72,9 @@ func decay(dated int64, now time.Time, halfLifeDays float64) float64 {
 }
 
 // mmr picks up to limit hits from hits (sorted by score, best first),
-// each maximizing λ·relevance − (1−λ)·(greatest Jaccard similarity to a
-// hit already picked), so near-duplicate notes give way to different ones.
+// each maximizing λ·relevance − (1−λ)·(greatest Jaccard similarity of its
+// snippet to one already picked), so near-duplicate notes give way to
+// different ones.
 func mmr(hits []*hit, limit int, lambda float64) []*hit {
 	if len(hits) == 0 {
 		return hits
@@ -82,11 +83,8 @@ func mmr(hits []*hit, limit int, lambda float64) []*hit {
 	if top <= 0 {
 		top = 1
 	}
-	sets := make([]map[string]bool, len(hits))
-	for i, h := range hits {
-		sets[i] = h.stemSet()
-	}
 	used := make([]bool, len(hits))
+	maxSim := make([]float64, len(hits))
 	var out []*hit
 	for len(out) < limit && len(out) < len(hits) {
 		best, bestVal := -1, math.Inf(-1)
@@ -94,21 +92,17 @@ func mmr(hits []*hit, limit int, lambda float64) []*hit {
 			if used[i] {
 				continue
 			}
-			var sim float64
-			for j := range hits {
-				if used[j] {
-					if s := jaccard(sets[i], sets[j]); s > sim {
-						sim = s
-					}
-				}
-			}
-			v := lambda*h.score/top - (1-lambda)*sim
-			if v > bestVal {
+			if v := lambda*h.score/top - (1-lambda)*maxSim[i]; v > bestVal {
 				best, bestVal = i, v
 			}
 		}
 		used[best] = true
 		out = append(out, hits[best])
+		for i := range hits {
+			if !used[i] {
+				maxSim[i] = math.Max(maxSim[i], jaccard(hits[i].snip.stems, hits[best].snip.stems))
+			}
+		}
 	}
 	return out
 }

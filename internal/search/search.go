@@ -72,16 +72,18 @@ type hit struct {
 	textScore float64
 	vecScore  float64
 	score     float64
-	weights   map[string]float64
+	snip      snip
 }
 
-func (h *hit) stemSet() map[string]bool {
-	set := map[string]bool{}
-	for _, s := range strings.Fields(h.stems) {
-		set[s] = true
-	}
-	return set
-}
+// snippetBoost is how much the snippet's share of the query weighs in a
+// text score: a chunk whose matches sit together in what is shown beats
+// one whose matches are spread over more than a snippet can hold.
+const snippetBoost = 0.5
+
+// passagesPerChunk is how many separate snippets one chunk may yield as
+// results: a chunk is larger than a snippet, and its second-best passage
+// can beat the best passage of another chunk.
+const passagesPerChunk = 2
 
 // Search runs query over the indexes and ranks the hits together.
 func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
@@ -125,8 +127,11 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 			}
 		}
 		for _, h := range byID {
-			h.weights = weights
-			all = append(all, h)
+			for _, sn := range pickSnippets(h.text, h.stems, weights, passagesPerChunk) {
+				p := *h
+				p.snip = sn
+				all = append(all, &p)
+			}
 		}
 	}
 	if qvec != nil && resp.Mode == ModeBM25 {
@@ -138,9 +143,9 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	}
 	vw, tw = vw/(vw+tw), tw/(vw+tw)
 	for _, h := range all {
-		s := h.textScore
+		s := h.textScore * (1 - snippetBoost + snippetBoost*h.snip.coverage)
 		if resp.Mode == ModeHybrid {
-			s = vw*math.Max(0, h.vecScore) + tw*h.textScore
+			s = vw*math.Max(0, h.vecScore) + tw*s
 		}
 		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
 	}
@@ -166,14 +171,13 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 }
 
 func (h *hit) result(base string) Result {
-	text, off, n := snippet(h.text, h.weights)
 	p := displayPath(filepath.Join(h.ix.Root.Dir, filepath.FromSlash(h.rel)), base)
-	start := h.start + off
-	end := start + n - 1
+	start := h.start + h.snip.off
+	end := start + h.snip.n - 1
 	return Result{
 		Path: p, StartLine: start, EndLine: end,
 		Score:    math.Round(h.score*10000) / 10000,
-		Snippet:  text,
+		Snippet:  h.snip.text,
 		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
 	}
 }

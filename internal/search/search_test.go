@@ -1,8 +1,8 @@
 package search
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,4 +217,3 @@ func TestSnippetCappedAndCitesItsLines(t *testing.T) {
 		t.Fatalf("snippet is not the cited lines")
 	}
 }
-
