@@ -224,7 +224,8 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 		}
 	}
 	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
-		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks`); err != nil {
+		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
+		UNION ALL SELECT 'chunks', count(*) FROM chunks`); err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
 	if err := w.commit(); err != nil {

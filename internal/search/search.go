@@ -109,12 +109,12 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	}
 	var all []*hit
 	for _, ix := range idxs {
-		weights, err := ix.weights(stems)
+		weights, match, err := ix.weights(stems)
 		if err != nil {
 			return nil, err
 		}
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, weights, o.CandidatePool, byID); err != nil {
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID); err != nil {
 			return nil, err
 		}
 		if qvec != nil {
@@ -213,7 +213,10 @@ const (
 // set against the query's total IDF T as 1 − e^(−score/T), so that every
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
-func (ix *Index) textCandidates(ctx context.Context, stems []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+	if len(match) == 0 {
+		return nil
+	}
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
 		avg = 1
@@ -226,7 +229,7 @@ func (ix *Index) textCandidates(ctx context.Context, stems []string, idf map[str
 		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
 		           WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
 		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
-		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(stems), pool)
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(match), pool)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}
@@ -301,23 +304,43 @@ func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int,
 	return len(all), nil
 }
 
+// commonShare is the share of chunks above which a query word stops
+// selecting candidates (it still counts in their scores): a word in most
+// chunks ranks almost nothing, yet would make FTS5 score nearly every
+// chunk, the cost growing with the memory.
+const commonShare = 0.3
+
 // weights gives each query stem its inverse document frequency in this
-// index, for picking snippets.
-func (ix *Index) weights(stems []string) (map[string]float64, error) {
+// index, ln(1+(N−n+0.5)/(n+0.5)), and picks the stems that select
+// candidates: those in at most commonShare of the chunks, or all of them
+// when every one is that common.
+func (ix *Index) weights(stems []string) (map[string]float64, []string, error) {
 	var n float64
-	if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
-		return nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
+		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
+			return nil, nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
 	}
 	w := map[string]float64{}
+	var rare, present []string
 	for _, s := range stems {
 		var df float64
-		err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&df)
-		if err != nil {
+		if err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&df); err != nil {
 			df = 0
 		}
 		w[s] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		if df == 0 {
+			continue
+		}
+		present = append(present, s)
+		if df <= commonShare*n {
+			rare = append(rare, s)
+		}
 	}
-	return w, nil
+	if len(rare) == 0 {
+		rare = present
+	}
+	return w, rare, nil
 }
 
 // DisplayPath is abs relative to base when it lies under base, else abs

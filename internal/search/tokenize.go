@@ -90,6 +90,10 @@ func QueryStems(query string) []string {
 	return kept
 }
 
+// IsStopWord reports whether a lowercase word is an English or Russian
+// stop word, which queries leave out.
+func IsStopWord(w string) bool { return isStopWord(w) }
+
 func isStopWord(w string) bool {
 	switch script(w) {
 	case cyrillic:

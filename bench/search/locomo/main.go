@@ -117,7 +117,7 @@ func run(dataPath string, chunk, overlap int) error {
 		idxs = append(idxs, ix)
 	}
 	fmt.Printf("indexed %d conversations in %s\n\n", len(convs), time.Since(start).Round(time.Millisecond))
-	fmt.Printf("%-42s %6s %6s %6s %6s %8s %8s\n", "method", "R@1", "R@5", "R@10", "MRR", "p50", "p95")
+	fmt.Printf("%-46s %6s %6s %6s %6s %8s %8s\n", "method", "R@1", "R@5", "R@10", "MRR", "p50", "p95")
 	var base5 float64
 	var rows []string
 	for _, v := range variants {
@@ -272,7 +272,7 @@ func (m *metrics) row(name string) string {
 	pct := func(p float64) string {
 		return fmt.Sprintf("%.2fms", float64(l[int(p*float64(len(l)-1))].Microseconds())/1000)
 	}
-	return fmt.Sprintf("%-42s %6.3f %6.3f %6.3f %6.3f %8s %8s", name, m.recall(1), m.recall(5), m.recall(10), mrr, pct(0.5), pct(0.95))
+	return fmt.Sprintf("%-46s %6.3f %6.3f %6.3f %6.3f %8s %8s", name, m.recall(1), m.recall(5), m.recall(10), mrr, pct(0.5), pct(0.95))
 }
 
 // grepSearch is the baseline: read the files, count case-insensitive
