@@ -253,12 +253,18 @@ func replaceTruth(lines, body []string, now time.Time) []string {
 		repl := append(append([]string{lines[sec.Head], ""}, body...), "")
 		lines = append(append(append([]string{}, lines[:sec.Head]...), repl...), lines[sec.End:]...)
 	} else {
-		// A new truth section opens the body: after the first H1 if there
-		// is one, else after the frontmatter.
-		at := bodyStart(lines)
-		for i := at; i < len(lines); i++ {
-			if headingLevel(strings.TrimSpace(lines[i])) == 1 {
-				at = i + 1
+		// A new truth section goes before the page's first "## " section,
+		// so the page's intro stays outside it; at the end when there is
+		// no section.
+		at := len(lines)
+		inFence := false
+		for i := bodyStart(lines); i < len(lines); i++ {
+			t := strings.TrimSpace(lines[i])
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				inFence = !inFence
+			}
+			if !inFence && headingLevel(t) == 2 {
+				at = i
 				break
 			}
 		}
