@@ -134,10 +134,10 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 	}
 	// Months: from the first day's month.
 	for m := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, loc); m.AddDate(0, 1, -1).Before(today); m = m.AddDate(0, 1, 0) {
-		if !s.weeksEndingInBuilt(m) {
+		if !s.weeksEndingInBuilt(m, mondayOf(first)) {
 			break
 		}
-		if err := write(monthRel(m), renderMonth(m, byDate)); err != nil {
+		if err := write(monthRel(m), renderMonth(m, mondayOf(first), byDate)); err != nil {
 			return nil, err
 		}
 	}
@@ -196,14 +196,16 @@ func (s *Store) readDays() ([]DayDigest, error) {
 	return out, nil
 }
 
-func (s *Store) weeksEndingInBuilt(month time.Time) bool {
+// weeksEndingInBuilt reports whether every ISO week that ends in month,
+// from the first recorded week on, has its file.
+func (s *Store) weeksEndingInBuilt(month, firstMonday time.Time) bool {
 	for d := month; d.Month() == month.Month(); d = d.AddDate(0, 0, 1) {
-		if d.Weekday() == time.Sunday {
-			if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(weekRel(d.AddDate(0, 0, -6))))); err != nil {
-				// A week that starts before the first recorded day is
-				// still built from its Monday; a missing one means not yet.
-				return false
-			}
+		mon := d.AddDate(0, 0, -6)
+		if d.Weekday() != time.Sunday || mon.Before(firstMonday) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(weekRel(mon)))); err != nil {
+			return false
 		}
 	}
 	return true
@@ -282,7 +284,7 @@ func renderWeek(mon time.Time, byDate map[string]DayDigest) []byte {
 	return []byte(b.String())
 }
 
-func renderMonth(m time.Time, byDate map[string]DayDigest) []byte {
+func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest) []byte {
 	last := m.AddDate(0, 1, -1)
 	var body strings.Builder
 	days := gather(&body, m, last, byDate, true)
@@ -291,8 +293,12 @@ func renderMonth(m time.Time, byDate map[string]DayDigest) []byte {
 	fmt.Fprintf(&b, "# Month %s\n\nDays with sessions: %d of %d. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
 		m.Format("2006-01"), days, last.Day())
 	b.WriteString("\n## Weeks\n\n")
+	// Weeks overlapping the month, from the first recorded one; the one
+	// running into next month is linked before it is built (days later).
 	for mon := mondayOf(m); !mon.After(last); mon = mon.AddDate(0, 0, 7) {
-		b.WriteString("- " + weekLink(mon) + "\n")
+		if !mon.Before(firstMonday) {
+			b.WriteString("- " + weekLink(mon) + "\n")
+		}
 	}
 	b.WriteString(body.String())
 	return []byte(b.String())
