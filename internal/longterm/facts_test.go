@@ -44,6 +44,10 @@ func TestFactAddAppendsNeverRewrites(t *testing.T) {
 	if !strings.HasPrefix(got, strings.TrimSuffix(card, "\n")) {
 		t.Fatal("existing lines were rewritten")
 	}
+	v, _ := s.LoadVault()
+	if l := v.Page(LogFile); l == nil || len(l.Links) != 0 || !strings.Contains(l.Body, "we ship weekly") {
+		t.Fatalf("log.md must record the fact without linking: %+v", l)
+	}
 }
 
 func TestFactAddRefusals(t *testing.T) {

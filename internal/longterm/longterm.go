@@ -95,6 +95,15 @@ func (s *Store) withLock(fn func() error) error {
 // caller holds the lock.
 func (s *Store) logLocked(now time.Time, action, details string) error {
 	details = strings.Join(strings.Fields(details), " ")
+	// log.md is a page too: a [[link]] quoted in it (a fact's evidence, a
+	// value) must not become a link of the log, so it goes in a code span.
+	if strings.Contains(details, "[[") {
+		if strings.Contains(details, "`") {
+			details = strings.ReplaceAll(details, "[[", "[ [")
+		} else {
+			details = "`" + details + "`"
+		}
+	}
 	line := fmt.Sprintf("- %s · %s · %s\n", now.Format(stampLayout), action, details)
 	p := s.Path(LogFile)
 	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
