@@ -114,7 +114,9 @@ type evidenceError struct{ day, daily string }
 func (e *evidenceError) Error() string {
 	return fmt.Sprintf("fact add: no short-term day file for %s (looked in %s and its _archive/)", e.day, e.daily)
 }
-func (e *evidenceError) Hint() string { return "evidence must name a day that exists in short-term memory" }
+func (e *evidenceError) Hint() string {
+	return "evidence must name a day that exists in short-term memory"
+}
 
 // Hash is the hash `truth set --expect-hash` compares: SHA-256 of the
 // page's bytes, in hex.

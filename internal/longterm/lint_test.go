@@ -181,4 +181,3 @@ func TestRealVaults(t *testing.T) {
 		t.Logf("%s: %d pages, %d edges, %d broken, %d findings", lang, len(v.Pages), len(g.Edges), len(g.Broken), len(found))
 	}
 }
-

@@ -73,7 +73,9 @@ type inactiveError struct{ dir string }
 
 func (e *inactiveError) Error() string { return fmt.Sprintf("%v (%s)", ErrInactive, e.dir) }
 func (e *inactiveError) Unwrap() error { return ErrInactive }
-func (e *inactiveError) Hint() string  { return "run `memhook long on` (or /cerebro:memory_long_active on) first" }
+func (e *inactiveError) Hint() string {
+	return "run `memhook long on` (or /cerebro:memory_long_active on) first"
+}
 
 // requireScaffold fails unless the long-term root exists.
 func (s *Store) requireScaffold() error {

@@ -226,10 +226,12 @@ func weekName(mon time.Time) string {
 	return fmt.Sprintf("%04d-W%02d", y, w)
 }
 
-func weekRel(mon time.Time) string  { return "week/" + weekName(mon) + ".md" }
-func monthRel(m time.Time) string   { return "month/" + m.Format("2006-01") + ".md" }
-func dayLink(date string) string    { return "[[daily/" + date + "]]" }
-func weekLink(mon time.Time) string { return "[[rollups/week/" + weekName(mon) + "|" + weekName(mon) + "]]" }
+func weekRel(mon time.Time) string { return "week/" + weekName(mon) + ".md" }
+func monthRel(m time.Time) string  { return "month/" + m.Format("2006-01") + ".md" }
+func dayLink(date string) string   { return "[[daily/" + date + "]]" }
+func weekLink(mon time.Time) string {
+	return "[[rollups/week/" + weekName(mon) + "|" + weekName(mon) + "]]"
+}
 
 // gather renders the headline, decision and open sections of the days
 // from..to inclusive.
