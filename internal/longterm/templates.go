@@ -60,7 +60,7 @@ pages. Open the folder as an Obsidian vault to see the graph.
 | ` + "`SCHEMA.md`" + ` | these rules | a person |
 | ` + "`index.md`" + ` | catalogue by type (below its marker) | ` + "`memhook wiki index`" + ` |
 | ` + "`log.md`" + ` | append-only chronology of changes | memhook, one line per change |
-| ` + "`CORE.md`" + ` | what every session must know; injected at session start, size-capped | ` + "`memhook core set|add`" + ` |
+| ` + "`CORE.md`" + ` | what every session must know; injected at session start, size-capped | ` + "`memhook core set`, `core add`" + ` |
 | ` + "`План-факт.md`" + ` | plan vs fact status; read by the org rollup | ` + "`memhook planfact set`" + ` |
 | ` + "`raw/`" + ` | sources as ingested, never edited (large ones in ` + "`raw/_large/`" + `) | ` + "`memhook ingest`" + ` |
 | ` + "`wiki/`" + ` | pages the model writes from sources and work | the model |
