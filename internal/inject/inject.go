@@ -71,6 +71,9 @@ func Build(o Options) (string, error) {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
 		secs := daily.Sections(data)
+		for i := range secs {
+			secs[i] = dropMarker(secs[i])
+		}
 		if len(secs) == 0 {
 			continue
 		}
@@ -277,4 +280,17 @@ func newestWeek(dir string) (string, error) {
 	}
 	sort.Strings(names)
 	return filepath.Join(dir, names[len(names)-1]), nil
+}
+
+// dropMarker removes the segment comment: the model needs the heading and
+// the distillate; the block already names the file.
+func dropMarker(sec string) string {
+	lines := strings.SplitAfter(sec, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "<!-- cerebro:segment ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "")
 }
