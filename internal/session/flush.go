@@ -163,8 +163,8 @@ func (x *Session) read(st *State) (*snapshot, error) {
 	return s, nil
 }
 
-// readTranscript reads complete lines from offset to the end, merging the
-// parts of one assistant message split across lines. A missing or
+// readTranscript reads complete lines from offset to the end in chunks,
+// merging the parts of one assistant message split across chunks. A missing or
 // unreadable transcript reads as empty: the journal still holds the
 // prompts and final replies.
 func readTranscript(path string, from int64) ([]transcript.Item, int64) {
@@ -175,19 +175,7 @@ func readTranscript(path string, from int64) ([]transcript.Item, int64) {
 	pos := from
 	for {
 		items, next, err := transcript.Read(path, pos, ReadChunk)
-		for _, it := range items {
-			if n := len(all); n > 0 && it.Role == "assistant" && it.ID != "" && all[n-1].Role == "assistant" && all[n-1].ID == it.ID {
-				if it.Text != "" {
-					if all[n-1].Text != "" {
-						all[n-1].Text += "\n"
-					}
-					all[n-1].Text += it.Text
-				}
-				all[n-1].Tools = append(all[n-1].Tools, it.Tools...)
-				continue
-			}
-			all = append(all, it)
-		}
+		all = transcript.Merge(all, items)
 		if err != nil || next <= pos {
 			// EOF, an unreadable file, or a line still being written: what
 			// was read so far is the segment; the rest comes next time.
