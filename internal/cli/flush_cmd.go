@@ -79,7 +79,6 @@ func flushRun(opts *FlushOptions) error {
 		if trigger == "" {
 			trigger = session.TriggerRecovery
 		}
-		final = true
 	default:
 		root, err := projectRoot(opts.Project)
 		if err != nil {
@@ -114,7 +113,10 @@ func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, f
 	if err != nil {
 		return withHint(fmt.Errorf("load config: %w", err), "fix the file named above, or move it aside")
 	}
-	o := f.flushOptions(cfg, trigger, final)
+	// A pending session counts as over (so a trivial one is dropped) only
+	// once it ended or fell silent; a live one is flushed but never judged.
+	over := final || st.Ended || f.Now().Sub(st.LastSeen) >= recoverIdle
+	o := f.flushOptions(cfg, trigger, over)
 	if cfg.Distiller.Kind == "claude" {
 		o.Distill = f.claudeDistill(cfg)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/transcript"
@@ -30,21 +31,36 @@ import (
 //     the final assistant message is usually missing for ~100 ms; with no
 //     readable transcript, it is everything): they are appended, and their
 //     keys are returned as the new carried list.
-//  3. Carried keys that find no copy in this read are forgotten: they were
-//     never going to be written (a transcript that is gone, or a message
-//     the transcript spells differently).
-func Combine(items []transcript.Item, entries []Entry, carried []string) ([]transcript.Item, []string) {
+//  3. A carried key that finds no copy in this read waits for a later one
+//     (the transcript may lag past several flushes), until the transcript
+//     shows a message written well after it (its copy was then never
+//     going to come: a message the transcript spells differently) or
+//     [MaxCarried] newer keys push it out.
+func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]transcript.Item, []Carry) {
 	out := make([]transcript.Item, 0, len(items)+2)
-	drop := map[string]int{}
-	for _, k := range carried {
-		drop[k]++
-	}
+	found := make([]bool, len(carried))
+	var newest time.Time
 	for _, it := range items {
-		if k := itemKey(it); k != "" && drop[k] > 0 {
-			drop[k]--
-			continue
+		if it.Time.After(newest) {
+			newest = it.Time
 		}
-		out = append(out, it)
+		k := itemKey(it)
+		hit := false
+		for i, c := range carried {
+			if !found[i] && k != "" && c.Key == k {
+				found[i], hit = true, true
+				break
+			}
+		}
+		if !hit {
+			out = append(out, it)
+		}
+	}
+	var newCarried []Carry
+	for i, c := range carried {
+		if !found[i] && !newest.After(c.Time.Add(carryGrace)) {
+			newCarried = append(newCarried, c)
+		}
 	}
 	p, lastMatch := 0, -1
 	for i, e := range entries {
@@ -56,16 +72,32 @@ func Combine(items []transcript.Item, entries []Entry, carried []string) ([]tran
 			}
 		}
 	}
-	var newCarried []string
 	for _, e := range entries[lastMatch+1:] {
 		if strings.TrimSpace(e.Text) == "" {
 			continue
 		}
 		out = append(out, transcript.Item{Role: e.Role, Text: e.Text, Time: e.Time})
-		newCarried = append(newCarried, MessageKey(e.Role, e.Text))
+		newCarried = append(newCarried, Carry{Key: MessageKey(e.Role, e.Text), Time: e.Time})
+	}
+	if len(newCarried) > MaxCarried {
+		newCarried = newCarried[len(newCarried)-MaxCarried:]
 	}
 	return out, newCarried
 }
+
+// Carry is a journal message written ahead of the transcript.
+type Carry struct {
+	Key  string    `json:"k"`
+	Time time.Time `json:"ts"` // when the hook captured it
+}
+
+// MaxCarried bounds the carried list.
+const MaxCarried = 32
+
+// carryGrace is how much later than a carried message a transcript message
+// must be before the carried one is given up: hook and transcript
+// timestamps come from one clock but not at one instant.
+const carryGrace = 30 * time.Second
 
 func itemKey(it transcript.Item) string {
 	if strings.TrimSpace(it.Text) == "" {

@@ -50,7 +50,7 @@ type FlushResult struct {
 
 type snapshot struct {
 	from, to, jfrom, jto int64
-	carried              []string
+	carried              []Carry
 	items                []transcript.Item
 	st                   State
 }

@@ -34,7 +34,7 @@ func TestCombine(t *testing.T) {
 		name        string
 		items       []transcript.Item
 		entries     []Entry
-		carried     []string
+		carried     []Carry
 		want        string
 		wantCarried int
 	}{
@@ -42,7 +42,7 @@ func TestCombine(t *testing.T) {
 		{"stop lag: last reply only in journal", []transcript.Item{u("q1"), a("working"), u("q2")}, []Entry{ju("q1"), ja("r1"), ju("q2"), ja("r2")}, nil,
 			"u:q1|a:working|u:q2|a:r2", 1},
 		{"no transcript: journal is everything", nil, []Entry{ju("q1"), ja("r1")}, nil, "u:q1|a:r1", 2},
-		{"carried copy dropped", []transcript.Item{a("r2"), u("q3"), a("r3")}, []Entry{ju("q3"), ja("r3")}, []string{MessageKey("assistant", "r2")},
+		{"carried copy dropped", []transcript.Item{a("r2"), u("q3"), a("r3")}, []Entry{ju("q3"), ja("r3")}, []Carry{{Key: MessageKey("assistant", "r2")}},
 			"u:q3|a:r3", 0},
 		{"whitespace differences match", []transcript.Item{u("fix  the\nbug"), a("done.\n\nok")}, []Entry{ju("fix the bug"), ja("done.\nok")}, nil,
 			"u:fix  the\nbug|a:done.\n\nok", 0},
@@ -53,7 +53,9 @@ func TestCombine(t *testing.T) {
 			[]Entry{ju("question one"), ja("r1"), ju("q2"), ja("r2")}, nil, "u:QUESTION ONE (edited)|a:r1|u:q2|a:r2", 0},
 		{"repeated prompt counted twice", []transcript.Item{u("continue"), a("r1"), u("continue")}, []Entry{ju("continue"), ja("r1"), ju("continue"), ja("r2")}, nil,
 			"u:continue|a:r1|u:continue|a:r2", 1},
-		{"carried that never appears is forgotten", []transcript.Item{u("q3")}, []Entry{ju("q3")}, []string{MessageKey("assistant", "gone")}, "u:q3", 0},
+		{"carried waits while the transcript has nothing newer", []transcript.Item{u("q3")}, []Entry{ju("q3")}, []Carry{{Key: MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 1},
+		{"carried given up once the transcript is well past it", []transcript.Item{{Role: "user", Text: "q3", Time: t0.Add(time.Hour)}}, []Entry{ju("q3")},
+			[]Carry{{Key: MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -293,7 +295,7 @@ func TestBudget(t *testing.T) {
 }
 
 func FuzzParseState(f *testing.F) {
-	f.Add([]byte(`{"offset":10,"journal_offset":5,"carried":["x"]}`))
+	f.Add([]byte(`{"offset":10,"journal_offset":5,"carried":[{"k":"x"}]}`))
 	f.Add([]byte(`{"offset":-1}`))
 	f.Add([]byte(`nul`))
 	f.Fuzz(func(t *testing.T, data []byte) {

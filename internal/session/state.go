@@ -51,7 +51,7 @@ type State struct {
 	// Carried are keys of journal messages written into a section before
 	// the transcript had them (the transcript lags the hooks); the next
 	// flush drops their transcript copies. See Combine.
-	Carried []string `json:"carried,omitempty"`
+	Carried []Carry `json:"carried,omitempty"`
 
 	Replies    int       `json:"replies"`     // replies captured in the whole session
 	SegReplies int       `json:"seg_replies"` // replies since the last flush
@@ -71,11 +71,11 @@ type State struct {
 
 // Intent describes a section being written.
 type Intent struct {
-	File          string   `json:"file"`
-	Seq           int      `json:"seq"`
-	Offset        int64    `json:"offset"`
-	JournalOffset int64    `json:"journal_offset"`
-	Carried       []string `json:"carried,omitempty"`
+	File          string  `json:"file"`
+	Seq           int     `json:"seq"`
+	Offset        int64   `json:"offset"`
+	JournalOffset int64   `json:"journal_offset"`
+	Carried       []Carry `json:"carried,omitempty"`
 }
 
 // Store is the sessions dir.
