@@ -70,7 +70,7 @@ func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {
 	h := newHookEnv(t)
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "6"
 	for i := 0; i < 4; i++ {
-		h.turn(t, "s1", fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
+		h.turn(t, "s1", fmt.Sprintf("Please add flag %d.", i), fmt.Sprintf("I added flag %d.", i))
 	}
 	if got := h.daily(); strings.Count(got, "· auto") != 1 {
 		t.Fatalf("want one auto section after 6 replies:\n%s", got)
@@ -80,8 +80,10 @@ func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {
 	if strings.Count(got, "· session-end") != 1 {
 		t.Fatalf("no session-end section:\n%s", got)
 	}
+	asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
 	for i := 0; i < 4; i++ {
-		if strings.Count(got, fmt.Sprintf("question %d", i)) != 1 || strings.Count(got, fmt.Sprintf("answer %d", i)) != 1 {
+		key := fmt.Sprintf("flag %d.", i)
+		if countContaining(asked, key) != 1 || countContaining(done, key) != 1 {
 			t.Fatalf("turn %d lost or doubled:\n%s", i, got)
 		}
 	}
