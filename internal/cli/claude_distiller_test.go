@@ -66,7 +66,15 @@ func TestClaudeDistillerRunsDetachedWithFallbackAndBudget(t *testing.T) {
 			if d := time.Since(start); d > 900*time.Millisecond {
 				t.Fatalf("the hook waited for the distiller (%s)", d)
 			}
-			waitFor(t, "the background flush", func() bool { return strings.Contains(h.daily(), "· session-end") })
+			// The background run's last act is its log line.
+			waitFor(t, "the background flush", func() bool {
+				for _, e := range h.log(t) {
+					if e.Event == "flush" && strings.HasPrefix(e.Message, "session-end flush:") {
+						return true
+					}
+				}
+				return false
+			})
 			got := h.daily()
 			if c.wantClaude != strings.Contains(got, "CLAUDE-DISTILLED") {
 				t.Fatalf("claude used = %v, want %v:\n%s", !c.wantClaude, c.wantClaude, got)
