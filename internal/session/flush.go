@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -66,10 +67,14 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	}
 	var snap *snapshot
 	var res FlushResult
-	err := x.Update(func(st *State) error {
+	// Reading needs no fsync; update switches to a durable save when the
+	// cursors move (a settled intent, a dropped segment).
+	durable := false
+	err := x.update(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}
+		durable = st.Intent != nil
 		if err := x.finishIntent(st); err != nil {
 			return err
 		}
@@ -81,21 +86,31 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		switch {
 		case len(s.items) == 0:
 			res.Skipped = "nothing new"
+			durable = durable || s.to != s.from || s.jto != s.jfrom
 			x.advance(st, s, false)
-			return x.setPending(false)
+			return nil
 		case trivial && o.Final:
 			res.Skipped = fmt.Sprintf("trivial session (%d replies)", st.Replies)
+			durable = true
 			x.advance(st, s, false)
-			return x.setPending(false)
+			return nil
 		case trivial:
 			res.Skipped = fmt.Sprintf("too few replies so far (%d)", st.Replies)
 			return nil
 		}
 		snap = s
 		return nil
+	}, func(st *State) error {
+		if durable {
+			return x.save(st)
+		}
+		return x.saveFast(st)
 	})
-	if err != nil || snap == nil {
+	if err != nil {
 		return res, err
+	}
+	if snap == nil {
+		return res, x.syncPending()
 	}
 	crash("after-read")
 	seg := distill.Segment{
@@ -146,7 +161,20 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		return res, err
 	}
 	crash("after-commit")
-	return res, x.Update(func(st *State) error { return x.setPending(st.JournalSize > st.JournalOffset && st.SegReplies > 0) })
+	return res, x.syncPending()
+}
+
+// syncPending sets or clears the pending marker from the saved state. It
+// runs only after the state is saved, so a marker is never cleared for a
+// segment whose cursor has not durably moved.
+func (x *Session) syncPending() error {
+	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
+		st, err := x.Load()
+		if err != nil {
+			return err
+		}
+		return x.setPending(st.SegReplies > 0 || st.Intent != nil)
+	})
 }
 
 // read takes the snapshot of the unflushed segment.

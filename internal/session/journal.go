@@ -43,9 +43,14 @@ func (t Thresholds) Due(st *State) bool {
 // Capture is the hot path: it appends one message to the journal and bumps
 // the counters. Its cost depends only on the message, never on the
 // transcript or the history. It returns the updated state.
+//
+// Neither write is fsynced (an fsync costs more than the whole rest of a
+// hook): both survive a killed process, and after a power cut the journal
+// may miss its last lines, which the transcript holds anyway, and the
+// counters are rebuilt from the journal.
 func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
 	var out *State
-	err := x.Update(func(st *State) error {
+	err := x.updateFast(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}
@@ -54,7 +59,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 			return fmt.Errorf("encode journal entry: %w", err)
 		}
 		line = append(line, '\n')
-		if err := atomicfile.AppendUnlocked(x.JournalPath(), line, 0o600); err != nil {
+		if err := atomicfile.AppendUnsynced(x.JournalPath(), line, 0o600); err != nil {
 			return fmt.Errorf("append journal: %w", err)
 		}
 		if meta.Project != "" {
@@ -80,7 +85,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 // (SessionStart, SessionEnd) under the session lock.
 func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 	var out *State
-	err := x.Update(func(st *State) error {
+	err := x.updateFast(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}

@@ -335,3 +335,30 @@ func FuzzJournal(f *testing.F) {
 		}
 	})
 }
+
+// TestBrokenStateFallsBackToDurableCopy: the hot path writes the state
+// without fsync; if a power cut leaves it broken, the cursors come from the
+// last flush's durable copy and nothing is written twice.
+func TestBrokenStateFallsBackToDurableCopy(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 3; i++ {
+		f.turn(fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i), false)
+	}
+	f.flush(TriggerAuto, false)
+	f.turn("question 3", "answer 3", false)
+	if err := os.WriteFile(f.sess.StatePath(), []byte{0, 0, 0}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st := f.capture("user", "question 4")
+	if st.SegReplies != 3 {
+		t.Fatalf("segment counters not rebuilt: %d replies, want 3", st.SegReplies)
+	}
+	f.line("user", "question 4")
+	f.flush(TriggerSessionEnd, true)
+	text := f.dailyText()
+	for i := 0; i < 5; i++ {
+		if n := strings.Count(text, fmt.Sprintf("user: question %d\n", i)); n != 1 {
+			t.Fatalf("question %d written %d times:\n%s", i, n, text)
+		}
+	}
+}
