@@ -29,6 +29,8 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdCore(f, nil),
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }
