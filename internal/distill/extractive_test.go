@@ -190,7 +190,7 @@ func TestDecisionMarkersAreWholeWords(t *testing.T) {
 		"Избудем это позже.":                    false,
 		"Okay, let's go with the second option": true,
 	} {
-		if got := decision.MatchString(s); got != want {
+		if got := decision.in(words(s)); got != want {
 			t.Errorf("decision(%q) = %v, want %v", s, got, want)
 		}
 	}

@@ -91,16 +91,6 @@ func abbreviated(text string) bool {
 	return false
 }
 
-// wordsRe builds a case-insensitive matcher for any of phrases as whole
-// words; \b is ASCII-only in Go, so Cyrillic needs explicit boundaries.
-func wordsRe(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		quoted[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}_])(?:` + strings.Join(quoted, "|") + `)(?:[^\p{L}\p{N}_]|$)`)
-}
-
 // isQuestion reports whether a sentence asks something.
 func isQuestion(s string) bool {
 	return strings.HasSuffix(strings.TrimRight(s, ` "')*_`), "?")
