@@ -222,6 +222,18 @@ func TestCleanNormalises(t *testing.T) {
 	}
 }
 
+func TestCleanContinuationsAndRemarks(t *testing.T) {
+	out := "### Done\n- Moved the parser into its own package\n  so the hook stays small\n\nLet me know if you want more.\n### Open\nWire the new package into the CLI\n"
+	got, err := Clean(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "### Done\n- Moved the parser into its own package so the hook stays small\n### Open\n- Wire the new package into the CLI\n"
+	if got != want {
+		t.Errorf("Clean:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestPromptKeepsNewestWithinBudget(t *testing.T) {
 	var items []transcript.Item
 	for i := 0; i < 100; i++ {
