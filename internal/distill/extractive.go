@@ -263,7 +263,15 @@ func leadIn(s string) string {
 
 // firstStatement is the first sentence of a reply that states something:
 // not a plan ("Let me…"), not a question, not a bare lead-in ("Here's…:").
+//
+// A long answer that has a summary or findings heading is represented by
+// what follows that heading.
 func firstStatement(sc sentenceCache, text string) string {
+	if loc := conclusionHeading.FindStringIndex(text); loc != nil {
+		if s := firstStatement(sc, text[loc[1]:]); s != "" {
+			return s
+		}
+	}
 	for _, s := range sc.of(text) {
 		if planning.prefix(s.words) || filler.prefix(s.words) || isQuestion(s.text) ||
 			strings.HasSuffix(s.text, ":") || len(s.words) < 4 {
@@ -273,6 +281,8 @@ func firstStatement(sc sentenceCache, text string) string {
 	}
 	return ""
 }
+
+var conclusionHeading = regexp.MustCompile(`(?im)^[ \t]*#{1,6}[ \t]+[^\n]*(?:summary|findings|conclusion|tl;dr|result|итог|вывод|резюме)[^\n]*\n`)
 
 var decision = phrases(
 	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
