@@ -12,7 +12,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // oneLine collapses all whitespace, so a bullet stays one line.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 }
 
 // shorten cuts s to at most n runes at a word boundary, marking the cut.
