@@ -79,6 +79,9 @@ func Read(path string, from, maxBytes int64) (items []Item, next int64, err erro
 		if errors.Is(rerr, bufio.ErrBufferFull) {
 			long = append(long, chunk...)
 			inLong = true
+			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
+				break // a long line past the window: leave it whole to the next call
+			}
 			continue
 		}
 		line := chunk
