@@ -2,8 +2,11 @@ package longterm
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -88,33 +91,54 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	}
 	defer f.Close()
 	// The opened file must be the one inspected, not something swapped in.
-	if fi, err := f.Stat(); err != nil || !os.SameFile(fi, li) {
+	fi, err := f.Stat()
+	if err != nil || !os.SameFile(fi, li) {
 		return nil, &IngestError{file, "changed while being read", "try again"}
 	}
-	data, err := io.ReadAll(f)
-	if err != nil {
-		return nil, &IngestError{file, "read failed: " + err.Error(), ""}
+	if fi.Size() == 0 {
+		return nil, &IngestError{file, "is empty", ""}
 	}
 	name := safeName(filepath.Base(abs))
 	ext := strings.ToLower(path.Ext(name))
-	res := &IngestResult{Bytes: int64(len(data))}
+	res := &IngestResult{}
+	check := &sourceCheck{text: true, hash: sha256.New()}
 	if magic, ok := documentMagic[ext]; ok {
-		if !hasAnyPrefix(data, magic) {
+		head := make([]byte, 8)
+		n, _ := io.ReadFull(f, head)
+		if !hasAnyPrefix(head[:n], magic) {
 			return nil, &IngestError{file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed"}
 		}
-		res.Document = true
-	} else if why := notText(data); why != "" {
-		return nil, &IngestError{file, why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, &IngestError{file, "read failed: " + err.Error(), ""}
+		}
+		res.Document, check.text = true, false
 	}
-	if len(data) == 0 {
-		return nil, &IngestError{file, "is empty", ""}
+	// One pass: the source streams into a staging file inside the store
+	// while it is hashed and checked, so it is read once, never held in
+	// memory whole, and what lands in raw/ is exactly what was checked.
+	staging := filepath.Join(s.Dir, stateDir, "ingest", fmt.Sprintf("%d-%d", os.Getpid(), now.UnixNano()))
+	n, err := atomicfile.WriteFrom(staging, io.TeeReader(f, check), 0o644)
+	if err != nil {
+		os.Remove(staging)
+		var junk *junkError
+		if errors.As(err, &junk) {
+			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+		}
+		return nil, &IngestError{file, "copy failed: " + err.Error(), ""}
 	}
+	if err := check.finish(); err != nil {
+		os.Remove(staging)
+		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+	}
+	defer os.Remove(staging) // gone after the rename; left only on a failure
+	res.Bytes = n
+	sum := hex.EncodeToString(check.hash.Sum(nil))
 	dir := RawDir
-	if largeBytes > 0 && int64(len(data)) > largeBytes {
+	if largeBytes > 0 && n > largeBytes {
 		dir, res.Large = LargeDir, true
 	}
 	err = s.withLock(func() error {
-		raw, already, err := s.placeRaw(dir, name, data)
+		raw, already, err := s.placeRaw(dir, name, staging, n, sum)
 		if err != nil {
 			return err
 		}
@@ -129,7 +153,7 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 		if already {
 			what = "already in raw/, identical"
 		}
-		if err := s.logLocked(now, "ingest", fmt.Sprintf("%s → %s (%s, %d bytes); page %s", filepath.Base(abs), raw, what, len(data), res.Page)); err != nil {
+		if err := s.logLocked(now, "ingest", fmt.Sprintf("%s → %s (%s, %d bytes); page %s", filepath.Base(abs), raw, what, n, res.Page)); err != nil {
 			return err
 		}
 		return s.refreshLocked()
@@ -140,9 +164,10 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	return res, nil
 }
 
-// placeRaw writes data under dir with name, never replacing a different
-// file: an identical one is reused, otherwise "name-2.ext", "name-3.ext"...
-func (s *Store) placeRaw(dir, name string, data []byte) (string, bool, error) {
+// placeRaw moves the staged copy under dir with name, never replacing a
+// different file: an identical one is reused, otherwise "name-2.ext",
+// "name-3.ext"...
+func (s *Store) placeRaw(dir, name, staging string, size int64, sum string) (string, bool, error) {
 	stem, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
 	for n := 1; n < 1000; n++ {
 		cand := name
@@ -159,21 +184,90 @@ func (s *Store) placeRaw(dir, name string, data []byte) (string, bool, error) {
 		if _, err := os.Lstat(s.Path(other)); err == nil {
 			continue
 		}
-		old, err := os.ReadFile(s.Path(rel))
+		fi, err := os.Lstat(s.Path(rel))
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := atomicfile.Write(s.Path(rel), data, 0o644); err != nil {
-				return "", false, fmt.Errorf("copy into %s: %w", rel, err)
+			if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
+				return "", false, fmt.Errorf("create %s: %w", dir, err)
+			}
+			if err := os.Rename(staging, s.Path(rel)); err != nil {
+				return "", false, fmt.Errorf("move the copy into %s: %w", rel, err)
 			}
 			return rel, false, nil
 		}
 		if err != nil {
 			return "", false, fmt.Errorf("read %s: %w", rel, err)
 		}
-		if bytes.Equal(old, data) {
-			return rel, true, nil
+		if fi.Mode().IsRegular() && fi.Size() == size {
+			if h, err := fileHash(s.Path(rel)); err == nil && h == sum {
+				return rel, true, nil
+			}
 		}
 	}
 	return "", false, fmt.Errorf("ingest: too many files named %s in %s", name, dir)
+}
+
+func fileHash(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// junkError is a source that is not text.
+type junkError struct{ why string }
+
+func (e *junkError) Error() string { return e.why }
+
+// sourceCheck hashes a source as it streams by and, for text, refuses NUL
+// bytes and invalid UTF-8, carrying a rune split across two writes.
+type sourceCheck struct {
+	text  bool
+	hash  hash.Hash
+	carry []byte
+	off   int64
+}
+
+func (c *sourceCheck) Write(p []byte) (int, error) {
+	c.hash.Write(p)
+	if !c.text {
+		return len(p), nil
+	}
+	data := append(c.carry, p...)
+	base := c.off - int64(len(c.carry))
+	c.carry = nil
+	for i := 0; i < len(data); {
+		if data[i] == 0 {
+			return 0, &junkError{fmt.Sprintf("holds a NUL byte at offset %d (binary)", base+int64(i))}
+		}
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if !utf8.FullRune(data[i:]) {
+			c.carry = append([]byte(nil), data[i:]...)
+			break
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return 0, &junkError{fmt.Sprintf("is not UTF-8 text (invalid byte at offset %d)", base+int64(i))}
+		}
+		i += n
+	}
+	c.off += int64(len(p))
+	return len(p), nil
+}
+
+func (c *sourceCheck) finish() error {
+	if c.text && len(c.carry) > 0 {
+		return &junkError{fmt.Sprintf("is not UTF-8 text (cut-off character at offset %d)", c.off-int64(len(c.carry)))}
+	}
+	return nil
 }
 
 func sourceStub(raw, original string, res *IngestResult, now time.Time) []byte {
@@ -216,23 +310,6 @@ func safeName(name string) string {
 		name = "source" + name
 	}
 	return name
-}
-
-// notText says why data is not text, or "" when it is.
-func notText(data []byte) string {
-	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return fmt.Sprintf("holds a NUL byte at offset %d (binary)", i)
-	}
-	if !utf8.Valid(data) {
-		for i := 0; i < len(data); {
-			r, n := utf8.DecodeRune(data[i:])
-			if r == utf8.RuneError && n <= 1 {
-				return fmt.Sprintf("is not UTF-8 text (invalid byte at offset %d)", i)
-			}
-			i += n
-		}
-	}
-	return ""
 }
 
 func hasAnyPrefix(data []byte, prefixes []string) bool {

@@ -114,3 +114,27 @@ func TestIngestNeedsScaffold(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestIngestStreamsLargeTextAcrossChunks(t *testing.T) {
+	s := newProject(t)
+	dir := t.TempDir()
+	// Multi-byte characters at odd offsets straddle every read buffer.
+	good := filepath.Join(dir, "long.md")
+	text := "a" + strings.Repeat("я€", 40000) + "\n"
+	writeFile(t, good, text)
+	res, err := s.Ingest(good, 1<<20, now)
+	if err != nil || res.Bytes != int64(len(text)) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if readFile(t, s.Path(res.Raw)) != text {
+		t.Fatal("copy differs")
+	}
+	bad := filepath.Join(dir, "bad.md")
+	writeFile(t, bad, text+"\xe2\x82") // cut-off character at the very end
+	if _, err := s.Ingest(bad, 1<<20, now); err == nil || !strings.Contains(err.Error(), "cut-off character") {
+		t.Fatalf("got %v", err)
+	}
+	if entries, _ := os.ReadDir(s.Path(".cerebro/ingest")); len(entries) != 0 {
+		t.Fatalf("staging files left: %v", entries)
+	}
+}
