@@ -22,6 +22,18 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdIndex(f, nil),
 		newCmdSearch(f, nil),
 		newCmdGet(f, nil),
+		newCmdLong(f, nil),
+		newCmdPlanFact(f, nil),
+		newCmdWiki(f, nil),
+		newCmdIngest(f, nil),
+		newCmdCompile(f, nil),
+		newCmdFact(f, nil),
+		newCmdTruth(f, nil),
+		newCmdCore(f, nil),
+		newCmdRollupDays(f, nil),
+		newCmdLint(f, nil),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }
