@@ -51,3 +51,28 @@ func TestRealVaultEnglish(t *testing.T) {
 		t.Fatalf("top results %v", paths(r))
 	}
 }
+
+// BenchmarkAutoRecall is the hook's hot path over the real English vault:
+// open the existing index, search, format.
+func BenchmarkAutoRecall(b *testing.B) {
+	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip("vault fixture absent")
+	}
+	state := b.TempDir()
+	root := Root{Dir: dir, Kind: KindOrg}
+	ix, err := Open(state, root, Params{ChunkTokens: 400, OverlapTokens: 80})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix.Update(context.Background(), now, nil)
+	ix.Close()
+	o := defaults()
+	o.Limit = 3
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := AutoRecall(context.Background(), state, []Root{root}, "how do I sync settings between devices?", o, 0.5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
