@@ -79,6 +79,10 @@ func searchRun(opts *SearchOptions) error {
 		if err != nil {
 			return err
 		}
+		if st.EmbedErr != nil && ctx.Err() == nil {
+			notes = append(notes, fmt.Sprintf("embedding the chunks of %s failed, they are searched by text: %v",
+				search.DisplayPath(r.Dir, s.project), st.EmbedErr))
+		}
 		if !st.Complete {
 			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read within %s); searched what is indexed — run memhook index",
 				search.DisplayPath(r.Dir, s.project), st.Pending, budget))

@@ -97,7 +97,6 @@ func TestFingerprintChangeRebuilds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer other.Close()
 	files, _, _ := other.Stats()
 	if !other.Rebuilt || files != 0 {
 		t.Fatalf("changed chunking: rebuilt=%v files=%d", other.Rebuilt, files)
@@ -109,6 +108,18 @@ func TestFingerprintChangeRebuilds(t *testing.T) {
 	st, _ := other.Update(context.Background(), now, nil)
 	if st.Indexed != 1 {
 		t.Fatalf("rebuild re-read %d files", st.Indexed)
+	}
+	other.Close()
+	// a new embedding model rebuilds too
+	var fail atomic.Bool
+	emb, _ := NewEmbedder(EmbedConfig{Provider: "ollama", URL: fakeProvider(t, &fail).URL, Model: "m2"})
+	withVec, err := Open(state, root, Params{ChunkTokens: 200, OverlapTokens: 40, Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer withVec.Close()
+	if files, _, _ := withVec.Stats(); !withVec.Rebuilt || files != 0 {
+		t.Fatalf("changed embedding model: rebuilt=%v files=%d", withVec.Rebuilt, files)
 	}
 }
 
