@@ -230,14 +230,22 @@ func ValidINN(d string) bool {
 
 // SNILS is "XXX-XXX-XXX YY" anywhere, or 11 digits after «СНИЛС».
 var (
-	snilsRe    = regexp.MustCompile(`(?:^|[^\d\-])(\d{3}-\d{3}-\d{3}[ \-]\d{2})(?:[^\d\-]|$)`)
+	snilsRe    = regexp.MustCompile(`(\d{3}-\d{3}-\d{3}[ \-]\d{2})`)
 	snilsCtxRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}\d])(?:СНИЛС|SNILS)[^\n\d]{0,20}?(\d{3} ?\d{3} ?\d{3} ?\d{2})(?:\D|$)`)
 )
 
 func findSNILS(text string) []match {
 	var out []match
-	for _, re := range []*regexp.Regexp{snilsRe, snilsCtxRe} {
+	res := []*regexp.Regexp{snilsRe}
+	if l := strings.ToLower(text); strings.Contains(l, "снилс") || strings.Contains(l, "snils") {
+		res = append(res, snilsCtxRe)
+	}
+	for _, re := range res {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			if re == snilsRe && (m[2] > 0 && strings.ContainsRune("0123456789-", rune(text[m[2]-1])) ||
+				m[3] < len(text) && strings.ContainsRune("0123456789-", rune(text[m[3]]))) {
+				continue // part of a longer number
+			}
 			d := digitsOf(text[m[2]:m[3]])
 			if len(d) == 11 && ValidSNILS(d) && !fakeDigits(d[:9]) {
 				out = append(out, match{m[2], m[3]})

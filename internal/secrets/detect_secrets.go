@@ -5,40 +5,41 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // detectors run in priority order: on overlapping hits the earlier one
 // wins, so provider-specific patterns come before generic ones.
 var detectors = []detector{
-	{"private-key", Secret, findPrivateKeys},
-	{"aws-access-key", Secret, group(`\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b`, 1, 4)},
-	{"aws-secret-key", Secret, group(`(?i)aws[\w.-]{0,30}?(?:secret|sk)[\w.-]{0,20}["']?\s*(?:=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`, 1, 0)},
-	{"github-token", Secret, group(`\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`, 1, 4)},
-	{"gitlab-token", Secret, group(`\b(glpat-[A-Za-z0-9_-]{20})(?:[^A-Za-z0-9_-]|$)`, 1, 6)},
-	{"slack-token", Secret, group(`\b(xox[abposr]-[A-Za-z0-9-]{10,})`, 1, 5)},
-	{"slack-webhook", Secret, group(`(https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,})`, 1, 35)},
-	{"stripe-key", Secret, group(`\b((?:sk|rk)_live_[A-Za-z0-9]{20,})`, 1, 8)},
-	{"anthropic-key", Secret, group(`\b(sk-ant-[A-Za-z0-9_-]{32,})`, 1, 7)},
-	{"openai-key", Secret, findOpenAI},
-	{"google-api-key", Secret, group(`\b(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`, 1, 4)},
-	{"twilio-key", Secret, group(`\b((?:SK|AC)[0-9a-f]{32})\b`, 1, 2)},
-	{"sendgrid-key", Secret, group(`\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)`, 1, 3)},
-	{"npm-token", Secret, group(`\b(npm_[A-Za-z0-9]{36})\b`, 1, 4)},
-	{"telegram-bot-token", Secret, group(`\b(\d{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`, 1, 13)},
-	{"jwt", Secret, group(`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`, 1, 0)},
-	{"connection-string", Secret, findConnectionStrings},
-	{"url-password", Secret, findURLPasswords},
-	{"password", Secret, findAssignments(true)},
-	{"secret-assignment", Secret, findAssignments(false)},
-	{"high-entropy", Secret, findHighEntropy},
+	{"private-key", Secret, []string{"private key"}, findPrivateKeys},
+	{"aws-access-key", Secret, []string{"akia", "asia", "abia", "acca"}, group(`\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b`, 1, 4)},
+	{"aws-secret-key", Secret, []string{"aws"}, group(`(?i)aws[\w.-]{0,30}?(?:secret|sk)[\w.-]{0,20}["']?\s*(?:=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`, 1, 0)},
+	{"github-token", Secret, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, group(`\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59})\b`, 1, 4)},
+	{"gitlab-token", Secret, []string{"glpat-"}, group(`\b(glpat-[A-Za-z0-9_-]{20})(?:[^A-Za-z0-9_-]|$)`, 1, 6)},
+	{"slack-token", Secret, []string{"xox"}, group(`\b(xox[abposr]-[A-Za-z0-9-]{10,})`, 1, 5)},
+	{"slack-webhook", Secret, []string{"hooks.slack.com"}, group(`(https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,})`, 1, 35)},
+	{"stripe-key", Secret, []string{"_live_"}, group(`\b((?:sk|rk)_live_[A-Za-z0-9]{20,})`, 1, 8)},
+	{"anthropic-key", Secret, []string{"sk-ant-"}, group(`\b(sk-ant-[A-Za-z0-9_-]{32,})`, 1, 7)},
+	{"openai-key", Secret, []string{"sk-"}, findOpenAI},
+	{"google-api-key", Secret, []string{"aiza"}, group(`\b(AIza[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|$)`, 1, 4)},
+	{"twilio-key", Secret, nil, group(`\b((?:SK|AC)[0-9a-f]{32})\b`, 1, 2)},
+	{"sendgrid-key", Secret, []string{"sg."}, group(`\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})(?:[^A-Za-z0-9_-]|$)`, 1, 3)},
+	{"npm-token", Secret, []string{"npm_"}, group(`\b(npm_[A-Za-z0-9]{36})\b`, 1, 4)},
+	{"telegram-bot-token", Secret, []string{":aa"}, group(`\b(\d{8,10}:AA[A-Za-z0-9_-]{33})(?:[^A-Za-z0-9_-]|$)`, 1, 13)},
+	{"jwt", Secret, []string{"eyj"}, group(`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`, 1, 0)},
+	{"connection-string", Secret, []string{"://", "password", "pwd"}, findConnectionStrings},
+	{"url-password", Secret, []string{"://"}, findURLPasswords},
+	{"password", Secret, []string{"pass", "pwd", "pw", "пароль"}, findAssignments(true)},
+	{"secret-assignment", Secret, []string{"secret", "token", "key", "credential", "секрет", "токен"}, findAssignments(false)},
+	{"high-entropy", Secret, nil, findHighEntropy},
 	// Personal data (pii.go).
-	{"email", PII, findEmails},
-	{"card-number", PII, findCards},
-	{"passport-ru", PII, findPassports},
-	{"inn", PII, findINN},
-	{"snils", PII, findSNILS},
-	{"phone", PII, findRussianPhones},
-	{"phone", PII, findIntlPhones},
+	{"email", PII, []string{"@"}, findEmails},
+	{"card-number", PII, nil, findCards},
+	{"passport-ru", PII, []string{"паспорт", "passport", "серия"}, findPassports},
+	{"inn", PII, []string{"инн", "inn", "tin", "налогоплательщик"}, findINN},
+	{"snils", PII, nil, findSNILS},
+	{"phone", PII, nil, findRussianPhones},
+	{"phone", PII, nil, findIntlPhones},
 }
 
 // group returns a finder for a regexp's submatch, skipping placeholder
@@ -166,12 +167,26 @@ var (
 
 func findConnectionStrings(text string) []match {
 	var out []match
-	for _, re := range []*regexp.Regexp{dbURLRe, adoRe} {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			if !isPlaceholder(text[m[2]:m[3]]) && !strings.HasPrefix(text[m[2]:m[3]], "$") {
-				out = append(out, match{m[2], m[3]})
+	keep := func(m []int, base int) {
+		if v := text[base+m[2] : base+m[3]]; !isPlaceholder(v) && !strings.HasPrefix(v, "$") {
+			out = append(out, match{base + m[2], base + m[3]})
+		}
+	}
+	if strings.Contains(text, "://") {
+		for _, m := range dbURLRe.FindAllStringSubmatchIndex(text, -1) {
+			keep(m, 0)
+		}
+	}
+	// ADO-style strings sit on one line; only lines naming a password pay
+	// for the regexp.
+	offset := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if l := strings.ToLower(line); strings.Contains(l, ";") && (strings.Contains(l, "password") || strings.Contains(l, "pwd")) {
+			for _, m := range adoRe.FindAllStringSubmatchIndex(line, -1) {
+				keep(m, offset)
 			}
 		}
+		offset += len(line)
 	}
 	return out
 }
@@ -189,7 +204,30 @@ func findURLPasswords(text string) []match {
 
 // assignRe finds "<identifier> = value" in code, config and prose
 // ("password: ...", "DB_PASSWORD=...", "\"api_key\": \"...\"").
-var assignRe = regexp.MustCompile(`(?i)([A-Za-zА-Яа-яЁё0-9_.-]+)["']?\s*(?::=|=>|[:=])[ \t]*(["'` + "`" + `]?)([^\s"'` + "`" + `,;<>()\[\]{}]+)`)
+// The regexp starts at the separator (a literal, which Go's regexp finds
+// fast); the identifier before it is read backwards by hand.
+var assignRe = regexp.MustCompile(`(?:[:=]|=>)[ \t]*(["'` + "`" + `]?)([^\s"'` + "`" + `,;<>()\[\]{}]+)`)
+
+// identBefore returns the identifier ending just before i, skipping a
+// closing quote and blanks ("\"api_key\" :").
+func identBefore(text string, i int) string {
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (text[j-1] == '"' || text[j-1] == '\'') {
+		j--
+	}
+	end := j
+	for j > 0 {
+		r, size := utf8.DecodeLastRuneInString(text[:j])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' || r == '-') {
+			break
+		}
+		j -= size
+	}
+	return text[j:end]
+}
 
 var (
 	passwordWords = map[string]bool{"password": true, "passwd": true, "passphrase": true, "pwd": true, "pass": true, "pw": true, "пароль": true}
@@ -248,13 +286,16 @@ func findAssignments(passwords bool) func(string) []match {
 	return func(text string) []match {
 		var out []match
 		for _, m := range assignRe.FindAllStringSubmatchIndex(text, -1) {
-			class := keyClass(text[m[2]:m[3]])
+			if m[0] > 0 && text[m[0]-1] == ':' {
+				continue // the second colon of "::" or of a URL's "://"
+			}
+			class := keyClass(identBefore(text, m[0]))
 			if class == 0 || (class == 1) != passwords {
 				continue
 			}
-			s, e := m[6], m[7]
+			s, e := m[4], m[5]
 			v := text[s:e]
-			if m[5] > m[4] { // quoted: drop a closing quote the value class let through
+			if m[3] > m[2] { // quoted: drop a closing quote the value class let through
 				v = strings.TrimRight(v, `"'`)
 			}
 			if !secretValue(v, class == 1) {
@@ -311,8 +352,8 @@ func secretValue(v string, password bool) bool {
 }
 
 var (
-	keyContextRe = regexp.MustCompile(`(?i)(?:key|secret|token|credential|auth|signature|salt|bearer|пароль|ключ|токен|секрет)`)
-	candidateRe  = regexp.MustCompile(`[A-Za-z0-9+/_=-]{20,}`)
+	keyContext  = []string{"key", "secret", "token", "credential", "auth", "signature", "salt", "bearer", "пароль", "ключ", "токен", "секрет"}
+	candidateRe = regexp.MustCompile(`[A-Za-z0-9+/_=-]{20,}`)
 )
 
 // findHighEntropy flags long random-looking strings on lines that speak of
@@ -321,7 +362,7 @@ func findHighEntropy(text string) []match {
 	var out []match
 	offset := 0
 	for _, line := range strings.SplitAfter(text, "\n") {
-		if keyContextRe.MatchString(line) {
+		if containsAny(strings.ToLower(line), keyContext) {
 			for _, m := range candidateRe.FindAllStringIndex(line, -1) {
 				v := strings.TrimRight(line[m[0]:m[1]], "=")
 				if randomLooking(v) {
@@ -358,7 +399,7 @@ func Entropy(s string) float64 {
 // lower case and digits, and frequent changes of character class (which
 // identifiers and words lack).
 func randomLooking(v string) bool {
-	if len(v) < 20 || isPlaceholder(v) || strings.Contains(v, "//") || strings.HasPrefix(v, "/") || strings.HasSuffix(v, "/") {
+	if len(v) < 20 || isPlaceholder(v) || strings.Contains(v, "//") || strings.HasPrefix(v, "/") {
 		return false
 	}
 	if isHex(v) {
@@ -396,4 +437,13 @@ func isHex(s string) bool {
 		}
 	}
 	return true
+}
+
+func containsAny(s string, needles []string) bool {
+	for _, n := range needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }

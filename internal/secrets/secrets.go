@@ -61,6 +61,9 @@ type match struct{ start, end int }
 type detector struct {
 	kind string
 	cat  Category
+	// need lists lower-case strings of which the text must hold one for
+	// the detector to run at all: a cheap filter before the regexps.
+	need []string
 	find func(text string) []match
 }
 
@@ -96,7 +99,11 @@ func Scan(text string) []Finding {
 		kind string
 	}
 	var hits []hit
+	lower := strings.ToLower(text)
 	for prio, d := range detectors {
+		if d.need != nil && !containsAny(lower, d.need) {
+			continue
+		}
 		for _, m := range d.find(text) {
 			if m.end > m.start {
 				hits = append(hits, hit{m, prio, d.kind})
