@@ -44,16 +44,18 @@ func (v *Vault) addToIndex(rel string, t PageType, note string) error {
 			at = last + 1
 			break
 		}
-		// An empty section: after the heading and one blank line.
+		// An empty section: a blank line, the entry, and a blank line
+		// before the next heading.
 		at = i + 1
-		if at < len(lines) && strings.TrimSpace(lines[at]) == "" {
+		for at < len(lines) && strings.TrimSpace(lines[at]) == "" {
 			at++
-		} else {
-			entry = "\n" + entry
 		}
-		if at < len(lines) && strings.HasPrefix(lines[at], "#") {
+		entry = "\n" + entry
+		if at < len(lines) {
 			entry += "\n"
 		}
+		lines = append(lines[:i+1], lines[at:]...)
+		at = i + 1
 		break
 	}
 	if at < 0 {

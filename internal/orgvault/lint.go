@@ -77,7 +77,9 @@ func Lint(root string, largeBytes int64) ([]Issue, error) {
 		if !structural[p.Path] {
 			l.page(p)
 		}
-		l.links(p, incoming)
+		if p.Path != SchemaFile && p.Path != LogFile { // they quote links as examples
+			l.links(p, incoming)
+		}
 		l.scan(p.Path)
 	}
 	l.orphans(incoming)

@@ -74,10 +74,11 @@ type doc struct {
 	lines       [][]string // stemmed terms of each file line (index 0 = line 1)
 	raw         []string
 	titleTerms  map[string]bool
+	body        int // 0-based index of the first line after the frontmatter
 }
 
-func newDoc(rel, title string, data []byte) *doc {
-	d := &doc{path: rel, title: title, titleTerms: map[string]bool{}}
+func newDoc(rel, title string, data []byte, bodyLine int) *doc {
+	d := &doc{path: rel, title: title, titleTerms: map[string]bool{}, body: max(bodyLine-1, 0)}
 	d.raw = strings.Split(string(data), "\n")
 	for _, l := range d.raw {
 		d.lines = append(d.lines, Terms(l))
@@ -98,6 +99,9 @@ func (d *doc) score(terms []string) (float64, int, int) {
 	counts := map[string]int{}
 	bestLine, bestN := -1, 0
 	for i, ts := range d.lines {
+		if i < d.body {
+			continue // the frontmatter is scored through the title only
+		}
 		seen := map[string]bool{}
 		for _, t := range ts {
 			if want[t] {
@@ -122,7 +126,7 @@ func (d *doc) score(terms []string) (float64, int, int) {
 		return s, 0, 0
 	}
 	from, to := bestLine, bestLine
-	for from > 0 && from > bestLine-3 && strings.TrimSpace(d.raw[from-1]) != "" && !strings.HasPrefix(d.raw[from], "#") {
+	for from > d.body && from > bestLine-3 && strings.TrimSpace(d.raw[from-1]) != "" && !strings.HasPrefix(d.raw[from], "#") {
 		from--
 	}
 	for to < len(d.raw)-1 && to < bestLine+3 && strings.TrimSpace(d.raw[to+1]) != "" && !strings.HasPrefix(d.raw[to+1], "#") {
@@ -195,7 +199,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 	}
 	load := func(p *wiki.Page) *doc {
 		data, _ := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(p.Path)))
-		return newDoc(p.Path, p.Title, data)
+		return newDoc(p.Path, p.Title, data, p.BodyLine)
 	}
 	var hits []Hit
 	for _, p := range order {
@@ -228,7 +232,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 				return nil
 			}
 			rel, _ := filepath.Rel(v.Root, p)
-			if h, ok := newDoc(filepath.ToSlash(rel), d.Name(), data).hit(ans.Terms, "text"); ok {
+			if h, ok := newDoc(filepath.ToSlash(rel), d.Name(), data, 1).hit(ans.Terms, "text"); ok {
 				more = append(more, h)
 			}
 			return nil

@@ -123,7 +123,8 @@ raw: raw/file.pdf     # только для source: путь к файлу в ra
 ` + "```" + `
 
 - draft — черновик, ещё не проверен человеком; active — проверено и
-  действует; deprecated — устарело: в теле укажите «заменено [[...]]».
+  действует; deprecated — устарело: в теле укажите «заменено» и ссылку
+  на замену.
 - При правке меняйте ` + "`updated`" + `.
 
 ## Раздел «## Связи» (обязателен)
@@ -162,9 +163,9 @@ func indexText() string {
 	var b strings.Builder
 	b.WriteString("# Индекс оргзнания\n\nКаталог всех страниц по типам: одна строка на страницу. memhook дописывает сюда новые черновики и убирает удалённые; пометки после ссылки — ваши.\n")
 	for _, t := range Types {
-		fmt.Fprintf(&b, "\n## %s (%s)\n\n", t.Plural, t.Name)
+		fmt.Fprintf(&b, "\n## %s (%s)\n", t.Plural, t.Name)
 		if t.Name == "moc" {
-			fmt.Fprintf(&b, "- [[%s]] — хаб, начало навигации\n", HubName)
+			fmt.Fprintf(&b, "\n- [[%s]] — хаб, начало навигации\n", HubName)
 		}
 	}
 	return b.String()
