@@ -109,7 +109,8 @@ func (d *doc) score(terms []string) (float64, int, int) {
 				seen[t] = true
 			}
 		}
-		if len(seen) > bestN {
+		heading := func(i int) bool { return strings.HasPrefix(d.raw[i], "#") }
+		if len(seen) > bestN || len(seen) == bestN && bestN > 0 && heading(bestLine) && !heading(i) {
 			bestLine, bestN = i, len(seen)
 		}
 	}
