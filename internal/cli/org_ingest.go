@@ -75,6 +75,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.Out, res)
 	}
+	fmt.Fprintf(opts.Out, "org vault: %s\n", v.Root)
 	switch {
 	case res.Existed && res.Commit == "":
 		fmt.Fprintf(opts.Out, "already ingested: %s (page %s); nothing changed\n", res.Raw, res.Page)

@@ -54,7 +54,7 @@ func orgQueryRun(opts *OrgQueryOptions) error {
 		fmt.Fprintf(opts.Out, "No page of the org vault answers %q (walked %d pages, searched the text).\n", ans.Query, ans.Walked)
 		return nil
 	}
-	fmt.Fprintf(opts.Out, "[from the org vault] %q — walked %d pages from the hub and index", ans.Query, ans.Walked)
+	fmt.Fprintf(opts.Out, "[from the org vault %s] %q — walked %d pages from the hub and index", v.Root, ans.Query, ans.Walked)
 	if ans.Fallback {
 		fmt.Fprint(opts.Out, ", then searched the text")
 	}
