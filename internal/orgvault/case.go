@@ -25,9 +25,7 @@ type item struct {
 	Text string
 }
 
-// IngestCase drafts a case page from a project's long-term memory: its
-// plan-fact context, lessons and decisions, with a link back to the project.
-func (v *Vault) IngestCase(root, name string, opts IngestOptions) (*IngestResult, error) {
+func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult, error) {
 	layout := project.Layout{Root: root}
 	long := layout.LongDir()
 	if _, err := os.Stat(long); err != nil {

@@ -60,9 +60,7 @@ type IngestResult struct {
 	Commit   string `json:"commit,omitempty"`
 }
 
-// IngestFile stores a file in raw/ (raw/_large/ when large) and drafts a
-// source page for it.
-func (v *Vault) IngestFile(src string, opts IngestOptions) (*IngestResult, error) {
+func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", src, err)

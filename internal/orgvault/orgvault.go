@@ -110,7 +110,7 @@ func (v *Vault) abs(rel string) string { return filepath.Join(v.Root, filepath.F
 // changed).
 func (v *Vault) record(now time.Time, action, detail string, paths ...string) (string, error) {
 	line := fmt.Sprintf("- %s · %s · %s\n", now.Format("2006-01-02 15:04"), action, detail)
-	if err := atomicfile.Append(v.abs(LogFile), []byte(line), 0o644); err != nil {
+	if err := atomicfile.AppendUnlocked(v.abs(LogFile), []byte(line), 0o644); err != nil {
 		return "", fmt.Errorf("append %s: %w", LogFile, err)
 	}
 	msg := fmt.Sprintf("org %s: %s", action, detail)
@@ -140,4 +140,37 @@ func safeName(s string) string {
 		s = "untitled"
 	}
 	return s
+}
+
+// locked runs a change under the vault's lock, so that two sessions
+// ingesting at once do not interleave their index.md, log.md and commits.
+// The lock file sits inside .git, out of the vault and of its history.
+func locked[T any](v *Vault, fn func() (T, error)) (T, error) {
+	var out T
+	err := atomicfile.WithLock(filepath.Join(v.Root, ".git", "cerebro-org"), func() error {
+		var err error
+		out, err = fn()
+		return err
+	})
+	return out, err
+}
+
+// IngestFile stores a file in raw/ (raw/_large/ when large) and drafts a
+// source page for it.
+func (v *Vault) IngestFile(src string, opts IngestOptions) (*IngestResult, error) {
+	return locked(v, func() (*IngestResult, error) { return v.ingestFile(src, opts) })
+}
+
+// IngestCase drafts a case page from the long-term memory of the project
+// at root (name: its display name, "" for the plan-fact's or the folder's):
+// its plan-fact context, lessons and decisions, with a link back.
+func (v *Vault) IngestCase(root, name string, opts IngestOptions) (*IngestResult, error) {
+	return locked(v, func() (*IngestResult, error) { return v.ingestCase(root, name, opts) })
+}
+
+// Trash moves a page (named by path or by name, as a link would) to
+// .trash/ under the same path, drops it from index.md, logs and commits.
+// Nothing is ever deleted.
+func (v *Vault) Trash(target string, now time.Time) (*TrashResult, error) {
+	return locked(v, func() (*TrashResult, error) { return v.trash(target, now) })
 }

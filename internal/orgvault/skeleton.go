@@ -33,7 +33,7 @@ func Init(root string, now time.Time) (*InitResult, error) {
 		IndexFile:                 indexText(),
 		HubFile:                   hubText(day),
 		LogFile:                   "# Журнал оргзнания\n\nОдна строка на изменение: время · действие · что. Пишет memhook; не правьте прошлые строки.\n\n",
-		".gitignore":              "# The desk's private memory (registry, rollup, dialogue) never leaves this machine.\n.claude/\n.obsidian/workspace*.json\n.DS_Store\n",
+		".gitignore":              "# The desk's private memory (registry, rollup, dialogue) never leaves this machine.\n.claude/\n*.lock\n.obsidian/workspace*.json\n.DS_Store\n",
 		RawDir + "/.gitkeep":      "",
 		RawLargeDir + "/.gitkeep": "",
 		TrashDir + "/.gitkeep":    "",

@@ -19,10 +19,7 @@ type TrashResult struct {
 	Commit string `json:"commit,omitempty"`
 }
 
-// Trash moves a page (named by path or by name, as a link would) to
-// .trash/ under the same path, drops it from index.md, logs and commits.
-// Nothing is ever deleted.
-func (v *Vault) Trash(target string, now time.Time) (*TrashResult, error) {
+func (v *Vault) trash(target string, now time.Time) (*TrashResult, error) {
 	vault, err := wiki.Load(v.Root, wiki.Options{Skip: []string{TemplatesDir, RawDir}})
 	if err != nil {
 		return nil, err
