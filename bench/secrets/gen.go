@@ -125,20 +125,50 @@ func generators() map[string]gen {
 			}
 			return p, "github_pat_" + str(r, alnum, 22) + "_" + str(r, alnum, 59), s
 		},
-		"gitlab-token":  func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, "glpat-" + str(r, b64url, 20), s },
-		"slack-token":   func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, pick(r, "xoxb-", "xoxp-") + str(r, digits, 12) + "-" + str(r, alnum, 24), s },
-		"slack-webhook": func(r *rand.Rand) (string, string, string) { p, s := around(r, "webhook: ", "POST "); return p, "https://hooks.slack.com/services/T" + str(r, upper+digits, 8) + "/B" + str(r, upper+digits, 8) + "/" + str(r, alnum, 24), s },
-		"stripe-key":    func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, pick(r, "sk_live_", "rk_live_") + str(r, alnum, 24+r.Intn(76)), s },
+		"gitlab-token": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, "glpat-" + str(r, b64url, 20), s
+		},
+		"slack-token": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, pick(r, "xoxb-", "xoxp-") + str(r, digits, 12) + "-" + str(r, alnum, 24), s
+		},
+		"slack-webhook": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, "webhook: ", "POST ")
+			return p, "https://hooks.slack.com/services/T" + str(r, upper+digits, 8) + "/B" + str(r, upper+digits, 8) + "/" + str(r, alnum, 24), s
+		},
+		"stripe-key": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, pick(r, "sk_live_", "rk_live_") + str(r, alnum, 24+r.Intn(76)), s
+		},
 		"openai-key": func(r *rand.Rand) (string, string, string) {
 			p, s := around(r, "OPENAI_API_KEY=", "openai: ", "ключ OpenAI ")
 			return p, pick(r, "sk-", "sk-proj-") + str(r, b64url, 48+r.Intn(100)), s
 		},
-		"anthropic-key":      func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, "sk-ant-api03-" + str(r, b64url, 93), s },
-		"google-api-key":     func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, "AIza" + str(r, b64url, 35), s },
-		"twilio-key":         func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, pick(r, "SK", "AC") + str(r, hexLow, 32), s },
-		"sendgrid-key":       func(r *rand.Rand) (string, string, string) { p, s := around(r, keyLead...); return p, "SG." + str(r, b64url, 22) + "." + str(r, b64url, 43), s },
-		"npm-token":          func(r *rand.Rand) (string, string, string) { p, s := around(r, "//registry.npmjs.org/:_authToken=", "NPM_TOKEN="); return p, "npm_" + str(r, alnum, 36), s },
-		"telegram-bot-token": func(r *rand.Rand) (string, string, string) { p, s := around(r, "bot token: ", "TELEGRAM="); return p, fmt.Sprint(100000000+r.Intn(900000000)) + ":AA" + str(r, b64url, 33), s },
+		"anthropic-key": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, "sk-ant-api03-" + str(r, b64url, 93), s
+		},
+		"google-api-key": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, "AIza" + str(r, b64url, 35), s
+		},
+		"twilio-key": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, pick(r, "SK", "AC") + str(r, hexLow, 32), s
+		},
+		"sendgrid-key": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, keyLead...)
+			return p, "SG." + str(r, b64url, 22) + "." + str(r, b64url, 43), s
+		},
+		"npm-token": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, "//registry.npmjs.org/:_authToken=", "NPM_TOKEN=")
+			return p, "npm_" + str(r, alnum, 36), s
+		},
+		"telegram-bot-token": func(r *rand.Rand) (string, string, string) {
+			p, s := around(r, "bot token: ", "TELEGRAM=")
+			return p, fmt.Sprint(100000000+r.Intn(900000000)) + ":AA" + str(r, b64url, 33), s
+		},
 		"jwt": func(r *rand.Rand) (string, string, string) {
 			p, s := around(r, "Authorization: Bearer ", "jwt=", "токен: ")
 			return p, "eyJ" + str(r, b64url, 20+r.Intn(20)) + ".eyJ" + str(r, b64url, 30+r.Intn(60)) + "." + str(r, b64url, 43), s
