@@ -16,7 +16,7 @@ import (
 
 // lessonHeading marks a section of project memory worth carrying over.
 var lessonHeading = regexp.MustCompile(`(?i)(урок|вывод|lesson|learned|итог|ретро|retro)`)
-var decisionHeading = regexp.MustCompile(`(?i)(решени|decision|adr)`)
+var decisionHeading = regexp.MustCompile(`(?i)(решени|решили|decision|decided|adr)`)
 
 // item is one line of project memory with its origin.
 type item struct {
@@ -114,13 +114,16 @@ func collectLessons(long string) (lessons, decisions []item, err error) {
 		pg := wiki.ParsePage(rel, data)
 		typ := strings.ToLower(pg.Type)
 		if typ == "lesson" || typ == "урок" || typ == "decision" || typ == "решение" {
-			if first := firstBodyLine(pg); first != "" {
-				it := item{File: rel, Line: pg.BodyLine, Text: pg.Title + ": " + first}
-				if strings.HasPrefix(typ, "l") || typ == "урок" {
-					lessons = append(lessons, it)
-				} else {
-					decisions = append(decisions, it)
+			into := &decisions
+			if typ == "lesson" || typ == "урок" {
+				into = &lessons
+			}
+			for i, text := range contentLines(pg, 3) {
+				if i == 0 {
+					text.Text = pg.Title + ": " + text.Text
 				}
+				text.File = rel
+				*into = append(*into, text)
 			}
 			return nil
 		}
@@ -150,13 +153,21 @@ func collectLessons(long string) (lessons, decisions []item, err error) {
 	return lessons, decisions, nil
 }
 
-func firstBodyLine(pg *wiki.Page) string {
-	for _, l := range strings.Split(pg.Body, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return l
+// contentLines returns up to n lines of a page's prose: no headings, no
+// HTML comments, no blank lines.
+func contentLines(pg *wiki.Page, n int) []item {
+	var out []item
+	for i, l := range strings.Split(pg.Body, "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "-*+ "))
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "<!--") {
+			continue
+		}
+		out = append(out, item{Line: pg.BodyLine + i, Text: l})
+		if len(out) == n {
+			break
 		}
 	}
-	return ""
+	return out
 }
 
 func casePage(title, root string, context, lessons, decisions []item, opts IngestOptions) string {

@@ -108,6 +108,7 @@ func TestIngestCase(t *testing.T) {
 	long := filepath.Join(proj, ".claude", "memory_long")
 	write(t, long, "План-факт.md", "---\ntype: plan-fact\nproject: Миграция CRM\nstage: релиз\nplan_status: on-track\nstatus: completed\nnext: ретро\nblockers: []\nsummary: Перенесли CRM без простоя\nupdated: 2026-11-20\n---\n")
 	write(t, long, "wiki/migration.md", "---\ntype: topic\n---\n# Миграция\n\n## Уроки\n- Репетиция переключения сэкономила день.\n\n## Решения\n- Blue-green вместо in-place.\n\n## Прочее\n- не урок\n")
+	write(t, long, "wiki/_private/2026-W47.md", "---\ntype: digest\n---\n# Неделя 47\n\n### Decided\n- Use Postgres for the queue.\n### Open\n- not carried\n")
 	write(t, long, "wiki/_private/access.md", "---\ntype: lesson\ntitle: Доступы\n---\nДоступ давал Иван, тел. 8 916 555 12 34.\n")
 
 	_, err := v.IngestCase(proj, "", IngestOptions{Now: now})
@@ -123,12 +124,12 @@ func TestIngestCase(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	pg := read(t, v.Root, res.Page)
-	for _, want := range []string{"type: case", "status: draft", "Репетиция переключения", "Blue-green", "Итог: Перенесли CRM", "[REDACTED:phone]", "project: " + proj, "## Связи", "file://"} {
+	for _, want := range []string{"type: case", "status: draft", "Репетиция переключения", "Blue-green", "Use Postgres for the queue. <!-- wiki/_private/2026-W47.md:7 -->", "Итог: Перенесли CRM", "[REDACTED:phone]", "project: " + proj, "## Связи", "file://"} {
 		if !strings.Contains(pg, want) {
 			t.Errorf("case page lacks %q:\n%s", want, pg)
 		}
 	}
-	if strings.Contains(pg, "не урок") || strings.Contains(pg, "555 12 34") {
+	if strings.Contains(pg, "не урок") || strings.Contains(pg, "not carried") || strings.Contains(pg, "555 12 34") {
 		t.Errorf("case page carries what it should not:\n%s", pg)
 	}
 	if _, err := v.IngestCase(proj, "", IngestOptions{Now: now, Redact: true}); err == nil {
