@@ -2,8 +2,10 @@ package orgvault
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,16 +62,48 @@ type IngestResult struct {
 	Commit   string `json:"commit,omitempty"`
 }
 
+// Text files up to this size are read whole (they may need redacting);
+// anything else is streamed, and its printable runs are scanned up to
+// binaryScanBytes.
+const (
+	maxTextBytes    = 64 << 20
+	binaryScanBytes = 16 << 20
+)
+
 func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
-	data, err := os.ReadFile(src)
+	f, err := os.Open(src)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", src, err)
 	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; ingest files one by one", src)
+	}
 	base := filepath.Base(src)
-	binary := bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 || !utf8.Valid(data)
+	head := make([]byte, min(info.Size(), 8000))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
 	res := &IngestResult{}
+	var data []byte // the text to store; nil for a streamed file
+	binary := bytes.IndexByte(head, 0) >= 0 || info.Size() > maxTextBytes
+	if !binary {
+		if data, err = os.ReadFile(src); err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		binary = !utf8.Valid(data)
+	}
 	if binary {
-		if found := scanBinary(base, data); len(found) > 0 {
+		data = nil
+		sample := make([]byte, min(info.Size(), binaryScanBytes))
+		if _, err := f.ReadAt(sample, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		if found := scanBinary(base, sample); len(found) > 0 {
 			if opts.Redact {
 				return nil, fmt.Errorf("refused: %d secret(s) or personal data found in binary file %s, which cannot be redacted", len(found), base)
 			}
@@ -82,11 +116,30 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		data = []byte(secrets.Redact(string(data), found))
 		res.Redacted = len(found)
 	}
+	size := info.Size()
+	write := func(dst string) error {
+		if data != nil {
+			return atomicfile.Write(dst, data, 0o644)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := atomicfile.WriteFrom(dst, f, 0o644)
+		return err
+	}
+	var sum []byte
+	if data != nil {
+		size = int64(len(data))
+		h := sha256.Sum256(data)
+		sum = h[:]
+	} else if sum, err = hashFile(src); err != nil {
+		return nil, err
+	}
 	dir := RawDir
-	if opts.LargeBytes > 0 && int64(len(data)) > opts.LargeBytes {
+	if opts.LargeBytes > 0 && size > opts.LargeBytes {
 		dir = RawLargeDir
 	}
-	rawRel, existed, err := v.placeRaw(dir, base, data)
+	rawRel, existed, err := v.placeRaw(dir, base, size, sum, write)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +151,7 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 	changed := []string{rawRel}
 	if _, err := os.Stat(v.abs(pageRel)); errors.Is(err, os.ErrNotExist) {
 		excerpt := ""
-		if !binary {
+		if data != nil {
 			excerpt = firstLines(string(data), 8)
 		}
 		page := sourcePage(stem, rawRel, excerpt, opts.Now)
@@ -121,6 +174,19 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		return nil, err
 	}
 	return res, nil
+}
+
+func hashFile(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return h.Sum(nil), nil
 }
 
 func locate(file string, fs []secrets.Finding) []Located {
@@ -160,9 +226,10 @@ func scanBinary(name string, data []byte) []Located {
 	return out
 }
 
-// placeRaw writes data under dir as base, or finds it there already; a
-// different file of the same name gets a numbered name.
-func (v *Vault) placeRaw(dir, base string, data []byte) (string, bool, error) {
+// placeRaw stores a file under dir as base (write puts it at a path), or
+// finds the same content (size and SHA-256) there already; a different
+// file of the same name gets a numbered name.
+func (v *Vault) placeRaw(dir, base string, size int64, sum []byte, write func(string) error) (string, bool, error) {
 	ext := path.Ext(base)
 	stem := strings.TrimSuffix(base, ext)
 	for n := 1; n < 1000; n++ {
@@ -171,12 +238,9 @@ func (v *Vault) placeRaw(dir, base string, data []byte) (string, bool, error) {
 			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
 		}
 		rel := dir + "/" + safeName(name)
-		old, err := os.ReadFile(v.abs(rel))
+		info, err := os.Stat(v.abs(rel))
 		if errors.Is(err, os.ErrNotExist) {
-			if err := os.MkdirAll(filepath.Dir(v.abs(rel)), 0o755); err != nil {
-				return "", false, fmt.Errorf("create %s: %w", dir, err)
-			}
-			if err := atomicfile.Write(v.abs(rel), data, 0o644); err != nil {
+			if err := write(v.abs(rel)); err != nil {
 				return "", false, fmt.Errorf("write %s: %w", rel, err)
 			}
 			return rel, false, nil
@@ -184,8 +248,14 @@ func (v *Vault) placeRaw(dir, base string, data []byte) (string, bool, error) {
 		if err != nil {
 			return "", false, fmt.Errorf("read %s: %w", rel, err)
 		}
-		if bytes.Equal(old, data) {
-			return rel, true, nil
+		if info.Size() == size {
+			old, err := hashFile(v.abs(rel))
+			if err != nil {
+				return "", false, err
+			}
+			if bytes.Equal(old, sum) {
+				return rel, true, nil
+			}
 		}
 	}
 	return "", false, fmt.Errorf("too many files named %s in %s", base, dir)

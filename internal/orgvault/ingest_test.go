@@ -92,6 +92,15 @@ func TestIngestLargeAndBinary(t *testing.T) {
 	if res.Raw != "raw/_large/scan.pdf" {
 		t.Fatalf("large file stored at %s", res.Raw)
 	}
+	// Another file of the same name keeps both.
+	other := filepath.Join(t.TempDir(), "scan.pdf")
+	os.WriteFile(other, append([]byte("%PDF\x00"), make([]byte, 3001)...), 0o644)
+	if res2, err := v.IngestFile(other, IngestOptions{Now: now, LargeBytes: 1000}); err != nil || res2.Raw != "raw/_large/scan-2.pdf" || res2.Existed {
+		t.Fatalf("second scan.pdf: %+v %v", res2, err)
+	}
+	if again, err := v.IngestFile(big, IngestOptions{Now: now, LargeBytes: 1000}); err != nil || !again.Existed || again.Raw != res.Raw {
+		t.Fatalf("same scan.pdf again: %+v %v", again, err)
+	}
 	leaky := filepath.Join(dir, "dump.bin")
 	os.WriteFile(leaky, []byte("\x00\x01 token: AKIAQZ7ABCDEFGHIJKLM \x00"), 0o644)
 	if _, err := v.IngestFile(leaky, IngestOptions{Now: now}); !errors.As(err, new(*RefusedError)) {
