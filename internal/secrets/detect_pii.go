@@ -5,7 +5,9 @@ import (
 	"strings"
 )
 
-var emailRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9._%+-])([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b`)
+var emailRe = regexp.MustCompile(`^([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b`)
+
+func isLocalByte(c byte) bool { return isWordByte(c) || strings.IndexByte(".%+-", c) >= 0 }
 
 var (
 	placeholderDomains = []string{"example.com", "example.org", "example.net", "domain.com", "yourdomain.com", "email.com", "mail.com", "company.com", "acme.com", "localhost"}
@@ -16,7 +18,19 @@ var (
 
 func findEmails(text string) []match {
 	var out []match
-	for _, m := range emailRe.FindAllStringSubmatchIndex(text, -1) {
+	var starts []int
+	for i := 0; i < len(text); i++ {
+		if text[i] == '@' {
+			s := i
+			for s > 0 && isLocalByte(text[s-1]) {
+				s--
+			}
+			if s < i && (len(starts) == 0 || starts[len(starts)-1] != s) {
+				starts = append(starts, s)
+			}
+		}
+	}
+	for _, m := range anchored(text, starts, 320, emailRe) {
 		v := strings.ToLower(text[m[2]:m[3]])
 		at := strings.LastIndex(v, "@")
 		local, domain := v[:at], v[at+1:]
@@ -40,11 +54,14 @@ func findEmails(text string) []match {
 // Russian numbers: +7 or 8, a code starting 3, 4, 8 or 9, then 3-2-2
 // digits. A leading 8 needs a separator somewhere, so that plain long
 // numbers (IDs, counters) stay silent.
-var ruPhoneRe = regexp.MustCompile(`(?:^|[^\w+])((?:\+7|8)[ \-]?(?:\([3489]\d{2}\)|[3489]\d{2})[ \-]?\d{3}[ \-]?\d{2}[ \-]?\d{2})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
+var ruPhoneRe = regexp.MustCompile(`^((?:\+7|8)[ \-]?(?:\([3489]\d{2}\)|[3489]\d{2})[ \-]?\d{3}[ \-]?\d{2}[ \-]?\d{2})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
 
 func findRussianPhones(text string) []match {
 	var out []match
-	for _, m := range ruPhoneRe.FindAllStringSubmatchIndex(text, -1) {
+	starts := positions(text, func(i int) bool {
+		return (text[i] == '8' || text[i] == '+' && i+1 < len(text) && text[i+1] == '7') && (i == 0 || !isWordByte(text[i-1]) && text[i-1] != '+')
+	})
+	for _, m := range anchored(text, starts, 64, ruPhoneRe) {
 		v := text[m[2]:m[3]]
 		if v[0] == '8' && !strings.ContainsAny(v, " -(") {
 			continue
@@ -59,11 +76,14 @@ func findRussianPhones(text string) []match {
 
 // International numbers need the + and a country code; 8 to 15 digits in
 // all (E.164), in groups separated by a space, dot or dash.
-var intlPhoneRe = regexp.MustCompile(`(?:^|[^\w+])(\+[1-9]\d{0,2}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{1,4}){1,5})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
+var intlPhoneRe = regexp.MustCompile(`^(\+[1-9]\d{0,2}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{1,4}){1,5})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
 
 func findIntlPhones(text string) []match {
 	var out []match
-	for _, m := range intlPhoneRe.FindAllStringSubmatchIndex(text, -1) {
+	starts := positions(text, func(i int) bool {
+		return text[i] == '+' && i+1 < len(text) && text[i+1] >= '1' && text[i+1] <= '9' && (i == 0 || !isWordByte(text[i-1]) && text[i-1] != '+')
+	})
+	for _, m := range anchored(text, starts, 64, intlPhoneRe) {
 		v := text[m[2]:m[3]]
 		d := digitsOf(v)
 		if len(d) < 8 || len(d) > 15 || fakeDigits(d[2:]) {
@@ -98,7 +118,7 @@ func fakeDigits(d string) bool {
 	return strings.Contains("01234567890", d) || strings.Contains("98765432109", d)
 }
 
-var cardRe = regexp.MustCompile(`(?:^|[^\w.,\-+])((?:\d[ \-]?){12,18}\d)(?:[^\w\-]|[.,]\D|[.,]?$|-\D)`)
+var cardRe = regexp.MustCompile(`^((?:\d[ \-]?){12,18}\d)(?:[^\w\-]|[.,]\D|[.,]?$|-\D)`)
 
 var testCards = map[string]bool{
 	"4111111111111111": true, "4242424242424242": true, "5555555555554444": true, "4000056655665556": true,
@@ -108,7 +128,19 @@ var testCards = map[string]bool{
 
 func findCards(text string) []match {
 	var out []match
-	for _, m := range cardRe.FindAllStringSubmatchIndex(text, -1) {
+	starts := positions(text, func(i int) bool {
+		if !isDigit(text[i]) || i > 0 && (isWordByte(text[i-1]) || strings.IndexByte(".,-+", text[i-1]) >= 0) {
+			return false
+		}
+		digits := 0
+		for j := i; j < len(text) && j < i+38 && (isDigit(text[j]) || text[j] == ' ' || text[j] == '-'); j++ {
+			if isDigit(text[j]) {
+				digits++
+			}
+		}
+		return digits >= 13
+	})
+	for _, m := range anchored(text, starts, 64, cardRe) {
 		v := text[m[2]:m[3]]
 		d := digitsOf(v)
 		if len(d) < 13 || len(d) > 19 || !luhn(d) || testCards[d] || fakeDigits(d) || !cardPrefix(d) || !cardGrouping(v) {
@@ -180,11 +212,12 @@ func luhn(d string) bool {
 
 // A Russian passport: series (4 digits, often "45 06") and number (6)
 // after the word «паспорт» (or «серия», "passport") on the same line.
-var passportRe = regexp.MustCompile(`(?i)(?:паспорт[а-яё]*|passport|серия)[^\n\d]{0,40}?(\d{2} ?\d{2})[ \t]*(?:№|N|No\.?|номер|number)?[ \t]*(\d{6})(?:\D|$)`)
+var passportRe = regexp.MustCompile(`(?i)^(?:паспорт[а-яё]*|passport|серия)[^\n\d]{0,40}?(\d{2} ?\d{2})[ \t]*(?:№|N|No\.?|номер|number)?[ \t]*(\d{6})(?:\D|$)`)
 
 func findPassports(text string) []match {
 	var out []match
-	for _, m := range passportRe.FindAllStringSubmatchIndex(text, -1) {
+	starts := keywordStarts(foldLower(text), "паспорт", "passport", "серия")
+	for _, m := range anchored(text, starts, 200, passportRe) {
 		series, number := digitsOf(text[m[2]:m[3]]), text[m[4]:m[5]]
 		if fakeDigits(series+number) || series == "0000" || number == "000000" {
 			continue
@@ -197,11 +230,12 @@ func findPassports(text string) []match {
 // An INN is 10 digits (organisation) or 12 (person) with check digits;
 // it is looked for after «ИНН» (or "INN", "TIN"), since any tenth number
 // passes the 10-digit check by chance.
-var innRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}\d])(?:ИНН|INN|TIN|налогоплательщик[а-яё]*)[^\n\d]{0,20}?(\d{12}|\d{10})(?:\D|$)`)
+var innRe = regexp.MustCompile(`(?i)^(?:ИНН|INN|TIN|налогоплательщик[а-яё]*)[^\n\d]{0,20}?(\d{12}|\d{10})(?:\D|$)`)
 
 func findINN(text string) []match {
 	var out []match
-	for _, m := range innRe.FindAllStringSubmatchIndex(text, -1) {
+	starts := keywordStarts(foldLower(text), "инн", "inn", "tin", "налогоплательщик")
+	for _, m := range anchored(text, starts, 200, innRe) {
 		if ValidINN(text[m[2]:m[3]]) && !fakeDigits(text[m[2]:m[3]]) {
 			out = append(out, match{m[2], m[3]})
 		}
@@ -230,18 +264,21 @@ func ValidINN(d string) bool {
 
 // SNILS is "XXX-XXX-XXX YY" anywhere, or 11 digits after «СНИЛС».
 var (
-	snilsRe    = regexp.MustCompile(`(\d{3}-\d{3}-\d{3}[ \-]\d{2})`)
-	snilsCtxRe = regexp.MustCompile(`(?i)(?:^|[^\p{L}\d])(?:СНИЛС|SNILS)[^\n\d]{0,20}?(\d{3} ?\d{3} ?\d{3} ?\d{2})(?:\D|$)`)
+	snilsRe    = regexp.MustCompile(`^(\d{3}-\d{3}-\d{3}[ \-]\d{2})`)
+	snilsCtxRe = regexp.MustCompile(`(?i)^(?:СНИЛС|SNILS)[^\n\d]{0,20}?(\d{3} ?\d{3} ?\d{3} ?\d{2})(?:\D|$)`)
 )
 
 func findSNILS(text string) []match {
 	var out []match
-	res := []*regexp.Regexp{snilsRe}
-	if l := strings.ToLower(text); strings.Contains(l, "снилс") || strings.Contains(l, "snils") {
-		res = append(res, snilsCtxRe)
-	}
-	for _, re := range res {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+	bare := positions(text, func(i int) bool {
+		return i+3 < len(text) && text[i+3] == '-' && isDigit(text[i]) && (i == 0 || !isDigit(text[i-1]) && text[i-1] != '-')
+	})
+	for _, pass := range []struct {
+		re     *regexp.Regexp
+		starts []int
+	}{{snilsRe, bare}, {snilsCtxRe, keywordStarts(foldLower(text), "снилс", "snils")}} {
+		re := pass.re
+		for _, m := range anchored(text, pass.starts, 120, re) {
 			if re == snilsRe && (m[2] > 0 && strings.ContainsRune("0123456789-", rune(text[m[2]-1])) ||
 				m[3] < len(text) && strings.ContainsRune("0123456789-", rune(text[m[3]]))) {
 				continue // part of a longer number

@@ -172,33 +172,32 @@ func findConnectionStrings(text string) []match {
 			out = append(out, match{base + m[2], base + m[3]})
 		}
 	}
-	if strings.Contains(text, "://") {
-		for _, m := range dbURLRe.FindAllStringSubmatchIndex(text, -1) {
-			keep(m, 0)
+	linesWith(text, func(line string, offset int) {
+		for _, m := range dbURLRe.FindAllStringSubmatchIndex(line, -1) {
+			keep(m, offset)
 		}
-	}
+	}, "://", "@")
 	// ADO-style strings sit on one line; only lines naming a password pay
 	// for the regexp.
-	offset := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if l := strings.ToLower(line); strings.Contains(l, ";") && (strings.Contains(l, "password") || strings.Contains(l, "pwd")) {
+	linesWith(text, func(line string, offset int) {
+		if l := strings.ToLower(line); strings.Contains(l, "password") || strings.Contains(l, "pwd") {
 			for _, m := range adoRe.FindAllStringSubmatchIndex(line, -1) {
 				keep(m, offset)
 			}
 		}
-		offset += len(line)
-	}
+	}, ";", "=")
 	return out
 }
 
 func findURLPasswords(text string) []match {
 	var out []match
-	for _, m := range anyURLRe.FindAllStringSubmatchIndex(text, -1) {
-		v := text[m[2]:m[3]]
-		if !isPlaceholder(v) && !strings.HasPrefix(v, "$") {
-			out = append(out, match{m[2], m[3]})
+	linesWith(text, func(line string, offset int) {
+		for _, m := range anyURLRe.FindAllStringSubmatchIndex(line, -1) {
+			if v := line[m[2]:m[3]]; !isPlaceholder(v) && !strings.HasPrefix(v, "$") {
+				out = append(out, match{offset + m[2], offset + m[3]})
+			}
 		}
-	}
+	}, "://", "@")
 	return out
 }
 

@@ -99,7 +99,7 @@ func Scan(text string) []Finding {
 		kind string
 	}
 	var hits []hit
-	lower := strings.ToLower(text)
+	lower := foldLower(text)
 	for prio, d := range detectors {
 		if d.need != nil && !containsAny(lower, d.need) {
 			continue
