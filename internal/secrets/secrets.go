@@ -189,3 +189,15 @@ func Redact(text string, findings []Finding) string {
 	}
 	return text
 }
+
+// RedactText scans text and replaces every finding with its marker, for
+// writers that must never store one (the short-term flush with
+// short.scan_secrets on). It returns the findings for a log line: kinds,
+// places and previews only.
+func RedactText(text string) (string, []Finding) {
+	fs := Scan(text)
+	if len(fs) == 0 {
+		return text, nil
+	}
+	return Redact(text, fs), fs
+}

@@ -226,6 +226,17 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+func TestRedactText(t *testing.T) {
+	clean := "nothing to hide here\n"
+	if got, fs := RedactText(clean); got != clean || fs != nil {
+		t.Fatalf("RedactText(clean) = %q, %v", got, fs)
+	}
+	got, fs := RedactText("ИНН 7707083893, СНИЛС 112-233-445 95")
+	if got != "ИНН [REDACTED:inn], СНИЛС [REDACTED:snils]" || len(fs) != 2 {
+		t.Fatalf("RedactText = %q, %v", got, fs)
+	}
+}
+
 func TestKinds(t *testing.T) {
 	for _, k := range Kinds() {
 		if KindCategory(k) == "" {
