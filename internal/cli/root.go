@@ -30,6 +30,8 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
 		newCmdOrg(f),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }
