@@ -120,6 +120,7 @@ func run(dataPath string, chunk, overlap int) error {
 	fmt.Printf("%-46s %6s %6s %6s %6s %8s %8s\n", "method", "R@1", "R@5", "R@10", "MRR", "p50", "p95")
 	var base5 float64
 	var rows []string
+	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
 	for _, v := range variants {
 		var m metrics
 		for ci, c := range convs {
@@ -137,7 +138,11 @@ func run(dataPath string, chunk, overlap int) error {
 				for _, r := range resp.Results {
 					snippets = append(snippets, r.Snippet)
 				}
-				m.add(rank(snippets, q.Evidence), el)
+				r := rank(snippets, q.Evidence)
+				m.add(r, el)
+				if v.name == variants[1].name {
+					byCat[q.Category].add(r, el)
+				}
 			}
 		}
 		rows = append(rows, m.row(v.name))
@@ -161,6 +166,10 @@ func run(dataPath string, chunk, overlap int) error {
 		fmt.Println(r)
 	}
 	fmt.Println(g.row("grep baseline (word counts, 700-char windows)"))
+	fmt.Printf("\nby category (cerebro, decay off):\n")
+	for c := 1; c <= 4; c++ {
+		fmt.Println(byCat[c].row(fmt.Sprintf("  category %d (%d questions)", c, len(byCat[c].ranks))))
+	}
 	fmt.Printf("\nrecall@5 cerebro (decay off) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
 	return nil
 }
