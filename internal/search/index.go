@@ -87,39 +87,48 @@ func (ix *Index) prepare() error {
 	if _, err := ix.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
-	var have string
-	err := ix.db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&have)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("read fingerprint: %w", err)
-	}
 	want := ix.params.fingerprint()
-	if have == want {
-		return nil
+	if have, err := storedFingerprint(ix.db); err != nil || have == want {
+		return err
 	}
-	ix.Rebuilt = true
 	tx, err := ix.db.Begin()
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	defer tx.Rollback()
+	// another process may have rebuilt it since we looked
+	if have, err := storedFingerprint(tx); err != nil || have == want {
+		return err
+	}
+	ix.Rebuilt = true
 	for _, q := range []string{
 		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
-		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, schema,
-		`INSERT OR REPLACE INTO meta(key, value) VALUES('fingerprint', ?)`,
-		`INSERT OR REPLACE INTO meta(key, value) VALUES('root', ?)`,
+		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DELETE FROM meta`, schema,
 	} {
-		var args []any
-		switch {
-		case strings.Contains(q, "'fingerprint'"):
-			args = []any{want}
-		case strings.Contains(q, "'root'"):
-			args = []any{ix.Root.Dir}
-		}
-		if _, err := tx.Exec(q, args...); err != nil {
+		if _, err := tx.Exec(q); err != nil {
 			return fmt.Errorf("rebuild: %w", err)
 		}
 	}
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('fingerprint', ?), ('root', ?)`, want, ix.Root.Dir); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
 	return tx.Commit()
+}
+
+type queryRower interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+func storedFingerprint(db queryRower) (string, error) {
+	var fp string
+	err := db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&fp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read fingerprint: %w", err)
+	}
+	return fp, nil
 }
 
 // Fingerprint is the stored fingerprint.
