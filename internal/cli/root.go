@@ -19,6 +19,8 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	root.AddCommand(
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
+		newCmdRollup(f, nil),
+		newCmdRegistry(f, nil),
 	)
 	return root
 }
