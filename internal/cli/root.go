@@ -21,6 +21,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdHook(f, nil),
 		newCmdRollup(f, nil),
 		newCmdRegistry(f, nil),
+		newCmdSchedule(f, nil),
 	)
 	return root
 }
