@@ -21,7 +21,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/planfact"
@@ -147,22 +146,7 @@ func Collect(opts Options) *Report {
 	r.Registered = len(reg.Projects)
 	entries := usableEntries(reg, opts.Desk, r)
 	projects := make([]*Project, len(entries))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				projects[i] = readProject(entries[i], today, opts)
-			}
-		}()
-	}
-	for i := range entries {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(entries), opts.Workers, func(i int) { projects[i] = readProject(entries[i], today, opts) })
 	for _, p := range projects {
 		r.Diagnostics = append(r.Diagnostics, diagnose(p)...)
 		r.place(p, today, opts.CompletedDays)

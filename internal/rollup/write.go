@@ -3,9 +3,11 @@ package rollup
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
@@ -19,34 +21,66 @@ const (
 )
 
 // Write stores the dashboard and one cache file per project read, all in
-// dir (the folder holding registry.json). Every file is replaced
-// atomically; a cache file whose bytes would not change is left alone, so
-// a daily run over a thousand quiet projects costs reads, not fsyncs.
-// Nothing is written anywhere else, least of all inside a project.
+// dir (the folder holding registry.json). The dashboard is replaced
+// atomically and durably. Cache files are replaced atomically but without
+// fsync (they are rebuilt on every run, and a thousand fsyncs would cost
+// seconds), and one whose bytes would not change is left alone. Nothing is
+// written anywhere else, least of all inside a project.
 func Write(dir string, r *Report) error {
 	if err := atomicfile.Write(filepath.Join(dir, DashboardFile), Render(r), 0o644); err != nil {
 		return fmt.Errorf("write dashboard: %w", err)
 	}
+	var all []*Project
 	for _, group := range [][]*Project{r.Active, r.Paused, r.Completed, r.hidden} {
 		for _, p := range group {
-			if !p.cacheable {
-				continue
-			}
-			data, err := json.MarshalIndent(p, "", "  ")
-			if err != nil {
-				return fmt.Errorf("encode cache of %s: %w", p.ID, err)
-			}
-			data = append(data, '\n')
-			path := filepath.Join(dir, CacheDir, p.ID+".json")
-			if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-				continue
-			}
-			if err := atomicfile.Write(path, data, 0o644); err != nil {
-				return fmt.Errorf("write cache of %s: %w", p.ID, err)
+			if p.cacheable {
+				all = append(all, p)
 			}
 		}
 	}
+	if err := os.MkdirAll(filepath.Join(dir, CacheDir), 0o755); err != nil {
+		return fmt.Errorf("create cache folder: %w", err)
+	}
+	// File creation dominates a first run; a few writers overlap it.
+	errs := make([]error, len(all))
+	parallel(len(all), 4, func(i int) { errs[i] = writeCache(dir, all[i]) })
+	return errors.Join(errs...)
+}
+
+func writeCache(dir string, p *Project) error {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode cache of %s: %w", p.ID, err)
+	}
+	data = append(data, '\n')
+	path := filepath.Join(dir, CacheDir, p.ID+".json")
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := atomicfile.Replace(path, data, 0o644); err != nil {
+		return fmt.Errorf("write cache of %s: %w", p.ID, err)
+	}
 	return nil
+}
+
+// parallel runs fn(0..n-1) on at most workers goroutines.
+func parallel(n, workers int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // LogLine is one run in rollup.log.
