@@ -22,6 +22,16 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollup(f, nil),
 		newCmdRegistry(f, nil),
 		newCmdSchedule(f, nil),
+		newCmdLong(f, nil),
+		newCmdPlanFact(f, nil),
+		newCmdWiki(f, nil),
+		newCmdIngest(f, nil),
+		newCmdCompile(f, nil),
+		newCmdFact(f, nil),
+		newCmdTruth(f, nil),
+		newCmdCore(f, nil),
+		newCmdRollupDays(f, nil),
+		newCmdLint(f, nil),
 	)
 	return root
 }
