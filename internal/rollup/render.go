@@ -81,10 +81,13 @@ func Render(r *Report) []byte {
 }
 
 func counts(r *Report) string {
-	parts := []string{
-		plural(r.Registered, "registered project", "registered projects"),
-		fmt.Sprintf("%d active", len(r.Active)),
+	reg := plural(r.Registered, "registered project", "registered projects")
+	for _, d := range r.Diagnostics {
+		if d.Kind == KindRegistryCorrupt || d.Kind == KindRegistryRead {
+			reg = "registry unreadable (see Diagnostics)"
+		}
 	}
+	parts := []string{reg, fmt.Sprintf("%d active", len(r.Active))}
 	if len(r.Paused) > 0 {
 		parts = append(parts, fmt.Sprintf("%d paused", len(r.Paused)))
 	}
