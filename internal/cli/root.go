@@ -32,6 +32,8 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdCore(f, nil),
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }
