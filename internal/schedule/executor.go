@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 )
@@ -67,12 +69,24 @@ func (e *Executor) Output(argv []string, stdin string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("run %s: %w", argv[0], err)
 	}
-	cmd := exec.Command(path, argv[1:]...)
-	cmd.Env = e.Env
-	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	run := func() error {
+		out.Reset()
+		errb.Reset()
+		cmd := exec.Command(path, argv[1:]...)
+		cmd.Env = e.Env
+		cmd.Stdin = strings.NewReader(stdin)
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		return cmd.Run()
+	}
+	err = run()
+	// A just-written executable can be briefly busy when another thread
+	// forked while it was open for writing (golang.org/issue/22315).
+	for try := 0; try < 5 && errors.Is(err, syscall.ETXTBSY); try++ {
+		time.Sleep(20 * time.Millisecond)
+		err = run()
+	}
+	if err != nil {
 		msg := strings.TrimSpace(errb.String())
 		if msg == "" {
 			msg = strings.TrimSpace(out.String())
