@@ -150,6 +150,9 @@ func TestRoots(t *testing.T) {
 		}
 		return strings.Join(k, ",")
 	}
+	if long := Roots("/p", "", "", ScopeProject)[1]; !long.skipped("raw/_large") || long.skipped("raw") {
+		t.Errorf("long-term root skips %v", long.Skip)
+	}
 	if got := kinds(Roots("/p", "/desk", "/home/u", ScopeProject)); got != "short,long,auto" {
 		t.Errorf("project scope: %s", got)
 	}

@@ -61,7 +61,7 @@ func Roots(projectRoot, deskDir, homeDir string, scope Scope) []Root {
 		claude := filepath.Join(projectRoot, ".claude")
 		out = append(out,
 			Root{Dir: filepath.Join(claude, "memory_short"), Kind: KindShort},
-			Root{Dir: filepath.Join(claude, "memory_long"), Kind: KindLong},
+			Root{Dir: filepath.Join(claude, "memory_long"), Kind: KindLong, Skip: []string{"raw/_large"}},
 		)
 		if homeDir != "" {
 			out = append(out, Root{Dir: AutoMemoryDir(homeDir, projectRoot), Kind: KindAuto})
