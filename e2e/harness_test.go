@@ -1,0 +1,245 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// claudeBin is the Claude Code executable under test (CLAUDE_BIN, set by e2e/run).
+var claudeBin string
+
+// repoRoot is the plugin under test: this repository.
+var repoRoot string
+
+func TestMain(m *testing.M) {
+	claudeBin = os.Getenv("CLAUDE_BIN")
+	if claudeBin == "" {
+		fmt.Fprintln(os.Stderr, "e2e: CLAUDE_BIN is not set; run `make e2e`, which installs Claude Code and sets it")
+		os.Exit(1)
+	}
+	out, err := exec.Command(claudeBin, "--version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Claude Code") {
+		fmt.Fprintf(os.Stderr, "e2e: %s --version does not run Claude Code (%v): %s\n", claudeBin, err, out)
+		os.Exit(1)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	repoRoot = root
+	if _, err := os.Stat(filepath.Join(repoRoot, "bin", "memhook")); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: bin/memhook is missing; run `make build` first (make e2e does)")
+		os.Exit(1)
+	}
+	code := m.Run()
+	printHookStats(os.Stdout)
+	os.Exit(code)
+}
+
+// Sandbox is one isolated Claude Code user: its own HOME, project directory,
+// cerebro desk and state, and its own mock API.
+type Sandbox struct {
+	t       *testing.T
+	Mock    *Mock
+	Home    string
+	Project string
+	Desk    string // CEREBRO_HOME
+	State   string // CEREBRO_STATE_DIR (hooks get CLAUDE_PLUGIN_DATA instead)
+	// Env holds extra variables for every claude run (CEREBRO_* tuning).
+	Env map[string]string
+	// PluginDir is passed as --plugin-dir; empty runs without it.
+	PluginDir string
+	// AllowedTools is passed as --allowedTools (root may not skip permissions).
+	AllowedTools string
+}
+
+// newSandbox makes a sandbox whose project is a fresh git repository.
+func newSandbox(t *testing.T) *Sandbox {
+	t.Helper()
+	m, err := StartMock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	base := t.TempDir()
+	s := &Sandbox{
+		t: t, Mock: m,
+		Home:         filepath.Join(base, "home"),
+		Project:      filepath.Join(base, "proj"),
+		Desk:         filepath.Join(base, "desk"),
+		State:        filepath.Join(base, "state"),
+		Env:          map[string]string{},
+		PluginDir:    repoRoot,
+		AllowedTools: "Bash,Write,Edit,Read,Skill",
+	}
+	for _, d := range []string{s.Home, s.Project, s.Desk, s.State} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	initRepo(t, s.Project)
+	return s
+}
+
+// PluginData is where Claude Code points CLAUDE_PLUGIN_DATA for hooks of
+// the plugin loaded by --plugin-dir.
+func (s *Sandbox) PluginData() string {
+	return filepath.Join(s.Home, ".claude", "plugins", "data", "cerebro-inline")
+}
+
+func (s *Sandbox) environ() []string {
+	env := map[string]string{
+		"PATH":                    os.Getenv("PATH"),
+		"HOME":                    s.Home,
+		"TMPDIR":                  os.TempDir(),
+		"LANG":                    "C.UTF-8",
+		"ANTHROPIC_BASE_URL":      s.Mock.URL,
+		"ANTHROPIC_API_KEY":       "sk-ant-test-000",
+		"CEREBRO_HOME":            s.Desk,
+		"CEREBRO_STATE_DIR":       s.State,
+		"DISABLE_TELEMETRY":       "1",
+		"DISABLE_AUTOUPDATER":     "1",
+		"DISABLE_ERROR_REPORTING": "1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+		// Needed to reach auto-compact (reference §8.3); harmless otherwise.
+		"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "200000",
+	}
+	if goroot := os.Getenv("GOROOT"); goroot != "" {
+		env["GOROOT"] = goroot
+	}
+	for k, v := range s.Env {
+		env[k] = v
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// Result is one finished claude process.
+type Result struct {
+	Args     []string
+	Stdout   string
+	Stderr   string
+	Code     int
+	Duration time.Duration
+}
+
+// JSON parses stdout (for --output-format json).
+func (r Result) JSON() gjson.Result { return gjson.Parse(r.Stdout) }
+
+// Lines parses stdout as JSON lines (for --output-format stream-json).
+func (r Result) Lines() []gjson.Result {
+	var out []gjson.Result
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, gjson.Parse(l))
+		}
+	}
+	return out
+}
+
+// SessionID is the session the run ended in.
+func (r Result) SessionID() string { return r.JSON().Get("session_id").String() }
+
+// Claude runs the CLI with args in the project directory, stdin from
+// /dev/null, and fails the test when it does not exit 0 within a minute.
+func (s *Sandbox) Claude(args ...string) Result {
+	s.t.Helper()
+	r := s.ClaudeMayFail(args...)
+	if r.Code != 0 {
+		s.t.Fatalf("claude %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// ClaudeMayFail is Claude without the exit-status check.
+func (s *Sandbox) ClaudeMayFail(args ...string) Result {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, claudeBin, args...)
+	cmd.Dir = s.Project
+	cmd.Env = s.environ()
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer devnull.Close()
+	cmd.Stdin = devnull
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err = cmd.Run()
+	r := Result{Args: args, Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	if err != nil {
+		r.Code = -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.Code = ee.ExitCode()
+		}
+		if ctx.Err() != nil {
+			s.t.Fatalf("claude %s: no exit within a minute\nstderr: %s", strings.Join(args, " "), r.Stderr)
+		}
+	}
+	return r
+}
+
+// Prompt runs one `claude -p` turn with the plugin, JSON output, and the
+// sandbox's allowed tools; extra goes after (e.g. --session-id, --resume).
+func (s *Sandbox) Prompt(prompt string, extra ...string) Result {
+	s.t.Helper()
+	return s.Claude(s.promptArgs(prompt, "json", extra)...)
+}
+
+// Stream is Prompt with --output-format stream-json --verbose.
+func (s *Sandbox) Stream(prompt string, extra ...string) Result {
+	s.t.Helper()
+	return s.Claude(s.promptArgs(prompt, "stream-json", append([]string{"--verbose"}, extra...))...)
+}
+
+func (s *Sandbox) promptArgs(prompt, format string, extra []string) []string {
+	args := []string{"-p", prompt, "--output-format", format}
+	if s.PluginDir != "" {
+		args = append(args, "--plugin-dir", s.PluginDir)
+	}
+	if s.AllowedTools != "" {
+		args = append(args, "--allowedTools", s.AllowedTools)
+	}
+	return append(args, extra...)
+}
+
+// newSessionID is a fresh random session UUID for --session-id.
+func newSessionID(t *testing.T) string {
+	t.Helper()
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// readFile returns a file's text or fails the test.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
