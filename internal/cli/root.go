@@ -19,6 +19,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	root.AddCommand(
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
+		newCmdFlush(f, nil),
 	)
 	return root
 }
