@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -64,6 +65,8 @@ type Sandbox struct {
 	PluginDir string
 	// AllowedTools is passed as --allowedTools (root may not skip permissions).
 	AllowedTools string
+
+	runs []Result // every claude run, for hook timings
 }
 
 // newSandbox makes a sandbox whose project is a fresh git repository.
@@ -139,9 +142,6 @@ type Result struct {
 	Duration time.Duration
 }
 
-// JSON parses stdout (for --output-format json).
-func (r Result) JSON() gjson.Result { return gjson.Parse(r.Stdout) }
-
 // Lines parses stdout as JSON lines (for --output-format stream-json).
 func (r Result) Lines() []gjson.Result {
 	var out []gjson.Result
@@ -153,8 +153,33 @@ func (r Result) Lines() []gjson.Result {
 	return out
 }
 
+// JSON is the final result object (the whole stdout with --output-format
+// json, the "result" line with stream-json).
+func (r Result) JSON() gjson.Result {
+	lines := r.Lines()
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Get("type").String() == "result" {
+			return lines[i]
+		}
+	}
+	return gjson.Result{}
+}
+
+// Init is the stream-json system/init line (tools, slash commands, skills, plugins).
+func (r Result) Init() gjson.Result {
+	for _, l := range r.Lines() {
+		if l.Get("type").String() == "system" && l.Get("subtype").String() == "init" {
+			return l
+		}
+	}
+	return gjson.Result{}
+}
+
 // SessionID is the session the run ended in.
 func (r Result) SessionID() string { return r.JSON().Get("session_id").String() }
+
+// Text is the final reply text.
+func (r Result) Text() string { return r.JSON().Get("result").String() }
 
 // Claude runs the CLI with args in the project directory, stdin from
 // /dev/null, and fails the test when it does not exit 0 within a minute.
@@ -181,10 +206,24 @@ func (s *Sandbox) ClaudeMayFail(args ...string) Result {
 	}
 	defer devnull.Close()
 	cmd.Stdin = devnull
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
 	start := time.Now()
-	err = cmd.Run()
+	if err := cmd.Start(); err != nil {
+		s.t.Fatalf("start claude: %v", err)
+	}
+	var stdout strings.Builder
+	sc := bufio.NewScanner(pipe)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		stdout.WriteString(sc.Text())
+		stdout.WriteByte('\n')
+	}
+	err = cmd.Wait()
 	r := Result{Args: args, Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
 	if err != nil {
 		r.Code = -1
@@ -195,31 +234,23 @@ func (s *Sandbox) ClaudeMayFail(args ...string) Result {
 			s.t.Fatalf("claude %s: no exit within a minute\nstderr: %s", strings.Join(args, " "), r.Stderr)
 		}
 	}
+	s.runs = append(s.runs, r)
 	return r
 }
 
-// Prompt runs one `claude -p` turn with the plugin, JSON output, and the
-// sandbox's allowed tools; extra goes after (e.g. --session-id, --resume).
+// Prompt runs one `claude -p` turn with the plugin and the sandbox's
+// allowed tools, streaming JSON with hook events; extra goes last (e.g.
+// --session-id, --resume).
 func (s *Sandbox) Prompt(prompt string, extra ...string) Result {
 	s.t.Helper()
-	return s.Claude(s.promptArgs(prompt, "json", extra)...)
-}
-
-// Stream is Prompt with --output-format stream-json --verbose.
-func (s *Sandbox) Stream(prompt string, extra ...string) Result {
-	s.t.Helper()
-	return s.Claude(s.promptArgs(prompt, "stream-json", append([]string{"--verbose"}, extra...))...)
-}
-
-func (s *Sandbox) promptArgs(prompt, format string, extra []string) []string {
-	args := []string{"-p", prompt, "--output-format", format}
+	args := []string{"-p", prompt, "--output-format", "stream-json", "--verbose", "--include-hook-events"}
 	if s.PluginDir != "" {
 		args = append(args, "--plugin-dir", s.PluginDir)
 	}
 	if s.AllowedTools != "" {
 		args = append(args, "--allowedTools", s.AllowedTools)
 	}
-	return append(args, extra...)
+	return s.Claude(append(args, extra...)...)
 }
 
 // newSessionID is a fresh random session UUID for --session-id.

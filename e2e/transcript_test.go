@@ -134,39 +134,109 @@ func hookTimeouts(t *testing.T) map[string]time.Duration {
 	return out
 }
 
+// memhookEvents maps memhook's hook argument to Claude Code's event name.
+var memhookEvents = map[string]string{
+	"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "stop": "Stop",
+	"pre-compact": "PreCompact", "session-end": "SessionEnd",
+}
+
+// MemhookLog reads memhook's own run log (hooks.log in the plugin's data dir).
+func (s *Sandbox) MemhookLog() []gjson.Result {
+	s.t.Helper()
+	var out []gjson.Result
+	for _, name := range []string{"hooks.log.1", "hooks.log"} {
+		p := filepath.Join(s.PluginData(), "logs", name)
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, readJSONL(s.t, p)...)
+		}
+	}
+	return out
+}
+
+// hookTiming is one hook run's duration from one point of view.
+type hookTiming struct {
+	Event  string
+	Source string // "transcript" (Claude Code's durationMs) or "memhook" (its own log)
+	MS     float64
+}
+
+// checkStreamHooks checks each stream-json hook_response reports success.
+// (Their arrival times are no measure: Claude Code emits some in batches.)
+func (s *Sandbox) checkStreamHooks() {
+	s.t.Helper()
+	for _, r := range s.runs {
+		for _, l := range r.Lines() {
+			if l.Get("subtype").String() == "hook_response" && (l.Get("outcome").String() != "success" || l.Get("exit_code").Int() != 0) {
+				s.t.Errorf("hook %s: outcome %s, exit %d, stderr %q", l.Get("hook_name"), l.Get("outcome"), l.Get("exit_code").Int(), l.Get("stderr"))
+			}
+		}
+	}
+}
+
 // checkHooks asserts every cerebro hook run in the sandbox succeeded within
-// its hooks.json timeout, and adds their durations to the suite's stats.
-func (s *Sandbox) checkHooks() []HookRun {
+// its hooks.json timeout, seen three ways: the transcripts' hook records
+// (Claude Code's durationMs; only hooks that printed something get one),
+// the stream-json hook events (outcome only), and memhook's own log, which
+// covers every run including SessionEnd. It adds the durations to the suite's stats and returns the
+// memhook log.
+func (s *Sandbox) checkHooks() []gjson.Result {
 	s.t.Helper()
 	limits := hookTimeouts(s.t)
-	runs := s.cerebroHookRuns()
-	for _, h := range runs {
+	var timings []hookTiming
+	for _, h := range s.cerebroHookRuns() {
 		if h.Kind != "hook_success" || h.ExitCode != 0 {
 			s.t.Errorf("hook %s in session %s: %s exit %d, stderr %q", h.Name, h.Session, h.Kind, h.ExitCode, h.Stderr)
 		}
-		if lim, ok := limits[h.Event]; !ok {
-			s.t.Errorf("hook %s ran but hooks.json has no timeout for %s", h.Name, h.Event)
-		} else if time.Duration(h.DurationMS*float64(time.Millisecond)) > lim {
-			s.t.Errorf("hook %s took %.0f ms, over its %s timeout", h.Name, h.DurationMS, lim)
-		}
-		recordHookDuration(h.Event, h.DurationMS)
+		timings = append(timings, hookTiming{h.Event, "transcript", h.DurationMS})
 	}
-	return runs
+	s.checkStreamHooks()
+	log := s.MemhookLog()
+	for _, e := range log {
+		if e.Get("level").String() == "error" {
+			s.t.Errorf("memhook logged an error: %s", e.Raw)
+		}
+		if ev, ok := memhookEvents[e.Get("event").String()]; ok {
+			timings = append(timings, hookTiming{ev, "memhook", e.Get("ms").Float()})
+		}
+	}
+	for _, h := range timings {
+		lim, ok := limits[h.Event]
+		if !ok {
+			s.t.Errorf("a %s hook ran but hooks.json gives %s no timeout", h.Event, h.Event)
+			continue
+		}
+		if time.Duration(h.MS*float64(time.Millisecond)) > lim {
+			s.t.Errorf("%s hook took %.0f ms (%s), over its %s timeout", h.Event, h.MS, h.Source, lim)
+		}
+		recordHookDuration(h)
+	}
+	return log
+}
+
+// memhookRuns counts memhook's logged runs per Claude Code event name.
+func memhookRuns(log []gjson.Result) map[string]int {
+	out := map[string]int{}
+	for _, e := range log {
+		if ev, ok := memhookEvents[e.Get("event").String()]; ok {
+			out[ev]++
+		}
+	}
+	return out
 }
 
 var (
 	statsMu   sync.Mutex
-	hookStats = map[string][]float64{}
+	hookStats = map[[2]string][]float64{}
 )
 
-func recordHookDuration(event string, ms float64) {
+func recordHookDuration(h hookTiming) {
 	statsMu.Lock()
 	defer statsMu.Unlock()
-	hookStats[event] = append(hookStats[event], ms)
+	k := [2]string{h.Event, h.Source}
+	hookStats[k] = append(hookStats[k], h.MS)
 }
 
-// printHookStats prints p50/p95 of hook durations per event as Claude Code
-// measured them (durationMs in the transcripts).
+// printHookStats prints p50/p95 of hook durations per event and source.
 func printHookStats(w io.Writer) {
 	statsMu.Lock()
 	defer statsMu.Unlock()
@@ -174,17 +244,22 @@ func printHookStats(w io.Writer) {
 		fmt.Fprintln(w, "hook durations: none recorded")
 		return
 	}
-	events := make([]string, 0, len(hookStats))
-	for e := range hookStats {
-		events = append(events, e)
+	keys := make([][2]string, 0, len(hookStats))
+	for k := range hookStats {
+		keys = append(keys, k)
 	}
-	sort.Strings(events)
-	fmt.Fprintln(w, "hook durations as Claude Code measured them (durationMs):")
-	fmt.Fprintf(w, "  %-18s %5s %8s %8s %8s\n", "event", "n", "p50 ms", "p95 ms", "max ms")
-	for _, e := range events {
-		v := append([]float64(nil), hookStats[e]...)
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][0] != keys[j][0] {
+			return keys[i][0] < keys[j][0]
+		}
+		return keys[i][1] > keys[j][1]
+	})
+	fmt.Fprintln(w, "hook durations (transcript = Claude Code's durationMs, for hooks that printed output; memhook = its own log, every run):")
+	fmt.Fprintf(w, "  %-18s %-10s %5s %8s %8s %8s\n", "event", "source", "n", "p50 ms", "p95 ms", "max ms")
+	for _, k := range keys {
+		v := append([]float64(nil), hookStats[k]...)
 		sort.Float64s(v)
-		fmt.Fprintf(w, "  %-18s %5d %8.0f %8.0f %8.0f\n", e, len(v), percentile(v, 50), percentile(v, 95), v[len(v)-1])
+		fmt.Fprintf(w, "  %-18s %-10s %5d %8.1f %8.1f %8.1f\n", k[0], k[1], len(v), percentile(v, 50), percentile(v, 95), v[len(v)-1])
 	}
 }
 
