@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,4 +275,92 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Live is a claude process kept open across turns (stream-json input), so
+// a test can look at files between turns while the session is still on.
+type Live struct {
+	s      *Sandbox
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  *bufio.Scanner
+	cancel context.CancelFunc
+	stderr bytes.Buffer
+	out    strings.Builder
+	args   []string
+}
+
+// Live starts claude -p with stream-json input and output and the plugin;
+// extra goes last (e.g. --session-id).
+func (s *Sandbox) Live(extra ...string) *Live {
+	s.t.Helper()
+	args := []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-hook-events"}
+	if s.PluginDir != "" {
+		args = append(args, "--plugin-dir", s.PluginDir)
+	}
+	if s.AllowedTools != "" {
+		args = append(args, "--allowedTools", s.AllowedTools)
+	}
+	args = append(args, extra...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	l := &Live{s: s, cancel: cancel, args: args}
+	l.cmd = exec.CommandContext(ctx, claudeBin, args...)
+	l.cmd.Dir = s.Project
+	l.cmd.Env = s.environ()
+	l.cmd.Stderr = &l.stderr
+	var err error
+	if l.stdin, err = l.cmd.StdinPipe(); err != nil {
+		s.t.Fatal(err)
+	}
+	pipe, err := l.cmd.StdoutPipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	l.lines = bufio.NewScanner(pipe)
+	l.lines.Buffer(make([]byte, 1<<20), 64<<20)
+	if err := l.cmd.Start(); err != nil {
+		s.t.Fatalf("start claude: %v", err)
+	}
+	s.t.Cleanup(func() { cancel(); _ = l.cmd.Wait() })
+	return l
+}
+
+// Send writes one user turn and waits for its result line, which Claude
+// Code emits after the turn's Stop hooks ran.
+func (l *Live) Send(text string) gjson.Result {
+	l.s.t.Helper()
+	msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	if _, err := l.stdin.Write(append(msg, '\n')); err != nil {
+		l.s.t.Fatalf("send %q: %v\nstderr: %s", text, err, l.stderr.String())
+	}
+	for l.lines.Scan() {
+		line := l.lines.Text()
+		l.out.WriteString(line + "\n")
+		if r := gjson.Parse(line); r.Get("type").String() == "result" {
+			if r.Get("is_error").Bool() {
+				l.s.t.Fatalf("turn %q failed: %s", text, line)
+			}
+			return r
+		}
+	}
+	l.s.t.Fatalf("claude ended before answering %q\nstderr: %s", text, l.stderr.String())
+	return gjson.Result{}
+}
+
+// Close ends the session (stdin EOF) and waits for the process, whose
+// SessionEnd hooks then have run.
+func (l *Live) Close() Result {
+	l.s.t.Helper()
+	l.stdin.Close()
+	for l.lines.Scan() {
+		l.out.WriteString(l.lines.Text() + "\n")
+	}
+	err := l.cmd.Wait()
+	l.cancel()
+	r := Result{Args: l.args, Stdout: l.out.String(), Stderr: l.stderr.String()}
+	if err != nil {
+		l.s.t.Fatalf("claude (live session) ended with %v\nstderr: %s", err, r.Stderr)
+	}
+	l.s.runs = append(l.s.runs, r)
+	return r
 }

@@ -47,7 +47,9 @@ type Turn struct {
 	Body gjson.Result // the whole request body
 	// Text joins the user text blocks sent since the last assistant message:
 	// the prompt, a command expansion, hook feedback.
-	Text          string
+	Text string
+	// Prompt is the last of those texts that is not a <system-reminder>.
+	Prompt        string
 	HasToolResult bool
 	Tools         map[string]bool // tool names offered in this request
 }
@@ -140,7 +142,8 @@ func (m *Mock) Messages() []Request {
 //   - TRIGGER_SKILL:<plugin:skill> → the Skill tool on that skill;
 //   - TRIGGER_AGENT → a general-purpose subagent;
 //   - TRIGGER_WRITE:<path>:<one-line content> → the Write tool;
-//   - anything else → "MOCK-REPLY: " plus the first words of the prompt.
+//   - anything else → "MOCK-REPLY: " plus the first words of the prompt
+//     (so distillates show which turn a reply belongs to).
 func DefaultRules() []Rule {
 	return []Rule{
 		{Trigger: CompactionPrompt, Reply: func(*Turn) []Block {
@@ -171,7 +174,7 @@ func DefaultRules() []Rule {
 			return []Block{ToolUse("Write", map[string]any{"file_path": path, "content": content + "\n"})}
 		}},
 		{Reply: func(t *Turn) []Block {
-			words := strings.Fields(t.Text)
+			words := strings.Fields(t.Prompt)
 			if len(words) > 12 {
 				words = words[:12]
 			}
@@ -240,6 +243,9 @@ func (m *Mock) turn(body gjson.Result) *Turn {
 		if c.Type == gjson.String {
 			if msg.Get("role").String() == "user" {
 				texts = append(texts, c.String())
+				if !strings.HasPrefix(c.String(), "<system-reminder>") {
+					t.Prompt = c.String()
+				}
 			}
 			continue
 		}
@@ -250,6 +256,9 @@ func (m *Mock) turn(body gjson.Result) *Turn {
 			case "text":
 				if msg.Get("role").String() == "user" {
 					texts = append(texts, b.Get("text").String())
+				}
+				if txt := b.Get("text").String(); msg.Get("role").String() == "user" && !strings.HasPrefix(txt, "<system-reminder>") {
+					t.Prompt = txt
 				}
 			}
 		}

@@ -99,3 +99,29 @@ func TestCommandsAndSkillsListed(t *testing.T) {
 func jsonEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
 }
+
+// TestInstallFromMarketplace installs the plugin the way a user does, from
+// the repository as a marketplace, and checks the installed hooks run.
+func TestInstallFromMarketplace(t *testing.T) {
+	s := newSandbox(t)
+	s.PluginDir = ""
+	s.Claude("plugin", "marketplace", "add", repoRoot)
+	s.Claude("plugin", "install", "cerebro@cerebro")
+	r := s.Prompt("hello from an installed plugin")
+	if plugins := r.Init().Get("plugins").Raw; !strings.Contains(plugins, "cerebro") {
+		t.Fatalf("system/init lists plugins %s, want the installed cerebro", plugins)
+	}
+	logPath := filepath.Join(s.Home, ".claude", "plugins", "data", "cerebro-cerebro", "logs", "hooks.log")
+	log := readJSONL(t, logPath)
+	runs := memhookRuns(log)
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
+		if runs[ev] != 1 {
+			t.Errorf("the installed plugin's memhook ran %d times for %s, want 1 (log %s)", runs[ev], ev, logPath)
+		}
+	}
+	for _, e := range log {
+		if e.Get("level").String() == "error" {
+			t.Errorf("memhook logged an error: %s", e.Raw)
+		}
+	}
+}
