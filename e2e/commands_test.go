@@ -1,0 +1,44 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// lastUserText is the user text of the last Messages request: for a slash
+// command, its expansion with the `!` output.
+func (s *Sandbox) lastUserText() string {
+	s.t.Helper()
+	reqs := s.Mock.Messages()
+	if len(reqs) == 0 {
+		s.t.Fatal("the mock got no request")
+	}
+	return s.Mock.turn(reqs[len(reqs)-1].JSON()).Text
+}
+
+// TestFlushCommand: /cerebro:flush writes the live session's segment as a
+// manual section and the model sees memhook's report.
+func TestFlushCommand(t *testing.T) {
+	s := newSandbox(t)
+	id := newSessionID(t)
+	live := s.Live("--session-id", id)
+	live.Send("The billing cron runs at 03:00 UTC")
+	live.Send("It retries failed invoices twice")
+	live.Send("Alerts go to the Platypus channel")
+	live.Send("We keep invoices for seven years")
+	if d := s.Daily(); d != "" {
+		t.Fatalf("a section was written before /cerebro:flush:\n%s", d)
+	}
+	live.Send("/cerebro:flush")
+	secs := sectionsOf(Sections(s.Daily()), id)
+	if len(secs) != 1 || secs[0].Trigger != "manual" || !strings.Contains(secs[0].Body, "Platypus") {
+		t.Fatalf("after /cerebro:flush the session has sections %v, want one manual section with what was said\n%s", triggers(secs), s.Daily())
+	}
+	if got := s.lastUserText(); !strings.Contains(got, "wrote") || !strings.Contains(got, id) {
+		t.Errorf("the model did not get memhook flush's report; it got:\n%s", got)
+	}
+	live.Close()
+	s.checkHooks()
+}
