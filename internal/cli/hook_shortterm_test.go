@@ -70,7 +70,7 @@ func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {
 	h := newHookEnv(t)
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "6"
 	for i := 0; i < 4; i++ {
-		h.turn(t, "s1", fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
+		h.turn(t, "s1", fmt.Sprintf("Please add flag %d.", i), fmt.Sprintf("I added flag %d.", i))
 	}
 	if got := h.daily(); strings.Count(got, "· auto") != 1 {
 		t.Fatalf("want one auto section after 6 replies:\n%s", got)
@@ -80,8 +80,10 @@ func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {
 	if strings.Count(got, "· session-end") != 1 {
 		t.Fatalf("no session-end section:\n%s", got)
 	}
+	asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
 	for i := 0; i < 4; i++ {
-		if strings.Count(got, fmt.Sprintf("question %d", i)) != 1 || strings.Count(got, fmt.Sprintf("answer %d", i)) != 1 {
+		key := fmt.Sprintf("flag %d.", i)
+		if countContaining(asked, key) != 1 || countContaining(done, key) != 1 {
 			t.Fatalf("turn %d lost or doubled:\n%s", i, got)
 		}
 	}
@@ -225,5 +227,41 @@ func TestNestedRunDoesNothing(t *testing.T) {
 	h.turn(t, "s1", "q", "r")
 	if _, err := os.Stat(h.env["CEREBRO_STATE_DIR"]); err == nil {
 		t.Fatal("a nested hook wrote state")
+	}
+}
+
+func TestDoctorReportsTimingsPendingAndVersion(t *testing.T) {
+	h := newHookEnv(t)
+	h.turn(t, "s1", "q1", "r1")
+	h.turn(t, "s1", "q2", "r2")
+	h.hook(t, "stop", "{broken") // one error in the log
+	h.hook(t, "session-end", h.input("s1", "SessionEnd"))
+	// s2 ends with an unflushed segment: SessionEnd was cancelled.
+	h.turn(t, "s2", "q1", "r1")
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	write := func(p, s string) { os.MkdirAll(filepath.Dir(p), 0o755); os.WriteFile(p, []byte(s), 0o644) }
+	write(filepath.Join(plugin, ".claude-plugin", "plugin.json"), `{"name":"cerebro","version":"9.9.9"}`)
+	h.env["CLAUDE_PLUGIN_ROOT"] = plugin
+	st := filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions", project.ID(h.proj), "s2.json")
+	data, _ := os.ReadFile(st)
+	os.WriteFile(st, []byte(strings.Replace(string(data), `"seg_replies"`, `"ended":true,"seg_replies"`, 1)), 0o600)
+	out, errOut, code := run(t, h.env, "", "doctor", "--project", h.proj)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{"user-prompt-submit", "P50 ms", "differs from plugin version 9.9.9", "1 session(s) ended with an unflushed segment",
+		"memhook flush --pending", "parse hook input", h.proj} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDoctorBrokenConfigExits1(t *testing.T) {
+	h := newHookEnv(t)
+	os.WriteFile(h.env["CEREBRO_CONFIG"], []byte("[short\n"), 0o644)
+	out, _, code := run(t, h.env, "", "doctor", "--project", h.proj)
+	if code != 1 || !strings.Contains(out, "broken") || !strings.Contains(out, "hint:") {
+		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }

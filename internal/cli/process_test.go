@@ -105,7 +105,7 @@ func TestConcurrentSessionsLoseAndDuplicateNothing(t *testing.T) {
 			id := fmt.Sprintf("sess%d", s)
 			tr := filepath.Join(h.proj, "..", id+".jsonl")
 			for i := 0; i < turns; i++ {
-				q, r := fmt.Sprintf("%s-question-%d", id, i), fmt.Sprintf("%s-answer-%d", id, i)
+				q, r := fmt.Sprintf("Please rename the %s file number %d.", id, i), fmt.Sprintf("I renamed the %s file number %d.", id, i)
 				if _, code := h.proc(t, h.input(id, "UserPromptSubmit", "prompt", q), nil, "hook", "user-prompt-submit"); code != 0 {
 					t.Errorf("exit %d", code)
 				}
@@ -125,13 +125,15 @@ func TestConcurrentSessionsLoseAndDuplicateNothing(t *testing.T) {
 	if strings.Count(got, "type: daily") != 1 {
 		t.Fatalf("frontmatter count wrong:\n%s", got)
 	}
+	asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
 	for s := 0; s < sessions; s++ {
 		for i := 0; i < turns; i++ {
-			for _, w := range []string{"question", "answer"} {
-				needle := fmt.Sprintf("sess%d-%s-%d\n", s, w, i)
-				if n := strings.Count(got, needle); n != 1 {
-					t.Errorf("%q appears %d times", strings.TrimSpace(needle), n)
-				}
+			key := fmt.Sprintf("sess%d file number %d.", s, i)
+			if n := countContaining(asked, key); n != 1 {
+				t.Errorf("request %q in Asked %d times", key, n)
+			}
+			if n := countContaining(done, key); n != 1 {
+				t.Errorf("reply %q in Done %d times", key, n)
 			}
 		}
 	}
@@ -148,7 +150,7 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 		t.Run(point, func(t *testing.T) {
 			h := newHookEnv(t)
 			for i := 0; i < 3; i++ {
-				h.turn(t, "s1", fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
+				h.turn(t, "s1", fmt.Sprintf("Please add question %d.", i), fmt.Sprintf("I added question %d.", i))
 			}
 			out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{CrashEnv + "=" + point}, "hook", "session-end")
 			if code != 86 || out != "" {
@@ -158,7 +160,7 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 			out, _ = h.proc(t, h.input("s2", "SessionStart", "source", "startup"), nil, "hook", "session-start")
 			h.proc(t, "", nil, "flush", "--pending")
 			got := h.daily()
-			if n := strings.Count(got, "question 1"); n != 1 {
+			if n := countContaining(bulletsUnder(got, "### Asked"), "question 1."); n != 1 {
 				t.Fatalf("segment written %d times:\n%s", n, got)
 			}
 			if !strings.Contains(out, "question 1") {
@@ -171,7 +173,7 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 		rng := rand.New(rand.NewSource(1))
 		for round := 0; round < 8; round++ {
 			for i := 0; i < 2; i++ {
-				h.turn(t, "s1", fmt.Sprintf("r%d-question-%d", round, i), fmt.Sprintf("r%d-answer-%d", round, i))
+				h.turn(t, "s1", fmt.Sprintf("Please fix bug %d of round %d.", i, round), fmt.Sprintf("I fixed bug %d of round %d.", i, round))
 			}
 			cmd := exec.Command(memhookBin, "flush", "--session", "s1")
 			cmd.Env = envList(h.env)
@@ -181,14 +183,22 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 			time.Sleep(time.Duration(rng.Intn(8000)) * time.Microsecond)
 			cmd.Process.Signal(syscall.SIGKILL)
 			cmd.Wait()
+			if round%2 == 1 {
+				// Keep segments within the distillate's list bounds.
+				h.proc(t, "", nil, "flush", "--session", "s1")
+			}
 		}
 		h.proc(t, "", nil, "flush", "--pending")
 		got := h.daily()
+		asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
 		for round := 0; round < 8; round++ {
 			for i := 0; i < 2; i++ {
-				needle := fmt.Sprintf("r%d-question-%d\n", round, i)
-				if n := strings.Count(got, needle); n != 1 {
-					t.Errorf("%q appears %d times", strings.TrimSpace(needle), n)
+				key := fmt.Sprintf("bug %d of round %d.", i, round)
+				if n := countContaining(asked, key); n != 1 {
+					t.Errorf("request %q in Asked %d times", key, n)
+				}
+				if n := countContaining(done, key); n != 1 {
+					t.Errorf("reply %q in Done %d times", key, n)
 				}
 			}
 		}
@@ -199,4 +209,31 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 			t.Log(got)
 		}
 	})
+}
+
+// bulletsUnder returns the bullets of every subsection with heading.
+func bulletsUnder(daily, heading string) []string {
+	var out []string
+	in := false
+	for _, l := range strings.Split(daily, "\n") {
+		switch {
+		case strings.HasPrefix(l, "### "):
+			in = l == heading
+		case strings.HasPrefix(l, "## "):
+			in = false
+		case in && strings.HasPrefix(l, "- "):
+			out = append(out, strings.Join(strings.Fields(strings.TrimPrefix(l, "- ")), " "))
+		}
+	}
+	return out
+}
+
+func countContaining(list []string, s string) int {
+	n := 0
+	for _, l := range list {
+		if strings.Contains(l, s) {
+			n++
+		}
+	}
+	return n
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -130,20 +131,25 @@ func replay(t *testing.T, file string, env map[string]string) {
 	if (replies >= 20 || tight) && !strings.Contains(daily, "· auto") {
 		t.Errorf("%d replies and no automatic flush", replies)
 	}
-	asked := askedBullets(daily)
-	want := map[string]int{}
+	// Each request must be in some Asked list at least once (nothing lost)
+	// and at most as often as it was typed (nothing doubled). What counts
+	// as a request, and how it is shortened, is the distiller's: ask it.
+	asked := bulletsUnder(daily, "### Asked")
+	typed := map[string]int{}
 	for _, p := range prompts {
-		want[promptKey(p)]++
+		if b := askedBullet(p); b != "" {
+			typed[b]++
+		}
 	}
-	for key, n := range want {
+	for b, n := range typed {
 		got := 0
-		for _, b := range asked {
-			if strings.HasPrefix(b, key) {
+		for _, a := range asked {
+			if a == b {
 				got++
 			}
 		}
-		if got != n {
-			t.Errorf("request %q: in Asked %d times, want %d", key, got, n)
+		if got < 1 || got > n {
+			t.Errorf("request %.80q: in Asked %d times, typed %d times", b, got, n)
 		}
 	}
 	out := h.hook(t, "session-start", in("SessionStart", "source", "startup"))
@@ -165,29 +171,12 @@ func dailyFiles(t *testing.T, proj string) string {
 	return b.String()
 }
 
-// promptKey is the start of a request as a distillate shows it: one line,
-// whitespace collapsed, short enough to survive shortening.
-func promptKey(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > 24 {
-		r = r[:24]
+// askedBullet is how the distiller lists a prompt under Asked, or "" when
+// it is not a request (an acknowledgement, a session command).
+func askedBullet(prompt string) string {
+	body := distill.Extractive(distill.Segment{Items: []transcript.Item{{Role: transcript.RoleUser, Text: prompt}}})
+	if b := bulletsUnder(body, "### Asked"); len(b) == 1 {
+		return b[0]
 	}
-	return string(r)
-}
-
-func askedBullets(daily string) []string {
-	var out []string
-	in := false
-	for _, l := range strings.Split(daily, "\n") {
-		switch {
-		case strings.HasPrefix(l, "### "):
-			in = l == "### Asked"
-		case strings.HasPrefix(l, "## "):
-			in = false
-		case in && strings.HasPrefix(l, "- "):
-			out = append(out, strings.Join(strings.Fields(strings.TrimPrefix(l, "- ")), " "))
-		}
-	}
-	return out
+	return ""
 }

@@ -20,6 +20,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
 		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }

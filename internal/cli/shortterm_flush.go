@@ -49,26 +49,32 @@ func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool
 
 // claudeDistill calls the claude distiller within the day's budget and
 // falls back to the extractive distillate on any failure.
-func (f *Factory) claudeDistill(cfg *config.Effective) func(ctx context.Context, seg distill.Segment) string {
+func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx context.Context, seg distill.Segment) string {
 	return func(ctx context.Context, seg distill.Segment) string {
-		ok, err := session.TakeBudget(filepath.Join(f.Paths.State, "distiller"), f.Now(), cfg.Distiller.DailyBudget)
+		note := func(msg string) {
+			log.Write(runlog.Entry{Time: f.Now(), Event: "distill", Session: seg.SessionID, Level: "warn", Message: msg})
+		}
+		ok, err := session.TakeBudget(BudgetDir(f.Paths), f.Now(), cfg.Distiller.DailyBudget)
 		if err != nil || !ok {
+			note(fmt.Sprintf("claude distiller skipped (daily budget of %d calls used, or %v): extractive used", cfg.Distiller.DailyBudget, err))
 			return distill.Extractive(seg)
 		}
+		// The nested claude inherits this environment minus CLAUDECODE,
+		// plus the guard that makes its own cerebro hooks do nothing.
 		c := distill.Claude{
 			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
 			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
-			Env:     append(os.Environ(), NestedEnv+"=1"),
 		}
-		cctx, cancel := context.WithTimeout(ctx, c.Timeout+5*time.Second)
-		defer cancel()
-		body, _, err := distill.Fallback(cctx, c, seg)
-		if err != nil || body == "" {
-			return distill.Extractive(seg)
+		body, usedClaude, err := distill.Fallback(ctx, c, seg)
+		if !usedClaude {
+			note(fmt.Sprintf("claude distiller failed, extractive used: %v", err))
 		}
 		return body
 	}
 }
+
+// BudgetDir holds the per-day count of claude distiller calls.
+func BudgetDir(p config.Paths) string { return filepath.Join(p.State, "distiller") }
 
 // flushDetached starts the background flush unless one started recently.
 func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string, final bool) error {

@@ -100,7 +100,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	crash("after-read")
 	seg := distill.Segment{
 		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items,
-		Start: snap.st.SegStart, End: o.Now,
+		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
 	}
 	for _, it := range snap.items {
 		if !it.Time.IsZero() {

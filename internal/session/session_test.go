@@ -137,8 +137,18 @@ func (f *fixture) flush(trigger string, final bool) FlushResult {
 }
 
 func (f *fixture) opts(trigger string, final bool) FlushOptions {
-	return FlushOptions{Trigger: trigger, Now: f.now, MinReplies: 4, Final: final,
-		Distill: func(_ context.Context, seg distill.Segment) string { return distill.Extractive(seg) }}
+	return FlushOptions{Trigger: trigger, Now: f.now, MinReplies: 4, Final: final, Distill: verbatim}
+}
+
+// verbatim lists every item of the segment, one line each, so the tests
+// see exactly what a flush handed the distiller.
+func verbatim(_ context.Context, seg distill.Segment) string {
+	var b strings.Builder
+	b.WriteString("### Items\n")
+	for _, it := range seg.Items {
+		fmt.Fprintf(&b, "- %s: %s\n", it.Role, it.Text)
+	}
+	return b.String()
 }
 
 func (f *fixture) dailyText() string {
@@ -158,7 +168,8 @@ func TestLaggedReplyWrittenOnceAcrossFlushes(t *testing.T) {
 	f.turn("fourth question", "fourth answer", false)
 	f.flush(TriggerSessionEnd, true)
 	text := f.dailyText()
-	for _, s := range []string{"first question", "first answer", "second question", "second answer", "third question", "fourth answer"} {
+	for _, s := range []string{"user: first question\n", "assistant: first answer\n", "user: second question\n", "assistant: second answer\n",
+		"user: third question\n", "assistant: fourth answer\n"} {
 		if n := strings.Count(text, s); n != 1 {
 			t.Errorf("%q appears %d times in:\n%s", s, n, text)
 		}
