@@ -99,10 +99,15 @@ func newSandbox(t *testing.T) *Sandbox {
 	return s
 }
 
-// PluginData is where Claude Code points CLAUDE_PLUGIN_DATA for hooks of
-// the plugin loaded by --plugin-dir.
+// PluginData is where Claude Code points CLAUDE_PLUGIN_DATA for cerebro's
+// hooks: <plugin>-inline with --plugin-dir, <plugin>-<marketplace> when
+// installed from the repository's marketplace (named cerebro).
 func (s *Sandbox) PluginData() string {
-	return filepath.Join(s.Home, ".claude", "plugins", "data", "cerebro-inline")
+	name := "cerebro-inline"
+	if s.PluginDir == "" {
+		name = "cerebro-cerebro"
+	}
+	return filepath.Join(s.Home, ".claude", "plugins", "data", name)
 }
 
 func (s *Sandbox) environ() []string {

@@ -111,17 +111,10 @@ func TestInstallFromMarketplace(t *testing.T) {
 	if plugins := r.Init().Get("plugins").Raw; !strings.Contains(plugins, "cerebro") {
 		t.Fatalf("system/init lists plugins %s, want the installed cerebro", plugins)
 	}
-	logPath := filepath.Join(s.Home, ".claude", "plugins", "data", "cerebro-cerebro", "logs", "hooks.log")
-	log := readJSONL(t, logPath)
-	runs := memhookRuns(log)
+	runs := memhookRuns(s.checkHooks())
 	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
 		if runs[ev] != 1 {
-			t.Errorf("the installed plugin's memhook ran %d times for %s, want 1 (log %s)", runs[ev], ev, logPath)
-		}
-	}
-	for _, e := range log {
-		if e.Get("level").String() == "error" {
-			t.Errorf("memhook logged an error: %s", e.Raw)
+			t.Errorf("the installed plugin's memhook ran %d times for %s, want 1 (runs %v)", runs[ev], ev, runs)
 		}
 	}
 }
