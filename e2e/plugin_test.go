@@ -118,3 +118,40 @@ func TestInstallFromMarketplace(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsSubagentAndWrite runs a Write tool call, a subagent and a model
+// call of each plugin skill through a session: the file is written, the
+// skills launch, and cerebro's hooks stay healthy around tool use.
+func TestToolsSubagentAndWrite(t *testing.T) {
+	s := newSandbox(t)
+	target := filepath.Join(s.Project, "notes", "plan.md")
+	id := newSessionID(t)
+	s.Prompt("Write the plan TRIGGER_WRITE:"+target+":first step is the schema", "--session-id", id)
+	if got := readFile(t, target); got != "first step is the schema\n" {
+		t.Errorf("the Write tool call wrote %q", got)
+	}
+	r := s.Prompt("Delegate this TRIGGER_AGENT", "--resume", id)
+	if r.Text() != "MOCK-REPLY after tool" {
+		t.Errorf("the subagent turn ended with %q", r.Text())
+	}
+	var sub bool
+	for _, req := range s.Mock.Messages() {
+		sub = sub || strings.Contains(string(req.Body), "Say hello from the subagent.")
+	}
+	if !sub {
+		t.Error("no subagent request reached the mock")
+	}
+	_, skills := pluginEntries(t)
+	for name := range skills {
+		s.Prompt("Use the skill TRIGGER_SKILL:"+name, "--resume", id)
+		last := s.Mock.Messages()
+		body := string(last[len(last)-1].Body)
+		if !strings.Contains(body, "Launching skill: "+name) {
+			t.Errorf("the model's call of skill %s did not launch it", name)
+		}
+	}
+	runs := memhookRuns(s.checkHooks())
+	if want := 2 + len(skills); runs["Stop"] != want || runs["SessionStart"] != want {
+		t.Errorf("memhook runs %v, want %d Stop and %d SessionStart", runs, want, want)
+	}
+}
