@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +42,23 @@ func TestFlushCommand(t *testing.T) {
 		t.Errorf("the model did not get memhook flush's report; it got:\n%s", got)
 	}
 	live.Close()
+	s.checkHooks()
+}
+
+// TestLongActiveCommand: `/cerebro:memory_long_active on` (a command with
+// arguments) switches long-term memory on and registers the project on the
+// desk; the model sees the report.
+func TestLongActiveCommand(t *testing.T) {
+	s := newSandbox(t)
+	s.Prompt("/cerebro:memory_long_active on")
+	if fi, err := os.Stat(filepath.Join(s.Project, ".claude", "memory_long")); err != nil || !fi.IsDir() {
+		t.Fatalf("/cerebro:memory_long_active on did not create .claude/memory_long (%v); the model got:\n%s", err, s.lastUserText())
+	}
+	if !strings.Contains(readFile(t, filepath.Join(s.Desk, ".claude", "memory_short", "registry.json")), s.Project) {
+		t.Errorf("the project is not in the desk registry")
+	}
+	if strings.Contains(s.lastUserText(), "exited with status") {
+		t.Errorf("memhook long on failed; the model got:\n%s", s.lastUserText())
+	}
 	s.checkHooks()
 }
