@@ -47,16 +47,7 @@ func TestClaudeDistiller(t *testing.T) {
 
 	live := s.Live("--session-id", id)
 	live.Send("The search service is called Echidna and must answer within 50 ms")
-	var sec *Section
-	deadline := time.Now().Add(45 * time.Second)
-	for sec == nil && time.Now().Before(deadline) {
-		for _, x := range sectionsOf(Sections(s.Daily()), id) {
-			if strings.Contains(x.Body, distillMarker) {
-				sec = &x
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	sec := s.waitSection(id, distillMarker, 45*time.Second)
 	live.Close()
 	if sec == nil {
 		t.Fatalf("no section distilled by claude within 45 s:\n%s\nmemhook log: %v", s.Daily(), s.MemhookLog())
@@ -94,4 +85,45 @@ func TestClaudeDistiller(t *testing.T) {
 			t.Errorf("the nested distiller session %s got its own daily section", sid)
 		}
 	}
+}
+
+// waitSection polls the daily files for a section of the session containing
+// text (background flushes finish after the hook that started them).
+func (s *Sandbox) waitSection(sessionID, text string, limit time.Duration) *Section {
+	deadline := time.Now().Add(limit)
+	for {
+		for _, x := range sectionsOf(Sections(s.Daily()), sessionID) {
+			if strings.Contains(x.Body, text) {
+				return &x
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestClaudeDistillerKeepsTheLastTurn: with the claude distiller, what was
+// said after the last background flush still reaches the daily file once
+// the session ends.
+func TestClaudeDistillerKeepsTheLastTurn(t *testing.T) {
+	s := newSandbox(t)
+	onDistillPrompt(s.Mock)
+	s.Env["CEREBRO_SHORT_FLUSH_REPLIES"] = "1"
+	s.Env["CEREBRO_SHORT_MIN_REPLIES"] = "1"
+	s.Env["CEREBRO_DISTILLER_KIND"] = "claude"
+	s.Env["CEREBRO_DISTILLER_COMMAND"] = claudeBin
+	id := newSessionID(t)
+	live := s.Live("--session-id", id)
+	live.Send("The queue is called Wombat")
+	if s.waitSection(id, "Wombat", 45*time.Second) == nil {
+		t.Fatalf("the first turn was not distilled within 45 s:\n%s", s.Daily())
+	}
+	live.Send("Its consumers are called Bilby")
+	live.Close()
+	if s.waitSection(id, "Bilby", 20*time.Second) == nil {
+		t.Errorf("the last turn did not reach the daily file within 20 s of the session's end:\n%s\nmemhook log: %v", s.Daily(), s.MemhookLog())
+	}
+	s.checkHooks()
 }
