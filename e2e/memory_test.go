@@ -126,7 +126,7 @@ func TestDistillateFlushedDuringSessionAndInjected(t *testing.T) {
 	live.Send("We decided to store balances in integer cents")
 	during := sectionsOf(Sections(s.Daily()), id)
 	if len(during) == 0 || during[0].Trigger != "auto" {
-		t.Fatalf("after two replies, while the session runs, the daily file has sections %v for it, want an auto one\n%s", triggers(during), s.Daily())
+		t.Fatalf("after two turns, while the session runs, the daily file has sections %v for it, want an auto one\n%s", triggers(during), s.Daily())
 	}
 	for _, want := range []string{"Quokka", "integer cents"} {
 		if !strings.Contains(during[0].Body, want) {
@@ -163,20 +163,23 @@ func TestDistillateFlushedDuringSessionAndInjected(t *testing.T) {
 	}
 }
 
-// TestTrivialSessionLeavesNothing: three replies (default thresholds) leave
-// no daily file; a fourth reply in the resumed session makes it worth saving.
+// TestTrivialSessionLeavesNothing: a reply is every user or assistant
+// message (DESIGN §3), so a one-turn session (2 replies) is trivial and
+// leaves no daily file, while a two-turn session (4 replies) is saved whole.
 func TestTrivialSessionLeavesNothing(t *testing.T) {
 	s := newSandbox(t)
-	id := newSessionID(t)
-	s.Prompt("What time zone is the server in?", "--session-id", id)
-	s.Prompt("And which locale does it use?", "--resume", id)
-	s.Prompt("Thanks, that is all", "--resume", id)
+	s.Prompt("What time zone is the server in?", "--session-id", newSessionID(t))
 	if d := s.Daily(); d != "" {
-		t.Fatalf("a three-reply session left a daily file:\n%s", d)
+		t.Fatalf("a two-reply session left a daily file:\n%s", d)
 	}
-	s.Prompt("One more thing: the locale is en_GB", "--resume", id)
-	if secs := sectionsOf(Sections(s.Daily()), id); len(secs) == 0 {
-		t.Errorf("after a fourth reply the session is still not saved:\n%s", s.Daily())
+	id := newSessionID(t)
+	live := s.Live("--session-id", id)
+	live.Send("Which locale does the server use?")
+	live.Send("Set the locale to en_GB")
+	live.Close()
+	secs := sectionsOf(Sections(s.Daily()), id)
+	if len(secs) != 1 || !strings.Contains(secs[0].Body, "locale does the server") || !strings.Contains(secs[0].Body, "en_GB") {
+		t.Errorf("a four-reply session should be saved in one section with both turns; got %v\n%s", triggers(secs), s.Daily())
 	}
 	s.checkHooks()
 }
@@ -229,7 +232,7 @@ func TestClearStartsAnInjectedSession(t *testing.T) {
 	live.Send("The deploy target is the Wombat cluster")
 	live.Send("Rollouts go out on Tuesdays")
 	if len(sectionsOf(Sections(s.Daily()), id)) == 0 {
-		t.Fatalf("no section after two replies:\n%s", s.Daily())
+		t.Fatalf("no section after two turns:\n%s", s.Daily())
 	}
 	live.Send("/clear")
 	after := live.Send("Where do we deploy?")
