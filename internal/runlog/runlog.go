@@ -22,8 +22,8 @@ type Entry struct {
 	Event   string    `json:"event"`             // hook event or command
 	Session string    `json:"session,omitempty"` // Claude Code session id
 	Project string    `json:"project,omitempty"`
-	MS      float64   `json:"ms"`              // wall time of the run
-	Level   string    `json:"level"`           // info, warn, error
+	MS      float64   `json:"ms"`    // wall time of the run
+	Level   string    `json:"level"` // info, warn, error
 	Message string    `json:"message,omitempty"`
 }
 

@@ -362,3 +362,22 @@ func TestBrokenStateFallsBackToDurableCopy(t *testing.T) {
 		}
 	}
 }
+
+func TestResumedSessionSkipsHistoryBeforeCerebro(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 5; i++ {
+		f.line("user", fmt.Sprintf("old question %d", i))
+		f.line("assistant", fmt.Sprintf("old answer %d", i))
+	}
+	if _, err := f.sess.Touch(f.now, Meta{Project: f.root, Transcript: f.tr}, false); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		f.turn(fmt.Sprintf("new question %d", i), fmt.Sprintf("new answer %d", i), false)
+	}
+	f.flush(TriggerSessionEnd, true)
+	text := f.dailyText()
+	if strings.Contains(text, "old question") || !strings.Contains(text, "user: new question 1\n") {
+		t.Fatalf("history handling wrong:\n%s", text)
+	}
+}
