@@ -72,6 +72,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		count(st, Entry{Role: role, Text: text, Time: now})
 		st.Replies++
 		st.LastSeen = now
+		st.Parked, st.Ended = false, false
 		if err := x.setPending(true); err != nil {
 			return err
 		}

@@ -381,3 +381,25 @@ func TestResumedSessionSkipsHistoryBeforeCerebro(t *testing.T) {
 		t.Fatalf("history handling wrong:\n%s", text)
 	}
 }
+
+// TestTrivialEndThenResumeKeepsEarlierTurns: `claude -p --resume` ends the
+// session after each turn; a first turn that looked trivial at its end
+// must still be saved once the session grows.
+func TestTrivialEndThenResumeKeepsEarlierTurns(t *testing.T) {
+	f := newFixture(t)
+	f.turn("first question", "first answer", false)
+	if res := f.flush(TriggerSessionEnd, true); res.File != "" || f.sess.IsPending() {
+		t.Fatalf("trivial end: %+v, pending %v", res, f.sess.IsPending())
+	}
+	f.turn("second question", "second answer", false)
+	if !f.sess.IsPending() {
+		t.Fatal("resumed session not pending")
+	}
+	f.flush(TriggerSessionEnd, true)
+	text := f.dailyText()
+	for _, s := range []string{"user: first question\n", "assistant: first answer\n", "user: second question\n"} {
+		if strings.Count(text, s) != 1 {
+			t.Fatalf("%q not written once:\n%s", s, text)
+		}
+	}
+}
