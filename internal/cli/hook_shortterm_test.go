@@ -309,3 +309,17 @@ func TestRealHookInputs(t *testing.T) {
 		t.Fatalf("%d calls; daily file:\n%s", ran, h.daily())
 	}
 }
+
+func TestScanSecretsRedactsTheDistillate(t *testing.T) {
+	h := newHookEnv(t)
+	h.env["CEREBRO_SHORT_SCAN_SECRETS"] = "true"
+	key := "AKIA" + "Q3EGRXZ7N4KPLM2T"
+	for i := 0; i < 2; i++ {
+		h.turn(t, "s1", fmt.Sprintf("Please deploy with key %s now, step %d.", key, i), fmt.Sprintf("I deployed step %d.", i))
+	}
+	h.hook(t, "session-end", h.input("s1", "SessionEnd"))
+	got := h.daily()
+	if !strings.Contains(got, "step 1") || strings.Contains(got, key) || !strings.Contains(got, "[REDACTED:") {
+		t.Fatalf("not redacted:\n%s", got)
+	}
+}
