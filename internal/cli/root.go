@@ -31,6 +31,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdCore(f, nil),
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
+		newCmdOrg(f),
 	)
 	return root
 }

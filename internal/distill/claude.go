@@ -126,20 +126,24 @@ func Fallback(ctx context.Context, c Claude, seg Segment) (body string, usedClau
 	return Extractive(seg), false, err
 }
 
-// capped is a buffer that keeps at most max bytes and notes overflow.
+// capped is a writer that keeps at most max bytes and notes overflow. It
+// must not offer ReadFrom (as an embedded bytes.Buffer would): io.Copy
+// would use it and bypass the cap.
 type capped struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int
 	over bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
-	if room := c.max - c.Len(); room < len(p) {
+	if room := c.max - c.buf.Len(); room < len(p) {
 		c.over = true
 		if room > 0 {
-			c.Buffer.Write(p[:room])
+			c.buf.Write(p[:room])
 		}
 		return len(p), nil
 	}
-	return c.Buffer.Write(p)
+	return c.buf.Write(p)
 }
+
+func (c *capped) String() string { return c.buf.String() }

@@ -53,11 +53,15 @@ type section struct {
 func render(sections []section) string {
 	var b strings.Builder
 	for _, s := range sections {
-		if len(s.bullets) == 0 {
-			continue
-		}
-		b.WriteString("### " + s.head + "\n")
+		head := false
 		for _, x := range s.bullets {
+			if strings.TrimSpace(x) == "" {
+				continue // what was left of a bullet made only of markup
+			}
+			if !head {
+				b.WriteString("### " + s.head + "\n")
+				head = true
+			}
 			b.WriteString("- " + x + "\n")
 		}
 	}

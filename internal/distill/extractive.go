@@ -28,12 +28,13 @@ const (
 // same body; an empty segment gives "".
 func Extractive(seg Segment) string {
 	turns := splitTurns(seg.Items)
+	sc := sentenceCache{}
 	sections := []section{
 		{HeadAsked, asked(seg.Items)},
-		{HeadDone, done(turns, seg.Items)},
-		{HeadDecided, decided(seg.Items)},
+		{HeadDone, done(sc, turns, seg.Items)},
+		{HeadDecided, decided(sc, seg.Items)},
 		{HeadFiles, filesAndCommands(seg.Items, seg.Dir)},
-		{HeadOpen, open(turns, seg.Items)},
+		{HeadOpen, open(sc, turns, seg.Items)},
 	}
 	return render(fit(sections, MaxBody))
 }
@@ -72,9 +73,9 @@ func (t turn) answer() (transcript.Item, bool) {
 }
 
 // answered reports whether any reply of the turn states something.
-func (t turn) answered() bool {
+func (t turn) answered(sc sentenceCache) bool {
 	for _, r := range t.replies {
-		if firstStatement(r.Text) != "" {
+		if firstStatement(sc, r.Text) != "" {
 			return true
 		}
 	}
@@ -140,18 +141,81 @@ func asked(items []transcript.Item) []string {
 }
 
 var (
-	doneEN = regexp.MustCompile(`(?i)^(?:(?:i|we)(?:'ve| have)?\s+)?(?:now\s+|also\s+|successfully\s+)?(?:added|fixed|updated|created|removed|deleted|implemented|changed|refactored|renamed|moved|wrote|installed|configured|replaced|converted|extracted|merged|committed|pushed|resolved|cleaned up|set up|enabled|disabled|simplified|documented|verified|built|migrated|upgraded|bumped|reverted|restored|switched|introduced|optimized|improved|rewrote|reorganized|split|wired|hooked up)\b`)
-	doneState = regexp.MustCompile(`(?i)\b(?:has been|have been|were|was)\s+(?:successfully\s+)?(?:added|fixed|updated|created|removed|deleted|implemented|changed|refactored|renamed|moved|installed|configured|replaced|resolved|merged|committed|pushed)\b|\b(?:all|the)\s+(?:\d+\s+)?tests?\s+(?:now\s+)?pass(?:es|ed)?\b|^done\b|^готово`)
-	doneRU = regexp.MustCompile(`(?i)^(?:я\s+|мы\s+)?(?:сделал|сделали|исправил|исправили|добавил|добавили|обновил|обновили|создал|создали|удалил|удалили|переписал|переписали|перенёс|перенес|настроил|настроили|реализовал|реализовали|переименовал|убрал|убрали|поправил|поправили|заменил|заменили|починил|починили)`)
-	filler    = regexp.MustCompile(`(?i)^(?:you're (?:absolutely |totally )?right|you are (?:absolutely )?right|great|perfect|excellent|good|nice|i see|got it|sure|certainly|of course|ok|okay|thanks|thank you|понял|отлично|хорошо|конечно)\b`)
-	planning  = regexp.MustCompile(`(?i)^(?:let me|let's|i'll|i will|i'm going to|i am going to|now i|now let|first,? i|next,? i|i need to|i should|сейчас|давай|давайте|теперь я|я посмотрю|посмотрю)\b`)
+	doneVerbs = wordSet(
+		"added", "fixed", "updated", "created", "removed", "deleted", "implemented", "changed",
+		"refactored", "renamed", "moved", "wrote", "installed", "configured", "replaced", "converted",
+		"extracted", "merged", "committed", "pushed", "resolved", "cleaned up", "set up", "enabled",
+		"disabled", "simplified", "documented", "verified", "built", "migrated", "upgraded", "bumped",
+		"reverted", "restored", "switched", "introduced", "optimized", "improved", "rewrote",
+		"reorganized", "split", "wired", "hooked up",
+		"сделал", "сделала", "сделали", "исправил", "исправила", "исправили", "добавил", "добавила",
+		"добавили", "обновил", "обновила", "обновили", "создал", "создала", "создали", "удалил",
+		"удалила", "удалили", "переписал", "переписали", "перенёс", "перенес", "перенесли", "настроил",
+		"настроили", "реализовал", "реализовали", "переименовал", "убрал", "убрали", "поправил",
+		"поправили", "заменил", "заменили", "починил", "починили",
+	)
+	doneSubjects = wordSet("i", "we", "i've", "we've", "я", "мы")
+	doneAdverbs  = wordSet("now", "also", "successfully", "just", "then", "тоже", "также", "ещё", "еще")
+	filler       = phrases(
+		"you're right", "you're absolutely right", "you're totally right", "you are right",
+		"you are absolutely right", "great", "perfect", "excellent", "good", "nice", "i see",
+		"got it", "sure", "certainly", "of course", "ok", "okay", "thanks", "thank you",
+		"понял", "отлично", "хорошо", "конечно",
+	)
+	planning = phrases(
+		"let me", "let's", "i'll", "i will", "i'm going to", "i am going to", "now i", "now let",
+		"first i", "next i", "i need to", "i should",
+		"сейчас", "давай", "давайте", "теперь я", "я посмотрю", "посмотрю",
+	)
 )
 
-func isDone(s string) bool {
-	return !isQuestion(s) && len(strings.Fields(s)) >= 3 && (doneEN.MatchString(s) || doneState.MatchString(s) || doneRU.MatchString(s))
+// isDone reports whether a sentence reports work done: it opens with a
+// past-tense action ("Fixed…", "I've added…", "Добавил…"), states a result
+// ("…was fixed", "tests pass") or is a "Done"/"Готово".
+func isDone(s sent) bool {
+	ws := s.words
+	if len(ws) < 3 || isQuestion(s.text) {
+		return false
+	}
+	if ws[0] == "done" || ws[0] == "готово" {
+		return true
+	}
+	v := ws
+	if doneSubjects[v[0]] {
+		v = v[1:]
+		if len(v) > 0 && v[0] == "have" {
+			v = v[1:]
+		}
+	}
+	if len(v) > 0 && doneAdverbs[v[0]] {
+		v = v[1:]
+	}
+	if len(v) > 0 && doneVerbs[v[0]] || len(v) > 1 && doneVerbs[v[0]+" "+v[1]] {
+		return true
+	}
+	for i := 0; i+1 < len(ws); i++ {
+		next := ws[i+1]
+		if next == "successfully" || next == "now" {
+			if i+2 >= len(ws) {
+				break
+			}
+			next = ws[i+2]
+		}
+		switch ws[i] {
+		case "been", "was", "were":
+			if doneVerbs[next] {
+				return true
+			}
+		case "test", "tests":
+			if next == "pass" || next == "passes" || next == "passed" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-func done(turns []turn, items []transcript.Item) []string {
+func done(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -165,16 +229,16 @@ func done(turns []turn, items []transcript.Item) []string {
 		ans, hasAnswer := t.answer()
 		for _, r := range t.replies {
 			n := 0
-			for _, s := range sentences(r.Text) {
+			for _, s := range sc.of(r.Text) {
 				if n < 2 && isDone(s) {
-					add(s)
+					add(s.text)
 					n++
 				}
 			}
 			// A turn's closing reply is its substance even without an
 			// action verb: the answer to a question, a finding.
 			if n == 0 && hasAnswer && r.ID == ans.ID {
-				if first := firstStatement(r.Text); first != "" {
+				if first := firstStatement(sc, r.Text); first != "" {
 					add(first)
 				}
 			}
@@ -199,18 +263,28 @@ func leadIn(s string) string {
 
 // firstStatement is the first sentence of a reply that states something:
 // not a plan ("Let me…"), not a question, not a bare lead-in ("Here's…:").
-func firstStatement(text string) string {
-	for _, s := range sentences(text) {
-		if planning.MatchString(s) || filler.MatchString(s) || isQuestion(s) ||
-			strings.HasSuffix(s, ":") || len(strings.Fields(s)) < 4 {
+//
+// A long answer that has a summary or findings heading is represented by
+// what follows that heading.
+func firstStatement(sc sentenceCache, text string) string {
+	if loc := conclusionHeading.FindStringIndex(text); loc != nil {
+		if s := firstStatement(sc, text[loc[1]:]); s != "" {
+			return s
+		}
+	}
+	for _, s := range sc.of(text) {
+		if planning.prefix(s.words) || filler.prefix(s.words) || isQuestion(s.text) ||
+			strings.HasSuffix(s.text, ":") || len(s.words) < 4 {
 			continue
 		}
-		return s
+		return s.text
 	}
 	return ""
 }
 
-var decision = wordsRe(
+var conclusionHeading = regexp.MustCompile(`(?im)^[ \t]*#{1,6}[ \t]+[^\n]*(?:summary|findings|conclusion|tl;dr|result|итог|вывод|резюме)[^\n]*\n`)
+
+var decision = phrases(
 	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
 	"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
 	"i chose", "opted for", "the decision", "decision:",
@@ -218,15 +292,15 @@ var decision = wordsRe(
 	"используем",
 )
 
-func decided(items []transcript.Item) []string {
+func decided(sc sentenceCache, items []transcript.Item) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, it := range items {
-		for _, s := range sentences(it.Text) {
-			if isQuestion(s) || strings.HasSuffix(s, ":") || !decision.MatchString(s) {
+		for _, s := range sc.of(it.Text) {
+			if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !decision.in(s.words) {
 				continue
 			}
-			b := safeBullet(s, bulletRunes)
+			b := safeBullet(s.text, bulletRunes)
 			if !seen[b] {
 				seen[b] = true
 				out = append(out, b)
@@ -241,21 +315,21 @@ func decided(items []transcript.Item) []string {
 
 var (
 	// Markers of work left over, taken from any reply.
-	openStrong = wordsRe(
+	openStrong = phrases(
 		"todo", "to do", "to-do", "fixme", "tbd", "still need", "still needs", "not yet",
 		"left to do", "remaining", "follow-up", "follow up", "haven't",
 		"осталось", "ещё нужно", "еще нужно", "пока не", "не забыть", "не сделано", "доделать",
 	)
 	// Markers of a next step, taken only from the reply the segment ends on:
 	// earlier ones were usually carried out in the next turn.
-	openNext = wordsRe(
+	openNext = phrases(
 		"next step", "next steps", "you may want", "you might want", "consider",
 		"нужно", "надо", "следующий шаг", "дальше", "потом", "стоит",
 	)
 	checkbox = regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`)
 )
 
-func open(turns []turn, items []transcript.Item) []string {
+func open(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -278,16 +352,16 @@ func open(turns []turn, items []transcript.Item) []string {
 			continue
 		}
 		final := hasLast && it.ID == last.ID
-		for _, s := range sentences(it.Text) {
+		for _, s := range sc.of(it.Text) {
 			switch {
-			case isDone(s) && !openStrong.MatchString(s),
-				planning.MatchString(s), strings.HasSuffix(s, ":"):
-			case final && isQuestion(s):
-				add(s)
-			case openStrong.MatchString(s) && !isQuestion(s):
-				add(s)
-			case final && openNext.MatchString(s):
-				add(s)
+			case isDone(s) && !openStrong.in(s.words),
+				planning.prefix(s.words), strings.HasSuffix(s.text, ":"):
+			case final && isQuestion(s.text):
+				add(s.text)
+			case openStrong.in(s.words) && !isQuestion(s.text):
+				add(s.text)
+			case final && openNext.in(s.words):
+				add(s.text)
 			}
 		}
 		if final {
@@ -298,7 +372,7 @@ func open(turns []turn, items []transcript.Item) []string {
 	}
 	// A request the segment ends on that got no answer: no reply yet, or
 	// only plans and tool calls (interrupted, or the session ended).
-	if n := len(turns); n > 0 && turns[n-1].ask != nil && !turns[n-1].answered() {
+	if n := len(turns); n > 0 && turns[n-1].ask != nil && !turns[n-1].answered(sc) {
 		if r := request(turns[n-1].ask.Text); r != "" {
 			add("unanswered: " + r)
 		}

@@ -142,6 +142,10 @@ func TestDoneRules(t *testing.T) {
 			user("show the plan"),
 			assistant("a1", "## Plan\n```sh\nmake all\n```\nThe plan has three steps and starts with the schema."),
 		}, []string{"The plan has three steps and starts with the schema."}},
+		{"a long answer is represented by its summary", []transcript.Item{
+			user("research the options"),
+			assistant("a1", "Here is what I looked at.\n\n## Options\n- Option A costs more\n\n## Summary\nOption B is cheaper and already supported by the SDK."),
+		}, []string{"Option B is cheaper and already supported by the SDK."}},
 		{"russian", []transcript.Item{
 			user("почини сборку"),
 			assistant("a1", "Исправил путь к модулю в go.mod. Сборка проходит."),
@@ -190,7 +194,7 @@ func TestDecisionMarkersAreWholeWords(t *testing.T) {
 		"Избудем это позже.":                    false,
 		"Okay, let's go with the second option": true,
 	} {
-		if got := decision.MatchString(s); got != want {
+		if got := decision.in(words(s)); got != want {
 			t.Errorf("decision(%q) = %v, want %v", s, got, want)
 		}
 	}

@@ -147,11 +147,21 @@ func Clean(out string) (string, error) {
 		if current == "" || strings.TrimSpace(line) == "" {
 			continue
 		}
-		item := safeBullet(bulletLine.ReplaceAllString(line, ""), claudeBulletRune)
-		if item == "" || len(bullets[current]) >= maxClaudeBullets {
+		list := bullets[current]
+		isBullet := bulletLine.MatchString(line)
+		switch {
+		case !isBullet && len(list) > 0 && (line[0] == ' ' || line[0] == '\t'):
+			// An indented line continues the bullet above it.
+			list[len(list)-1] = safeBullet(list[len(list)-1]+" "+line, claudeBulletRune)
+			continue
+		case !isBullet && len(list) > 0:
+			continue // prose after a list is a closing remark
+		case len(list) >= maxClaudeBullets:
 			continue
 		}
-		bullets[current] = append(bullets[current], item)
+		if item := safeBullet(bulletLine.ReplaceAllString(line, ""), claudeBulletRune); item != "" {
+			bullets[current] = append(list, item)
+		}
 	}
 	if !found {
 		return "", fmt.Errorf("%w: no ### subsection among %s", ErrBadOutput, strings.Join(Headings, ", "))

@@ -12,7 +12,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // oneLine collapses all whitespace, so a bullet stays one line.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 }
 
 // shorten cuts s to at most n runes at a word boundary, marking the cut.
@@ -89,16 +89,6 @@ func abbreviated(text string) bool {
 		}
 	}
 	return false
-}
-
-// wordsRe builds a case-insensitive matcher for any of phrases as whole
-// words; \b is ASCII-only in Go, so Cyrillic needs explicit boundaries.
-func wordsRe(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		quoted[i] = regexp.QuoteMeta(p)
-	}
-	return regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}_])(?:` + strings.Join(quoted, "|") + `)(?:[^\p{L}\p{N}_]|$)`)
 }
 
 // isQuestion reports whether a sentence asks something.

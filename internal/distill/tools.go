@@ -149,7 +149,7 @@ func codeList(label string, values []string, limit int) string {
 	}
 	spans := make([]string, len(shown))
 	for i, v := range shown {
-		spans[i] = codeSpan(strings.ReplaceAll(v, "<!--", "< !--"))
+		spans[i] = codeSpan(strings.ReplaceAll(oneLine(v), "<!--", "< !--"))
 	}
 	s := label + ": " + strings.Join(spans, ", ")
 	if n := len(values) - len(shown); n > 0 {

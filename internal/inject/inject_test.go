@@ -102,3 +102,24 @@ func TestInjectHugeSingleSectionIsCutAtALine(t *testing.T) {
 		t.Fatalf("bad cut (%d chars)", utf8.RuneCountInString(got))
 	}
 }
+
+// BenchmarkBuild is SessionStart's inject with a full budget of sections
+// and a year of older daily files that must not be read.
+func BenchmarkBuild(b *testing.B) {
+	root := b.TempDir()
+	l := project.Layout{Root: root}
+	for i := 0; i < 30; i++ {
+		day := now.AddDate(0, 0, -(i % 2)).Add(-time.Duration(i) * time.Minute)
+		daily.Append(l.DailyDir(), "proj", daily.Section{Start: day, End: day, SessionID: "s", Trigger: "auto", Seq: i,
+			Body: "### Asked\n- " + strings.Repeat("a request ", 30) + "\n"})
+	}
+	data, _ := os.ReadFile(daily.Path(l.DailyDir(), now.AddDate(0, 0, -1)))
+	for d := 2; d < 367; d++ {
+		os.WriteFile(daily.Path(l.DailyDir(), now.AddDate(0, 0, -d)), data, 0o644)
+	}
+	for b.Loop() {
+		if s, err := Build(Options{Layout: l, Now: now}); err != nil || s == "" {
+			b.Fatal(err)
+		}
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -66,10 +68,14 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	}
 	var snap *snapshot
 	var res FlushResult
-	err := x.Update(func(st *State) error {
+	// Reading needs no fsync; update switches to a durable save when the
+	// cursors move (a settled intent, a dropped segment).
+	durable := false
+	err := x.update(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}
+		durable = st.Intent != nil
 		if err := x.finishIntent(st); err != nil {
 			return err
 		}
@@ -81,21 +87,35 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		switch {
 		case len(s.items) == 0:
 			res.Skipped = "nothing new"
+			durable = durable || s.to != s.from || s.jto != s.jfrom
 			x.advance(st, s, false)
-			return x.setPending(false)
+			return nil
 		case trivial && o.Final:
+			// Not saved, and not dropped either: `claude -p --resume` ends
+			// the session after every turn, so a session that looks trivial
+			// at its end may go on. Parked, it leaves the pending list (no
+			// recovery retries it), and a resumed session's next capture
+			// unparks the segment, which then flushes whole.
 			res.Skipped = fmt.Sprintf("trivial session (%d replies)", st.Replies)
-			x.advance(st, s, false)
-			return x.setPending(false)
+			st.Parked = true
+			return nil
 		case trivial:
 			res.Skipped = fmt.Sprintf("too few replies so far (%d)", st.Replies)
 			return nil
 		}
 		snap = s
 		return nil
+	}, func(st *State) error {
+		if durable {
+			return x.save(st)
+		}
+		return x.saveFast(st)
 	})
-	if err != nil || snap == nil {
+	if err != nil {
 		return res, err
+	}
+	if snap == nil {
+		return res, x.syncPending()
 	}
 	crash("after-read")
 	seg := distill.Segment{
@@ -122,6 +142,13 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			res.Skipped = "flushed by another process"
 			return nil
 		}
+		if strings.TrimSpace(body) == "" {
+			// Only acknowledgements and session commands: consumed, with
+			// no section to show for it.
+			res.Skipped = "nothing to distil"
+			x.advance(st, snap, false)
+			return nil
+		}
 		layout := project.Layout{Root: st.Project}
 		sec := daily.Section{
 			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger,
@@ -146,7 +173,20 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		return res, err
 	}
 	crash("after-commit")
-	return res, x.Update(func(st *State) error { return x.setPending(st.JournalSize > st.JournalOffset && st.SegReplies > 0) })
+	return res, x.syncPending()
+}
+
+// syncPending sets or clears the pending marker from the saved state. It
+// runs only after the state is saved, so a marker is never cleared for a
+// segment whose cursor has not durably moved.
+func (x *Session) syncPending() error {
+	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
+		st, err := x.Load()
+		if err != nil {
+			return err
+		}
+		return x.setPending(!st.Parked && (st.SegReplies > 0 || st.Intent != nil))
+	})
 }
 
 // read takes the snapshot of the unflushed segment.

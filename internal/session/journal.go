@@ -43,9 +43,14 @@ func (t Thresholds) Due(st *State) bool {
 // Capture is the hot path: it appends one message to the journal and bumps
 // the counters. Its cost depends only on the message, never on the
 // transcript or the history. It returns the updated state.
+//
+// Neither write is fsynced (an fsync costs more than the whole rest of a
+// hook): both survive a killed process, and after a power cut the journal
+// may miss its last lines, which the transcript holds anyway, and the
+// counters are rebuilt from the journal.
 func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
 	var out *State
-	err := x.Update(func(st *State) error {
+	err := x.updateFast(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}
@@ -54,7 +59,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 			return fmt.Errorf("encode journal entry: %w", err)
 		}
 		line = append(line, '\n')
-		if err := atomicfile.AppendUnlocked(x.JournalPath(), line, 0o600); err != nil {
+		if err := atomicfile.AppendUnsynced(x.JournalPath(), line, 0o600); err != nil {
 			return fmt.Errorf("append journal: %w", err)
 		}
 		if meta.Project != "" {
@@ -67,6 +72,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		count(st, Entry{Role: role, Text: text, Time: now})
 		st.Replies++
 		st.LastSeen = now
+		st.Parked, st.Ended = false, false
 		if err := x.setPending(true); err != nil {
 			return err
 		}
@@ -80,7 +86,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 // (SessionStart, SessionEnd) under the session lock.
 func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 	var out *State
-	err := x.Update(func(st *State) error {
+	err := x.updateFast(func(st *State) error {
 		if err := x.reconcile(st); err != nil {
 			return err
 		}
@@ -88,6 +94,13 @@ func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 			st.Project = meta.Project
 		}
 		if meta.Transcript != "" {
+			if st.Rev == 0 && st.Transcript == "" {
+				// First sight of a session that already has a transcript
+				// (resumed from before cerebro was installed): its history
+				// is not this plugin's to replay, and reading it whole
+				// could outlast every hook.
+				st.Offset = lineAlignedSize(meta.Transcript)
+			}
 			st.Transcript = meta.Transcript
 		}
 		st.LastSeen = now
@@ -186,4 +199,23 @@ func parseJournal(r *bufio.Reader) ([]Entry, int64, error) {
 		e.Text = strings.ToValidUTF8(e.Text, "\uFFFD")
 		out = append(out, e)
 	}
+}
+
+// lineAlignedSize is the transcript's size when it ends a line, else 0 (a
+// line still being written would be cut; reading from 0 is then safe).
+func lineAlignedSize(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return 0
+	}
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, fi.Size()-1); err != nil || b[0] != '\n' {
+		return 0
+	}
+	return fi.Size()
 }

@@ -35,6 +35,7 @@ var LockTimeout = 3 * time.Second
 
 // State is one session's cursors and counters.
 type State struct {
+	Rev        int64  `json:"rev"` // bumped by every write; see Load
 	SessionID  string `json:"session_id"`
 	ProjectID  string `json:"project_id"`
 	Project    string `json:"project"` // project root
@@ -60,6 +61,9 @@ type State struct {
 	Flushes    int       `json:"flushes"` // sections written
 	LastSeen   time.Time `json:"last_seen,omitzero"`
 	Ended      bool      `json:"ended,omitempty"` // SessionEnd was seen
+	// Parked: the session ended trivial; its segment waits, off the
+	// pending list, for the session to be resumed.
+	Parked bool `json:"parked,omitempty"`
 	// Background is when a detached flush was started (claude distiller);
 	// hooks do not start another while it is recent.
 	Background time.Time `json:"background,omitzero"`
@@ -151,20 +155,40 @@ func (x *Session) JournalPath() string { return filepath.Join(x.dir, x.ID+".json
 func (x *Session) pendingPath() string { return filepath.Join(x.dir, "pending", x.ID) }
 
 // Load reads the state; a missing file is a fresh state (nil error).
+//
+// The state lives in two files: the main one, rewritten on every hook
+// without fsync, and a durable copy written with fsync by every flush (see
+// [Session.save]). Each write bumps Rev, and Load takes the newer readable
+// one, so a power cut that breaks or rolls back the main file never sends
+// the cursors back; the counters are then rebuilt from the journal.
 func (x *Session) Load() (*State, error) {
-	data, err := os.ReadFile(x.StatePath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return &State{SessionID: x.ID, ProjectID: x.ProjectID}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read session state: %w", err)
-	}
-	st, err := parseState(data)
-	if err != nil {
-		return nil, fmt.Errorf("read session state %s: %w", x.StatePath(), err)
+	m, merr := readState(x.StatePath())
+	c, cerr := readState(x.durablePath())
+	var st *State
+	switch {
+	case merr == nil && (cerr != nil || m.Rev >= c.Rev):
+		st = m
+	case cerr == nil:
+		st = c
+		st.JournalSize = -1 // force a recount from the journal
+	case errors.Is(merr, fs.ErrNotExist) && errors.Is(cerr, fs.ErrNotExist):
+		st = &State{}
+	case errors.Is(cerr, fs.ErrNotExist):
+		// A broken main file and no flush ever: the cursors were at zero.
+		st = &State{JournalSize: -1}
+	default:
+		return nil, fmt.Errorf("read session state %s: %w", x.StatePath(), merr)
 	}
 	st.SessionID, st.ProjectID = x.ID, x.ProjectID
 	return st, nil
+}
+
+func readState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseState(data)
 }
 
 func parseState(data []byte) (*State, error) {
@@ -178,20 +202,51 @@ func parseState(data []byte) (*State, error) {
 	return &st, nil
 }
 
+// save writes the state durably: the fsynced copy first, then the main
+// file. Flushes use it, because their cursors must never go back.
 func (x *Session) save(st *State) error {
+	st.Rev++
 	data, err := json.Marshal(st)
 	if err != nil {
 		return fmt.Errorf("encode session state: %w", err)
 	}
-	if err := atomicfile.Write(x.StatePath(), data, 0o600); err != nil {
+	if err := atomicfile.Write(x.durablePath(), data, 0o600); err != nil {
+		return fmt.Errorf("save session state: %w", err)
+	}
+	if err := atomicfile.ReplaceUnsynced(x.StatePath(), data, 0o600); err != nil {
 		return fmt.Errorf("save session state: %w", err)
 	}
 	return nil
 }
 
+// saveFast writes the main file without fsync: the hot path's counters can
+// be rebuilt from the journal, and its cursors are the ones the durable
+// copy already holds.
+func (x *Session) saveFast(st *State) error {
+	st.Rev++
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode session state: %w", err)
+	}
+	if err := atomicfile.ReplaceUnsynced(x.StatePath(), data, 0o600); err != nil {
+		return fmt.Errorf("save session state: %w", err)
+	}
+	return nil
+}
+
+func (x *Session) durablePath() string { return filepath.Join(x.dir, x.ID+".cursor.json") }
+
 // Update runs fn on the state under the session lock and saves the result
-// when fn returns nil.
+// durably when fn returns nil.
 func (x *Session) Update(fn func(*State) error) error {
+	return x.update(fn, x.save)
+}
+
+func (x *Session) updateFast(fn func(*State) error) error {
+	return x.update(fn, x.saveFast)
+}
+
+func (x *Session) update(fn func(*State) error, save func(*State) error) error {
 	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
 		st, err := x.Load()
 		if err != nil {
@@ -200,7 +255,7 @@ func (x *Session) Update(fn func(*State) error) error {
 		if err := fn(st); err != nil {
 			return err
 		}
-		return x.save(st)
+		return save(st)
 	})
 }
 

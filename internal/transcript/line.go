@@ -42,17 +42,18 @@ func ParseLine(raw []byte) (Item, bool) {
 	if len(line) == 0 || line[0] != '{' {
 		return Item{}, false
 	}
+	// The type check comes first so the bulk of a transcript (progress,
+	// attachments, snapshots) is dismissed without copying or validating
+	// large lines.
+	typ := gjson.GetBytes(line, "type").Str
+	if typ != RoleUser && typ != RoleAssistant {
+		return Item{}, false
+	}
 	var s string
 	if utf8.Valid(line) {
 		s = string(line)
 	} else {
 		s = string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
-	}
-	// The type check comes first so the bulk of a transcript (progress,
-	// attachments, snapshots) is dismissed without validating large lines.
-	typ := gjson.Get(s, "type").Str
-	if typ != RoleUser && typ != RoleAssistant {
-		return Item{}, false
 	}
 	if !gjson.Valid(s) {
 		return Item{}, false

@@ -49,7 +49,8 @@ type Item struct {
 // so every call that can make progress does.
 //
 // Items of an assistant message split across calls share their ID; combine
-// results of successive calls with [Merge].
+// results of successive calls with [Merge], and count replies by distinct
+// ID, not by Item, when counting across calls.
 func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
 	if from < 0 {
 		return nil, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
@@ -78,6 +79,9 @@ func Read(path string, from, maxBytes int64) (items []Item, next int64, err erro
 		if errors.Is(rerr, bufio.ErrBufferFull) {
 			long = append(long, chunk...)
 			inLong = true
+			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
+				break // a long line past the window: leave it whole to the next call
+			}
 			continue
 		}
 		line := chunk

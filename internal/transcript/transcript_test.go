@@ -246,6 +246,28 @@ func TestReadHugeLine(t *testing.T) {
 	}
 }
 
+func TestReadStopsBeforeHugeLinePastWindow(t *testing.T) {
+	first := `{"type":"user","uuid":"u1","message":{"role":"user","content":"short"}}` + "\n"
+	huge := `{"type":"user","uuid":"u2","message":{"role":"user","content":"` + strings.Repeat("y", 2<<20) + `"}}` + "\n"
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	writeFile(t, path, []byte(first+huge))
+
+	items, next, err := Read(path, 0, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != int64(len(first)) || len(items) != 1 || items[0].ID != "u1" {
+		t.Fatalf("next %d (want %d), items %+v", next, len(first), shorten(items))
+	}
+	items, next, err = Read(path, next, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next != int64(len(first)+len(huge)) || len(items) != 1 || items[0].ID != "u2" {
+		t.Errorf("second call: next %d, items %d", next, len(items))
+	}
+}
+
 func TestReadEmptyAndMissing(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.jsonl")
