@@ -62,3 +62,22 @@ func TestLongActiveCommand(t *testing.T) {
 	}
 	s.checkHooks()
 }
+
+// TestDoctorCommand: /cerebro:doctor reports on the same state dir the
+// hooks use (CLAUDE_PLUGIN_DATA reaches memhook through the command's
+// `env` prefix) and sees the hooks that already ran.
+func TestDoctorCommand(t *testing.T) {
+	s := newSandbox(t)
+	live := s.Live()
+	live.Send("hello")
+	live.Send("/cerebro:doctor")
+	live.Close()
+	got := s.lastUserText()
+	if !strings.Contains(got, "state dir "+s.PluginData()) {
+		t.Errorf("doctor did not report the hooks' state dir %s; the model got:\n%s", s.PluginData(), got)
+	}
+	if strings.Contains(got, "no hook has run yet") || strings.Contains(got, "exited with status") {
+		t.Errorf("doctor does not see the hooks that ran, or failed; the model got:\n%s", got)
+	}
+	s.checkHooks()
+}

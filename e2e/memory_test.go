@@ -181,6 +181,18 @@ func TestTrivialSessionLeavesNothing(t *testing.T) {
 	if len(secs) != 1 || !strings.Contains(secs[0].Body, "locale does the server") || !strings.Contains(secs[0].Body, "en_GB") {
 		t.Errorf("a four-reply session should be saved in one section with both turns; got %v\n%s", triggers(secs), s.Daily())
 	}
+	// claude -p ends the session after every turn: a resumed session that
+	// passes the minimum keeps the turn that was trivial on its own.
+	id = newSessionID(t)
+	s.Prompt("The staging database is Numbat", "--session-id", id)
+	s.Prompt("Its backups run hourly", "--resume", id)
+	all := ""
+	for _, sec := range sectionsOf(Sections(s.Daily()), id) {
+		all += sec.Body
+	}
+	if !strings.Contains(all, "Numbat") || !strings.Contains(all, "hourly") {
+		t.Errorf("the resumed session's distillates lack its first or second turn:\n%s", s.Daily())
+	}
 	s.checkHooks()
 }
 
