@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/gitrepo"
 	"github.com/tidwall/gjson"
 )
 
@@ -270,6 +271,13 @@ func newSessionID(t *testing.T) string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+func initRepo(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := gitrepo.Init(dir); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // readFile returns a file's text or fails the test.

@@ -13,16 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
 	"github.com/tidwall/gjson"
 )
-
-func initRepo(t *testing.T, dir string) {
-	t.Helper()
-	if _, err := gitrepo.Init(dir); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TranscriptDir is where Claude Code keeps this project's transcripts.
 func (s *Sandbox) TranscriptDir() string {
