@@ -69,7 +69,7 @@ type Sandbox struct {
 	// AllowedTools is passed as --allowedTools (root may not skip permissions).
 	AllowedTools string
 
-	runs []Result // every claude run, for hook timings
+	runs []Result // every claude run, for the hook checks
 }
 
 // newSandbox makes a sandbox whose project is a fresh git repository.
