@@ -25,6 +25,8 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollup(f, nil),
 		newCmdRegistry(f, nil),
 		newCmdSchedule(f, nil),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 		newCmdLong(f, nil),
 		newCmdPlanFact(f, nil),
 		newCmdWiki(f, nil),
@@ -36,8 +38,6 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
 		newCmdOrg(f),
-		newCmdFlush(f, nil),
-		newCmdDoctor(f, nil),
 	)
 	return root
 }
