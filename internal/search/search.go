@@ -75,10 +75,12 @@ type hit struct {
 	snip      snip
 }
 
-// snippetBoost is how much the snippet's share of the query weighs in a
-// text score: a chunk whose matches sit together in what is shown beats
-// one whose matches are spread over more than a snippet can hold.
-const snippetBoost = 0.5
+// passageWeight is the passage's share of a hit's text score, the rest
+// being its chunk's: the chunk says the topic is there, the passage that
+// what is shown holds it. A chunk is larger than a snippet, so ranking by
+// the chunk alone favours chunks whose matches lie too far apart for one
+// snippet.
+const passageWeight = 0.6
 
 // passagesPerChunk is how many separate snippets one chunk may yield as
 // results: a chunk is larger than a snippet, and its second-best passage
@@ -127,7 +129,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 			}
 		}
 		for _, h := range byID {
-			for _, sn := range pickSnippets(h.text, h.stems, weights, passagesPerChunk) {
+			for _, sn := range pickSnippets(h.text, h.stems, h.start == 1, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
 				all = append(all, &p)
@@ -143,7 +145,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	}
 	vw, tw = vw/(vw+tw), tw/(vw+tw)
 	for _, h := range all {
-		s := h.textScore * (1 - snippetBoost + snippetBoost*h.snip.coverage)
+		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
 			s = vw*math.Max(0, h.vecScore) + tw*s
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -8,21 +9,29 @@ import (
 // SnippetChars caps a result's snippet.
 const SnippetChars = 700
 
+// passageK1 saturates a word's repeats inside a passage as BM25's k1
+// does inside a chunk: the third "deploy" in a snippet adds little, a
+// second query word adds a lot. Passages are never longer than a snippet,
+// so there is no length normalization.
+const passageK1 = 1.2
+
 // snip is the part of a chunk shown for a hit.
 type snip struct {
-	text     string
-	off, n   int     // first line (0-based, inside the chunk) and line count
-	coverage float64 // share of the query's weight the snippet holds, 0..1
-	stems    map[string]bool
+	text   string
+	off, n int     // first line (0-based, inside the chunk) and line count
+	score  float64 // the passage's own text score, 0..1 like a chunk's
+	stems  map[string]bool
 }
 
 // pickSnippets picks up to max runs of whole lines of a chunk that do not
-// overlap, each at most SnippetChars long, best first: the run covering
-// the most query weight (each query stem counted once, weighted by its
-// rarity; more matches break ties), then the best run among the lines
-// left, and so on while runs still match. stems holds the chunk's stems
-// line by line, as the index stores them.
-func pickSnippets(text, stems string, weights map[string]float64, max int) []snip {
+// overlap, each at most SnippetChars long, best first. The matching core
+// of each run starts and ends on a line holding a query word and is the
+// one scoring best by BM25 over its own words (IDF-weighted, repeats
+// saturated), the smaller core winning a tie; the run is then padded with
+// the lines after the core, then before it, while they fit. stems holds
+// the chunk's stems line by line, as the index stores them; weights the
+// query stems' IDF.
+func pickSnippets(text, stems string, fileStart bool, weights map[string]float64, max int) []snip {
 	lines := strings.Split(text, "\n")
 	stemLines := strings.Split(stems, "\n")
 	if len(stemLines) != len(lines) { // stems stored without line breaks
@@ -35,65 +44,77 @@ func pickSnippets(text, stems string, weights map[string]float64, max int) []sni
 	for _, w := range weights {
 		total += w
 	}
-	lineStems := make([][]string, len(lines))
-	lineScore := make([]float64, len(lines))
+	meta := 0
+	if fileStart {
+		meta = frontmatterLines(lines)
+	}
+	lineTF := make([]map[string]int, len(lines))
 	runes := make([]int, len(lines))
 	for i, l := range stemLines {
 		for _, s := range strings.Fields(l) {
-			if w, ok := weights[s]; ok {
-				lineStems[i] = append(lineStems[i], s)
-				lineScore[i] += w
+			if i < meta {
+				break
+			}
+			if _, ok := weights[s]; ok {
+				if lineTF[i] == nil {
+					lineTF[i] = map[string]int{}
+				}
+				lineTF[i][s]++
 			}
 		}
 		runes[i] = utf8.RuneCountInString(lines[i]) + 1
 	}
 	used := make([]bool, len(lines))
+	fits := func(size, i int) bool { return i >= 0 && i < len(lines) && !used[i] && size+runes[i] <= SnippetChars+1 }
 	var out []snip
 	for len(out) < max {
-		bestStart, bestEnd, bestVal, bestCov := -1, -1, -1.0, 0.0
-		for i := range lines {
-			if used[i] || (lineScore[i] == 0 && (bestVal >= 0 || len(out) > 0)) {
-				continue // a window worth having starts on a matching line
+		bestS, bestE, bestSize, bestVal := -1, -1, 0, 0.0
+		for s := range lines {
+			if used[s] || lineTF[s] == nil {
+				continue
 			}
-			covered := map[string]bool{}
-			var cov, dens float64
-			size, j := 0, i
-			for j < len(lines) && !used[j] && (j == i || size+runes[j] <= SnippetChars+1) {
-				size += runes[j]
-				for _, s := range lineStems[j] {
-					if !covered[s] {
-						covered[s] = true
-						cov += weights[s]
-					}
+			tf := map[string]int{}
+			size := 0
+			for e := s; e < len(lines) && (e == s || fits(size, e)); e++ {
+				size += runes[e]
+				if lineTF[e] == nil {
+					continue
 				}
-				dens += lineScore[j]
-				j++
+				for k, n := range lineTF[e] {
+					tf[k] += n
+				}
+				v := passageBM25(tf, weights)
+				if v > bestVal || (v == bestVal && bestS >= 0 && size < bestSize) {
+					bestS, bestE, bestSize, bestVal = s, e+1, size, v
+				}
 			}
-			if v := cov*1000 + dens; v > bestVal {
-				bestStart, bestEnd, bestVal, bestCov = i, j, v, cov
+		}
+		if bestS < 0 {
+			if len(out) > 0 {
+				break
+			}
+			bestS, bestE, bestSize = 0, 1, runes[0] // nothing matches (a vector-only hit): the chunk's start
+		}
+		for {
+			if fits(bestSize, bestE) {
+				bestSize += runes[bestE]
+				bestE++
+			} else if fits(bestSize, bestS-1) {
+				bestS--
+				bestSize += runes[bestS]
+			} else {
+				break
 			}
 		}
-		if bestStart < 0 || (len(out) > 0 && bestCov == 0) {
-			break
-		}
-		// a window that could still take earlier lines gets them, for context
-		size := 0
-		for _, n := range runes[bestStart:bestEnd] {
-			size += n
-		}
-		for bestStart > 0 && !used[bestStart-1] && size+runes[bestStart-1] <= SnippetChars+1 {
-			bestStart--
-			size += runes[bestStart]
-		}
-		text := strings.Join(lines[bestStart:bestEnd], "\n")
+		text := strings.Join(lines[bestS:bestE], "\n")
 		if utf8.RuneCountInString(text) > SnippetChars {
 			text = string([]rune(text)[:SnippetChars-1]) + "…"
 		}
-		sn := snip{text: text, off: bestStart, n: bestEnd - bestStart, stems: map[string]bool{}}
+		sn := snip{text: text, off: bestS, n: bestE - bestS, stems: map[string]bool{}}
 		if total > 0 {
-			sn.coverage = bestCov / total
+			sn.score = 1 - math.Exp(-bestVal/total)
 		}
-		for k := bestStart; k < bestEnd; k++ {
+		for k := bestS; k < bestE; k++ {
 			used[k] = true
 			for _, s := range strings.Fields(stemLines[k]) {
 				sn.stems[s] = true
@@ -102,6 +123,33 @@ func pickSnippets(text, stems string, weights map[string]float64, max int) []sni
 		out = append(out, sn)
 	}
 	return out
+}
+
+// frontmatterLines is how many lines a YAML front matter block takes at
+// the start of lines (0 without one). Its words still rank the chunk, but
+// a snippet of metadata shows nothing worth reading, so no snippet is
+// built around it.
+func frontmatterLines(lines []string) int {
+	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
+		return 0
+	}
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) == "---" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// passageBM25 scores a passage by its query words: each word's IDF times
+// its saturated count.
+func passageBM25(tf map[string]int, weights map[string]float64) float64 {
+	var v float64
+	for k, n := range tf {
+		f := float64(n)
+		v += weights[k] * f * (passageK1 + 1) / (f + passageK1)
+	}
+	return v
 }
 
 // stemLines stems text line by line, keeping the line breaks so that a

@@ -1,0 +1,117 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// chunkOf stems text line by line as the index stores it.
+func chunkOf(lines ...string) (string, string) {
+	text := strings.Join(lines, "\n")
+	stems, _ := stemLines(text)
+	return text, stems
+}
+
+func filler(n int) []string {
+	var out []string
+	for i := 0; i < n; i++ {
+		out = append(out, fmt.Sprintf("- note %d: %s", i, strings.Repeat("plain words about nothing much ", 4)))
+	}
+	return out
+}
+
+func TestSnippetPicksTheRareWord(t *testing.T) {
+	// "deploy" is common (low weight), "kubeconfig" rare: the snippet must
+	// hold the line with the rare word even though two lines elsewhere
+	// repeat the common one.
+	lines := filler(20)
+	lines[2] = "- deploy went fine, deploy again tomorrow"
+	lines[3] = "- another deploy note"
+	lines[15] = "- the kubeconfig for the deploy lives in ops/"
+	text, stems := chunkOf(lines...)
+	w := map[string]float64{"deploy": 0.2, "kubeconfig": 3}
+	sn := pickSnippets(text, stems, false, w, 1)
+	if len(sn) != 1 || !strings.Contains(sn[0].text, "kubeconfig") {
+		t.Fatalf("snippet %+v lacks the rare word", sn)
+	}
+	if !strings.HasPrefix(sn[0].text, lines[15]) {
+		t.Fatalf("snippet should start on its matching line and take the lines after it:\n%s", sn[0].text)
+	}
+}
+
+func TestSnippetSaturatesRepeats(t *testing.T) {
+	// Repeating one word many times must not beat a line holding two
+	// different query words of the same weight.
+	lines := filler(20)
+	lines[1] = "- cache cache cache cache cache cache"
+	lines[14] = "- the cache eviction bug"
+	text, stems := chunkOf(lines...)
+	sn := pickSnippets(text, stems, false, map[string]float64{"cach": 1, "evict": 1}, 1)
+	if len(sn) != 1 || !strings.Contains(sn[0].text, "eviction") {
+		t.Fatalf("snippet %q went to the repeated word", sn[0].text)
+	}
+}
+
+func TestSnippetSecondPassageFromAnotherRegion(t *testing.T) {
+	lines := filler(20)
+	lines[1] = "- postgres migration planned"
+	lines[16] = "- postgres migration done"
+	text, stems := chunkOf(lines...)
+	sn := pickSnippets(text, stems, false, map[string]float64{"postgr": 2, "migrat": 2}, 2)
+	if len(sn) != 2 {
+		t.Fatalf("%d passages, want 2", len(sn))
+	}
+	a, b := sn[0], sn[1]
+	if a.off < b.off+b.n && b.off < a.off+a.n {
+		t.Fatalf("passages overlap: %d+%d and %d+%d", a.off, a.n, b.off, b.n)
+	}
+	if !strings.Contains(a.text+b.text, "planned") || !strings.Contains(a.text+b.text, "done") {
+		t.Fatalf("passages miss a region:\n%s\n--\n%s", a.text, b.text)
+	}
+	for _, s := range sn {
+		if s.score <= 0 || s.score >= 1 {
+			t.Fatalf("passage score %v outside (0,1)", s.score)
+		}
+	}
+}
+
+func TestSnippetSkipsFrontMatter(t *testing.T) {
+	lines := append([]string{"---", "type: daily", "date: 2026-11-30", "project: billing", "---", ""}, filler(12)...)
+	lines = append(lines, "- billing export fixed for the 2026 invoices")
+	text, stems := chunkOf(lines...)
+	w := map[string]float64{"2026": 2, "bill": 1, "export": 1}
+	sn := pickSnippets(text, stems, true, w, 1)
+	if !strings.Contains(sn[0].text, "export fixed") || strings.Contains(sn[0].text, "type: daily") {
+		t.Fatalf("snippet built on the front matter:\n%s", sn[0].text)
+	}
+	// the same lines in the middle of a file are ordinary text
+	sn = pickSnippets(text, stems, false, w, 2)
+	if !strings.Contains(sn[0].text+sn[1].text, "date: 2026") {
+		t.Fatalf("mid-file lines ignored")
+	}
+}
+
+func TestSearchRanksThePassageNotJustTheChunk(t *testing.T) {
+	// a.md mentions both words, but farther apart than a snippet holds;
+	// b.md is longer (by chunk BM25 alone a.md wins) yet has them on one
+	// line: b's snippet answers the query, so b ranks first.
+	dir := t.TempDir()
+	a := append([]string{"- the invoice total"}, filler(6)...)
+	a = append(a, "- rounding in reports")
+	b := append(filler(9), "- invoice rounding is off by one cent", "")
+	write(t, filepath.Join(dir, "a.md"), strings.Join(a, "\n"))
+	write(t, filepath.Join(dir, "b.md"), strings.Join(b, "\n"))
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindLong}, Params{})
+	o := defaults()
+	o.MMR = false
+	resp, err := Search(context.Background(), []*Index{ix}, "invoice rounding", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Results) == 0 || !strings.HasSuffix(resp.Results[0].Path, "b.md") {
+		t.Fatalf("results %v, want b.md first", paths(resp))
+	}
+}
