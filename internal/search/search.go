@@ -69,6 +69,8 @@ type hit struct {
 	text      string
 	stems     string
 	dated     int64
+	before    []string // the file's lines just before and after the chunk, for snippet context
+	after     []string
 	textScore float64
 	vecScore  float64
 	score     float64
@@ -79,13 +81,14 @@ type hit struct {
 // being its chunk's: the chunk says the topic is there, the passage that
 // what is shown holds it. A chunk is larger than a snippet, so ranking by
 // the chunk alone favours chunks whose matches lie too far apart for one
-// snippet.
-const passageWeight = 0.6
+// snippet; by the passage alone, a stray match in an unrelated chunk.
+const passageWeight = 0.5
 
 // passagesPerChunk is how many separate snippets one chunk may yield as
-// results: a chunk is larger than a snippet, and its second-best passage
-// can beat the best passage of another chunk.
-const passagesPerChunk = 2
+// results: a chunk is two snippets and more long, and its second or
+// third passage can beat the best passage of another chunk. Each is
+// scored on its own, so a weak one ranks low.
+const passagesPerChunk = 3
 
 // Search runs query over the indexes and ranks the hits together.
 func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
@@ -128,8 +131,12 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 				resp.Mode = ModeHybrid
 			}
 		}
+		if err := ix.neighbours(ctx, byID); err != nil {
+			return nil, err
+		}
 		for _, h := range byID {
-			for _, sn := range pickSnippets(h.text, h.stems, h.start == 1, weights, passagesPerChunk) {
+			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fileStart: h.start == 1}
+			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
 				all = append(all, &p)

@@ -18,48 +18,64 @@ const passageK1 = 1.2
 // snip is the part of a chunk shown for a hit.
 type snip struct {
 	text   string
-	off, n int     // first line (0-based, inside the chunk) and line count
+	off, n int     // first line relative to the chunk's first line (negative: context before it) and line count
 	score  float64 // the passage's own text score, 0..1 like a chunk's
 	stems  map[string]bool
 }
 
-// pickSnippets picks up to max runs of whole lines of a chunk that do not
-// overlap, each at most SnippetChars long, best first. The matching core
-// of each run starts and ends on a line holding a query word and is the
-// one scoring best by BM25 over its own words (IDF-weighted, repeats
-// saturated), the smaller core winning a tie; the run is then padded with
-// the lines after the core, then before it, while they fit. stems holds
-// the chunk's stems line by line, as the index stores them; weights the
-// query stems' IDF.
-func pickSnippets(text, stems string, fileStart bool, weights map[string]float64, max int) []snip {
-	lines := strings.Split(text, "\n")
-	stemLines := strings.Split(stems, "\n")
-	if len(stemLines) != len(lines) { // stems stored without line breaks
-		stemLines = make([]string, len(lines))
-		for i, l := range lines {
-			stemLines[i] = StemmedText(l)
+// chunkText is a chunk as snippets are cut from it: its lines and their
+// stems (as the index stores them, one line of stems per line), the lines
+// of the file just before and after it, which a snippet may take as
+// context but not match on, and whether the chunk starts the file (so its
+// front matter is known).
+type chunkText struct {
+	text, stems   string
+	before, after []string
+	fileStart     bool
+}
+
+// pickSnippets picks up to max runs of whole lines that do not overlap,
+// each at most SnippetChars long, best first. A run's matching core
+// starts and ends on a chunk line holding a query word; it is the core
+// scoring best by BM25 over its own words (IDF weights, repeats
+// saturated), the smaller core winning a tie, and it must leave room for
+// the line that follows its last match — what comes after a line that
+// matches (the answer to a question, the items under a heading) is what
+// the reader wants to see. The run is then padded with the lines after
+// the core, then before it, while they fit, across the chunk's edges.
+func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
+	own := strings.Split(c.text, "\n")
+	ownStems := strings.Split(c.stems, "\n")
+	if len(ownStems) != len(own) { // stems stored without line breaks
+		ownStems = make([]string, len(own))
+		for i, l := range own {
+			ownStems[i] = StemmedText(l)
 		}
+	}
+	first := len(c.before)
+	lines := make([]string, 0, first+len(own)+len(c.after))
+	lines = append(append(append(lines, c.before...), own...), c.after...)
+	stemLines := make([]string, len(lines))
+	copy(stemLines[first:], ownStems)
+	meta := 0
+	if c.fileStart {
+		meta = frontmatterLines(own)
 	}
 	var total float64
 	for _, w := range weights {
 		total += w
 	}
-	meta := 0
-	if fileStart {
-		meta = frontmatterLines(lines)
-	}
 	lineTF := make([]map[string]int, len(lines))
 	runes := make([]int, len(lines))
-	for i, l := range stemLines {
-		for _, s := range strings.Fields(l) {
-			if i < meta {
-				break
-			}
-			if _, ok := weights[s]; ok {
-				if lineTF[i] == nil {
-					lineTF[i] = map[string]int{}
+	for i := range lines {
+		if i >= first+meta {
+			for _, s := range strings.Fields(stemLines[i]) {
+				if _, ok := weights[s]; ok {
+					if lineTF[i] == nil {
+						lineTF[i] = map[string]int{}
+					}
+					lineTF[i][s]++
 				}
-				lineTF[i][s]++
 			}
 		}
 		runes[i] = utf8.RuneCountInString(lines[i]) + 1
@@ -83,6 +99,9 @@ func pickSnippets(text, stems string, fileStart bool, weights map[string]float64
 				for k, n := range lineTF[e] {
 					tf[k] += n
 				}
+				if e > s && e+1 < len(lines) && !used[e+1] && !fits(size, e+1) {
+					continue // no room left for what follows the last match
+				}
 				v := passageBM25(tf, weights)
 				if v > bestVal || (v == bestVal && bestS >= 0 && size < bestSize) {
 					bestS, bestE, bestSize, bestVal = s, e+1, size, v
@@ -93,7 +112,8 @@ func pickSnippets(text, stems string, fileStart bool, weights map[string]float64
 			if len(out) > 0 {
 				break
 			}
-			bestS, bestE, bestSize = 0, 1, runes[0] // nothing matches (a vector-only hit): the chunk's start
+			// nothing matches (a hit found by its vector): the chunk's start
+			bestS, bestE, bestSize = first, first+1, runes[first]
 		}
 		for {
 			if fits(bestSize, bestE) {
@@ -110,13 +130,17 @@ func pickSnippets(text, stems string, fileStart bool, weights map[string]float64
 		if utf8.RuneCountInString(text) > SnippetChars {
 			text = string([]rune(text)[:SnippetChars-1]) + "…"
 		}
-		sn := snip{text: text, off: bestS, n: bestE - bestS, stems: map[string]bool{}}
+		sn := snip{text: text, off: bestS - first, n: bestE - bestS, stems: map[string]bool{}}
 		if total > 0 {
 			sn.score = 1 - math.Exp(-bestVal/total)
 		}
 		for k := bestS; k < bestE; k++ {
 			used[k] = true
-			for _, s := range strings.Fields(stemLines[k]) {
+			st := strings.Fields(stemLines[k])
+			if k < first || k >= first+len(own) {
+				st = Stems(lines[k])
+			}
+			for _, s := range st {
 				sn.stems[s] = true
 			}
 		}
