@@ -135,7 +135,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 			return nil, err
 		}
 		for _, h := range byID {
-			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fileStart: h.start == 1}
+			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn

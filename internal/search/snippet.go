@@ -26,12 +26,10 @@ type snip struct {
 // chunkText is a chunk as snippets are cut from it: its lines and their
 // stems (as the index stores them, one line of stems per line), the lines
 // of the file just before and after it, which a snippet may take as
-// context but not match on, and whether the chunk starts the file (so its
-// front matter is known).
+// context but not match on.
 type chunkText struct {
 	text, stems   string
 	before, after []string
-	fileStart     bool
 }
 
 // pickSnippets picks up to max runs of whole lines that do not overlap,
@@ -57,10 +55,6 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 	lines = append(append(append(lines, c.before...), own...), c.after...)
 	stemLines := make([]string, len(lines))
 	copy(stemLines[first:], ownStems)
-	meta := 0
-	if c.fileStart {
-		meta = frontmatterLines(own)
-	}
 	var total float64
 	for _, w := range weights {
 		total += w
@@ -68,7 +62,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 	lineTF := make([]map[string]int, len(lines))
 	runes := make([]int, len(lines))
 	for i := range lines {
-		if i >= first+meta {
+		if i >= first && i < first+len(own) {
 			for _, s := range strings.Fields(stemLines[i]) {
 				if _, ok := weights[s]; ok {
 					if lineTF[i] == nil {
@@ -147,22 +141,6 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 		out = append(out, sn)
 	}
 	return out
-}
-
-// frontmatterLines is how many lines a YAML front matter block takes at
-// the start of lines (0 without one). Its words still rank the chunk, but
-// a snippet of metadata shows nothing worth reading, so no snippet is
-// built around it.
-func frontmatterLines(lines []string) int {
-	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
-		return 0
-	}
-	for i := 1; i < len(lines); i++ {
-		if strings.TrimSpace(lines[i]) == "---" {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 // passageBM25 scores a passage by its query words: each word's IDF times

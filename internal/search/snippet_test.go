@@ -33,7 +33,7 @@ func TestSnippetPicksTheRareWord(t *testing.T) {
 	lines[15] = "- the kubeconfig for the deploy lives in ops/"
 	text, stems := chunkOf(lines...)
 	w := map[string]float64{"deploy": 0.2, "kubeconfig": 3}
-	sn := pickSnippets(chunkText{text: text, stems: stems, fileStart: false}, w, 1)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, w, 1)
 	if len(sn) != 1 || !strings.Contains(sn[0].text, "kubeconfig") {
 		t.Fatalf("snippet %+v lacks the rare word", sn)
 	}
@@ -49,7 +49,7 @@ func TestSnippetSaturatesRepeats(t *testing.T) {
 	lines[1] = "- cache cache cache cache cache cache"
 	lines[14] = "- the cache eviction bug"
 	text, stems := chunkOf(lines...)
-	sn := pickSnippets(chunkText{text: text, stems: stems, fileStart: false}, map[string]float64{"cach": 1, "evict": 1}, 1)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"cach": 1, "evict": 1}, 1)
 	if len(sn) != 1 || !strings.Contains(sn[0].text, "eviction") {
 		t.Fatalf("snippet %q went to the repeated word", sn[0].text)
 	}
@@ -60,7 +60,7 @@ func TestSnippetSecondPassageFromAnotherRegion(t *testing.T) {
 	lines[1] = "- postgres migration planned"
 	lines[16] = "- postgres migration done"
 	text, stems := chunkOf(lines...)
-	sn := pickSnippets(chunkText{text: text, stems: stems, fileStart: false}, map[string]float64{"postgr": 2, "migrat": 2}, 2)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"postgr": 2, "migrat": 2}, 2)
 	if len(sn) != 2 {
 		t.Fatalf("%d passages, want 2", len(sn))
 	}
@@ -75,22 +75,6 @@ func TestSnippetSecondPassageFromAnotherRegion(t *testing.T) {
 		if s.score <= 0 || s.score >= 1 {
 			t.Fatalf("passage score %v outside (0,1)", s.score)
 		}
-	}
-}
-
-func TestSnippetSkipsFrontMatter(t *testing.T) {
-	lines := append([]string{"---", "type: daily", "date: 2026-11-30", "project: billing", "---", ""}, filler(12)...)
-	lines = append(lines, "- billing export fixed for the 2026 invoices")
-	text, stems := chunkOf(lines...)
-	w := map[string]float64{"2026": 2, "bill": 1, "export": 1}
-	sn := pickSnippets(chunkText{text: text, stems: stems, fileStart: true}, w, 1)
-	if !strings.Contains(sn[0].text, "export fixed") || strings.Contains(sn[0].text, "type: daily") {
-		t.Fatalf("snippet built on the front matter:\n%s", sn[0].text)
-	}
-	// the same lines in the middle of a file are ordinary text
-	sn = pickSnippets(chunkText{text: text, stems: stems, fileStart: false}, w, 2)
-	if !strings.Contains(sn[0].text+sn[1].text, "date: 2026") {
-		t.Fatalf("mid-file lines ignored")
 	}
 }
 
