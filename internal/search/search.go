@@ -165,7 +165,11 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 		if all[i].rel != all[j].rel {
 			return all[i].rel < all[j].rel
 		}
-		return all[i].start < all[j].start
+		// passages of one chunk share its start: order by their own lines
+		if si, sj := all[i].start+all[i].snip.off, all[j].start+all[j].snip.off; si != sj {
+			return si < sj
+		}
+		return all[i].snip.n < all[j].snip.n
 	})
 	var picked []*hit
 	if o.MMR {
@@ -257,8 +261,10 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		}
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
-		for w, f := range tf {
-			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+		for _, w := range stems { // in query order: the same sum every time
+			if f := tf[w]; f > 0 {
+				score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+			}
 		}
 		if total > 0 {
 			h.textScore = 1 - math.Exp(-score/total)

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,9 +56,14 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 	lines = append(append(append(lines, c.before...), own...), c.after...)
 	stemLines := make([]string, len(lines))
 	copy(stemLines[first:], ownStems)
+	keys := make([]string, 0, len(weights))
+	for k := range weights {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
 	var total float64
-	for _, w := range weights {
-		total += w
+	for _, k := range keys {
+		total += weights[k]
 	}
 	lineTF := make([]map[string]int, len(lines))
 	runes := make([]int, len(lines))
@@ -96,7 +102,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 				if e > s && e+1 < len(lines) && !used[e+1] && !fits(size, e+1) {
 					continue // no room left for what follows the last match
 				}
-				v := passageBM25(tf, weights)
+				v := passageBM25(tf, weights, keys)
 				if v > bestVal || (v == bestVal && bestS >= 0 && size < bestSize) {
 					bestS, bestE, bestSize, bestVal = s, e+1, size, v
 				}
@@ -144,12 +150,15 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 }
 
 // passageBM25 scores a passage by its query words: each word's IDF times
-// its saturated count.
-func passageBM25(tf map[string]int, weights map[string]float64) float64 {
+// its saturated count, summed in the order of keys (sorted query stems):
+// a fixed order gives the same sum every time, so ties stay ties.
+func passageBM25(tf map[string]int, weights map[string]float64, keys []string) float64 {
 	var v float64
-	for k, n := range tf {
-		f := float64(n)
-		v += weights[k] * f * (passageK1 + 1) / (f + passageK1)
+	for _, k := range keys {
+		if n := tf[k]; n > 0 {
+			f := float64(n)
+			v += weights[k] * f * (passageK1 + 1) / (f + passageK1)
+		}
 	}
 	return v
 }
