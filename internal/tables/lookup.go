@@ -163,7 +163,7 @@ func (s *Store) rootCells(t string) ([]Cell, error) {
 	rows.Close()
 	var out []Cell
 	for _, k := range kinds {
-		r, err := s.db.Query(`SELECT key, calendar, geo, `+col(k)+`, `+col(k+"__claim")+`, `+col(k+"__basis")+`, `+col(k+"__at")+` FROM `+sqlName(t)+` WHERE `+col(k)+` IS NOT NULL ORDER BY id`)
+		r, err := s.db.Query(`SELECT key, calendar, geo, ` + col(k) + `, ` + col(k+"__claim") + `, ` + col(k+"__basis") + `, ` + col(k+"__at") + ` FROM ` + sqlName(t) + ` WHERE ` + col(k) + ` IS NOT NULL ORDER BY id`)
 		if err != nil {
 			return nil, fmt.Errorf("read %s.%s: %w", t, k, err)
 		}

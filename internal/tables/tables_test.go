@@ -13,13 +13,13 @@ var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 
 func TestNormalizeAccepts(t *testing.T) {
 	for in, want := range map[string]string{
-		"Friends":            "friends",
-		"team of the user":   "team_of_the_user",
-		"price-list":         "price_list",
-		"  Дима  ":           "dima",
+		"Friends":             "friends",
+		"team of the user":    "team_of_the_user",
+		"price-list":          "price_list",
+		"  Дима  ":            "dima",
 		"Команда архитектора": "komanda_arkhitektora",
-		"щука-Ёж":            "shchuka_ezh",
-		"x__claim":           "x_claim", // no name can forge a kind's own column suffix
+		"щука-Ёж":             "shchuka_ezh",
+		"x__claim":            "x_claim", // no name can forge a kind's own column suffix
 	} {
 		got, err := Normalize(in)
 		if err != nil || got != want {
