@@ -1,0 +1,196 @@
+package blackbox
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Hit is one passage a text or vector search found.
+type Hit struct {
+	Path    string // slash path relative to the project root
+	Line    int    // line of the passage's heading (or 1)
+	Heading string
+	Text    string
+	Score   float64 // 0..1: the share of the question's content words present
+	Record  string  // the record id when the passage is a remembered record
+	Object  string  // the object id a relearn summary points to
+	Scope   Scope
+}
+
+// TextSearcher is level 2 (and, with embeddings, level 4): a search over
+// the memory's Markdown. internal/search's FTS5 index plugs in here; until
+// then [MarkdownScan] does the job by reading the files.
+type TextSearcher interface {
+	Search(ctx context.Context, query string, limit int) ([]Hit, error)
+}
+
+// MinCoverage is the share of a question's content words a passage must
+// hold to count as an answer rather than noise.
+const MinCoverage = 0.6
+
+// MarkdownScan scans Markdown files under Dirs, passage by passage (a
+// passage runs from one heading to the next), and scores each by the share
+// of the question's stemmed content words it holds. It reads every file on
+// every search: real and simple, and linear in the memory's size.
+type MarkdownScan struct {
+	Base string   // paths in hits are relative to it
+	Dirs []string // absolute directories to scan
+	Skip []string // directory names left out (objects, graph, tables)
+}
+
+var marker = regexp.MustCompile(`<!-- cerebro:record ([^>]*)-->`)
+
+// Search implements [TextSearcher].
+func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hit, error) {
+	q := uniq(terms(query))
+	if len(q) == 0 {
+		return nil, nil
+	}
+	skip := map[string]bool{}
+	for _, s := range m.Skip {
+		skip[s] = true
+	}
+	var hits []Hit
+	for _, dir := range m.Dirs {
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // a missing or unreadable folder holds no answer
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if d.IsDir() {
+				if p != dir && (strings.HasPrefix(d.Name(), ".") || skip[d.Name()]) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !strings.EqualFold(filepath.Ext(p), ".md") {
+				return nil
+			}
+			if info, err := d.Info(); err != nil || info.Size() > 4<<20 {
+				return nil
+			}
+			rel, _ := filepath.Rel(m.Base, p)
+			hits = append(hits, scanFile(p, filepath.ToSlash(rel), q)...)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].Path+"\x00"+itoa(hits[i].Line) < hits[j].Path+"\x00"+itoa(hits[j].Line)
+	})
+	if limit > 0 && len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
+}
+
+func itoa(n int) string { return fmt.Sprintf("%09d", n) }
+
+type passage struct {
+	line    int
+	heading string
+	body    strings.Builder
+}
+
+func scanFile(path, rel string, q []string) []Hit {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []Hit
+	cur := &passage{line: 1}
+	inFront := false
+	flush := func() {
+		text := strings.TrimSpace(cur.body.String())
+		if text == "" && cur.heading == "" {
+			return
+		}
+		if h, ok := score(rel, cur, text, q); ok {
+			out = append(out, h)
+		}
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if n == 1 && strings.TrimSpace(line) == "---" {
+			inFront = true
+			continue
+		}
+		if inFront {
+			if strings.TrimSpace(line) == "---" {
+				inFront = false
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "#") && strings.HasPrefix(strings.TrimLeft(line, "#"), " ") {
+			flush()
+			cur = &passage{line: n, heading: strings.TrimSpace(strings.TrimLeft(line, "#"))}
+			continue
+		}
+		cur.body.WriteString(line)
+		cur.body.WriteByte('\n')
+	}
+	flush()
+	return out
+}
+
+func score(rel string, p *passage, text string, q []string) (Hit, bool) {
+	have := map[string]bool{}
+	for _, t := range terms(p.heading + "\n" + marker.ReplaceAllString(text, "")) {
+		have[t] = true
+	}
+	n := 0
+	for _, t := range q {
+		if have[t] {
+			n++
+		}
+	}
+	if n == 0 {
+		return Hit{}, false
+	}
+	h := Hit{Path: rel, Line: p.line, Heading: p.heading, Score: float64(n) / float64(len(q))}
+	if m := marker.FindStringSubmatch(text); m != nil {
+		attrs := parseAttrs(m[1])
+		h.Record, h.Object = attrs["id"], attrs["object"]
+		h.Scope = Scope{Calendar: attrs["calendar"], Geo: attrs["geo"]}
+	}
+	h.Text = strings.TrimSpace(marker.ReplaceAllString(text, ""))
+	if len(h.Text) > 1200 {
+		h.Text = h.Text[:1200] + "…"
+	}
+	return h, true
+}
+
+// parseAttrs reads key=value pairs of a record marker; values are
+// query-escaped so a place with spaces stays one value.
+func parseAttrs(s string) map[string]string {
+	out := map[string]string{}
+	for _, f := range strings.Fields(s) {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			continue
+		}
+		if u, err := url.QueryUnescape(v); err == nil {
+			v = u
+		}
+		out[k] = v
+	}
+	return out
+}
