@@ -140,7 +140,10 @@ func (s *Store) Lookup(q Query) ([]Cell, error) {
 				continue
 			}
 			keyOK := q.Key != "" && strings.EqualFold(strings.TrimSpace(q.Key), c.Key) || q.Key == "" && keyIn(q.Words, c.Key)
-			nameOK := want.table != "" || want.kind != "" || anyNear(q.Words, c.Table) || anyNear(q.Words, c.Kind)
+			// The name must be named by a word other than the key's own,
+			// or a table named after its key would answer every mention.
+			rest := without(q.Words, c.Key)
+			nameOK := want.table != "" || want.kind != "" || anyNear(rest, c.Table) || anyNear(rest, c.Kind)
 			if keyOK && nameOK {
 				out = append(out, c)
 			}
@@ -214,4 +217,23 @@ func LinkTable(entity string) (string, error) {
 		return "", err
 	}
 	return n + "_links", nil
+}
+
+// without drops the words of key from words.
+func without(words []string, key string) []string {
+	kw := Words(key)
+	var out []string
+	for _, w := range words {
+		drop := false
+		for _, k := range kw {
+			if near(w, k) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, w)
+		}
+	}
+	return out
 }
