@@ -19,6 +19,12 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	root.AddCommand(
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
+		newCmdRemember(f, nil),
+		newCmdRecall(f, nil),
+		newCmdDeny(f, nil),
+		newCmdRelearn(f, nil),
+		newCmdGraph(f, nil),
+		newCmdSkill(f, nil),
 	)
 	return root
 }
