@@ -25,6 +25,16 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRelearn(f, nil),
 		newCmdGraph(f, nil),
 		newCmdSkill(f, nil),
+		newCmdLong(f, nil),
+		newCmdPlanFact(f, nil),
+		newCmdWiki(f, nil),
+		newCmdIngest(f, nil),
+		newCmdCompile(f, nil),
+		newCmdFact(f, nil),
+		newCmdTruth(f, nil),
+		newCmdCore(f, nil),
+		newCmdRollupDays(f, nil),
+		newCmdLint(f, nil),
 	)
 	return root
 }

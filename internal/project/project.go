@@ -107,8 +107,17 @@ func (l Layout) Core() string { return filepath.Join(l.LongDir(), "CORE.md") }
 // LongActive reports whether long-term memory is switched on.
 func (l Layout) LongActive() bool {
 	fi, err := os.Stat(l.LongDir())
-	return err == nil && fi.IsDir()
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	// `memhook long off` keeps every file and leaves this marker instead.
+	_, err = os.Stat(filepath.Join(l.LongDir(), LongOffMarker))
+	return err != nil
 }
+
+// LongOffMarker is the file `memhook long off` leaves in the long-term root:
+// the files stay, but the project no longer counts as active.
+const LongOffMarker = ".cerebro-off"
 
 // ID is a stable, filesystem-safe identifier for a project root, used for
 // state files and the registry: the base name plus a short hash of the path,

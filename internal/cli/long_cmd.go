@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/spf13/cobra"
+)
+
+// LongOptions are the inputs of `memhook long on|off|status`.
+type LongOptions struct {
+	*Factory
+	Action  string // on, off or status
+	Project string
+	JSON    bool
+}
+
+func newCmdLong(f *Factory, runF func(*LongOptions) error) *cobra.Command {
+	opts := &LongOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "long",
+		Short: "Switch project long-term memory on or off, or show its state",
+		Long: `long on lays out .claude/memory_long/ (SCHEMA.md, index.md, log.md, CORE.md,
+План-факт.md, raw/, wiki/, wiki/_private/), creating only what is missing, and
+registers the project with the org desk. long off unregisters it and keeps
+every file. long status says what is there.`,
+	}
+	for _, a := range []struct{ name, short string }{
+		{"on", "Create the scaffold (only what is missing) and register the project"},
+		{"off", "Unregister the project; every file is kept"},
+		{"status", "Show what long-term memory holds"},
+	} {
+		action := a.name
+		sub := &cobra.Command{
+			Use: action, Short: a.short, Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Action = action
+				if runF != nil {
+					return runF(opts)
+				}
+				return longRun(opts)
+			},
+		}
+		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+		if action == "status" {
+			sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+		}
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+func longRun(opts *LongOptions) error {
+	root, err := projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	s := longterm.New(root)
+	now := opts.Now()
+	reg := opts.Paths.Registry()
+	id := project.ID(root)
+	switch opts.Action {
+	case "on":
+		res, err := s.On(filepath.Base(root), now)
+		if err != nil {
+			return fmt.Errorf("long on: %w", err)
+		}
+		if err := registry.Touch(reg, registry.Project{ID: id, Name: filepath.Base(root), Path: root}, now); err != nil {
+			return withHint(fmt.Errorf("long on: register with the org desk: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
+		}
+		fmt.Fprintf(opts.Out, "long-term memory on: %s\n", s.Dir)
+		if len(res.Created) > 0 {
+			fmt.Fprintf(opts.Out, "created: %s\n", strings.Join(res.Created, ", "))
+		}
+		if len(res.Kept) > 0 {
+			fmt.Fprintf(opts.Out, "kept (already there, not touched): %s\n", strings.Join(res.Kept, ", "))
+		}
+		fmt.Fprintf(opts.Out, "registered with the org desk as %s (%s)\n", id, reg)
+		return nil
+	case "off":
+		if err := s.Off(now); err != nil {
+			return fmt.Errorf("long off: %w", err)
+		}
+		found, err := registry.Remove(reg, id)
+		if err != nil {
+			return fmt.Errorf("long off: unregister: %w", err)
+		}
+		if !found {
+			if found, err = registry.Remove(reg, root); err != nil {
+				return fmt.Errorf("long off: unregister: %w", err)
+			}
+		}
+		fmt.Fprintf(opts.Out, "long-term memory off for %s; every file is kept in %s\n", root, s.Dir)
+		if found {
+			fmt.Fprintln(opts.Out, "unregistered from the org desk")
+		} else {
+			fmt.Fprintln(opts.Out, "was not registered with the org desk")
+		}
+		return nil
+	}
+	st, err := s.Status()
+	if err != nil {
+		return fmt.Errorf("long status: %w", err)
+	}
+	registered, regErr := false, ""
+	if f, err := registry.Read(reg); err != nil {
+		regErr = err.Error()
+	} else {
+		registered = f.Find(id) != nil || f.Find(root) != nil
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"project": root, "id": id, "status": st, "registered": registered, "registry_error": regErr})
+	}
+	fmt.Fprintf(opts.Out, "project:     %s (%s)\n", root, id)
+	fmt.Fprintf(opts.Out, "long-term:   %s\n", st.Dir)
+	state := "absent"
+	if st.Exists && st.Active {
+		state = "on"
+	} else if st.Exists {
+		state = "off (files kept)"
+	}
+	fmt.Fprintf(opts.Out, "state:       %s\n", state)
+	fmt.Fprintf(opts.Out, "registered:  %v\n", registered)
+	if regErr != "" {
+		fmt.Fprintf(opts.Out, "registry:    %s\n", regErr)
+	}
+	if !st.Exists {
+		fmt.Fprintln(opts.Out, "run `memhook long on` to create it")
+		return nil
+	}
+	fmt.Fprintf(opts.Out, "files:       %s\n", strings.Join(st.Present, ", "))
+	if len(st.Missing) > 0 {
+		fmt.Fprintf(opts.Out, "missing:     %s (`memhook long on` adds them)\n", strings.Join(st.Missing, ", "))
+	}
+	fmt.Fprintf(opts.Out, "pages:       %d in wiki/ (%d in wiki/_private/), %d files in raw/\n", st.Pages, st.PrivatePages, st.RawFiles)
+	if st.PlanFactValid {
+		fmt.Fprintln(opts.Out, "plan-fact:   valid")
+	} else {
+		fmt.Fprintf(opts.Out, "plan-fact:   %d problem(s): %s\n", len(st.PlanFactErrors), strings.Join(st.PlanFactErrors, "; "))
+	}
+	fmt.Fprintf(opts.Out, "CORE.md:     %d characters\n", st.CoreChars)
+	return nil
+}
+
+// longStore opens the long-term memory of the project around dir.
+func longStore(dir string) (*longterm.Store, string, error) {
+	root, err := projectRoot(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return longterm.New(root), root, nil
+}

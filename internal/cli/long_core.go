@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// CoreOptions are the inputs of `memhook core set|add`.
+type CoreOptions struct {
+	*Factory
+	Action  string // set or add
+	Text    string // "-" reads stdin
+	Project string
+}
+
+func newCmdCore(f *Factory, runF func(*CoreOptions) error) *cobra.Command {
+	opts := &CoreOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "core",
+		Short: "Write CORE.md, the size-capped file injected into every session",
+		Long: `core set replaces CORE.md's text (its frontmatter is kept); core add appends
+lines. TEXT '-' reads stdin. The whole file must stay within long.core_max_chars
+characters (default 2000): an edit that does not fit is refused, never cut.`,
+	}
+	for _, a := range []string{"set", "add"} {
+		action := a
+		sub := &cobra.Command{
+			Use: action + " TEXT|-", Short: action + " CORE.md text within the size cap", Args: cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Action, opts.Text = action, args[0]
+				if runF != nil {
+					return runF(opts)
+				}
+				return coreRun(opts)
+			},
+		}
+		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+func coreRun(opts *CoreOptions) error {
+	s, root, err := longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	eff, err := opts.Config(root)
+	if err != nil {
+		return withHint(err, "fix the config file named above")
+	}
+	text := opts.Text
+	if text == "-" {
+		b, err := io.ReadAll(opts.In)
+		if err != nil {
+			return fmt.Errorf("core %s: read stdin: %w", opts.Action, err)
+		}
+		text = strings.ReplaceAll(string(b), "\r\n", "\n")
+	}
+	max := eff.Long.CoreMaxChars
+	edit := s.CoreSet
+	if opts.Action == "add" {
+		edit = s.CoreAdd
+	}
+	n, err := edit(text, max, opts.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Out, "CORE.md: %d of %d characters\n", n, max)
+	return nil
+}

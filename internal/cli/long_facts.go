@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// FactOptions are the inputs of `memhook fact add`.
+type FactOptions struct {
+	*Factory
+	Page     string
+	Text     string
+	Evidence string
+	Time     string
+	Project  string
+}
+
+func newCmdFact(f *Factory, runF func(*FactOptions) error) *cobra.Command {
+	opts := &FactOptions{Factory: f}
+	cmd := &cobra.Command{Use: "fact", Short: "Append dated facts to long-term pages"}
+	add := &cobra.Command{
+		Use:   "add PAGE TEXT --evidence daily/YYYY-MM-DD [--time HH:MM]",
+		Short: "Append '- DAY: TEXT · [[daily/DAY]] HH:MM' to the page's facts section",
+		Long: `add appends a dated fact to the "## Facts" section of PAGE (a .md path
+relative to .claude/memory_long, e.g. wiki/Решения.md), creating the section
+when missing. Existing lines are never rewritten. The evidence day must exist
+in short-term memory (daily/ or daily/_archive/).`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Page, opts.Text = args[0], args[1]
+			if runF != nil {
+				return runF(opts)
+			}
+			return factRun(opts)
+		},
+	}
+	add.Flags().StringVar(&opts.Evidence, "evidence", "", "the day the fact comes from: daily/YYYY-MM-DD (required)")
+	add.Flags().StringVar(&opts.Time, "time", "", "time of day in the evidence, HH:MM")
+	add.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	add.MarkFlagRequired("evidence")
+	cmd.AddCommand(add)
+	return cmd
+}
+
+func factRun(opts *FactOptions) error {
+	s, _, err := longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	res, err := s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
+	if err != nil {
+		return err
+	}
+	if res.Already {
+		fmt.Fprintf(opts.Out, "%s: fact already there, nothing added\n", res.Page)
+		return nil
+	}
+	fmt.Fprintf(opts.Out, "%s: %s\n", res.Page, res.Line)
+	return nil
+}
+
+// TruthOptions are the inputs of `memhook truth hash|set`.
+type TruthOptions struct {
+	*Factory
+	Action  string // hash or set
+	Page    string
+	From    string
+	Expect  string
+	Project string
+}
+
+func newCmdTruth(f *Factory, runF func(*TruthOptions) error) *cobra.Command {
+	opts := &TruthOptions{Factory: f}
+	run := func() error {
+		if runF != nil {
+			return runF(opts)
+		}
+		return truthRun(opts)
+	}
+	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}
+	hash := &cobra.Command{
+		Use: "hash PAGE", Short: "Print the page's hash, to pass to truth set --expect-hash", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "hash", args[0]; return run() },
+	}
+	set := &cobra.Command{
+		Use:   "set PAGE --from FILE --expect-hash H",
+		Short: "Replace the compiled-truth section if the page still has hash H",
+		Long: `set replaces the "## Compiled truth" section of PAGE with the text of FILE
+('-' reads stdin) only if the page still hashes to H; the old truth moves to
+the page's "## Archive" section. If the page changed, nothing on it changes:
+the proposal is kept in PAGE.truth-pending.md and the command fails.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "set", args[0]; return run() },
+	}
+	set.Flags().StringVar(&opts.From, "from", "", "file with the new truth ('-' for stdin)")
+	set.Flags().StringVar(&opts.Expect, "expect-hash", "", "hash printed by truth hash when the page was read")
+	set.MarkFlagRequired("from")
+	set.MarkFlagRequired("expect-hash")
+	for _, c := range []*cobra.Command{hash, set} {
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+		cmd.AddCommand(c)
+	}
+	return cmd
+}
+
+func truthRun(opts *TruthOptions) error {
+	s, _, err := longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	if opts.Action == "hash" {
+		h, err := s.TruthHash(opts.Page)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(opts.Out, h)
+		return nil
+	}
+	var text []byte
+	if opts.From == "-" {
+		text, err = io.ReadAll(opts.In)
+	} else {
+		text, err = os.ReadFile(opts.From)
+	}
+	if err != nil {
+		return fmt.Errorf("truth set: read the new truth: %w", err)
+	}
+	if err := s.TruthSet(opts.Page, text, opts.Expect, opts.Now()); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Out, "%s: compiled truth replaced; the old one is in its archive section\n", opts.Page)
+	return nil
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// IngestOptions are the inputs of `memhook ingest`.
+type IngestOptions struct {
+	*Factory
+	File    string
+	Project string
+}
+
+func newCmdIngest(f *Factory, runF func(*IngestOptions) error) *cobra.Command {
+	opts := &IngestOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "ingest FILE",
+		Short: "Copy a source into long-term memory's raw/ and create its source page",
+		Long: `ingest copies FILE into .claude/memory_long/raw/ (raw/_large/ above
+long.raw_large_bytes), creates a source page stub in wiki/sources/ linking it,
+appends log.md and rebuilds index.md. It refuses symbolic links, directories,
+files inside memory_long, and binary junk: text must be UTF-8 without NUL
+bytes; .pdf, office, epub and image files are accepted when their first bytes
+match their type. raw/ is never overwritten.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return ingestRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	return cmd
+}
+
+func ingestRun(opts *IngestOptions) error {
+	s, root, err := longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	eff, err := opts.Config(root)
+	if err != nil {
+		return withHint(err, "fix the config file named above")
+	}
+	res, err := s.Ingest(opts.File, eff.Long.RawLargeBytes, opts.Now())
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.Already:
+		fmt.Fprintf(opts.Out, "already ingested: %s (identical)\n", res.Raw)
+	case res.Large:
+		fmt.Fprintf(opts.Out, "copied to %s (%d bytes, over %d: stored in raw/_large/)\n", res.Raw, res.Bytes, eff.Long.RawLargeBytes)
+	default:
+		fmt.Fprintf(opts.Out, "copied to %s (%d bytes)\n", res.Raw, res.Bytes)
+	}
+	if res.PageKept {
+		fmt.Fprintf(opts.Out, "source page: %s (already there, kept)\n", res.Page)
+	} else {
+		fmt.Fprintf(opts.Out, "source page: %s (new stub)\n", res.Page)
+	}
+	fmt.Fprintf(opts.Out, "long-term root: %s\n", s.Dir)
+	return nil
+}

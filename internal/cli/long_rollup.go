@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// RollupDaysOptions are the inputs of `memhook rollup-days`.
+type RollupDaysOptions struct {
+	*Factory
+	Project string
+	NowDate string // YYYY-MM-DD: build as if today were this day
+	JSON    bool
+}
+
+func newCmdRollupDays(f *Factory, runF func(*RollupDaysOptions) error) *cobra.Command {
+	opts := &RollupDaysOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "rollup-days",
+		Short: "Build week, month and year roll-ups of the daily distillates",
+		Long: `rollup-days writes .claude/memory_short/rollups/week/YYYY-Www.md,
+month/YYYY-MM.md and year/YYYY.md from the day files in daily/ and
+daily/_archive/: headlines (the first Asked item of each session), decisions
+and open items, each linked to its day. A week is built once its seven days
+are past, a month once it is over and the weeks ending in it are built, a year
+once its months are built. Running it again changes nothing; day files are
+only read.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return rollupDaysRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	cmd.Flags().StringVar(&opts.NowDate, "now", "", "today's date for the run, YYYY-MM-DD (default: today)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func rollupDaysRun(opts *RollupDaysOptions) error {
+	s, _, err := longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	now := opts.Now()
+	if opts.NowDate != "" {
+		d, err := time.ParseInLocation("2006-01-02", opts.NowDate, now.Location())
+		if err != nil {
+			return withHint(fmt.Errorf("rollup-days: --now %q is not a date", opts.NowDate), "use YYYY-MM-DD")
+		}
+		now = d.Add(12 * time.Hour)
+	}
+	res, err := s.RollupDays(now)
+	if err != nil {
+		return fmt.Errorf("rollup-days: %w", err)
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	for _, w := range res.Written {
+		fmt.Fprintf(opts.Out, "wrote %s\n", w)
+	}
+	fmt.Fprintf(opts.Out, "%d roll-ups written, %d unchanged in %s\n", len(res.Written), len(res.Unchanged), s.RollupDir)
+	return nil
+}

@@ -1,0 +1,47 @@
+package longterm
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Benchmarks over the Russian Obsidian help vault: loading is the baseline
+// the graph, index and lint are compared with (bench/longterm/run).
+func benchStore(b *testing.B) *Store {
+	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", "ru")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skip("fixture vault absent")
+	}
+	return &Store{Dir: dir}
+}
+
+func BenchmarkLoad(b *testing.B) {
+	s := benchStore(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := s.LoadVault(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadGraphIndex(b *testing.B) {
+	s := benchStore(b)
+	for i := 0; i < b.N; i++ {
+		v, err := s.LoadVault()
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Graph(v).JSON()
+		RenderIndex(nil, v)
+	}
+}
+
+func BenchmarkLint(b *testing.B) {
+	s := benchStore(b)
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Lint(LintOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,350 @@
+package longterm
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+)
+
+// IngestError is a source memhook refuses to ingest.
+type IngestError struct{ File, Why, hint string }
+
+func (e *IngestError) Error() string { return fmt.Sprintf("ingest %s: %s", e.File, e.Why) }
+func (e *IngestError) Hint() string  { return e.hint }
+
+// IngestResult says what [Store.Ingest] did.
+type IngestResult struct {
+	Raw      string // slash path of the copy, relative to the long-term root
+	Page     string // the source page
+	Large    bool   // copied into raw/_large/
+	Document bool   // a binary document type: copied, no text body
+	Already  bool   // an identical copy was already in raw/
+	PageKept bool   // the source page existed and was left alone
+	Bytes    int64
+}
+
+// documentMagic lists the binary document types ingest accepts, by
+// extension, with the bytes such a file starts with. A file whose content
+// does not match its extension is refused as junk.
+var documentMagic = map[string][]string{
+	".pdf":  {"%PDF-"},
+	".docx": {"PK\x03\x04"}, ".xlsx": {"PK\x03\x04"}, ".pptx": {"PK\x03\x04"},
+	".odt": {"PK\x03\x04"}, ".ods": {"PK\x03\x04"}, ".odp": {"PK\x03\x04"}, ".epub": {"PK\x03\x04"},
+	".zip": {"PK\x03\x04"},
+	".doc": {"\xD0\xCF\x11\xE0"}, ".xls": {"\xD0\xCF\x11\xE0"}, ".ppt": {"\xD0\xCF\x11\xE0"},
+	".png": {"\x89PNG\r\n\x1a\n"}, ".jpg": {"\xFF\xD8\xFF"}, ".jpeg": {"\xFF\xD8\xFF"},
+	".gif": {"GIF87a", "GIF89a"}, ".webp": {"RIFF"},
+}
+
+// Ingest copies the named file into raw/ (raw/_large/ above largeBytes) and
+// creates its source page stub in wiki/sources/, then logs the change and
+// rebuilds index.md and the graph.
+//
+// What it refuses, and why: a symbolic link as the named file (the file
+// read must be the one the user named, not wherever a link points; name
+// the target itself), anything that is not a regular file (directories,
+// devices, pipes), files already inside the long-term root, and junk: a
+// known document type (.pdf, .docx, images...) whose bytes do not start the
+// way that type does, or any other file that is not UTF-8 text or holds
+// NUL bytes. raw/ is immutable: an identical copy is reused, a different
+// file with the same name gets a numbered name.
+func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestResult, error) {
+	if err := s.requireScaffold(); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, &IngestError{file, err.Error(), ""}
+	}
+	li, err := os.Lstat(abs)
+	if err != nil {
+		return nil, &IngestError{file, "cannot read it: " + unwrapPathErr(err), "check the path; it is taken relative to the current directory"}
+	}
+	switch {
+	case li.Mode()&fs.ModeSymlink != 0:
+		target, _ := filepath.EvalSymlinks(abs)
+		return nil, &IngestError{file, fmt.Sprintf("is a symbolic link (to %s); refused so that only the file you named is read", target), "name the file the link points to, if that is what you mean"}
+	case li.IsDir():
+		return nil, &IngestError{file, "is a directory", "ingest one file at a time"}
+	case !li.Mode().IsRegular():
+		return nil, &IngestError{file, "is not a regular file", ""}
+	}
+	if err := s.outsideStore(abs); err != nil {
+		return nil, &IngestError{file, err.Error(), "ingest sources from outside .claude/memory_long"}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, &IngestError{file, "cannot open it: " + unwrapPathErr(err), ""}
+	}
+	defer f.Close()
+	// The opened file must be the one inspected, not something swapped in.
+	fi, err := f.Stat()
+	if err != nil || !os.SameFile(fi, li) {
+		return nil, &IngestError{file, "changed while being read", "try again"}
+	}
+	if fi.Size() == 0 {
+		return nil, &IngestError{file, "is empty", ""}
+	}
+	name := safeName(filepath.Base(abs))
+	ext := strings.ToLower(path.Ext(name))
+	res := &IngestResult{}
+	check := &sourceCheck{text: true, hash: sha256.New()}
+	if magic, ok := documentMagic[ext]; ok {
+		head := make([]byte, 8)
+		n, _ := io.ReadFull(f, head)
+		if !hasAnyPrefix(head[:n], magic) {
+			return nil, &IngestError{file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed"}
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, &IngestError{file, "read failed: " + err.Error(), ""}
+		}
+		res.Document, check.text = true, false
+	}
+	// One pass: the source streams into a staging file inside the store
+	// while it is hashed and checked, so it is read once, never held in
+	// memory whole, and what lands in raw/ is exactly what was checked.
+	staging := filepath.Join(s.Dir, stateDir, "ingest", fmt.Sprintf("%d-%d", os.Getpid(), now.UnixNano()))
+	n, err := atomicfile.WriteFrom(staging, io.TeeReader(f, check), 0o644)
+	if err != nil {
+		os.Remove(staging)
+		var junk *junkError
+		if errors.As(err, &junk) {
+			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+		}
+		return nil, &IngestError{file, "copy failed: " + err.Error(), ""}
+	}
+	if err := check.finish(); err != nil {
+		os.Remove(staging)
+		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+	}
+	defer os.Remove(staging) // gone after the rename; left only on a failure
+	res.Bytes = n
+	sum := hex.EncodeToString(check.hash.Sum(nil))
+	dir := RawDir
+	if largeBytes > 0 && n > largeBytes {
+		dir, res.Large = LargeDir, true
+	}
+	err = s.withLock(func() error {
+		raw, already, err := s.placeRaw(dir, name, staging, n, sum)
+		if err != nil {
+			return err
+		}
+		res.Raw, res.Already = raw, already
+		res.Page = path.Join(SourcesDir, strings.TrimSuffix(path.Base(raw), path.Ext(raw))+".md")
+		made, err := createIfMissing(s.Path(res.Page), sourceStub(raw, name, res, now))
+		if err != nil {
+			return err
+		}
+		res.PageKept = !made
+		what := "copied"
+		if already {
+			what = "already in raw/, identical"
+		}
+		if err := s.logLocked(now, "ingest", fmt.Sprintf("%s → %s (%s, %d bytes); page %s", filepath.Base(abs), raw, what, n, res.Page)); err != nil {
+			return err
+		}
+		return s.refreshLocked()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// placeRaw moves the staged copy under dir with name, never replacing a
+// different file: an identical one is reused, otherwise "name-2.ext",
+// "name-3.ext"...
+func (s *Store) placeRaw(dir, name, staging string, size int64, sum string) (string, bool, error) {
+	stem, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
+	for n := 1; n < 1000; n++ {
+		cand := name
+		if n > 1 {
+			cand = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		rel := path.Join(dir, cand)
+		// The page for raw/x.md and raw/_large/x.md would collide: a
+		// name already used in the other folder counts as taken.
+		other := path.Join(RawDir, cand)
+		if dir == RawDir {
+			other = path.Join(LargeDir, cand)
+		}
+		if _, err := os.Lstat(s.Path(other)); err == nil {
+			continue
+		}
+		fi, err := os.Lstat(s.Path(rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
+				return "", false, fmt.Errorf("create %s: %w", dir, err)
+			}
+			if err := os.Rename(staging, s.Path(rel)); err != nil {
+				return "", false, fmt.Errorf("move the copy into %s: %w", rel, err)
+			}
+			return rel, false, nil
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("read %s: %w", rel, err)
+		}
+		if fi.Mode().IsRegular() && fi.Size() == size {
+			if h, err := fileHash(s.Path(rel)); err == nil && h == sum {
+				return rel, true, nil
+			}
+		}
+	}
+	return "", false, fmt.Errorf("ingest: too many files named %s in %s", name, dir)
+}
+
+func fileHash(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// junkError is a source that is not text.
+type junkError struct{ why string }
+
+func (e *junkError) Error() string { return e.why }
+
+// sourceCheck hashes a source as it streams by and, for text, refuses NUL
+// bytes and invalid UTF-8, carrying a rune split across two writes.
+type sourceCheck struct {
+	text  bool
+	hash  hash.Hash
+	carry []byte
+	off   int64
+}
+
+func (c *sourceCheck) Write(p []byte) (int, error) {
+	c.hash.Write(p)
+	if !c.text {
+		return len(p), nil
+	}
+	data := append(c.carry, p...)
+	base := c.off - int64(len(c.carry))
+	c.carry = nil
+	for i := 0; i < len(data); {
+		if data[i] == 0 {
+			return 0, &junkError{fmt.Sprintf("holds a NUL byte at offset %d (binary)", base+int64(i))}
+		}
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if !utf8.FullRune(data[i:]) {
+			c.carry = append([]byte(nil), data[i:]...)
+			break
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return 0, &junkError{fmt.Sprintf("is not UTF-8 text (invalid byte at offset %d)", base+int64(i))}
+		}
+		i += n
+	}
+	c.off += int64(len(p))
+	return len(p), nil
+}
+
+func (c *sourceCheck) finish() error {
+	if c.text && len(c.carry) > 0 {
+		return &junkError{fmt.Sprintf("is not UTF-8 text (cut-off character at offset %d)", c.off-int64(len(c.carry)))}
+	}
+	return nil
+}
+
+func sourceStub(raw, original string, res *IngestResult, now time.Time) []byte {
+	title := strings.TrimSuffix(path.Base(raw), path.Ext(raw))
+	kind := "text"
+	if res.Document {
+		kind = "document"
+	}
+	return []byte(fmt.Sprintf(`---
+type: source
+title: %q
+description: "ingested %s, not summarised yet"
+source: %q
+ingested: %s
+bytes: %d
+---
+
+# %s
+
+Source: [[%s]] (%s, %d bytes, ingested %s).
+
+## Summary
+
+_To be written: what this source says, in a few paragraphs, per SCHEMA.md._
+
+## Key points
+
+## Links
+
+- [[index]]
+`, title, original, raw, now.Format(dateLayout), res.Bytes, title, raw, kind, res.Bytes, now.Format(dateLayout)))
+}
+
+// safeName keeps a file name usable inside a wikilink and on every OS.
+func safeName(name string) string {
+	r := strings.NewReplacer("|", "-", "#", "-", "^", "-", "[", "(", "]", ")", ":", "-", "\\", "-", "*", "-", "?", "-", "\"", "'", "<", "(", ">", ")")
+	name = strings.TrimSpace(r.Replace(name))
+	name = strings.TrimLeft(name, ".")
+	if name == "" || name == path.Ext(name) {
+		name = "source" + name
+	}
+	return name
+}
+
+func hasAnyPrefix(data []byte, prefixes []string) bool {
+	for _, p := range prefixes {
+		if bytes.HasPrefix(data, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+func documentList() string {
+	return ".pdf, .docx, .xlsx, .pptx, .odt, .ods, .odp, .epub, .doc, .xls, .ppt, .zip, .png, .jpg, .gif, .webp"
+}
+
+// outsideStore refuses sources already inside the long-term root.
+func (s *Store) outsideStore(abs string) error {
+	root, err := filepath.EvalSymlinks(s.Dir)
+	if err != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(root, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return errors.New("is inside the long-term memory already")
+	}
+	return nil
+}
+
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,166 @@
+package longterm
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
+)
+
+// Finding is one lint result; `memhook lint --json` prints a list of them.
+type Finding struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Rule     string `json:"rule"`
+	Message  string `json:"message"`
+	Severity string `json:"severity"` // "error" or "warning"
+}
+
+// Severities.
+const (
+	SevError   = "error"
+	SevWarning = "warning"
+)
+
+// LintOptions tune [Store.Lint].
+type LintOptions struct {
+	CoreMaxChars int  // 0 skips the CORE.md size check
+	Project      bool // check the project files (index.md, План-факт.md, CORE.md) too
+}
+
+// Lint checks the long-term memory:
+//
+//	frontmatter      error    frontmatter present but unreadable
+//	missing-type     error    a page without a `type`
+//	broken-link      error    a wikilink to no page and no file
+//	broken-evidence  error    [[daily/D]] with no day file in daily/ or daily/_archive/
+//	plan-fact        error    each breach of the План-факт.md contract, on its line
+//	core-size        error    CORE.md over long.core_max_chars
+//	index-drift      warning  index.md differs from what `memhook wiki index` would write
+//	orphan           warning  a page nothing links to and that links nowhere
+//	truth-pending    warning  a refused truth waits to be merged by hand
+//
+// Findings are sorted by file, line and rule.
+func (s *Store) Lint(opts LintOptions) ([]Finding, error) {
+	v, err := s.LoadVault()
+	if err != nil {
+		return nil, err
+	}
+	out := []Finding{}
+	add := func(file string, line int, rule, sev, msg string) {
+		out = append(out, Finding{File: file, Line: line, Rule: rule, Message: msg, Severity: sev})
+	}
+	for _, p := range v.Pages {
+		if p.MetaErr != nil {
+			add(p.Path, lineIn(p.MetaErr.Error()), "frontmatter", SevError, p.MetaErr.Error())
+		} else if strings.TrimSpace(p.Type) == "" {
+			add(p.Path, 1, "missing-type", SevError, "page has no `type` in its frontmatter")
+		}
+		if p.Type == "truth-pending" {
+			add(p.Path, 1, "truth-pending", SevWarning, "a proposed compiled truth waits to be merged by hand")
+		}
+	}
+	g := s.Graph(v)
+	for _, b := range g.Broken {
+		if day, ok := EvidenceDay(b.Target); ok {
+			add(b.From, b.Line, "broken-evidence", SevError, fmt.Sprintf("[[%s]]: no day file %s.md in daily/ or daily/_archive/", b.Target, day))
+			continue
+		}
+		what := "page"
+		if b.Attachment {
+			what = "file"
+		}
+		add(b.From, b.Line, "broken-link", SevError, fmt.Sprintf("[[%s]]: no such %s", b.Target, what))
+	}
+	for _, o := range g.Orphans {
+		add(o, 1, "orphan", SevWarning, "no page links here and it links nowhere")
+	}
+	if opts.Project {
+		s.lintProjectFiles(v, opts, add)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Rule < b.Rule
+	})
+	return out, nil
+}
+
+func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(string, int, string, string, string)) {
+	idx, err := os.ReadFile(s.Path(IndexFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		add(IndexFile, 1, "index-drift", SevWarning, "index.md is missing; run `memhook wiki index`")
+	case err != nil:
+		add(IndexFile, 1, "index-drift", SevWarning, "cannot read index.md: "+err.Error())
+	default:
+		if want := RenderIndex(idx, v); string(want) != string(idx) {
+			add(IndexFile, driftLine(idx, want), "index-drift", SevWarning, "index.md is out of date with the pages; run `memhook wiki index`")
+		}
+	}
+	pf, err := os.ReadFile(s.Path(planfact.FileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		add(planfact.FileName, 1, "plan-fact", SevError, "missing; `memhook long on` creates it from the template")
+	} else if err == nil {
+		_, probs := planfact.Parse(pf)
+		for _, p := range probs {
+			msg := p.Message
+			if p.Field != "" {
+				msg = p.Field + ": " + msg
+			}
+			add(planfact.FileName, p.Line, "plan-fact", SevError, msg)
+		}
+	}
+	if opts.CoreMaxChars > 0 {
+		if data, err := os.ReadFile(s.Path(CoreFile)); err == nil {
+			if n := charCount(data); n > opts.CoreMaxChars {
+				add(CoreFile, 1, "core-size", SevError, fmt.Sprintf("%d characters, %d over the cap of %d", n, n-opts.CoreMaxChars, opts.CoreMaxChars))
+			}
+		}
+	}
+}
+
+// driftLine is the first line where index.md differs from its rebuild.
+func driftLine(have, want []byte) int {
+	a, b := strings.Split(string(have), "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i + 1
+		}
+	}
+	if len(a) < len(b) {
+		return len(a)
+	}
+	return len(b)
+}
+
+// HasErrors reports whether any finding is an error.
+func HasErrors(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == SevError {
+			return true
+		}
+	}
+	return false
+}
+
+func lineIn(msg string) int {
+	var n int
+	if i := strings.Index(msg, "line "); i >= 0 {
+		fmt.Sscanf(msg[i:], "line %d", &n)
+	}
+	if n == 0 {
+		n = 1
+	}
+	return n
+}

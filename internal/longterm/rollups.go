@@ -1,0 +1,330 @@
+package longterm
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Roll-ups of short-term distillates (DESIGN §4) live in
+// <project>/.claude/memory_short/rollups/{week/YYYY-Www.md, month/YYYY-MM.md,
+// year/YYYY.md}. They are pure functions of the day files (daily/ and
+// daily/_archive/), so rebuilding is idempotent and never touches a day.
+//
+// When a period is built:
+//   - an ISO week (Monday to Sunday) once its Sunday is before today, so
+//     all seven days are past, a day without a file counting as a day
+//     without sessions;
+//   - a month once its last day is before today and every ISO week that
+//     ends inside it has its file (a month holds only its own days, so the
+//     edge weeks it shares with its neighbours contribute their days in
+//     the month);
+//   - a year once December is over and each of its months since the first
+//     recorded one has its file.
+// Periods before the first day on record are not built.
+
+// DayDigest is what roll-ups take from one daily file.
+type DayDigest struct {
+	Date      string
+	Sessions  int
+	Headlines []string // first Asked item of each section, prefixed with its start time
+	Decisions []string
+	Open      []string
+}
+
+// ParseDay reads the daily file format: one "## " section per flush,
+// "### Asked|Done|Decided|Files and commands|Open" subsections of "- "
+// items.
+func ParseDay(date string, data []byte) DayDigest {
+	d := DayDigest{Date: date}
+	var sub, start string
+	askedSeen := false
+	inFence := false
+	for _, raw := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		t := strings.TrimSpace(raw)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inFence = !inFence
+			continue
+		}
+		if inFence {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "## "):
+			d.Sessions++
+			sub, askedSeen = "", false
+			head := strings.TrimSpace(t[3:])
+			start = strings.TrimSpace(strings.SplitN(head, "·", 2)[0])
+			if i := strings.IndexAny(start, "–-"); i > 0 {
+				start = strings.TrimSpace(start[:i])
+			}
+		case strings.HasPrefix(t, "### "):
+			sub = strings.ToLower(strings.TrimSpace(t[4:]))
+		case strings.HasPrefix(t, "- ") && d.Sessions > 0:
+			item := strings.TrimSpace(t[2:])
+			if item == "" {
+				continue
+			}
+			switch sub {
+			case "asked":
+				if !askedSeen {
+					askedSeen = true
+					h := item
+					if start != "" {
+						h = start + " · " + item
+					}
+					d.Headlines = append(d.Headlines, h)
+				}
+			case "decided":
+				d.Decisions = append(d.Decisions, item)
+			case "open":
+				d.Open = append(d.Open, item)
+			}
+		}
+	}
+	return d
+}
+
+// RollupResult lists the roll-up files a run wrote and left unchanged
+// (paths relative to the rollups folder).
+type RollupResult struct {
+	Written   []string `json:"written"`
+	Unchanged []string `json:"unchanged"`
+}
+
+// RollupDays builds every roll-up whose period is complete at now.
+func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
+	digests, err := s.readDays()
+	if err != nil {
+		return nil, err
+	}
+	res := &RollupResult{Written: []string{}, Unchanged: []string{}}
+	if len(digests) == 0 {
+		return res, nil
+	}
+	// Date arithmetic runs in UTC on the local calendar dates: no
+	// daylight-saving shift can move a day.
+	loc := time.UTC
+	today := dateOf(now.Format(dateLayout), loc)
+	first := dateOf(digests[0].Date, loc)
+	byDate := map[string]DayDigest{}
+	for _, d := range digests {
+		byDate[d.Date] = d
+	}
+	write := func(rel string, data []byte) error {
+		changed, err := writeIfChanged(filepath.Join(s.RollupDir, filepath.FromSlash(rel)), data)
+		if err != nil {
+			return fmt.Errorf("write roll-up %s: %w", rel, err)
+		}
+		if changed {
+			res.Written = append(res.Written, rel)
+		} else {
+			res.Unchanged = append(res.Unchanged, rel)
+		}
+		return nil
+	}
+	// Weeks: from the Monday of the first day's week.
+	for mon := mondayOf(first); mon.AddDate(0, 0, 6).Before(today); mon = mon.AddDate(0, 0, 7) {
+		if err := write(weekRel(mon), renderWeek(mon, byDate)); err != nil {
+			return nil, err
+		}
+	}
+	// Months: from the first day's month.
+	for m := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, loc); m.AddDate(0, 1, -1).Before(today); m = m.AddDate(0, 1, 0) {
+		if !s.weeksEndingInBuilt(m, mondayOf(first)) {
+			break
+		}
+		if err := write(monthRel(m), renderMonth(m, mondayOf(first), byDate)); err != nil {
+			return nil, err
+		}
+	}
+	// Years: from the first day's year.
+	for y := first.Year(); time.Date(y, 12, 31, 0, 0, 0, 0, loc).Before(today); y++ {
+		from := 1
+		if y == first.Year() {
+			from = int(first.Month())
+		}
+		built := true
+		for m := from; m <= 12; m++ {
+			if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(monthRel(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc))))); err != nil {
+				built = false
+			}
+		}
+		if !built {
+			break
+		}
+		if err := write(fmt.Sprintf("year/%04d.md", y), renderYear(y, from, byDate)); err != nil {
+			return nil, err
+		}
+	}
+	if len(res.Written) > 0 && s.Dir != "" {
+		if fi, err := os.Stat(s.Dir); err == nil && fi.IsDir() {
+			if err := s.Log(now, "rollup-days", fmt.Sprintf("wrote %d roll-ups: %s", len(res.Written), joinShort(res.Written))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// readDays parses every day file in daily/ and daily/_archive/; a day in
+// both places is taken from daily/.
+func (s *Store) readDays() ([]DayDigest, error) {
+	seen := map[string]bool{}
+	var out []DayDigest
+	for _, dir := range []string{s.DailyDir, s.ArchiveDir} {
+		days, err := listDays(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range days {
+			if seen[d.Date] {
+				continue
+			}
+			data, err := os.ReadFile(d.Path)
+			if err != nil {
+				return nil, fmt.Errorf("read day %s: %w", d.Path, err)
+			}
+			seen[d.Date] = true
+			out = append(out, ParseDay(d.Date, data))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Date < out[j].Date })
+	return out, nil
+}
+
+// weeksEndingInBuilt reports whether every ISO week that ends in month,
+// from the first recorded week on, has its file.
+func (s *Store) weeksEndingInBuilt(month, firstMonday time.Time) bool {
+	for d := month; d.Month() == month.Month(); d = d.AddDate(0, 0, 1) {
+		mon := d.AddDate(0, 0, -6)
+		if d.Weekday() != time.Sunday || mon.Before(firstMonday) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(weekRel(mon)))); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func dateOf(s string, loc *time.Location) time.Time {
+	t, _ := time.ParseInLocation(dateLayout, s, loc)
+	return t
+}
+
+func mondayOf(t time.Time) time.Time {
+	off := (int(t.Weekday()) + 6) % 7
+	return t.AddDate(0, 0, -off)
+}
+
+func weekName(mon time.Time) string {
+	y, w := mon.ISOWeek()
+	return fmt.Sprintf("%04d-W%02d", y, w)
+}
+
+func weekRel(mon time.Time) string { return "week/" + weekName(mon) + ".md" }
+func monthRel(m time.Time) string  { return "month/" + m.Format("2006-01") + ".md" }
+func dayLink(date string) string   { return "[[daily/" + date + "]]" }
+func weekLink(mon time.Time) string {
+	return "[[rollups/week/" + weekName(mon) + "|" + weekName(mon) + "]]"
+}
+
+// gather renders the headline, decision and open sections of the days
+// from..to inclusive.
+func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest, headlines bool) (days int) {
+	var heads, decs, open []string
+	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
+		dd, ok := byDate[d.Format(dateLayout)]
+		if !ok {
+			continue
+		}
+		days++
+		for _, h := range dd.Headlines {
+			heads = append(heads, fmt.Sprintf("- %s %s · %s", dd.Date, h, dayLink(dd.Date)))
+		}
+		for _, x := range dd.Decisions {
+			decs = append(decs, fmt.Sprintf("- %s · %s", x, dayLink(dd.Date)))
+		}
+		for _, x := range dd.Open {
+			open = append(open, fmt.Sprintf("- %s · %s", x, dayLink(dd.Date)))
+		}
+	}
+	section := func(title string, items []string) {
+		b.WriteString("\n## " + title + "\n\n")
+		if len(items) == 0 {
+			b.WriteString("_None._\n")
+			return
+		}
+		b.WriteString(strings.Join(items, "\n") + "\n")
+	}
+	if headlines {
+		section("Headlines", heads)
+	}
+	section("Decisions", decs)
+	section("Open", open)
+	return days
+}
+
+func header(kind, period string, from, to time.Time, days int) string {
+	return fmt.Sprintf("---\ntype: rollup-%s\nperiod: %s\nfrom: %s\nto: %s\ndays_with_sessions: %d\n---\n\n",
+		kind, period, from.Format(dateLayout), to.Format(dateLayout), days)
+}
+
+func renderWeek(mon time.Time, byDate map[string]DayDigest) []byte {
+	sun := mon.AddDate(0, 0, 6)
+	var body strings.Builder
+	days := gather(&body, mon, sun, byDate, true)
+	var b strings.Builder
+	b.WriteString(header("week", weekName(mon), mon, sun, days))
+	fmt.Fprintf(&b, "# Week %s · %s – %s\n\nDays with sessions: %d of 7. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
+		weekName(mon), mon.Format(dateLayout), sun.Format(dateLayout), days)
+	b.WriteString(body.String())
+	return []byte(b.String())
+}
+
+func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest) []byte {
+	last := m.AddDate(0, 1, -1)
+	var body strings.Builder
+	days := gather(&body, m, last, byDate, true)
+	var b strings.Builder
+	b.WriteString(header("month", m.Format("2006-01"), m, last, days))
+	fmt.Fprintf(&b, "# Month %s\n\nDays with sessions: %d of %d. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
+		m.Format("2006-01"), days, last.Day())
+	b.WriteString("\n## Weeks\n\n")
+	// Weeks overlapping the month, from the first recorded one; the one
+	// running into next month is linked before it is built (days later).
+	for mon := mondayOf(m); !mon.After(last); mon = mon.AddDate(0, 0, 7) {
+		if !mon.Before(firstMonday) {
+			b.WriteString("- " + weekLink(mon) + "\n")
+		}
+	}
+	b.WriteString(body.String())
+	return []byte(b.String())
+}
+
+func renderYear(y, fromMonth int, byDate map[string]DayDigest) []byte {
+	loc := time.UTC
+	start := time.Date(y, time.Month(fromMonth), 1, 0, 0, 0, 0, loc)
+	end := time.Date(y, 12, 31, 0, 0, 0, 0, loc)
+	var body strings.Builder
+	days := gather(&body, start, end, byDate, false)
+	var b strings.Builder
+	b.WriteString(header("year", fmt.Sprintf("%04d", y), time.Date(y, 1, 1, 0, 0, 0, 0, loc), end, days))
+	fmt.Fprintf(&b, "# Year %04d\n\nDays with sessions: %d. Headlines are in the month files. Built by `memhook rollup-days`; edits here are overwritten.\n\n## Months\n\n", y, days)
+	for m := fromMonth; m <= 12; m++ {
+		mt := time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc)
+		n := 0
+		for d := mt; d.Month() == mt.Month(); d = d.AddDate(0, 0, 1) {
+			if _, ok := byDate[d.Format(dateLayout)]; ok {
+				n++
+			}
+		}
+		fmt.Fprintf(&b, "- [[rollups/month/%s|%s]] · %d days with sessions\n", mt.Format("2006-01"), mt.Format("2006-01"), n)
+	}
+	b.WriteString(body.String())
+	return []byte(b.String())
+}
