@@ -15,6 +15,7 @@ package blackbox
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/objects"
@@ -63,7 +64,7 @@ func (b *Box) Caps() Caps {
 
 // Objects is the box's object store.
 func (b *Box) Objects() objects.Store {
-	return objects.Store{Dir: b.LongDir + "/" + ObjectsDir}
+	return objects.Store{Dir: filepath.Join(b.LongDir, filepath.FromSlash(ObjectsDir))}
 }
 
 // clock is the time the answer was built; taken as a parameter so runs are

@@ -17,7 +17,7 @@ const (
 	RecordsDir = "records" // remembered text, one file per month
 	DenialsDir = "denials" // rejected inferences (never searched as answers)
 	RelearnDir = "wiki/relearned"
-	ObjectsDir = "objects"
+	ObjectsDir = "raw/objects" // artifacts are sources: the wiki loader and lint leave raw/ alone
 	TablesDir  = "tables"
 )
 

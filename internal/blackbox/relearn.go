@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/tables"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Indexer is told about a Markdown file that changed, so an index (the
@@ -74,9 +75,9 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 	res.Summary = shortHash("s-", id, req.Summary, about)
 	name := fmt.Sprintf("%s-%s-%s", now.Format("2006-01-02"), slug(about), strings.TrimPrefix(res.Summary, "s-")[:8])
 	pageRel := RelearnDir + "/" + name + ".md"
-	page := fmt.Sprintf("---\ntype: relearned\nabout: %q\nobject: %s\ndate: %s\n---\n\n# %s\n<!-- cerebro:record%s -->\n%s\n\nAbout: [[%s]] · artifact `%s` (%s)\n",
+	page := fmt.Sprintf("---\ntype: relearned\nabout: %q\nobject: %s\ndate: %s\n---\n\n# %s\n<!-- cerebro:record%s -->\n%s\n\nAbout: %s · artifact `%s` (%s)\n",
 		about, id, now.Format("2006-01-02"), clip(req.Summary, 80), markerAttrs("id", res.Summary, "object", id),
-		strings.TrimSpace(req.Summary), about, id, filepath.Base(req.ArtifactName))
+		strings.TrimSpace(req.Summary), b.entityRef(about), id, filepath.Base(req.ArtifactName))
 	abs := filepath.Join(b.LongDir, filepath.FromSlash(pageRel))
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return res, fmt.Errorf("relearn: create %s: %w", RelearnDir, err)
@@ -101,6 +102,16 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 
 	res.LinkTable = b.linkTable(about, id, res.SummaryPath, now)
 	return res, nil
+}
+
+// entityRef links the entity's page when the wiki has one; a link to a
+// missing page would be a broken link, and the recorded relation already
+// ties the summary to the entity in the graph.
+func (b *Box) entityRef(about string) string {
+	if v, err := wiki.Load(b.LongDir, wiki.Options{Skip: []string{"raw", "graph", TablesDir}}); err == nil && v.Resolve(about, "") != nil {
+		return "[[" + about + "]]"
+	}
+	return about
 }
 
 func (b *Box) linkTable(about, object, summaryPath string, now clock) LinkTableStep {

@@ -109,6 +109,12 @@ func TestDenyAndRelearnFromCLI(t *testing.T) {
 	if a := object(t, out); a["depth_used"].(float64) != 2 || a["answer"].(map[string]any)["object"] != rl["object"] {
 		t.Fatalf("after relearn: %s", out)
 	}
+	// What the black box writes is a valid part of the long-term wiki:
+	// no broken links, every page typed.
+	out, _, _ = run(t, env, "", "lint", "--project", proj, "--json")
+	if strings.Contains(out, "broken-link") || strings.Contains(out, "missing-type") || strings.Contains(out, "frontmatter") {
+		t.Fatalf("lint after remember, deny, relearn:\n%s", out)
+	}
 	out, _, code = run(t, env, "", "graph", "ask", "--project", proj, "Falcon exporter")
 	if code != 0 || !strings.Contains(out, "Falcon exporter") || !strings.Contains(out, "summarises") || !strings.Contains(out, "graph/relations.md:") {
 		t.Fatalf("graph ask after relearn:\n%s", out)

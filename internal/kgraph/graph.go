@@ -80,7 +80,7 @@ func Load(root string) (*Graph, error) {
 	if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
 		return g, nil
 	}
-	v, err := wiki.Load(root, wiki.Options{Skip: []string{"graph", "objects", "tables"}})
+	v, err := wiki.Load(root, wiki.Options{Skip: []string{"graph", "objects", "tables", "raw"}})
 	if err != nil {
 		return nil, fmt.Errorf("load wiki for the graph: %w", err)
 	}

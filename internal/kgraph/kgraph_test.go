@@ -27,7 +27,7 @@ func TestAskJoinsLinksAndRelations(t *testing.T) {
 	if err != nil || r.ID == "" || !strings.HasPrefix(r.Cite, RelationsFile+":") {
 		t.Fatalf("%+v %v", r, err)
 	}
-	if _, err := Link(root, "x]] · y", "z", "r", "", now); err == nil {
+	if _, err := Link(root, "x · y", "z", "r", "", now); err == nil {
 		t.Fatal("an entity that would break the line must be refused")
 	}
 	g, err := Load(root)

@@ -5,7 +5,7 @@
 // generated text.
 //
 // Relations are Markdown lines in graph/relations.md under the memory
-// root, readable in Obsidian; the graph is built from the files on every
+// root, readable by a person; the graph is built from the files on every
 // ask, so there is no index to go stale.
 //
 //	g, err := kgraph.Load(longDir)
@@ -44,9 +44,12 @@ type Relation struct {
 	Cite   string    `json:"cite"` // graph/relations.md:LINE
 }
 
-var relLine = regexp.MustCompile(`^- \[\[([^\]]+)\]\] · (.+?) · \[\[([^\]]+)\]\] · (\S+)(?: · source: (.*))?$`)
+// A relation line names entities in plain text, not as [[links]]: an
+// entity needs no page, and a link to a missing page would be a broken
+// link to the wiki's lint.
+var relLine = regexp.MustCompile(`^- (.+?) · (.+?) · (.+?) · (\d{4}-\d\d-\d\dT\S+)(?: · source: (.*))?$`)
 
-const relHeader = "---\ntype: relations\n---\n\n# Relations\n\nRecorded by `memhook graph link` and `memhook relearn`; one line per relation.\n\n"
+const relHeader = "---\ntype: relations\n---\n\n# Relations\n\nRecorded by `memhook graph link` and `memhook relearn`: one line per relation, `- A · relation · B · time · source: …`.\n\n"
 
 // Link records a relation A —rel→ B and returns it.
 func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
@@ -55,13 +58,13 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 		if v == "" {
 			return Relation{}, fmt.Errorf("record relation: %s is empty", name)
 		}
-		if strings.ContainsAny(v, "[]|#\n\r") || strings.Contains(v, " · ") {
-			return Relation{}, fmt.Errorf("record relation: %s %q holds one of [ ] | # or a line break or \" · \"", name, v)
+		if strings.ContainsAny(v, "[]|#\n\r") || strings.Contains(v, "·") {
+			return Relation{}, fmt.Errorf("record relation: %s %q holds one of [ ] | # · or a line break", name, v)
 		}
 	}
 	source = strings.Join(strings.Fields(source), " ")
 	r := Relation{From: strings.TrimSpace(from), Rel: strings.TrimSpace(rel), To: strings.TrimSpace(to), At: now.UTC().Truncate(time.Second), Source: source}
-	line := fmt.Sprintf("- [[%s]] · %s · [[%s]] · %s", r.From, r.Rel, r.To, r.At.Format(time.RFC3339))
+	line := fmt.Sprintf("- %s · %s · %s · %s", r.From, r.Rel, r.To, r.At.Format(time.RFC3339))
 	if source != "" {
 		line += " · source: " + source
 	}
