@@ -16,7 +16,6 @@ package blackbox
 import (
 	"context"
 	"path/filepath"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/objects"
 	"github.com/cerebro-mem/cerebro/internal/tables"
@@ -66,7 +65,3 @@ func (b *Box) Caps() Caps {
 func (b *Box) Objects() objects.Store {
 	return objects.Store{Dir: filepath.Join(b.LongDir, filepath.FromSlash(ObjectsDir))}
 }
-
-// clock is the time the answer was built; taken as a parameter so runs are
-// reproducible.
-type clock = time.Time

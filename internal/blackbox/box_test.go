@@ -27,7 +27,7 @@ func newBox(t *testing.T) *Box {
 	return &Box{
 		Root: root, LongDir: long, Tables: st,
 		Text: MarkdownScan{Base: root, Dirs: []string{long, filepath.Join(root, ".claude", "memory_short")},
-			Skip: []string{"raw", "graph", TablesDir, DenialsDir}},
+			Skip: []string{"raw", "graph", TablesDir, DenialsDir}, SkipFiles: GeneratedFiles},
 		VectorWhy:  "no embedding provider configured",
 		OffersPath: filepath.Join(t.TempDir(), "offers.jsonl"),
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/tables"
@@ -11,7 +12,7 @@ import (
 
 // Recall climbs the ladder up to the requested depth and stops at the
 // first level that answers. depth_used is the level actually reached.
-func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fate, now clock) (*RecallAnswer, error) {
+func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fate, now time.Time) (*RecallAnswer, error) {
 	ans := &RecallAnswer{Kind: KindNone, Items: []Item{}, DepthRequested: req.Depth, Report: []StoreReport{}, Params: fates}
 	if ans.Params == nil {
 		ans.Params = map[string]Fate{}

@@ -21,6 +21,10 @@ const (
 	TablesDir  = "tables"
 )
 
+// GeneratedFiles are the long-term memory's generated lists and contracts;
+// level 2 leaves them out because they name everything and state nothing.
+var GeneratedFiles = []string{"index.md", "log.md", "SCHEMA.md"}
+
 func markerAttrs(kv ...string) string {
 	var b strings.Builder
 	for i := 0; i+1 < len(kv); i += 2 {

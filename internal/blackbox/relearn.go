@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
@@ -54,7 +55,7 @@ type RelearnResult struct {
 // as a wiki page (found by level 2, linked to the entity for level 3),
 // relation recorded, and the entity's link table (<entity>_links, a list)
 // appended to when it exists — its absence never fails the cycle.
-func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now clock) (*RelearnResult, error) {
+func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now time.Time) (*RelearnResult, error) {
 	about := strings.TrimSpace(req.About)
 	if about == "" || strings.ContainsAny(about, "[]|#\n\r") {
 		return nil, fmt.Errorf("relearn: --about must name an entity without [ ] | # or line breaks")
@@ -114,7 +115,7 @@ func (b *Box) entityRef(about string) string {
 	return about
 }
 
-func (b *Box) linkTable(about, object, summaryPath string, now clock) LinkTableStep {
+func (b *Box) linkTable(about, object, summaryPath string, now time.Time) LinkTableStep {
 	lt, err := tables.LinkTable(about)
 	if err != nil {
 		return LinkTableStep{Status: "skipped", Note: "the entity's name cannot name a table: " + err.Error()}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/tables"
 )
@@ -109,7 +110,7 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 
 // Remember stores the text as a record in the memory text and, when the
 // caller named a table, the value in the relational store.
-func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now clock) (*RememberAnswer, error) {
+func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
 	ans := &RememberAnswer{Stores: []Stored{}, TablesCreated: []string{}, KindsCreated: []string{}, NewTablesWithRows: []string{}, Params: fates}
 	id, rel, err := writeRecord(b.LongDir, req.Text, req.Scope, now)
 	if err != nil {

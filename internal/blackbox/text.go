@@ -43,7 +43,10 @@ const MinCoverage = 0.6
 type MarkdownScan struct {
 	Base string   // paths in hits are relative to it
 	Dirs []string // absolute directories to scan
-	Skip []string // directory names left out (objects, graph, tables)
+	Skip []string // directory names left out (raw, graph, tables, denials)
+	// SkipFiles are file names left out wherever they are: generated lists
+	// (index.md, log.md) repeat every title and would answer everything.
+	SkipFiles []string
 }
 
 var marker = regexp.MustCompile(`<!-- cerebro:record ([^>]*)-->`)
@@ -54,9 +57,12 @@ func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hi
 	if len(q) == 0 {
 		return nil, nil
 	}
-	skip := map[string]bool{}
+	skip, skipFile := map[string]bool{}, map[string]bool{}
 	for _, s := range m.Skip {
 		skip[s] = true
+	}
+	for _, s := range m.SkipFiles {
+		skipFile[strings.ToLower(s)] = true
 	}
 	var hits []Hit
 	for _, dir := range m.Dirs {
@@ -73,7 +79,7 @@ func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hi
 				}
 				return nil
 			}
-			if !strings.EqualFold(filepath.Ext(p), ".md") {
+			if !strings.EqualFold(filepath.Ext(p), ".md") || skipFile[strings.ToLower(d.Name())] {
 				return nil
 			}
 			if info, err := d.Info(); err != nil || info.Size() > 4<<20 {

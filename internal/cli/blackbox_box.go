@@ -37,7 +37,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	box := &blackbox.Box{
 		Root: root, LongDir: long, Tables: st,
 		Text: blackbox.MarkdownScan{Base: root, Dirs: []string{long, lay.ShortDir()},
-			Skip: []string{"raw", "graph", blackbox.TablesDir, blackbox.DenialsDir}},
+			Skip: []string{"raw", "graph", blackbox.TablesDir, blackbox.DenialsDir}, SkipFiles: blackbox.GeneratedFiles},
 		VectorWhy:       "no embedding provider configured",
 		ResearchCalls:   eff.Recall.ExtremeMaxCalls,
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
