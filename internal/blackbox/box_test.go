@@ -68,7 +68,7 @@ func recall(t *testing.T, b *Box, js string) *RecallAnswer {
 	return ans
 }
 
-func writeFile(t *testing.T, path, body string) {
+func writeFile(t testing.TB, path, body string) {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
