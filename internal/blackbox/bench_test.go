@@ -45,7 +45,6 @@ func benchBox(b *testing.B) *Box {
 	return box
 }
 
-
 func benchRecall(b *testing.B, q string, want int) {
 	box := benchBox(b)
 	req, fates, _ := ParseRecall(Raw{"text": []byte(fmt.Sprintf("%q", q))}, box.Caps())
