@@ -61,3 +61,29 @@ func TestConcurrentAppendsNeitherLoseNorInterleave(t *testing.T) {
 		t.Fatalf("got %d distinct lines, want 400", len(seen))
 	}
 }
+
+func TestUnsyncedVariants(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a", "b.txt")
+	if err := AppendUnsynced(path, []byte("one\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendUnsynced(path, []byte("two\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "one\ntwo\n" {
+		t.Fatalf("%q", got)
+	}
+	other := filepath.Join(t.TempDir(), "c", "d.json")
+	for _, v := range []string{"v1", "v2"} {
+		if err := ReplaceUnsynced(other, []byte(v), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := os.ReadFile(other); string(got) != "v2" {
+		t.Fatalf("%q", got)
+	}
+	ents, _ := os.ReadDir(filepath.Dir(other))
+	if len(ents) != 1 {
+		t.Fatalf("temp files left: %v", ents)
+	}
+}

@@ -37,9 +37,9 @@ type hookHandler func(ctx context.Context, r *hookRun) ([]byte, error)
 
 // hookHandlers maps the event argument to its handler.
 func hookHandlers() map[string]hookHandler {
-	return map[string]hookHandler{
-		"post-tool-use": hookPostToolUse,
-	}
+	h := shortTermHandlers()
+	h["post-tool-use"] = hookPostToolUse
+	return h
 }
 
 func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {

@@ -83,7 +83,7 @@ func TestPlanFactCheckAndSet(t *testing.T) {
 	mustRun(t, env, "", "planfact", "set", "status", "completed", "--project", proj)
 	pf := filepath.Join(proj, ".claude", "memory_long", "План-факт.md")
 	data, _ := os.ReadFile(pf)
-	if !strings.Contains(string(data), "stage: build the wiki") || !strings.Contains(string(data), "completed: \"2026-11-30\"") {
+	if !strings.Contains(string(data), "stage: build the wiki") || !strings.Contains(string(data), "completed: 2026-11-30") {
 		t.Fatalf("%s", data)
 	}
 	_, errOut, code := run(t, env, "", "planfact", "set", "plan_status", "sideways", "--project", proj)

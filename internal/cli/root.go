@@ -35,6 +35,9 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdCore(f, nil),
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
+		newCmdOrg(f),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 	)
 	return root
 }

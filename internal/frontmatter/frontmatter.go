@@ -118,7 +118,7 @@ func Node(data []byte) (*yaml.Node, Block, error) {
 	return doc.Content[0], b, nil
 }
 
-// SetField sets key to value (a scalar, a []string, or nil to delete) in
+// SetField sets key to value (a scalar, a []string, a *yaml.Node, or nil to delete) in
 // the frontmatter of data, keeping every other key, its order and comments,
 // and the body byte for byte. A file without frontmatter gets one.
 func SetField(data []byte, key string, value any) ([]byte, error) {
@@ -132,7 +132,9 @@ func SetField(data []byte, key string, value any) ([]byte, error) {
 		body = data[b.BodyStart:]
 	}
 	var vn *yaml.Node
-	if value != nil {
+	if n, ok := value.(*yaml.Node); ok {
+		vn = n
+	} else if value != nil {
 		vn = &yaml.Node{}
 		if err := vn.Encode(value); err != nil {
 			return nil, fmt.Errorf("encode %s: %w", key, err)

@@ -179,23 +179,33 @@ func Set(data []byte, field string, values []string, today time.Time) ([]byte, e
 		}
 		v = s
 	}
-	out, err := frontmatter.SetField(data, field, v)
+	val := v
+	if field == "updated" || field == "completed" {
+		val = dateNode(v.(string))
+	}
+	out, err := frontmatter.SetField(data, field, val)
 	if err != nil {
 		return nil, fmt.Errorf("set %s: %w", field, err)
 	}
 	if field != "updated" {
-		if out, err = frontmatter.SetField(out, "updated", today.Format("2006-01-02")); err != nil {
+		if out, err = frontmatter.SetField(out, "updated", dateNode(today.Format("2006-01-02"))); err != nil {
 			return nil, err
 		}
 	}
 	if field == "status" && v == "completed" {
 		if pf, _ := Parse(out); pf != nil && pf.Completed == "" {
-			if out, err = frontmatter.SetField(out, "completed", today.Format("2006-01-02")); err != nil {
+			if out, err = frontmatter.SetField(out, "completed", dateNode(today.Format("2006-01-02"))); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return out, nil
+}
+
+// dateNode writes a date plain, as a person would (yaml would quote a
+// string that looks like a date).
+func dateNode(d string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: d}
 }
 
 // Template is a new, valid План-факт.md for a project.

@@ -57,6 +57,9 @@ func TestSet(t *testing.T) {
 	if pf, _ := Parse(out); len(pf.Blockers) != 2 {
 		t.Fatalf("blockers = %v", pf.Blockers)
 	}
+	if !strings.Contains(string(out), "\nupdated: 2026-11-30\n") {
+		t.Fatalf("date written quoted:\n%s", out)
+	}
 	if !strings.Contains(string(out), "| start |") {
 		t.Fatal("body lost")
 	}

@@ -22,8 +22,8 @@ type Entry struct {
 	Event   string    `json:"event"`             // hook event or command
 	Session string    `json:"session,omitempty"` // Claude Code session id
 	Project string    `json:"project,omitempty"`
-	MS      float64   `json:"ms"`              // wall time of the run
-	Level   string    `json:"level"`           // info, warn, error
+	MS      float64   `json:"ms"`    // wall time of the run
+	Level   string    `json:"level"` // info, warn, error
 	Message string    `json:"message,omitempty"`
 }
 
@@ -57,7 +57,8 @@ func (l *Log) Write(e Entry) error {
 				return fmt.Errorf("rotate %s: %w", l.Path, err)
 			}
 		}
-		return atomicfile.AppendUnlocked(l.Path, append(line, '\n'), 0o600)
+		// A log line is not worth an fsync in a hook's few milliseconds.
+		return atomicfile.AppendUnsynced(l.Path, append(line, '\n'), 0o600)
 	})
 }
 

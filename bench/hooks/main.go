@@ -1,0 +1,201 @@
+// Command hooks measures cerebro's hooks as Claude Code runs them: one
+// memhook process per event. It prints p50/p95 wall time and peak RSS per
+// scenario, and the ratios that show hot-path cost does not grow with the
+// transcript or the history. Run it through bench/hooks/run.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/session"
+)
+
+var (
+	bin      = flag.String("bin", "bin/memhook", "memhook binary to measure")
+	n        = flag.Int("n", 200, "runs per scenario")
+	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts to build test transcripts from")
+)
+
+type result struct {
+	name     string
+	p50, p95 time.Duration
+	rssKB    int64
+}
+
+func main() {
+	flag.Parse()
+	work, err := os.MkdirTemp("", "cerebro-bench-")
+	check(err)
+	defer os.RemoveAll(work)
+	proj := filepath.Join(work, "proj")
+	check(os.MkdirAll(filepath.Join(proj, ".git"), 0o755))
+	env := append(os.Environ(), "CEREBRO_STATE_DIR="+filepath.Join(work, "state"), "CEREBRO_HOME="+filepath.Join(work, "home"),
+		"CEREBRO_CONFIG="+filepath.Join(work, "none.toml"),
+		// No automatic flush in the hot-path scenarios.
+		"CEREBRO_SHORT_FLUSH_CHARS=1000000000", "CEREBRO_SHORT_FLUSH_REPLIES=1000000000")
+	small := makeTranscript(filepath.Join(work, "small.jsonl"), 10<<10)
+	big := makeTranscript(filepath.Join(work, "big.jsonl"), 2700<<10)
+
+	input := func(session, event, transcript string, kv ...string) []byte {
+		m := map[string]any{"session_id": session, "cwd": proj, "hook_event_name": event, "transcript_path": transcript}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		b, _ := json.Marshal(m)
+		return b
+	}
+	prompt := "Please look at the failing test in internal/session and fix the race you find there."
+	reply := strings.Repeat("I fixed the race by taking the session lock before reading the cursor. ", 8)
+	var rs []result
+	base := measure("baseline: memhook hook with the nested guard (no work)", append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small))
+	rs = append(rs, measure("user-prompt-submit, 10 KB transcript", env, "user-prompt-submit", input("small", "UserPromptSubmit", small, "prompt", prompt)))
+	rs = append(rs, measure("user-prompt-submit, 2.7 MB transcript", env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt)))
+	rs = append(rs, measure("stop (no flush), 10 KB transcript", env, "stop", input("small", "Stop", small, "last_assistant_message", reply)))
+	rs = append(rs, measure("stop (no flush), 2.7 MB transcript", env, "stop", input("big", "Stop", big, "last_assistant_message", reply)))
+
+	// SessionStart with a full inject, with two daily files and with a
+	// year of them.
+	dailyDir := filepath.Join(proj, ".claude", "memory_short", "daily")
+	today := time.Now()
+	body := "### Asked\n- " + prompt + "\n### Done\n- " + reply[:200] + "\n### Files and commands\n- changed: `internal/session/flush.go`\n"
+	for d := 0; d < 2; d++ {
+		for i := 0; i < 15; i++ {
+			t := today.AddDate(0, 0, -d).Add(-time.Duration(i) * 10 * time.Minute)
+			_, err := daily.Append(dailyDir, "proj", daily.Section{Start: t, End: t, SessionID: fmt.Sprintf("sess%04d", i), Trigger: "auto", Seq: 1, Body: body})
+			check(err)
+		}
+	}
+	rs = append(rs, measure("session-start with inject, 2 daily files", env, "session-start", input("start", "SessionStart", small, "source", "startup")))
+	data, err := os.ReadFile(daily.Path(dailyDir, today.AddDate(0, 0, -1)))
+	check(err)
+	for d := 2; d < 367; d++ {
+		check(os.WriteFile(daily.Path(dailyDir, today.AddDate(0, 0, -d)), data, 0o644))
+	}
+	rs = append(rs, measure("session-start with inject, 366 daily files", env, "session-start", input("start", "SessionStart", small, "source", "startup")))
+
+	flushP50, flushP95 := measureFlush(work, proj, prompt, reply)
+
+	fmt.Printf("%-56s %9s %9s %10s\n", "scenario (one memhook process per run)", "p50", "p95", "peak RSS")
+	for _, r := range append([]result{base}, rs...) {
+		fmt.Printf("%-56s %9s %9s %7d KB\n", r.name, ms(r.p50), ms(r.p95), r.rssKB)
+	}
+	fmt.Printf("%-56s %9s %9s %10s\n", "extractive flush of a 20-reply segment (in process)", ms(flushP50), ms(flushP95), "-")
+	fmt.Println()
+	fmt.Printf("ratio user-prompt-submit 2.7 MB / 10 KB: %.2f\n", ratio(rs[1], rs[0]))
+	fmt.Printf("ratio stop 2.7 MB / 10 KB:               %.2f\n", ratio(rs[3], rs[2]))
+	fmt.Printf("ratio session-start 366 / 2 daily files: %.2f\n", ratio(rs[5], rs[4]))
+	fmt.Printf("hook work above process start (p50): user-prompt-submit %s, stop %s, session-start %s\n",
+		ms(rs[1].p50-base.p50), ms(rs[3].p50-base.p50), ms(rs[5].p50-base.p50))
+	fmt.Printf("targets: hot path p50 <= 5 ms, session-start <= 20 ms, extractive flush <= 50 ms\n")
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func ratio(a, b result) float64 { return float64(a.p50) / float64(b.p50) }
+
+func measure(name string, env []string, event string, stdin []byte) result {
+	var times []time.Duration
+	var rss int64
+	for i := 0; i < *n; i++ {
+		cmd := exec.Command(*bin, "hook", event)
+		cmd.Env = env
+		cmd.Stdin = bytes.NewReader(stdin)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		start := time.Now()
+		check(cmd.Run())
+		times = append(times, time.Since(start))
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > rss {
+			rss = ru.Maxrss
+		}
+		if event == "session-start" && i == 0 && !bytes.Contains(out.Bytes(), []byte("additionalContext")) {
+			check(fmt.Errorf("%s: no inject", name))
+		}
+	}
+	p50, p95 := quantiles(times)
+	return result{name: name, p50: p50, p95: p95, rssKB: rss}
+}
+
+// measureFlush times Flush of a segment of 10 turns (20 replies) written
+// to a real transcript and journal, each run on a fresh session.
+func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duration) {
+	store := session.Store{Root: filepath.Join(work, "flush-state")}
+	var times []time.Duration
+	for i := 0; i < *n/4+1; i++ {
+		s := store.Session("proj", fmt.Sprintf("f%04d", i))
+		tr := filepath.Join(work, fmt.Sprintf("flush-%d.jsonl", i))
+		f, err := os.Create(tr)
+		check(err)
+		now := time.Now()
+		for j := 0; j < 10; j++ {
+			fmt.Fprintf(f, `{"type":"user","timestamp":%q,"uuid":"u%d","message":{"role":"user","content":%q}}`+"\n", now.Format(time.RFC3339), j, prompt)
+			fmt.Fprintf(f, `{"type":"assistant","timestamp":%q,"message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","name":"Edit","input":{"file_path":"internal/x.go"}}]}}`+"\n", now.Format(time.RFC3339), j, reply)
+			_, err := s.Capture(now, "user", prompt, session.Meta{Project: proj, Transcript: tr})
+			check(err)
+			_, err = s.Capture(now, "assistant", reply, session.Meta{Project: proj, Transcript: tr})
+			check(err)
+		}
+		f.Close()
+		start := time.Now()
+		res, err := s.Flush(context.Background(), session.FlushOptions{Trigger: "auto", Now: now, MinReplies: 4,
+			Distill: func(_ context.Context, seg distill.Segment) string { return distill.Extractive(seg) }})
+		check(err)
+		times = append(times, time.Since(start))
+		if res.File == "" {
+			check(fmt.Errorf("flush wrote nothing: %s", res.Skipped))
+		}
+	}
+	return quantiles(times)
+}
+
+func quantiles(ts []time.Duration) (time.Duration, time.Duration) {
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	return ts[len(ts)/2], ts[len(ts)*95/100]
+}
+
+// makeTranscript concatenates real transcripts (or synthetic lines when
+// the fixtures are absent) up to size bytes of whole lines.
+func makeTranscript(path string, size int) string {
+	var src [][]byte
+	files, _ := filepath.Glob(filepath.Join(*fixtures, "*.jsonl"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		check(err)
+		src = append(src, bytes.SplitAfter(data, []byte("\n"))...)
+	}
+	if len(src) == 0 {
+		for i := 0; i < 100; i++ {
+			src = append(src, []byte(fmt.Sprintf(`{"type":"user","message":{"role":"user","content":"synthetic prompt %d %s"}}`+"\n", i, strings.Repeat("x", 400))))
+		}
+	}
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < size; i++ {
+		l := src[i%len(src)]
+		if buf.Len()+len(l) > size && buf.Len() > 0 {
+			break
+		}
+		buf.Write(l)
+	}
+	check(os.WriteFile(path, buf.Bytes(), 0o644))
+	return path
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}

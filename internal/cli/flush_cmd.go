@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/spf13/cobra"
+	"time"
+)
+
+// FlushOptions are the inputs of `memhook flush`.
+type FlushOptions struct {
+	*Factory
+	Session string // one session by id
+	Pending bool   // every pending session of every project
+	Project string // else: the pending sessions of this directory's project
+	Trigger string
+	Final   bool
+}
+
+func newCmdFlush(f *Factory, runF func(*FlushOptions) error) *cobra.Command {
+	opts := &FlushOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "flush",
+		Short: "Write unflushed short-term segments to the daily files now",
+		Long: `Write unflushed short-term segments to the daily files.
+
+With --session, flush that session (the claude distiller's background run
+uses this). With --pending, flush every session of every project left with
+an unflushed segment (a cancelled SessionEnd, a killed process). Without
+either, flush the pending sessions of the current directory's project.
+Each segment is written exactly once however many flushers race.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return flushRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Session, "session", "", "flush this session id")
+	cmd.Flags().BoolVar(&opts.Pending, "pending", false, "flush every pending session of every project")
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project whose pending sessions to flush")
+	cmd.Flags().StringVar(&opts.Trigger, "trigger", "", "trigger written in the section heading (default manual, or recovery with --pending)")
+	cmd.Flags().BoolVar(&opts.Final, "final", false, "the session is over: drop it if trivial")
+	return cmd
+}
+
+func flushRun(opts *FlushOptions) error {
+	store := session.Store{Root: opts.Paths.Sessions()}
+	var targets []*session.Session
+	trigger, final := opts.Trigger, opts.Final
+	switch {
+	case opts.Session != "":
+		s, err := store.Find(opts.Session)
+		if err != nil {
+			return withHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
+		}
+		targets = append(targets, s)
+		if trigger == "" {
+			trigger = session.TriggerManual
+		}
+	case opts.Pending:
+		ids, err := store.Projects()
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			p, err := store.Pending(id)
+			if err != nil {
+				return err
+			}
+			targets = append(targets, p...)
+		}
+		if trigger == "" {
+			trigger = session.TriggerRecovery
+		}
+	default:
+		root, err := projectRoot(opts.Project)
+		if err != nil {
+			return err
+		}
+		p, err := store.Pending(project.ID(root))
+		if err != nil {
+			return err
+		}
+		targets = p
+		if trigger == "" {
+			trigger = session.TriggerManual
+		}
+	}
+	log := runlog.Open(opts.Paths.Logs(), 1<<20)
+	var errs []error
+	for _, s := range targets {
+		if err := flushOne(opts.Factory, log, s, trigger, final); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
+	start := f.Now()
+	st, err := s.Load()
+	if err != nil {
+		return err
+	}
+	cfg, err := f.Config(st.Project)
+	if err != nil {
+		return withHint(fmt.Errorf("load config: %w", err), "fix the file named above, or move it aside")
+	}
+	// A pending session counts as over (so a trivial one is dropped) only
+	// once it ended or fell silent; a live one is flushed but never judged.
+	over := final || st.Ended || f.Now().Sub(st.LastSeen) >= recoverIdle
+	o := f.flushOptions(cfg, trigger, over)
+	if cfg.Distiller.Kind == "claude" {
+		o.Distill = f.claudeDistill(cfg, log)
+	}
+	res, err := s.Flush(context.Background(), o)
+	if !st.Background.IsZero() {
+		s.Update(func(st *session.State) error { st.Background = time.Time{}; return nil })
+	}
+	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
+		MS: float64(f.Now().Sub(start).Microseconds()) / 1000}
+	switch {
+	case err != nil:
+		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
+		log.Write(e)
+		return fmt.Errorf("flush session %s: %w", s.ID, err)
+	case res.File != "":
+		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
+		fmt.Fprintf(f.Out, "%s: wrote %d items to %s\n", s.ID, res.Items, res.File)
+	default:
+		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
+		fmt.Fprintf(f.Out, "%s: skipped (%s)\n", s.ID, res.Skipped)
+	}
+	log.Write(e)
+	return nil
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/inject"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/session"
+)
+
+// recoverIdle is how long another session of the project must have been
+// silent before SessionStart flushes its segment as a recovery: a session
+// still open in another terminal is left to flush itself.
+const recoverIdle = 10 * time.Minute
+
+// recoverMax bounds how many sessions one SessionStart recovers, so its
+// cost does not grow with a backlog; `memhook flush --pending` takes all.
+const recoverMax = 3
+
+func shortTermHandlers() map[string]hookHandler {
+	return map[string]hookHandler{
+		"session-start":      hookSessionStart,
+		"user-prompt-submit": hookUserPromptSubmit,
+		"stop":               hookStop,
+		"pre-compact":        hookPreCompact,
+		"session-end":        hookSessionEnd,
+	}
+}
+
+// hookScope is what every short-term handler resolves first.
+type hookScope struct {
+	layout project.Layout
+	id     string
+	cfg    *config.Effective
+	sess   *session.Session
+	meta   session.Meta
+}
+
+func (r *hookRun) scope() (*hookScope, error) {
+	cwd := r.In.CWD
+	if cwd == "" {
+		cwd = r.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if cwd == "" {
+		return nil, errors.New("resolve project: the hook input has no cwd")
+	}
+	root, err := project.Root(cwd)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := r.Config(root)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	id := project.ID(root)
+	store := session.Store{Root: r.Paths.Sessions()}
+	return &hookScope{
+		layout: project.Layout{Root: root}, id: id, cfg: cfg,
+		sess: store.Session(id, r.In.SessionID),
+		meta: session.Meta{Project: root, Transcript: r.In.TranscriptPath},
+	}, nil
+}
+
+func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
+	sc, err := r.scope()
+	if err != nil {
+		return nil, err
+	}
+	_, err = sc.sess.Capture(r.Now(), "user", r.In.Prompt, sc.meta)
+	return nil, err
+}
+
+func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
+	sc, err := r.scope()
+	if err != nil {
+		return nil, err
+	}
+	st, err := sc.sess.Capture(r.Now(), "assistant", r.In.LastAssistantMessage, sc.meta)
+	if err != nil {
+		return nil, err
+	}
+	th := session.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
+	if !th.Due(st) {
+		return nil, nil
+	}
+	return nil, r.flush(ctx, sc, st, session.TriggerAuto, false)
+}
+
+func hookPreCompact(ctx context.Context, r *hookRun) ([]byte, error) {
+	sc, err := r.scope()
+	if err != nil {
+		return nil, err
+	}
+	st, err := sc.sess.Touch(r.Now(), sc.meta, false)
+	if err != nil {
+		return nil, err
+	}
+	return nil, r.flush(ctx, sc, st, session.TriggerPreCompact, false)
+}
+
+func hookSessionEnd(ctx context.Context, r *hookRun) ([]byte, error) {
+	sc, err := r.scope()
+	if err != nil {
+		return nil, err
+	}
+	st, err := sc.sess.Touch(r.Now(), sc.meta, true)
+	if err != nil {
+		return nil, err
+	}
+	return nil, r.flush(ctx, sc, st, session.TriggerSessionEnd, true)
+}
+
+// hookSessionStart recovers other sessions' unflushed segments, registers
+// the project when long-term memory is on, and injects recalled memory.
+// Each step fails on its own: a broken registry never costs the inject.
+func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
+	sc, err := r.scope()
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	if _, err := sc.sess.Touch(r.Now(), sc.meta, false); err != nil {
+		errs = append(errs, err)
+	}
+	if err := r.recoverProject(ctx, sc); err != nil {
+		errs = append(errs, err)
+	}
+	if sc.layout.LongActive() {
+		p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
+		if err := registry.Touch(r.Paths.Registry(), p, r.Now()); err != nil {
+			errs = append(errs, fmt.Errorf("register project: %w", err))
+		}
+	}
+	text, err := inject.Build(inject.Options{Layout: sc.layout, Now: r.Now(), MaxChars: sc.cfg.Inject.MaxChars})
+	if err != nil {
+		errs = append(errs, fmt.Errorf("build inject: %w", err))
+	}
+	return hook.SessionStartContext(text), errors.Join(errs...)
+}
+
+// recoverProject flushes, once, the segments other sessions of this project
+// left behind (a cancelled SessionEnd, a killed process).
+func (r *hookRun) recoverProject(ctx context.Context, sc *hookScope) error {
+	store := session.Store{Root: r.Paths.Sessions()}
+	pending, err := store.Pending(sc.id)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	n := 0
+	for _, other := range pending {
+		if other.ID == r.In.SessionID || n >= recoverMax || ctx.Err() != nil {
+			continue
+		}
+		st, err := other.Load()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !st.Ended && r.Now().Sub(st.LastSeen) < recoverIdle {
+			continue
+		}
+		n++
+		osc := *sc
+		osc.sess = other
+		if err := r.flush(ctx, &osc, st, session.TriggerRecovery, true); err != nil {
+			errs = append(errs, fmt.Errorf("recover session %s: %w", other.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+)
+
+// hookEnv is a throwaway home, state dir and project.
+type hookEnv struct {
+	env  map[string]string
+	proj string
+}
+
+func newHookEnv(t *testing.T) *hookEnv {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	return &hookEnv{proj: proj, env: map[string]string{
+		"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "CEREBRO_HOME": filepath.Join(dir, "cerebro"),
+		"CEREBRO_CONFIG": filepath.Join(dir, "none.toml"),
+	}}
+}
+
+func (h *hookEnv) input(session, event string, kv ...string) string {
+	m := map[string]any{"session_id": session, "cwd": h.proj, "hook_event_name": event,
+		"transcript_path": filepath.Join(h.proj, "..", session+".jsonl")}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func (h *hookEnv) hook(t *testing.T, event, stdin string) string {
+	t.Helper()
+	out, errOut, code := run(t, h.env, stdin, "hook", event)
+	if code != 0 || errOut != "" {
+		t.Fatalf("hook %s: exit %d, stderr %q", event, code, errOut)
+	}
+	return out
+}
+
+func (h *hookEnv) turn(t *testing.T, session, q, r string) {
+	h.hook(t, "user-prompt-submit", h.input(session, "UserPromptSubmit", "prompt", q))
+	h.hook(t, "stop", h.input(session, "Stop", "last_assistant_message", r))
+}
+
+func (h *hookEnv) daily() string {
+	data, _ := os.ReadFile(filepath.Join(h.proj, ".claude", "memory_short", "daily", "2026-11-30.md"))
+	return string(data)
+}
+
+func (h *hookEnv) log(t *testing.T) []runlog.Entry {
+	entries, err := runlog.Open(filepath.Join(h.env["CEREBRO_STATE_DIR"], "logs"), 0).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {
+	h := newHookEnv(t)
+	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "6"
+	for i := 0; i < 4; i++ {
+		h.turn(t, "s1", fmt.Sprintf("Please add flag %d.", i), fmt.Sprintf("I added flag %d.", i))
+	}
+	if got := h.daily(); strings.Count(got, "· auto") != 1 {
+		t.Fatalf("want one auto section after 6 replies:\n%s", got)
+	}
+	h.hook(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
+	got := h.daily()
+	if strings.Count(got, "· session-end") != 1 {
+		t.Fatalf("no session-end section:\n%s", got)
+	}
+	asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
+	for i := 0; i < 4; i++ {
+		key := fmt.Sprintf("flag %d.", i)
+		if countContaining(asked, key) != 1 || countContaining(done, key) != 1 {
+			t.Fatalf("turn %d lost or doubled:\n%s", i, got)
+		}
+	}
+}
+
+func TestHooksFlushAtCharThreshold(t *testing.T) {
+	h := newHookEnv(t)
+	h.env["CEREBRO_SHORT_FLUSH_CHARS"] = "500"
+	h.turn(t, "s1", "q1", "r1")
+	h.turn(t, "s1", "q2", strings.Repeat("long answer ", 50))
+	if !strings.Contains(h.daily(), "· auto") {
+		t.Fatal("no flush at the character threshold")
+	}
+}
+
+func TestPreCompactFlushes(t *testing.T) {
+	h := newHookEnv(t)
+	for i := 0; i < 3; i++ {
+		h.turn(t, "s1", fmt.Sprintf("q%d", i), fmt.Sprintf("r%d", i))
+	}
+	h.hook(t, "pre-compact", h.input("s1", "PreCompact", "trigger", "auto"))
+	if !strings.Contains(h.daily(), "· pre-compact") {
+		t.Fatalf("no pre-compact section:\n%s", h.daily())
+	}
+}
+
+func TestTrivialSessionLeavesNoFile(t *testing.T) {
+	h := newHookEnv(t)
+	h.turn(t, "s1", "hi", "hello")
+	h.hook(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
+	if h.daily() != "" {
+		t.Fatal("a one-turn session was saved")
+	}
+}
+
+func TestSessionStartRecoversInjectsAndRegisters(t *testing.T) {
+	h := newHookEnv(t)
+	for i := 0; i < 3; i++ {
+		h.turn(t, "dead", fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
+	}
+	// SessionEnd was cancelled: "dead" ends with a pending segment.
+	h.hook(t, "session-end", `{"session_id":"other","cwd":"`+h.proj+`"}`) // an unrelated session ends
+	os.MkdirAll(project.Layout{Root: h.proj}.LongDir(), 0o755)
+	// An idle session is recovered only once it has been silent for a while:
+	// run's clock is fixed, so mark it ended as a cancelled SessionEnd would.
+	out := h.hook(t, "session-start", h.input("new", "SessionStart", "source", "startup"))
+	if out != "" || h.daily() != "" {
+		t.Fatalf("a live session of the project was recovered: %q", out)
+	}
+	h.hook(t, "session-end", h.input("dead", "SessionEnd", "reason", "other")) // marks ended and flushes
+	got := h.daily()
+	if strings.Count(got, "question 1") != 1 {
+		t.Fatalf("want the segment once:\n%s", got)
+	}
+	out = h.hook(t, "session-start", h.input("new2", "SessionStart", "source", "resume"))
+	var v struct {
+		HookSpecificOutput struct {
+			HookEventName, AdditionalContext string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("stdout is not the hook JSON: %q", out)
+	}
+	ctx := v.HookSpecificOutput.AdditionalContext
+	if v.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(ctx, "question 1") || !strings.Contains(ctx, "daily/2026-11-30.md") {
+		t.Fatalf("inject lacks the distillate or its source:\n%s", ctx)
+	}
+	reg, err := registry.Read(filepath.Join(h.env["CEREBRO_HOME"], ".claude", "memory_short", "registry.json"))
+	if err != nil || len(reg.Projects) != 1 || reg.Projects[0].Path != h.proj || reg.Projects[0].ID != project.ID(h.proj) {
+		t.Fatalf("registry: %+v %v", reg, err)
+	}
+}
+
+func TestSessionStartEmptyWhenNothing(t *testing.T) {
+	h := newHookEnv(t)
+	if out := h.hook(t, "session-start", h.input("s", "SessionStart", "source", "startup")); out != "" {
+		t.Fatalf("stdout %q", out)
+	}
+	if _, err := os.Stat(filepath.Join(h.env["CEREBRO_HOME"], ".claude", "memory_short", "registry.json")); err == nil {
+		t.Fatal("a project without long-term memory was registered")
+	}
+}
+
+func TestFlushPendingRecoversEverything(t *testing.T) {
+	h := newHookEnv(t)
+	for i := 0; i < 3; i++ {
+		h.turn(t, "a", fmt.Sprintf("qa%d", i), "ra")
+		h.turn(t, "b", fmt.Sprintf("qb%d", i), "rb")
+	}
+	out, errOut, code := run(t, h.env, "", "flush", "--pending")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Count(out, "wrote") != 2 || strings.Count(h.daily(), "· recovery") != 2 {
+		t.Fatalf("stdout %q\n%s", out, h.daily())
+	}
+	out, _, _ = run(t, h.env, "", "flush", "--pending")
+	if out != "" || strings.Count(h.daily(), "· recovery") != 2 {
+		t.Fatalf("second --pending wrote again: %q", out)
+	}
+}
+
+func TestBadInputFailsOpen(t *testing.T) {
+	h := newHookEnv(t)
+	dirAsTranscript := t.TempDir()
+	truncated := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(truncated, []byte(`{"type":"user","message":{"role":"user","content":"whole line"}}`+"\n"+`{"type":"assistant","mess`), 0o644)
+	cases := []struct{ name, event, stdin string }{
+		{"empty", "stop", ""},
+		{"malformed", "user-prompt-submit", "{not json"},
+		{"not an object", "stop", "[1,2]"},
+		{"invalid utf-8", "user-prompt-submit", h.input("u", "UserPromptSubmit", "prompt", "caf\xe9 \xff")},
+		{"path traversal session", "stop", `{"session_id":"../../etc","cwd":"` + h.proj + `"}`},
+		{"missing cwd dir", "stop", `{"session_id":"x","cwd":"/nonexistent/dir"}`},
+		{"unknown event", "bogus", h.input("u", "Bogus")},
+		{"transcript is a directory", "pre-compact", strings.Replace(h.input("d", "PreCompact"), `"transcript_path":"`, `"transcript_path":"`+dirAsTranscript+`","x":"`, 1)},
+		{"truncated last line", "session-end", strings.Replace(h.input("u", "SessionEnd"), `"transcript_path":"`, `"transcript_path":"`+truncated+`","x":"`, 1)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			before := len(h.log(t))
+			out, errOut, code := run(t, h.env, c.stdin, "hook", c.event)
+			if code != 0 || out != "" || errOut != "" {
+				t.Fatalf("exit %d stdout %q stderr %q", code, out, errOut)
+			}
+			if len(h.log(t)) <= before {
+				t.Fatal("no log line")
+			}
+		})
+	}
+	// The invalid UTF-8 prompt was captured, repaired.
+	data, _ := os.ReadFile(filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions", project.ID(h.proj), "u.jsonl"))
+	if !strings.Contains(string(data), "caf\uFFFD") {
+		t.Fatalf("journal: %q", data)
+	}
+}
+
+func TestNestedRunDoesNothing(t *testing.T) {
+	h := newHookEnv(t)
+	h.env[NestedEnv] = "1"
+	h.turn(t, "s1", "q", "r")
+	if _, err := os.Stat(h.env["CEREBRO_STATE_DIR"]); err == nil {
+		t.Fatal("a nested hook wrote state")
+	}
+}
+
+func TestDoctorReportsTimingsPendingAndVersion(t *testing.T) {
+	h := newHookEnv(t)
+	h.turn(t, "s1", "q1", "r1")
+	h.turn(t, "s1", "q2", "r2")
+	h.hook(t, "stop", "{broken") // one error in the log
+	h.hook(t, "session-end", h.input("s1", "SessionEnd"))
+	// s2 ends with an unflushed segment: SessionEnd was cancelled.
+	h.turn(t, "s2", "q1", "r1")
+	plugin := filepath.Join(t.TempDir(), "plugin")
+	write := func(p, s string) { os.MkdirAll(filepath.Dir(p), 0o755); os.WriteFile(p, []byte(s), 0o644) }
+	write(filepath.Join(plugin, ".claude-plugin", "plugin.json"), `{"name":"cerebro","version":"9.9.9"}`)
+	h.env["CLAUDE_PLUGIN_ROOT"] = plugin
+	st := filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions", project.ID(h.proj), "s2.json")
+	data, _ := os.ReadFile(st)
+	os.WriteFile(st, []byte(strings.Replace(string(data), `"seg_replies"`, `"ended":true,"seg_replies"`, 1)), 0o600)
+	out, errOut, code := run(t, h.env, "", "doctor", "--project", h.proj)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
+	}
+	for _, want := range []string{"user-prompt-submit", "P50 ms", "differs from plugin version 9.9.9", "1 session(s) ended with an unflushed segment",
+		"memhook flush --pending", "parse hook input", h.proj} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDoctorBrokenConfigExits1(t *testing.T) {
+	h := newHookEnv(t)
+	os.WriteFile(h.env["CEREBRO_CONFIG"], []byte("[short\n"), 0o644)
+	out, _, code := run(t, h.env, "", "doctor", "--project", h.proj)
+	if code != 1 || !strings.Contains(out, "broken") || !strings.Contains(out, "hint:") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}

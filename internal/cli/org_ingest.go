@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/cerebro-mem/cerebro/internal/orgvault"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/spf13/cobra"
+)
+
+// OrgIngestOptions are the inputs of `memhook org ingest`.
+type OrgIngestOptions struct {
+	*Factory
+	File   string
+	Case   string // a project path or registry id
+	Redact bool
+	JSON   bool
+}
+
+func newCmdOrgIngest(f *Factory, runF func(*OrgIngestOptions) error) *cobra.Command {
+	opts := &OrgIngestOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "ingest [FILE | --case PROJECT]",
+		Short: "Add a file (into raw/, with a source draft) or a project's case (a case draft)",
+		Long: `Ingest adds a file to raw/ (raw/_large/ above org.raw_large_bytes) with a draft
+source page, or, with --case, drafts a case page from a project's long-term
+memory (a path or a registry id). Content with secrets or personal data is
+refused with the place and kind of each finding, unless --redact replaces
+them with [REDACTED:kind] markers. The change is logged and committed.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.File = args[0]
+			}
+			if (opts.File == "") == (opts.Case == "") {
+				return withHint(errors.New("org ingest: name one FILE or one --case PROJECT"), "e.g. `memhook org ingest notes.md` or `memhook org ingest --case ~/src/app`")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return orgIngestRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Case, "case", "", "draft a case from this project's long-term memory (path or registry id)")
+	cmd.Flags().BoolVar(&opts.Redact, "redact", false, "replace secrets and personal data with markers instead of refusing")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func orgIngestRun(opts *OrgIngestOptions) error {
+	v, err := openOrg(opts.Factory)
+	if err != nil {
+		return err
+	}
+	eff, err := opts.Config("")
+	if err != nil {
+		return withHint(err, "fix the configuration file named above")
+	}
+	in := orgvault.IngestOptions{Redact: opts.Redact, LargeBytes: eff.Org.RawLargeBytes, Now: opts.Now()}
+	var res *orgvault.IngestResult
+	if opts.File != "" {
+		res, err = v.IngestFile(opts.File, in)
+	} else {
+		root, name, rerr := resolveCaseProject(opts.Factory, opts.Case)
+		if rerr != nil {
+			return rerr
+		}
+		res, err = v.IngestCase(root, name, in)
+	}
+	if err != nil {
+		return fmt.Errorf("org ingest: %w", err)
+	}
+	if opts.JSON {
+		return writeJSON(opts.Out, res)
+	}
+	fmt.Fprintf(opts.Out, "org vault: %s\n", v.Root)
+	switch {
+	case res.Existed && res.Commit == "":
+		fmt.Fprintf(opts.Out, "already ingested: %s (page %s); nothing changed\n", res.Raw, res.Page)
+	case res.Raw != "":
+		fmt.Fprintf(opts.Out, "stored %s\ndraft page %s\n", res.Raw, res.Page)
+	default:
+		fmt.Fprintf(opts.Out, "draft page %s\n", res.Page)
+	}
+	if res.Redacted > 0 {
+		fmt.Fprintf(opts.Out, "redacted %d finding(s) with [REDACTED:kind] markers\n", res.Redacted)
+	}
+	if res.Commit != "" {
+		fmt.Fprintf(opts.Out, "committed %s; logged in log.md\n", short(res.Commit))
+	}
+	fmt.Fprintf(opts.Out, "Next: curate %s per SCHEMA.md, then run `memhook org lint`.\n", res.Page)
+	return nil
+}
+
+// resolveCaseProject takes a project directory or a registry id.
+func resolveCaseProject(f *Factory, arg string) (string, string, error) {
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		root, err := projectRoot(arg)
+		return root, "", err
+	}
+	reg, err := registry.Read(f.Paths.Registry())
+	if err != nil {
+		return "", "", fmt.Errorf("org ingest: read the registry: %w", err)
+	}
+	if p := reg.Find(arg); p != nil {
+		return p.Path, p.Name, nil
+	}
+	return "", "", withHint(fmt.Errorf("org ingest: %s is neither a directory nor a registered project", arg), "pass the project's path, or an id from the registry (`memhook` registers projects with long-term memory on)")
+}

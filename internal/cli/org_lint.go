@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/cerebro-mem/cerebro/internal/orgvault"
+	"github.com/spf13/cobra"
+)
+
+// OrgLintOptions are the inputs of `memhook org lint`.
+type OrgLintOptions struct {
+	*Factory
+	JSON bool
+}
+
+func newCmdOrgLint(f *Factory, runF func(*OrgLintOptions) error) *cobra.Command {
+	opts := &OrgLintOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "lint",
+		Short: "Check the org vault against SCHEMA.md, and for secrets and personal data",
+		Long: `Lint checks links, frontmatter, types, statuses, the ## Связи section, orphans,
+index.md and hub drift, raw/ files without a source page, links into .trash/,
+large files outside raw/_large/, deprecated pages linked as current, and
+secrets or personal data. It exits 1 when it finds errors.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return orgLintRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print [{"file","line","rule","message","severity"}]`)
+	return cmd
+}
+
+func orgLintRun(opts *OrgLintOptions) error {
+	v, err := openOrg(opts.Factory)
+	if err != nil {
+		return err
+	}
+	eff, err := opts.Config("")
+	if err != nil {
+		return withHint(err, "fix the configuration file named above")
+	}
+	issues, err := v.Lint(eff.Org.RawLargeBytes)
+	if err != nil {
+		return fmt.Errorf("org lint: %w", err)
+	}
+	errs := 0
+	for _, is := range issues {
+		if is.Severity == orgvault.SevError {
+			errs++
+		}
+	}
+	if opts.JSON {
+		if issues == nil {
+			issues = []orgvault.Issue{}
+		}
+		if err := writeJSON(opts.Out, issues); err != nil {
+			return err
+		}
+	} else {
+		file := ""
+		for _, is := range issues {
+			if is.File != file {
+				file = is.File
+				fmt.Fprintf(opts.Out, "%s\n", file)
+			}
+			place := "-"
+			if is.Line > 0 {
+				place = fmt.Sprint(is.Line)
+			}
+			fmt.Fprintf(opts.Out, "  %s: %s %s: %s\n", place, is.Severity, is.Rule, is.Message)
+		}
+		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, len(issues)-errs, v.Root)
+	}
+	if errs > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// OrgQueryOptions are the inputs of `memhook org query`.
+type OrgQueryOptions struct {
+	*Factory
+	Question string
+	Limit    int
+	JSON     bool
+}
+
+func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Command {
+	opts := &OrgQueryOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "query QUESTION",
+		Short: "Answer from the org vault: walk links from the hub and index, then search text",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Question = strings.TrimSpace(strings.Join(args, " "))
+			if opts.Question == "" {
+				return withHint(errors.New("org query: no question"), "e.g. `memhook org query как мы проводим ретро`")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return orgQueryRun(opts)
+		},
+	}
+	cmd.Flags().IntVar(&opts.Limit, "limit", 8, "most pages to return")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func orgQueryRun(opts *OrgQueryOptions) error {
+	v, err := openOrg(opts.Factory)
+	if err != nil {
+		return err
+	}
+	ans, err := v.Query(opts.Question, opts.Limit)
+	if err != nil {
+		return fmt.Errorf("org query: %w", err)
+	}
+	if opts.JSON {
+		return writeJSON(opts.Out, ans)
+	}
+	if len(ans.Hits) == 0 {
+		fmt.Fprintf(opts.Out, "No page of the org vault answers %q (walked %d pages, searched the text).\n", ans.Query, ans.Walked)
+		return nil
+	}
+	fmt.Fprintf(opts.Out, "[from the org vault %s] %q — walked %d pages from the hub and index", v.Root, ans.Query, ans.Walked)
+	if ans.Fallback {
+		fmt.Fprint(opts.Out, ", then searched the text")
+	}
+	fmt.Fprintln(opts.Out)
+	for i, h := range ans.Hits {
+		status := ""
+		if h.Status != "" && h.Status != "active" {
+			status = " (" + h.Status + ")"
+		}
+		fmt.Fprintf(opts.Out, "\n%d. %s%s — %s [%s]\n", i+1, h.Title, status, h.Citation, h.Via)
+		if len(h.Trail) > 0 {
+			fmt.Fprintf(opts.Out, "   path: %s\n", strings.Join(h.Trail, " → "))
+		}
+		for _, l := range strings.Split(h.Excerpt, "\n") {
+			fmt.Fprintf(opts.Out, "   > %s\n", l)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// OrgRmOptions are the inputs of `memhook org rm`.
+type OrgRmOptions struct {
+	*Factory
+	Page string
+	JSON bool
+}
+
+func newCmdOrgRm(f *Factory, runF func(*OrgRmOptions) error) *cobra.Command {
+	opts := &OrgRmOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:     "rm PAGE",
+		Aliases: []string{"trash"},
+		Short:   "Move a page to .trash/ (logged and committed; nothing is deleted)",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Page = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return orgRmRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func orgRmRun(opts *OrgRmOptions) error {
+	v, err := openOrg(opts.Factory)
+	if err != nil {
+		return err
+	}
+	res, err := v.Trash(opts.Page, opts.Now())
+	if err != nil {
+		return withHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
+	}
+	if opts.JSON {
+		return writeJSON(opts.Out, res)
+	}
+	fmt.Fprintf(opts.Out, "moved %s → %s (commit %s); links to it now show in `memhook org lint`\n", res.From, res.To, short(res.Commit))
+	return nil
+}

@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func orgEnv(t *testing.T) (map[string]string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "cerebro")
+	return map[string]string{"HOME": dir, "CEREBRO_HOME": home, "CEREBRO_STATE_DIR": filepath.Join(dir, "state")}, home
+}
+
+func TestOrgNeedsInit(t *testing.T) {
+	env, _ := orgEnv(t)
+	_, errOut, code := run(t, env, "", "org", "lint")
+	if code != 1 || !strings.Contains(errOut, "no org vault") || !strings.Contains(errOut, "memhook org init") {
+		t.Fatalf("exit %d stderr:\n%s", code, errOut)
+	}
+}
+
+func TestOrgInitLintIngestRm(t *testing.T) {
+	env, home := orgEnv(t)
+	if out, errOut, code := run(t, env, "", "org", "init"); code != 0 || !strings.Contains(out, "SCHEMA.md") {
+		t.Fatalf("init exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code := run(t, env, "", "org", "lint", "--json")
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("lint of a fresh vault: exit %d %s", code, out)
+	}
+
+	src := filepath.Join(t.TempDir(), "memo.md")
+	os.WriteFile(src, []byte("Памятка\nпишите anna.k@corp.io\n"), 0o644)
+	_, errOut, code := run(t, env, "", "org", "ingest", src)
+	if code != 1 || !strings.Contains(errOut, "memo.md:2:8 email (pii)") || strings.Contains(errOut, "anna.k@corp.io") {
+		t.Fatalf("refusal: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code = run(t, env, "", "org", "ingest", src, "--redact")
+	if code != 0 || !strings.Contains(out, "redacted 1") || !strings.Contains(out, "sources/memo.md") {
+		t.Fatalf("redacted ingest: exit %d\n%s%s", code, out, errOut)
+	}
+
+	// A defect makes lint fail, with the JSON shape the slash command reads.
+	os.WriteFile(filepath.Join(home, "sources", "memo.md"), []byte("no frontmatter, no links\n"), 0o644)
+	out, _, code = run(t, env, "", "org", "lint", "--json")
+	var issues []map[string]any
+	if err := json.Unmarshal([]byte(out), &issues); err != nil || code != 1 {
+		t.Fatalf("lint --json: exit %d, %v\n%s", code, err, out)
+	}
+	found := false
+	for _, is := range issues {
+		if is["file"] == "sources/memo.md" && is["rule"] == "missing-frontmatter" && is["severity"] == "error" && is["line"] == 1.0 && is["message"] != "" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no missing-frontmatter error in %v", issues)
+	}
+	out, _, code = run(t, env, "", "org", "lint")
+	if code != 1 || !strings.Contains(out, "sources/memo.md\n  1: error missing-frontmatter") {
+		t.Fatalf("human lint: exit %d\n%s", code, out)
+	}
+
+	out, errOut, code = run(t, env, "", "org", "rm", "sources/memo.md")
+	if code != 0 || !strings.Contains(out, ".trash/sources/memo.md") {
+		t.Fatalf("rm: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".trash", "sources", "memo.md")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOrgQueryAndCaseByRegistryID(t *testing.T) {
+	env, _ := orgEnv(t)
+	run(t, env, "", "org", "init")
+	proj := t.TempDir()
+	wikiDir := filepath.Join(proj, ".claude", "memory_long", "wiki")
+	os.MkdirAll(wikiDir, 0o755)
+	os.WriteFile(filepath.Join(wikiDir, "notes.md"), []byte("# Заметки\n\n## Уроки\n- Канбан ускорил поддержку.\n"), 0o644)
+	reg := filepath.Join(env["HOME"], "cerebro", ".claude", "memory_short", "registry.json")
+	os.MkdirAll(filepath.Dir(reg), 0o755)
+	os.WriteFile(reg, []byte(`{"projects":[{"id":"support-1a2b","name":"Поддержка","path":"`+filepath.ToSlash(proj)+`","registered":"2026-11-01T00:00:00Z","last_seen":"2026-11-01T00:00:00Z"}]}`), 0o644)
+	out, errOut, code := run(t, env, "", "org", "ingest", "--case", "support-1a2b")
+	if code != 0 || !strings.Contains(out, "cases/Кейс — Поддержка.md") {
+		t.Fatalf("case ingest: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = run(t, env, "", "org", "query", "канбан", "--json")
+	var ans struct {
+		Hits []struct{ Path, Citation string }
+	}
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || code != 0 || len(ans.Hits) == 0 || ans.Hits[0].Path != "cases/Кейс — Поддержка.md" || !strings.Contains(ans.Hits[0].Citation, "#L") {
+		t.Fatalf("query: exit %d %v\n%s", code, err, out)
+	}
+	out, _, _ = run(t, env, "", "org", "query", "канбан")
+	if !strings.Contains(out, "path: index.md → cases/Кейс — Поддержка.md") {
+		t.Fatalf("human query output:\n%s", out)
+	}
+}

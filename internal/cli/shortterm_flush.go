@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/session"
+)
+
+// CrashEnv names a flush point ("after-read", "after-distill",
+// "after-intent", "after-append", "after-commit") at which memhook exits
+// abruptly, for the kill tests. Never set it outside tests.
+const CrashEnv = "CEREBRO_TEST_CRASH"
+
+// flush runs a session's flush from a hook: inline with the extractive
+// distiller; with the claude distiller it starts `memhook flush --session`
+// detached and returns at once, because a model call never fits a hook.
+func (r *hookRun) flush(ctx context.Context, sc *hookScope, st *session.State, trigger string, final bool) error {
+	if sc.cfg.Distiller.Kind == "claude" {
+		return r.flushDetached(sc, st, trigger, final)
+	}
+	res, err := sc.sess.Flush(ctx, r.flushOptions(sc.cfg, trigger, final))
+	r.logFlush(sc.sess.ID, trigger, res, err)
+	return err
+}
+
+func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool) session.FlushOptions {
+	o := session.FlushOptions{
+		Trigger: trigger, Now: f.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
+		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
+	}
+	if point := f.Getenv(CrashEnv); point != "" {
+		o.Crash = func(p string) {
+			if p == point {
+				os.Exit(86)
+			}
+		}
+	}
+	return o
+}
+
+// claudeDistill calls the claude distiller within the day's budget and
+// falls back to the extractive distillate on any failure.
+func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx context.Context, seg distill.Segment) string {
+	return func(ctx context.Context, seg distill.Segment) string {
+		note := func(msg string) {
+			log.Write(runlog.Entry{Time: f.Now(), Event: "distill", Session: seg.SessionID, Level: "warn", Message: msg})
+		}
+		ok, err := session.TakeBudget(BudgetDir(f.Paths), f.Now(), cfg.Distiller.DailyBudget)
+		if err != nil || !ok {
+			note(fmt.Sprintf("claude distiller skipped (daily budget of %d calls used, or %v): extractive used", cfg.Distiller.DailyBudget, err))
+			return distill.Extractive(seg)
+		}
+		// The nested claude inherits this environment minus CLAUDECODE,
+		// plus the guard that makes its own cerebro hooks do nothing.
+		c := distill.Claude{
+			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
+			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
+		}
+		body, usedClaude, err := distill.Fallback(ctx, c, seg)
+		if !usedClaude {
+			note(fmt.Sprintf("claude distiller failed, extractive used: %v", err))
+		}
+		return body
+	}
+}
+
+// BudgetDir holds the per-day count of claude distiller calls.
+func BudgetDir(p config.Paths) string { return filepath.Join(p.State, "distiller") }
+
+// flushDetached starts the background flush unless one started recently.
+func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string, final bool) error {
+	window := time.Duration(sc.cfg.Distiller.TimeoutSeconds)*time.Second + time.Minute
+	if !st.Background.IsZero() && r.Now().Sub(st.Background) < window {
+		return nil
+	}
+	if r.Executable == "" {
+		return fmt.Errorf("start background flush: the memhook executable is unknown")
+	}
+	args := []string{"flush", "--session", sc.sess.ID, "--trigger", trigger}
+	if final {
+		args = append(args, "--final")
+	}
+	cmd := exec.Command(r.Executable, args...)
+	cmd.Dir = sc.layout.Root
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("start background flush: %w", err)
+	}
+	pid := cmd.Process.Pid
+	cmd.Process.Release()
+	r.Log.Write(runlog.Entry{Time: r.Now(), Event: "flush", Session: sc.sess.ID, Level: "info",
+		Message: "started background flush pid " + strconv.Itoa(pid) + " (" + trigger + ")"})
+	return sc.sess.Update(func(s *session.State) error { s.Background = r.Now(); return nil })
+}
+
+func (r *hookRun) logFlush(sessionID, trigger string, res session.FlushResult, err error) {
+	e := runlog.Entry{Time: r.Now(), Event: "flush", Session: sessionID, Level: "info"}
+	switch {
+	case err != nil:
+		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
+	case res.File != "":
+		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
+	default:
+		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
+	}
+	r.Log.Write(e)
+}

@@ -1,0 +1,109 @@
+package daily
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update): %v", err)
+	}
+	if string(want) != got {
+		t.Fatalf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+var day = time.Date(2026, 11, 30, 9, 12, 0, 0, time.Local)
+
+func section(session string, seq int) Section {
+	return Section{Start: day, End: day.Add(28 * time.Minute), SessionID: session, Trigger: "auto", From: 0, To: 48211, Seq: seq,
+		Body: "### Asked\n- add a flag\n### Done\n- added `--json`\n"}
+}
+
+func TestDailyFileGolden(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Append(dir, "myproj", section("8f825584-c7d3-4270-8057-34e78af5df60", 1)); err != nil {
+		t.Fatal(err)
+	}
+	s2 := section("8f825584-c7d3-4270-8057-34e78af5df60", 2)
+	s2.Trigger, s2.From, s2.To = "session-end", 48211, 50000
+	path, err := Append(dir, "myproj", s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	golden(t, "daily", string(data))
+	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 2); !ok {
+		t.Fatal("HasSegment misses seq 2")
+	}
+	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 3); ok {
+		t.Fatal("HasSegment finds a section never written")
+	}
+	if n := len(Sections(data)); n != 2 {
+		t.Fatalf("%d sections, want 2", n)
+	}
+}
+
+func TestConcurrentAppendsKeepEverySection(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if _, err := Append(dir, "p", section(fmt.Sprintf("session-%02d", i), 1)); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	data, _ := os.ReadFile(Path(dir, day))
+	if strings.Count(string(data), "type: daily") != 1 || len(Sections(data)) != 20 {
+		t.Fatalf("want one frontmatter and 20 sections:\n%s", data)
+	}
+}
+
+func TestRecentPicksTodayAndPreviousDayWithContent(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"2026-11-01.md", "2026-11-27.md", "2026-11-28.md", "2026-12-01.md", "notes.md"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
+	}
+	os.MkdirAll(filepath.Join(dir, "_archive"), 0o755)
+	got, err := Recent(dir, day)
+	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "2026-11-28.md" {
+		t.Fatalf("without today: %v %v", got, err)
+	}
+	os.WriteFile(Path(dir, day), []byte("x"), 0o644)
+	got, _ = Recent(dir, day)
+	if len(got) != 2 || filepath.Base(got[0]) != "2026-11-30.md" || filepath.Base(got[1]) != "2026-11-28.md" {
+		t.Fatalf("with today: %v", got)
+	}
+}
+
+func TestSectionsIgnoreHeadingsInCode(t *testing.T) {
+	data := "---\ntype: daily\n---\n\n# d\n\n## a\ntext\n```\n## not a heading\n```\n## b\n"
+	if got := Sections([]byte(data)); len(got) != 2 || !strings.Contains(got[0], "not a heading") {
+		t.Fatalf("%q", got)
+	}
+}
+
+func TestProjectNameQuotedInFrontmatter(t *testing.T) {
+	if h := Header(day, "a: b"); !strings.Contains(h, "project: 'a: b'") {
+		t.Fatal(h)
+	}
+}

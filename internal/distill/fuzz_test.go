@@ -1,0 +1,73 @@
+package distill
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/transcript"
+)
+
+// checkBody asserts the shape every distillate must have, whatever the
+// dialogue held: known subsections, one-line bullets, bounded size.
+func checkBody(t *testing.T, body string, limit int) {
+	t.Helper()
+	if !utf8.ValidString(body) {
+		t.Fatalf("invalid UTF-8: %q", body)
+	}
+	if n := utf8.RuneCountInString(body); n > limit {
+		t.Fatalf("body is %d runes, limit %d", n, limit)
+	}
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		t.Fatalf("body does not end with a newline: %q", body)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		switch {
+		case line == "" && body == "":
+		case strings.HasPrefix(line, "### ") && canonical(line[4:]) != "":
+		case strings.HasPrefix(line, "- ") && strings.TrimSpace(line) != "-":
+			if strings.Contains(line, "<!--") {
+				t.Fatalf("bullet carries an HTML comment: %q", line)
+			}
+		default:
+			t.Fatalf("line is neither a known subsection nor a bullet: %q", line)
+		}
+	}
+}
+
+func FuzzExtractive(f *testing.F) {
+	f.Add("fix the bug", "I've fixed it. TODO: add a test. Shall I commit?", "Edit", "/a.go")
+	f.Add("Решили: будем использовать TOML", "Добавил конфиг. Осталось описать ключи.", "Bash", "go test ./...")
+	f.Add("## heading <!-- x -->", "```\ncode\n```\n- [ ] item", "Write", "`weird`")
+	f.Fuzz(func(t *testing.T, ask, reply, tool, target string) {
+		items := []transcript.Item{
+			{Role: transcript.RoleUser, Text: ask, ID: "u"},
+			{Role: transcript.RoleAssistant, Text: reply, ID: "a", Tools: []transcript.Tool{{Name: tool, Target: target}}},
+			{Role: transcript.RoleUser, Text: reply + ask, ID: "u2"},
+		}
+		body := Extractive(Segment{Items: items, Dir: "/"})
+		checkBody(t, body, MaxBody)
+		if again := Extractive(Segment{Items: items, Dir: "/"}); again != body {
+			t.Fatal("not deterministic")
+		}
+	})
+}
+
+func FuzzClean(f *testing.F) {
+	f.Add("### Asked\n- a\n### Done\n- b\n")
+	f.Add("preamble\n```\n### Open\n* x\n  y\n```\nbye")
+	f.Add("### Summary\n- nothing known")
+	f.Fuzz(func(t *testing.T, out string) {
+		body, err := Clean(out)
+		if err != nil {
+			if body != "" {
+				t.Fatal("body with an error")
+			}
+			return
+		}
+		if body == "" {
+			t.Fatal("empty body without an error")
+		}
+		checkBody(t, body, maxClaudeBody)
+	})
+}

@@ -1,0 +1,125 @@
+package inject
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/project"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
+
+func write(t *testing.T, path, data string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func addSection(t *testing.T, l project.Layout, day time.Time, session, body string) {
+	t.Helper()
+	_, err := daily.Append(l.DailyDir(), "proj", daily.Section{Start: day, End: day.Add(10 * time.Minute), SessionID: session, Trigger: "auto", Seq: 1, Body: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInjectGolden(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	l := project.Layout{Root: root}
+	addSection(t, l, now.AddDate(0, 0, -5), "old-session", "### Asked\n- something from last week\n")
+	addSection(t, l, now.AddDate(0, 0, -2), "prev-session", "### Asked\n- set up CI\n### Open\n- flaky test\n")
+	addSection(t, l, now.Add(-2*time.Hour), "morning1", "### Asked\n- add --json to lint\n")
+	addSection(t, l, now.Add(-1*time.Hour), "morning2", "### Decided\n- keep the cap at 9,000\n")
+	write(t, l.Core(), "# CORE\n- Go, no cgo\n")
+	write(t, l.PlanFact(), "---\ntype: plan-fact\nproject: proj\nstage: build\nplan_status: on_track\nstatus: active\nnext: ship Q1\nblockers: []\nsummary: hooks work\nupdated: 2026-11-29\n---\n")
+	write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W47.md"), "old week\n")
+	write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W48.md"), "# Week 48\n- shipped inject\n")
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = strings.ReplaceAll(got, root, "<root>")
+	path := filepath.Join("testdata", "inject.golden")
+	if *update {
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, _ := os.ReadFile(path)
+	if got != string(want) {
+		t.Fatalf("inject differs from %s (run with -update):\n%s", path, got)
+	}
+	if strings.Contains(got, "last week") || strings.Contains(got, "old week") {
+		t.Fatal("inject read more than today, the previous day and the newest week")
+	}
+}
+
+func TestInjectEmptyWhenNothing(t *testing.T) {
+	got, err := Build(Options{Layout: project.Layout{Root: t.TempDir()}, Now: now})
+	if err != nil || got != "" {
+		t.Fatalf("%q %v", got, err)
+	}
+}
+
+func TestInjectCapKeepsNewestWholeSections(t *testing.T) {
+	root := t.TempDir()
+	l := project.Layout{Root: root}
+	for i := 0; i < 40; i++ {
+		addSection(t, l, now.Add(time.Duration(i-50)*time.Minute), "s"+strings.Repeat("x", i%3),
+			"### Asked\n- "+strings.Repeat("ж", 300)+" item "+string(rune('A'+i%26))+"\n")
+	}
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(got); n > 3000 || n < 2000 {
+		t.Fatalf("%d characters for a 3000 cap", n)
+	}
+	if !utf8.ValidString(got) {
+		t.Fatal("cut mid-UTF-8")
+	}
+	if strings.Count(got, "\n## ") != strings.Count(got, "### Asked") {
+		t.Fatal("a section was cut in the middle")
+	}
+	if !strings.Contains(got, "item N") { // the newest section (i=39 → 'N')
+		t.Fatal("newest section missing")
+	}
+}
+
+func TestInjectHugeSingleSectionIsCutAtALine(t *testing.T) {
+	l := project.Layout{Root: t.TempDir()}
+	addSection(t, l, now.Add(-time.Hour), "big", "### Done\n"+strings.Repeat("- ünïcode line\n", 2000))
+	got, _ := Build(Options{Layout: l, Now: now, MaxChars: 2000})
+	if utf8.RuneCountInString(got) > 2000 || !utf8.ValidString(got) || !strings.Contains(got, "…(cut)") {
+		t.Fatalf("bad cut (%d chars)", utf8.RuneCountInString(got))
+	}
+}
+
+// BenchmarkBuild is SessionStart's inject with a full budget of sections
+// and a year of older daily files that must not be read.
+func BenchmarkBuild(b *testing.B) {
+	root := b.TempDir()
+	l := project.Layout{Root: root}
+	for i := 0; i < 30; i++ {
+		day := now.AddDate(0, 0, -(i % 2)).Add(-time.Duration(i) * time.Minute)
+		daily.Append(l.DailyDir(), "proj", daily.Section{Start: day, End: day, SessionID: "s", Trigger: "auto", Seq: i,
+			Body: "### Asked\n- " + strings.Repeat("a request ", 30) + "\n"})
+	}
+	data, _ := os.ReadFile(daily.Path(l.DailyDir(), now.AddDate(0, 0, -1)))
+	for d := 2; d < 367; d++ {
+		os.WriteFile(daily.Path(l.DailyDir(), now.AddDate(0, 0, -d)), data, 0o644)
+	}
+	for b.Loop() {
+		if s, err := Build(Options{Layout: l, Now: now}); err != nil || s == "" {
+			b.Fatal(err)
+		}
+	}
+}

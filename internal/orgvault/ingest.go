@@ -1,0 +1,331 @@
+package orgvault
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/secrets"
+	"gopkg.in/yaml.v3"
+)
+
+// Located is a finding with the file it was found in.
+type Located struct {
+	File string `json:"file"`
+	secrets.Finding
+}
+
+func (l Located) String() string {
+	return fmt.Sprintf("%s:%d:%d %s (%s) %s", l.File, l.Line, l.Col, l.Kind, l.Category(), l.Preview)
+}
+
+// RefusedError is ingest's refusal: the content holds secrets or personal
+// data. It lists each finding's place and kind, never the value.
+type RefusedError struct{ Findings []Located }
+
+func (e *RefusedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "refused: %d secret(s) or personal data found", len(e.Findings))
+	for _, f := range e.Findings {
+		b.WriteString("\n  " + f.String())
+	}
+	return b.String()
+}
+
+// Hint says what the person can do.
+func (e *RefusedError) Hint() string {
+	return "remove them from the source, or run again with --redact to replace each with a [REDACTED:kind] marker"
+}
+
+// IngestOptions tune an ingest.
+type IngestOptions struct {
+	Redact     bool      // replace findings with markers instead of refusing
+	LargeBytes int64     // files larger than this go to raw/_large/
+	Now        time.Time // the time written into pages, the log and the commit
+}
+
+// IngestResult tells what an ingest did.
+type IngestResult struct {
+	Raw      string `json:"raw,omitempty"` // the stored file, relative to the root
+	Page     string `json:"page"`          // the draft page, relative to the root
+	Redacted int    `json:"redacted"`      // findings replaced by markers
+	Existed  bool   `json:"existed"`       // the same content was ingested before
+	Commit   string `json:"commit,omitempty"`
+}
+
+// Text files up to this size are read whole (they may need redacting);
+// anything else is streamed, and its printable runs are scanned up to
+// binaryScanBytes.
+const (
+	maxTextBytes    = 64 << 20
+	binaryScanBytes = 16 << 20
+)
+
+func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
+	if info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; ingest files one by one", src)
+	}
+	base := filepath.Base(src)
+	head := make([]byte, min(info.Size(), 8000))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, fmt.Errorf("read %s: %w", src, err)
+	}
+	res := &IngestResult{}
+	var data []byte // the text to store; nil for a streamed file
+	binary := bytes.IndexByte(head, 0) >= 0 || info.Size() > maxTextBytes
+	if !binary {
+		if data, err = os.ReadFile(src); err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		binary = !utf8.Valid(data)
+	}
+	if binary {
+		data = nil
+		sample := make([]byte, min(info.Size(), binaryScanBytes))
+		if _, err := f.ReadAt(sample, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		if found := scanBinary(base, sample); len(found) > 0 {
+			if opts.Redact {
+				return nil, fmt.Errorf("refused: %d secret(s) or personal data found in binary file %s, which cannot be redacted", len(found), base)
+			}
+			return nil, &RefusedError{Findings: found}
+		}
+	} else if found := secrets.Scan(string(data)); len(found) > 0 {
+		if !opts.Redact {
+			return nil, &RefusedError{Findings: locate(base, found)}
+		}
+		data = []byte(secrets.Redact(string(data), found))
+		res.Redacted = len(found)
+	}
+	size := info.Size()
+	write := func(dst string) error {
+		if data != nil {
+			return atomicfile.Write(dst, data, 0o644)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := atomicfile.WriteFrom(dst, f, 0o644)
+		return err
+	}
+	var sum []byte
+	if data != nil {
+		size = int64(len(data))
+		h := sha256.Sum256(data)
+		sum = h[:]
+	} else if sum, err = hashFile(src); err != nil {
+		return nil, err
+	}
+	dir := RawDir
+	if opts.LargeBytes > 0 && size > opts.LargeBytes {
+		dir = RawLargeDir
+	}
+	rawRel, existed, err := v.placeRaw(dir, base, size, sum, write)
+	if err != nil {
+		return nil, err
+	}
+	res.Raw, res.Existed = rawRel, existed
+	stem := strings.TrimSuffix(path.Base(rawRel), path.Ext(rawRel))
+	t, _ := TypeByName("source")
+	pageRel := t.Folder + "/" + safeName(stem) + ".md"
+	res.Page = pageRel
+	changed := []string{rawRel}
+	if _, err := os.Stat(v.abs(pageRel)); errors.Is(err, os.ErrNotExist) {
+		excerpt := ""
+		if data != nil {
+			excerpt = firstLines(string(data), 8)
+		}
+		page := sourcePage(stem, rawRel, excerpt, opts.Now)
+		if err := writeNew(v.abs(pageRel), page); err != nil {
+			return nil, err
+		}
+		if err := v.addToIndex(pageRel, t, "черновик, источник "+rawRel); err != nil {
+			return nil, err
+		}
+		changed = append(changed, pageRel, IndexFile)
+	}
+	detail := fmt.Sprintf("%s → [[%s]]", rawRel, pageLink(pageRel))
+	if res.Redacted > 0 {
+		detail += fmt.Sprintf(" (redacted %d)", res.Redacted)
+	}
+	if existed && len(changed) == 1 {
+		return res, nil // the same file again: nothing to record
+	}
+	if res.Commit, err = v.record(opts.Now, "ingest", detail, changed...); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func hashFile(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	return h.Sum(nil), nil
+}
+
+func locate(file string, fs []secrets.Finding) []Located {
+	out := make([]Located, len(fs))
+	for i, f := range fs {
+		out[i] = Located{File: file, Finding: f}
+	}
+	return out
+}
+
+// scanBinary scans the printable runs of a binary file (as `strings`
+// would), so that a key inside a PDF or an archive's text is still seen.
+func scanBinary(name string, data []byte) []Located {
+	var out []Located
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end-start >= 6 {
+			for _, f := range secrets.Scan(string(data[start:end])) {
+				f.Start += start
+				f.End += start
+				f.Line, f.Col = 0, 0
+				out = append(out, Located{File: fmt.Sprintf("%s@%d", name, f.Start), Finding: f})
+			}
+		}
+		start = -1
+	}
+	for i, c := range data {
+		if c >= 32 && c < 127 || c == '\n' || c == '\t' {
+			if start < 0 {
+				start = i
+			}
+		} else {
+			flush(i)
+		}
+	}
+	flush(len(data))
+	return out
+}
+
+// placeRaw stores a file under dir as base (write puts it at a path), or
+// finds the same content (size and SHA-256) there already; a different
+// file of the same name gets a numbered name.
+func (v *Vault) placeRaw(dir, base string, size int64, sum []byte, write func(string) error) (string, bool, error) {
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	for n := 1; n < 1000; n++ {
+		name := base
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		rel := dir + "/" + safeName(name)
+		info, err := os.Stat(v.abs(rel))
+		if errors.Is(err, os.ErrNotExist) {
+			if err := write(v.abs(rel)); err != nil {
+				return "", false, fmt.Errorf("write %s: %w", rel, err)
+			}
+			return rel, false, nil
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("read %s: %w", rel, err)
+		}
+		if info.Size() == size {
+			old, err := hashFile(v.abs(rel))
+			if err != nil {
+				return "", false, err
+			}
+			if bytes.Equal(old, sum) {
+				return rel, true, nil
+			}
+		}
+	}
+	return "", false, fmt.Errorf("too many files named %s in %s", base, dir)
+}
+
+// writeNew writes a new file, refusing to replace an existing one.
+func writeNew(p string, data string) error {
+	if _, err := os.Stat(p); err == nil {
+		return fmt.Errorf("%s exists; edit it or move it to .trash with `memhook org rm`", p)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
+	}
+	if err := atomicfile.Write(p, []byte(data), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return nil
+}
+
+// meta is a page's frontmatter in the schema's order.
+type meta struct {
+	Type    string   `yaml:"type"`
+	Status  string   `yaml:"status"`
+	Title   string   `yaml:"title"`
+	Created string   `yaml:"created"`
+	Updated string   `yaml:"updated"`
+	Tags    []string `yaml:"tags,flow"`
+	Raw     string   `yaml:"raw,omitempty"`
+	Project string   `yaml:"project,omitempty"`
+}
+
+func (m meta) render() string {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	_ = enc.Encode(m) // a flat struct of strings always encodes
+	return "---\n" + b.String() + "---\n"
+}
+
+func sourcePage(stem, rawRel, excerpt string, now time.Time) string {
+	day := now.Format("2006-01-02")
+	m := meta{Type: "source", Status: "draft", Title: stem, Created: day, Updated: day, Tags: []string{"source"}, Raw: rawRel}
+	var b strings.Builder
+	b.WriteString(m.render())
+	fmt.Fprintf(&b, "\n# %s\n\n> Черновик. Перескажите [[%s]] своими словами: о чём файл, ключевые факты и выводы, кому и когда он полезен. Затем status: active.\n", stem, rawRel)
+	if excerpt != "" {
+		b.WriteString("\n## Начало файла\n\n")
+		for _, l := range strings.Split(excerpt, "\n") {
+			b.WriteString("> " + l + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n## Кратко\n\n- \n\n## %s\n\n- Исходный файл: [[%s]]\n- [[%s]]\n", LinksHeading, rawRel, HubName)
+	return b.String()
+}
+
+// firstLines returns up to n non-blank lines, without frontmatter.
+func firstLines(text string, n int) string {
+	if strings.HasPrefix(text, "---\n") {
+		if i := strings.Index(text[4:], "\n---"); i >= 0 {
+			text = text[4+i+4:]
+		}
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" && len(out) < n {
+			if utf8.RuneCountInString(l) > 200 {
+				l = string([]rune(l)[:200]) + "…"
+			}
+			out = append(out, strings.ReplaceAll(l, "[[", "[ ["))
+		}
+	}
+	return strings.Join(out, "\n")
+}

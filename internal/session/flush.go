@@ -1,0 +1,250 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/transcript"
+)
+
+// Flush triggers, as written in section headings.
+const (
+	TriggerAuto       = "auto"
+	TriggerPreCompact = "pre-compact"
+	TriggerSessionEnd = "session-end"
+	TriggerRecovery   = "recovery"
+	TriggerManual     = "manual"
+)
+
+// ReadChunk bounds one transcript read; a flush reads chunk after chunk.
+var ReadChunk int64 = 8 << 20
+
+// FlushOptions say how to flush one session.
+type FlushOptions struct {
+	Trigger string
+	Now     time.Time
+	// MinReplies: a session with fewer replies in total and no section yet
+	// is trivial. With Final (session end, recovery) a trivial segment is
+	// dropped; otherwise it is kept for later.
+	MinReplies int
+	Final      bool
+	// Distill turns the segment into a section body. It runs without the
+	// session lock held, so a slow distiller never blocks the hooks.
+	Distill func(ctx context.Context, seg distill.Segment) string
+	// Crash, when set, is called at named points (tests kill the process
+	// there to prove that recovery is exactly-once).
+	Crash func(point string)
+}
+
+// FlushResult says what a flush did.
+type FlushResult struct {
+	File    string // daily file written, if any
+	Items   int
+	Skipped string // why nothing was written, if so
+}
+
+type snapshot struct {
+	from, to, jfrom, jto int64
+	carried              []Carry
+	items                []transcript.Item
+	st                   State
+}
+
+// Flush writes the session's unflushed segment as one daily section and
+// advances its cursors. Two flushers of one session never write the same
+// segment twice: each reads a snapshot under the session lock, and only
+// the one that finds the cursors unchanged at commit time writes.
+func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error) {
+	crash := o.Crash
+	if crash == nil {
+		crash = func(string) {}
+	}
+	var snap *snapshot
+	var res FlushResult
+	// Reading needs no fsync; update switches to a durable save when the
+	// cursors move (a settled intent, a dropped segment).
+	durable := false
+	err := x.update(func(st *State) error {
+		if err := x.reconcile(st); err != nil {
+			return err
+		}
+		durable = st.Intent != nil
+		if err := x.finishIntent(st); err != nil {
+			return err
+		}
+		s, err := x.read(st)
+		if err != nil {
+			return err
+		}
+		trivial := st.Flushes == 0 && st.Replies < o.MinReplies
+		switch {
+		case len(s.items) == 0:
+			res.Skipped = "nothing new"
+			durable = durable || s.to != s.from || s.jto != s.jfrom
+			x.advance(st, s, false)
+			return nil
+		case trivial && o.Final:
+			res.Skipped = fmt.Sprintf("trivial session (%d replies)", st.Replies)
+			durable = true
+			x.advance(st, s, false)
+			return nil
+		case trivial:
+			res.Skipped = fmt.Sprintf("too few replies so far (%d)", st.Replies)
+			return nil
+		}
+		snap = s
+		return nil
+	}, func(st *State) error {
+		if durable {
+			return x.save(st)
+		}
+		return x.saveFast(st)
+	})
+	if err != nil {
+		return res, err
+	}
+	if snap == nil {
+		return res, x.syncPending()
+	}
+	crash("after-read")
+	seg := distill.Segment{
+		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items,
+		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
+	}
+	for _, it := range snap.items {
+		if !it.Time.IsZero() {
+			if seg.Start.IsZero() || it.Time.Before(seg.Start) {
+				seg.Start = it.Time
+			}
+		}
+	}
+	if seg.Start.IsZero() || seg.Start.After(seg.End) {
+		seg.Start = seg.End
+	}
+	body := o.Distill(ctx, seg)
+	crash("after-distill")
+	err = x.Update(func(st *State) error {
+		if err := x.finishIntent(st); err != nil {
+			return err
+		}
+		if st.Offset != snap.from || st.JournalOffset != snap.jfrom {
+			res.Skipped = "flushed by another process"
+			return nil
+		}
+		layout := project.Layout{Root: st.Project}
+		sec := daily.Section{
+			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger,
+			From: snap.from, To: snap.to, Seq: st.Flushes + 1, Body: body,
+		}
+		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
+			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried}
+		if err := x.save(st); err != nil {
+			return err
+		}
+		crash("after-intent")
+		file, err := daily.Append(layout.DailyDir(), filepath.Base(st.Project), sec)
+		if err != nil {
+			return err
+		}
+		crash("after-append")
+		res.File, res.Items = file, len(snap.items)
+		x.advance(st, snap, true)
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	crash("after-commit")
+	return res, x.syncPending()
+}
+
+// syncPending sets or clears the pending marker from the saved state. It
+// runs only after the state is saved, so a marker is never cleared for a
+// segment whose cursor has not durably moved.
+func (x *Session) syncPending() error {
+	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
+		st, err := x.Load()
+		if err != nil {
+			return err
+		}
+		return x.setPending(st.SegReplies > 0 || st.Intent != nil)
+	})
+}
+
+// read takes the snapshot of the unflushed segment.
+func (x *Session) read(st *State) (*snapshot, error) {
+	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset, st: *st}
+	entries, jto, err := x.ReadJournal(st.JournalOffset)
+	if err != nil {
+		return nil, err
+	}
+	s.jto = jto
+	items, to := readTranscript(st.Transcript, st.Offset)
+	s.to = to
+	s.items, s.carried = Combine(items, entries, st.Carried)
+	return s, nil
+}
+
+// readTranscript reads complete lines from offset to the end in chunks,
+// merging the parts of one assistant message split across chunks. A missing or
+// unreadable transcript reads as empty: the journal still holds the
+// prompts and final replies.
+func readTranscript(path string, from int64) ([]transcript.Item, int64) {
+	if path == "" {
+		return nil, from
+	}
+	var all []transcript.Item
+	pos := from
+	for {
+		items, next, err := transcript.Read(path, pos, ReadChunk)
+		all = transcript.Merge(all, items)
+		if err != nil || next <= pos {
+			// EOF, an unreadable file, or a line still being written: what
+			// was read so far is the segment; the rest comes next time.
+			return all, max(next, pos)
+		}
+		pos = next
+	}
+}
+
+// advance moves the cursors past the snapshot and recounts what the hooks
+// journaled meanwhile.
+func (x *Session) advance(st *State, s *snapshot, wrote bool) {
+	st.Offset, st.JournalOffset = s.to, s.jto
+	st.Carried = s.carried
+	if wrote {
+		st.Flushes++
+	}
+	st.Intent = nil
+	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
+	if entries, _, err := x.ReadJournal(st.JournalOffset); err == nil {
+		for _, e := range entries {
+			count(st, e)
+		}
+	}
+}
+
+// finishIntent settles a section write left half done by a dead flusher:
+// if the section reached the daily file the cursors move past it, else the
+// intent is dropped and the segment is flushed again.
+func (x *Session) finishIntent(st *State) error {
+	in := st.Intent
+	if in == nil {
+		return nil
+	}
+	ok, err := daily.HasSegment(in.File, x.ID, in.Seq)
+	if err != nil {
+		return err
+	}
+	if ok {
+		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried}, true)
+	}
+	st.Intent = nil
+	return nil
+}

@@ -1,0 +1,194 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+)
+
+// Entry is one journal line: a prompt (role "user") or the final assistant
+// message of a turn (role "assistant"), exactly as the hook received it.
+type Entry struct {
+	Role string    `json:"r"`
+	Text string    `json:"t"`
+	Time time.Time `json:"ts"`
+}
+
+// Meta is what the hook knows about the session besides the message.
+type Meta struct {
+	Project    string // project root
+	Transcript string
+}
+
+// Thresholds decide when a segment is due for an automatic flush.
+type Thresholds struct {
+	Chars, Replies int
+}
+
+// Due reports whether the state's segment reached a threshold.
+func (t Thresholds) Due(st *State) bool {
+	return (t.Chars > 0 && st.SegChars >= t.Chars) || (t.Replies > 0 && st.SegReplies >= t.Replies)
+}
+
+// Capture is the hot path: it appends one message to the journal and bumps
+// the counters. Its cost depends only on the message, never on the
+// transcript or the history. It returns the updated state.
+//
+// Neither write is fsynced (an fsync costs more than the whole rest of a
+// hook): both survive a killed process, and after a power cut the journal
+// may miss its last lines, which the transcript holds anyway, and the
+// counters are rebuilt from the journal.
+func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
+	var out *State
+	err := x.updateFast(func(st *State) error {
+		if err := x.reconcile(st); err != nil {
+			return err
+		}
+		line, err := json.Marshal(Entry{Role: role, Text: text, Time: now})
+		if err != nil {
+			return fmt.Errorf("encode journal entry: %w", err)
+		}
+		line = append(line, '\n')
+		if err := atomicfile.AppendUnsynced(x.JournalPath(), line, 0o600); err != nil {
+			return fmt.Errorf("append journal: %w", err)
+		}
+		if meta.Project != "" {
+			st.Project = meta.Project
+		}
+		if meta.Transcript != "" {
+			st.Transcript = meta.Transcript
+		}
+		st.JournalSize += int64(len(line))
+		count(st, Entry{Role: role, Text: text, Time: now})
+		st.Replies++
+		st.LastSeen = now
+		if err := x.setPending(true); err != nil {
+			return err
+		}
+		out = st
+		return nil
+	})
+	return out, err
+}
+
+// Touch records the transcript path and activity without a message
+// (SessionStart, SessionEnd) under the session lock.
+func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
+	var out *State
+	err := x.updateFast(func(st *State) error {
+		if err := x.reconcile(st); err != nil {
+			return err
+		}
+		if meta.Project != "" {
+			st.Project = meta.Project
+		}
+		if meta.Transcript != "" {
+			st.Transcript = meta.Transcript
+		}
+		st.LastSeen = now
+		st.Ended = ended
+		out = st
+		return nil
+	})
+	return out, err
+}
+
+func count(st *State, e Entry) {
+	if st.SegReplies == 0 && st.SegStart.IsZero() {
+		st.SegStart = e.Time
+	}
+	st.SegReplies++
+	st.SegChars += utf8.RuneCountInString(e.Text)
+}
+
+// reconcile rebuilds the segment counters from the journal when the state
+// does not account for all of it (a hook was killed between the journal
+// append and the state write). Only the unflushed part is read.
+func (x *Session) reconcile(st *State) error {
+	fi, err := os.Stat(x.JournalPath())
+	size := int64(0)
+	if err == nil {
+		size = fi.Size()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("stat journal: %w", err)
+	}
+	if size == st.JournalSize {
+		return nil
+	}
+	if size < st.JournalOffset {
+		// The journal was lost or truncated behind the cursor: start over
+		// from what is there rather than read past its end.
+		st.JournalOffset = 0
+	}
+	entries, end, err := x.ReadJournal(st.JournalOffset)
+	if err != nil {
+		return err
+	}
+	added := len(entries) - st.SegReplies
+	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
+	for _, e := range entries {
+		count(st, e)
+	}
+	if added > 0 {
+		st.Replies += added
+	}
+	st.JournalSize = end
+	if end < size {
+		// A torn last line (killed mid-append): cut it so the next append
+		// starts on a line of its own.
+		if err := os.Truncate(x.JournalPath(), end); err != nil {
+			return fmt.Errorf("cut torn journal line: %w", err)
+		}
+	}
+	return nil
+}
+
+// ReadJournal returns the complete entries from byte offset from and the
+// offset after the last complete line. Lines that do not parse are skipped.
+func (x *Session) ReadJournal(from int64) ([]Entry, int64, error) {
+	f, err := os.Open(x.JournalPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, from, nil
+	}
+	if err != nil {
+		return nil, from, fmt.Errorf("open journal: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return nil, from, fmt.Errorf("seek journal: %w", err)
+	}
+	entries, n, err := parseJournal(bufio.NewReader(f))
+	return entries, from + n, err
+}
+
+// parseJournal reads complete lines; it returns the bytes they span.
+func parseJournal(r *bufio.Reader) ([]Entry, int64, error) {
+	var out []Entry
+	var n int64
+	for {
+		line, err := r.ReadBytes('\n')
+		if errors.Is(err, io.EOF) {
+			return out, n, nil
+		}
+		if err != nil {
+			return out, n, fmt.Errorf("read journal: %w", err)
+		}
+		n += int64(len(line))
+		var e Entry
+		if json.Unmarshal(bytes.TrimSpace(line), &e) != nil || (e.Role != "user" && e.Role != "assistant") {
+			continue
+		}
+		e.Text = strings.ToValidUTF8(e.Text, "\uFFFD")
+		out = append(out, e)
+	}
+}

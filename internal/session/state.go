@@ -1,0 +1,284 @@
+// Package session keeps cerebro's per-session short-term state in the
+// plugin's state dir: a small state file (cursors and counters) and an
+// append-only journal of the hook inputs (prompts and final assistant
+// messages) for every Claude Code session, plus a pending marker per
+// session that has dialogue not yet flushed to the daily file.
+//
+// The hot path ([Session.Capture]) appends one journal line and rewrites the
+// small state file; it never reads the transcript or the memory. [Flush]
+// turns the unflushed segment (transcript from the saved offset, combined
+// with the journal, see combine.go) into one daily section and advances the
+// cursors only after the section is durable. [Store.Pending] lists the
+// sessions a recovery must flush.
+//
+// Layout under the sessions dir: <project-id>/<session>.json (state),
+// <project-id>/<session>.jsonl (journal), <project-id>/pending/<session>.
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+)
+
+// LockTimeout bounds how long a hook waits for the session lock; a flush
+// holds it only for reads and one append, never while a model runs.
+var LockTimeout = 3 * time.Second
+
+// State is one session's cursors and counters.
+type State struct {
+	Rev        int64  `json:"rev"` // bumped by every write; see Load
+	SessionID  string `json:"session_id"`
+	ProjectID  string `json:"project_id"`
+	Project    string `json:"project"` // project root
+	Transcript string `json:"transcript,omitempty"`
+
+	// Offset is how far the transcript has been flushed (bytes, always at
+	// a line boundary); JournalOffset the same for the journal.
+	Offset        int64 `json:"offset"`
+	JournalOffset int64 `json:"journal_offset"`
+	// JournalSize is the journal length the counters below account for: a
+	// journal longer than this means a hook died between its append and
+	// its state write, and the counters are rebuilt from the journal.
+	JournalSize int64 `json:"journal_size"`
+	// Carried are keys of journal messages written into a section before
+	// the transcript had them (the transcript lags the hooks); the next
+	// flush drops their transcript copies. See Combine.
+	Carried []Carry `json:"carried,omitempty"`
+
+	Replies    int       `json:"replies"`     // replies captured in the whole session
+	SegReplies int       `json:"seg_replies"` // replies since the last flush
+	SegChars   int       `json:"seg_chars"`   // dialogue characters since the last flush
+	SegStart   time.Time `json:"seg_start,omitzero"`
+	Flushes    int       `json:"flushes"` // sections written
+	LastSeen   time.Time `json:"last_seen,omitzero"`
+	Ended      bool      `json:"ended,omitempty"` // SessionEnd was seen
+	// Background is when a detached flush was started (claude distiller);
+	// hooks do not start another while it is recent.
+	Background time.Time `json:"background,omitzero"`
+	// Intent is set, durably, just before a section is appended, and
+	// cleared with the cursor advance: a flusher that finds it knows a
+	// previous one died in between and checks the daily file.
+	Intent *Intent `json:"intent,omitempty"`
+}
+
+// Intent describes a section being written.
+type Intent struct {
+	File          string  `json:"file"`
+	Seq           int     `json:"seq"`
+	Offset        int64   `json:"offset"`
+	JournalOffset int64   `json:"journal_offset"`
+	Carried       []Carry `json:"carried,omitempty"`
+}
+
+// Store is the sessions dir.
+type Store struct{ Root string }
+
+// Session is one session's files.
+type Session struct {
+	ID        string
+	ProjectID string
+	dir       string
+}
+
+// Session returns the handle of a session of a project.
+func (s Store) Session(projectID, sessionID string) *Session {
+	return &Session{ID: sessionID, ProjectID: projectID, dir: filepath.Join(s.Root, projectID)}
+}
+
+// Find locates a session by id alone (for `memhook flush --session`).
+func (s Store) Find(sessionID string) (*Session, error) {
+	matches, err := filepath.Glob(filepath.Join(s.Root, "*", sessionID+".json"))
+	if err != nil {
+		return nil, fmt.Errorf("find session %s: %w", sessionID, err)
+	}
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("find session %s: no state in %s", sessionID, s.Root)
+	}
+	return s.Session(filepath.Base(filepath.Dir(matches[0])), sessionID), nil
+}
+
+// Pending lists the sessions of a project with an unflushed segment.
+func (s Store) Pending(projectID string) ([]*Session, error) {
+	ents, err := os.ReadDir(filepath.Join(s.Root, projectID, "pending"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list pending sessions: %w", err)
+	}
+	var out []*Session
+	for _, e := range ents {
+		if !e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, s.Session(projectID, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// Projects lists the project ids that have session state.
+func (s Store) Projects() ([]string, error) {
+	ents, err := os.ReadDir(s.Root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list session projects: %w", err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// StatePath is the session's state file.
+func (x *Session) StatePath() string { return filepath.Join(x.dir, x.ID+".json") }
+
+// JournalPath is the session's journal of hook inputs.
+func (x *Session) JournalPath() string { return filepath.Join(x.dir, x.ID+".jsonl") }
+
+func (x *Session) pendingPath() string { return filepath.Join(x.dir, "pending", x.ID) }
+
+// Load reads the state; a missing file is a fresh state (nil error).
+//
+// The state lives in two files: the main one, rewritten on every hook
+// without fsync, and a durable copy written with fsync by every flush (see
+// [Session.save]). Each write bumps Rev, and Load takes the newer readable
+// one, so a power cut that breaks or rolls back the main file never sends
+// the cursors back; the counters are then rebuilt from the journal.
+func (x *Session) Load() (*State, error) {
+	m, merr := readState(x.StatePath())
+	c, cerr := readState(x.durablePath())
+	var st *State
+	switch {
+	case merr == nil && (cerr != nil || m.Rev >= c.Rev):
+		st = m
+	case cerr == nil:
+		st = c
+		st.JournalSize = -1 // force a recount from the journal
+	case errors.Is(merr, fs.ErrNotExist) && errors.Is(cerr, fs.ErrNotExist):
+		st = &State{}
+	case errors.Is(cerr, fs.ErrNotExist):
+		// A broken main file and no flush ever: the cursors were at zero.
+		st = &State{JournalSize: -1}
+	default:
+		return nil, fmt.Errorf("read session state %s: %w", x.StatePath(), merr)
+	}
+	st.SessionID, st.ProjectID = x.ID, x.ProjectID
+	return st, nil
+}
+
+func readState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseState(data)
+}
+
+func parseState(data []byte) (*State, error) {
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("parse: %w", err)
+	}
+	if st.Offset < 0 || st.JournalOffset < 0 || st.JournalSize < 0 {
+		return nil, fmt.Errorf("parse: negative offset")
+	}
+	return &st, nil
+}
+
+// save writes the state durably: the fsynced copy first, then the main
+// file. Flushes use it, because their cursors must never go back.
+func (x *Session) save(st *State) error {
+	st.Rev++
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode session state: %w", err)
+	}
+	if err := atomicfile.Write(x.durablePath(), data, 0o600); err != nil {
+		return fmt.Errorf("save session state: %w", err)
+	}
+	if err := atomicfile.ReplaceUnsynced(x.StatePath(), data, 0o600); err != nil {
+		return fmt.Errorf("save session state: %w", err)
+	}
+	return nil
+}
+
+// saveFast writes the main file without fsync: the hot path's counters can
+// be rebuilt from the journal, and its cursors are the ones the durable
+// copy already holds.
+func (x *Session) saveFast(st *State) error {
+	st.Rev++
+	data, err := json.Marshal(st)
+	if err != nil {
+		return fmt.Errorf("encode session state: %w", err)
+	}
+	if err := atomicfile.ReplaceUnsynced(x.StatePath(), data, 0o600); err != nil {
+		return fmt.Errorf("save session state: %w", err)
+	}
+	return nil
+}
+
+func (x *Session) durablePath() string { return filepath.Join(x.dir, x.ID+".cursor.json") }
+
+// Update runs fn on the state under the session lock and saves the result
+// durably when fn returns nil.
+func (x *Session) Update(fn func(*State) error) error {
+	return x.update(fn, x.save)
+}
+
+func (x *Session) updateFast(fn func(*State) error) error {
+	return x.update(fn, x.saveFast)
+}
+
+func (x *Session) update(fn func(*State) error, save func(*State) error) error {
+	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
+		st, err := x.Load()
+		if err != nil {
+			return err
+		}
+		if err := fn(st); err != nil {
+			return err
+		}
+		return save(st)
+	})
+}
+
+func (x *Session) setPending(on bool) error {
+	p := x.pendingPath()
+	if !on {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("clear pending marker: %w", err)
+		}
+		return nil
+	}
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create pending dir: %w", err)
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("set pending marker: %w", err)
+	}
+	return f.Close()
+}
+
+// IsPending reports whether the session has a pending marker.
+func (x *Session) IsPending() bool {
+	_, err := os.Stat(x.pendingPath())
+	return err == nil
+}

@@ -1,0 +1,144 @@
+package transcript
+
+import (
+	"bytes"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// assembler turns lines into items, folding the lines of one assistant
+// message into the item its first line started.
+type assembler struct {
+	items []Item
+	index map[string]int // assistant message.id → position in items
+}
+
+func (a *assembler) add(raw []byte) {
+	it, ok := ParseLine(raw)
+	if !ok {
+		return
+	}
+	if it.Role == RoleAssistant && it.ID != "" {
+		if a.index == nil {
+			a.index = make(map[string]int)
+		}
+		if i, seen := a.index[it.ID]; seen {
+			a.items[i] = combine(a.items[i], it)
+			return
+		}
+		a.index[it.ID] = len(a.items)
+	}
+	a.items = append(a.items, it)
+}
+
+// ParseLine parses one transcript line. It reports false for anything that
+// is not main dialogue, and for an assistant line that carries neither text
+// nor tool calls (thinking only). Invalid UTF-8 is replaced, never refused.
+func ParseLine(raw []byte) (Item, bool) {
+	line := trimLine(raw)
+	if len(line) == 0 || line[0] != '{' {
+		return Item{}, false
+	}
+	// The type check comes first so the bulk of a transcript (progress,
+	// attachments, snapshots) is dismissed without copying or validating
+	// large lines.
+	typ := gjson.GetBytes(line, "type").Str
+	if typ != RoleUser && typ != RoleAssistant {
+		return Item{}, false
+	}
+	var s string
+	if utf8.Valid(line) {
+		s = string(line)
+	} else {
+		s = string(bytes.ToValidUTF8(line, []byte("\uFFFD")))
+	}
+	if !gjson.Valid(s) {
+		return Item{}, false
+	}
+	fields := gjson.GetMany(s, "isSidechain", "isMeta", "isCompactSummary",
+		"isVisibleInTranscriptOnly", "isApiErrorMessage", "toolUseResult", "timestamp", "uuid", "message")
+	if fields[0].Bool() || fields[1].Bool() || fields[2].Bool() || fields[3].Bool() || fields[4].Bool() {
+		return Item{}, false
+	}
+	msg := fields[8]
+	when, _ := time.Parse(time.RFC3339Nano, fields[6].Str)
+	if typ == RoleUser {
+		if fields[5].Exists() {
+			return Item{}, false // a tool result, whatever its shape
+		}
+		text, ok := userText(msg.Get("content"))
+		if !ok {
+			return Item{}, false
+		}
+		return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str}, true
+	}
+	if msg.Get("model").Str == "<synthetic>" {
+		return Item{}, false // "No response requested." and local error notices
+	}
+	it := Item{Role: RoleAssistant, Time: when, ID: msg.Get("id").Str}
+	if it.ID == "" {
+		it.ID = fields[7].Str
+	}
+	msg.Get("content").ForEach(func(_, block gjson.Result) bool {
+		switch block.Get("type").Str {
+		case "text":
+			it.Text = joinText(it.Text, strings.TrimSpace(block.Get("text").Str))
+		case "tool_use":
+			it.Tools = append(it.Tools, Tool{Name: block.Get("name").Str, Target: toolTarget(block.Get("input"))})
+		}
+		return true
+	})
+	if content := msg.Get("content"); content.Type == gjson.String {
+		it.Text = strings.TrimSpace(content.Str)
+	}
+	if it.Text == "" && len(it.Tools) == 0 {
+		return Item{}, false
+	}
+	return it, true
+}
+
+// targetKeys are the tool-input fields that name what a call was about,
+// in order of preference.
+var targetKeys = []string{
+	"file_path", "notebook_path", "command", "pattern", "url", "query", "path", "skill", "description",
+}
+
+// targetMax bounds a target: a heredoc command can run to kilobytes.
+const targetMax = 300
+
+func toolTarget(input gjson.Result) string {
+	for _, k := range targetKeys {
+		if v := input.Get(k); v.Type == gjson.String && strings.TrimSpace(v.Str) != "" {
+			return truncateRunes(strings.TrimSpace(v.Str), targetMax)
+		}
+	}
+	return ""
+}
+
+func trimLine(b []byte) []byte {
+	return bytes.TrimRight(b, "\r\n")
+}
+
+func validJSON(b []byte) bool {
+	return gjson.ValidBytes(b)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
+
+// truncateRunes cuts s to at most n runes, marking the cut with "…".
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,199 @@
+// Package transcript reads Claude Code session transcripts (the JSONL files
+// under ~/.claude/projects/<slug>/) incrementally, never whole.
+//
+// Keep the byte offset [Read] returns and pass it back next time: each call
+// parses only the complete lines after it and yields the main dialogue as
+// [Item] values (user prompts and assistant replies with their tool calls).
+// Everything else a transcript holds — sidechains and subagents, tool
+// results, isMeta expansions, compaction summaries, hook and local-command
+// noise, interrupt markers, and line types such as progress, attachment or
+// file-history-snapshot — is skipped.
+//
+// One assistant message is written as several lines sharing message.id.
+// Within one call they come back as one Item; when a message straddles two
+// calls, the second call returns the same ID again with only the new part,
+// and the caller combines them with [Merge].
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+	"unicode/utf8"
+)
+
+// Tool is one tool call made by the assistant.
+type Tool struct {
+	Name   string // the tool's name: Bash, Edit, Read, ...
+	Target string // file path, command, pattern or URL the call was about ("" if none)
+}
+
+// Item is one reply of the main dialogue.
+type Item struct {
+	Role  string    // "user" or "assistant"
+	Text  string    // the dialogue text; tool calls are not in Text
+	Tools []Tool    // tool calls made in this reply (assistant)
+	Time  time.Time // from the line's timestamp (for a merged message, the first line carrying text or tools)
+	ID    string    // assistant: message.id (split lines merged into one Item); user: uuid
+}
+
+// Read parses complete lines from byte offset from up to at most maxBytes
+// further (0 = to EOF) and returns the main-dialogue replies in order and the
+// offset just after the last line consumed. An unterminated last line is left
+// for the next call unless it already holds a complete JSON value. When the
+// first line after from is longer than maxBytes it is still consumed whole,
+// so every call that can make progress does.
+//
+// Items of an assistant message split across calls share their ID; combine
+// results of successive calls with [Merge], and count replies by distinct
+// ID, not by Item, when counting across calls.
+func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
+	if from < 0 {
+		return nil, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, from, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return nil, from, fmt.Errorf("read transcript %s: seek to %d: %w", path, from, err)
+	}
+
+	var (
+		br       = bufio.NewReaderSize(f, 64<<10)
+		asm      assembler
+		consumed int64
+		long     []byte // accumulates a line longer than br's buffer
+		inLong   bool
+	)
+	for {
+		if maxBytes > 0 && consumed >= maxBytes {
+			break
+		}
+		chunk, rerr := br.ReadSlice('\n')
+		if errors.Is(rerr, bufio.ErrBufferFull) {
+			long = append(long, chunk...)
+			inLong = true
+			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
+				break // a long line past the window: leave it whole to the next call
+			}
+			continue
+		}
+		line := chunk
+		if inLong {
+			long = append(long, chunk...)
+			line = long
+		}
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return asm.items, from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
+		}
+		terminated := rerr == nil
+		if !terminated && !completeTail(line) {
+			break // truncated or empty tail: the writer has not finished it
+		}
+		if maxBytes > 0 && consumed > 0 && consumed+int64(len(line)) > maxBytes {
+			break // the line ends beyond the window; the next call takes it
+		}
+		consumed += int64(len(line))
+		asm.add(line)
+		long, inLong = long[:0], false
+		if !terminated {
+			break
+		}
+	}
+	return asm.items, from + consumed, nil
+}
+
+// completeTail reports whether an unterminated last line already holds a
+// whole JSON value (a writer that omitted the final newline).
+func completeTail(line []byte) bool {
+	t := trimLine(line)
+	return len(t) > 0 && validJSON(bytes.ToValidUTF8(t, []byte("\uFFFD")))
+}
+
+// Chars measures a segment in dialogue characters: the runes of each item's
+// text plus one short line per tool call. Tool output never counts. It is
+// additive up to the separator [Merge] puts between the parts of a split
+// message.
+func Chars(items []Item) int {
+	n := 0
+	for _, it := range items {
+		n += utf8.RuneCountInString(it.Text)
+		for _, t := range it.Tools {
+			n += utf8.RuneCountInString(ToolLine(t))
+		}
+	}
+	return n
+}
+
+// toolLineMax bounds how much of a long command or prompt a tool mention
+// counts for: the call is a mention, not dialogue.
+const toolLineMax = 80
+
+// ToolLine renders a tool call as the one short line that stands for it in
+// dialogue: "Edit internal/x.go", "Bash go test ./...".
+func ToolLine(t Tool) string {
+	target := firstLine(t.Target)
+	if target == "" {
+		return t.Name
+	}
+	return t.Name + " " + truncateRunes(target, toolLineMax)
+}
+
+// Merge appends more to items, folding an item of more into an earlier one
+// with the same assistant ID (the rest of a message that straddled two
+// [Read] calls). Items are not modified in place.
+func Merge(items, more []Item) []Item {
+	out := make([]Item, len(items), len(items)+len(more))
+	copy(out, items)
+	index := make(map[string]int, len(out))
+	for i, it := range out {
+		if it.Role == RoleAssistant && it.ID != "" {
+			index[it.ID] = i
+		}
+	}
+	for _, it := range more {
+		if i, ok := index[it.ID]; ok && it.Role == RoleAssistant && it.ID != "" {
+			out[i] = combine(out[i], it)
+			continue
+		}
+		if it.Role == RoleAssistant && it.ID != "" {
+			index[it.ID] = len(out)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// Roles an Item can have.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+)
+
+func combine(a, b Item) Item {
+	a.Text = joinText(a.Text, b.Text)
+	if len(b.Tools) > 0 {
+		tools := make([]Tool, 0, len(a.Tools)+len(b.Tools))
+		a.Tools = append(append(tools, a.Tools...), b.Tools...)
+	}
+	if a.Time.IsZero() {
+		a.Time = b.Time
+	}
+	return a
+}
+
+func joinText(a, b string) string {
+	switch {
+	case b == "":
+		return a
+	case a == "":
+		return b
+	}
+	return a + "\n\n" + b
+}
