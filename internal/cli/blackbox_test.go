@@ -52,6 +52,10 @@ func TestRememberRecallFromFlagsAndRequest(t *testing.T) {
 			t.Errorf("%s: %v", k, params[k])
 		}
 	}
+	out, _, _ = run(t, env, "", "tables", "--project", proj)
+	if strings.TrimSpace(out) != "friends  kinds: phone  1 rows" {
+		t.Fatalf("tables: %q", out)
+	}
 	// The journal in the project is the truth: a fresh state dir rebuilds.
 	env["CEREBRO_STATE_DIR"] = filepath.Join(t.TempDir(), "fresh")
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "Dima", "phone")

@@ -128,3 +128,23 @@ func TestCyrillicNamesMeetTheirQuestion(t *testing.T) {
 		t.Fatalf("%+v", cells)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	s := open(t, t.TempDir())
+	s.Create("friends", t0)
+	s.NewKind("friends", "phone", t0)
+	s.NewKind("friends", "city", t0)
+	s.Write("friends", "phone", Value{Key: "Dima", Value: "1"}, t0)
+	s.Write("friends", "phone", Value{Key: "Misha", Value: "2"}, t0)
+	s.Promote("friends", "city", "", "Dima", "", "", t0)
+	got, err := s.Describe()
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if f := got[0]; f.Name != "friends" || f.Shape != ShapeRoot || f.Rows != 2 || strings.Join(f.Kinds, ",") != "city,phone" {
+		t.Fatalf("%+v", f)
+	}
+	if l := got[1]; l.Name != "friends_city" || l.Shape != ShapeList || l.Parent != "friends" || l.ParentKind != "city" || l.Rows != 0 {
+		t.Fatalf("%+v", l)
+	}
+}
