@@ -22,7 +22,7 @@ func standIn(t *testing.T, reply string) (cmd, marker string) {
 	dir := t.TempDir()
 	marker = filepath.Join(dir, "nested")
 	cmd = filepath.Join(dir, "claude")
-	script := "#!/bin/sh\nprintf '%s' \"$CEREBRO_NESTED\" > '" + marker + "'\nprintf '%s\\n' '" + reply + "'\n"
+	script := "#!/bin/sh\nprintf '%s' \"$CEREBRO_NESTED\" > '" + marker + "'\nprintf '%s\\n' \"$@\" > '" + marker + ".args'\nprintf '%s\\n' '" + reply + "'\n"
 	if err := os.WriteFile(cmd, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func standIn(t *testing.T, reply string) (cmd, marker string) {
 
 func withResearch(b *Box, cmd string) {
 	b.ResearchCalls, b.ResearchSeconds = 2, 20
-	b.Research = ClaudeResearch{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin", "CEREBRO_NESTED=1"},
+	b.Research = ClaudeResearch{Command: cmd, Memhook: "/x/memhook", Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin", "CEREBRO_NESTED=1"},
 		MaxCalls: 2, Budget: 20 * time.Second, Now: time.Now}
 }
 
@@ -48,6 +48,10 @@ func TestRelearnMakesTheNextRecallCheaper(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(marker); string(got) != "1" {
 		t.Fatalf("the research child must run with CEREBRO_NESTED=1, saw %q", got)
+	}
+	args, _ := os.ReadFile(marker + ".args")
+	if !strings.Contains(string(args), "-p\n") || !strings.Contains(string(args), "--allowedTools\nRead,Grep,Glob,Bash(\"/x/memhook\" recall:*)\n") {
+		t.Fatalf("the child gets read-only tools and memhook recall, nothing else:\n%s", args)
 	}
 	if !strings.Contains(before.Report[4].Note, "1 model calls") {
 		t.Fatalf("level 5 reports its cost: %+v", before.Report[4])

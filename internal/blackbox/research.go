@@ -16,6 +16,7 @@ import (
 // and a recall it makes never climbs to level 5 again.
 type ClaudeResearch struct {
 	Command  string   // the claude executable
+	Memhook  string   // this memhook, offered to the child for sub-questions
 	Model    string   // optional --model
 	Dir      string   // the project root, the child's working directory
 	Env      []string // the child's whole environment
@@ -28,9 +29,12 @@ type ClaudeResearch struct {
 const NoAnswer = "NONE"
 
 func (c ClaudeResearch) prompt(query string) string {
+	sub := ""
+	if c.Memhook != "" {
+		sub = "; you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION` for sub-questions"
+	}
 	return "You research one question for cerebro, the project's memory, and answer it for another model.\n" +
-		"Look in the project's memory (.claude/memory_long, .claude/memory_short) and files; you may run " +
-		"`memhook recall --depth deep QUESTION` for sub-questions. Do not browse the web.\n" +
+		"Look in the project's memory (.claude/memory_long, .claude/memory_short) and files" + sub + ". Do not browse the web.\n" +
 		"Answer in at most 5 sentences, naming the files or records each claim rests on. " +
 		"If you cannot find an answer, reply exactly " + NoAnswer + ".\n\nQuestion: " + query
 }
@@ -45,7 +49,13 @@ func (c ClaudeResearch) Research(ctx context.Context, query string) (Research, e
 	var lastErr error
 	for r.Calls < c.MaxCalls && ctx.Err() == nil {
 		r.Calls++
-		args := []string{"-p", c.prompt(query), "--output-format", "text"}
+		// -p grants no tool by itself: reading, and memhook's recall, are
+		// allowed by name; nothing that writes or reaches the network is.
+		tools := "Read,Grep,Glob"
+		if c.Memhook != "" {
+			tools += ",Bash(\"" + c.Memhook + "\" recall:*)"
+		}
+		args := []string{"-p", c.prompt(query), "--output-format", "text", "--allowedTools", tools}
 		if c.Model != "" {
 			args = append(args, "--model", c.Model)
 		}
