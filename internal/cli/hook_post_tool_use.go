@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/runlog"
 
 	"github.com/cerebro-mem/cerebro/internal/skill"
 )
@@ -26,6 +29,16 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	if !ok {
 		return nil, nil
 	}
-	_, err := skill.Commit(ref, r.In.ToolName, r.Now())
-	return nil, err
+	res, err := skill.Commit(ref, r.In.ToolName, r.Now())
+	if err != nil {
+		return nil, err
+	}
+	if res.Commit != "" {
+		msg := fmt.Sprintf("committed skill %s (%s) as %.12s in %s", res.Skill, r.In.ToolName, res.Commit, res.Repo)
+		if res.Initialized {
+			msg += " (repository created)"
+		}
+		r.Log.Write(runlog.Entry{Time: r.Now(), Event: "skill-commit", Session: r.In.SessionID, Project: ref.Root, Level: "info", Message: msg})
+	}
+	return nil, nil
 }

@@ -118,6 +118,10 @@ func TestPostToolUseInitsRepoOutsideAnyRepo(t *testing.T) {
 	if log, _ := r.Log("", 0); len(log) != 1 {
 		t.Fatalf("%+v", log)
 	}
+	hooksLog, _ := os.ReadFile(filepath.Join(env["CEREBRO_STATE_DIR"], "logs", "hooks.log"))
+	if !strings.Contains(string(hooksLog), "committed skill relearn (MultiEdit)") || !strings.Contains(string(hooksLog), "repository created") {
+		t.Fatalf("the commit is logged:\n%s", hooksLog)
+	}
 	// Nested sessions do nothing.
 	os.WriteFile(f, []byte("y\n"), 0o644)
 	env[NestedEnv] = "1"
