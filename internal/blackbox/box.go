@@ -16,6 +16,7 @@ package blackbox
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/objects"
 	"github.com/cerebro-mem/cerebro/internal/tables"
@@ -53,6 +54,15 @@ type Box struct {
 	Nested bool
 	// OffersPath caches recently offered inferences for deny (plugin state).
 	OffersPath string
+	// Chronicle, when set, records each change in the long-term memory's
+	// chronology (log.md); a failure there never undoes the change.
+	Chronicle func(now time.Time, action, details string) error
+}
+
+func (b *Box) chronicle(now time.Time, action, details string) {
+	if b.Chronicle != nil {
+		_ = b.Chronicle(now, action, details)
+	}
 }
 
 // Caps reports what this box can do, for the parameters' notes.

@@ -162,5 +162,6 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 		return d, fmt.Errorf("store denial: %w", err)
 	}
 	d.Stored = true
+	b.chronicle(now, "deny", fmt.Sprintf("%s (fact %s) in %s", id, orUnknown(o.Fact), DenialsFile))
 	return d, nil
 }

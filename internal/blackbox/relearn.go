@@ -102,6 +102,7 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 	res.Relation, res.RelationCite = r.ID, r.Cite
 
 	res.LinkTable = b.linkTable(about, id, res.SummaryPath, now)
+	b.chronicle(now, "relearn", fmt.Sprintf("%s about %s, object %s", pageRel, about, id))
 	return res, nil
 }
 

@@ -117,6 +117,7 @@ func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time
 		return nil, err
 	}
 	ans.Stores = append(ans.Stores, Stored{Store: "memory_text", ID: id, Path: ".claude/memory_long/" + rel, What: "the text as a record" + scopeWords(req.Scope)})
+	b.chronicle(now, "remember", fmt.Sprintf("%s in %s%s", id, rel, tableWords(req)))
 	if req.Table == "" {
 		return ans, nil
 	}
@@ -186,4 +187,11 @@ func scopeWords(s Scope) string {
 		return " (no scope: where and when unknown)"
 	}
 	return " (scope: " + strings.Join(p, ", ") + ")"
+}
+
+func tableWords(req RememberRequest) string {
+	if req.Table == "" {
+		return ""
+	}
+	return fmt.Sprintf("; table %s, key %s", req.Table, req.Key)
 }

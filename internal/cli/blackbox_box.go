@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/tables"
 	"github.com/spf13/cobra"
@@ -43,6 +44,9 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
 		Nested:          f.Getenv(NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
+	}
+	if lay.LongActive() {
+		box.Chronicle = longterm.New(root).Log
 	}
 	if p := eff.Embedding.Provider; p != "" {
 		box.VectorWhy = fmt.Sprintf("embedding provider %q is configured but vector search is not wired into recall yet", p)

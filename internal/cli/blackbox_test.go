@@ -165,3 +165,28 @@ func TestExtremeRecallRunsBoundedNestedClaude(t *testing.T) {
 		t.Fatalf("a nested recall must not climb to 5: %s", out)
 	}
 }
+
+func TestChangesEnterTheLongTermChronology(t *testing.T) {
+	env, proj := bbEnv(t)
+	if _, errOut, code := run(t, env, "", "long", "on", "--project", proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	run(t, env, "", "remember", "--project", proj, "The lab opens at nine", "--table", "lab", "--key", "opening", "--value", "9")
+	run(t, env, "", "graph", "link", "--project", proj, "Lab", "Campus", "--rel", "is on")
+	art := filepath.Join(t.TempDir(), "a.txt")
+	os.WriteFile(art, []byte("x"), 0o644)
+	run(t, env, "", "relearn", "--project", proj, "--artifact", art, "--summary", "The lab schedule", "--about", "Lab")
+	log, err := os.ReadFile(filepath.Join(proj, ".claude", "memory_long", "log.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"· remember · r-", "table lab, key opening", "· graph link · Lab · is on · Campus", "· relearn · wiki/relearned/2026-11-30-lab-"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("log.md lacks %q:\n%s", want, log)
+		}
+	}
+	out, _, _ := run(t, env, "", "lint", "--project", proj, "--json")
+	if strings.Contains(out, `"broken-link"`) || strings.Contains(out, `"missing-type"`) {
+		t.Fatalf("lint:\n%s", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/spf13/cobra"
 )
@@ -87,6 +88,9 @@ func graphRun(opts *GraphOptions) error {
 		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now())
 		if err != nil {
 			return err
+		}
+		if (project.Layout{Root: root}).LongActive() {
+			_ = longterm.New(root).Log(opts.Now(), "graph link", fmt.Sprintf("%s · %s · %s (%s)", r.From, r.Rel, r.To, r.Cite))
 		}
 		if opts.JSON {
 			return printObject(opts.Out, r, nil)
