@@ -69,38 +69,36 @@ CREATE TABLE IF NOT EXISTS _tables(name TEXT PRIMARY KEY, shape TEXT NOT NULL, p
 CREATE TABLE IF NOT EXISTS _kinds(tbl TEXT NOT NULL, kind TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY(tbl, kind));`
 
 // sync replays the journal tail the cache has not seen; a journal shorter
-// than what the cache saw was replaced, so the cache starts over.
+// than what the cache saw was replaced, so the cache starts over. The
+// offset is read inside the write transaction, so two processes catching
+// up at once never apply the same ops twice.
 func (s *Store) sync() error {
 	if _, err := s.db.Exec(schema); err != nil {
 		return fmt.Errorf("create table cache schema: %w", err)
-	}
-	var off int64
-	var v string
-	if err := s.db.QueryRow(`SELECT v FROM _meta WHERE k='offset'`).Scan(&v); err == nil {
-		off, _ = strconv.ParseInt(v, 10, 64)
 	}
 	size := int64(0)
 	if st, err := os.Stat(s.journal); err == nil {
 		size = st.Size()
 	}
-	if off > size {
-		if err := s.reset(); err != nil {
-			return err
-		}
-		off = 0
-	}
-	if off == size {
-		return nil
-	}
-	ops, end, err := readOps(s.journal, off)
-	if err != nil {
-		return err
+	if s.offset() == size {
+		return nil // the common case costs one read, no write lock
 	}
 	tx, err := s.db.Begin()
 	if err != nil {
 		return fmt.Errorf("begin table cache replay: %w", err)
 	}
 	defer tx.Rollback()
+	off := s.offsetIn(tx)
+	if off > size {
+		if err := reset(tx); err != nil {
+			return err
+		}
+		off = 0
+	}
+	ops, end, err := readOps(s.journal, off)
+	if err != nil {
+		return err
+	}
 	for i, op := range ops {
 		if err := apply(tx, op); err != nil {
 			return fmt.Errorf("replay table journal op %d (%s %s): %w", i+1, op.Op, op.Table, err)
@@ -112,8 +110,19 @@ func (s *Store) sync() error {
 	return tx.Commit()
 }
 
-func (s *Store) reset() error {
-	rows, err := s.db.Query(`SELECT name FROM _tables`)
+func (s *Store) offset() int64 { return s.offsetIn(s.db) }
+
+func (s *Store) offsetIn(q querier) int64 {
+	var v string
+	if err := q.QueryRow(`SELECT v FROM _meta WHERE k='offset'`).Scan(&v); err != nil {
+		return 0
+	}
+	off, _ := strconv.ParseInt(v, 10, 64)
+	return off
+}
+
+func reset(tx *sql.Tx) error {
+	rows, err := tx.Query(`SELECT name FROM _tables`)
 	if err != nil {
 		return fmt.Errorf("list cached tables: %w", err)
 	}
@@ -125,11 +134,11 @@ func (s *Store) reset() error {
 	}
 	rows.Close()
 	for _, n := range names {
-		if _, err := s.db.Exec(`DROP TABLE IF EXISTS ` + sqlName(n)); err != nil {
+		if _, err := tx.Exec(`DROP TABLE IF EXISTS ` + sqlName(n)); err != nil {
 			return fmt.Errorf("drop cached table %s: %w", n, err)
 		}
 	}
-	_, err = s.db.Exec(`DELETE FROM _tables; DELETE FROM _kinds; DELETE FROM _meta;`)
+	_, err = tx.Exec(`DELETE FROM _tables; DELETE FROM _kinds; DELETE FROM _meta;`)
 	return err
 }
 

@@ -148,3 +148,39 @@ func TestDescribe(t *testing.T) {
 		t.Fatalf("%+v", l)
 	}
 }
+
+// Two stores on one journal and one cache (two sessions of a project)
+// catch up at once without applying an op twice.
+func TestConcurrentCatchUpAppliesOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("log", t0)
+	s.NewKind("log", "entry", t0)
+	s.Promote("log", "entry", "", "k", "", "", t0)
+	for i := 0; i < 20; i++ {
+		if _, err := s.Append("log_entry", Value{Key: "k", Value: "v"}, t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			st, err := Open(filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "cache", "tables.db"))
+			if err == nil {
+				st.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	cells, err := open(t, dir).Lookup(Query{Table: "log_entry", Key: "k"})
+	if err != nil || len(cells) != 20 {
+		t.Fatalf("want 20 rows after concurrent catch-up, got %d (%v)", len(cells), err)
+	}
+}
