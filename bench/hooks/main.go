@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
@@ -118,8 +117,8 @@ func measure(name string, env []string, event string, stdin []byte) result {
 		start := time.Now()
 		check(cmd.Run())
 		times = append(times, time.Since(start))
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > rss {
-			rss = ru.Maxrss
+		if r := peakRSSKB(cmd.ProcessState); r > rss {
+			rss = r
 		}
 		if event == "session-start" && i == 0 && !bytes.Contains(out.Bytes(), []byte("additionalContext")) {
 			check(fmt.Errorf("%s: no inject", name))

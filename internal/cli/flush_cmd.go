@@ -118,7 +118,7 @@ func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, f
 	over := final || st.Ended || f.Now().Sub(st.LastSeen) >= recoverIdle
 	o := f.flushOptions(cfg, trigger, over)
 	if cfg.Distiller.Kind == "claude" {
-		o.Distill = f.claudeDistill(cfg, log)
+		o.Distill = redacting(cfg, f.claudeDistill(cfg, log))
 	}
 	res, err := s.Flush(context.Background(), o)
 	if !st.Background.IsZero() {

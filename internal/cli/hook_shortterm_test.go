@@ -265,3 +265,61 @@ func TestDoctorBrokenConfigExits1(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
+
+// TestRealHookInputs feeds the stdin Claude Code 2.1.197 really sent (51
+// hook calls of one e2e run) to the handlers, with cwd moved to a temp
+// project: every call exits 0 and prints nothing or the SessionStart JSON.
+func TestRealHookInputs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"))
+	if err != nil {
+		t.Skip("no fixtures in ../shared")
+	}
+	h := newHookEnv(t)
+	events := map[string]string{"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "Stop": "stop",
+		"PreCompact": "pre-compact", "SessionEnd": "session-end"}
+	ran := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		ev, ok := events[m["hook_event_name"].(string)]
+		if !ok {
+			continue
+		}
+		m["cwd"] = h.proj
+		m["transcript_path"] = filepath.Join(t.TempDir(), "missing.jsonl")
+		in, _ := json.Marshal(m)
+		out := h.hook(t, ev, string(in))
+		ran++
+		if out == "" {
+			continue
+		}
+		var v struct{ HookSpecificOutput struct{ HookEventName string } }
+		if ev != "session-start" || json.Unmarshal([]byte(out), &v) != nil || v.HookSpecificOutput.HookEventName != "SessionStart" {
+			t.Fatalf("%s printed %q", ev, out)
+		}
+	}
+	for _, e := range h.log(t) {
+		if e.Level == "error" {
+			t.Errorf("logged error: %s %s", e.Event, e.Message)
+		}
+	}
+	if ran < 20 || !strings.Contains(h.daily(), "TRIGGER_BASH") {
+		t.Fatalf("%d calls; daily file:\n%s", ran, h.daily())
+	}
+}
+
+func TestScanSecretsRedactsTheDistillate(t *testing.T) {
+	h := newHookEnv(t)
+	h.env["CEREBRO_SHORT_SCAN_SECRETS"] = "true"
+	key := "AKIA" + "Q3EGRXZ7N4KPLM2T"
+	for i := 0; i < 2; i++ {
+		h.turn(t, "s1", fmt.Sprintf("Please deploy with key %s now, step %d.", key, i), fmt.Sprintf("I deployed step %d.", i))
+	}
+	h.hook(t, "session-end", h.input("s1", "SessionEnd"))
+	got := h.daily()
+	if !strings.Contains(got, "step 1") || strings.Contains(got, key) || !strings.Contains(got, "[REDACTED:") {
+		t.Fatalf("not redacted:\n%s", got)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"github.com/cerebro-mem/cerebro/internal/session"
 )
 
@@ -37,6 +38,7 @@ func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool
 		Trigger: trigger, Now: f.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
+	o.Distill = redacting(cfg, o.Distill)
 	if point := f.Getenv(CrashEnv); point != "" {
 		o.Crash = func(p string) {
 			if p == point {
@@ -113,4 +115,16 @@ func (r *hookRun) logFlush(sessionID, trigger string, res session.FlushResult, e
 		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 	}
 	r.Log.Write(e)
+}
+
+// redacting applies short.scan_secrets: secrets and personal data in a
+// distillate are replaced by markers before it is written.
+func redacting(cfg *config.Effective, d func(context.Context, distill.Segment) string) func(context.Context, distill.Segment) string {
+	if !cfg.Short.ScanSecrets {
+		return d
+	}
+	return func(ctx context.Context, seg distill.Segment) string {
+		body, _ := secrets.RedactText(d(ctx, seg))
+		return body
+	}
 }

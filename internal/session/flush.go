@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
@@ -90,9 +91,13 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			x.advance(st, s, false)
 			return nil
 		case trivial && o.Final:
+			// Not saved, and not dropped either: `claude -p --resume` ends
+			// the session after every turn, so a session that looks trivial
+			// at its end may go on. Parked, it leaves the pending list (no
+			// recovery retries it), and a resumed session's next capture
+			// unparks the segment, which then flushes whole.
 			res.Skipped = fmt.Sprintf("trivial session (%d replies)", st.Replies)
-			durable = true
-			x.advance(st, s, false)
+			st.Parked = true
 			return nil
 		case trivial:
 			res.Skipped = fmt.Sprintf("too few replies so far (%d)", st.Replies)
@@ -137,6 +142,13 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			res.Skipped = "flushed by another process"
 			return nil
 		}
+		if strings.TrimSpace(body) == "" {
+			// Only acknowledgements and session commands: consumed, with
+			// no section to show for it.
+			res.Skipped = "nothing to distil"
+			x.advance(st, snap, false)
+			return nil
+		}
 		layout := project.Layout{Root: st.Project}
 		sec := daily.Section{
 			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger,
@@ -173,7 +185,7 @@ func (x *Session) syncPending() error {
 		if err != nil {
 			return err
 		}
-		return x.setPending(st.SegReplies > 0 || st.Intent != nil)
+		return x.setPending(!st.Parked && (st.SegReplies > 0 || st.Intent != nil))
 	})
 }
 

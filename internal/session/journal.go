@@ -72,6 +72,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		count(st, Entry{Role: role, Text: text, Time: now})
 		st.Replies++
 		st.LastSeen = now
+		st.Parked, st.Ended = false, false
 		if err := x.setPending(true); err != nil {
 			return err
 		}
@@ -93,6 +94,13 @@ func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 			st.Project = meta.Project
 		}
 		if meta.Transcript != "" {
+			if st.Rev == 0 && st.Transcript == "" {
+				// First sight of a session that already has a transcript
+				// (resumed from before cerebro was installed): its history
+				// is not this plugin's to replay, and reading it whole
+				// could outlast every hook.
+				st.Offset = lineAlignedSize(meta.Transcript)
+			}
 			st.Transcript = meta.Transcript
 		}
 		st.LastSeen = now
@@ -191,4 +199,23 @@ func parseJournal(r *bufio.Reader) ([]Entry, int64, error) {
 		e.Text = strings.ToValidUTF8(e.Text, "\uFFFD")
 		out = append(out, e)
 	}
+}
+
+// lineAlignedSize is the transcript's size when it ends a line, else 0 (a
+// line still being written would be cut; reading from 0 is then safe).
+func lineAlignedSize(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return 0
+	}
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, fi.Size()-1); err != nil || b[0] != '\n' {
+		return 0
+	}
+	return fi.Size()
 }

@@ -362,3 +362,44 @@ func TestBrokenStateFallsBackToDurableCopy(t *testing.T) {
 		}
 	}
 }
+
+func TestResumedSessionSkipsHistoryBeforeCerebro(t *testing.T) {
+	f := newFixture(t)
+	for i := 0; i < 5; i++ {
+		f.line("user", fmt.Sprintf("old question %d", i))
+		f.line("assistant", fmt.Sprintf("old answer %d", i))
+	}
+	if _, err := f.sess.Touch(f.now, Meta{Project: f.root, Transcript: f.tr}, false); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		f.turn(fmt.Sprintf("new question %d", i), fmt.Sprintf("new answer %d", i), false)
+	}
+	f.flush(TriggerSessionEnd, true)
+	text := f.dailyText()
+	if strings.Contains(text, "old question") || !strings.Contains(text, "user: new question 1\n") {
+		t.Fatalf("history handling wrong:\n%s", text)
+	}
+}
+
+// TestTrivialEndThenResumeKeepsEarlierTurns: `claude -p --resume` ends the
+// session after each turn; a first turn that looked trivial at its end
+// must still be saved once the session grows.
+func TestTrivialEndThenResumeKeepsEarlierTurns(t *testing.T) {
+	f := newFixture(t)
+	f.turn("first question", "first answer", false)
+	if res := f.flush(TriggerSessionEnd, true); res.File != "" || f.sess.IsPending() {
+		t.Fatalf("trivial end: %+v, pending %v", res, f.sess.IsPending())
+	}
+	f.turn("second question", "second answer", false)
+	if !f.sess.IsPending() {
+		t.Fatal("resumed session not pending")
+	}
+	f.flush(TriggerSessionEnd, true)
+	text := f.dailyText()
+	for _, s := range []string{"user: first question\n", "assistant: first answer\n", "user: second question\n"} {
+		if strings.Count(text, s) != 1 {
+			t.Fatalf("%q not written once:\n%s", s, text)
+		}
+	}
+}

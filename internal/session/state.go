@@ -61,6 +61,9 @@ type State struct {
 	Flushes    int       `json:"flushes"` // sections written
 	LastSeen   time.Time `json:"last_seen,omitzero"`
 	Ended      bool      `json:"ended,omitempty"` // SessionEnd was seen
+	// Parked: the session ended trivial; its segment waits, off the
+	// pending list, for the session to be resumed.
+	Parked bool `json:"parked,omitempty"`
 	// Background is when a detached flush was started (claude distiller);
 	// hooks do not start another while it is recent.
 	Background time.Time `json:"background,omitzero"`
