@@ -93,6 +93,30 @@ func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hi
 			return nil, err
 		}
 	}
+	return best(hits, limit), nil
+}
+
+// ScanFiles scores every passage of the named files (absolute paths) the
+// way [MarkdownScan] does. An index (internal/search) finds the candidate
+// files fast; this decides, so both paths answer by the same measure.
+func ScanFiles(base string, files []string, query string, limit int) []Hit {
+	q := uniq(terms(query))
+	if len(q) == 0 {
+		return nil
+	}
+	var hits []Hit
+	for _, p := range files {
+		rel, err := filepath.Rel(base, p)
+		if err != nil {
+			rel = p
+		}
+		hits = append(hits, scanFile(p, filepath.ToSlash(rel), q)...)
+	}
+	return best(hits, limit)
+}
+
+// best orders hits by score, then place, and keeps limit of them.
+func best(hits []Hit, limit int) []Hit {
 	sort.SliceStable(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
 			return hits[i].Score > hits[j].Score
@@ -102,7 +126,29 @@ func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hi
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}
-	return hits, nil
+	return hits
+}
+
+// Excluded reports whether a path (slash-separated, relative to a memory
+// root) lies in a skipped folder or is a skipped file.
+func (m MarkdownScan) Excluded(rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, d := range parts[:len(parts)-1] {
+		if strings.HasPrefix(d, ".") {
+			return true
+		}
+		for _, s := range m.Skip {
+			if d == s {
+				return true
+			}
+		}
+	}
+	for _, f := range m.SkipFiles {
+		if strings.EqualFold(parts[len(parts)-1], f) {
+			return true
+		}
+	}
+	return false
 }
 
 func itoa(n int) string { return fmt.Sprintf("%09d", n) }

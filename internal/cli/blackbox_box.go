@@ -13,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/tables"
 	"github.com/spf13/cobra"
 )
@@ -35,15 +36,20 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	if err != nil {
 		return nil, nil, withHint(fmt.Errorf("open the relational store: %w", err), "the cache is rebuilt from the journal: delete "+filepath.Join(state, "tables.db")+" and retry")
 	}
+	scan := blackbox.MarkdownScan{Base: root, Dirs: []string{long, lay.ShortDir()},
+		Skip: []string{"raw", "graph", blackbox.TablesDir, blackbox.DenialsDir}, SkipFiles: blackbox.GeneratedFiles}
 	box := &blackbox.Box{
-		Root: root, LongDir: long, Tables: st,
-		Text: blackbox.MarkdownScan{Base: root, Dirs: []string{long, lay.ShortDir()},
-			Skip: []string{"raw", "graph", blackbox.TablesDir, blackbox.DenialsDir}, SkipFiles: blackbox.GeneratedFiles},
+		Root: root, LongDir: long, Tables: st, Text: scan,
 		VectorWhy:       "no embedding provider configured",
 		ResearchCalls:   eff.Recall.ExtremeMaxCalls,
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
 		Nested:          f.Getenv(NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
+	}
+	// Level 2 goes through the FTS5 indexes when they can be set up; the
+	// plain scan stays as the fallback.
+	if setup, err := f.memoryRoots(root, "", string(search.ScopeProject)); err == nil {
+		box.Text = &indexedText{f: f, setup: setup, scan: scan}
 	}
 	if lay.LongActive() {
 		box.Chronicle = longterm.New(root).Log

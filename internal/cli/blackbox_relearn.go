@@ -56,6 +56,7 @@ func relearnRun(opts *RelearnOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	defer done()
-	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, nil, opts.Now())
+	idx, _ := box.Text.(blackbox.Indexer)
+	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, idx, opts.Now())
 	return printObject(opts.Out, res, err)
 }

@@ -104,6 +104,9 @@ func TestDenyAndRelearnFromCLI(t *testing.T) {
 		t.Fatalf("relearn: %s %s", out, errOut)
 	}
 	rl := object(t, out)
+	if rl["indexed"] != "search index updated" {
+		t.Fatalf("relearn must index the summary through internal/search: %s", out)
+	}
 	for _, k := range []string{"object", "summary", "relation"} {
 		if rl[k] == "" || rl[k] == nil {
 			t.Fatalf("relearn must return every id (%s): %s", k, out)
