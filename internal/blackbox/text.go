@@ -26,8 +26,9 @@ type Hit struct {
 }
 
 // TextSearcher is level 2 (and, with embeddings, level 4): a search over
-// the memory's Markdown. internal/search's FTS5 index plugs in here; until
-// then [MarkdownScan] does the job by reading the files.
+// the memory's Markdown. memhook plugs internal/search's FTS5 indexes in
+// here (they propose files, [ScanFiles] scores them); [MarkdownScan] reads
+// the files itself and is the fallback.
 type TextSearcher interface {
 	Search(ctx context.Context, query string, limit int) ([]Hit, error)
 }
