@@ -45,6 +45,8 @@ type Box struct {
 	// wired, with VectorWhy saying which.
 	Vector    TextSearcher
 	VectorWhy string
+	// VectorMin is the similarity a level-4 hit needs to count as an answer.
+	VectorMin float64
 	// Research is level 5; nil when there is no claude command.
 	Research        Researcher
 	ResearchCalls   int

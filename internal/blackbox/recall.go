@@ -165,9 +165,12 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest) ([]Item, 
 			return nil, "", err
 		}
 		var out []Item
-		below := 0
+		below, min := 0, MinCoverage
+		if level == LevelVector {
+			min = b.VectorMin
+		}
 		for _, h := range hits {
-			if h.Score < MinCoverage {
+			if h.Score < min {
 				below++
 				continue
 			}
@@ -179,7 +182,10 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest) ([]Item, 
 		}
 		note := ""
 		if below > 0 {
-			note = fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, MinCoverage*100)
+			note = fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, min*100)
+			if level == LevelVector {
+				note = fmt.Sprintf("%d passages were less similar than %.2f and do not count", below, min)
+			}
 		}
 		return out, note, nil
 	case LevelGraph:

@@ -156,31 +156,26 @@ func itoa(n int) string { return fmt.Sprintf("%09d", n) }
 
 type passage struct {
 	line    int
+	end     int // last line
 	heading string
 	body    strings.Builder
 }
 
-func scanFile(path, rel string, q []string) []Hit {
+// passages splits a Markdown file into passages, a heading to the next;
+// frontmatter is not a passage.
+func passages(path string) []*passage {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	var out []Hit
+	var out []*passage
 	cur := &passage{line: 1}
 	inFront := false
-	flush := func() {
-		text := strings.TrimSpace(cur.body.String())
-		if text == "" && cur.heading == "" {
-			return
-		}
-		if h, ok := score(rel, cur, text, q); ok {
-			out = append(out, h)
-		}
-	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for n = 1; sc.Scan(); n++ {
 		line := sc.Text()
 		if n == 1 && strings.TrimSpace(line) == "---" {
 			inFront = true
@@ -189,18 +184,55 @@ func scanFile(path, rel string, q []string) []Hit {
 		if inFront {
 			if strings.TrimSpace(line) == "---" {
 				inFront = false
+				cur.line = n + 1
 			}
 			continue
 		}
 		if strings.HasPrefix(line, "#") && strings.HasPrefix(strings.TrimLeft(line, "#"), " ") {
-			flush()
+			cur.end = n - 1
+			out = append(out, cur)
 			cur = &passage{line: n, heading: strings.TrimSpace(strings.TrimLeft(line, "#"))}
 			continue
 		}
 		cur.body.WriteString(line)
 		cur.body.WriteByte('\n')
 	}
-	flush()
+	cur.end = n - 1
+	out = append(out, cur)
+	var kept []*passage
+	for _, p := range out {
+		if p.heading != "" || strings.TrimSpace(p.body.String()) != "" {
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}
+
+func scanFile(path, rel string, q []string) []Hit {
+	var out []Hit
+	for _, p := range passages(path) {
+		if h, ok := score(rel, p, strings.TrimSpace(p.body.String()), q); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// PassagesIn returns the passages of a file that overlap lines from..to and
+// hold text (with their record marker's id, object and scope), for hits an
+// index located by a chunk's line range.
+func PassagesIn(base, path string, from, to int) []Hit {
+	rel, err := filepath.Rel(base, path)
+	if err != nil {
+		rel = path
+	}
+	var out []Hit
+	for _, p := range passages(path) {
+		body := strings.TrimSpace(marker.ReplaceAllString(p.body.String(), ""))
+		if p.line <= to && p.end >= from && body != "" {
+			out = append(out, describe(filepath.ToSlash(rel), p, strings.TrimSpace(p.body.String())))
+		}
+	}
 	return out
 }
 
@@ -218,17 +250,24 @@ func score(rel string, p *passage, text string, q []string) (Hit, bool) {
 	if n == 0 {
 		return Hit{}, false
 	}
-	h := Hit{Path: rel, Line: p.line, Heading: p.heading, Score: float64(n) / float64(len(q))}
+	h := describe(rel, p, text)
+	h.Score = float64(n) / float64(len(q))
+	return h, true
+}
+
+// describe turns a passage into a hit, reading its record marker.
+func describe(rel string, p *passage, text string) Hit {
+	h := Hit{Path: rel, Line: p.line, Heading: p.heading}
 	if m := marker.FindStringSubmatch(text); m != nil {
 		attrs := parseAttrs(m[1])
 		h.Record, h.Object = attrs["id"], attrs["object"]
 		h.Scope = Scope{Calendar: attrs["calendar"], Geo: attrs["geo"]}
 	}
 	h.Text = strings.TrimSpace(marker.ReplaceAllString(text, ""))
-	if len(h.Text) > 1200 {
-		h.Text = h.Text[:1200] + "…"
+	if r := []rune(h.Text); len(r) > 1200 {
+		h.Text = string(r[:1200]) + "…"
 	}
-	return h, true
+	return h
 }
 
 // parseAttrs reads key=value pairs of a record marker; values are

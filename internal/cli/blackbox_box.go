@@ -48,14 +48,20 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	}
 	// Level 2 goes through the FTS5 indexes when they can be set up; the
 	// plain scan stays as the fallback.
-	if setup, err := f.memoryRoots(root, "", string(search.ScopeProject)); err == nil {
+	setup, serr := f.memoryRoots(root, "", string(search.ScopeProject))
+	if serr == nil {
 		box.Text = &indexedText{f: f, setup: setup, scan: scan}
 	}
+	box.VectorMin = eff.Recall.VectorMinScore
 	if lay.LongActive() {
 		box.Chronicle = longterm.New(root).Log
 	}
-	if p := eff.Embedding.Provider; p != "" {
-		box.VectorWhy = fmt.Sprintf("embedding provider %q is configured but vector search is not wired into recall yet", p)
+	switch {
+	case eff.Embedding.Provider == "":
+	case serr != nil:
+		box.VectorWhy = "the embedding provider cannot be set up: " + serr.Error()
+	default:
+		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
 	}
 	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
 		box.Research = blackbox.ClaudeResearch{

@@ -110,3 +110,54 @@ func (t *indexedText) IndexFile(ctx context.Context, path string) error {
 	}
 	return nil
 }
+
+// vectorText is recall's level 4: the same indexes searched by embedding
+// similarity alone (the chunks are embedded as the index catches up). A
+// hit's score is the cosine similarity of its chunk to the question.
+type vectorText struct {
+	indexedText
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	budget := time.Duration(t.setup.cfg.Search.UpdateBudgetMS) * time.Millisecond
+	uctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	idxs, err := t.open(uctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll(idxs)
+	o := t.setup.searchOptions(limit*4, t.f.Now())
+	o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
+	resp, err := search.Search(ctx, idxs, query, o)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Mode != search.ModeHybrid {
+		return nil, fmt.Errorf("no chunk has a vector yet (%s)", strings.Join(resp.Notes, "; "))
+	}
+	seen := map[string]bool{}
+	var hits []blackbox.Hit
+	for _, r := range resp.Results {
+		abs := r.Path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
+		}
+		if t.excluded(abs) {
+			continue
+		}
+		// A chunk may span several passages: each gets its similarity.
+		for _, h := range blackbox.PassagesIn(t.setup.project, abs, r.StartLine, r.EndLine) {
+			if key := h.Path + "\x00" + fmt.Sprint(h.Line); !seen[key] {
+				seen[key] = true
+				h.Score = r.Score
+				hits = append(hits, h)
+			}
+		}
+	}
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
+}
