@@ -27,7 +27,7 @@ type Hit struct {
 
 // TextSearcher is level 2 (and, with embeddings, level 4): a search over
 // the memory's Markdown. memhook plugs internal/search's FTS5 indexes in
-// here (they propose files, [ScanFiles] scores them); [MarkdownScan] reads
+// here (they point at line ranges, [ScanRanges] scores them); [MarkdownScan] reads
 // the files itself and is the fallback.
 type TextSearcher interface {
 	Search(ctx context.Context, query string, limit int) ([]Hit, error)
@@ -97,21 +97,43 @@ func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hi
 	return best(hits, limit), nil
 }
 
-// ScanFiles scores every passage of the named files (absolute paths) the
-// way [MarkdownScan] does. An index (internal/search) finds the candidate
-// files fast; this decides, so both paths answer by the same measure.
-func ScanFiles(base string, files []string, query string, limit int) []Hit {
+// Range is a line range of a file an index pointed at.
+type Range struct {
+	Path     string // absolute
+	From, To int
+}
+
+// ScanRanges scores the passages overlapping the given ranges the way
+// [MarkdownScan] scores every passage. An index (internal/search) finds
+// where the words are; this decides, so both paths answer by the same
+// measure, at a cost that grows with the ranges, not the files.
+func ScanRanges(base string, ranges []Range, query string, limit int) []Hit {
 	q := uniq(terms(query))
 	if len(q) == 0 {
 		return nil
 	}
+	files := map[string][]*passage{}
+	seen := map[*passage]bool{}
 	var hits []Hit
-	for _, p := range files {
-		rel, err := filepath.Rel(base, p)
-		if err != nil {
-			rel = p
+	for _, r := range ranges {
+		ps, ok := files[r.Path]
+		if !ok {
+			ps = passages(r.Path)
+			files[r.Path] = ps
 		}
-		hits = append(hits, scanFile(p, filepath.ToSlash(rel), q)...)
+		rel, err := filepath.Rel(base, r.Path)
+		if err != nil {
+			rel = r.Path
+		}
+		for _, p := range ps {
+			if seen[p] || p.line > r.To || p.end < r.From {
+				continue
+			}
+			seen[p] = true
+			if h, ok := score(filepath.ToSlash(rel), p, strings.TrimSpace(p.body.String()), q); ok {
+				hits = append(hits, h)
+			}
+		}
 	}
 	return best(hits, limit)
 }

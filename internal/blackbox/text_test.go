@@ -35,7 +35,7 @@ func TestMarkdownScanPassagesAndSkips(t *testing.T) {
 	}
 }
 
-func TestPassagesInAndScanFiles(t *testing.T) {
+func TestPassagesInAndScanRanges(t *testing.T) {
 	root := t.TempDir()
 	p := filepath.Join(root, "records.md")
 	writeFile(t, p, "---\ntype: records\n---\n\n# Remembered\n\n## one\n<!-- cerebro:record id=r-1 geo=San+Sebastian -->\nAnna parks the sedan\n\n## two\nBob walks\n")
@@ -43,7 +43,10 @@ func TestPassagesInAndScanFiles(t *testing.T) {
 	if len(got) != 1 || got[0].Record != "r-1" || got[0].Scope.Geo != "San Sebastian" || got[0].Text != "Anna parks the sedan" || got[0].Line != 7 {
 		t.Fatalf("the chunk's lines hold one passage with text: %+v", got)
 	}
-	if hits := ScanFiles(root, []string{p}, "where does Bob walk", 5); len(hits) != 1 || hits[0].Heading != "two" {
+	if hits := ScanRanges(root, []Range{{Path: p, From: 11, To: 12}}, "where does Bob walk", 5); len(hits) != 1 || hits[0].Heading != "two" {
 		t.Fatalf("%+v", hits)
+	}
+	if hits := ScanRanges(root, []Range{{Path: p, From: 1, To: 9}}, "where does Bob walk", 5); len(hits) != 0 {
+		t.Fatalf("only the passages in range are scored: %+v", hits)
 	}
 }

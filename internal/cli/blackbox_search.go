@@ -12,7 +12,7 @@ import (
 )
 
 // indexedText is recall's level 2 over the FTS5 indexes of the project's
-// memory roots (internal/search): the index proposes candidate files, and
+// memory roots (internal/search): the index points at line ranges, and
 // blackbox scores their passages by the share of the question's words, so
 // the ladder's threshold means the same with or without an index. When the
 // indexes cannot be opened it falls back to reading the files.
@@ -62,20 +62,17 @@ func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]bl
 	if err != nil {
 		return t.scan.Search(ctx, query, limit)
 	}
-	seen := map[string]bool{}
-	var files []string
+	var ranges []blackbox.Range
 	for _, r := range resp.Results {
 		abs := r.Path
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
 		}
-		if seen[abs] || t.excluded(abs) {
-			continue
+		if !t.excluded(abs) {
+			ranges = append(ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
 		}
-		seen[abs] = true
-		files = append(files, abs)
 	}
-	return blackbox.ScanFiles(t.setup.project, files, query, limit), nil
+	return blackbox.ScanRanges(t.setup.project, ranges, query, limit), nil
 }
 
 func (t *indexedText) excluded(abs string) bool {
