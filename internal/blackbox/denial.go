@@ -117,6 +117,9 @@ type Denial struct {
 	Known  bool   `json:"known"` // the inference was found among recent offers
 	Path   string `json:"path"`
 	Stored bool   `json:"stored"` // false when it was already denied
+	// Summary is the relearn summary the denied inference rested on, now
+	// carrying the denial, so whoever reads it later sees it was rejected.
+	Summary string `json:"summary,omitempty"`
 }
 
 // ErrBadID means the id is not an inference id.
@@ -162,6 +165,31 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 		return d, fmt.Errorf("store denial: %w", err)
 	}
 	d.Stored = true
+	if strings.HasPrefix(o.Fact, "s-") {
+		d.Summary = b.annotateSummary(o.Fact, id, reason, now)
+	}
 	b.chronicle(now, "deny", fmt.Sprintf("%s (fact %s) in %s", id, orUnknown(o.Fact), DenialsFile))
 	return d, nil
+}
+
+// annotateSummary appends the denial to the relearn summary page whose
+// record id is fact: the summary is extended, never rewritten. It returns
+// the page's path, or "" when no page carries the id.
+func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
+	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
+	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	for _, p := range pages {
+		data, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
+			continue
+		}
+		note := fmt.Sprintf("\nDenied %s (%s): %s — the conclusion drawn from this summary was rejected; the summary's facts stand.\n",
+			now.UTC().Format("2006-01-02"), id, clip(reason, 500))
+		if err := atomicfile.WithLock(p, func() error { return atomicfile.AppendUnlocked(p, []byte(note), 0o644) }); err != nil {
+			return ""
+		}
+		rel, _ := filepath.Rel(b.LongDir, p)
+		return ".claude/memory_long/" + filepath.ToSlash(rel)
+	}
+	return ""
 }

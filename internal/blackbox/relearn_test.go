@@ -89,6 +89,26 @@ func TestRelearnMakesTheNextRecallCheaper(t *testing.T) {
 	if len(cells) != 1 || cells[0].Value != res.Object {
 		t.Fatalf("link table row: %+v", cells)
 	}
+	// Denying the conclusion extends the summary; it is not offered again
+	// for this question, and the summary and its object stay.
+	d, err := b.Deny(after.Items[0].ID, "they served together but never met", t0)
+	if err != nil || d.Summary != res.SummaryPath {
+		t.Fatalf("deny: %+v %v", d, err)
+	}
+	page, _ := os.ReadFile(filepath.Join(b.Root, filepath.FromSlash(res.SummaryPath)))
+	if !strings.Contains(string(page), answer) || !strings.Contains(string(page), "never met") {
+		t.Fatalf("summary after denial:\n%s", page)
+	}
+	b.Research = nil
+	again := recall(t, b, q)
+	if again.Report[1].Denied != 1 || again.DepthUsed == LevelText {
+		t.Fatalf("a denied conclusion must not come back: %+v", again)
+	}
+	for _, it := range again.Items {
+		if it.ID == after.Items[0].ID {
+			t.Fatal("denied inference offered again")
+		}
+	}
 }
 
 func TestRelearnWithoutLinkTableStillCompletes(t *testing.T) {
