@@ -257,3 +257,27 @@ func TestDenialWithholdsTheInferenceKeepsTheFact(t *testing.T) {
 		t.Fatal("denied id leaked into the answer")
 	}
 }
+
+func TestRememberPromotesToListAndAppends(t *testing.T) {
+	b := newBox(t)
+	remember(t, b, `{"text":"Yulia is the product manager","table":"team","key":"architect","kind":"member","value":"Yulia"}`)
+	first := remember(t, b, `{"text":"Dima is the manager","table":"team","key":"architect","kind":"member","value":"Dima","list":"team members"}`)
+	if strings.Join(first.TablesCreated, ",") != "team_members" || strings.Join(first.NewTablesWithRows, ",") != "team_members" {
+		t.Fatalf("the list is a new table with rows: %+v", first)
+	}
+	if !strings.Contains(first.Stores[1].What, "became the list team_members") {
+		t.Fatalf("%+v", first.Stores)
+	}
+	second := remember(t, b, `{"text":"Misha is the designer","table":"team","key":"architect","kind":"member","value":"Misha","list":"team members"}`)
+	if len(second.TablesCreated) != 0 || !strings.Contains(second.Stores[1].What, "appended to the list team_members") {
+		t.Fatalf("appending to an existing list creates nothing: %+v", second)
+	}
+	cells, _ := b.Tables.Lookup(tables.Query{Table: "team_members", Key: "architect"})
+	var vals []string
+	for _, c := range cells {
+		vals = append(vals, c.Value)
+	}
+	if strings.Join(vals, ",") != "Yulia,Dima,Misha" {
+		t.Fatalf("the old value moved first, with its own time: %v", vals)
+	}
+}
