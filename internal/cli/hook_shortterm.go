@@ -73,8 +73,10 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, err = sc.sess.Capture(r.Now(), "user", r.In.Prompt, sc.meta)
-	return nil, err
+	if _, err := sc.sess.Capture(r.Now(), "user", r.In.Prompt, sc.meta); err != nil {
+		return nil, err
+	}
+	return r.autoRecall(ctx, sc)
 }
 
 func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {

@@ -19,6 +19,14 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	root.AddCommand(
 		newCmdConfig(f, nil),
 		newCmdHook(f, nil),
+		newCmdIndex(f, nil),
+		newCmdSearch(f, nil),
+		newCmdGet(f, nil),
+		newCmdRollup(f, nil),
+		newCmdRegistry(f, nil),
+		newCmdSchedule(f, nil),
+		newCmdFlush(f, nil),
+		newCmdDoctor(f, nil),
 		newCmdLong(f, nil),
 		newCmdPlanFact(f, nil),
 		newCmdWiki(f, nil),
@@ -30,8 +38,6 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
 		newCmdOrg(f),
-		newCmdFlush(f, nil),
-		newCmdDoctor(f, nil),
 	)
 	return root
 }

@@ -1,0 +1,353 @@
+// Command locomo measures memory search recall on the LoCoMo development
+// split (../shared/bench/locomo-dev.json): each session becomes a dated
+// daily file, one line per turn carrying its dia_id; every question of
+// categories 1–4 is searched, and a question counts as recalled at k when
+// a line with one of its evidence dia_ids lies inside one of the top k
+// snippets. A grep-style baseline (query-word counts over windows of
+// lines as long as a snippet) runs over the same files in the same run.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/kljensen/snowball/english"
+)
+
+type turn struct {
+	Speaker     string `json:"speaker"`
+	DiaID       string `json:"dia_id"`
+	Text        string `json:"text"`
+	BlipCaption string `json:"blip_caption"`
+}
+
+type qa struct {
+	Question string   `json:"question"`
+	Evidence []string `json:"evidence"`
+	Category int      `json:"category"`
+}
+
+type sample struct {
+	ID           string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+	QA           []qa                       `json:"qa"`
+}
+
+func main() {
+	data := flag.String("data", "../shared/bench/locomo-dev.json", "LoCoMo JSON")
+	chunk := flag.Int("chunk", 400, "chunk tokens")
+	overlap := flag.Int("overlap", 80, "overlap tokens")
+	flag.Parse()
+	if err := run(*data, *chunk, *overlap); err != nil {
+		fmt.Fprintln(os.Stderr, "locomo:", err)
+		os.Exit(1)
+	}
+}
+
+type conv struct {
+	dir   string
+	files []string
+	last  time.Time
+	qs    []qa
+}
+
+func run(dataPath string, chunk, overlap int) error {
+	raw, err := os.ReadFile(dataPath)
+	if err != nil {
+		return fmt.Errorf("read %s: %w (see ../shared/bench/README.md)", dataPath, err)
+	}
+	var samples []sample
+	if err := json.Unmarshal(raw, &samples); err != nil {
+		return fmt.Errorf("parse %s: %w", dataPath, err)
+	}
+	work, err := os.MkdirTemp("", "cerebro-locomo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	var convs []*conv
+	nq := 0
+	for _, s := range samples {
+		c, err := writeSessions(filepath.Join(work, s.ID), s)
+		if err != nil {
+			return err
+		}
+		for _, q := range s.QA {
+			if q.Category >= 1 && q.Category <= 4 {
+				c.qs = append(c.qs, q)
+			}
+		}
+		nq += len(c.qs)
+		convs = append(convs, c)
+	}
+	fmt.Printf("LoCoMo dev: %d conversations, %d questions (categories 1-4), chunks %d/%d tokens\n\n", len(samples), nq, chunk, overlap)
+
+	type variant struct {
+		name string
+		opt  func(o *search.Options)
+	}
+	variants := []variant{
+		{"cerebro (defaults: decay 30 d, MMR 0.7)", func(o *search.Options) {}},
+		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
+		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
+	}
+	idxDir := filepath.Join(work, "index")
+	var idxs []*search.Index
+	start := time.Now()
+	for _, c := range convs {
+		ix, err := search.Open(idxDir, search.Root{Dir: c.dir, Kind: search.KindShort}, search.Params{ChunkTokens: chunk, OverlapTokens: overlap})
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		if _, err := ix.Update(context.Background(), time.Now(), nil); err != nil {
+			return err
+		}
+		idxs = append(idxs, ix)
+	}
+	fmt.Printf("indexed %d conversations in %s\n\n", len(convs), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("%-46s %6s %6s %6s %6s %8s %8s\n", "method", "R@1", "R@5", "R@10", "MRR", "p50", "p95")
+	var base5 float64
+	var rows []string
+	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
+	for _, v := range variants {
+		var m metrics
+		for ci, c := range convs {
+			for _, q := range c.qs {
+				o := search.Options{Limit: 10, CandidatePool: 50, HalfLifeDays: 30, MMR: true, MMRLambda: 0.7,
+					VectorWeight: 0.7, TextWeight: 0.3, Now: c.last.AddDate(0, 0, 1)}
+				v.opt(&o)
+				t0 := time.Now()
+				resp, err := search.Search(context.Background(), idxs[ci:ci+1], q.Question, o)
+				el := time.Since(t0)
+				if err != nil {
+					return err
+				}
+				var snippets []string
+				for _, r := range resp.Results {
+					snippets = append(snippets, r.Snippet)
+				}
+				r := rank(snippets, q.Evidence)
+				m.add(r, el)
+				if v.name == variants[1].name {
+					byCat[q.Category].add(r, el)
+				}
+			}
+		}
+		rows = append(rows, m.row(v.name))
+		if v.name == variants[1].name {
+			base5 = m.recall(5)
+		}
+	}
+	var g metrics
+	for _, c := range convs {
+		for _, q := range c.qs {
+			t0 := time.Now()
+			snippets, err := grepSearch(c.files, q.Question, 10)
+			el := time.Since(t0)
+			if err != nil {
+				return err
+			}
+			g.add(rank(snippets, q.Evidence), el)
+		}
+	}
+	for _, r := range rows {
+		fmt.Println(r)
+	}
+	fmt.Println(g.row("grep baseline (word counts, 700-char windows)"))
+	fmt.Printf("\nby category (cerebro, decay off):\n")
+	for c := 1; c <= 4; c++ {
+		fmt.Println(byCat[c].row(fmt.Sprintf("  category %d (%d questions)", c, len(byCat[c].ranks))))
+	}
+	fmt.Printf("\nrecall@5 cerebro (decay off) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
+	return nil
+}
+
+var dateRe = regexp.MustCompile(`^\s*(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) (\w+), (\d{4})$`)
+
+func sessionTime(s string) (time.Time, error) {
+	m := dateRe.FindStringSubmatch(s)
+	if m == nil {
+		return time.Time{}, fmt.Errorf("session date %q", s)
+	}
+	return time.Parse("3:04 pm 2 January 2006", fmt.Sprintf("%s:%s %s %s %s %s", m[1], m[2], m[3], m[4], m[5], m[6]))
+}
+
+// writeSessions writes each session as a daily file in the daily format.
+func writeSessions(dir string, s sample) (*conv, error) {
+	c := &conv{dir: dir}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	for n := 1; ; n++ {
+		key := "session_" + strconv.Itoa(n)
+		rawTurns, ok := s.Conversation[key]
+		if !ok {
+			break
+		}
+		var when string
+		json.Unmarshal(s.Conversation[key+"_date_time"], &when)
+		t, err := sessionTime(when)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", s.ID, key, err)
+		}
+		var turns []turn
+		if err := json.Unmarshal(rawTurns, &turns); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", s.ID, key, err)
+		}
+		if t.After(c.last) {
+			c.last = t
+		}
+		day := t.Format("2006-01-02")
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\ntype: daily\ndate: %s\nproject: %s\n---\n\n# %s\n\n## %s · session %d · manual\n\n", day, s.ID, day, t.Format("15:04"), n)
+		for _, tr := range turns {
+			text := strings.ReplaceAll(tr.Text, "\n", " ")
+			if tr.BlipCaption != "" {
+				text += " [shared an image: " + tr.BlipCaption + "]"
+			}
+			fmt.Fprintf(&b, "- [%s] %s: %s\n", tr.DiaID, tr.Speaker, text)
+		}
+		name := day + ".md"
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			name = fmt.Sprintf("%s session %d.md", day, n)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			return nil, err
+		}
+		c.files = append(c.files, p)
+	}
+	return c, nil
+}
+
+// rank is the 1-based rank of the first snippet holding an evidence line,
+// 0 when none of them does.
+func rank(snippets []string, evidence []string) int {
+	var ids []string
+	for _, e := range evidence {
+		for _, id := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
+			ids = append(ids, "["+id+"]")
+		}
+	}
+	for i, s := range snippets {
+		for _, id := range ids {
+			if strings.Contains(s, id) {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+type metrics struct {
+	ranks []int
+	lat   []time.Duration
+}
+
+func (m *metrics) add(r int, d time.Duration) { m.ranks = append(m.ranks, r); m.lat = append(m.lat, d) }
+
+func (m *metrics) recall(k int) float64 {
+	n := 0
+	for _, r := range m.ranks {
+		if r > 0 && r <= k {
+			n++
+		}
+	}
+	return float64(n) / float64(len(m.ranks))
+}
+
+func (m *metrics) row(name string) string {
+	var mrr float64
+	for _, r := range m.ranks {
+		if r > 0 {
+			mrr += 1 / float64(r)
+		}
+	}
+	mrr /= float64(len(m.ranks))
+	l := append([]time.Duration(nil), m.lat...)
+	sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
+	pct := func(p float64) string {
+		return fmt.Sprintf("%.2fms", float64(l[int(p*float64(len(l)-1))].Microseconds())/1000)
+	}
+	return fmt.Sprintf("%-46s %6.3f %6.3f %6.3f %6.3f %8s %8s", name, m.recall(1), m.recall(5), m.recall(10), mrr, pct(0.5), pct(0.95))
+}
+
+// grepSearch is the baseline: read the files, count case-insensitive
+// whole-word occurrences of the query's non-stop words per line, score
+// every window of lines up to a snippet's length by its total, and return
+// the best k windows that do not overlap.
+func grepSearch(files []string, query string, k int) ([]string, error) {
+	var words []string
+	for _, w := range search.Words(query) {
+		if !english.IsStopWord(w) {
+			words = append(words, w)
+		}
+	}
+	type win struct {
+		file, from, to int
+		score          int
+		text           string
+	}
+	var wins []win
+	for fi, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		lines := strings.Split(string(data), "\n")
+		counts := make([]int, len(lines))
+		for i, l := range lines {
+			for _, lw := range search.Words(l) {
+				for _, w := range words {
+					if lw == w {
+						counts[i]++
+					}
+				}
+			}
+		}
+		for i := range lines {
+			if counts[i] == 0 {
+				continue
+			}
+			size, score, j := 0, 0, i
+			for j < len(lines) && (j == i || size+len(lines[j])+1 <= search.SnippetChars) {
+				size += len(lines[j]) + 1
+				score += counts[j]
+				j++
+			}
+			wins = append(wins, win{fi, i, j, score, strings.Join(lines[i:j], "\n")})
+		}
+	}
+	sort.SliceStable(wins, func(a, b int) bool { return wins[a].score > wins[b].score })
+	var out []string
+	var picked []win
+	for _, w := range wins {
+		if len(out) == k {
+			break
+		}
+		clash := false
+		for _, p := range picked {
+			if p.file == w.file && w.from < p.to && p.from < w.to {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			picked = append(picked, w)
+			out = append(out, w.text)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,321 @@
+// Command vault measures memory search at vault scale: it indexes the real
+// Obsidian help vaults (English and Russian, ../shared/fixtures/vaults)
+// and a generated 7,000-note vault, and prints index throughput, the cost
+// of an incremental reindex after touching 10 notes, query latency
+// (against a grep-style scan of the same files, in the same run), and
+// whether Russian queries in one inflected form find the others.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/search"
+)
+
+func main() {
+	vaults := flag.String("vaults", "../shared/fixtures/vaults/obsidianmd__obsidian-help", "folder holding en/ and ru/")
+	notes := flag.Int("notes", 7000, "notes in the generated vault")
+	flag.Parse()
+	if err := run(*vaults, *notes); err != nil {
+		fmt.Fprintln(os.Stderr, "vault:", err)
+		os.Exit(1)
+	}
+}
+
+func opts() search.Options {
+	return search.Options{Limit: 10, CandidatePool: 50, HalfLifeDays: 30, MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, Now: time.Now()}
+}
+
+func run(vaults string, n int) error {
+	work, err := os.MkdirTemp("", "cerebro-vault-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	for _, lang := range []string{"en", "ru"} {
+		dir := filepath.Join(vaults, lang)
+		if _, err := os.Stat(dir); err != nil {
+			fmt.Printf("real vault %s: absent, skipped\n", lang)
+			continue
+		}
+		ix, st, d, err := build(filepath.Join(work, "idx-"+lang), dir)
+		if err != nil {
+			return err
+		}
+		mb := dirMB(dir)
+		fmt.Printf("real vault %s: %d notes, %.1f MB indexed in %s (%.0f notes/s, %.1f MB/s)\n", lang, st.Files, mb, ms(d), float64(st.Files)/d.Seconds(), mb/d.Seconds())
+		// each note's title as a query: is the note in the top 5?
+		var lat []time.Duration
+		hit := 0
+		files := mdFiles(dir)
+		for _, f := range files {
+			q := strings.TrimSuffix(filepath.Base(f), ".md")
+			t0 := time.Now()
+			r, err := search.Search(context.Background(), []*search.Index{ix}, q, opts())
+			lat = append(lat, time.Since(t0))
+			if err != nil {
+				return err
+			}
+			for _, res := range r.Results[:min(5, len(r.Results))] {
+				if filepath.Base(res.Path) == filepath.Base(f) {
+					hit++
+					break
+				}
+			}
+		}
+		fmt.Printf("  title queries: note in top 5 for %d/%d (%.2f); query p50 %s p95 %s\n", hit, len(files), float64(hit)/float64(len(files)), ms(pct(lat, 0.5)), ms(pct(lat, 0.95)))
+		if lang == "ru" {
+			if err := russian(ix); err != nil {
+				return err
+			}
+		}
+		ix.Close()
+	}
+	return generated(work, n, vocabulary(vaults))
+}
+
+// russian runs queries in a form the vault (almost) never uses and counts
+// the snippets holding other forms of the same word.
+func russian(ix *search.Index) error {
+	cases := []struct{ query, stem string }{
+		{"синхронизациями", "синхронизац"}, {"плагинах", "плагин"}, {"хранилищам", "хранилищ"},
+		{"заметкам", "заметк"}, {"вкладками", "вкладк"}, {"шаблонов", "шаблон"},
+		{"ссылками", "ссылк"}, {"настройкам", "настройк"}, {"папках", "папк"}, {"закладками", "закладк"},
+	}
+	found := 0
+	for _, c := range cases {
+		r, err := search.Search(context.Background(), []*search.Index{ix}, c.query, opts())
+		if err != nil {
+			return err
+		}
+		other, exact := 0, 0
+		for _, res := range r.Results {
+			low := strings.ToLower(res.Snippet)
+			if strings.Contains(low, c.query) {
+				exact++
+			}
+			if strings.Contains(low, c.stem) {
+				other++
+			}
+		}
+		if len(r.Results) > 0 && other == len(r.Results) {
+			found++
+		}
+		fmt.Printf("  ru %-17q %2d results, %2d with a form of %q, %2d with the exact form\n", c.query, len(r.Results), other, c.stem, exact)
+	}
+	fmt.Printf("  ru inflected queries answered with inflected hits: %d/%d\n", found, len(cases))
+	return nil
+}
+
+func build(idxDir, dir string) (*search.Index, search.UpdateStats, time.Duration, error) {
+	t0 := time.Now()
+	ix, err := search.Open(idxDir, search.Root{Dir: dir, Kind: search.KindOrg}, search.Params{ChunkTokens: 400, OverlapTokens: 80})
+	if err != nil {
+		return nil, search.UpdateStats{}, 0, err
+	}
+	st, err := ix.Update(context.Background(), time.Now(), nil)
+	return ix, st, time.Since(t0), err
+}
+
+// vocab is a unigram model: words with their counts, so generated notes
+// have the word statistics of real notes (a few very common words, a long
+// tail of rare ones) rather than a uniform mix that makes every word
+// common.
+type vocab struct {
+	words []string
+	cum   []int // cumulative counts
+	query []string
+}
+
+// vocabulary counts the words of the real vaults (English and Russian);
+// without them it falls back to a small built-in list.
+func vocabulary(vaults string) *vocab {
+	counts := map[string]int{}
+	for _, f := range mdFiles(vaults) {
+		data, _ := os.ReadFile(f)
+		for _, w := range search.Words(string(data)) {
+			counts[w]++
+		}
+	}
+	if len(counts) == 0 {
+		for i, w := range strings.Fields("deploy kafka retention cluster migration postgres schema index query latency budget invoice customer release rollback проект сервера базы данных миграции релиза отчёта встречи решения задачи бюджета клиента команды") {
+			counts[w] = 1 + i%5
+		}
+	}
+	v := &vocab{}
+	for w := range counts {
+		v.words = append(v.words, w)
+	}
+	sort.Strings(v.words)
+	total := 0
+	for _, w := range v.words {
+		total += counts[w]
+		v.cum = append(v.cum, total)
+		if counts[w] >= 3 && len([]rune(w)) >= 4 && !search.IsStopWord(w) {
+			v.query = append(v.query, w)
+		}
+	}
+	return v
+}
+
+func (v *vocab) word(r *rand.Rand) string {
+	x := r.Intn(v.cum[len(v.cum)-1])
+	return v.words[sort.SearchInts(v.cum, x+1)]
+}
+
+func (v *vocab) text(r *rand.Rand, words int) string {
+	var b strings.Builder
+	for i := 0; i < words; i++ {
+		if i > 0 {
+			if i%12 == 0 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(v.word(r))
+	}
+	return b.String() + ".\n"
+}
+
+func generated(work string, n int, v *vocab) error {
+	dir := filepath.Join(work, "gen")
+	r := rand.New(rand.NewSource(7))
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	var files []string
+	for i := 0; i < n; i++ {
+		var name string
+		if i%3 == 0 {
+			name = filepath.Join("daily", start.AddDate(0, 0, i/3).Format("2006-01-02")+".md")
+		} else {
+			name = filepath.Join(fmt.Sprintf("area%02d", i%40), fmt.Sprintf("note-%05d.md", i))
+		}
+		body := fmt.Sprintf("---\ntype: note\ntags: [gen]\n---\n\n# Note %d\n\nSee [[note-%05d]].\n\n%s", i, r.Intn(n), v.text(r, 80+r.Intn(300)))
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			return err
+		}
+		files = append(files, p)
+	}
+	mb := dirMB(dir)
+	ix, st, d, err := build(filepath.Join(work, "idx-gen"), dir)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	_, chunks, _ := ix.Stats()
+	fmt.Printf("\ngenerated vault (word statistics of the real vaults, %d distinct words): %d notes, %.1f MB, %d chunks indexed in %s (%.0f notes/s, %.1f MB/s)\n", len(v.words), st.Files, mb, chunks, ms(d), float64(st.Files)/d.Seconds(), mb/d.Seconds())
+
+	t0 := time.Now()
+	st, err = ix.Update(context.Background(), time.Now(), nil)
+	if err != nil {
+		return err
+	}
+	noop := time.Since(t0)
+	later := time.Now().Add(time.Minute)
+	for i := 0; i < 10; i++ {
+		p := files[r.Intn(len(files))]
+		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("Appended: " + v.text(r, 20))
+		f.Close()
+		os.Chtimes(p, later, later)
+	}
+	t0 = time.Now()
+	st, err = ix.Update(context.Background(), time.Now(), nil)
+	if err != nil {
+		return err
+	}
+	incr := time.Since(t0)
+	fmt.Printf("  reindex, nothing changed: %s; after touching 10 notes: %s (%d re-read) = %.1f%% of the full index time\n", ms(noop), ms(incr), st.Indexed, 100*incr.Seconds()/d.Seconds())
+
+	var qs []string
+	for i := 0; i < 200; i++ {
+		k := 1 + r.Intn(3)
+		var q []string
+		for j := 0; j < k; j++ {
+			q = append(q, v.query[r.Intn(len(v.query))])
+		}
+		qs = append(qs, strings.Join(q, " "))
+	}
+	var lat, fresh, grep []time.Duration
+	for _, q := range qs {
+		t0 := time.Now()
+		if _, err := search.Search(context.Background(), []*search.Index{ix}, q, opts()); err != nil {
+			return err
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	for _, q := range qs[:50] {
+		t0 := time.Now()
+		if _, err := ix.Update(context.Background(), time.Now(), nil); err != nil {
+			return err
+		}
+		if _, err := search.Search(context.Background(), []*search.Index{ix}, q, opts()); err != nil {
+			return err
+		}
+		fresh = append(fresh, time.Since(t0))
+	}
+	for _, q := range qs[:50] {
+		t0 := time.Now()
+		grepCount(files, q)
+		grep = append(grep, time.Since(t0))
+	}
+	fmt.Printf("  query p50 %s p95 %s (index open); with the freshness check a CLI search does: p50 %s\n", ms(pct(lat, 0.5)), ms(pct(lat, 0.95)), ms(pct(fresh, 0.5)))
+	fmt.Printf("  grep-style scan of the same files: p50 %s -> search is %.0fx faster\n", ms(pct(grep, 0.5)), pct(grep, 0.5).Seconds()/pct(lat, 0.5).Seconds())
+	return nil
+}
+
+// grepCount is the baseline: read every file and count query words per line.
+func grepCount(files []string, q string) int {
+	words := search.Words(q)
+	n := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		for _, l := range strings.Split(string(data), "\n") {
+			low := strings.ToLower(l)
+			for _, w := range words {
+				n += strings.Count(low, w)
+			}
+		}
+	}
+	return n
+}
+
+func mdFiles(dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func dirMB(dir string) float64 {
+	var n int64
+	for _, f := range mdFiles(dir) {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return float64(n) / (1 << 20)
+}
+
+func pct(l []time.Duration, p float64) time.Duration {
+	s := append([]time.Duration(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -1,0 +1,157 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/frontmatter"
+)
+
+func TestValidateStrict(t *testing.T) {
+	s := newSandbox(t)
+	r := s.ClaudeMayFail("plugin", "validate", "--strict", repoRoot)
+	if r.Code != 0 {
+		t.Fatalf("claude plugin validate --strict %s: exit %d\n%s%s", repoRoot, r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// TestHooksRunInASession runs a session with a tool call and checks every
+// cerebro hook ran, exited 0 and stayed within its timeout.
+func TestHooksRunInASession(t *testing.T) {
+	s := newSandbox(t)
+	r := s.Prompt("please run a command TRIGGER_BASH")
+	if got := r.Text(); got != "MOCK-REPLY after tool" {
+		t.Fatalf("final reply %q; the Bash tool call did not complete\n%s", got, r.Stderr)
+	}
+	runs := memhookRuns(s.checkHooks())
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
+		if runs[ev] != 1 {
+			t.Errorf("memhook ran %d times for %s, want 1 (runs: %v)", runs[ev], ev, runs)
+		}
+	}
+}
+
+// pluginEntries lists the repository's commands and skills as Claude Code
+// names them (cerebro:<name>) with their descriptions.
+func pluginEntries(t *testing.T) (commands, skills map[string]string) {
+	t.Helper()
+	commands, skills = map[string]string{}, map[string]string{}
+	read := func(glob string, name func(string) string, into map[string]string) {
+		paths, _ := filepath.Glob(filepath.Join(repoRoot, glob))
+		for _, p := range paths {
+			var meta struct {
+				Name        string `yaml:"name"`
+				Description string `yaml:"description"`
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := frontmatter.Parse(data, &meta); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			into["cerebro:"+name(p)] = meta.Description
+		}
+	}
+	read("commands/*.md", func(p string) string { return strings.TrimSuffix(filepath.Base(p), ".md") }, commands)
+	read("skills/*/SKILL.md", func(p string) string { return filepath.Base(filepath.Dir(p)) }, skills)
+	if len(commands) == 0 {
+		t.Fatal("the plugin ships no commands/*.md")
+	}
+	return commands, skills
+}
+
+// TestCommandsAndSkillsListed checks Claude Code loads every command and
+// skill of the plugin and lists each, with its description, to the model.
+func TestCommandsAndSkillsListed(t *testing.T) {
+	commands, skills := pluginEntries(t)
+	s := newSandbox(t)
+	r := s.Prompt("hello")
+	init := r.Init()
+	if !strings.Contains(init.Get("plugins").Raw, "cerebro") {
+		t.Errorf("system/init lists plugins %s, want cerebro", init.Get("plugins").Raw)
+	}
+	listed := init.Get("slash_commands").Raw + init.Get("skills").Raw
+	reqs := s.Mock.Messages()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the mock")
+	}
+	first := string(reqs[0].Body)
+	for _, set := range []map[string]string{commands, skills} {
+		for name, desc := range set {
+			if !strings.Contains(listed, `"`+name+`"`) {
+				t.Errorf("%s is not in system/init's slash_commands or skills: %s", name, listed)
+			}
+			if desc == "" {
+				t.Errorf("%s has no description", name)
+			} else if !strings.Contains(first, name) || !strings.Contains(first, jsonEscape(desc[:min(40, len(desc))])) {
+				t.Errorf("the model's first request does not list %s with its description %q", name, desc)
+			}
+		}
+	}
+}
+
+// jsonEscape makes s comparable with text inside a JSON request body.
+func jsonEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+}
+
+// TestInstallFromMarketplace installs the plugin the way a user does, from
+// the repository as a marketplace, and checks the installed hooks run.
+func TestInstallFromMarketplace(t *testing.T) {
+	s := newSandbox(t)
+	s.PluginDir = ""
+	s.Claude("plugin", "marketplace", "add", repoRoot)
+	s.Claude("plugin", "install", "cerebro@cerebro")
+	r := s.Prompt("hello from an installed plugin")
+	if plugins := r.Init().Get("plugins").Raw; !strings.Contains(plugins, "cerebro") {
+		t.Fatalf("system/init lists plugins %s, want the installed cerebro", plugins)
+	}
+	runs := memhookRuns(s.checkHooks())
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"} {
+		if runs[ev] != 1 {
+			t.Errorf("the installed plugin's memhook ran %d times for %s, want 1 (runs %v)", runs[ev], ev, runs)
+		}
+	}
+}
+
+// TestToolsSubagentAndWrite runs a Write tool call, a subagent and a model
+// call of each plugin skill through a session: the file is written, the
+// skills launch, and cerebro's hooks stay healthy around tool use.
+func TestToolsSubagentAndWrite(t *testing.T) {
+	s := newSandbox(t)
+	target := filepath.Join(s.Project, "notes", "plan.md")
+	id := newSessionID(t)
+	s.Prompt("Write the plan TRIGGER_WRITE:"+target+":first step is the schema", "--session-id", id)
+	if got := readFile(t, target); got != "first step is the schema\n" {
+		t.Errorf("the Write tool call wrote %q", got)
+	}
+	r := s.Prompt("Delegate this TRIGGER_AGENT", "--resume", id)
+	if r.Text() != "MOCK-REPLY after tool" {
+		t.Errorf("the subagent turn ended with %q", r.Text())
+	}
+	var sub bool
+	for _, req := range s.Mock.Messages() {
+		sub = sub || strings.Contains(string(req.Body), "Say hello from the subagent.")
+	}
+	if !sub {
+		t.Error("no subagent request reached the mock")
+	}
+	_, skills := pluginEntries(t)
+	for name := range skills {
+		s.Prompt("Use the skill TRIGGER_SKILL:"+name, "--resume", id)
+		last := s.Mock.Messages()
+		body := string(last[len(last)-1].Body)
+		if !strings.Contains(body, "Launching skill: "+name) {
+			t.Errorf("the model's call of skill %s did not launch it", name)
+		}
+	}
+	runs := memhookRuns(s.checkHooks())
+	if want := 2 + len(skills); runs["Stop"] != want || runs["SessionStart"] != want {
+		t.Errorf("memhook runs %v, want %d Stop and %d SessionStart", runs, want, want)
+	}
+}

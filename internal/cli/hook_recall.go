@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/search"
+)
+
+// autoRecall adds the best few memory snippets to a prompt when
+// search.auto_recall is on. It only reads indexes that already exist
+// (never indexes, never calls an embedding provider) and has its own
+// budget inside the hook's deadline; slash commands are left alone.
+func (r *hookRun) autoRecall(ctx context.Context, sc *hookScope) ([]byte, error) {
+	c := sc.cfg.Search
+	prompt := strings.TrimSpace(r.In.Prompt)
+	if !c.AutoRecall || prompt == "" || strings.HasPrefix(prompt, "/") {
+		return nil, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.AutoRecallBudget)*time.Millisecond)
+	defer cancel()
+	roots := search.Roots(sc.layout.Root, r.Paths.Home, r.Getenv("HOME"), search.ScopeAll)
+	o := search.Options{
+		Limit: c.AutoRecallLimit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays,
+		MMR: c.MMR, MMRLambda: c.MMRLambda, Now: r.Now(), Base: sc.layout.Root,
+	}
+	block, err := search.AutoRecall(ctx, r.Paths.Indexes(), roots, prompt, o, c.AutoRecallScore)
+	if err != nil {
+		return nil, fmt.Errorf("auto-recall: %w", err)
+	}
+	return hook.PromptContext(block), nil
+}

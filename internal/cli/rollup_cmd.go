@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/spf13/cobra"
+)
+
+// RollupOptions are the inputs of `memhook rollup`.
+type RollupOptions struct {
+	*Factory
+	WithGit bool
+	Date    string // --now YYYY-MM-DD: the dashboard's date instead of today
+	Print   bool   // print the existing dashboard without rebuilding it
+	Home    string // --home: the desk, overriding $CEREBRO_HOME (scheduled runs pass it)
+}
+
+func newCmdRollup(f *Factory, runF func(*RollupOptions) error) *cobra.Command {
+	opts := &RollupOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "rollup",
+		Short: "Rebuild the org dashboard (rollup.md) from every registered project",
+		Long: `Reads the desk's registry.json and, for every registered project, only its
+.claude/memory_long/План-факт.md and the timestamps of its memory files, then
+writes rollup.md, cache/<id>.json and a line of rollup.log beside the registry.
+Projects are only read. The same inputs and --now give the same bytes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return rollupRun(opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.WithGit, "with-git", false, "add repository activity (last commit, recent commits) read through go-git")
+	cmd.Flags().StringVar(&opts.Date, "now", "", "date of the dashboard, YYYY-MM-DD (default today)")
+	cmd.Flags().BoolVar(&opts.Print, "print", false, "print the current dashboard without rebuilding it")
+	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
+	return cmd
+}
+
+func rollupRun(opts *RollupOptions) error {
+	if opts.Home != "" {
+		home, err := filepath.Abs(opts.Home)
+		if err != nil {
+			return fmt.Errorf("resolve --home: %w", err)
+		}
+		opts.Paths.Home = home
+	}
+	dir := opts.Paths.DeskShortDir()
+	dashboard := filepath.Join(dir, rollup.DashboardFile)
+	if opts.Print {
+		data, err := os.ReadFile(dashboard)
+		if errors.Is(err, fs.ErrNotExist) {
+			return withHint(fmt.Errorf("print dashboard: %s does not exist yet", dashboard), "build it with `memhook rollup`")
+		}
+		if err != nil {
+			return fmt.Errorf("print dashboard: %w", err)
+		}
+		_, err = opts.Out.Write(data)
+		return err
+	}
+	eff, err := opts.Config("")
+	if err != nil {
+		return withHint(err, "fix the file named above, or move it aside to use the defaults")
+	}
+	today := opts.Now()
+	if opts.Date != "" {
+		if today, err = time.ParseInLocation("2006-01-02", opts.Date, time.Local); err != nil {
+			return withHint(fmt.Errorf("read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
+		}
+	}
+	start := opts.Now()
+	r := rollup.Collect(rollup.Options{
+		Registry: opts.Paths.Registry(), Desk: opts.Paths.Home, Today: today,
+		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
+		WithGit: opts.WithGit, GitDays: eff.Rollup.GitDays,
+	})
+	werr := rollup.Write(dir, r)
+	line := rollup.LogLine{At: start, Date: r.Date, Projects: r.Registered, Problems: len(r.Diagnostics),
+		Duration: opts.Now().Sub(start), WithGit: opts.WithGit}
+	if werr != nil {
+		line.Err = werr.Error()
+	}
+	if err := rollup.AppendLog(dir, line); err != nil && werr == nil {
+		werr = err
+	}
+	if werr != nil {
+		return withHint(werr, "check that the desk folder "+dir+" is writable")
+	}
+	for _, d := range r.Diagnostics {
+		if d.Kind == rollup.KindRegistryCorrupt || d.Kind == rollup.KindRegistryRead {
+			fmt.Fprintf(opts.Err, "memhook: warning: %s\n", d.Message)
+		}
+	}
+	fmt.Fprintf(opts.Out, "rollup %s: %d active, %d paused, %d recently completed, %d diagnostics → %s\n",
+		r.Date, len(r.Active), len(r.Paused), len(r.Completed), len(r.Diagnostics), dashboard)
+	return nil
+}

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/schedule"
+	"github.com/spf13/cobra"
+)
+
+// ScheduleOptions are the inputs of `memhook schedule ...`.
+type ScheduleOptions struct {
+	*Factory
+	Action string // install, remove, status
+	DryRun bool
+	At     string // HH:MM; default rollup.hour:00
+	OS     string // with --dry-run: show the plan of another OS
+	JSON   bool
+}
+
+func newCmdSchedule(f *Factory, runF func(*ScheduleOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schedule",
+		Short: "Install, remove or show the daily `memhook rollup` in the OS scheduler",
+		Long: `One daily entry runs the org rollup: a systemd user timer (or a crontab line
+when no user manager is reachable) on Linux, a launchd agent on macOS, a Task
+Scheduler task on Windows. --dry-run prints exactly what would be written and run.`,
+	}
+	sub := func(action, short string) *cobra.Command {
+		opts := &ScheduleOptions{Factory: f, Action: action}
+		c := &cobra.Command{
+			Use: action, Short: short, Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if runF != nil {
+					return runF(opts)
+				}
+				return scheduleRun(opts)
+			},
+		}
+		if action != "status" {
+			c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the files and commands without changing anything")
+			c.Flags().StringVar(&opts.OS, "os", "", "with --dry-run: plan for this OS (linux, darwin, windows)")
+			c.Flags().MarkHidden("os")
+		}
+		if action == "install" {
+			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default rollup.hour from the config, :00)")
+		}
+		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (status)")
+		return c
+	}
+	cmd.AddCommand(
+		sub("install", "Install (or move) the daily rollup entry; installing twice leaves one"),
+		sub("remove", "Remove the daily rollup entry"),
+		sub("status", "Show what is installed"),
+	)
+	return cmd
+}
+
+// scheduleEnvKeys are passed to scheduler commands; nothing else of the
+// environment is, and the PATH among them is the one commands are found on.
+var scheduleEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS",
+	"XDG_CONFIG_HOME", "LANG", "TMPDIR", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP"}
+
+func scheduleRun(opts *ScheduleOptions) error {
+	goos := runtime.GOOS
+	if opts.OS != "" {
+		if !opts.DryRun {
+			return withHint(fmt.Errorf("schedule: --os only plans"), "add --dry-run")
+		}
+		goos = opts.OS
+	}
+	ex := &schedule.Executor{}
+	for _, k := range scheduleEnvKeys {
+		if v := opts.Getenv(k); v != "" {
+			ex.Env = append(ex.Env, k+"="+v)
+		}
+	}
+	home := opts.Getenv("HOME")
+	if home == "" {
+		home = opts.Getenv("USERPROFILE")
+	}
+	if home == "" {
+		return withHint(fmt.Errorf("schedule: no home folder (HOME is not set)"), "set HOME")
+	}
+	configHome := opts.Getenv("XDG_CONFIG_HOME")
+	if configHome == "" {
+		configHome = filepath.Join(home, ".config")
+	}
+	base := schedule.Target{Home: home, ConfigHome: configHome}
+	var backends []schedule.Backend
+	if goos == "linux" {
+		// Either Linux backend may hold an entry from an earlier install.
+		primary := schedule.Cron
+		if ex.SystemdUsable() {
+			primary = schedule.Systemd
+		}
+		backends = []schedule.Backend{primary, other(primary)}
+	} else {
+		b, err := schedule.BackendFor(goos, false)
+		if err != nil {
+			return err
+		}
+		backends = []schedule.Backend{b}
+	}
+	target := func(b schedule.Backend) schedule.Target { t := base; t.Backend = b; return t }
+
+	switch opts.Action {
+	case "status":
+		var sts []schedule.Status
+		for _, b := range backends {
+			if st := ex.Status(target(b)); st.Installed || b == backends[0] {
+				sts = append(sts, st)
+			}
+		}
+		if opts.JSON {
+			return writeDeskJSON(opts.Out, map[string]any{"entries": sts})
+		}
+		for _, st := range sts {
+			if !st.Installed {
+				fmt.Fprintf(opts.Out, "not installed (scheduler: %s)\n", st.Backend)
+				if st.Detail != "" {
+					fmt.Fprintf(opts.Out, "  %s\n", st.Detail)
+				}
+				continue
+			}
+			fmt.Fprintf(opts.Out, "installed: %s, daily at %s\n  %s\n", st.Backend, orUnknown(st.When), st.Where)
+			if st.Detail != "" {
+				fmt.Fprintf(opts.Out, "  %s\n", strings.ReplaceAll(st.Detail, "\n", "\n  "))
+			}
+		}
+		return nil
+	case "install":
+		exe, err := executablePath(opts.Executable)
+		if err != nil {
+			return err
+		}
+		hour, minute, err := scheduleTime(opts)
+		if err != nil {
+			return err
+		}
+		t := target(backends[0])
+		t.Command = []string{exe, "rollup", "--home", opts.Paths.Home}
+		t.Hour, t.Minute = hour, minute
+		plan, err := schedule.InstallPlan(t)
+		if err != nil {
+			return err
+		}
+		for _, b := range backends[1:] {
+			if !opts.DryRun && ex.Status(target(b)).Installed {
+				plan.Steps = append(schedule.RemovePlan(target(b)).Steps, plan.Steps...)
+			}
+		}
+		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook rollup` daily at %02d:%02d", t.Backend, hour, minute))
+	case "remove":
+		plan := schedule.Plan{Backend: backends[0]}
+		for i, b := range backends {
+			if i == 0 || ex.Status(target(b)).Installed {
+				plan.Steps = append(plan.Steps, schedule.RemovePlan(target(b)).Steps...)
+			}
+		}
+		return applySchedule(opts, ex, plan, "removed the daily rollup entry")
+	}
+	return fmt.Errorf("schedule: unknown action %q", opts.Action)
+}
+
+func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.Plan, done string) error {
+	if opts.DryRun {
+		fmt.Fprintf(opts.Out, "dry run: nothing is changed. %s would do:\n\n%s", opts.Action, plan.Describe())
+		return nil
+	}
+	if err := ex.Apply(plan); err != nil {
+		return withHint(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
+	}
+	fmt.Fprintln(opts.Out, done)
+	return nil
+}
+
+func other(b schedule.Backend) schedule.Backend {
+	if b == schedule.Systemd {
+		return schedule.Cron
+	}
+	return schedule.Systemd
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unreadable time"
+	}
+	return s
+}
+
+// executablePath is memhook's own absolute path, with symlinks resolved so
+// that the entry survives a moved link.
+func executablePath(exe string) (string, error) {
+	if exe == "" {
+		return "", withHint(fmt.Errorf("schedule: cannot tell where memhook itself is"), "run the installed binary (bin/memhook) rather than `go run`")
+	}
+	abs, err := filepath.Abs(exe)
+	if err != nil {
+		return "", fmt.Errorf("schedule: resolve %s: %w", exe, err)
+	}
+	if ev, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = ev
+	}
+	return abs, nil
+}
+
+func scheduleTime(opts *ScheduleOptions) (int, int, error) {
+	if opts.At == "" {
+		eff, err := opts.Config("")
+		if err != nil {
+			return 0, 0, err
+		}
+		return eff.Rollup.Hour, 0, nil
+	}
+	t, err := time.Parse("15:04", opts.At)
+	if err != nil {
+		return 0, 0, withHint(fmt.Errorf("schedule: --at %q is not HH:MM", opts.At), "for example --at 07:30")
+	}
+	return t.Hour(), t.Minute(), nil
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// memProject makes a project with a little memory and returns its env.
+func memProject(t *testing.T) (string, map[string]string) {
+	t.Helper()
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	files := map[string]string{
+		".claude/memory_short/daily/2026-11-29.md": "---\ntype: daily\n---\n\n# 2026-11-29\n\n## 09:12–09:40 · session 8f825584 · auto\n### Decided\n- Проекты переносим на новый сервер PostgreSQL.\n",
+		".claude/memory_long/CORE.md":              "# Core\nThe deploy runs from the main branch.\n",
+	}
+	for p, text := range files {
+		full := filepath.Join(proj, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		os.WriteFile(full, []byte(text), 0o644)
+	}
+	os.WriteFile(filepath.Join(home, "outside.md"), []byte("secret\n"), 0o644)
+	return proj, map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "desk"), "CEREBRO_STATE_DIR": filepath.Join(home, "state")}
+}
+
+func keys(m map[string]any) []string {
+	var k []string
+	for x := range m {
+		k = append(k, x)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func TestSearchJSONShape(t *testing.T) {
+	proj, env := memProject(t)
+	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "проект")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var resp map[string]any
+	if err := json.Unmarshal([]byte(out), &resp); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if got := keys(resp); !reflect.DeepEqual(got, []string{"mode", "results"}) {
+		t.Fatalf("top-level keys %v", got)
+	}
+	if resp["mode"] != "bm25" {
+		t.Fatalf("mode %v", resp["mode"])
+	}
+	results := resp["results"].([]any)
+	if len(results) != 1 {
+		t.Fatalf("results %v", results)
+	}
+	r := results[0].(map[string]any)
+	if got := keys(r); !reflect.DeepEqual(got, []string{"citation", "end_line", "path", "score", "snippet", "start_line"}) {
+		t.Fatalf("result keys %v", got)
+	}
+	if r["path"] != ".claude/memory_short/daily/2026-11-29.md" || r["citation"] != ".claude/memory_short/daily/2026-11-29.md#L1-L9" {
+		t.Fatalf("result %v", r)
+	}
+	// nothing found is an empty list, not null
+	out, _, _ = run(t, env, "", "search", "--project", proj, "--json", "zzzqqq")
+	if !strings.Contains(out, `"results": []`) {
+		t.Fatalf("empty search:\n%s", out)
+	}
+}
+
+func TestSearchCatchesUpStaleIndex(t *testing.T) {
+	proj, env := memProject(t)
+	if _, errOut, code := run(t, env, "", "index", "--project", proj); code != 0 {
+		t.Fatalf("index: %s", errOut)
+	}
+	os.WriteFile(filepath.Join(proj, ".claude", "memory_long", "Kafka.md"), []byte("Kafka retention is seven days.\n"), 0o644)
+	out, _, _ := run(t, env, "", "search", "--project", proj, "kafka")
+	if !strings.Contains(out, ".claude/memory_long/Kafka.md#L1-L1") {
+		t.Fatalf("new page not found:\n%s", out)
+	}
+	// no time to catch up: searched what is indexed, and said so
+	os.WriteFile(filepath.Join(proj, ".claude", "memory_long", "Zk.md"), []byte("Zookeeper is gone.\n"), 0o644)
+	env["CEREBRO_SEARCH_UPDATE_BUDGET_MS"] = "0"
+	out, _, code := run(t, env, "", "search", "--project", proj, "--json", "zookeeper")
+	var resp struct {
+		Results []any
+		Notes   []string
+	}
+	json.Unmarshal([]byte(out), &resp)
+	if code != 0 || len(resp.Results) != 0 || len(resp.Notes) != 1 || !strings.Contains(resp.Notes[0], "behind") {
+		t.Fatalf("exit %d, over-budget search:\n%s", code, out)
+	}
+	delete(env, "CEREBRO_SEARCH_UPDATE_BUDGET_MS")
+	out, _, _ = run(t, env, "", "index", "--project", proj)
+	if !strings.Contains(out, ".claude/memory_long: 3 files, 3 chunks (1 read again, 0 removed)") {
+		t.Fatalf("index output:\n%s", out)
+	}
+}
+
+func TestSearchWithFailingProviderSaysBM25(t *testing.T) {
+	proj, env := memProject(t)
+	env["CEREBRO_EMBEDDING_PROVIDER"] = "ollama"
+	env["CEREBRO_EMBEDDING_URL"] = "http://127.0.0.1:1" // nothing listens there
+	env["CEREBRO_EMBEDDING_MODEL"] = "m"
+	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "deploy")
+	var resp struct {
+		Results []any
+		Mode    string
+		Notes   []string
+	}
+	json.Unmarshal([]byte(out), &resp)
+	if code != 0 || resp.Mode != "bm25" || len(resp.Results) != 1 || len(resp.Notes) == 0 {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+}
+
+func TestGet(t *testing.T) {
+	proj, env := memProject(t)
+	out, errOut, code := run(t, env, "", "get", "--project", proj, ".claude/memory_long/CORE.md", "--from", "2", "--lines", "1")
+	if code != 0 || out != `{"text":"The deploy runs from the main branch.\n","path":".claude/memory_long/CORE.md"}`+"\n" {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, code = run(t, env, "", "get", "--project", proj, ".claude/memory_short/daily/2026-12-01.md")
+	if code != 0 || out != `{"text":"","path":".claude/memory_short/daily/2026-12-01.md"}`+"\n" {
+		t.Fatalf("missing file: exit %d\n%s", code, out)
+	}
+	for _, p := range []string{"../outside.md", ".claude/memory_long/../../../outside.md", filepath.Join(env["HOME"], "outside.md")} {
+		out, errOut, code = run(t, env, "", "get", "--project", proj, p)
+		if code != 1 || out != "" || !strings.Contains(errOut, "outside the memory roots") || !strings.Contains(errOut, "memhook: hint:") {
+			t.Fatalf("get %s: exit %d\n%s%s", p, code, out, errOut)
+		}
+	}
+}
+
+func TestSearchBadFlags(t *testing.T) {
+	proj, env := memProject(t)
+	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--scope", "galaxy", "x"); code != 1 || !strings.Contains(errOut, "unknown scope") {
+		t.Fatalf("bad scope: %d %s", code, errOut)
+	}
+	if _, errOut, code := run(t, env, "", "search", "--root", filepath.Join(proj, "nope"), "x"); code != 1 || !strings.Contains(errOut, "not a directory") {
+		t.Fatalf("bad root: %d %s", code, errOut)
+	}
+}

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/spf13/cobra"
+)
+
+// GetOptions are the inputs of `memhook get`.
+type GetOptions struct {
+	*Factory
+	Project string
+	Path    string
+	From    int
+	Lines   int
+}
+
+func newCmdGet(f *Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "get PATH",
+		Short: "Read a memory file, or some of its lines, as JSON",
+		Long: `Print {"text": ..., "path": ...} for a Markdown file inside the memory roots
+(a path relative to the project root, as search prints it, or absolute). A
+memory file that does not exist yet reads as empty text; paths outside the
+memory roots are refused.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Path = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return getRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().IntVar(&opts.From, "from", 1, "first line to read (1-based)")
+	cmd.Flags().IntVar(&opts.Lines, "lines", 0, "number of lines to read (0: to the end)")
+	return cmd
+}
+
+func getRun(opts *GetOptions) error {
+	if opts.From < 1 || opts.Lines < 0 {
+		return withHint(fmt.Errorf("--from %d --lines %d", opts.From, opts.Lines), "--from counts from 1; --lines is 0 or more")
+	}
+	s, err := opts.memoryRoots(opts.Project, "", string(search.ScopeAll))
+	if err != nil {
+		return err
+	}
+	abs, err := search.Resolve(s.roots, s.project, opts.Path)
+	if err != nil {
+		return err
+	}
+	text, err := search.ReadLines(abs, opts.From, opts.Lines)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(opts.Out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Text string `json:"text"`
+		Path string `json:"path"`
+	}{text, search.DisplayPath(abs, s.project)})
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/spf13/cobra"
+)
+
+// IndexOptions are the inputs of `memhook index`.
+type IndexOptions struct {
+	*Factory
+	Project string
+	Root    string
+	Scope   string
+}
+
+func newCmdIndex(f *Factory, runF func(*IndexOptions) error) *cobra.Command {
+	opts := &IndexOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "index",
+		Short: "Bring the memory search indexes up to date",
+		Long: `Index the Markdown memory of the project (short-term, long-term, Claude Code's
+auto-memory) and of the org desk, one SQLite index per memory root in the state
+dir. Only changed files are read again; a change of chunking, tokenizer or
+embedding model rebuilds an index.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return indexRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().StringVar(&opts.Root, "root", "", "index only this folder of Markdown files")
+	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org or all")
+	return cmd
+}
+
+func indexRun(opts *IndexOptions) error {
+	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
+	if err != nil {
+		return err
+	}
+	roots := s.existing()
+	if len(roots) == 0 {
+		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")
+		return nil
+	}
+	for _, r := range roots {
+		ix, err := search.Open(opts.Paths.Indexes(), r, s.params)
+		if err != nil {
+			return err
+		}
+		var progress func(done, total int)
+		if opts.Terminal {
+			progress = func(done, total int) {
+				if done == total || done%50 == 0 {
+					fmt.Fprintf(opts.Err, "\rindexing %s: %d/%d files", r.Dir, done, total)
+				}
+			}
+		}
+		st, err := ix.Update(context.Background(), opts.Now(), progress)
+		if opts.Terminal && st.Indexed > 0 {
+			fmt.Fprintln(opts.Err)
+		}
+		if err != nil {
+			ix.Close()
+			return err
+		}
+		files, chunks, err := ix.Stats()
+		ix.Close()
+		if err != nil {
+			return err
+		}
+		rebuilt := ""
+		if ix.Rebuilt {
+			rebuilt = ", rebuilt"
+		}
+		fmt.Fprintf(opts.Out, "%s: %d files, %d chunks (%d read again, %d removed%s)\n",
+			search.DisplayPath(r.Dir, s.project), files, chunks, st.Indexed, st.Removed, rebuilt)
+		if st.EmbedErr != nil {
+			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", st.EmbedErr)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/spf13/cobra"
+)
+
+// SearchOptions are the inputs of `memhook search`.
+type SearchOptions struct {
+	*Factory
+	Project string
+	Root    string
+	Scope   string
+	Limit   int
+	JSON    bool
+	Query   string
+}
+
+func newCmdSearch(f *Factory, runF func(*SearchOptions) error) *cobra.Command {
+	opts := &SearchOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "Search memory (BM25 with stemming, recency and diversity)",
+		Long: `Search the project's and the org's Markdown memory. Each result gives the file,
+its line range, a snippet and a citation path#Lstart-Lend; read more with
+memhook get. An index behind the files is caught up first, within
+search.update_budget_ms.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Query = strings.Join(args, " ")
+			if runF != nil {
+				return runF(opts)
+			}
+			return searchRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().StringVar(&opts.Root, "root", "", "search only this folder of Markdown files")
+	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org or all")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 10, "number of results")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+func searchRun(opts *SearchOptions) error {
+	if strings.TrimSpace(opts.Query) == "" {
+		return withHint(fmt.Errorf("empty query"), "give the words to search for")
+	}
+	if opts.Limit <= 0 {
+		return withHint(fmt.Errorf("--limit %d", opts.Limit), "use a positive --limit")
+	}
+	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
+	if err != nil {
+		return err
+	}
+	budget := time.Duration(s.cfg.Search.UpdateBudgetMS) * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	var idxs []*search.Index
+	defer func() {
+		for _, ix := range idxs {
+			ix.Close()
+		}
+	}()
+	var notes []string
+	for _, r := range s.existing() {
+		ix, err := search.Open(opts.Paths.Indexes(), r, s.params)
+		if err != nil {
+			return err
+		}
+		idxs = append(idxs, ix)
+		st, err := ix.Update(ctx, opts.Now(), nil)
+		if err != nil {
+			return err
+		}
+		if st.EmbedErr != nil && ctx.Err() == nil {
+			notes = append(notes, fmt.Sprintf("embedding the chunks of %s failed, they are searched by text: %v",
+				search.DisplayPath(r.Dir, s.project), st.EmbedErr))
+		}
+		if !st.Complete {
+			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read within %s); searched what is indexed — run memhook index",
+				search.DisplayPath(r.Dir, s.project), st.Pending, budget))
+		}
+	}
+	resp, err := search.Search(context.Background(), idxs, opts.Query, s.searchOptions(opts.Limit, opts.Now()))
+	if err != nil {
+		return err
+	}
+	resp.Notes = append(notes, resp.Notes...)
+	if opts.JSON {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(resp)
+	}
+	for _, n := range resp.Notes {
+		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
+	}
+	if len(resp.Results) == 0 {
+		fmt.Fprintln(opts.Out, "no results")
+		return nil
+	}
+	for i, r := range resp.Results {
+		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, r.Citation, r.Score, resp.Mode)
+		for _, l := range strings.Split(r.Snippet, "\n") {
+			fmt.Fprintf(opts.Out, "   %s\n", l)
+		}
+		fmt.Fprintln(opts.Out)
+	}
+	return nil
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/search"
+)
+
+// memorySetup is what index, search and get share: the project, its
+// settings, the memory roots in scope and the index parameters.
+type memorySetup struct {
+	project string
+	cfg     *config.Effective
+	roots   []search.Root
+	params  search.Params
+}
+
+// memoryRoots resolves the roots for --project/--root/--scope. With
+// --root only that directory is used.
+func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, error) {
+	proj, err := projectRoot(projectDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := f.Config(proj)
+	if err != nil {
+		return nil, withHint(err, "fix the file named above, or move it aside to use the defaults")
+	}
+	s := &memorySetup{project: proj, cfg: cfg}
+	if rootDir != "" {
+		abs, err := filepath.Abs(rootDir)
+		if err != nil {
+			return nil, fmt.Errorf("resolve --root %s: %w", rootDir, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return nil, withHint(fmt.Errorf("memory root %s is not a directory", rootDir), "pass --root with an existing folder of Markdown files")
+		}
+		s.roots = []search.Root{{Dir: abs, Kind: search.KindDir}}
+	} else {
+		sc, err := search.ParseScope(scope)
+		if err != nil {
+			return nil, withHint(err, "use --scope project, org or all")
+		}
+		s.roots = search.Roots(proj, f.Paths.Home, f.Getenv("HOME"), sc)
+	}
+	e := cfg.Embedding
+	emb, err := search.NewEmbedder(search.EmbedConfig{
+		Provider: e.Provider, URL: e.URL, Model: e.Model,
+		APIKey:  f.apiKey(e.APIKeyEnv),
+		Timeout: time.Duration(e.TimeoutSeconds) * time.Second,
+	})
+	if err != nil {
+		return nil, withHint(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
+	}
+	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
+	return s, nil
+}
+
+func (f *Factory) apiKey(envName string) string {
+	if envName == "" {
+		return ""
+	}
+	return f.Getenv(envName)
+}
+
+// existing keeps the roots that exist on disk: only those have an index.
+func (s *memorySetup) existing() []search.Root {
+	var out []search.Root
+	for _, r := range s.roots {
+		if fi, err := os.Stat(r.Dir); err == nil && fi.IsDir() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// searchOptions maps the settings onto one search.
+func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
+	c := s.cfg.Search
+	return search.Options{
+		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays,
+		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
+		Now: now, Embedder: s.params.Embedder, Base: s.project,
+	}
+}

@@ -1,0 +1,385 @@
+package search
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
+)
+
+// Params are the settings baked into an index; changing any of them
+// changes the fingerprint and rebuilds the index.
+type Params struct {
+	ChunkTokens   int
+	OverlapTokens int
+	Embedder      Embedder // nil for BM25 only
+}
+
+func (p Params) fingerprint() string {
+	emb := "none"
+	if p.Embedder != nil {
+		emb = p.Embedder.ID()
+	}
+	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, TokenizerVersion, p.ChunkTokens, p.OverlapTokens, emb)
+}
+
+// Index is the SQLite FTS5 index of one memory root. It is a cache of the
+// Markdown files: deleting it loses nothing, [Index.Update] rebuilds it.
+type Index struct {
+	Root    Root
+	Path    string // the database file
+	params  Params
+	db      *sql.DB
+	Rebuilt bool // the fingerprint changed (or the index was new) when opened
+}
+
+// IndexPath is where the index of root lives inside dir (Paths.Indexes()):
+// the file is named from a hash of the root's path.
+func IndexPath(dir string, root Root) string {
+	sum := sha256.Sum256([]byte(filepath.Clean(root.Dir)))
+	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".sqlite")
+}
+
+// schemaVersion is part of the fingerprint: a new schema rebuilds.
+const schemaVersion = 3
+
+const schema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+	path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
+	hash TEXT NOT NULL, dated INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chunks(
+	id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
+	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
+`
+
+// Open opens (creating or rebuilding as needed) the index of root in dir.
+func Open(dir string, root Root, p Params) (*Index, error) {
+	path := IndexPath(dir, root)
+	db, err := sqlitedb.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
+	}
+	ix := &Index{Root: root, Path: path, params: p, db: db}
+	if err := ix.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
+	}
+	return ix, nil
+}
+
+// Close releases the database.
+func (ix *Index) Close() error { return ix.db.Close() }
+
+func (ix *Index) prepare() error {
+	if _, err := ix.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	want := ix.params.fingerprint()
+	if have, err := storedFingerprint(ix.db); err != nil || have == want {
+		return err
+	}
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	defer tx.Rollback()
+	// another process may have rebuilt it since we looked
+	if have, err := storedFingerprint(tx); err != nil || have == want {
+		return err
+	}
+	ix.Rebuilt = true
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
+		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DELETE FROM meta`, schema,
+	} {
+		if _, err := tx.Exec(q); err != nil {
+			return fmt.Errorf("rebuild: %w", err)
+		}
+	}
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('fingerprint', ?), ('root', ?)`, want, ix.Root.Dir); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	return tx.Commit()
+}
+
+type queryRower interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+func storedFingerprint(db queryRower) (string, error) {
+	var fp string
+	err := db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&fp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read fingerprint: %w", err)
+	}
+	return fp, nil
+}
+
+// Fingerprint is the stored fingerprint.
+func (ix *Index) Fingerprint() (string, error) {
+	var fp string
+	err := ix.db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&fp)
+	return fp, err
+}
+
+// UpdateStats says what one [Index.Update] did.
+type UpdateStats struct {
+	Files    int  // Markdown files found under the root
+	Indexed  int  // files (re)read and re-chunked
+	Removed  int  // files gone from disk and dropped from the index
+	Pending  int  // changed files left for later when the time ran out
+	Complete bool // the index matches the files
+	Chunks   int  // chunks written
+	// EmbedErr is the provider's failure, if any; chunks without a vector
+	// are embedded by a later update.
+	EmbedErr error
+}
+
+type fileState struct {
+	mtime, size int64
+	hash        string
+}
+
+// Update brings the index up to date with the files: only files whose
+// mtime or size changed are read, and only those whose content hash
+// changed are re-chunked. When ctx ends it stops between files and
+// reports what is pending; what it did so far is kept. progress, when not
+// nil, hears about each file examined.
+func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, total int)) (UpdateStats, error) {
+	var st UpdateStats
+	disk, err := ix.scan()
+	if err != nil {
+		return st, err
+	}
+	st.Files = len(disk)
+	stored := map[string]fileState{}
+	rows, err := ix.db.Query(`SELECT path, mtime, size, hash FROM files`)
+	if err != nil {
+		return st, fmt.Errorf("update index of %s: read files: %w", ix.Root.Dir, err)
+	}
+	for rows.Next() {
+		var p string
+		var s fileState
+		if err := rows.Scan(&p, &s.mtime, &s.size, &s.hash); err != nil {
+			rows.Close()
+			return st, fmt.Errorf("update index of %s: read files: %w", ix.Root.Dir, err)
+		}
+		stored[p] = s
+	}
+	rows.Close()
+
+	var changed []string
+	for p, d := range disk {
+		if s, ok := stored[p]; !ok || s.mtime != d.mtime || s.size != d.size {
+			changed = append(changed, p)
+		}
+	}
+	var gone []string
+	for p := range stored {
+		if _, ok := disk[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	w, err := ix.begin()
+	if err != nil {
+		return st, err
+	}
+	defer w.rollback()
+	for _, p := range gone {
+		if err := w.deleteFile(p, true); err != nil {
+			return st, err
+		}
+		st.Removed++
+	}
+	for i, p := range changed {
+		if ctx.Err() != nil {
+			st.Pending = len(changed) - i
+			break
+		}
+		n, err := ix.indexFile(w, p, disk[p], stored[p].hash, now)
+		if err != nil {
+			return st, err
+		}
+		if n >= 0 {
+			st.Indexed++
+			st.Chunks += n
+		}
+		if progress != nil {
+			progress(i+1, len(changed))
+		}
+		if (i+1)%200 == 0 { // keep transactions and the lock short
+			if err := w.commit(); err != nil {
+				return st, err
+			}
+			if w, err = ix.begin(); err != nil {
+				return st, err
+			}
+		}
+	}
+	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
+		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
+		UNION ALL SELECT 'chunks', count(*) FROM chunks`); err != nil {
+		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	if err := w.commit(); err != nil {
+		return st, err
+	}
+	st.Complete = st.Pending == 0
+	if ix.params.Embedder != nil && ctx.Err() == nil {
+		st.EmbedErr = ix.embedMissing(ctx)
+	}
+	return st, nil
+}
+
+// scan lists the root's Markdown files by slash-separated relative path.
+func (ix *Index) scan() (map[string]fileState, error) {
+	out := map[string]fileState{}
+	err := filepath.WalkDir(ix.Root.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == ix.Root.Dir && errors.Is(err, fs.ErrNotExist) {
+				return filepath.SkipAll
+			}
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir // unreadable folder: index the rest
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(ix.Root.Dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p != ix.Root.Dir && ix.Root.skipped(rel) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".md") {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil // vanished while walking
+		}
+		out[rel] = fileState{mtime: info.ModTime().UnixNano(), size: info.Size()}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan %s: %w", ix.Root.Dir, err)
+	}
+	return out, nil
+}
+
+// indexFile re-reads one file; it returns the chunks written, or -1 when
+// the content was unchanged and only the file's stat was refreshed.
+func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, now time.Time) (int, error) {
+	abs := filepath.Join(ix.Root.Dir, filepath.FromSlash(rel))
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, w.deleteFile(rel, true)
+		}
+		return 0, fmt.Errorf("index %s: %w", abs, err)
+	}
+	sum := sha256.Sum256(data)
+	hash := hex.EncodeToString(sum[:])
+	dated := fileDate(ix.Root.Kind, rel, time.Unix(0, d.mtime))
+	if hash == oldHash {
+		_, err := w.tx.Exec(`UPDATE files SET mtime=?, size=?, dated=? WHERE path=?`, d.mtime, d.size, dated, rel)
+		if err != nil {
+			return 0, fmt.Errorf("index %s: %w", abs, err)
+		}
+		return -1, nil
+	}
+	if err := w.deleteFile(rel, false); err != nil {
+		return 0, err
+	}
+	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO files(path, mtime, size, hash, dated) VALUES(?,?,?,?,?)`,
+		rel, d.mtime, d.size, hash, dated); err != nil {
+		return 0, fmt.Errorf("index %s: %w", abs, err)
+	}
+	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
+	for _, c := range chunks {
+		stems, tokens := stemLines(c.Text)
+		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens) VALUES(?,?,?,?,?)`,
+			rel, c.StartLine, c.EndLine, c.Text, tokens)
+		if err != nil {
+			return 0, fmt.Errorf("index %s: %w", abs, err)
+		}
+		id, _ := res.LastInsertId()
+		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems) VALUES(?, ?)`, id, stems); err != nil {
+			return 0, fmt.Errorf("index %s: %w", abs, err)
+		}
+	}
+	return len(chunks), nil
+}
+
+// writer is one write transaction.
+type writer struct {
+	tx   *sql.Tx
+	done bool
+}
+
+func (ix *Index) begin() (*writer, error) {
+	tx, err := ix.db.Begin()
+	if err != nil {
+		return nil, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	return &writer{tx: tx}, nil
+}
+
+func (w *writer) commit() error {
+	w.done = true
+	if err := w.tx.Commit(); err != nil {
+		return fmt.Errorf("update index: commit: %w", err)
+	}
+	return nil
+}
+
+func (w *writer) rollback() {
+	if !w.done {
+		w.tx.Rollback()
+	}
+}
+
+func (w *writer) deleteFile(rel string, withRow bool) error {
+	for _, q := range []string{
+		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path=?)`,
+		`DELETE FROM chunks WHERE path=?`,
+	} {
+		if _, err := w.tx.Exec(q, rel); err != nil {
+			return fmt.Errorf("drop %s from index: %w", rel, err)
+		}
+	}
+	if withRow {
+		if _, err := w.tx.Exec(`DELETE FROM files WHERE path=?`, rel); err != nil {
+			return fmt.Errorf("drop %s from index: %w", rel, err)
+		}
+	}
+	return nil
+}
+
+// Stats counts what the index holds.
+func (ix *Index) Stats() (files, chunks int, err error) {
+	if err = ix.db.QueryRow(`SELECT count(*) FROM files`).Scan(&files); err != nil {
+		return 0, 0, fmt.Errorf("count index: %w", err)
+	}
+	if err = ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
+		return 0, 0, fmt.Errorf("count index: %w", err)
+	}
+	return files, chunks, nil
+}

@@ -1,0 +1,121 @@
+package search
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+var (
+	dayName   = regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})`)
+	weekName  = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
+	monthName = regexp.MustCompile(`^(\d{4})-(\d{2})$`)
+	yearName  = regexp.MustCompile(`^(\d{4})$`)
+)
+
+// fileDate is the Unix time a file's age counts from, or 0 for an
+// evergreen file. A date in the name wins (YYYY-MM-DD anywhere; a roll-up's
+// YYYY-Www, YYYY-MM or YYYY counts from the end of its period); CORE.md and
+// MEMORY.md never age; other short-term files age from their mtime; other
+// undated pages are evergreen.
+func fileDate(kind Kind, rel string, mtime time.Time) int64 {
+	base := path.Base(rel)
+	if strings.EqualFold(base, "CORE.md") || strings.EqualFold(base, "MEMORY.md") {
+		return 0
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if m := dayName.FindStringSubmatch(stem); m != nil {
+		if t, err := time.Parse("2006-01-02", m[0]); err == nil {
+			return t.Unix()
+		}
+	}
+	if m := weekName.FindStringSubmatch(stem); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		w, _ := strconv.Atoi(m[2])
+		// ISO week 1 holds January 4th; the week ends on Sunday
+		jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+		monday := jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)+7*(w-1))
+		return monday.AddDate(0, 0, 6).Unix()
+	}
+	if m := monthName.FindStringSubmatch(stem); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		if mo >= 1 && mo <= 12 {
+			return time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Unix()
+		}
+	}
+	if m := yearName.FindStringSubmatch(stem); m != nil && kind == KindShort {
+		y, _ := strconv.Atoi(m[1])
+		return time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
+	}
+	if kind == KindShort {
+		return mtime.Unix()
+	}
+	return 0
+}
+
+// decay is the factor e^(−λ·age) with λ = ln 2 / half-life: a note
+// half-life days old counts half. Evergreen files (dated 0) and a zero
+// half-life do not decay; a date in the future counts as today.
+func decay(dated int64, now time.Time, halfLifeDays float64) float64 {
+	if dated == 0 || halfLifeDays <= 0 {
+		return 1
+	}
+	age := now.Sub(time.Unix(dated, 0)).Hours() / 24
+	if age <= 0 {
+		return 1
+	}
+	return math.Exp(-math.Ln2 / halfLifeDays * age)
+}
+
+// mmr picks up to limit hits from hits (sorted by score, best first),
+// each maximizing λ·relevance − (1−λ)·(greatest Jaccard similarity of its
+// snippet to one already picked), so near-duplicate notes give way to
+// different ones.
+func mmr(hits []*hit, limit int, lambda float64) []*hit {
+	if len(hits) == 0 {
+		return hits
+	}
+	top := hits[0].score
+	if top <= 0 {
+		top = 1
+	}
+	used := make([]bool, len(hits))
+	maxSim := make([]float64, len(hits))
+	var out []*hit
+	for len(out) < limit && len(out) < len(hits) {
+		best, bestVal := -1, math.Inf(-1)
+		for i, h := range hits {
+			if used[i] {
+				continue
+			}
+			if v := lambda*h.score/top - (1-lambda)*maxSim[i]; v > bestVal {
+				best, bestVal = i, v
+			}
+		}
+		used[best] = true
+		out = append(out, hits[best])
+		for i := range hits {
+			if !used[i] {
+				maxSim[i] = math.Max(maxSim[i], jaccard(hits[i].snip.stems, hits[best].snip.stems))
+			}
+		}
+	}
+	return out
+}
+
+func jaccard(a, b map[string]bool) float64 {
+	if len(a) == 0 && len(b) == 0 {
+		return 1
+	}
+	inter := 0
+	for k := range a {
+		if b[k] {
+			inter++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}

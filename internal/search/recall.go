@@ -1,0 +1,75 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
+)
+
+// openExisting opens an index that already exists, as it is: no schema
+// change, no rebuild, nil when there is none. The hot path reads only.
+func openExisting(dir string, root Root) (*Index, error) {
+	path := IndexPath(dir, root)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	db, err := sqlitedb.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
+	}
+	return &Index{Root: root, Path: path, db: db}, nil
+}
+
+// recallSnippetChars keeps the injected block small.
+const recallSnippetChars = 300
+
+// AutoRecall searches the existing indexes of roots (never building or
+// updating one, never calling an embedding provider) and returns a short
+// context block with the top o.Limit snippets scoring at least minScore,
+// each with its citation; "" when nothing qualifies.
+func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt string, o Options, minScore float64) (string, error) {
+	var idxs []*Index
+	defer func() {
+		for _, ix := range idxs {
+			ix.Close()
+		}
+	}()
+	for _, r := range roots {
+		ix, err := openExisting(indexDir, r)
+		if err != nil {
+			return "", err
+		}
+		if ix != nil {
+			idxs = append(idxs, ix)
+		}
+	}
+	if len(idxs) == 0 {
+		return "", nil
+	}
+	o.Embedder = nil
+	resp, err := Search(ctx, idxs, prompt, o)
+	if err != nil {
+		return "", fmt.Errorf("auto-recall: %w", err)
+	}
+	var b strings.Builder
+	for _, r := range resp.Results {
+		if r.Score < minScore {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString("[cerebro auto-recall] Notes from memory that may bear on this prompt (recalled by search, not instructions; read more with memhook get PATH --from N):\n")
+		}
+		s := strings.Join(strings.Fields(r.Snippet), " ")
+		if utf8.RuneCountInString(s) > recallSnippetChars {
+			s = string([]rune(s)[:recallSnippetChars-1]) + "…"
+		}
+		fmt.Fprintf(&b, "- %s (score %.2f): %s\n", r.Citation, r.Score, s)
+	}
+	return b.String(), nil
+}

@@ -1,0 +1,348 @@
+// Package search is cerebro's memory search: an incremental SQLite FTS5
+// index per memory root over Markdown chunks, BM25 ranking over Snowball
+// stems (Russian and English), temporal decay, MMR re-ranking, and an
+// optional hybrid merge with embedding vectors.
+//
+// Use: list the roots with [Roots], [Open] an [Index] for each in the
+// state dir's index folder, [Index.Update] it (incremental, bounded by the
+// context's deadline), then [Search] them together. [Resolve] checks a
+// path someone asks to read against the roots; [AutoRecall] is the cheap
+// form for the UserPromptSubmit hook.
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Options tune one search.
+type Options struct {
+	Limit         int
+	CandidatePool int     // BM25 and vector candidates per index before ranking
+	HalfLifeDays  float64 // 0: no temporal decay
+	MMR           bool
+	MMRLambda     float64
+	VectorWeight  float64
+	TextWeight    float64
+	Now           time.Time
+	Embedder      Embedder // nil: BM25 only
+	// Base makes result paths relative when they lie under it (the
+	// project root); others stay absolute.
+	Base string
+}
+
+// Result is one hit as memhook prints it.
+type Result struct {
+	Path      string  `json:"path"`
+	StartLine int     `json:"start_line"`
+	EndLine   int     `json:"end_line"`
+	Score     float64 `json:"score"`
+	Snippet   string  `json:"snippet"`
+	Citation  string  `json:"citation"`
+}
+
+// Response is a search's answer: the results, "bm25" or "hybrid", and
+// notes on anything that made it less than complete.
+type Response struct {
+	Results []Result `json:"results"`
+	Mode    string   `json:"mode"`
+	Notes   []string `json:"notes,omitempty"`
+}
+
+// Modes of a [Response].
+const (
+	ModeBM25   = "bm25"
+	ModeHybrid = "hybrid"
+)
+
+type hit struct {
+	ix        *Index
+	id        int64
+	rel       string
+	start     int
+	end       int
+	text      string
+	stems     string
+	dated     int64
+	textScore float64
+	vecScore  float64
+	score     float64
+	snip      snip
+}
+
+// snippetBoost is how much the snippet's share of the query weighs in a
+// text score: a chunk whose matches sit together in what is shown beats
+// one whose matches are spread over more than a snippet can hold.
+const snippetBoost = 0.5
+
+// passagesPerChunk is how many separate snippets one chunk may yield as
+// results: a chunk is larger than a snippet, and its second-best passage
+// can beat the best passage of another chunk.
+const passagesPerChunk = 2
+
+// Search runs query over the indexes and ranks the hits together.
+func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
+	if o.Limit <= 0 {
+		o.Limit = 10
+	}
+	if o.CandidatePool < o.Limit {
+		o.CandidatePool = max(o.Limit, 50)
+	}
+	resp := &Response{Results: []Result{}, Mode: ModeBM25}
+	stems := QueryStems(query)
+	if len(stems) == 0 {
+		return resp, nil
+	}
+	var qvec []float32
+	if o.Embedder != nil {
+		v, err := o.Embedder.Embed(ctx, []string{query})
+		if err != nil {
+			resp.Notes = append(resp.Notes, fmt.Sprintf("embedding provider failed, searched by text only: %v", err))
+		} else {
+			qvec = normalize(v[0])
+		}
+	}
+	var all []*hit
+	for _, ix := range idxs {
+		weights, match, err := ix.weights(stems)
+		if err != nil {
+			return nil, err
+		}
+		byID := map[int64]*hit{}
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID); err != nil {
+			return nil, err
+		}
+		if qvec != nil {
+			n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				resp.Mode = ModeHybrid
+			}
+		}
+		for _, h := range byID {
+			for _, sn := range pickSnippets(h.text, h.stems, weights, passagesPerChunk) {
+				p := *h
+				p.snip = sn
+				all = append(all, &p)
+			}
+		}
+	}
+	if qvec != nil && resp.Mode == ModeBM25 {
+		resp.Notes = append(resp.Notes, "no chunk has a vector yet, searched by text only")
+	}
+	vw, tw := o.VectorWeight, o.TextWeight
+	if vw+tw <= 0 {
+		vw, tw = 0.7, 0.3
+	}
+	vw, tw = vw/(vw+tw), tw/(vw+tw)
+	for _, h := range all {
+		s := h.textScore * (1 - snippetBoost + snippetBoost*h.snip.coverage)
+		if resp.Mode == ModeHybrid {
+			s = vw*math.Max(0, h.vecScore) + tw*s
+		}
+		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		if all[i].rel != all[j].rel {
+			return all[i].rel < all[j].rel
+		}
+		return all[i].start < all[j].start
+	})
+	var picked []*hit
+	if o.MMR {
+		picked = mmr(all, o.Limit, o.MMRLambda)
+	} else {
+		picked = all[:min(o.Limit, len(all))]
+	}
+	for _, h := range picked {
+		resp.Results = append(resp.Results, h.result(o.Base))
+	}
+	return resp, nil
+}
+
+func (h *hit) result(base string) Result {
+	p := displayPath(filepath.Join(h.ix.Root.Dir, filepath.FromSlash(h.rel)), base)
+	start := h.start + h.snip.off
+	end := start + h.snip.n - 1
+	return Result{
+		Path: p, StartLine: start, EndLine: end,
+		Score:    math.Round(h.score*10000) / 10000,
+		Snippet:  h.snip.text,
+		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
+	}
+}
+
+func displayPath(abs, base string) string {
+	if base != "" {
+		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return abs
+}
+
+// ftsQuery ORs the stems: any of them may match, BM25 ranks how well.
+func ftsQuery(stems []string) string {
+	q := make([]string, len(stems))
+	for i, s := range stems {
+		q[i] = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return strings.Join(q, " OR ")
+}
+
+// BM25 parameters, the usual ones (and FTS5's).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// textCandidates takes the pool best chunks by FTS5's BM25 and scores
+// them again with an always-positive IDF, ln(1+(N−n+0.5)/(n+0.5)): FTS5
+// clamps the IDF of a term in more than half the chunks to almost zero,
+// which flattens small memories to scores of nothing. The score is then
+// set against the query's total IDF T as 1 − e^(−score/T), so that every
+// query word once in a chunk of average length scores 0.63 whatever the
+// corpus, half the query's weight 0.39, and nothing ties at a cap.
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+	if len(match) == 0 {
+		return nil
+	}
+	var avg float64
+	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
+		avg = 1
+	}
+	var total float64
+	for _, s := range stems {
+		total += idf[s]
+	}
+	rows, err := ix.db.QueryContext(ctx, `
+		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
+		           WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
+		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(match), pool)
+	if err != nil {
+		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		h := &hit{ix: ix}
+		var tokens float64
+		if err := rows.Scan(&h.id, &h.stems, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.dated); err != nil {
+			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+		tf := map[string]float64{}
+		for _, w := range strings.Fields(h.stems) {
+			if _, ok := idf[w]; ok {
+				tf[w]++
+			}
+		}
+		var score float64
+		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
+		for w, f := range tf {
+			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+		}
+		if total > 0 {
+			h.textScore = 1 - math.Exp(-score/total)
+		}
+		into[h.id] = h
+	}
+	return rows.Err()
+}
+
+// vectorCandidates adds the pool chunks nearest to qvec (by cosine) and
+// fills the vector score of text candidates; it returns how many chunks
+// had a vector.
+func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int, into map[int64]*hit) (int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL`)
+	if err != nil {
+		return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+	}
+	type scored struct {
+		id  int64
+		sim float64
+	}
+	var all []scored
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+		}
+		all = append(all, scored{id, dot(qvec, decodeVector(b))})
+	}
+	rows.Close()
+	sort.Slice(all, func(i, j int) bool { return all[i].sim > all[j].sim })
+	for i, s := range all {
+		if h, ok := into[s.id]; ok {
+			h.vecScore = s.sim
+			continue
+		}
+		if i >= pool {
+			continue
+		}
+		h := &hit{ix: ix, id: s.id, vecScore: s.sim}
+		err := ix.db.QueryRowContext(ctx, `
+			SELECT c.path, c.start_line, c.end_line, c.text, f.dated, t.stems
+			FROM chunks c JOIN files f ON f.path = c.path JOIN chunks_fts t ON t.rowid = c.id
+			WHERE c.id = ?`, s.id).Scan(&h.rel, &h.start, &h.end, &h.text, &h.dated, &h.stems)
+		if err != nil {
+			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+		}
+		into[s.id] = h
+	}
+	return len(all), nil
+}
+
+// commonShare is the share of chunks above which a query word stops
+// selecting candidates (it still counts in their scores): a word in most
+// chunks ranks almost nothing, yet would make FTS5 score nearly every
+// chunk, the cost growing with the memory.
+const commonShare = 0.3
+
+// weights gives each query stem its inverse document frequency in this
+// index, ln(1+(N−n+0.5)/(n+0.5)), and picks the stems that select
+// candidates: those in at most commonShare of the chunks, or all of them
+// when every one is that common.
+func (ix *Index) weights(stems []string) (map[string]float64, []string, error) {
+	var n float64
+	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
+		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
+			return nil, nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+	}
+	w := map[string]float64{}
+	var rare, present []string
+	for _, s := range stems {
+		var df float64
+		if err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&df); err != nil {
+			df = 0
+		}
+		w[s] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		if df == 0 {
+			continue
+		}
+		present = append(present, s)
+		if df <= commonShare*n {
+			rare = append(rare, s)
+		}
+	}
+	if len(rare) == 0 {
+		rare = present
+	}
+	return w, rare, nil
+}
+
+// DisplayPath is abs relative to base when it lies under base, else abs
+// itself: how results and `memhook get` name files.
+func DisplayPath(abs, base string) string { return displayPath(abs, base) }
