@@ -80,7 +80,7 @@ func flushRun(opts *FlushOptions) error {
 			trigger = session.TriggerRecovery
 		}
 	default:
-		root, err := projectRoot(opts.Project)
+		root, err := opts.projectRoot(opts.Project)
 		if err != nil {
 			return err
 		}
