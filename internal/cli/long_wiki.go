@@ -39,7 +39,7 @@ func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
 }
 
 func wikiRun(opts *WikiOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
