@@ -21,7 +21,7 @@ import (
 // openBox wires a project's memory behind the two verbs: the tables'
 // journal in the project, their cache and the offers in the state dir.
 func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
-	root, err := projectRoot(dir)
+	root, err := f.projectRoot(dir)
 	if err != nil {
 		return nil, nil, err
 	}

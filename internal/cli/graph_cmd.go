@@ -76,7 +76,7 @@ func joinArgs(args []string) string {
 }
 
 func graphRun(opts *GraphOptions) error {
-	root, err := projectRoot(opts.Project)
+	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
 	}

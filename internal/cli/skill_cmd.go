@@ -68,7 +68,7 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 	if o.SkillsDir != "" {
 		dirs = []string{o.SkillsDir}
 	} else {
-		root, err := projectRoot(o.Project)
+		root, err := o.projectRoot(o.Project)
 		if err != nil {
 			return skill.Ref{}, err
 		}
