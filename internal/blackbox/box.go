@@ -25,6 +25,8 @@ import (
 // Researcher is level 5: a bounded model call that researches a question
 // the cheaper levels could not answer.
 type Researcher interface {
+	// Research returns the answer text ("" when the research found
+	// nothing) and what it cost, also on error; it stops at ctx's end.
 	Research(ctx context.Context, query string) (Research, error)
 }
 

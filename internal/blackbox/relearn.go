@@ -19,6 +19,8 @@ import (
 // FTS5 search) sees it at once. Without one, the live scan of level 2
 // reads the file on the next recall anyway.
 type Indexer interface {
+	// IndexFile brings the index holding path up to date; a file outside
+	// every indexed root is no error.
 	IndexFile(ctx context.Context, path string) error
 }
 

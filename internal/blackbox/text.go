@@ -30,6 +30,11 @@ type Hit struct {
 // here (they point at line ranges, [ScanRanges] scores them); [MarkdownScan] reads
 // the files itself and is the fallback.
 type TextSearcher interface {
+	// Search returns at most limit hits, best first. Score is in 0..1: at
+	// level 2 the share of the question's content words a passage holds
+	// (compared with MinCoverage), at level 4 a similarity (compared with
+	// Box.VectorMin). An error makes the level report "error", not fail
+	// the recall.
 	Search(ctx context.Context, query string, limit int) ([]Hit, error)
 }
 
