@@ -79,3 +79,8 @@ func (b *Box) Caps() Caps {
 func (b *Box) Objects() objects.Store {
 	return objects.Store{Dir: filepath.Join(b.LongDir, filepath.FromSlash(ObjectsDir))}
 }
+
+var (
+	_ TextSearcher = MarkdownScan{}
+	_ Researcher   = ClaudeResearch{}
+)

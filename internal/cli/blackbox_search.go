@@ -158,3 +158,9 @@ func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]bla
 	}
 	return hits, nil
 }
+
+var (
+	_ blackbox.TextSearcher = (*indexedText)(nil)
+	_ blackbox.Indexer      = (*indexedText)(nil)
+	_ blackbox.TextSearcher = (*vectorText)(nil)
+)
