@@ -114,4 +114,7 @@ type RememberAnswer struct {
 	KindsCreated      []string        `json:"kinds_created"`
 	NewTablesWithRows []string        `json:"new_tables_with_rows"`
 	Params            map[string]Fate `json:"params"`
+	// Error is set when a store failed after others had received the
+	// text: what was stored is still listed.
+	Error string `json:"error,omitempty"`
 }

@@ -61,5 +61,11 @@ func rememberRun(opts *RememberOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	ans, err := box.Remember(req, fates, opts.Now())
+	if err != nil && ans != nil {
+		// Part of the memory took the text: say what, and what failed.
+		ans.Error = err.Error()
+		printObject(opts.Out, ans, nil)
+		return err
+	}
 	return printObject(opts.Out, ans, err)
 }

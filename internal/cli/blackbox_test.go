@@ -193,3 +193,16 @@ func TestChangesEnterTheLongTermChronology(t *testing.T) {
 		t.Fatalf("lint:\n%s", out)
 	}
 }
+
+func TestRememberReportsWhatWasStoredWhenATableFails(t *testing.T) {
+	env, proj := bbEnv(t)
+	// The journal's folder is a file: the table write cannot happen, the
+	// record can.
+	os.MkdirAll(filepath.Join(proj, ".claude", "memory_long"), 0o755)
+	os.WriteFile(filepath.Join(proj, ".claude", "memory_long", "tables"), []byte("x"), 0o644)
+	out, errOut, code := run(t, env, "", "remember", "--project", proj, "Dima's phone is 111", "--table", "friends", "--key", "Dima")
+	a := object(t, out)
+	if code != 1 || a["error"] == nil || len(a["stores"].([]any)) != 1 || !strings.Contains(errOut, "memhook: error:") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
