@@ -51,6 +51,8 @@ type RelearnResult struct {
 	Relation      string        `json:"relation"`
 	RelationCite  string        `json:"relation_cite"`
 	LinkTable     LinkTableStep `json:"link_table"`
+	// Error names the step that failed; the ids before it stand.
+	Error string `json:"error,omitempty"`
 }
 
 // Relearn runs the cycle: artifact into the object store, summary written

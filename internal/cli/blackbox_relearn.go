@@ -58,5 +58,10 @@ func relearnRun(opts *RelearnOptions) error {
 	defer done()
 	idx, _ := box.Text.(blackbox.Indexer)
 	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, idx, opts.Now())
+	if err != nil && res != nil {
+		res.Error = err.Error()
+		printObject(opts.Out, res, nil)
+		return err
+	}
 	return printObject(opts.Out, res, err)
 }
