@@ -155,13 +155,13 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 		}
 		kept := saved.Entries[:0]
 		for _, e := range saved.Entries {
-			if !under(e.Name, rels) {
+			if !underAny(e.Name, rels) {
 				kept = append(kept, e)
 			}
 		}
 		saved.Entries = kept
 		for _, e := range committed.Entries {
-			if under(e.Name, rels) {
+			if underAny(e.Name, rels) {
 				cp := *e
 				saved.Entries = append(saved.Entries, &cp)
 			}
@@ -214,14 +214,14 @@ func (r *Repo) differsFromHead(rels []string, head *object.Tree) (bool, error) {
 		return false, fmt.Errorf("read index: %w", err)
 	}
 	for _, e := range idx.Entries {
-		if under(e.Name, rels) {
+		if underAny(e.Name, rels) {
 			staged[e.Name] = e.Hash
 		}
 	}
 	committed := map[string]plumbing.Hash{}
 	if head != nil {
 		err := head.Files().ForEach(func(f *object.File) error {
-			if under(f.Name, rels) {
+			if underAny(f.Name, rels) {
 				committed[f.Name] = f.Hash
 			}
 			return nil
@@ -241,10 +241,10 @@ func (r *Repo) differsFromHead(rels []string, head *object.Tree) (bool, error) {
 	return false, nil
 }
 
-// under reports whether a slash path is one of rels or inside one.
-func under(name string, rels []string) bool {
+// underAny reports whether a slash path is one of rels or inside one.
+func underAny(name string, rels []string) bool {
 	for _, rel := range rels {
-		if name == rel || strings.HasPrefix(name, rel+"/") {
+		if rel != "" && under(name, rel) {
 			return true
 		}
 	}
