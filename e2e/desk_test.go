@@ -1,0 +1,75 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// DeskShortDir is the desk's private short-term folder (registry, rollup.md, daily/).
+func (s *Sandbox) DeskShortDir() string { return filepath.Join(s.Desk, ".claude", "memory_short") }
+
+// TestOrgRollupAndDashboard: /cerebro:org_rollup writes rollup.md on the
+// desk from a registered project's plan-fact, without touching the
+// project, and /cerebro:org_dashboard puts that page before the model.
+func TestOrgRollupAndDashboard(t *testing.T) {
+	s := newSandbox(t)
+	s.Memhook("long", "on")
+	s.Memhook("planfact", "set", "stage", "Pilot with two clinics")
+	s.Memhook("planfact", "set", "plan_status", "at_risk")
+	s.Memhook("planfact", "set", "next", "Sign the data agreement")
+	pf := filepath.Join(s.LongDir(), "План-факт.md")
+	before, err := os.Stat(pf)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	s.Prompt("/cerebro:org_rollup")
+	got := s.commandTurn("org_rollup")
+	if !strings.Contains(got, "1 active") || strings.Contains(got, "exited with status") {
+		t.Fatalf("the model did not get the rollup's summary; it got:\n%s", got)
+	}
+	dash := readFile(t, filepath.Join(s.DeskShortDir(), "rollup.md"))
+	for _, want := range []string{"proj", "Pilot with two clinics", "at_risk", "Sign the data agreement"} {
+		if !strings.Contains(dash, want) {
+			t.Errorf("rollup.md lacks %q:\n%s", want, dash)
+		}
+	}
+	if after, err := os.Stat(pf); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the rollup touched the project's plan-fact file (%v)", err)
+	}
+
+	s.Prompt("/cerebro:org_dashboard")
+	head, _, _ := strings.Cut(dash, "\n")
+	if got := s.commandTurn("org_dashboard"); !strings.Contains(got, head) || !strings.Contains(got, "Pilot with two clinics") {
+		t.Errorf("the model did not get the dashboard; it got:\n%s", got)
+	}
+	s.checkHooks()
+}
+
+// TestDeskSessionKeepsItsOwnMemory: a session run in $CEREBRO_HOME (the
+// operator's own work) leaves its distillate in the desk's private
+// .claude/memory_short/daily/, and the next desk session is injected with it.
+func TestDeskSessionKeepsItsOwnMemory(t *testing.T) {
+	s := newSandbox(t)
+	s.Cwd = s.Desk
+	live := s.Live("--session-id", newSessionID(t))
+	live.Send("Quarterly review of all projects is on Friday")
+	live.Send("Ask every lead for a one-line status before it")
+	live.Close()
+	days, _ := filepath.Glob(filepath.Join(s.DeskShortDir(), "daily", "*.md"))
+	if len(days) != 1 || !strings.Contains(readFile(t, days[0]), "Quarterly review") || !strings.Contains(readFile(t, days[0]), "one-line status") {
+		t.Fatalf("the desk session left daily files %v, want one in %s with what was said", days, filepath.Join(s.DeskShortDir(), "daily"))
+	}
+	if d := s.Daily(); d != "" {
+		t.Errorf("the desk session wrote into the project's memory:\n%s", d)
+	}
+	next := s.Prompt("What is on this week?")
+	if ctx := injected(s.firstRequestOf(next.SessionID())); !strings.Contains(ctx, "Quarterly review") {
+		t.Errorf("the next desk session was not injected with the desk's memory; context:\n%s", ctx)
+	}
+	s.checkHooks()
+}
