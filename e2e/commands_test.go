@@ -49,7 +49,7 @@ func TestFlushCommand(t *testing.T) {
 // TestLongActiveCommand: `/cerebro:memory_long_active on|status|off` (a
 // command with arguments) switches long-term memory on and registers the
 // project on the desk, reports it, then unregisters it keeping every file;
-// the next session does not register it again.
+// the next session does not register it again, nor inject the plan-fact.
 func TestLongActiveCommand(t *testing.T) {
 	s := newSandbox(t)
 	registry := filepath.Join(s.Desk, ".claude", "memory_short", "registry.json")
@@ -64,7 +64,10 @@ func TestLongActiveCommand(t *testing.T) {
 		t.Errorf("memhook long on failed; the model got:\n%s", s.lastUserText())
 	}
 
-	s.Prompt("/cerebro:memory_long_active status")
+	on := s.Prompt("/cerebro:memory_long_active status")
+	if ctx := injected(s.firstRequestOf(on.SessionID())); !strings.Contains(ctx, "Plan-fact status") {
+		t.Errorf("with long-term memory on, SessionStart did not inject the plan-fact paragraph:\n%s", ctx)
+	}
 	if got := s.commandTurn("memory_long_active"); !regexp.MustCompile(`state:\s+on\n`).MatchString(got) || !regexp.MustCompile(`registered:\s+true`).MatchString(got) || !strings.Contains(got, "plan-fact:   valid") {
 		t.Errorf("status does not report long-term memory on, registered, plan-fact valid; the model got:\n%s", got)
 	}
@@ -73,7 +76,10 @@ func TestLongActiveCommand(t *testing.T) {
 	if got := s.commandTurn("memory_long_active"); !strings.Contains(got, "unregistered from the org desk") {
 		t.Errorf("off did not report the unregistration; the model got:\n%s", got)
 	}
-	s.Prompt("/cerebro:memory_long_active status")
+	off := s.Prompt("/cerebro:memory_long_active status")
+	if ctx := injected(s.firstRequestOf(off.SessionID())); strings.Contains(ctx, "Plan-fact status") {
+		t.Errorf("with long-term memory off, SessionStart still injects the plan-fact paragraph:\n%s", ctx)
+	}
 	if got := s.commandTurn("memory_long_active"); !strings.Contains(got, "off (files kept)") || !regexp.MustCompile(`registered:\s+false`).MatchString(got) {
 		t.Errorf("after off, status does not say off and unregistered; the model got:\n%s", got)
 	}

@@ -71,5 +71,12 @@ func TestDeskSessionKeepsItsOwnMemory(t *testing.T) {
 	if ctx := injected(s.firstRequestOf(next.SessionID())); !strings.Contains(ctx, "Quarterly review") {
 		t.Errorf("the next desk session was not injected with the desk's memory; context:\n%s", ctx)
 	}
+	var desk bool
+	for _, h := range s.cerebroHookRuns() {
+		desk = desk || h.Event == "SessionStart"
+	}
+	if !desk {
+		t.Error("no transcript of the desk sessions records cerebro's SessionStart hook")
+	}
 	s.checkHooks()
 }

@@ -17,8 +17,11 @@ import (
 )
 
 // TranscriptDir is where Claude Code keeps this project's transcripts.
-func (s *Sandbox) TranscriptDir() string {
-	enc := strings.NewReplacer("/", "-", ".", "-").Replace(s.Project)
+func (s *Sandbox) TranscriptDir() string { return s.transcriptDirOf(s.Project) }
+
+// transcriptDirOf is where Claude Code keeps the transcripts of sessions run in dir.
+func (s *Sandbox) transcriptDirOf(dir string) string {
+	enc := strings.NewReplacer("/", "-", ".", "-").Replace(dir)
 	return filepath.Join(s.Home, ".claude", "projects", enc)
 }
 
@@ -29,10 +32,15 @@ func (s *Sandbox) Transcript(sessionID string) []gjson.Result {
 	return readJSONL(s.t, filepath.Join(s.TranscriptDir(), sessionID+".jsonl"))
 }
 
-// Transcripts returns every main-session transcript of the project by session id.
+// Transcripts returns every main-session transcript of the project (and of
+// Cwd, when set) by session id.
 func (s *Sandbox) Transcripts() map[string][]gjson.Result {
 	s.t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(s.TranscriptDir(), "*.jsonl"))
+	if s.Cwd != "" && s.Cwd != s.Project {
+		more, _ := filepath.Glob(filepath.Join(s.transcriptDirOf(s.Cwd), "*.jsonl"))
+		paths = append(paths, more...)
+	}
 	out := map[string][]gjson.Result{}
 	for _, p := range paths {
 		out[strings.TrimSuffix(filepath.Base(p), ".jsonl")] = readJSONL(s.t, p)
