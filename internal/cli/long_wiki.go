@@ -98,7 +98,7 @@ func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
 const maxPageBytes = 1 << 20
 
 func wikiRun(opts *WikiOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
