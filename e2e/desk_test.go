@@ -52,7 +52,8 @@ func TestOrgRollupAndDashboard(t *testing.T) {
 
 // TestDeskSessionKeepsItsOwnMemory: a session run in $CEREBRO_HOME (the
 // operator's own work) leaves its distillate in the desk's private
-// .claude/memory_short/daily/, and the next desk session is injected with it.
+// .claude/memory_short/daily/, and the next desk session, run in a folder
+// under the desk, is injected with it.
 func TestDeskSessionKeepsItsOwnMemory(t *testing.T) {
 	s := newSandbox(t)
 	s.Cwd = s.Desk
@@ -67,10 +68,19 @@ func TestDeskSessionKeepsItsOwnMemory(t *testing.T) {
 	if d := s.Daily(); d != "" {
 		t.Errorf("the desk session wrote into the project's memory:\n%s", d)
 	}
+	// A folder under the desk belongs to the desk too.
+	s.Cwd = filepath.Join(s.Desk, "notes")
+	if err := os.MkdirAll(s.Cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	next := s.Prompt("What is on this week?")
 	if ctx := injected(s.firstRequestOf(next.SessionID())); !strings.Contains(ctx, "Quarterly review") {
-		t.Errorf("the next desk session was not injected with the desk's memory; context:\n%s", ctx)
+		t.Errorf("the next desk session (in %s) was not injected with the desk's memory; context:\n%s", s.Cwd, ctx)
 	}
+	if _, err := os.Stat(filepath.Join(s.Cwd, ".claude")); err == nil {
+		t.Errorf("the session in a desk subfolder made its own .claude/ there")
+	}
+	s.Cwd = s.Desk
 	var desk bool
 	for _, h := range s.cerebroHookRuns() {
 		desk = desk || h.Event == "SessionStart"

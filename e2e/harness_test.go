@@ -72,7 +72,8 @@ type Sandbox struct {
 	// (e.g. Desk, for a session of the operator's own work).
 	Cwd string
 
-	runs []Result // every claude run, for the hook checks
+	runs []Result        // every claude run, for the hook checks
+	cwds map[string]bool // every directory claude ran in, for the transcripts
 }
 
 // newSandbox makes a sandbox whose project is a fresh git repository.
@@ -114,12 +115,18 @@ func (s *Sandbox) PluginData() string {
 	return filepath.Join(s.Home, ".claude", "plugins", "data", name)
 }
 
-// workDir is where claude runs: Cwd, else Project.
+// workDir is where claude runs: Cwd, else Project; it is remembered so
+// that the hook checks read the transcripts of every directory.
 func (s *Sandbox) workDir() string {
+	dir := s.Project
 	if s.Cwd != "" {
-		return s.Cwd
+		dir = s.Cwd
 	}
-	return s.Project
+	if s.cwds == nil {
+		s.cwds = map[string]bool{}
+	}
+	s.cwds[dir] = true
+	return dir
 }
 
 // Memhook runs the plugin's memhook (scripts/memhook) in the project with

@@ -32,14 +32,16 @@ func (s *Sandbox) Transcript(sessionID string) []gjson.Result {
 	return readJSONL(s.t, filepath.Join(s.TranscriptDir(), sessionID+".jsonl"))
 }
 
-// Transcripts returns every main-session transcript of the project (and of
-// Cwd, when set) by session id.
+// Transcripts returns every main-session transcript of the project, and of
+// every other directory claude ran in (Cwd), by session id.
 func (s *Sandbox) Transcripts() map[string][]gjson.Result {
 	s.t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(s.TranscriptDir(), "*.jsonl"))
-	if s.Cwd != "" && s.Cwd != s.Project {
-		more, _ := filepath.Glob(filepath.Join(s.transcriptDirOf(s.Cwd), "*.jsonl"))
-		paths = append(paths, more...)
+	for dir := range s.cwds {
+		if dir != s.Project {
+			more, _ := filepath.Glob(filepath.Join(s.transcriptDirOf(dir), "*.jsonl"))
+			paths = append(paths, more...)
+		}
 	}
 	out := map[string][]gjson.Result{}
 	for _, p := range paths {
