@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -92,6 +94,18 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 	if !strings.Contains(ctx, "[cerebro auto-recall]") || !dailyCitation.MatchString(ctx) || !strings.Contains(ctx, "Axolotl") {
 		t.Errorf("the later prompt's request carries no auto-recalled snippet with a citation; UserPromptSubmit context:\n%s\nthe same search by hand:\n%s",
 			ctx, s.Memhook("search", "--json", question))
+	}
+
+	// The command lets the model read around a hit with memhook get, on
+	// the command's own allowed-tools.
+	days, _ := filepath.Glob(filepath.Join(s.DailyDir(), "*.md"))
+	get := fmt.Sprintf("%q get .claude/memory_short/daily/%s --from 1 --lines 40", memhookPath(), filepath.Base(days[0]))
+	s.Mock.On(Rule{Trigger: commandTag("recall"), Match: func(t *Turn) bool { return !t.HasToolResult }, Reply: func(*Turn) []Block { return bash(get) }})
+	s.AllowedTools = ""
+	s.Prompt("/cerebro:recall refunds")
+	reqs = s.Mock.Messages()
+	if res := reqs[len(reqs)-1].JSON().Get("messages|@reverse|0").Raw; !strings.Contains(res, "tool_result") || !strings.Contains(res, "Axolotl Pay settle") {
+		t.Errorf("the model's memhook get during /cerebro:recall did not return the daily file:\n%s", res)
 	}
 	s.checkHooks()
 }
