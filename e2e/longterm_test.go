@@ -82,7 +82,8 @@ func (s *Sandbox) plantDaily(day, decided string) string {
 }
 
 // TestIngestAndCompileCommands: /cerebro:ingest stores the file in raw/
-// with a source page and a log line before the model's turn; /cerebro:compile
+// with a source page and a log line before the model's turn, and refuses a
+// symbolic link leading out of the project; /cerebro:compile
 // lists the closed days, and once the model has written a page linking them
 // and run `memhook compile done`, exactly those days are in daily/_archive/.
 func TestIngestAndCompileCommands(t *testing.T) {
@@ -105,6 +106,20 @@ func TestIngestAndCompileCommands(t *testing.T) {
 	}
 	if log := readFile(t, filepath.Join(s.LongDir(), "log.md")); !strings.Contains(log, "ledger-design.md") {
 		t.Errorf("log.md has no line for the ingest:\n%s", log)
+	}
+
+	// A symbolic link leading out is refused; the error reaches the model.
+	outside := filepath.Join(t.TempDir(), "secret.md")
+	os.WriteFile(outside, []byte("not for the project\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(s.Project, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	s.Prompt("/cerebro:ingest link.md")
+	if got := s.commandTurn("ingest"); !strings.Contains(got, "symbolic link") || !strings.Contains(got, "exited with status") {
+		t.Errorf("the refusal of a symbolic link did not reach the model; it got:\n%s", got)
+	}
+	if raws, _ := filepath.Glob(filepath.Join(s.LongDir(), "raw", "*.md")); len(raws) != 1 {
+		t.Errorf("raw/ holds %v after the refused ingest, want only ledger-design.md", raws)
 	}
 
 	now := time.Now()
