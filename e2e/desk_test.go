@@ -5,22 +5,31 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
 // DeskShortDir is the desk's private short-term folder (registry, rollup.md, daily/).
 func (s *Sandbox) DeskShortDir() string { return filepath.Join(s.Desk, ".claude", "memory_short") }
 
-// TestOrgRollupAndDashboard: /cerebro:org_rollup writes rollup.md on the
-// desk from a registered project's plan-fact, without touching the
-// project, and /cerebro:org_dashboard puts that page before the model.
+// TestOrgRollupAndDashboard: /cerebro:org_rollup writes rollup.md (and its
+// cache and log) on the desk from the registered projects' plan-facts,
+// without touching them, a completed one as a Q4 case candidate; and
+// /cerebro:org_dashboard puts that page before the model.
 func TestOrgRollupAndDashboard(t *testing.T) {
 	s := newSandbox(t)
 	s.Memhook("long", "on")
 	s.Memhook("planfact", "set", "stage", "Pilot with two clinics")
 	s.Memhook("planfact", "set", "plan_status", "at_risk")
 	s.Memhook("planfact", "set", "next", "Sign the data agreement")
+	// A second project, completed today: a Q4 case candidate.
+	done := filepath.Join(filepath.Dir(s.Project), "billing-revamp")
+	initRepo(t, done)
+	s.Memhook("long", "on", "--project", done)
+	s.Memhook("planfact", "set", "status", "completed", "--project", done)
 	pf := filepath.Join(s.LongDir(), "План-факт.md")
 	before, err := os.Stat(pf)
 	if err != nil {
@@ -29,7 +38,7 @@ func TestOrgRollupAndDashboard(t *testing.T) {
 
 	s.Prompt("/cerebro:org_rollup")
 	got := s.commandTurn("org_rollup")
-	if !strings.Contains(got, "1 active") || strings.Contains(got, "exited with status") {
+	if !strings.Contains(got, "1 active") || !strings.Contains(got, "1 recently completed") || strings.Contains(got, "exited with status") {
 		t.Fatalf("the model did not get the rollup's summary; it got:\n%s", got)
 	}
 	dash := readFile(t, filepath.Join(s.DeskShortDir(), "rollup.md"))
@@ -38,13 +47,21 @@ func TestOrgRollupAndDashboard(t *testing.T) {
 			t.Errorf("rollup.md lacks %q:\n%s", want, dash)
 		}
 	}
+	if !regexp.MustCompile(`\*\*billing-revamp\*\* — completed .*Q4 case candidate`).MatchString(dash) {
+		t.Errorf("rollup.md does not list the completed project as a Q4 case candidate:\n%s", dash)
+	}
+	for _, f := range []string{"rollup.log", filepath.Join("cache", project.ID(s.Project)+".json")} {
+		if _, err := os.Stat(filepath.Join(s.DeskShortDir(), f)); err != nil {
+			t.Errorf("the rollup left no %s: %v", f, err)
+		}
+	}
 	if after, err := os.Stat(pf); err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the rollup touched the project's plan-fact file (%v)", err)
 	}
 
 	s.Prompt("/cerebro:org_dashboard")
 	head, _, _ := strings.Cut(dash, "\n")
-	if got := s.commandTurn("org_dashboard"); !strings.Contains(got, head) || !strings.Contains(got, "Pilot with two clinics") {
+	if got := s.commandTurn("org_dashboard"); !strings.Contains(got, head) || !strings.Contains(got, "Pilot with two clinics") || !strings.Contains(got, "billing-revamp") {
 		t.Errorf("the model did not get the dashboard; it got:\n%s", got)
 	}
 	s.checkHooks()
