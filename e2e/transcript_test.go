@@ -139,7 +139,7 @@ func hookTimeouts(t *testing.T) map[string]time.Duration {
 // memhookEvents maps memhook's hook argument to Claude Code's event name.
 var memhookEvents = map[string]string{
 	"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "stop": "Stop",
-	"pre-compact": "PreCompact", "session-end": "SessionEnd",
+	"pre-compact": "PreCompact", "session-end": "SessionEnd", "post-tool-use": "PostToolUse",
 }
 
 // MemhookLog reads memhook's own run log (hooks.log in the plugin's data dir).
