@@ -37,6 +37,7 @@ func TestPlanFactCommandAndInject(t *testing.T) {
 	set := fmt.Sprintf(`"%s" planfact set stage "Schema migration" && "%[1]s" planfact set next "Backfill the cents column"`, memhookPath())
 	s.Mock.On(Rule{Trigger: commandTag("planfact"), Match: func(t *Turn) bool { return !t.HasToolResult }, Reply: func(*Turn) []Block { return bash(set) }})
 
+	s.AllowedTools = "" // the command's allowed-tools let the model run memhook
 	s.Prompt("/cerebro:planfact the schema stage is finished")
 	if got := s.commandTurn("planfact"); !strings.Contains(got, "План-факт.md: the contract holds") || !strings.Contains(got, "the schema stage is finished") {
 		t.Fatalf("the model did not get memhook planfact check's verdict and the user's words; it got:\n%s", got)
