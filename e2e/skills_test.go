@@ -32,7 +32,9 @@ func TestSkillEditAfterReadCommitsAgain(t *testing.T) {
 			return []Block{ToolUse("Edit", map[string]any{"file_path": path, "old_string": "v1", "new_string": "v2"})}
 		}
 		return []Block{Text("MOCK-REPLY edited")}
-	}, Match: func(tn *Turn) bool { return step < 3 && strings.Contains(tn.Body.Get("messages").Raw, "EDIT_THE_SKILL") }})
+	}, Match: func(tn *Turn) bool {
+		return step < 3 && strings.Contains(tn.Body.Get("messages").Raw, "EDIT_THE_SKILL")
+	}})
 	r := s.Prompt("bump the skill EDIT_THE_SKILL", "--resume", id)
 	if got := readFile(t, path); got != "deploy skill v2\n" {
 		t.Fatalf("the Edit did not land (%q); run:\n%s", got, r.Text())
