@@ -21,20 +21,16 @@ func TestSkillEditAfterReadCommitsAgain(t *testing.T) {
 	id := newSessionID(t)
 	s.Prompt("create the skill TRIGGER_WRITE:"+path+":deploy skill v1", "--session-id", id)
 
-	step := 0
-	// Read, then (on the Read's result) Edit, then a reply.
-	s.Mock.On(Rule{Reply: func(tn *Turn) []Block {
-		step++
-		switch step {
-		case 1:
+	// Read on the prompt, then Edit on the Read's result (decided from the
+	// request alone, so a retried or parallel request cannot skip a step).
+	s.Mock.On(
+		Rule{Trigger: "EDIT_THE_SKILL", Match: func(tn *Turn) bool { return !tn.HasToolResult }, Reply: func(*Turn) []Block {
 			return []Block{ToolUse("Read", map[string]any{"file_path": path})}
-		case 2:
+		}},
+		Rule{Match: func(tn *Turn) bool { return tn.HasToolResult && lastToolUse(tn) == "Read" }, Reply: func(*Turn) []Block {
 			return []Block{ToolUse("Edit", map[string]any{"file_path": path, "old_string": "v1", "new_string": "v2"})}
-		}
-		return []Block{Text("MOCK-REPLY edited")}
-	}, Match: func(tn *Turn) bool {
-		return step < 3 && strings.Contains(tn.Body.Get("messages").Raw, "EDIT_THE_SKILL")
-	}})
+		}},
+	)
 	r := s.Prompt("bump the skill EDIT_THE_SKILL", "--resume", id)
 	if got := readFile(t, path); got != "deploy skill v2\n" {
 		t.Fatalf("the Edit did not land (%q); run:\n%s", got, r.Text())
@@ -62,4 +58,15 @@ func TestSkillEditAfterReadCommitsAgain(t *testing.T) {
 	if n := memhookRuns(s.checkHooks())["PostToolUse"]; n != 3 {
 		t.Errorf("memhook ran %d PostToolUse hooks, want 3 (Write, Edit, Write; Read is not matched)", n)
 	}
+}
+
+// lastToolUse is the tool the newest assistant message of the request called.
+func lastToolUse(tn *Turn) string {
+	msgs := tn.Body.Get("messages").Array()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Get("role").String() == "assistant" {
+			return msgs[i].Get(`content.#(type=="tool_use").name`).String()
+		}
+	}
+	return ""
 }
