@@ -66,7 +66,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
 		box.Research = blackbox.ClaudeResearch{
 			Command: cmd, Memhook: f.Executable, Model: eff.Distiller.Model, Dir: root,
-			Env:      append(os.Environ(), NestedEnv+"=1"),
+			Env:      append(f.Environ(), NestedEnv+"=1"),
 			MaxCalls: eff.Recall.ExtremeMaxCalls, Budget: time.Duration(eff.Recall.ExtremeSeconds) * time.Second, Now: f.Now,
 		}
 	}

@@ -66,6 +66,7 @@ func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx
 		c := distill.Claude{
 			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
 			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
+			Env:     f.Environ(),
 		}
 		body, usedClaude, err := distill.Fallback(ctx, c, seg)
 		if !usedClaude {
