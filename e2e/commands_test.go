@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -45,20 +46,48 @@ func TestFlushCommand(t *testing.T) {
 	s.checkHooks()
 }
 
-// TestLongActiveCommand: `/cerebro:memory_long_active on` (a command with
-// arguments) switches long-term memory on and registers the project on the
-// desk; the model sees the report.
+// TestLongActiveCommand: `/cerebro:memory_long_active on|status|off` (a
+// command with arguments) switches long-term memory on and registers the
+// project on the desk, reports it, then unregisters it keeping every file;
+// the next session does not register it again, nor inject the plan-fact.
 func TestLongActiveCommand(t *testing.T) {
 	s := newSandbox(t)
+	registry := filepath.Join(s.Desk, ".claude", "memory_short", "registry.json")
 	s.Prompt("/cerebro:memory_long_active on")
-	if fi, err := os.Stat(filepath.Join(s.Project, ".claude", "memory_long")); err != nil || !fi.IsDir() {
-		t.Fatalf("/cerebro:memory_long_active on did not create .claude/memory_long (%v); the model got:\n%s", err, s.lastUserText())
+	if fi, err := os.Stat(filepath.Join(s.LongDir(), "SCHEMA.md")); err != nil || fi.IsDir() {
+		t.Fatalf("/cerebro:memory_long_active on did not lay out .claude/memory_long (%v); the model got:\n%s", err, s.lastUserText())
 	}
-	if !strings.Contains(readFile(t, filepath.Join(s.Desk, ".claude", "memory_short", "registry.json")), s.Project) {
+	if !strings.Contains(readFile(t, registry), s.Project) {
 		t.Errorf("the project is not in the desk registry")
 	}
 	if strings.Contains(s.lastUserText(), "exited with status") {
 		t.Errorf("memhook long on failed; the model got:\n%s", s.lastUserText())
+	}
+
+	on := s.Prompt("/cerebro:memory_long_active status")
+	if ctx := injected(s.firstRequestOf(on.SessionID())); !strings.Contains(ctx, "Plan-fact status") {
+		t.Errorf("with long-term memory on, SessionStart did not inject the plan-fact paragraph:\n%s", ctx)
+	}
+	if got := s.commandTurn("memory_long_active"); !regexp.MustCompile(`state:\s+on\n`).MatchString(got) || !regexp.MustCompile(`registered:\s+true`).MatchString(got) || !strings.Contains(got, "plan-fact:   valid") {
+		t.Errorf("status does not report long-term memory on, registered, plan-fact valid; the model got:\n%s", got)
+	}
+
+	s.Prompt("/cerebro:memory_long_active off")
+	if got := s.commandTurn("memory_long_active"); !strings.Contains(got, "unregistered from the org desk") {
+		t.Errorf("off did not report the unregistration; the model got:\n%s", got)
+	}
+	off := s.Prompt("/cerebro:memory_long_active status")
+	if ctx := injected(s.firstRequestOf(off.SessionID())); strings.Contains(ctx, "Plan-fact status") {
+		t.Errorf("with long-term memory off, SessionStart still injects the plan-fact paragraph:\n%s", ctx)
+	}
+	if got := s.commandTurn("memory_long_active"); !strings.Contains(got, "off (files kept)") || !regexp.MustCompile(`registered:\s+false`).MatchString(got) {
+		t.Errorf("after off, status does not say off and unregistered; the model got:\n%s", got)
+	}
+	if strings.Contains(readFile(t, registry), s.Project) {
+		t.Errorf("the project is still in the desk registry after off (a SessionStart registered it again?):\n%s", readFile(t, registry))
+	}
+	if _, err := os.Stat(filepath.Join(s.LongDir(), "План-факт.md")); err != nil {
+		t.Errorf("off lost a file: %v", err)
 	}
 	s.checkHooks()
 }

@@ -68,8 +68,12 @@ type Sandbox struct {
 	PluginDir string
 	// AllowedTools is passed as --allowedTools (root may not skip permissions).
 	AllowedTools string
+	// Cwd, when set, is the directory claude runs in instead of Project
+	// (e.g. Desk, for a session of the operator's own work).
+	Cwd string
 
-	runs []Result // every claude run, for the hook checks
+	runs []Result        // every claude run, for the hook checks
+	cwds map[string]bool // every directory claude ran in, for the transcripts
 }
 
 // newSandbox makes a sandbox whose project is a fresh git repository.
@@ -109,6 +113,36 @@ func (s *Sandbox) PluginData() string {
 		name = "cerebro-cerebro"
 	}
 	return filepath.Join(s.Home, ".claude", "plugins", "data", name)
+}
+
+// workDir is where claude runs: Cwd, else Project; it is remembered so
+// that the hook checks read the transcripts of every directory.
+func (s *Sandbox) workDir() string {
+	dir := s.Project
+	if s.Cwd != "" {
+		dir = s.Cwd
+	}
+	if s.cwds == nil {
+		s.cwds = map[string]bool{}
+	}
+	s.cwds[dir] = true
+	return dir
+}
+
+// Memhook runs the plugin's memhook (scripts/memhook) in the project with
+// the sandbox's environment plus the CLAUDE_PLUGIN_DATA the hooks get, so it
+// shares their state (search indexes, logs), and returns its combined
+// output; a non-zero exit fails the test.
+func (s *Sandbox) Memhook(args ...string) string {
+	s.t.Helper()
+	cmd := exec.Command(filepath.Join(repoRoot, "scripts", "memhook"), args...)
+	cmd.Dir = s.Project
+	cmd.Env = append(s.environ(), "CLAUDE_PLUGIN_DATA="+s.PluginData())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("memhook %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
 }
 
 func (s *Sandbox) environ() []string {
@@ -206,7 +240,7 @@ func (s *Sandbox) ClaudeMayFail(args ...string) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claudeBin, args...)
-	cmd.Dir = s.Project
+	cmd.Dir = s.workDir()
 	cmd.Env = s.environ()
 	devnull, err := os.Open(os.DevNull)
 	if err != nil {
@@ -318,7 +352,7 @@ func (s *Sandbox) Live(extra ...string) *Live {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	l := &Live{s: s, cancel: cancel, args: args}
 	l.cmd = exec.CommandContext(ctx, claudeBin, args...)
-	l.cmd.Dir = s.Project
+	l.cmd.Dir = s.workDir()
 	l.cmd.Env = s.environ()
 	l.cmd.Stderr = &l.stderr
 	var err error

@@ -17,8 +17,11 @@ import (
 )
 
 // TranscriptDir is where Claude Code keeps this project's transcripts.
-func (s *Sandbox) TranscriptDir() string {
-	enc := strings.NewReplacer("/", "-", ".", "-").Replace(s.Project)
+func (s *Sandbox) TranscriptDir() string { return s.transcriptDirOf(s.Project) }
+
+// transcriptDirOf is where Claude Code keeps the transcripts of sessions run in dir.
+func (s *Sandbox) transcriptDirOf(dir string) string {
+	enc := strings.NewReplacer("/", "-", ".", "-").Replace(dir)
 	return filepath.Join(s.Home, ".claude", "projects", enc)
 }
 
@@ -29,10 +32,17 @@ func (s *Sandbox) Transcript(sessionID string) []gjson.Result {
 	return readJSONL(s.t, filepath.Join(s.TranscriptDir(), sessionID+".jsonl"))
 }
 
-// Transcripts returns every main-session transcript of the project by session id.
+// Transcripts returns every main-session transcript of the project, and of
+// every other directory claude ran in (Cwd), by session id.
 func (s *Sandbox) Transcripts() map[string][]gjson.Result {
 	s.t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(s.TranscriptDir(), "*.jsonl"))
+	for dir := range s.cwds {
+		if dir != s.Project {
+			more, _ := filepath.Glob(filepath.Join(s.transcriptDirOf(dir), "*.jsonl"))
+			paths = append(paths, more...)
+		}
+	}
 	out := map[string][]gjson.Result{}
 	for _, p := range paths {
 		out[strings.TrimSuffix(filepath.Base(p), ".jsonl")] = readJSONL(s.t, p)
@@ -129,7 +139,7 @@ func hookTimeouts(t *testing.T) map[string]time.Duration {
 // memhookEvents maps memhook's hook argument to Claude Code's event name.
 var memhookEvents = map[string]string{
 	"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "stop": "Stop",
-	"pre-compact": "PreCompact", "session-end": "SessionEnd",
+	"pre-compact": "PreCompact", "session-end": "SessionEnd", "post-tool-use": "PostToolUse",
 }
 
 // MemhookLog reads memhook's own run log (hooks.log in the plugin's data dir).

@@ -22,6 +22,12 @@ import (
 // written, synced and renamed over path, then the directory is synced so the
 // rename itself survives a power cut. Missing parent directories are created.
 func Write(path string, data []byte, perm fs.FileMode) error {
+	return replace(path, data, perm, true)
+}
+
+// replace writes data to a unique temporary file beside path and renames it
+// over path; durable syncs the file and the directory on the way.
+func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
@@ -45,8 +51,10 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
 		return fmt.Errorf("chmod %s: %w", name, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", name, err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", name, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", name, err)
@@ -55,7 +63,9 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("rename %s to %s: %w", name, path, err)
 	}
 	ok = true
-	syncDir(dir)
+	if durable {
+		syncDir(dir)
+	}
 	return nil
 }
 

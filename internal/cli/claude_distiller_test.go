@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
 // standInClaude writes a `claude` executable that answers like claude -p
@@ -34,6 +36,18 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// waitBackground waits until the ended session has no unflushed segment
+// and its background run has released its slot, its last act.
+func waitBackground(t *testing.T, h *hookEnv, session string) {
+	t.Helper()
+	dir := filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions", project.ID(h.proj))
+	waitFor(t, "the background run to finish", func() bool {
+		data, err := os.ReadFile(filepath.Join(dir, session+".json"))
+		_, perr := os.Stat(filepath.Join(dir, "pending", session))
+		return err == nil && os.IsNotExist(perr) && strings.Contains(string(data), `"ended":true`) && !strings.Contains(string(data), `"background"`)
+	})
 }
 
 func TestClaudeDistillerRunsDetachedWithFallbackAndBudget(t *testing.T) {
@@ -70,15 +84,7 @@ func TestClaudeDistillerRunsDetachedWithFallbackAndBudget(t *testing.T) {
 			if d := time.Since(start); d > 900*time.Millisecond {
 				t.Fatalf("the hook waited for the distiller (%s)", d)
 			}
-			// The background run's last act is its log line.
-			waitFor(t, "the background flush", func() bool {
-				for _, e := range h.log(t) {
-					if e.Event == "flush" && strings.HasPrefix(e.Message, "session-end flush:") {
-						return true
-					}
-				}
-				return false
-			})
+			waitBackground(t, h, "s1")
 			got := h.daily()
 			if c.wantClaude != strings.Contains(got, "CLAUDE-DISTILLED") {
 				t.Fatalf("claude used = %v, want %v:\n%s", !c.wantClaude, c.wantClaude, got)
@@ -107,5 +113,47 @@ func TestClaudeDistillerRunsDetachedWithFallbackAndBudget(t *testing.T) {
 				t.Fatalf("nested hook wrote %v", matches)
 			}
 		})
+	}
+}
+
+// TestClaudeDistillerKeepsTurnsAskedForDuringARun: hooks that want a flush
+// while the background run is busy hand it over instead of starting a
+// second run; the run takes them up before it lets go, so the last turn
+// reaches the daily file.
+func TestClaudeDistillerKeepsTurnsAskedForDuringARun(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in claude is a shell script")
+	}
+	h := newHookEnv(t)
+	h.env["CEREBRO_DISTILLER_KIND"] = "claude"
+	// The stand-in lists the features its prompt mentions, so the test
+	// sees which turns each run was given.
+	h.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, h,
+		"sleep 0.5; printf '### Asked\\n'; printf '%s\\n' \"$2\" | grep -oE 'add(ed)? feature [0-9]' | sort -u | sed 's/^/- CLAUDE /'\n")
+	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "2"
+	h.env["CEREBRO_SHORT_MIN_REPLIES"] = "1"
+	for i := 0; i < 3; i++ {
+		h.proc(t, h.input("s1", "UserPromptSubmit", "prompt", fmt.Sprintf("Please add feature %d.", i)), nil, "hook", "user-prompt-submit")
+		h.proc(t, h.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("I added feature %d.", i)), nil, "hook", "stop")
+	}
+	h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), nil, "hook", "session-end")
+	waitBackground(t, h, "s1")
+	started := 0
+	for _, e := range h.log(t) {
+		if strings.HasPrefix(e.Message, "started background flush") {
+			started++
+		}
+	}
+	if started != 1 {
+		t.Errorf("%d background runs started, want 1", started)
+	}
+	st := filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")
+	pending, _ := filepath.Glob(filepath.Join(st, "*", "pending", "s1"))
+	for i := 0; i < 3; i++ {
+		for _, msg := range []string{"add feature", "added feature"} {
+			if n := strings.Count(h.daily(), fmt.Sprintf("- CLAUDE %s %d\n", msg, i)); n != 1 || len(pending) != 0 {
+				t.Fatalf("%q %d flushed %d times (pending %v):\n%s", msg, i, n, pending, h.daily())
+			}
+		}
 	}
 }

@@ -29,7 +29,9 @@ type System struct {
 	Out    io.Writer
 	Err    io.Writer
 	Getenv func(string) string
-	Now    func() time.Time
+	// Environ is the whole environment, for child processes cerebro starts.
+	Environ func() []string
+	Now     func() time.Time
 	// Terminal reports whether stderr is a terminal: progress is shown only
 	// there.
 	Terminal bool
@@ -44,6 +46,7 @@ func OS() System {
 	return System{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Getenv:     os.Getenv,
+		Environ:    os.Environ,
 		Now:        time.Now,
 		Terminal:   isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
 		Executable: exe,
@@ -93,6 +96,9 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 func Main(args []string, sys System) int {
 	if sys.Getenv == nil {
 		sys.Getenv = func(string) string { return "" }
+	}
+	if sys.Environ == nil {
+		sys.Environ = func() []string { return nil }
 	}
 	if sys.Now == nil {
 		sys.Now = time.Now

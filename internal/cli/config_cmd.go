@@ -35,7 +35,7 @@ func newCmdConfig(f *Factory, runF func(*ConfigOptions) error) *cobra.Command {
 }
 
 func configRun(opts *ConfigOptions) error {
-	root, err := projectRoot(opts.Project)
+	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
 	}

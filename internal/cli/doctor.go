@@ -66,7 +66,7 @@ func (r *doctorReport) add(level, hint, format string, args ...any) {
 func doctorRun(opts *DoctorOptions) error {
 	rep := &doctorReport{}
 	now := opts.Now()
-	root, err := projectRoot(opts.Project)
+	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		rep.add("warn", "run doctor from inside a project, or pass --project", "project: %v", err)
 	} else {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/session"
 	"github.com/spf13/cobra"
-	"time"
 )
 
 // FlushOptions are the inputs of `memhook flush`.
@@ -80,7 +80,7 @@ func flushRun(opts *FlushOptions) error {
 			trigger = session.TriggerRecovery
 		}
 	default:
-		root, err := projectRoot(opts.Project)
+		root, err := opts.projectRoot(opts.Project)
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,33 @@ func flushRun(opts *FlushOptions) error {
 	return errors.Join(errs...)
 }
 
+// flushOne flushes a session, then takes up any flush a hook asked for
+// while this one ran (the claude distiller's hooks do not start a second
+// background run); the last look and the release of the session's
+// background slot are one locked step.
 func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
+	for range 8 {
+		if err := flushStep(f, log, s, trigger, final); err != nil {
+			return err
+		}
+		again := false
+		err := s.Update(func(st *session.State) error {
+			if st.Again != "" {
+				trigger, final, again = st.Again, st.AgainFinal, true
+				st.Again, st.AgainFinal = "", false
+				return nil
+			}
+			st.Background = time.Time{}
+			return nil
+		})
+		if err != nil || !again {
+			return err
+		}
+	}
+	return nil
+}
+
+func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
 	start := f.Now()
 	st, err := s.Load()
 	if err != nil {
@@ -113,7 +139,7 @@ func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, f
 	if err != nil {
 		return withHint(fmt.Errorf("load config: %w", err), "fix the file named above, or move it aside")
 	}
-	// A pending session counts as over (so a trivial one is dropped) only
+	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.
 	over := final || st.Ended || f.Now().Sub(st.LastSeen) >= recoverIdle
 	o := f.flushOptions(cfg, trigger, over)
@@ -121,9 +147,6 @@ func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, f
 		o.Distill = redacting(cfg, f.claudeDistill(cfg, log))
 	}
 	res, err := s.Flush(context.Background(), o)
-	if !st.Background.IsZero() {
-		s.Update(func(st *session.State) error { st.Background = time.Time{}; return nil })
-	}
 	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
 		MS: float64(f.Now().Sub(start).Microseconds()) / 1000}
 	switch {

@@ -37,7 +37,9 @@ type hookHandler func(ctx context.Context, r *hookRun) ([]byte, error)
 
 // hookHandlers maps the event argument to its handler.
 func hookHandlers() map[string]hookHandler {
-	return shortTermHandlers()
+	h := shortTermHandlers()
+	h["post-tool-use"] = hookPostToolUse
+	return h
 }
 
 func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {

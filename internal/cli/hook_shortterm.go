@@ -51,7 +51,7 @@ func (r *hookRun) scope() (*hookScope, error) {
 	if cwd == "" {
 		return nil, errors.New("resolve project: the hook input has no cwd")
 	}
-	root, err := project.Root(cwd)
+	root, err := project.RootFor(cwd, r.Paths.Home)
 	if err != nil {
 		return nil, err
 	}

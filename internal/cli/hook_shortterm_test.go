@@ -295,7 +295,9 @@ func TestRealHookInputs(t *testing.T) {
 		if out == "" {
 			continue
 		}
-		var v struct{ HookSpecificOutput struct{ HookEventName string } }
+		var v struct {
+			HookSpecificOutput struct{ HookEventName string }
+		}
 		if ev != "session-start" || json.Unmarshal([]byte(out), &v) != nil || v.HookSpecificOutput.HookEventName != "SessionStart" {
 			t.Fatalf("%s printed %q", ev, out)
 		}

@@ -56,7 +56,7 @@ every file. long status says what is there.`,
 }
 
 func longRun(opts *LongOptions) error {
-	root, err := projectRoot(opts.Project)
+	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -150,8 +150,8 @@ func longRun(opts *LongOptions) error {
 }
 
 // longStore opens the long-term memory of the project around dir.
-func longStore(dir string) (*longterm.Store, string, error) {
-	root, err := projectRoot(dir)
+func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
+	root, err := f.projectRoot(dir)
 	if err != nil {
 		return nil, "", err
 	}

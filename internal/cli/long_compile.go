@@ -53,7 +53,7 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 }
 
 func compileRun(opts *CompileOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

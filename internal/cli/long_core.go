@@ -44,7 +44,7 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 }
 
 func coreRun(opts *CoreOptions) error {
-	s, root, err := longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ in short-term memory (daily/ or daily/_archive/).`,
 }
 
 func factRun(opts *FactOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 }
 
 func truthRun(opts *TruthOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ match their type. raw/ is never overwritten.`,
 }
 
 func ingestRun(opts *IngestOptions) error {
-	s, root, err := longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ the CORE.md cap and pending truths. --json prints
 }
 
 func lintRun(opts *LintOptions) error {
-	s, root, err := longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

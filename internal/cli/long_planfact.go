@@ -53,7 +53,7 @@ status: active|paused|completed (completed also fills the completed date).`,
 }
 
 func planFactRun(opts *PlanFactOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

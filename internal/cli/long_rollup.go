@@ -43,7 +43,7 @@ only read.`,
 }
 
 func rollupDaysRun(opts *RollupDaysOptions) error {
-	s, _, err := longStore(opts.Project)
+	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}

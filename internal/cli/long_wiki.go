@@ -2,21 +2,25 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
-// WikiOptions are the inputs of `memhook wiki graph|index`.
+// WikiOptions are the inputs of `memhook wiki graph|index|write`.
 type WikiOptions struct {
 	*Factory
-	Action  string // graph or index
+	Action  string // graph, index or write
 	Project string
+	Page    string // write: PAGE relative to .claude/memory_long
+	From    string // write: a file with the text, "-" for stdin
 }
 
 func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
 	opts := &WikiOptions{Factory: f}
-	cmd := &cobra.Command{Use: "wiki", Short: "Rebuild the long-term wiki's graph file and index.md"}
+	cmd := &cobra.Command{Use: "wiki", Short: "Write a long-term page; rebuild the wiki's graph file and index.md"}
 	for _, a := range []struct{ name, short string }{
 		{"graph", "Rebuild .claude/memory_long/graph.json from the pages"},
 		{"index", "Rebuild index.md's catalogue by type (text above its marker is kept)"},
@@ -35,13 +39,71 @@ func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
 		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 		cmd.AddCommand(sub)
 	}
+	write := &cobra.Command{
+		Use:   "write PAGE",
+		Short: "Create or replace a page of .claude/memory_long with text from stdin or --from",
+		Long: `write creates or replaces PAGE (a .md path relative to .claude/memory_long,
+e.g. wiki/_private/Decisions.md) with the text read from stdin (or --from FILE),
+appends log.md and refreshes index.md and the graph. Claude Code refuses its
+Write and Edit tools on files under .claude/ ("sensitive file"), so the model
+writes long-term pages with this command. raw/, log.md and CORE.md are refused
+(CORE.md has memhook core), and so is a План-факт.md that breaks its contract.`,
+		Example: "  memhook wiki write wiki/_private/Decisions.md <<'EOF'\n  ---\n  type: decision\n  ---\n  ...\n  EOF",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Action, opts.Page = "write", args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return wikiRun(opts)
+		},
+	}
+	write.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	write.Flags().StringVar(&opts.From, "from", "-", "file with the page's text ('-' reads stdin)")
+	cmd.AddCommand(write)
 	return cmd
 }
 
-func wikiRun(opts *WikiOptions) error {
-	s, _, err := longStore(opts.Project)
+// wikiWrite is `memhook wiki write PAGE`.
+func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
+	var text []byte
+	var err error
+	if opts.From == "-" {
+		text, err = io.ReadAll(io.LimitReader(opts.In, maxPageBytes+1))
+	} else {
+		text, err = os.ReadFile(opts.From)
+	}
+	if err != nil {
+		return fmt.Errorf("wiki write: read the text: %w", err)
+	}
+	if len(text) > maxPageBytes {
+		return withHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
+	}
+	res, err := s.WritePage(opts.Page, text, opts.Now())
 	if err != nil {
 		return err
+	}
+	switch {
+	case res.Created:
+		fmt.Fprintf(opts.Out, "wrote %s (new page)\n", s.Path(res.Page))
+	case res.Changed:
+		fmt.Fprintf(opts.Out, "wrote %s\n", s.Path(res.Page))
+	default:
+		fmt.Fprintf(opts.Out, "%s already holds this text\n", s.Path(res.Page))
+	}
+	return nil
+}
+
+// maxPageBytes bounds one page written through memhook.
+const maxPageBytes = 1 << 20
+
+func wikiRun(opts *WikiOptions) error {
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	if opts.Action == "write" {
+		return wikiWrite(opts, s)
 	}
 	now := opts.Now()
 	name, rebuild := longterm.GraphFile, s.RebuildGraph

@@ -97,7 +97,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 // resolveCaseProject takes a project directory or a registry id.
 func resolveCaseProject(f *Factory, arg string) (string, string, error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
-		root, err := projectRoot(arg)
+		root, err := f.projectRoot(arg)
 		return root, "", err
 	}
 	reg, err := registry.Read(f.Paths.Registry())

@@ -124,7 +124,7 @@ func registryAdd(opts *RegistryOptions, path string) error {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return withHint(fmt.Errorf("add %s: not an existing directory", abs), "pass the folder of a project")
 	}
-	root, err := projectRoot(abs)
+	root, err := opts.projectRoot(abs)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ type memorySetup struct {
 // memoryRoots resolves the roots for --project/--root/--scope. With
 // --root only that directory is used.
 func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, error) {
-	proj, err := projectRoot(projectDir)
+	proj, err := f.projectRoot(projectDir)
 	if err != nil {
 		return nil, err
 	}

@@ -66,6 +66,7 @@ func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx
 		c := distill.Claude{
 			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
 			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
+			Env:     f.Environ(),
 		}
 		body, usedClaude, err := distill.Fallback(ctx, c, seg)
 		if !usedClaude {
@@ -78,12 +79,32 @@ func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx
 // BudgetDir holds the per-day count of claude distiller calls.
 func BudgetDir(p config.Paths) string { return filepath.Join(p.State, "distiller") }
 
-// flushDetached starts the background flush unless one started recently.
+// flushDetached starts the background flush, or, when one is running,
+// asks it to go again once it is done: the request and the running run's
+// last look at it happen under the session lock, so no request falls
+// between them (see flushOne).
 func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string, final bool) error {
 	window := time.Duration(sc.cfg.Distiller.TimeoutSeconds)*time.Second + time.Minute
-	if !st.Background.IsZero() && r.Now().Sub(st.Background) < window {
+	spawn := false
+	err := sc.sess.Update(func(s *session.State) error {
+		if !s.Background.IsZero() && r.Now().Sub(s.Background) < window {
+			s.Again, s.AgainFinal = trigger, s.AgainFinal || final
+			return nil
+		}
+		s.Background, spawn = r.Now(), true
 		return nil
+	})
+	if err != nil || !spawn {
+		return err
 	}
+	if err := r.startFlush(sc, trigger, final); err != nil {
+		sc.sess.Update(func(s *session.State) error { s.Background = time.Time{}; return nil })
+		return err
+	}
+	return nil
+}
+
+func (r *hookRun) startFlush(sc *hookScope, trigger string, final bool) error {
 	if r.Executable == "" {
 		return fmt.Errorf("start background flush: the memhook executable is unknown")
 	}
@@ -101,7 +122,7 @@ func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string
 	cmd.Process.Release()
 	r.Log.Write(runlog.Entry{Time: r.Now(), Event: "flush", Session: sc.sess.ID, Level: "info",
 		Message: "started background flush pid " + strconv.Itoa(pid) + " (" + trigger + ")"})
-	return sc.sess.Update(func(s *session.State) error { s.Background = r.Now(); return nil })
+	return nil
 }
 
 func (r *hookRun) logFlush(sessionID, trigger string, res session.FlushResult, err error) {

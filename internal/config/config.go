@@ -118,8 +118,9 @@ type Org struct {
 
 // Recall bounds the memory black box.
 type Recall struct {
-	ExtremeMaxCalls int `toml:"extreme_max_calls"`
-	ExtremeSeconds  int `toml:"extreme_seconds"`
+	ExtremeMaxCalls int     `toml:"extreme_max_calls"`
+	ExtremeSeconds  int     `toml:"extreme_seconds"`
+	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
 // Default returns the built-in settings.
@@ -138,7 +139,7 @@ func Default() Config {
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
-		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180},
+		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
 	}
 }
 

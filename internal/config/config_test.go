@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func mapEnv(m map[string]string) Env { return func(k string) string { return m[k] } }
@@ -66,5 +67,28 @@ func TestResolvePaths(t *testing.T) {
 	p = ResolvePaths(mapEnv(map[string]string{"HOME": "/h", "CEREBRO_HOME": "/desk", "CEREBRO_STATE_DIR": "/st"}))
 	if p.Home != "/desk" || p.State != "/st" {
 		t.Fatalf("got %+v", p)
+	}
+}
+
+func TestResolvePathsFindsThePluginDataFolder(t *testing.T) {
+	home := t.TempDir()
+	inline := filepath.Join(home, ".claude", "plugins", "data", "cerebro-inline")
+	installed := filepath.Join(home, ".claude", "plugins", "data", "cerebro-cerebro")
+	os.MkdirAll(filepath.Join(inline, "logs"), 0o755)
+	os.MkdirAll(filepath.Join(installed, "logs"), 0o755)
+	os.MkdirAll(filepath.Join(home, ".claude", "plugins", "data", "other-x"), 0o755)
+	old := time.Now().Add(-time.Hour)
+	os.WriteFile(filepath.Join(inline, "logs", "hooks.log"), []byte("x"), 0o644)
+	os.Chtimes(filepath.Join(inline, "logs", "hooks.log"), old, old)
+	os.Chtimes(inline, old, old)
+	os.WriteFile(filepath.Join(installed, "logs", "hooks.log"), []byte("x"), 0o644)
+	if got := ResolvePaths(mapEnv(map[string]string{"HOME": home})).State; got != installed {
+		t.Fatalf("state = %s, want the folder the hooks used last, %s", got, installed)
+	}
+	if got := ResolvePaths(mapEnv(map[string]string{"HOME": home, "CEREBRO_STATE_DIR": "/st"})).State; got != "/st" {
+		t.Fatalf("an explicit state dir must win, got %s", got)
+	}
+	if got := ResolvePaths(mapEnv(map[string]string{"HOME": t.TempDir()})).State; !strings.HasSuffix(got, "cerebro") {
+		t.Fatalf("without plugin data: %s", got)
 	}
 }

@@ -1,8 +1,10 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 )
 
 // Paths are the fixed places cerebro reads and writes outside projects.
@@ -13,7 +15,8 @@ type Paths struct {
 
 // ResolvePaths applies the documented defaults: CEREBRO_HOME or ~/cerebro;
 // CLAUDE_PLUGIN_DATA (set by Claude Code for hooks), else CEREBRO_STATE_DIR,
-// else the OS state dir.
+// else the data folder Claude Code gave the installed plugin (so memhook run
+// from a terminal sees the hooks' state), else the OS state dir.
 func ResolvePaths(env Env) Paths {
 	home := env("CEREBRO_HOME")
 	if home == "" {
@@ -22,6 +25,9 @@ func ResolvePaths(env Env) Paths {
 	state := env("CLAUDE_PLUGIN_DATA")
 	if state == "" {
 		state = env("CEREBRO_STATE_DIR")
+	}
+	if state == "" {
+		state = pluginDataDir(env)
 	}
 	if state == "" {
 		state = stateDir(env)
@@ -44,6 +50,32 @@ func (p Paths) Sessions() string { return filepath.Join(p.State, "sessions") }
 
 // Indexes holds the search indexes, one per memory root.
 func (p Paths) Indexes() string { return filepath.Join(p.State, "index") }
+
+// pluginDataDir finds ~/.claude/plugins/data/cerebro-<marketplace>, the
+// folder Claude Code hands cerebro's hooks as CLAUDE_PLUGIN_DATA. With
+// several (installed and --plugin-dir), the one used last wins.
+func pluginDataDir(env Env) string {
+	claude := env("CLAUDE_CONFIG_DIR")
+	if claude == "" {
+		claude = filepath.Join(homeDir(env), ".claude")
+	}
+	matches, _ := filepath.Glob(filepath.Join(claude, "plugins", "data", "cerebro-*"))
+	best, bestTime := "", time.Time{}
+	for _, m := range matches {
+		fi, err := os.Stat(m)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		t := fi.ModTime()
+		if li, err := os.Stat(filepath.Join(m, "logs", "hooks.log")); err == nil && li.ModTime().After(t) {
+			t = li.ModTime()
+		}
+		if best == "" || t.After(bestTime) {
+			best, bestTime = m, t
+		}
+	}
+	return best
+}
 
 func homeDir(env Env) string {
 	if h := env("HOME"); h != "" {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -98,12 +97,10 @@ func (c Claude) Distill(ctx context.Context, seg Segment) (string, error) {
 	return body, nil
 }
 
-// childEnv is env (or this process's environment) without CLAUDECODE, which
-// marks a shell inside Claude Code, and with the nested-run guard set.
+// childEnv is env without CLAUDECODE, which marks a shell inside Claude
+// Code, and with the nested-run guard set. The caller hands the environment
+// in (Claude.Env): this package never reads the process's own.
 func childEnv(env []string) []string {
-	if env == nil {
-		env = os.Environ()
-	}
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")

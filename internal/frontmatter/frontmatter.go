@@ -91,6 +91,20 @@ func Map(data []byte) (map[string]any, []byte, error) {
 	return m, body, err
 }
 
+// Line returns the file line an error of this package names ("line 4:
+// ..."), or 1 when it names none: the frontmatter starts there.
+func Line(err error) int {
+	if err == nil {
+		return 1
+	}
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if n, _ := strconv.Atoi(m[1]); n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
 func shiftLines(msg string, by int) string {
 	return yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
 		n, _ := strconv.Atoi(s[len("line "):])

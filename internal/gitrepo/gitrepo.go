@@ -18,6 +18,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -102,9 +103,10 @@ func (r *Repo) Rel(path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
-// CommitPaths stages exactly the given paths (added, changed or deleted;
-// absolute or relative to the work tree) and commits them. It returns
-// [ErrNothingToCommit] when none of them changed.
+// CommitPaths commits exactly the given paths (added, changed or deleted;
+// absolute or relative to the work tree) and nothing else: whatever a
+// person had staged stays staged, uncommitted. It returns
+// [ErrNothingToCommit] when none of the paths changed.
 func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (string, error) {
 	wt, err := r.repo.Worktree()
 	if err != nil {
@@ -119,39 +121,145 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 		if err != nil {
 			return "", err
 		}
-		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-			if _, err := wt.Remove(rel); err != nil && !errors.Is(err, object.ErrFileNotFound) && !strings.Contains(err.Error(), "entry not found") {
-				return "", fmt.Errorf("stage removal of %s: %w", rel, err)
-			}
-		} else if _, err := wt.Add(rel); err != nil {
-			return "", fmt.Errorf("stage %s: %w", rel, err)
-		}
 		rels = append(rels, rel)
 	}
-	st, err := wt.Status()
+	saved, err := r.repo.Storer.Index()
 	if err != nil {
-		return "", fmt.Errorf("read status: %w", err)
+		return "", fmt.Errorf("read index: %w", err)
 	}
-	changed := false
-	for path, s := range st {
-		if s.Staging != git.Unmodified && s.Staging != git.Untracked {
-			for _, rel := range rels {
-				if path == rel || strings.HasPrefix(path, rel+"/") {
-					changed = true
-				}
+	saved = copyIndex(saved)
+	// Start from an index equal to HEAD, so the commit holds only our paths.
+	var headTree *object.Tree
+	if head, err := r.repo.Head(); err == nil {
+		c, err := r.repo.CommitObject(head.Hash())
+		if err != nil {
+			return "", fmt.Errorf("read HEAD: %w", err)
+		}
+		if headTree, err = c.Tree(); err != nil {
+			return "", fmt.Errorf("read HEAD tree: %w", err)
+		}
+		if err := wt.Reset(&git.ResetOptions{Commit: head.Hash(), Mode: git.MixedReset}); err != nil {
+			return "", fmt.Errorf("prepare index: %w", err)
+		}
+	} else if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		if err := r.repo.Storer.SetIndex(&index.Index{Version: 2}); err != nil {
+			return "", fmt.Errorf("prepare index: %w", err)
+		}
+	} else {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	restore := func() error {
+		committed, err := r.repo.Storer.Index()
+		if err != nil {
+			return fmt.Errorf("read index: %w", err)
+		}
+		kept := saved.Entries[:0]
+		for _, e := range saved.Entries {
+			if !underAny(e.Name, rels) {
+				kept = append(kept, e)
 			}
 		}
+		saved.Entries = kept
+		for _, e := range committed.Entries {
+			if underAny(e.Name, rels) {
+				cp := *e
+				saved.Entries = append(saved.Entries, &cp)
+			}
+		}
+		if err := r.repo.Storer.SetIndex(saved); err != nil {
+			return fmt.Errorf("restore index: %w", err)
+		}
+		return nil
+	}
+	for _, rel := range rels {
+		abs := filepath.Join(r.root, filepath.FromSlash(rel))
+		if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
+			wt.Remove(rel) // not tracked either: nothing to stage
+			continue
+		}
+		if _, err := wt.Add(rel); err != nil {
+			restore()
+			return "", fmt.Errorf("stage %s: %w", rel, err)
+		}
+	}
+	changed, err := r.differsFromHead(rels, headTree)
+	if err != nil {
+		restore()
+		return "", err
 	}
 	if !changed {
+		if err := restore(); err != nil {
+			return "", err
+		}
 		return "", ErrNothingToCommit
 	}
 	sig := Author
 	sig.When = when
 	h, err := wt.Commit(message, &git.CommitOptions{Author: &sig, Committer: &sig})
+	if rerr := restore(); err == nil && rerr != nil {
+		return "", rerr
+	}
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
 	return h.String(), nil
+}
+
+// differsFromHead compares the index with HEAD's tree under the given
+// paths (files or folders).
+func (r *Repo) differsFromHead(rels []string, head *object.Tree) (bool, error) {
+	staged := map[string]plumbing.Hash{}
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return false, fmt.Errorf("read index: %w", err)
+	}
+	for _, e := range idx.Entries {
+		if underAny(e.Name, rels) {
+			staged[e.Name] = e.Hash
+		}
+	}
+	committed := map[string]plumbing.Hash{}
+	if head != nil {
+		err := head.Files().ForEach(func(f *object.File) error {
+			if underAny(f.Name, rels) {
+				committed[f.Name] = f.Hash
+			}
+			return nil
+		})
+		if err != nil {
+			return false, fmt.Errorf("read HEAD tree: %w", err)
+		}
+	}
+	if len(staged) != len(committed) {
+		return true, nil
+	}
+	for name, h := range staged {
+		if committed[name] != h {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// underAny reports whether a slash path is one of rels or inside one.
+func underAny(name string, rels []string) bool {
+	for _, rel := range rels {
+		if rel != "" && under(name, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func copyIndex(i *index.Index) *index.Index {
+	out := *i
+	out.Entries = make([]*index.Entry, len(i.Entries))
+	for n, e := range i.Entries {
+		cp := *e
+		out.Entries[n] = &cp
+	}
+	out.Cache = nil // the cached tree no longer matches once entries move
+	return &out
 }
 
 // Log lists the commits touching path (all commits when path is ""),

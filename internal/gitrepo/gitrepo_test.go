@@ -63,3 +63,45 @@ func TestCommitLogFileAtActivity(t *testing.T) {
 		t.Fatalf("Open outside a repo: err = %v", err)
 	}
 }
+
+// A person's staged work in the same repository is neither committed nor
+// unstaged by cerebro's commits.
+func TestCommitPathsLeavesOtherStagedWorkAlone(t *testing.T) {
+	dir := t.TempDir()
+	r, _ := Init(dir)
+	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("v1\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "skills", "a"), 0o755)
+	skill := filepath.Join(dir, "skills", "a", "SKILL.md")
+	os.WriteFile(skill, []byte("s1\n"), 0o644)
+	if _, err := r.CommitPaths([]string{"mine.txt", "skills"}, "base", t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.CommitPaths([]string{"skills"}, "again", t0); !errors.Is(err, ErrNothingToCommit) {
+		t.Fatalf("unchanged folder: err = %v", err)
+	}
+	// The person stages a change of their own.
+	os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("v2 staged\n"), 0o644)
+	wt, _ := r.repo.Worktree()
+	if _, err := wt.Add("mine.txt"); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(skill, []byte("s2\n"), 0o644)
+	h, err := r.CommitPaths([]string{skill}, "skill a", t0.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.FileAt(h, "mine.txt"); string(got) != "v1\n" {
+		t.Fatalf("the person's staged change was committed: %q", got)
+	}
+	if got, _ := r.FileAt(h, "skills/a/SKILL.md"); string(got) != "s2\n" {
+		t.Fatalf("skill at commit = %q", got)
+	}
+	st, _ := wt.Status()
+	if s := st.File("mine.txt"); s.Staging != 'M' {
+		t.Fatalf("mine.txt staging = %q, want still staged as modified", s.Staging)
+	}
+	if s := st.File("skills/a/SKILL.md"); s.Staging != ' ' && s.Staging != '?' || s.Worktree != ' ' && s.Worktree != '?' {
+		t.Fatalf("skill status after commit = %+v, want clean", s)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/frontmatter"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -57,7 +58,7 @@ func (s *Store) Lint(opts LintOptions) ([]Finding, error) {
 	}
 	for _, p := range v.Pages {
 		if p.MetaErr != nil {
-			add(p.Path, lineIn(p.MetaErr.Error()), "frontmatter", SevError, p.MetaErr.Error())
+			add(p.Path, frontmatter.Line(p.MetaErr), "frontmatter", SevError, p.MetaErr.Error())
 		} else if strings.TrimSpace(p.Type) == "" {
 			add(p.Path, 1, "missing-type", SevError, "page has no `type` in its frontmatter")
 		}
@@ -152,15 +153,4 @@ func HasErrors(fs []Finding) bool {
 		}
 	}
 	return false
-}
-
-func lineIn(msg string) int {
-	var n int
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i:], "line %d", &n)
-	}
-	if n == 0 {
-		n = 1
-	}
-	return n
 }

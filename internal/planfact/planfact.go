@@ -62,7 +62,7 @@ func Parse(data []byte) (*PlanFact, []Problem) {
 		return nil, []Problem{{Line: 1, Message: "no frontmatter: the file must open with a --- block holding the contract fields"}}
 	}
 	if err != nil {
-		return nil, []Problem{{Line: lineOf(err.Error()), Message: err.Error()}}
+		return nil, []Problem{{Line: frontmatter.Line(err), Message: err.Error()}}
 	}
 	pf := &PlanFact{}
 	var probs []Problem
@@ -252,15 +252,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-func lineOf(msg string) int {
-	var n int
-	if i := strings.Index(msg, "line "); i >= 0 {
-		fmt.Sscanf(msg[i:], "line %d", &n)
-	}
-	if n == 0 {
-		n = 1
-	}
-	return n
 }

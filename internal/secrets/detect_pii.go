@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-var emailRe = regexp.MustCompile(`^([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b`)
+var emailRe = lazyRegexp(`^([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})\b`)
 
 func isLocalByte(c byte) bool { return isWordByte(c) || strings.IndexByte(".%+-", c) >= 0 }
 
@@ -30,7 +30,7 @@ func findEmails(text string) []match {
 			}
 		}
 	}
-	for _, m := range anchored(text, starts, 320, emailRe) {
+	for _, m := range anchored(text, starts, 320, emailRe()) {
 		v := strings.ToLower(text[m[2]:m[3]])
 		at := strings.LastIndex(v, "@")
 		local, domain := v[:at], v[at+1:]
@@ -54,14 +54,14 @@ func findEmails(text string) []match {
 // Russian numbers: +7 or 8, a code starting 3, 4, 8 or 9, then 3-2-2
 // digits. A leading 8 needs a separator somewhere, so that plain long
 // numbers (IDs, counters) stay silent.
-var ruPhoneRe = regexp.MustCompile(`^((?:\+7|8)[ \-]?(?:\([3489]\d{2}\)|[3489]\d{2})[ \-]?\d{3}[ \-]?\d{2}[ \-]?\d{2})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
+var ruPhoneRe = lazyRegexp(`^((?:\+7|8)[ \-]?(?:\([3489]\d{2}\)|[3489]\d{2})[ \-]?\d{3}[ \-]?\d{2}[ \-]?\d{2})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
 
 func findRussianPhones(text string) []match {
 	var out []match
 	starts := positions(text, func(i int) bool {
 		return (text[i] == '8' || text[i] == '+' && i+1 < len(text) && text[i+1] == '7') && (i == 0 || !isWordByte(text[i-1]) && text[i-1] != '+')
 	})
-	for _, m := range anchored(text, starts, 64, ruPhoneRe) {
+	for _, m := range anchored(text, starts, 64, ruPhoneRe()) {
 		v := text[m[2]:m[3]]
 		if v[0] == '8' && !strings.ContainsAny(v, " -(") {
 			continue
@@ -76,14 +76,14 @@ func findRussianPhones(text string) []match {
 
 // International numbers need the + and a country code; 8 to 15 digits in
 // all (E.164), in groups separated by a space, dot or dash.
-var intlPhoneRe = regexp.MustCompile(`^(\+[1-9]\d{0,2}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{1,4}){1,5})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
+var intlPhoneRe = lazyRegexp(`^(\+[1-9]\d{0,2}[ .\-]?(?:\(\d{1,4}\)[ .\-]?)?\d{1,4}(?:[ .\-]?\d{1,4}){1,5})(?:[^\w\-.]|[.\-]\D|[.\-]?$)`)
 
 func findIntlPhones(text string) []match {
 	var out []match
 	starts := positions(text, func(i int) bool {
 		return text[i] == '+' && i+1 < len(text) && text[i+1] >= '1' && text[i+1] <= '9' && (i == 0 || !isWordByte(text[i-1]) && text[i-1] != '+')
 	})
-	for _, m := range anchored(text, starts, 64, intlPhoneRe) {
+	for _, m := range anchored(text, starts, 64, intlPhoneRe()) {
 		v := text[m[2]:m[3]]
 		d := digitsOf(v)
 		if len(d) < 8 || len(d) > 15 || fakeDigits(d[2:]) {
@@ -118,7 +118,7 @@ func fakeDigits(d string) bool {
 	return strings.Contains("01234567890", d) || strings.Contains("98765432109", d)
 }
 
-var cardRe = regexp.MustCompile(`^((?:\d[ \-]?){12,18}\d)(?:[^\w\-]|[.,]\D|[.,]?$|-\D)`)
+var cardRe = lazyRegexp(`^((?:\d[ \-]?){12,18}\d)(?:[^\w\-]|[.,]\D|[.,]?$|-\D)`)
 
 var testCards = map[string]bool{
 	"4111111111111111": true, "4242424242424242": true, "5555555555554444": true, "4000056655665556": true,
@@ -140,7 +140,7 @@ func findCards(text string) []match {
 		}
 		return digits >= 13
 	})
-	for _, m := range anchored(text, starts, 64, cardRe) {
+	for _, m := range anchored(text, starts, 64, cardRe()) {
 		v := text[m[2]:m[3]]
 		d := digitsOf(v)
 		if len(d) < 13 || len(d) > 19 || !luhn(d) || testCards[d] || fakeDigits(d) || !cardPrefix(d) || !cardGrouping(v) {
@@ -212,12 +212,12 @@ func luhn(d string) bool {
 
 // A Russian passport: series (4 digits, often "45 06") and number (6)
 // after the word «паспорт» (or «серия», "passport") on the same line.
-var passportRe = regexp.MustCompile(`(?i)^(?:паспорт[а-яё]*|passport|серия)[^\n\d]{0,40}?(\d{2} ?\d{2})[ \t]*(?:№|N|No\.?|номер|number)?[ \t]*(\d{6})(?:\D|$)`)
+var passportRe = lazyRegexp(`(?i)^(?:паспорт[а-яё]*|passport|серия)[^\n\d]{0,40}?(\d{2} ?\d{2})[ \t]*(?:№|N|No\.?|номер|number)?[ \t]*(\d{6})(?:\D|$)`)
 
 func findPassports(text string) []match {
 	var out []match
 	starts := keywordStarts(foldLower(text), "паспорт", "passport", "серия")
-	for _, m := range anchored(text, starts, 200, passportRe) {
+	for _, m := range anchored(text, starts, 200, passportRe()) {
 		series, number := digitsOf(text[m[2]:m[3]]), text[m[4]:m[5]]
 		if fakeDigits(series+number) || series == "0000" || number == "000000" {
 			continue
@@ -230,12 +230,12 @@ func findPassports(text string) []match {
 // An INN is 10 digits (organisation) or 12 (person) with check digits;
 // it is looked for after «ИНН» (or "INN", "TIN"), since any tenth number
 // passes the 10-digit check by chance.
-var innRe = regexp.MustCompile(`(?i)^(?:ИНН|INN|TIN|налогоплательщик[а-яё]*)[^\n\d]{0,20}?(\d{12}|\d{10})(?:\D|$)`)
+var innRe = lazyRegexp(`(?i)^(?:ИНН|INN|TIN|налогоплательщик[а-яё]*)[^\n\d]{0,20}?(\d{12}|\d{10})(?:\D|$)`)
 
 func findINN(text string) []match {
 	var out []match
 	starts := keywordStarts(foldLower(text), "инн", "inn", "tin", "налогоплательщик")
-	for _, m := range anchored(text, starts, 200, innRe) {
+	for _, m := range anchored(text, starts, 200, innRe()) {
 		if ValidINN(text[m[2]:m[3]]) && !fakeDigits(text[m[2]:m[3]]) {
 			out = append(out, match{m[2], m[3]})
 		}
@@ -264,8 +264,8 @@ func ValidINN(d string) bool {
 
 // SNILS is "XXX-XXX-XXX YY" anywhere, or 11 digits after «СНИЛС».
 var (
-	snilsRe    = regexp.MustCompile(`^(\d{3}-\d{3}-\d{3}[ \-]\d{2})`)
-	snilsCtxRe = regexp.MustCompile(`(?i)^(?:СНИЛС|SNILS)[^\n\d]{0,20}?(\d{3} ?\d{3} ?\d{3} ?\d{2})(?:\D|$)`)
+	snilsRe    = lazyRegexp(`^(\d{3}-\d{3}-\d{3}[ \-]\d{2})`)
+	snilsCtxRe = lazyRegexp(`(?i)^(?:СНИЛС|SNILS)[^\n\d]{0,20}?(\d{3} ?\d{3} ?\d{3} ?\d{2})(?:\D|$)`)
 )
 
 func findSNILS(text string) []match {
@@ -276,10 +276,10 @@ func findSNILS(text string) []match {
 	for _, pass := range []struct {
 		re     *regexp.Regexp
 		starts []int
-	}{{snilsRe, bare}, {snilsCtxRe, keywordStarts(foldLower(text), "снилс", "snils")}} {
+	}{{snilsRe(), bare}, {snilsCtxRe(), keywordStarts(foldLower(text), "снилс", "snils")}} {
 		re := pass.re
 		for _, m := range anchored(text, pass.starts, 120, re) {
-			if re == snilsRe && (m[2] > 0 && strings.ContainsRune("0123456789-", rune(text[m[2]-1])) ||
+			if re == snilsRe() && (m[2] > 0 && strings.ContainsRune("0123456789-", rune(text[m[2]-1])) ||
 				m[3] < len(text) && strings.ContainsRune("0123456789-", rune(text[m[3]]))) {
 				continue // part of a longer number
 			}

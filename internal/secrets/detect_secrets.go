@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -42,14 +43,20 @@ var detectors = []detector{
 	{"phone", PII, nil, findIntlPhones},
 }
 
+// lazyRegexp compiles expr on first use: every hook process links this
+// package, and most never scan anything.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // group returns a finder for a regexp's submatch, skipping placeholder
 // values; skip is the length of a fixed prefix left out of the
 // placeholder test.
 func group(expr string, n, skip int) func(string) []match {
-	re := regexp.MustCompile(expr)
+	re := lazyRegexp(expr)
 	return func(text string) []match {
 		var out []match
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range re().FindAllStringSubmatchIndex(text, -1) {
 			s, e := m[2*n], m[2*n+1]
 			if s < 0 {
 				continue
@@ -102,13 +109,13 @@ func isPlaceholder(v string) bool {
 	return len(distinct) <= 3 || longest >= 6
 }
 
-var privateKeyRe = regexp.MustCompile(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----`)
+var privateKeyRe = lazyRegexp(`-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----`)
 
 // findPrivateKeys covers the whole block up to its END line (or the end of
 // the text when it is cut), so that redaction removes all of it.
 func findPrivateKeys(text string) []match {
 	var out []match
-	for _, m := range privateKeyRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range privateKeyRe().FindAllStringSubmatchIndex(text, -1) {
 		end := len(text)
 		if i := strings.Index(text[m[1]:], "-----END "); i >= 0 {
 			end = m[1] + i
@@ -128,11 +135,11 @@ func findPrivateKeys(text string) []match {
 	return out
 }
 
-var openAIRe = regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`)
+var openAIRe = lazyRegexp(`\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})`)
 
 func findOpenAI(text string) []match {
 	var out []match
-	for _, m := range openAIRe.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range openAIRe().FindAllStringSubmatchIndex(text, -1) {
 		v := text[m[2]:m[3]]
 		if strings.HasPrefix(v, "sk-ant-") || isPlaceholder(v[3:]) || !mixed(v[3:]) {
 			continue
@@ -160,9 +167,9 @@ func mixed(s string) bool {
 }
 
 var (
-	dbURLRe  = regexp.MustCompile(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|oracle|jdbc:[a-z]+)://[^\s:/@]+:([^\s@/]+)@`)
-	adoRe    = regexp.MustCompile(`(?i)(?:server|data source|host|address)\s*=[^;\n]+;[^\n]*?\b(?:password|pwd)\s*=\s*([^;\s"']+)`)
-	anyURLRe = regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@[^\s/]`)
+	dbURLRe  = lazyRegexp(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|oracle|jdbc:[a-z]+)://[^\s:/@]+:([^\s@/]+)@`)
+	adoRe    = lazyRegexp(`(?i)(?:server|data source|host|address)\s*=[^;\n]+;[^\n]*?\b(?:password|pwd)\s*=\s*([^;\s"']+)`)
+	anyURLRe = lazyRegexp(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@[^\s/]`)
 )
 
 func findConnectionStrings(text string) []match {
@@ -173,7 +180,7 @@ func findConnectionStrings(text string) []match {
 		}
 	}
 	linesWith(text, func(line string, offset int) {
-		for _, m := range dbURLRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range dbURLRe().FindAllStringSubmatchIndex(line, -1) {
 			keep(m, offset)
 		}
 	}, "://", "@")
@@ -181,7 +188,7 @@ func findConnectionStrings(text string) []match {
 	// for the regexp.
 	linesWith(text, func(line string, offset int) {
 		if l := strings.ToLower(line); strings.Contains(l, "password") || strings.Contains(l, "pwd") {
-			for _, m := range adoRe.FindAllStringSubmatchIndex(line, -1) {
+			for _, m := range adoRe().FindAllStringSubmatchIndex(line, -1) {
 				keep(m, offset)
 			}
 		}
@@ -192,7 +199,7 @@ func findConnectionStrings(text string) []match {
 func findURLPasswords(text string) []match {
 	var out []match
 	linesWith(text, func(line string, offset int) {
-		for _, m := range anyURLRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range anyURLRe().FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; !isPlaceholder(v) && !strings.HasPrefix(v, "$") {
 				out = append(out, match{offset + m[2], offset + m[3]})
 			}
@@ -205,7 +212,7 @@ func findURLPasswords(text string) []match {
 // ("password: ...", "DB_PASSWORD=...", "\"api_key\": \"...\"").
 // The regexp starts at the separator (a literal, which Go's regexp finds
 // fast); the identifier before it is read backwards by hand.
-var assignRe = regexp.MustCompile(`(?:[:=]|=>)[ \t]*(["'` + "`" + `]?)([^\s"'` + "`" + `,;<>()\[\]{}]+)`)
+var assignRe = lazyRegexp(`(?:[:=]|=>)[ \t]*(["'` + "`" + `]?)([^\s"'` + "`" + `,;<>()\[\]{}]+)`)
 
 // identBefore returns the identifier ending just before i, skipping a
 // closing quote and blanks ("\"api_key\" :").
@@ -284,7 +291,7 @@ func keyClass(id string) int {
 func findAssignments(passwords bool) func(string) []match {
 	return func(text string) []match {
 		var out []match
-		for _, m := range assignRe.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range assignRe().FindAllStringSubmatchIndex(text, -1) {
 			if m[0] > 0 && text[m[0]-1] == ':' {
 				continue // the second colon of "::" or of a URL's "://"
 			}
@@ -352,7 +359,7 @@ func secretValue(v string, password bool) bool {
 
 var (
 	keyContext  = []string{"key", "secret", "token", "credential", "auth", "signature", "salt", "bearer", "пароль", "ключ", "токен", "секрет"}
-	candidateRe = regexp.MustCompile(`[A-Za-z0-9+/_=-]{20,}`)
+	candidateRe = lazyRegexp(`[A-Za-z0-9+/_=-]{20,}`)
 )
 
 // findHighEntropy flags long random-looking strings on lines that speak of
@@ -362,7 +369,7 @@ func findHighEntropy(text string) []match {
 	offset := 0
 	for _, line := range strings.SplitAfter(text, "\n") {
 		if containsAny(strings.ToLower(line), keyContext) {
-			for _, m := range candidateRe.FindAllStringIndex(line, -1) {
+			for _, m := range candidateRe().FindAllStringIndex(line, -1) {
 				v := strings.TrimRight(line[m[0]:m[1]], "=")
 				if randomLooking(v) {
 					out = append(out, match{offset + m[0], offset + m[0] + len(v)})

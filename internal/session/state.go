@@ -67,6 +67,11 @@ type State struct {
 	// Background is when a detached flush was started (claude distiller);
 	// hooks do not start another while it is recent.
 	Background time.Time `json:"background,omitzero"`
+	// Again is a flush a hook asked for while the background one ran
+	// (its trigger, and whether the session was over); the background run
+	// takes it up before it lets go.
+	Again      string `json:"again,omitempty"`
+	AgainFinal bool   `json:"again_final,omitempty"`
 	// Intent is set, durably, just before a section is appended, and
 	// cleared with the cursor advance: a flusher that finds it knows a
 	// previous one died in between and checks the daily file.

@@ -1,0 +1,86 @@
+// Package blackbox is memory seen from outside: two verbs, remember and
+// recall, taking text plus parameters and answering one object written for
+// the model that asked. Recall climbs a ladder ordered by price — 1 tables,
+// 2 memory text, 3 knowledge graph, 4 vector, 5 bounded research — and
+// stops at the first level that answers; the answer says how deep it went,
+// of which kind it is, what each store returned, and what became of every
+// parameter sent. Deny withholds a rejected inference without deleting
+// anything; Relearn puts an expensive result back so the next recall is
+// cheap.
+//
+//	box := &blackbox.Box{LongDir: ..., Tables: store, Text: blackbox.MarkdownScan{...}}
+//	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
+//	ans, err := box.Recall(ctx, req, fates, now)
+package blackbox
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/objects"
+	"github.com/cerebro-mem/cerebro/internal/tables"
+)
+
+// Researcher is level 5: a bounded model call that researches a question
+// the cheaper levels could not answer.
+type Researcher interface {
+	// Research returns the answer text ("" when the research found
+	// nothing) and what it cost, also on error; it stops at ctx's end.
+	Research(ctx context.Context, query string) (Research, error)
+}
+
+// Research is what level 5 produced and what it cost.
+type Research struct {
+	Text    string  `json:"text"`
+	Calls   int     `json:"calls"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Box is one project's memory behind the two verbs.
+type Box struct {
+	Root    string // project root: hit paths are relative to it
+	LongDir string // <project>/.claude/memory_long
+	Tables  *tables.Store
+	Text    TextSearcher // level 2
+	// Vector is level 4; nil when no embedding provider is configured or
+	// wired, with VectorWhy saying which.
+	Vector    TextSearcher
+	VectorWhy string
+	// VectorMin is the similarity a level-4 hit needs to count as an answer.
+	VectorMin float64
+	// Research is level 5; nil when there is no claude command.
+	Research        Researcher
+	ResearchCalls   int
+	ResearchSeconds int
+	// Nested is true inside another recall's level-5 research: the ladder
+	// then never climbs to 5, so research cannot recurse.
+	Nested bool
+	// OffersPath caches recently offered inferences for deny (plugin state).
+	OffersPath string
+	// Chronicle, when set, records each change in the long-term memory's
+	// chronology (log.md); a failure there never undoes the change.
+	Chronicle func(now time.Time, action, details string) error
+}
+
+func (b *Box) chronicle(now time.Time, action, details string) {
+	if b.Chronicle != nil {
+		_ = b.Chronicle(now, action, details)
+	}
+}
+
+// Caps reports what this box can do, for the parameters' notes.
+func (b *Box) Caps() Caps {
+	return Caps{Vector: b.Vector != nil, VectorWhy: b.VectorWhy, Research: b.Research != nil,
+		ResearchCalls: b.ResearchCalls, ResearchSeconds: b.ResearchSeconds, Nested: b.Nested}
+}
+
+// Objects is the box's object store.
+func (b *Box) Objects() objects.Store {
+	return objects.Store{Dir: filepath.Join(b.LongDir, filepath.FromSlash(ObjectsDir))}
+}
+
+var (
+	_ TextSearcher = MarkdownScan{}
+	_ Researcher   = ClaudeResearch{}
+)

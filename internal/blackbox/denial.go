@@ -1,0 +1,195 @@
+package blackbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+)
+
+// DenialsFile holds every rejected inference, relative to the long-term root.
+const DenialsFile = DenialsDir + "/denials.md"
+
+// MaxOffers bounds the cache of recently offered inferences deny reads.
+const MaxOffers = 500
+
+// offer is an inference recall offered, kept so a later deny can store
+// what exactly was rejected.
+type offer struct {
+	ID    string    `json:"id"`
+	Fact  string    `json:"fact"`
+	Query string    `json:"query"`
+	Text  string    `json:"text"`
+	Cite  string    `json:"cite,omitempty"`
+	At    time.Time `json:"at"`
+}
+
+var denialMarker = regexp.MustCompile(`<!-- cerebro:denial ([^>]*)-->`)
+
+// denied reads the ids of rejected inferences.
+func denied(longDir string) (map[string]bool, error) {
+	f, err := os.Open(filepath.Join(longDir, filepath.FromSlash(DenialsFile)))
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read denials: %w", err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		if m := denialMarker.FindStringSubmatch(sc.Text()); m != nil {
+			out[parseAttrs(m[1])["id"]] = true
+		}
+	}
+	return out, sc.Err()
+}
+
+// rememberOffers adds offered inferences to the cache (state, not truth:
+// losing it only makes a later denial record less of what it denies).
+func rememberOffers(path string, items []Item, query string, now time.Time) error {
+	if path == "" || len(items) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WithLock(path, func() error {
+		old, _ := readOffers(path)
+		for _, it := range items {
+			text := it.Text
+			if text == "" && it.Data != nil {
+				b, _ := json.Marshal(it.Data)
+				text = string(b)
+			}
+			old = append(old, offer{ID: it.ID, Fact: it.Fact, Query: query, Text: clip(text, 600), Cite: it.Cite, At: now})
+		}
+		if len(old) > MaxOffers {
+			old = old[len(old)-MaxOffers:]
+		}
+		var b strings.Builder
+		for _, o := range old {
+			line, _ := json.Marshal(o)
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		return atomicfile.Write(path, []byte(b.String()), 0o644)
+	})
+}
+
+func readOffers(path string) ([]offer, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []offer
+	for _, l := range strings.Split(string(data), "\n") {
+		var o offer
+		if json.Unmarshal([]byte(l), &o) == nil && o.ID != "" {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// Denial is what deny stored.
+type Denial struct {
+	ID     string `json:"id"`
+	Fact   string `json:"fact,omitempty"`
+	Query  string `json:"query,omitempty"`
+	Known  bool   `json:"known"` // the inference was found among recent offers
+	Path   string `json:"path"`
+	Stored bool   `json:"stored"` // false when it was already denied
+	// Summary is the relearn summary the denied inference rested on, now
+	// carrying the denial, so whoever reads it later sees it was rejected.
+	Summary string `json:"summary,omitempty"`
+}
+
+// ErrBadID means the id is not an inference id.
+var ErrBadID = errors.New("not an inference id (recall's items carry ids starting with inf-)")
+
+// Deny stores a rejected inference. Nothing is deleted: neither the facts
+// it rested on nor the record of the denial.
+func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
+	id = strings.TrimSpace(id)
+	if !regexp.MustCompile(`^inf-[0-9a-f]{12}$`).MatchString(id) {
+		return Denial{}, fmt.Errorf("deny %q: %w", id, ErrBadID)
+	}
+	if strings.TrimSpace(reason) == "" {
+		return Denial{}, errors.New("deny: a reason is required (what is wrong with the conclusion)")
+	}
+	d := Denial{ID: id, Path: DenialsFile}
+	already, err := denied(b.LongDir)
+	if err != nil {
+		return d, err
+	}
+	if already[id] {
+		return d, nil
+	}
+	var o offer
+	if offers, err := readOffers(b.OffersPath); err == nil {
+		for i := len(offers) - 1; i >= 0; i-- {
+			if offers[i].ID == id {
+				o, d.Known = offers[i], true
+				break
+			}
+		}
+	}
+	d.Fact, d.Query = o.Fact, o.Query
+	head := "---\ntype: denials\n---\n\n# Denied inferences\n\nConclusions a caller rejected. The facts they rested on stay; recall does not offer these inferences again.\n"
+	section := fmt.Sprintf("\n## %s · %s\n<!-- cerebro:denial%s -->\n", id, now.UTC().Format(time.RFC3339), markerAttrs("id", id, "fact", o.Fact))
+	if d.Known {
+		section += fmt.Sprintf("- question: %s\n- answer offered: %s\n- rested on: %s (%s), kept\n", clip(o.Query, 300), o.Text, o.Fact, orUnknown(o.Cite))
+	} else {
+		section += "- the inference was not among the recent offers; only its id is recorded\n"
+	}
+	section += "- reason: " + clip(reason, 1000) + "\n"
+	if err := appendSection(filepath.Join(b.LongDir, filepath.FromSlash(DenialsFile)), head, section); err != nil {
+		return d, fmt.Errorf("store denial: %w", err)
+	}
+	d.Stored = true
+	if strings.HasPrefix(o.Fact, "s-") {
+		d.Summary = b.annotateSummary(o.Fact, id, reason, now)
+	}
+	b.chronicle(now, "deny", fmt.Sprintf("%s (fact %s) in %s", id, orUnknown(o.Fact), DenialsFile))
+	return d, nil
+}
+
+// annotateSummary appends the denial to the relearn summary page whose
+// record id is fact: the summary is extended, never rewritten. It returns
+// the page's path, or "" when no page carries the id.
+func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
+	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
+	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	for _, p := range pages {
+		data, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
+			continue
+		}
+		note := fmt.Sprintf("\nDenied %s (%s): %s — the conclusion drawn from this summary was rejected; the summary's facts stand.\n",
+			now.UTC().Format("2006-01-02"), id, clip(reason, 500))
+		if err := atomicfile.WithLock(p, func() error { return atomicfile.AppendUnlocked(p, []byte(note), 0o644) }); err != nil {
+			return ""
+		}
+		rel, _ := filepath.Rel(b.LongDir, p)
+		return ".claude/memory_long/" + filepath.ToSlash(rel)
+	}
+	return ""
+}

@@ -1,0 +1,197 @@
+package blackbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/tables"
+)
+
+// RememberRequest is a decoded remember.
+type RememberRequest struct {
+	Text  string
+	Scope Scope
+	Table string
+	Key   string
+	Kind  string
+	Value string
+	Claim string
+	Basis string
+	List  string
+}
+
+var tableParams = map[string]bool{"key": true, "kind": true, "value": true, "claim": true, "basis": true, "list": true}
+
+// ParseRemember decodes a remember request; every key but the text gets a
+// fate.
+func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
+	text, err := r.text()
+	if err != nil {
+		return RememberRequest{}, nil, err
+	}
+	req := RememberRequest{Text: text}
+	fates := map[string]Fate{}
+	for k, v := range r {
+		if k == "text" || k == "query" {
+			continue
+		}
+		if f, isScope := scopeFate(k, v, &req.Scope); isScope {
+			if f.Fate == "" {
+				f = ok("stored as the record's " + k + " scope; it is not widened (no inheritance)")
+			}
+			fates[k] = f
+			continue
+		}
+		switch k {
+		case "table", "kind", "list":
+			dst := map[string]*string{"table": &req.Table, "kind": &req.Kind, "list": &req.List}[k]
+			f := nameFate(k, v, dst)
+			if f.Fate == "" {
+				f = ok(map[string]string{
+					"table": "the value goes to this table (created when missing)",
+					"kind":  "the value goes to this kind (its columns are made when missing)",
+					"list":  "the kind becomes a list in this table (made when missing, the old value moved with its own time) and the value is appended",
+				}[k])
+			}
+			fates[k] = f
+		case "key", "basis":
+			s, isStr := asString(v)
+			if !isStr || s == "" {
+				fates[k] = bad(k + " must be a non-empty string")
+				continue
+			}
+			*map[string]*string{"key": &req.Key, "basis": &req.Basis}[k] = s
+			fates[k] = ok(map[string]string{"key": "the row the value belongs to", "basis": "stored beside the value"}[k])
+		case "value":
+			var n json.Number
+			if s, isStr := asString(v); isStr && s != "" {
+				req.Value = s
+			} else if json.Unmarshal(v, &n) == nil {
+				req.Value = n.String()
+			} else {
+				fates[k] = bad("value must be a string or a number")
+				continue
+			}
+			fates[k] = ok("written as given")
+		case "claim":
+			s, _ := asString(v)
+			if s != tables.ClaimStated && s != tables.ClaimInferred && s != tables.ClaimComputed {
+				fates[k] = bad("claim must be stated, inferred or computed")
+				continue
+			}
+			req.Claim = s
+			fates[k] = ok("stored as the value's claim kind")
+		case "thread":
+			fates[k] = unsupported("remember calls no model, so there is no thread to continue")
+		default:
+			fates[k] = unsupported("unknown parameter; it changed nothing")
+		}
+	}
+	// Table parameters only mean something together.
+	if req.Table != "" && req.Key == "" {
+		fates["table"] = bad("a table write needs key (the row the value is about)")
+		req.Table = ""
+	}
+	if req.Table == "" {
+		for k := range tableParams {
+			if f, sent := fates[k]; sent && f.Fate == FateAccepted {
+				fates[k] = bad(k + " needs a usable table")
+			}
+		}
+	}
+	if req.Table != "" && req.Kind == "" {
+		req.Kind = "value"
+		fates["table"] = ok("the value goes to this table (created when missing); no kind given, so kind \"value\"")
+	}
+	return req, fates, nil
+}
+
+// Remember stores the text as a record in the memory text and, when the
+// caller named a table, the value in the relational store.
+func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
+	ans := &RememberAnswer{Stores: []Stored{}, TablesCreated: []string{}, KindsCreated: []string{}, NewTablesWithRows: []string{}, Params: fates}
+	id, rel, err := writeRecord(b.LongDir, req.Text, req.Scope, now)
+	if err != nil {
+		return nil, err
+	}
+	ans.Stores = append(ans.Stores, Stored{Store: "memory_text", ID: id, Path: ".claude/memory_long/" + rel, What: "the text as a record" + scopeWords(req.Scope)})
+	b.chronicle(now, "remember", fmt.Sprintf("%s in %s%s", id, rel, tableWords(req)))
+	if req.Table == "" {
+		return ans, nil
+	}
+	if b.Tables == nil {
+		return ans, fmt.Errorf("remember: no relational store")
+	}
+	t, created, err := b.Tables.Create(req.Table, now)
+	if err != nil {
+		return ans, fmt.Errorf("remember: create table: %w", err)
+	}
+	if created {
+		ans.TablesCreated = append(ans.TablesCreated, t)
+	}
+	_, k, kc, err := b.Tables.NewKind(t, req.Kind, now)
+	if err != nil {
+		return ans, fmt.Errorf("remember: make kind: %w", err)
+	}
+	if kc {
+		ans.KindsCreated = append(ans.KindsCreated, t+"."+k)
+	}
+	basis := req.Basis
+	if basis == "" {
+		basis = "record " + id
+	}
+	v := tables.Value{Key: req.Key, Value: req.Value, Claim: req.Claim, Basis: basis, Calendar: req.Scope.Calendar, Geo: req.Scope.Geo}
+	if v.Value == "" {
+		v.Value = req.Text
+	}
+	if req.List == "" {
+		c, err := b.Tables.Write(t, k, v, now)
+		if err != nil {
+			return ans, fmt.Errorf("remember: write value: %w", err)
+		}
+		ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: c.ID, Table: t, What: fmt.Sprintf("value written in place at %s.%s[%s]", t, k, req.Key)})
+		if created {
+			ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
+		}
+		return ans, nil
+	}
+	l, lc, err := b.Tables.Promote(t, k, req.List, req.Key, req.Scope.Calendar, req.Scope.Geo, now)
+	if err != nil {
+		return ans, fmt.Errorf("remember: promote to list: %w", err)
+	}
+	c, err := b.Tables.Append(l, v, now)
+	if err != nil {
+		return ans, fmt.Errorf("remember: append to list: %w", err)
+	}
+	what := "value appended to the list " + l
+	if lc {
+		ans.TablesCreated = append(ans.TablesCreated, l)
+		ans.NewTablesWithRows = append(ans.NewTablesWithRows, l)
+		what = fmt.Sprintf("%s.%s became the list %s (any previous value moved with its own time); value appended", t, k, l)
+	}
+	ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: c.ID, Table: l, What: what})
+	return ans, nil
+}
+
+func scopeWords(s Scope) string {
+	var p []string
+	if s.Calendar != "" {
+		p = append(p, "calendar "+s.Calendar)
+	}
+	if s.Geo != "" {
+		p = append(p, "geo "+s.Geo)
+	}
+	if len(p) == 0 {
+		return " (no scope: where and when unknown)"
+	}
+	return " (scope: " + strings.Join(p, ", ") + ")"
+}
+
+func tableWords(req RememberRequest) string {
+	if req.Table == "" {
+		return ""
+	}
+	return fmt.Sprintf("; table %s, key %s", req.Table, req.Key)
+}

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/tables"
+	"github.com/spf13/cobra"
+)
+
+// openBox wires a project's memory behind the two verbs: the tables'
+// journal in the project, their cache and the offers in the state dir.
+func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
+	root, err := f.projectRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	eff, err := f.Config(root)
+	if err != nil {
+		return nil, nil, withHint(err, "fix the file named above, or move it aside to use the defaults")
+	}
+	lay := project.Layout{Root: root}
+	long := lay.LongDir()
+	state := filepath.Join(f.Paths.Indexes(), project.ID(root))
+	st, err := tables.Open(filepath.Join(long, blackbox.TablesDir, "journal.jsonl"), filepath.Join(state, "tables.db"))
+	if err != nil {
+		return nil, nil, withHint(fmt.Errorf("open the relational store: %w", err), "the cache is rebuilt from the journal: delete "+filepath.Join(state, "tables.db")+" and retry")
+	}
+	scan := blackbox.MarkdownScan{Base: root, Dirs: []string{long, lay.ShortDir()},
+		Skip: []string{"raw", "graph", blackbox.TablesDir, blackbox.DenialsDir}, SkipFiles: blackbox.GeneratedFiles}
+	box := &blackbox.Box{
+		Root: root, LongDir: long, Tables: st, Text: scan,
+		VectorWhy:       "no embedding provider configured",
+		ResearchCalls:   eff.Recall.ExtremeMaxCalls,
+		ResearchSeconds: eff.Recall.ExtremeSeconds,
+		Nested:          f.Getenv(NestedEnv) != "",
+		OffersPath:      filepath.Join(state, "offers.jsonl"),
+	}
+	// Level 2 goes through the FTS5 indexes when they can be set up; the
+	// plain scan stays as the fallback.
+	setup, serr := f.memoryRoots(root, "", string(search.ScopeProject))
+	if serr == nil {
+		box.Text = &indexedText{f: f, setup: setup, scan: scan}
+	}
+	box.VectorMin = eff.Recall.VectorMinScore
+	if lay.LongActive() {
+		box.Chronicle = longterm.New(root).Log
+	}
+	switch {
+	case eff.Embedding.Provider == "":
+	case serr != nil:
+		box.VectorWhy = "the embedding provider cannot be set up: " + serr.Error()
+	default:
+		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
+	}
+	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
+		box.Research = blackbox.ClaudeResearch{
+			Command: cmd, Memhook: f.Executable, Model: eff.Distiller.Model, Dir: root,
+			Env:      append(f.Environ(), NestedEnv+"=1"),
+			MaxCalls: eff.Recall.ExtremeMaxCalls, Budget: time.Duration(eff.Recall.ExtremeSeconds) * time.Second, Now: f.Now,
+		}
+	}
+	return box, func() { st.Close() }, nil
+}
+
+// requestFlags are the parameters both verbs take as flags; a flag the
+// caller set becomes a key of the request, so it gets a fate like any other.
+type requestFlags struct {
+	Request string
+	Project string
+	Params  []string
+	strs    map[string]*string
+}
+
+func (r *requestFlags) bind(cmd *cobra.Command, names map[string]string) {
+	r.strs = map[string]*string{}
+	for name, usage := range names {
+		r.strs[name] = cmd.Flags().String(name, "", usage)
+	}
+	cmd.Flags().StringVar(&r.Request, "request", "", "read the request as a JSON object from FILE (- for stdin)")
+	cmd.Flags().StringArrayVar(&r.Params, "param", nil, "any parameter as KEY=VALUE (VALUE read as JSON when it parses); repeatable")
+	cmd.Flags().StringVar(&r.Project, "project", ".", "a directory of the project")
+	cmd.Flags().Bool("json", true, "print JSON (always on: the answer is an object)")
+}
+
+// raw assembles the request: the JSON request first, then the text
+// argument, then flags and --param, later ones winning.
+func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extra map[string]any) (blackbox.Raw, error) {
+	req := blackbox.Raw{}
+	if r.Request != "" {
+		var data []byte
+		var err error
+		if r.Request == "-" {
+			data, err = io.ReadAll(io.LimitReader(in, 4<<20))
+		} else {
+			data, err = os.ReadFile(r.Request)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read request: %w", err)
+		}
+		if req, err = blackbox.DecodeRaw(data); err != nil {
+			return nil, err
+		}
+	}
+	set := func(k string, v any) {
+		b, _ := json.Marshal(v)
+		req[k] = b
+	}
+	if len(args) > 0 {
+		set("text", strings.Join(args, " "))
+	}
+	for name, p := range r.strs {
+		if cmd.Flags().Changed(name) {
+			set(name, *p)
+		}
+	}
+	for k, v := range extra {
+		set(k, v)
+	}
+	for _, kv := range r.Params {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--param %q: want KEY=VALUE", kv)
+		}
+		if json.Valid([]byte(v)) {
+			req[k] = json.RawMessage(v)
+		} else {
+			set(k, v)
+		}
+	}
+	return req, nil
+}
+
+// printObject writes the answer object; on failure the object carries the
+// error, so a calling model always reads one JSON object.
+func printObject(w io.Writer, v any, err error) error {
+	if err != nil {
+		v = map[string]string{"error": err.Error()}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if encErr := enc.Encode(v); encErr != nil && err == nil {
+		return encErr
+	}
+	return err
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// DenyOptions are the inputs of `memhook deny`.
+type DenyOptions struct {
+	*Factory
+	ID      string
+	Reason  string
+	Project string
+}
+
+func newCmdDeny(f *Factory, runF func(*DenyOptions) error) *cobra.Command {
+	opts := &DenyOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "deny ID --reason TEXT",
+		Short: "Reject an inference recall offered; it is stored and not offered again, its facts stay",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return denyRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the conclusion is wrong (required)")
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	return cmd
+}
+
+func denyRun(opts *DenyOptions) error {
+	box, done, err := opts.openBox(opts.Project)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	defer done()
+	d, err := box.Deny(opts.ID, opts.Reason, opts.Now())
+	return printObject(opts.Out, d, err)
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/spf13/cobra"
+)
+
+// RecallOptions are the inputs of `memhook recall`.
+type RecallOptions struct {
+	*Factory
+	Flags requestFlags
+	Chain bool
+	Limit int
+	Args  []string
+	cmd   *cobra.Command
+}
+
+func newCmdRecall(f *Factory, runF func(*RecallOptions) error) *cobra.Command {
+	opts := &RecallOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "recall [QUERY...]",
+		Short: "Retrieve from memory, climbing the depth ladder; prints the answer object (docs/blackbox.md)",
+		Long: `Retrieve from memory. The ladder climbs by price — 1 tables, 2 memory text,
+3 knowledge graph, 4 vector (deep), 5 bounded claude -p research (extreme) —
+and stops at the first level that answers. The answer object says how deep it
+went, of which kind the answer is, what each store returned and what became of
+every parameter sent. The contract is in docs/blackbox.md.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args, opts.cmd = args, cmd
+			if runF != nil {
+				return runF(opts)
+			}
+			return recallRun(opts)
+		},
+	}
+	opts.Flags.bind(cmd, map[string]string{
+		"depth":    "standard (levels 1–3), deep (adds vector), extreme (adds research)",
+		"calendar": "scope: YYYY, YYYY-MM, YYYY-MM-DD or FROM..TO",
+		"geo":      "scope: a place",
+		"table":    "level 1 looks only in this table",
+		"key":      "level 1 looks only at this row",
+		"kind":     "level 1 looks only at this kind",
+	})
+	cmd.Flags().BoolVar(&opts.Chain, "chain", false, "return the chain of search steps")
+	cmd.Flags().IntVar(&opts.Limit, "limit", 5, "at most this many items per level")
+	return cmd
+}
+
+func recallRun(opts *RecallOptions) error {
+	extra := map[string]any{}
+	if opts.cmd.Flags().Changed("chain") {
+		extra["chain"] = opts.Chain
+	}
+	if opts.cmd.Flags().Changed("limit") {
+		extra["limit"] = opts.Limit
+	}
+	raw, err := opts.Flags.raw(opts.cmd, opts.In, opts.Args, extra)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	box, done, err := opts.openBox(opts.Flags.Project)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	defer done()
+	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	ans, err := box.Recall(context.Background(), req, fates, opts.Now())
+	return printObject(opts.Out, ans, err)
+}

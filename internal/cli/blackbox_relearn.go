@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/spf13/cobra"
+)
+
+// RelearnOptions are the inputs of `memhook relearn`.
+type RelearnOptions struct {
+	*Factory
+	Artifact string
+	Summary  string
+	About    string
+	Project  string
+}
+
+func newCmdRelearn(f *Factory, runF func(*RelearnOptions) error) *cobra.Command {
+	opts := &RelearnOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "relearn --artifact FILE --summary TEXT --about ENTITY",
+		Short: "Put an expensive result back so the same question costs level 2–3 next time",
+		Long: `Run the relearn cycle: the artifact goes into the object store (its id is
+the SHA-256 of its bytes), the summary is written as a wiki page that recall's
+text search finds, the page is linked to the entity in the knowledge graph, and
+the entity's link table (<entity>_links) gets a row when it exists. Prints every
+id the cycle made.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return relearnRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Artifact, "artifact", "", "the result: a document, table, image (required)")
+	cmd.Flags().StringVar(&opts.Summary, "summary", "", "a short summary: what came out and where the detail is (required)")
+	cmd.Flags().StringVar(&opts.About, "about", "", "the entity the result is about (required)")
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	return cmd
+}
+
+func relearnRun(opts *RelearnOptions) error {
+	if opts.Artifact == "" || opts.Summary == "" || opts.About == "" {
+		return printObject(opts.Out, nil, withHint(fmt.Errorf("relearn: --artifact, --summary and --about are all required"), "memhook relearn --artifact FILE --summary TEXT --about ENTITY"))
+	}
+	data, err := os.ReadFile(opts.Artifact)
+	if err != nil {
+		return printObject(opts.Out, nil, fmt.Errorf("relearn: read artifact: %w", err))
+	}
+	box, done, err := opts.openBox(opts.Project)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	defer done()
+	idx, _ := box.Text.(blackbox.Indexer)
+	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, idx, opts.Now())
+	if err != nil && res != nil {
+		res.Error = err.Error()
+		printObject(opts.Out, res, nil)
+		return err
+	}
+	return printObject(opts.Out, res, err)
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/spf13/cobra"
+)
+
+// RememberOptions are the inputs of `memhook remember`.
+type RememberOptions struct {
+	*Factory
+	Flags requestFlags
+	Args  []string
+	cmd   *cobra.Command
+}
+
+func newCmdRemember(f *Factory, runF func(*RememberOptions) error) *cobra.Command {
+	opts := &RememberOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "remember [TEXT...]",
+		Short: "Add to memory; prints which stores received what (docs/blackbox.md)",
+		Long: `Add to memory. The text always becomes a record in the long-term memory
+(.claude/memory_long/records/); with --table and --key the value also goes to
+the relational store, whose tables and kinds grow as needed (--list turns the
+kind into a list table). The answer object names the stores, the tables and
+kinds created, the new tables that received rows and the fate of every
+parameter. The contract is in docs/blackbox.md.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args, opts.cmd = args, cmd
+			if runF != nil {
+				return runF(opts)
+			}
+			return rememberRun(opts)
+		},
+	}
+	opts.Flags.bind(cmd, map[string]string{
+		"table":    "the table the value goes to (created when missing)",
+		"key":      "the row: who or what the value is about",
+		"kind":     "the kind (column group) of the value, made when missing",
+		"value":    "the value (default: the text)",
+		"claim":    "stated, inferred or computed",
+		"basis":    "what the value rests on",
+		"list":     "make the kind a list in this table and append the value",
+		"calendar": "scope: YYYY, YYYY-MM, YYYY-MM-DD or FROM..TO",
+		"geo":      "scope: a place",
+	})
+	return cmd
+}
+
+func rememberRun(opts *RememberOptions) error {
+	raw, err := opts.Flags.raw(opts.cmd, opts.In, opts.Args, nil)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	box, done, err := opts.openBox(opts.Flags.Project)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	defer done()
+	req, fates, err := blackbox.ParseRemember(raw)
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	ans, err := box.Remember(req, fates, opts.Now())
+	if err != nil && ans != nil {
+		// Part of the memory took the text: say what, and what failed.
+		ans.Error = err.Error()
+		printObject(opts.Out, ans, nil)
+		return err
+	}
+	return printObject(opts.Out, ans, err)
+}

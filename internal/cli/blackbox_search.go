@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/search"
+)
+
+// indexedText is recall's level 2 over the FTS5 indexes of the project's
+// memory roots (internal/search): the index points at line ranges, and
+// blackbox scores their passages by the share of the question's words, so
+// the ladder's threshold means the same with or without an index. When the
+// indexes cannot be opened it falls back to reading the files.
+type indexedText struct {
+	f     *Factory
+	setup *memorySetup
+	scan  blackbox.MarkdownScan // the fallback and the skip rules
+}
+
+func (t *indexedText) open(ctx context.Context) ([]*search.Index, error) {
+	var idxs []*search.Index
+	for _, r := range t.setup.existing() {
+		ix, err := search.Open(t.f.Paths.Indexes(), r, t.setup.params)
+		if err != nil {
+			closeAll(idxs)
+			return nil, err
+		}
+		idxs = append(idxs, ix)
+		if _, err := ix.Update(ctx, t.f.Now(), nil); err != nil && ctx.Err() == nil {
+			closeAll(idxs)
+			return nil, err
+		}
+	}
+	return idxs, nil
+}
+
+func closeAll(idxs []*search.Index) {
+	for _, ix := range idxs {
+		ix.Close()
+	}
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	budget := time.Duration(t.setup.cfg.Search.UpdateBudgetMS) * time.Millisecond
+	uctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	idxs, err := t.open(uctx)
+	if err != nil {
+		return t.scan.Search(ctx, query, limit)
+	}
+	defer closeAll(idxs)
+	o := t.setup.searchOptions(limit*4, t.f.Now())
+	o.Embedder = nil // level 2 is text; vectors are level 4
+	o.MMR = false    // candidates, not a reading list: keep every strong file
+	resp, err := search.Search(ctx, idxs, query, o)
+	if err != nil {
+		return t.scan.Search(ctx, query, limit)
+	}
+	var ranges []blackbox.Range
+	for _, r := range resp.Results {
+		abs := r.Path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
+		}
+		if !t.excluded(abs) {
+			ranges = append(ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
+		}
+	}
+	return blackbox.ScanRanges(t.setup.project, ranges, query, limit), nil
+}
+
+func (t *indexedText) excluded(abs string) bool {
+	for _, r := range t.setup.roots {
+		if rel, err := filepath.Rel(r.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return t.scan.Excluded(filepath.ToSlash(rel))
+		}
+	}
+	return true
+}
+
+// IndexFile implements blackbox.Indexer: the root holding the file is
+// caught up at once, so the next recall's index already has it.
+func (t *indexedText) IndexFile(ctx context.Context, path string) error {
+	for _, r := range t.setup.existing() {
+		if rel, err := filepath.Rel(r.Dir, path); err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		ix, err := search.Open(t.f.Paths.Indexes(), r, t.setup.params)
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		st, err := ix.Update(ctx, t.f.Now(), nil)
+		if err != nil {
+			return err
+		}
+		if !st.Complete {
+			return fmt.Errorf("index of %s is behind: %d files not yet read", r.Dir, st.Pending)
+		}
+		return nil
+	}
+	return nil
+}
+
+// vectorText is recall's level 4: the same indexes searched by embedding
+// similarity alone (the chunks are embedded as the index catches up). A
+// hit's score is the cosine similarity of its chunk to the question.
+type vectorText struct {
+	indexedText
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	budget := time.Duration(t.setup.cfg.Search.UpdateBudgetMS) * time.Millisecond
+	uctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	idxs, err := t.open(uctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll(idxs)
+	o := t.setup.searchOptions(limit*4, t.f.Now())
+	o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
+	resp, err := search.Search(ctx, idxs, query, o)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Mode != search.ModeHybrid {
+		return nil, fmt.Errorf("no chunk has a vector yet (%s)", strings.Join(resp.Notes, "; "))
+	}
+	seen := map[string]bool{}
+	var hits []blackbox.Hit
+	for _, r := range resp.Results {
+		abs := r.Path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
+		}
+		if t.excluded(abs) {
+			continue
+		}
+		// A chunk may span several passages: each gets its similarity.
+		for _, h := range blackbox.PassagesIn(t.setup.project, abs, r.StartLine, r.EndLine) {
+			if key := h.Path + "\x00" + fmt.Sprint(h.Line); !seen[key] {
+				seen[key] = true
+				h.Score = r.Score
+				hits = append(hits, h)
+			}
+		}
+	}
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
+}
+
+var (
+	_ blackbox.TextSearcher = (*indexedText)(nil)
+	_ blackbox.Indexer      = (*indexedText)(nil)
+	_ blackbox.TextSearcher = (*vectorText)(nil)
+)

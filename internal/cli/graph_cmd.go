@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/cerebro-mem/cerebro/internal/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/spf13/cobra"
+)
+
+// GraphOptions are the inputs of `memhook graph ask|link`.
+type GraphOptions struct {
+	*Factory
+	Action   string // ask, link
+	Question string
+	From, To string
+	Rel      string
+	Source   string
+	Project  string
+	JSON     bool
+}
+
+func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "graph",
+		Short: "The knowledge graph: context from wiki links and recorded relations, with citations",
+	}
+	run := func(opts *GraphOptions) error {
+		if runF != nil {
+			return runF(opts)
+		}
+		return graphRun(opts)
+	}
+	ask := &GraphOptions{Factory: f, Action: "ask"}
+	askCmd := &cobra.Command{
+		Use:   "ask QUESTION...",
+		Short: "Entities named in the question, their neighbours and backlinks, and paths between them",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ask.Question = joinArgs(args)
+			return run(ask)
+		},
+	}
+	askCmd.Flags().BoolVar(&ask.JSON, "json", false, "print JSON")
+	askCmd.Flags().StringVar(&ask.Project, "project", ".", "a directory of the project")
+	link := &GraphOptions{Factory: f, Action: "link"}
+	linkCmd := &cobra.Command{
+		Use:   "link A B --rel R",
+		Short: "Record the relation A —R→ B in the long-term memory (graph/relations.md)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			link.From, link.To = args[0], args[1]
+			return run(link)
+		},
+	}
+	linkCmd.Flags().StringVar(&link.Rel, "rel", "", "the relation's name (required)")
+	linkCmd.Flags().StringVar(&link.Source, "source", "", "what the relation rests on")
+	linkCmd.Flags().BoolVar(&link.JSON, "json", false, "print JSON")
+	linkCmd.Flags().StringVar(&link.Project, "project", ".", "a directory of the project")
+	cmd.AddCommand(askCmd, linkCmd)
+	return cmd
+}
+
+func joinArgs(args []string) string {
+	s := ""
+	for i, a := range args {
+		if i > 0 {
+			s += " "
+		}
+		s += a
+	}
+	return s
+}
+
+func graphRun(opts *GraphOptions) error {
+	root, err := opts.projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	long := project.Layout{Root: root}.LongDir()
+	if opts.Action == "link" {
+		if opts.Rel == "" {
+			return withHint(fmt.Errorf("graph link: --rel is required"), "memhook graph link A B --rel R")
+		}
+		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now())
+		if err != nil {
+			return err
+		}
+		if (project.Layout{Root: root}).LongActive() {
+			_ = longterm.New(root).Log(opts.Now(), "graph link", fmt.Sprintf("%s · %s · %s (%s)", r.From, r.Rel, r.To, r.Cite))
+		}
+		if opts.JSON {
+			return printObject(opts.Out, r, nil)
+		}
+		fmt.Fprintf(opts.Out, "%s  [[%s]] · %s · [[%s]]  (%s)\n", r.ID, r.From, r.Rel, r.To, r.Cite)
+		return nil
+	}
+	g, err := kgraph.Load(long)
+	if err != nil {
+		return err
+	}
+	c := g.Ask(opts.Question)
+	if opts.JSON {
+		enc := json.NewEncoder(opts.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(c)
+	}
+	printGraphContext(opts.Out, c)
+	return nil
+}
+
+func printGraphContext(w io.Writer, c *kgraph.Context) {
+	if c.Empty() {
+		fmt.Fprintln(w, "no entity of the question is in the graph")
+		return
+	}
+	for _, e := range c.Entities {
+		fmt.Fprintf(w, "%s", e.Name)
+		if e.Page != "" {
+			fmt.Fprintf(w, "  (%s)", e.Page)
+		}
+		fmt.Fprintln(w)
+		for _, r := range e.Neighbours {
+			fmt.Fprintf(w, "  → %s  [%s]  %s\n", r.Name, r.Via, r.Cite)
+		}
+		for _, r := range e.Backlinks {
+			fmt.Fprintf(w, "  ← %s  [%s]  %s\n", r.Name, r.Via, r.Cite)
+		}
+	}
+	for _, p := range c.Paths {
+		fmt.Fprintf(w, "path %s ⇒ %s\n", p.From, p.To)
+		for _, s := range p.Steps {
+			fmt.Fprintf(w, "  %s —%s— %s  %s\n", s.From, s.Via, s.To, s.Cite)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/spf13/cobra"
+)
+
+// SkillOptions are the inputs of `memhook skill log|diff|revert`.
+type SkillOptions struct {
+	*Factory
+	Action    string
+	Name      string
+	SkillsDir string
+	Project   string
+	Rev       string
+	Limit     int
+	JSON      bool
+}
+
+func newCmdSkill(f *Factory, runF func(*SkillOptions) error) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "skill",
+		Short: "A skill's versions: every edit is a commit; log, diff, revert",
+		Long: `Every edit of a skill file is committed at once (by the PostToolUse hook and by
+memhook itself). These commands read that history and undo an edit as a new
+commit. The skill is looked up under --skills-dir, else <project>/.claude/skills,
+else $CLAUDE_PLUGIN_ROOT/skills.`,
+	}
+	for _, a := range []struct{ use, short string }{
+		{"log", "List the commits of a skill, newest first"},
+		{"diff", "Show what the skill's latest commit (or --rev) changed"},
+		{"revert", "Restore the skill's previous version as a new commit"},
+	} {
+		opts := &SkillOptions{Factory: f, Action: a.use}
+		sub := &cobra.Command{
+			Use:   a.use + " NAME",
+			Short: a.short,
+			Args:  cobra.ExactArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Name = args[0]
+				if runF != nil {
+					return runF(opts)
+				}
+				return skillRun(opts)
+			},
+		}
+		sub.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder")
+		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+		sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+		switch a.use {
+		case "log":
+			sub.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
+		case "diff":
+			sub.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
+		}
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+func (o *SkillOptions) find() (skill.Ref, error) {
+	var dirs []string
+	if o.SkillsDir != "" {
+		dirs = []string{o.SkillsDir}
+	} else {
+		root, err := o.projectRoot(o.Project)
+		if err != nil {
+			return skill.Ref{}, err
+		}
+		dirs = append(dirs, filepath.Join(root, ".claude", "skills"))
+		if p := o.Getenv("CLAUDE_PLUGIN_ROOT"); p != "" {
+			dirs = append(dirs, filepath.Join(p, "skills"))
+		}
+	}
+	var firstErr error
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, o.Name)); err != nil {
+			continue
+		}
+		ref, err := skill.Named(d, o.Name)
+		if err == nil {
+			return ref, nil
+		}
+		firstErr = err
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("skill %q not found in %v", o.Name, dirs)
+	}
+	return skill.Ref{}, withHint(firstErr, "name the skills folder with --skills-dir")
+}
+
+func skillRun(opts *SkillOptions) error {
+	ref, err := opts.find()
+	if err != nil {
+		return err
+	}
+	switch opts.Action {
+	case "log":
+		log, err := skill.Log(ref, opts.Limit)
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return printObject(opts.Out, log, nil)
+		}
+		for _, c := range log {
+			fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
+		}
+		return nil
+	case "diff":
+		d, err := skill.Diff(ref, opts.Rev)
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return json.NewEncoder(opts.Out).Encode(map[string]string{"skill": ref.Name, "diff": d})
+		}
+		fmt.Fprint(opts.Out, d)
+		return nil
+	default:
+		res, err := skill.Revert(ref, opts.Now())
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return printObject(opts.Out, res, nil)
+		}
+		fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
+		return nil
+	}
+}

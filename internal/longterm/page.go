@@ -1,0 +1,85 @@
+package longterm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/planfact"
+)
+
+// PageWriteResult says what [Store.WritePage] did.
+type PageWriteResult struct {
+	Page    string // slash path relative to the long-term root
+	Created bool
+	Changed bool // false when the page already held exactly this text
+}
+
+// WritePage creates or replaces one page with text, for the model: Claude
+// Code refuses its Write and Edit tools (and shell redirections) on any file
+// under a project's .claude/ as "sensitive", so pages there are written
+// through memhook. PAGE follows [Store.PagePath] (no raw/, no hidden or
+// outside paths); log.md and CORE.md have their own writers and are
+// refused, and a План-факт.md that would break its contract is refused
+// whole. index.md and the graph are refreshed, and log.md gets a line.
+func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteResult, error) {
+	if err := s.requireScaffold(); err != nil {
+		return nil, err
+	}
+	rel, abs, err := s.PagePath(page)
+	if err != nil {
+		return nil, err
+	}
+	switch rel {
+	case LogFile:
+		return nil, &PageError{page, "log.md is appended by memhook only"}
+	case CoreFile:
+		return nil, &PageError{page, "CORE.md is written with `memhook core set|add`, which keeps its size cap"}
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		return nil, fmt.Errorf("page write %s: the text is empty", rel)
+	}
+	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
+		return nil, fmt.Errorf("page write %s: the text is not UTF-8 Markdown", rel)
+	}
+	if !bytes.HasSuffix(text, []byte("\n")) {
+		text = append(text, '\n')
+	}
+	if rel == planfact.FileName {
+		if _, probs := planfact.Parse(text); len(probs) > 0 {
+			return nil, &PlanFactInvalidError{Problems: probs}
+		}
+	}
+	res := &PageWriteResult{Page: rel}
+	err = s.withLock(func() error {
+		_, statErr := os.Stat(abs)
+		res.Created = errors.Is(statErr, fs.ErrNotExist)
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return fmt.Errorf("page write %s: %w", rel, err)
+		}
+		changed, err := writeIfChanged(abs, text)
+		if err != nil {
+			return fmt.Errorf("page write %s: %w", rel, err)
+		}
+		if res.Changed = changed; !changed {
+			return nil
+		}
+		what := "updated"
+		if res.Created {
+			what = "created"
+		}
+		if err := s.logLocked(now, "page write", rel+" "+what); err != nil {
+			return err
+		}
+		return s.refreshLocked()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

@@ -1,0 +1,186 @@
+package tables
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+
+func TestNormalizeAccepts(t *testing.T) {
+	for in, want := range map[string]string{
+		"Friends":             "friends",
+		"team of the user":    "team_of_the_user",
+		"price-list":          "price_list",
+		"  Дима  ":            "dima",
+		"Команда архитектора": "komanda_arkhitektora",
+		"щука-Ёж":             "shchuka_ezh",
+		"x__claim":            "x_claim", // no name can forge a kind's own column suffix
+	} {
+		got, err := Normalize(in)
+		if err != nil || got != want {
+			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+func TestNormalizeRefusesInjectionWhole(t *testing.T) {
+	for in, char := range map[string]rune{
+		"field.money; DROP TABLE users": '.',
+		"money; DROP TABLE users":       ';',
+		`name"`:                         '"',
+		"it's":                          '\'',
+		"a/*b*/":                        '/',
+		"名前":                            '名',
+		"ελληνικά":                      'ε',
+		"x)--":                          ')',
+	} {
+		got, err := Normalize(in)
+		var ne *NameError
+		if !errors.As(err, &ne) || got != "" {
+			t.Fatalf("Normalize(%q) = %q, %v; want a NameError", in, got, err)
+		}
+		if ne.Char != char || !strings.Contains(err.Error(), string(char)) {
+			t.Errorf("Normalize(%q): error %q names %q, want %q", in, err, ne.Char, char)
+		}
+	}
+	for _, in := range []string{"select", "DROP", "Table", "", "--", "1st", "sqlite_master", strings.Repeat("a", 64)} {
+		if got, err := Normalize(in); err == nil {
+			t.Errorf("Normalize(%q) = %q, want refusal", in, got)
+		}
+	}
+}
+
+func open(t *testing.T, dir string) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "cache", "tables.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestHandsAndRebuild(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	if _, created, err := s.Create("Friends", t0); err != nil || !created {
+		t.Fatalf("create: %v %v", created, err)
+	}
+	if _, err := s.Write("friends", "phone", Value{Key: "Dima", Value: "111"}, t0); !errors.Is(err, ErrNoKind) {
+		t.Fatalf("write before the kind exists: %v, want ErrNoKind", err)
+	}
+	if _, _, created, err := s.NewKind("friends", "Phone", t0); err != nil || !created {
+		t.Fatalf("new kind: %v %v", created, err)
+	}
+	if _, err := s.Write("friends", "phone", Value{Key: "Dima", Value: "111", Basis: "said"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	t1 := t0.Add(time.Hour)
+	if _, err := s.Write("friends", "phone", Value{Key: "Dima", Value: "222"}, t1); err != nil {
+		t.Fatal(err)
+	}
+	cells, err := s.Lookup(Query{Words: Words("what is the phone of Dima")})
+	if err != nil || len(cells) != 1 || cells[0].Value != "222" || cells[0].Claim != ClaimStated {
+		t.Fatalf("write in place: %+v %v", cells, err)
+	}
+	// Promote: the list is born, the old value moves with its own time.
+	list, created, err := s.Promote("friends", "phone", "", "Dima", "", "", t1.Add(time.Hour))
+	if err != nil || !created || list != "friends_phone" {
+		t.Fatalf("promote: %q %v %v", list, created, err)
+	}
+	if _, err := s.Append(list, Value{Key: "Dima", Value: "333"}, t1.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Append("friends", Value{Key: "Dima", Value: "x"}, t1); !errors.Is(err, ErrShape) {
+		t.Fatalf("append to a root table: %v, want ErrShape", err)
+	}
+	check := func(s *Store) {
+		t.Helper()
+		cells, err := s.Lookup(Query{Words: Words("Dima phone")})
+		if err != nil || len(cells) != 2 {
+			t.Fatalf("after promote: %+v %v", cells, err)
+		}
+		if cells[0].Table != "friends_phone" || cells[0].Value != "222" || !cells[0].At.Equal(t1) || cells[1].Value != "333" {
+			t.Fatalf("moved value lost its own time or order: %+v", cells)
+		}
+	}
+	check(s)
+	// The cache is a cache: delete it and the journal rebuilds the same.
+	s.Close()
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	check(open(t, dir))
+}
+
+func TestCyrillicNamesMeetTheirQuestion(t *testing.T) {
+	s := open(t, t.TempDir())
+	s.Create("друзья", t0)
+	s.NewKind("друзья", "телефон", t0)
+	if _, err := s.Write("друзья", "телефон", Value{Key: "Миша", Value: "555"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	cells, _ := s.Lookup(Query{Words: Words("телефон Миша")})
+	if len(cells) != 1 || cells[0].Table != "druzya" || cells[0].Kind != "telefon" {
+		t.Fatalf("%+v", cells)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	s := open(t, t.TempDir())
+	s.Create("friends", t0)
+	s.NewKind("friends", "phone", t0)
+	s.NewKind("friends", "city", t0)
+	s.Write("friends", "phone", Value{Key: "Dima", Value: "1"}, t0)
+	s.Write("friends", "phone", Value{Key: "Misha", Value: "2"}, t0)
+	s.Promote("friends", "city", "", "Dima", "", "", t0)
+	got, err := s.Describe()
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if f := got[0]; f.Name != "friends" || f.Shape != ShapeRoot || f.Rows != 2 || strings.Join(f.Kinds, ",") != "city,phone" {
+		t.Fatalf("%+v", f)
+	}
+	if l := got[1]; l.Name != "friends_city" || l.Shape != ShapeList || l.Parent != "friends" || l.ParentKind != "city" || l.Rows != 0 {
+		t.Fatalf("%+v", l)
+	}
+}
+
+// Two stores on one journal and one cache (two sessions of a project)
+// catch up at once without applying an op twice.
+func TestConcurrentCatchUpAppliesOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("log", t0)
+	s.NewKind("log", "entry", t0)
+	s.Promote("log", "entry", "", "k", "", "", t0)
+	for i := 0; i < 20; i++ {
+		if _, err := s.Append("log_entry", Value{Key: "k", Value: "v"}, t0.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			st, err := Open(filepath.Join(dir, "journal.jsonl"), filepath.Join(dir, "cache", "tables.db"))
+			if err == nil {
+				st.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	cells, err := open(t, dir).Lookup(Query{Table: "log_entry", Key: "k"})
+	if err != nil || len(cells) != 20 {
+		t.Fatalf("want 20 rows after concurrent catch-up, got %d (%v)", len(cells), err)
+	}
+}
