@@ -29,8 +29,12 @@ type Options struct {
 	MMRLambda     float64
 	VectorWeight  float64
 	TextWeight    float64
-	Now           time.Time
-	Embedder      Embedder // nil: BM25 only
+	Now           time.Time // the day relative dates count from and decay's reference; zero: dates are not read
+	Embedder      Embedder  // nil: BM25 only
+	// DateBoost multiplies the score of a hit whose file's name dates it
+	// inside a day range the query names (see [ParseDates]); 0 means
+	// [DefaultDateBoost], a negative value leaves dates in queries unread.
+	DateBoost float64
 	// Base makes result paths relative when they lie under it (the
 	// project root); others stay absolute.
 	Base string
@@ -91,6 +95,13 @@ const passageWeight = 0.5
 const passagesPerChunk = 3
 
 // Search runs query over the indexes and ranks the hits together.
+//
+// A query naming dates or day ranges ("yesterday", "13 October", «на
+// прошлой неделе») is searched without those words, and hits from files
+// dated in the ranges score DateBoost times more, without decay: they
+// are as old as the time asked about. When no hit falls in the ranges
+// the query is searched as written; when nothing but the dates (and stop
+// words) is asked, the files of those days are listed.
 func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
 	if o.Limit <= 0 {
 		o.Limit = 10
@@ -98,10 +109,32 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	if o.CandidatePool < o.Limit {
 		o.CandidatePool = max(o.Limit, 50)
 	}
+	if o.DateBoost >= 0 && !o.Now.IsZero() {
+		if dq := ParseDates(query, o.Now); len(dq.Ranges) > 0 {
+			rest := dq.Rest(query)
+			if stems := contentStems(rest); len(stems) == 0 {
+				resp, err := listDays(ctx, idxs, dq.Ranges, o)
+				if err != nil || len(resp.Results) > 0 {
+					return resp, err
+				}
+			} else {
+				resp, found, err := searchStems(ctx, idxs, rest, stems, o, newDateFilter(dq.Ranges))
+				if err != nil || found {
+					return resp, err
+				}
+			}
+		}
+	}
+	resp, _, err := searchStems(ctx, idxs, query, QueryStems(query), o, nil)
+	return resp, err
+}
+
+// searchStems ranks the hits for stems (query is what an embedder reads);
+// with dates, it also reports whether any hit lay in their ranges.
+func searchStems(ctx context.Context, idxs []*Index, query string, stems []string, o Options, dates *dateFilter) (*Response, bool, error) {
 	resp := &Response{Results: []Result{}, Mode: ModeBM25}
-	stems := QueryStems(query)
 	if len(stems) == 0 {
-		return resp, nil
+		return resp, false, nil
 	}
 	var qvec []float32
 	if o.Embedder != nil {
@@ -116,23 +149,23 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	for _, ix := range idxs {
 		weights, match, err := ix.weights(stems)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		byID := map[int64]*hit{}
 		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if qvec != nil {
 			n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if n > 0 {
 				resp.Mode = ModeHybrid
 			}
 		}
 		if err := ix.neighbours(ctx, byID); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, h := range byID {
 			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
@@ -151,10 +184,20 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 		vw, tw = 0.7, 0.3
 	}
 	vw, tw = vw/(vw+tw), tw/(vw+tw)
+	boost := o.DateBoost
+	if boost == 0 {
+		boost = DefaultDateBoost
+	}
+	found := false
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
 			s = vw*math.Max(0, h.vecScore) + tw*s
+		}
+		if dates != nil && dates.covers(h) {
+			h.score = s * boost
+			found = true
+			continue
 		}
 		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
 	}
@@ -180,7 +223,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	for _, h := range picked {
 		resp.Results = append(resp.Results, h.result(o.Base))
 	}
-	return resp, nil
+	return resp, found, nil
 }
 
 func (h *hit) result(base string) Result {
