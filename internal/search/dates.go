@@ -53,8 +53,9 @@ func (d DateQuery) Rest(query string) string {
 // weekday is the most recent such day up to today, "last" (прошлый) one
 // before today. Weeks run Monday to Sunday. Numbers alone (versions like
 // 1.10.2, times like 10:13, a bare year, "13.10") and a month name with
-// nothing around it ("may" the verb, "March" a name) are not dates; a
-// month next to a day or a year is, whatever it meant ("Jan 5").
+// nothing around it ("may" the verb, "March" a name) are not dates, nor
+// is a weekday after next, every, by, until, на, каждый (a plan or a
+// habit); a month next to a day or a year is, whatever it meant ("Jan 5").
 func ParseDates(query string, now time.Time) DateQuery {
 	y, m, d := now.Date()
 	p := &dateParser{q: query, today: time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
@@ -245,6 +246,13 @@ func (p *dateParser) seq(k int, words ...string) bool {
 	return true
 }
 
+// notPast words before a weekday make it a plan or a habit, not a day
+// gone by: "next Monday", "every Friday", «на понедельник».
+var notPast = map[string]bool{
+	"next": true, "every": true, "each": true, "until": true, "till": true, "by": true,
+	"на": true, "следующий": true, "следующую": true, "следующее": true, "каждый": true, "каждую": true, "каждое": true,
+}
+
 // monthPreps make a month name alone a date: "in May", «в мае».
 var monthPreps = map[string]bool{"in": true, "during": true, "в": true, "во": true}
 
@@ -291,7 +299,7 @@ func (p *dateParser) expr(j int, prep string) (int, DayRange, bool) {
 	if n, r, ok := p.relative(j); ok {
 		return n, r, true
 	}
-	if wd, ok := weekdays[w]; ok && !(p.w(j-1) == "на" && p.joined(j-1)) { // «на понедельник» is a plan
+	if wd, ok := weekdays[w]; ok && !(notPast[p.w(j-1)] && p.joined(j-1)) {
 		return 1, one(lastWeekday(t, wd, true)), true
 	}
 	return p.calendar(j, prep)

@@ -114,6 +114,10 @@ func TestParseDates(t *testing.T) {
 		{"30 февраля", nil, ""},
 		{"2023-13-45", nil, ""},
 		{"планы на понедельник", nil, ""},
+		{"the cron runs every Monday", nil, ""},
+		{"ship it by Friday", nil, ""},
+		{"next Tuesday", nil, ""},
+		{"в следующую среду", nil, ""},
 		{"week ago", nil, ""},
 		{"days", nil, ""},
 	}

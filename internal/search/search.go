@@ -1,7 +1,8 @@
 // Package search is cerebro's memory search: an incremental SQLite FTS5
 // index per memory root over Markdown chunks, BM25 ranking over Snowball
-// stems (Russian and English), temporal decay, MMR re-ranking, and an
-// optional hybrid merge with embedding vectors.
+// stems (Russian and English), temporal decay, MMR re-ranking, an
+// optional hybrid merge with embedding vectors, and date-aware ranking
+// (a query naming days favours the notes of those days, see [ParseDates]).
 //
 // Use: list the roots with [Roots], [Open] an [Index] for each in the
 // state dir's index folder, [Index.Update] it (incremental, bounded by the
