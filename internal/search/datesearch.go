@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -76,14 +78,84 @@ func namePeriod(kind Kind, rel string) (DayRange, bool) {
 }
 
 // dateFilter answers whether a hit's file lies in the ranges a query
-// names, reading each file's name once.
+// names, reading each file's name once, and lists each index's files
+// that do.
 type dateFilter struct {
 	ranges []DayRange
 	seen   map[string]bool
+	paths  map[*Index][]string
 }
 
-func newDateFilter(ranges []DayRange) *dateFilter {
-	return &dateFilter{ranges: ranges, seen: map[string]bool{}}
+// datedIn finds the files of each index whose names date them to a
+// period meeting the ranges; found reports whether there are some.
+func datedIn(ctx context.Context, idxs []*Index, ranges []DayRange) (f *dateFilter, found bool, err error) {
+	f = &dateFilter{ranges: ranges, seen: map[string]bool{}, paths: map[*Index][]string{}}
+	lo, hi := span(ranges)
+	for _, ix := range idxs {
+		// a file's date is its period's end, and no period is longer than a year
+		rels, err := ix.datedFiles(ctx, lo, hi.AddDate(1, 0, 1))
+		if err != nil {
+			return nil, false, err
+		}
+		for _, rel := range rels {
+			if f.covers(&hit{ix: ix, rel: rel}) {
+				f.paths[ix] = append(f.paths[ix], rel)
+				found = true
+			}
+		}
+	}
+	return f, found, nil
+}
+
+// files are the index's files in the ranges, nil when there are none
+// (or no dates).
+func (f *dateFilter) files(ix *Index) []string {
+	if f == nil {
+		return nil
+	}
+	return f.paths[ix]
+}
+
+// matchesAny reports whether a chunk of the files in the ranges holds
+// one of the stems that select candidates.
+func (f *dateFilter) matchesAny(ctx context.Context, idxs []*Index, stems []string) (bool, error) {
+	for _, ix := range idxs {
+		only := f.files(ix)
+		if only == nil {
+			continue
+		}
+		_, match, err := ix.weights(stems)
+		if err != nil || len(match) == 0 {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		filter, args := onlyFiles(only)
+		var one int
+		err = ix.db.QueryRowContext(ctx, `SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?`+filter+` LIMIT 1`,
+			append([]any{ftsQuery(match)}, args...)...).Scan(&one)
+		if err == nil {
+			return true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return false, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+	}
+	return false, nil
+}
+
+// onlyFiles is the SQL condition (on chunks_fts) and its arguments
+// keeping to the chunks of the files listed; "" and none for nil.
+func onlyFiles(only []string) (string, []any) {
+	if only == nil {
+		return "", nil
+	}
+	args := make([]any, len(only))
+	for i, p := range only {
+		args[i] = p
+	}
+	return ` AND rowid IN (SELECT id FROM chunks WHERE path IN (?` + strings.Repeat(",?", len(only)-1) + `))`, args
 }
 
 // covers reports whether the file's period meets one of the ranges: a
@@ -106,6 +178,50 @@ func (f *dateFilter) covers(h *hit) bool {
 	return v
 }
 
+// searchDates answers a query naming days that some file is dated to:
+// without the date words, favouring those days' files, or listing them
+// when nothing else is asked. ok is false when the query names no such
+// day or no hit lies in them, and the query is to be searched as written.
+func searchDates(ctx context.Context, idxs []*Index, query string, o Options) (resp *Response, ok bool, err error) {
+	if o.DateBoost < 0 || o.Now.IsZero() {
+		return nil, false, nil
+	}
+	dq := ParseDates(query, o.Now)
+	if len(dq.Ranges) == 0 {
+		return nil, false, nil
+	}
+	dates, named, err := datedIn(ctx, idxs, dq.Ranges)
+	if err != nil || !named {
+		return nil, false, err
+	}
+	rest := dq.Rest(query)
+	stems := contentStems(rest)
+	if len(stems) == 0 {
+		resp, err := listDays(ctx, idxs, dq.Ranges, o)
+		return resp, err == nil && len(resp.Results) > 0, err
+	}
+	if o.Embedder == nil { // without vectors only words can find a hit there: look before ranking
+		if ok, err := dates.matchesAny(ctx, idxs, stems); err != nil || !ok {
+			return nil, false, err
+		}
+	}
+	return searchStems(ctx, idxs, rest, stems, o, dates)
+}
+
+// span is the first and last day of the ranges.
+func span(ranges []DayRange) (lo, hi time.Time) {
+	lo, hi = ranges[0].From, ranges[0].To
+	for _, r := range ranges {
+		if r.From.Before(lo) {
+			lo = r.From
+		}
+		if r.To.After(hi) {
+			hi = r.To
+		}
+	}
+	return lo, hi
+}
+
 // listDays answers a query that named only dates: the files dated
 // inside the ranges (roll-ups of a whole range first, then the newest
 // day), each by the start of its first chunk, scored 1.
@@ -115,39 +231,28 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 		p DayRange
 	}
 	var all []listed
-	lo, hi := ranges[0].From, ranges[0].To
-	for _, r := range ranges {
-		if r.From.Before(lo) {
-			lo = r.From
-		}
-		if r.To.After(hi) {
-			hi = r.To
-		}
-	}
+	lo, hi := span(ranges)
 	for _, ix := range idxs {
-		rows, err := ix.db.QueryContext(ctx, `
-			SELECT c.path, c.start_line, c.end_line, c.text FROM files f JOIN chunks c ON c.path = f.path
-			WHERE f.dated BETWEEN ? AND ?
-			  AND c.start_line = (SELECT min(start_line) FROM chunks WHERE path = f.path)`, lo.Unix(), hi.Unix())
+		rels, err := ix.datedFiles(ctx, lo, hi)
 		if err != nil {
-			return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
+			return nil, err
 		}
-		for rows.Next() {
-			h := &hit{ix: ix, score: 1}
-			if err := rows.Scan(&h.rel, &h.start, &h.end, &h.text); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
-			}
-			p, ok := namePeriod(ix.Root.Kind, h.rel)
+		for _, rel := range rels {
+			p, ok := namePeriod(ix.Root.Kind, rel)
 			if !ok || !inside(p, ranges) {
 				continue
 			}
+			h := &hit{ix: ix, rel: rel, score: 1}
+			err := ix.db.QueryRowContext(ctx, `SELECT start_line, end_line, text FROM chunks WHERE path = ? ORDER BY start_line LIMIT 1`, rel).
+				Scan(&h.start, &h.end, &h.text)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // an empty file
+			}
+			if err != nil {
+				return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
+			}
 			h.snip = leadSnippet(h.text, h.start)
 			all = append(all, listed{h, p})
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
@@ -168,6 +273,27 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 		resp.Results = append(resp.Results, all[i].h.result(o.Base))
 	}
 	return resp, nil
+}
+
+// datedFiles lists the files whose date (a period's end) lies in [lo, hi].
+func (ix *Index) datedFiles(ctx context.Context, lo, hi time.Time) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path FROM files WHERE dated BETWEEN ? AND ?`, lo.Unix(), hi.Unix())
+	if err != nil {
+		return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
+	}
+	return out, nil
 }
 
 // inside reports whether period p lies wholly within one of the ranges.

@@ -110,21 +110,8 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	if o.CandidatePool < o.Limit {
 		o.CandidatePool = max(o.Limit, 50)
 	}
-	if o.DateBoost >= 0 && !o.Now.IsZero() {
-		if dq := ParseDates(query, o.Now); len(dq.Ranges) > 0 {
-			rest := dq.Rest(query)
-			if stems := contentStems(rest); len(stems) == 0 {
-				resp, err := listDays(ctx, idxs, dq.Ranges, o)
-				if err != nil || len(resp.Results) > 0 {
-					return resp, err
-				}
-			} else {
-				resp, found, err := searchStems(ctx, idxs, rest, stems, o, newDateFilter(dq.Ranges))
-				if err != nil || found {
-					return resp, err
-				}
-			}
-		}
+	if resp, ok, err := searchDates(ctx, idxs, query, o); err != nil || ok {
+		return resp, err
 	}
 	resp, _, err := searchStems(ctx, idxs, query, QueryStems(query), o, nil)
 	return resp, err
@@ -153,8 +140,15 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			return nil, false, err
 		}
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID); err != nil {
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil); err != nil {
 			return nil, false, err
+		}
+		if only := dates.files(ix); only != nil {
+			// the named days' best chunks are candidates even when their
+			// words rank below the pool
+			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only); err != nil {
+				return nil, false, err
+			}
 		}
 		if qvec != nil {
 			n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
@@ -270,10 +264,14 @@ const (
 // set against the query's total IDF T as 1 − e^(−score/T), so that every
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+//
+// only, when not nil, limits the candidates to those files.
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string) error {
 	if len(match) == 0 {
 		return nil
 	}
+	filter, args := onlyFiles(only)
+	args = append(append([]any{ftsQuery(match)}, args...), pool)
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
 		avg = 1
@@ -284,9 +282,9 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	}
 	rows, err := ix.db.QueryContext(ctx, `
 		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
-		           WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
+		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
 		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
-		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(match), pool)
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}
