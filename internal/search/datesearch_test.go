@@ -176,11 +176,11 @@ func TestNamedDayIsACandidateBelowThePool(t *testing.T) {
 	ix, _ := datedMemory(t)
 	o := defaults()
 	o.Limit, o.CandidatePool = 1, 1 // BM25 alone would keep only 29 November's better match
-	r, err := Search(context.Background(), []*Index{ix}, "router firmware on 13 October", o)
+	r, err := Search(context.Background(), []*Index{ix}, "router firmware last month", o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := paths(r); len(got) != 1 || !strings.HasSuffix(got[0], "2026-10-13.md") {
-		t.Fatalf("got %v, want 13 October's file", got)
+		t.Fatalf("got %v, want the file of 13 October, last month", got)
 	}
 }
