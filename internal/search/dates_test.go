@@ -161,3 +161,30 @@ func fmtRanges(rs []DayRange) []string {
 	}
 	return out
 }
+
+// FuzzParseDates checks that any query parses without panicking into
+// ordered, disjoint spans inside the query, one range per span, each
+// range running forward.
+func FuzzParseDates(f *testing.F) {
+	for _, s := range []string{"13-го октября 2023 года", "Oct. 13, 2023", "last 3 days", "2023-W42", "1.10.2", "в прошлую среду", "the day before", "13-", "a"} {
+		f.Add(s)
+	}
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, q string) {
+		d := ParseDates(q, now)
+		if len(d.Spans) != len(d.Ranges) {
+			t.Fatalf("%d spans, %d ranges", len(d.Spans), len(d.Ranges))
+		}
+		prev := 0
+		for i, s := range d.Spans {
+			if s[0] < prev || s[1] <= s[0] || s[1] > len(q) {
+				t.Fatalf("span %v in %q", s, q)
+			}
+			prev = s[1]
+			if d.Ranges[i].To.Before(d.Ranges[i].From) {
+				t.Fatalf("range %v backwards", fmtRanges(d.Ranges[i:i+1]))
+			}
+		}
+		_ = d.Rest(q)
+	})
+}
