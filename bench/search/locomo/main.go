@@ -3,8 +3,11 @@
 // daily file, one line per turn carrying its dia_id; every question of
 // categories 1–4 is searched, and a question counts as recalled at k when
 // a line with one of its evidence dia_ids lies inside one of the top k
-// snippets. A grep-style baseline (query-word counts over windows of
-// lines as long as a snippet) runs over the same files in the same run.
+// snippets. Each setting runs with and without reading dates in the
+// questions ("now" being the day after the last session), and the
+// questions naming a date are reported apart. A grep-style baseline
+// (query-word counts over windows of lines as long as a snippet) runs
+// over the same files in the same run.
 package main
 
 import (
