@@ -144,3 +144,21 @@ func TestSearchBadFlags(t *testing.T) {
 		t.Fatalf("bad root: %d %s", code, errOut)
 	}
 }
+
+// The clock of run() says 2026-11-30, so "yesterday" names the planted day;
+// search.date_boost < 0 switches the date reading off.
+func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
+	proj, env := memProject(t)
+	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "yesterday")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "daily/2026-11-29.md") {
+		t.Fatalf("a query naming yesterday did not list yesterday's file:\n%s", out)
+	}
+	env["CEREBRO_SEARCH_DATE_BOOST"] = "-1"
+	out, _, _ = run(t, env, "", "search", "--project", proj, "--json", "yesterday")
+	if strings.Contains(out, "daily/2026-11-29.md") {
+		t.Fatalf("with date_boost -1 the date was still read:\n%s", out)
+	}
+}

@@ -84,6 +84,6 @@ func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
 	return search.Options{
 		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
-		Now: now, Embedder: s.params.Embedder, Base: s.project,
+		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project,
 	}
 }
