@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 func TestCompileListOnlyClosedDays(t *testing.T) {
@@ -62,7 +64,7 @@ func TestCompileDoneMovesOnlyLinkedDaysAndLinksStillResolve(t *testing.T) {
 	// The evidence link resolves in the archive: lint is clean, the graph
 	// records it as evidence.
 	found, _ := s.Lint(LintOptions{Project: true})
-	if HasErrors(found) {
+	if lint.HasErrors(found) {
 		t.Fatalf("lint after move: %+v", found)
 	}
 	v, _ := s.LoadVault()

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 const card = `---
@@ -125,7 +127,7 @@ func TestTruthSetMismatchLeavesPending(t *testing.T) {
 		t.Fatalf("pending lost a proposal:\n%s", pending)
 	}
 	found, _ := s.Lint(LintOptions{Project: true})
-	if HasErrors(found) || !hasRule(found, "truth-pending") {
+	if lint.HasErrors(found) || !hasRule(found, "truth-pending") {
 		t.Fatalf("lint: %+v", found)
 	}
 }
@@ -177,7 +179,7 @@ func TestCoreCapRefusesNotTruncates(t *testing.T) {
 	}
 }
 
-func hasRule(fs []Finding, rule string) bool {
+func hasRule(fs []lint.Finding, rule string) bool {
 	for _, f := range fs {
 		if f.Rule == rule {
 			return true

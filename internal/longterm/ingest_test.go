@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
@@ -65,7 +67,7 @@ func TestIngestLargeAndDocuments(t *testing.T) {
 	if res, err = s.Ingest(pdf, 1<<20, now); err != nil || !res.Document {
 		t.Fatalf("pdf: %+v %v", res, err)
 	}
-	if found, _ := s.Lint(LintOptions{Project: true}); HasErrors(found) {
+	if found, _ := s.Lint(LintOptions{Project: true}); lint.HasErrors(found) {
 		t.Fatalf("lint: %+v", found)
 	}
 }

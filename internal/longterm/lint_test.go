@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 )
 
@@ -33,7 +34,7 @@ func TestLintFindsEachRule(t *testing.T) {
 		"CORE.md:1:core-size":         "10 over the cap of 40",
 		"index.md:":                   "",
 	}
-	got := map[string]Finding{}
+	got := map[string]lint.Finding{}
 	for _, f := range found {
 		got[f.File+":"+strconv.Itoa(f.Line)+":"+f.Rule] = f
 	}
@@ -53,10 +54,10 @@ func TestLintFindsEachRule(t *testing.T) {
 			t.Errorf("%s: message %q lacks %q", key, f.Message, msg)
 		}
 	}
-	if got["wiki/a.md:6:broken-link"].Severity != SevError || got["wiki/lonely.md:1:orphan"].Severity != SevWarning {
+	if got["wiki/a.md:6:broken-link"].Severity != lint.Error || got["wiki/lonely.md:1:orphan"].Severity != lint.Warning {
 		t.Error("severities")
 	}
-	if !HasErrors(found) {
+	if !lint.HasErrors(found) {
 		t.Error("HasErrors")
 	}
 	// The attachment is broken too, as a missing file.

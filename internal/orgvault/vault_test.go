@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -140,7 +141,7 @@ func page(typ, status, title, body string, links ...string) string {
 	return b.String()
 }
 
-func sortedIssues(is []Issue) []string {
+func sortedIssues(is []lint.Finding) []string {
 	var out []string
 	for _, i := range is {
 		out = append(out, fmt.Sprintf("%s:%d:%s", i.File, i.Line, i.Rule))
