@@ -79,7 +79,7 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 	cfg, err := opts.Config(root)
 	if err != nil {
-		rep.add("broken", "fix the file named above, or move it aside to use the defaults", "configuration: %v", err)
+		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
 	} else {
 		for _, w := range cfg.Warnings {
 			rep.add("warn", "remove or rename the key; `memhook config` lists the valid ones", "configuration: %s", w)

@@ -137,7 +137,7 @@ func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, 
 	}
 	cfg, err := f.Config(st.Project)
 	if err != nil {
-		return withHint(fmt.Errorf("load config: %w", err), "fix the file named above, or move it aside")
+		return err
 	}
 	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.

@@ -53,7 +53,7 @@ func lintRun(opts *LintOptions) error {
 	}
 	eff, err := opts.Config(root)
 	if err != nil {
-		return withHint(err, "fix the config file named above")
+		return err
 	}
 	found, err := s.Lint(longterm.LintOptions{CoreMaxChars: eff.Long.CoreMaxChars, Project: true})
 	if err != nil {

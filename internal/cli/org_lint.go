@@ -41,7 +41,7 @@ func orgLintRun(opts *OrgLintOptions) error {
 	}
 	eff, err := opts.Config("")
 	if err != nil {
-		return withHint(err, "fix the configuration file named above")
+		return err
 	}
 	issues, err := v.Lint(eff.Org.RawLargeBytes)
 	if err != nil {

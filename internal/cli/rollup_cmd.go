@@ -68,7 +68,7 @@ func rollupRun(opts *RollupOptions) error {
 	}
 	eff, err := opts.Config("")
 	if err != nil {
-		return withHint(err, "fix the file named above, or move it aside to use the defaults")
+		return err
 	}
 	today := opts.Now()
 	if opts.Date != "" {
