@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -24,31 +26,12 @@ func newProject(t *testing.T) *Store {
 	return s
 }
 
-func writeFile(t *testing.T, p, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // day writes a short-term day file in the daily format.
 func day(t *testing.T, s *Store, date string, sections ...string) string {
 	t.Helper()
 	text := "---\ntype: daily\ndate: " + date + "\nproject: demo\n---\n\n# " + date + "\n" + strings.Join(sections, "")
 	p := filepath.Join(s.DailyDir, date+".md")
-	writeFile(t, p, text)
+	testfile.Write(t, p, text)
 	return p
 }
 
@@ -84,7 +67,7 @@ func golden(t *testing.T, name string, got []byte) {
 func logLines(t *testing.T, s *Store) []string {
 	t.Helper()
 	var out []string
-	for _, l := range strings.Split(readFile(t, s.Path(LogFile)), "\n") {
+	for _, l := range strings.Split(testfile.Read(t, s.Path(LogFile)), "\n") {
 		if strings.HasPrefix(l, "- 2") {
 			out = append(out, l)
 		}

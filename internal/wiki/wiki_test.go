@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestParseLinks(t *testing.T) {
@@ -26,11 +28,7 @@ func TestParseLinks(t *testing.T) {
 
 func write(t *testing.T, root, rel, s string) {
 	t.Helper()
-	p := filepath.Join(root, rel)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(root, filepath.FromSlash(rel)), s)
 }
 
 func TestVaultResolveAndGraph(t *testing.T) {
