@@ -109,7 +109,7 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 			return nil, &IngestError{file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed"}
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, &IngestError{file, "read failed: " + err.Error(), ""}
+			return nil, &IngestError{file, "rewind it: " + err.Error(), ""}
 		}
 		res.Document, check.text = true, false
 	}
@@ -124,7 +124,7 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 		if errors.As(err, &junk) {
 			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
 		}
-		return nil, &IngestError{file, "copy failed: " + err.Error(), ""}
+		return nil, &IngestError{file, "copy it: " + err.Error(), ""}
 	}
 	if err := check.finish(); err != nil {
 		os.Remove(staging)
