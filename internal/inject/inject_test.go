@@ -1,7 +1,6 @@
 package inject
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
 
@@ -43,14 +40,7 @@ func TestInjectGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = strings.ReplaceAll(got, root, "<root>")
-	path := filepath.Join("testdata", "inject.golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, _ := os.ReadFile(path)
-	if got != string(want) {
-		t.Fatalf("inject differs from %s (run with -update):\n%s", path, got)
-	}
+	testfile.Golden(t, filepath.Join("testdata", "inject.golden"), got)
 	if strings.Contains(got, "last week") || strings.Contains(got, "old week") {
 		t.Fatal("inject read more than today, the previous day and the newest week")
 	}

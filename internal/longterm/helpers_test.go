@@ -1,8 +1,6 @@
 package longterm
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,8 +8,6 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // now is a fixed Monday morning.
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -46,22 +42,10 @@ func session(hhmm, asked, decided, open string) string {
 	return out
 }
 
-// golden compares got with testdata/golden/name, rewriting it with -update.
+// golden compares got with testdata/golden/name.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testfile.Golden(t, filepath.Join("testdata", "golden", name), string(got))
 }
 
 func logLines(t *testing.T, s *Store) []string {

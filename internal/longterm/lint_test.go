@@ -2,7 +2,6 @@ package longterm
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -153,10 +152,7 @@ func TestPlanFactSetIsAtomicAndLogged(t *testing.T) {
 // and lint without crashing.
 func TestRealVaults(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
-		dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
-		if _, err := os.Stat(dir); err != nil {
-			t.Skip("fixture vault absent:", dir)
-		}
+		dir := testfile.Shared(t, "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
 		s := &Store{Dir: dir}
 		v, err := s.LoadVault()
 		if err != nil {

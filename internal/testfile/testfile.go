@@ -4,15 +4,39 @@
 //
 //	testfile.Write(t, filepath.Join(root, "wiki", "a.md"), "# A\n")
 //	got := testfile.Read(t, path)
+//	dir := testfile.Shared(t, "fixtures", "transcripts")
+//	testfile.Golden(t, filepath.Join("testdata", "x.golden"), got)
 //
 // Only tests import it.
 package testfile
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 )
+
+// update is the -update flag of every package whose tests use [Golden].
+var update = flag.Bool("update", false, "rewrite golden files with the output under test")
+
+// Golden compares got with the golden file at path; `go test -update`
+// rewrites the file first. A missing golden file fails the test: a golden
+// test never passes without comparing, so pair -update with assertions
+// that a rewritten file cannot bless.
+func Golden(t testing.TB, path, got string) {
+	t.Helper()
+	if *update {
+		Write(t, path, got)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (go test -update writes it): %v", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
 
 // Write creates path with text, making its directories first.
 func Write(t testing.TB, path, text string) {
@@ -33,4 +57,36 @@ func Read(t testing.TB, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// Shared returns the path of a fixture in the shared folder beside the
+// repository (../shared from the module root). It skips the test when that
+// folder is absent (a clone without the fixtures) and fails it when the
+// folder is there but the fixture is not, so that a moved or renamed
+// fixture shows up as a failure instead of hiding behind a skip.
+func Shared(t testing.TB, elem ...string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("testfile.Shared: no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+	shared := filepath.Join(filepath.Dir(dir), "shared")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skipf("no shared fixtures at %s", shared)
+	}
+	p := filepath.Join(append([]string{shared}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("shared fixture missing: %v", err)
+	}
+	return p
 }

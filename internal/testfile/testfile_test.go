@@ -12,3 +12,11 @@ func TestWriteRead(t *testing.T) {
 		t.Errorf("Read = %q, want %q", got, "text\n")
 	}
 }
+
+func TestShared(t *testing.T) {
+	// From internal/testfile the shared folder is ../../../shared.
+	p := Shared(t, "fixtures")
+	if want, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "fixtures")); p != want {
+		t.Errorf("Shared = %s, want %s", p, want)
+	}
+}

@@ -1,7 +1,6 @@
 package wiki
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -74,10 +73,7 @@ func TestVaultResolveAndGraph(t *testing.T) {
 
 func TestRealVaultsLoad(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
-		root := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
-		if _, err := os.Stat(root); err != nil {
-			t.Skip("../shared fixtures absent")
-		}
+		root := testfile.Shared(t, "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
 		v, err := Load(root, Options{})
 		if err != nil {
 			t.Fatal(err)
