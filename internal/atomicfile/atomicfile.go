@@ -112,7 +112,7 @@ func AppendUnlocked(path string, data []byte, perm fs.FileMode) error {
 }
 
 // LockTimeout bounds how long [WithLock] waits for another process.
-var LockTimeout = 10 * time.Second
+const LockTimeout = 10 * time.Second
 
 // ErrLockTimeout is returned when the lock could not be taken in time.
 var ErrLockTimeout = errors.New("lock held by another process")

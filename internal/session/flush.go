@@ -24,7 +24,7 @@ const (
 )
 
 // ReadChunk bounds one transcript read; a flush reads chunk after chunk.
-var ReadChunk int64 = 8 << 20
+const ReadChunk = 8 << 20
 
 // FlushOptions say how to flush one session.
 type FlushOptions struct {
