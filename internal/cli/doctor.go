@@ -68,7 +68,7 @@ func doctorRun(opts *DoctorOptions) error {
 	now := opts.Now()
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
-		rep.add("warn", "run doctor from inside a project, or pass --project", "project: %v", err)
+		rep.add("broken", "run doctor from inside a project, or pass --project with an existing directory", "project: %v", err)
 	} else {
 		l := project.Layout{Root: root}
 		rep.add("ok", "", "project %s (id %s)", root, project.ID(root))
