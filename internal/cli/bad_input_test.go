@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -28,10 +29,10 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	testfile.Write(t, filepath.Join(dir, "a.md"), "# A\n")
-	const (
-		missingProject = "/nonexistent/project"
-		missingFile    = "/nonexistent/file.md"
-	)
+	// Paths that do not exist, inside the sandbox: a command that creates
+	// them instead of refusing is caught below.
+	missingProject := filepath.Join(dir, "nonexistent", "project")
+	missingFile := filepath.Join(dir, "nonexistent", "file.md")
 	for _, tc := range []struct {
 		args     []string
 		want     string // in the error line
@@ -166,6 +167,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"truth", "set", "wiki/a.md", "--from", missingFile, "--expect-hash", "h"}, missingFile, false},
 		{[]string{"relearn", "--artifact", missingFile, "--summary", "s", "--about", "e"}, missingFile, false},
 		{[]string{"registry", "add", missingProject}, missingProject, true},
+		{[]string{"rollup", "--home", missingProject}, missingProject, true},
 		{[]string{"get", missingFile}, missingFile, false},
 	} {
 		name := strings.Join(tc.args, " ")
@@ -198,6 +200,9 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("memhook %s: output shows %q:\nstdout: %s\nstderr: %s", name, internal, out, errOut)
 			}
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nonexistent")); err == nil {
+		t.Error("a command given a path that does not exist created it")
 	}
 }
 
