@@ -121,6 +121,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"wiki", "write", "a", "b"}, "wiki write: accepts 1 arg(s), received 2", true},
 		// An unknown flag.
 		{[]string{"search", "--limt", "3", "q"}, "search: unknown flag: --limt", true},
+		// A flag value out of its set.
+		{[]string{"flush", "--trigger", "bogus"}, `flush: unknown --trigger "bogus"`, true},
 		{[]string{"long", "on", "--projcet", "."}, "long on: unknown flag: --projcet", true},
 		// A --project that does not exist.
 		{[]string{"compile", "done", "2026-11-01", "--project", missingProject}, missingProject, true},

@@ -23,6 +23,11 @@ const (
 	TriggerManual     = "manual"
 )
 
+// Triggers lists every flush trigger, for checking one given by a person.
+func Triggers() []string {
+	return []string{TriggerAuto, TriggerPreCompact, TriggerSessionEnd, TriggerRecovery, TriggerManual}
+}
+
 // ReadChunk bounds one transcript read; a flush reads chunk after chunk.
 const ReadChunk = 8 << 20
 
