@@ -133,12 +133,9 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	defer os.Remove(staging) // gone after the rename; left only on a failure
 	res.Bytes = n
 	sum := check.hash.Sum(nil)
-	dir := RawDir
-	if largeBytes > 0 && n > largeBytes {
-		dir, res.Large = LargeDir, true
-	}
+	res.Large = rawfile.DirFor(n, largeBytes) == LargeDir
 	err = s.withLock(func() error {
-		raw, already, err := s.placeRaw(dir, name, staging, n, sum)
+		raw, already, err := s.placeRaw(name, staging, n, sum, largeBytes)
 		if err != nil {
 			return err
 		}
@@ -164,19 +161,10 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	return res, nil
 }
 
-// placeRaw moves the staged copy under dir with name (see [rawfile.Place]).
-// The page for raw/x.md and raw/_large/x.md would collide: a name already
-// used in the other folder counts as taken.
-func (s *Store) placeRaw(dir, name, staging string, size int64, sum []byte) (string, bool, error) {
-	other := LargeDir
-	if dir == LargeDir {
-		other = RawDir
-	}
-	taken := func(cand string) bool {
-		_, err := os.Lstat(s.Path(path.Join(other, cand)))
-		return err == nil
-	}
-	return rawfile.Place(s.Dir, dir, name, size, sum, taken, func(abs string) error {
+// placeRaw moves the staged copy into raw/ or raw/_large/ (see
+// [rawfile.Place]).
+func (s *Store) placeRaw(name, staging string, size int64, sum []byte, largeBytes int64) (string, bool, error) {
+	return rawfile.Place(s.Dir, name, size, sum, largeBytes, func(abs string) error {
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return err
 		}

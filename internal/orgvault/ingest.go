@@ -136,11 +136,7 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 	} else if sum, err = rawfile.Hash(src); err != nil {
 		return nil, err
 	}
-	dir := RawDir
-	if opts.LargeBytes > 0 && size > opts.LargeBytes {
-		dir = RawLargeDir
-	}
-	rawRel, existed, err := rawfile.Place(v.Root, dir, safeName(base), size, sum, nil, write)
+	rawRel, existed, err := rawfile.Place(v.Root, safeName(base), size, sum, opts.LargeBytes, write)
 	if err != nil {
 		return nil, err
 	}

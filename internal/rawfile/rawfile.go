@@ -6,7 +6,11 @@
 // sources through [Place]:
 //
 //	sum, _ := rawfile.Hash(src)
-//	rel, existed, err := rawfile.Place(root, "raw", name, size, sum, nil, put)
+//	rel, existed, err := rawfile.Place(root, name, size, sum, largeBytes, put)
+//
+// Files above a size threshold go to raw/_large/ (which a vault may keep
+// out of git or sync). Each stored file gets a source page named after it,
+// so a name is unique across raw/ and raw/_large/ together.
 package rawfile
 
 import (
@@ -22,8 +26,23 @@ import (
 	"strings"
 )
 
+// Where sources are stored, relative to the vault root.
+const (
+	Dir      = "raw"
+	LargeDir = "raw/_large"
+)
+
 // maxNames bounds the numbered names tried for one source name.
 const maxNames = 1000
+
+// DirFor is the folder a source of size bytes goes to: [LargeDir] above
+// largeBytes (when it is positive), else [Dir].
+func DirFor(size, largeBytes int64) string {
+	if largeBytes > 0 && size > largeBytes {
+		return LargeDir
+	}
+	return Dir
+}
 
 // Hash returns the SHA-256 of the file at p.
 func Hash(p string) ([]byte, error) {
@@ -39,14 +58,18 @@ func Hash(p string) ([]byte, error) {
 	return h.Sum(nil), nil
 }
 
-// Place finds where a source called name (size bytes, SHA-256 sum) goes in
-// dir (slash path relative to root): name itself, else "stem-2.ext",
-// "stem-3.ext"... It returns the slash path relative to root and whether
-// a regular file with that content was already there. When the content is
-// new, put is called with the absolute path to store it at (which does
-// not exist yet). taken, when not nil, rules out a name even though dir
-// does not hold it (a name used in a sibling folder).
-func Place(root, dir, name string, size int64, sum []byte, taken func(name string) bool, put func(abs string) error) (string, bool, error) {
+// Place finds where a source called name (size bytes, SHA-256 sum) goes:
+// in [DirFor] its size, under name itself, else "stem-2.ext",
+// "stem-3.ext"... A name used in the other folder counts as taken. It
+// returns the slash path relative to root and whether a regular file with
+// that content was already there. When the content is new, put is called
+// with the absolute path to store it at (which does not exist yet).
+func Place(root, name string, size int64, sum []byte, largeBytes int64, put func(abs string) error) (string, bool, error) {
+	dir, other := Dir, LargeDir
+	if DirFor(size, largeBytes) == LargeDir {
+		dir, other = LargeDir, Dir
+	}
+	abs := func(rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
 	ext := path.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
 	for n := 1; n < maxNames; n++ {
@@ -54,15 +77,14 @@ func Place(root, dir, name string, size int64, sum []byte, taken func(name strin
 		if n > 1 {
 			cand = fmt.Sprintf("%s-%d%s", stem, n, ext)
 		}
-		if taken != nil && taken(cand) {
+		if _, err := os.Lstat(abs(path.Join(other, cand))); err == nil {
 			continue
 		}
 		rel := path.Join(dir, cand)
-		abs := filepath.Join(root, filepath.FromSlash(rel))
 		// Lstat: a link in raw/ is never followed, so it only takes a name.
-		fi, err := os.Lstat(abs)
+		fi, err := os.Lstat(abs(rel))
 		if errors.Is(err, fs.ErrNotExist) {
-			if err := put(abs); err != nil {
+			if err := put(abs(rel)); err != nil {
 				return "", false, fmt.Errorf("store %s: %w", rel, err)
 			}
 			return rel, false, nil
@@ -71,7 +93,7 @@ func Place(root, dir, name string, size int64, sum []byte, taken func(name strin
 			return "", false, fmt.Errorf("read %s: %w", rel, err)
 		}
 		if fi.Mode().IsRegular() && fi.Size() == size {
-			old, err := Hash(abs)
+			old, err := Hash(abs(rel))
 			if err != nil {
 				return "", false, err
 			}

@@ -17,10 +17,10 @@ func TestPlace(t *testing.T) {
 			return os.WriteFile(abs, []byte(data), 0o644)
 		}
 	}
-	place := func(data string, taken func(string) bool) (string, bool) {
+	place := func(data string) (string, bool) {
 		t.Helper()
 		sum := sha256.Sum256([]byte(data))
-		rel, existed, err := Place(root, "raw", "a.txt", int64(len(data)), sum[:], taken, put(data))
+		rel, existed, err := Place(root, "a.txt", int64(len(data)), sum[:], 5, put(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -28,17 +28,18 @@ func TestPlace(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, data  string
-		taken       func(string) bool
 		want        string
 		wantExisted bool
 	}{
-		{"new", "one", nil, "raw/a.txt", false},
-		{"same content again", "one", nil, "raw/a.txt", true},
-		{"different content, same name", "two", nil, "raw/a-2.txt", false},
-		{"second one found again", "two", nil, "raw/a-2.txt", true},
-		{"name taken elsewhere", "three", func(n string) bool { return n == "a-3.txt" }, "raw/a-4.txt", false},
+		{"new", "one", "raw/a.txt", false},
+		{"same content again", "one", "raw/a.txt", true},
+		{"different content, same name", "two", "raw/a-2.txt", false},
+		{"second one found again", "two", "raw/a-2.txt", true},
+		{"large: the names used in raw/ are taken", "large one", "raw/_large/a-3.txt", false},
+		{"large found again", "large one", "raw/_large/a-3.txt", true},
+		{"small: the name used in raw/_large/ is taken", "six", "raw/a-4.txt", false},
 	} {
-		got, existed := place(tc.data, tc.taken)
+		got, existed := place(tc.data)
 		if got != tc.want || existed != tc.wantExisted {
 			t.Errorf("%s: Place = %s, %v; want %s, %v", tc.name, got, existed, tc.want, tc.wantExisted)
 		}
@@ -57,7 +58,7 @@ func TestPlaceDoesNotFollowLinks(t *testing.T) {
 		t.Skip("no symbolic links here")
 	}
 	sum := sha256.Sum256([]byte("one"))
-	rel, existed, err := Place(root, "raw", "a.txt", 3, sum[:], nil, func(abs string) error { return os.WriteFile(abs, []byte("one"), 0o644) })
+	rel, existed, err := Place(root, "a.txt", 3, sum[:], 0, func(abs string) error { return os.WriteFile(abs, []byte("one"), 0o644) })
 	if err != nil || rel != "raw/a-2.txt" || existed {
 		t.Errorf("Place = %s, %v, %v; want raw/a-2.txt stored beside the link", rel, existed, err)
 	}
