@@ -69,21 +69,26 @@ type hit struct {
 	text      string
 	stems     string
 	dated     int64
+	before    []string // the file's lines just before and after the chunk, for snippet context
+	after     []string
 	textScore float64
 	vecScore  float64
 	score     float64
 	snip      snip
 }
 
-// snippetBoost is how much the snippet's share of the query weighs in a
-// text score: a chunk whose matches sit together in what is shown beats
-// one whose matches are spread over more than a snippet can hold.
-const snippetBoost = 0.5
+// passageWeight is the passage's share of a hit's text score, the rest
+// being its chunk's: the chunk says the topic is there, the passage that
+// what is shown holds it. A chunk is larger than a snippet, so ranking by
+// the chunk alone favours chunks whose matches lie too far apart for one
+// snippet; by the passage alone, a stray match in an unrelated chunk.
+const passageWeight = 0.5
 
 // passagesPerChunk is how many separate snippets one chunk may yield as
-// results: a chunk is larger than a snippet, and its second-best passage
-// can beat the best passage of another chunk.
-const passagesPerChunk = 2
+// results: a chunk is two snippets and more long, and its second or
+// third passage can beat the best passage of another chunk. Each is
+// scored on its own, so a weak one ranks low.
+const passagesPerChunk = 3
 
 // Search runs query over the indexes and ranks the hits together.
 func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
@@ -126,8 +131,12 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 				resp.Mode = ModeHybrid
 			}
 		}
+		if err := ix.neighbours(ctx, byID); err != nil {
+			return nil, err
+		}
 		for _, h := range byID {
-			for _, sn := range pickSnippets(h.text, h.stems, weights, passagesPerChunk) {
+			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
+			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
 				all = append(all, &p)
@@ -143,7 +152,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	}
 	vw, tw = vw/(vw+tw), tw/(vw+tw)
 	for _, h := range all {
-		s := h.textScore * (1 - snippetBoost + snippetBoost*h.snip.coverage)
+		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
 			s = vw*math.Max(0, h.vecScore) + tw*s
 		}
@@ -156,7 +165,11 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 		if all[i].rel != all[j].rel {
 			return all[i].rel < all[j].rel
 		}
-		return all[i].start < all[j].start
+		// passages of one chunk share its start: order by their own lines
+		if si, sj := all[i].start+all[i].snip.off, all[j].start+all[j].snip.off; si != sj {
+			return si < sj
+		}
+		return all[i].snip.n < all[j].snip.n
 	})
 	var picked []*hit
 	if o.MMR {
@@ -248,8 +261,10 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		}
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
-		for w, f := range tf {
-			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+		for _, w := range stems { // in query order: the same sum every time
+			if f := tf[w]; f > 0 {
+				score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+			}
 		}
 		if total > 0 {
 			h.textScore = 1 - math.Exp(-score/total)

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"math"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -8,100 +10,157 @@ import (
 // SnippetChars caps a result's snippet.
 const SnippetChars = 700
 
+// passageK1 saturates a word's repeats inside a passage as BM25's k1
+// does inside a chunk: the third "deploy" in a snippet adds little, a
+// second query word adds a lot. Passages are never longer than a snippet,
+// so there is no length normalization.
+const passageK1 = 1.2
+
 // snip is the part of a chunk shown for a hit.
 type snip struct {
-	text     string
-	off, n   int     // first line (0-based, inside the chunk) and line count
-	coverage float64 // share of the query's weight the snippet holds, 0..1
-	stems    map[string]bool
+	text   string
+	off, n int     // first line relative to the chunk's first line (negative: context before it) and line count
+	score  float64 // the passage's own text score, 0..1 like a chunk's
+	stems  map[string]bool
 }
 
-// pickSnippets picks up to max runs of whole lines of a chunk that do not
-// overlap, each at most SnippetChars long, best first: the run covering
-// the most query weight (each query stem counted once, weighted by its
-// rarity; more matches break ties), then the best run among the lines
-// left, and so on while runs still match. stems holds the chunk's stems
-// line by line, as the index stores them.
-func pickSnippets(text, stems string, weights map[string]float64, max int) []snip {
-	lines := strings.Split(text, "\n")
-	stemLines := strings.Split(stems, "\n")
-	if len(stemLines) != len(lines) { // stems stored without line breaks
-		stemLines = make([]string, len(lines))
-		for i, l := range lines {
-			stemLines[i] = StemmedText(l)
+// chunkText is a chunk as snippets are cut from it: its lines and their
+// stems (as the index stores them, one line of stems per line), the lines
+// of the file just before and after it, which a snippet may take as
+// context but not match on.
+type chunkText struct {
+	text, stems   string
+	before, after []string
+}
+
+// pickSnippets picks up to max runs of whole lines that do not overlap,
+// each at most SnippetChars long, best first. A run's matching core
+// starts and ends on a chunk line holding a query word; it is the core
+// scoring best by BM25 over its own words (IDF weights, repeats
+// saturated), the smaller core winning a tie, and it must leave room for
+// the line that follows its last match — what comes after a line that
+// matches (the answer to a question, the items under a heading) is what
+// the reader wants to see. The run is then padded with the lines after
+// the core, then before it, while they fit, across the chunk's edges.
+func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
+	own := strings.Split(c.text, "\n")
+	ownStems := strings.Split(c.stems, "\n")
+	if len(ownStems) != len(own) { // stems stored without line breaks
+		ownStems = make([]string, len(own))
+		for i, l := range own {
+			ownStems[i] = StemmedText(l)
 		}
 	}
-	var total float64
-	for _, w := range weights {
-		total += w
+	first := len(c.before)
+	lines := make([]string, 0, first+len(own)+len(c.after))
+	lines = append(append(append(lines, c.before...), own...), c.after...)
+	stemLines := make([]string, len(lines))
+	copy(stemLines[first:], ownStems)
+	keys := make([]string, 0, len(weights))
+	for k := range weights {
+		keys = append(keys, k)
 	}
-	lineStems := make([][]string, len(lines))
-	lineScore := make([]float64, len(lines))
+	sort.Strings(keys)
+	var total float64
+	for _, k := range keys {
+		total += weights[k]
+	}
+	lineTF := make([]map[string]int, len(lines))
 	runes := make([]int, len(lines))
-	for i, l := range stemLines {
-		for _, s := range strings.Fields(l) {
-			if w, ok := weights[s]; ok {
-				lineStems[i] = append(lineStems[i], s)
-				lineScore[i] += w
+	for i := range lines {
+		if i >= first && i < first+len(own) {
+			for _, s := range strings.Fields(stemLines[i]) {
+				if _, ok := weights[s]; ok {
+					if lineTF[i] == nil {
+						lineTF[i] = map[string]int{}
+					}
+					lineTF[i][s]++
+				}
 			}
 		}
 		runes[i] = utf8.RuneCountInString(lines[i]) + 1
 	}
 	used := make([]bool, len(lines))
+	fits := func(size, i int) bool { return i >= 0 && i < len(lines) && !used[i] && size+runes[i] <= SnippetChars+1 }
 	var out []snip
 	for len(out) < max {
-		bestStart, bestEnd, bestVal, bestCov := -1, -1, -1.0, 0.0
-		for i := range lines {
-			if used[i] || (lineScore[i] == 0 && (bestVal >= 0 || len(out) > 0)) {
-				continue // a window worth having starts on a matching line
+		bestS, bestE, bestSize, bestVal := -1, -1, 0, 0.0
+		for s := range lines {
+			if used[s] || lineTF[s] == nil {
+				continue
 			}
-			covered := map[string]bool{}
-			var cov, dens float64
-			size, j := 0, i
-			for j < len(lines) && !used[j] && (j == i || size+runes[j] <= SnippetChars+1) {
-				size += runes[j]
-				for _, s := range lineStems[j] {
-					if !covered[s] {
-						covered[s] = true
-						cov += weights[s]
-					}
+			tf := map[string]int{}
+			size := 0
+			for e := s; e < len(lines) && (e == s || fits(size, e)); e++ {
+				size += runes[e]
+				if lineTF[e] == nil {
+					continue
 				}
-				dens += lineScore[j]
-				j++
+				for k, n := range lineTF[e] {
+					tf[k] += n
+				}
+				if e > s && e+1 < len(lines) && !used[e+1] && !fits(size, e+1) {
+					continue // no room left for what follows the last match
+				}
+				v := passageBM25(tf, weights, keys)
+				if v > bestVal || (v == bestVal && bestS >= 0 && size < bestSize) {
+					bestS, bestE, bestSize, bestVal = s, e+1, size, v
+				}
 			}
-			if v := cov*1000 + dens; v > bestVal {
-				bestStart, bestEnd, bestVal, bestCov = i, j, v, cov
+		}
+		if bestS < 0 {
+			if len(out) > 0 {
+				break
+			}
+			// nothing matches (a hit found by its vector): the chunk's start
+			bestS, bestE, bestSize = first, first+1, runes[first]
+		}
+		for {
+			if fits(bestSize, bestE) {
+				bestSize += runes[bestE]
+				bestE++
+			} else if fits(bestSize, bestS-1) {
+				bestS--
+				bestSize += runes[bestS]
+			} else {
+				break
 			}
 		}
-		if bestStart < 0 || (len(out) > 0 && bestCov == 0) {
-			break
-		}
-		// a window that could still take earlier lines gets them, for context
-		size := 0
-		for _, n := range runes[bestStart:bestEnd] {
-			size += n
-		}
-		for bestStart > 0 && !used[bestStart-1] && size+runes[bestStart-1] <= SnippetChars+1 {
-			bestStart--
-			size += runes[bestStart]
-		}
-		text := strings.Join(lines[bestStart:bestEnd], "\n")
+		text := strings.Join(lines[bestS:bestE], "\n")
 		if utf8.RuneCountInString(text) > SnippetChars {
 			text = string([]rune(text)[:SnippetChars-1]) + "…"
 		}
-		sn := snip{text: text, off: bestStart, n: bestEnd - bestStart, stems: map[string]bool{}}
+		sn := snip{text: text, off: bestS - first, n: bestE - bestS, stems: map[string]bool{}}
 		if total > 0 {
-			sn.coverage = bestCov / total
+			sn.score = 1 - math.Exp(-bestVal/total)
 		}
-		for k := bestStart; k < bestEnd; k++ {
+		for k := bestS; k < bestE; k++ {
 			used[k] = true
-			for _, s := range strings.Fields(stemLines[k]) {
+			st := strings.Fields(stemLines[k])
+			if k < first || k >= first+len(own) {
+				st = Stems(lines[k])
+			}
+			for _, s := range st {
 				sn.stems[s] = true
 			}
 		}
 		out = append(out, sn)
 	}
 	return out
+}
+
+// passageBM25 scores a passage by its query words: each word's IDF times
+// its saturated count, summed in the order of keys (sorted query stems):
+// a fixed order gives the same sum every time, so ties stay ties.
+func passageBM25(tf map[string]int, weights map[string]float64, keys []string) float64 {
+	var v float64
+	for _, k := range keys {
+		if n := tf[k]; n > 0 {
+			f := float64(n)
+			v += weights[k] * f * (passageK1 + 1) / (f + passageK1)
+		}
+	}
+	return v
 }
 
 // stemLines stems text line by line, keeping the line breaks so that a
