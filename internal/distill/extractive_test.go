@@ -283,8 +283,11 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 
 func TestExtractiveDeterministic(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	shared, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts", "*.jsonl"))
-	for _, path := range append(paths, shared...) {
+	if dir, ok := testfile.SharedIfPresent(t, "fixtures", "transcripts"); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		paths = append(paths, shared...)
+	}
+	for _, path := range paths {
 		items := readItems(t, path)
 		seg := Segment{Items: items, Start: time.Unix(0, 0)}
 		first := Extractive(seg)

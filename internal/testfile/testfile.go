@@ -66,6 +66,18 @@ func Read(t testing.TB, path string) string {
 // fixture shows up as a failure instead of hiding behind a skip.
 func Shared(t testing.TB, elem ...string) string {
 	t.Helper()
+	p, ok := SharedIfPresent(t, elem...)
+	if !ok {
+		t.Skipf("no shared fixtures beside the repository (wanted %s)", filepath.Join(elem...))
+	}
+	return p
+}
+
+// SharedIfPresent is [Shared] for tests that also run on their own
+// testdata: without the shared folder it returns false instead of
+// skipping; with it, a missing fixture still fails the test.
+func SharedIfPresent(t testing.TB, elem ...string) (string, bool) {
+	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -76,17 +88,17 @@ func Shared(t testing.TB, elem ...string) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("testfile.Shared: no go.mod above the test's directory")
+			t.Fatal("testfile: no go.mod above the test's directory")
 		}
 		dir = parent
 	}
 	shared := filepath.Join(filepath.Dir(dir), "shared")
 	if _, err := os.Stat(shared); err != nil {
-		t.Skipf("no shared fixtures at %s", shared)
+		return "", false
 	}
 	p := filepath.Join(append([]string{shared}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("shared fixture missing: %v", err)
 	}
-	return p
+	return p, true
 }

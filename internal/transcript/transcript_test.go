@@ -92,8 +92,11 @@ func fixtures(t testing.TB) []string {
 	if err != nil || len(own) == 0 {
 		t.Fatalf("no testdata fixtures: %v", err)
 	}
-	shared, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts", "*.jsonl"))
-	return append(own, shared...)
+	if dir, ok := testfile.SharedIfPresent(t, "fixtures", "transcripts"); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		own = append(own, shared...)
+	}
+	return own
 }
 
 func sharedDir(t *testing.T) string {
