@@ -81,6 +81,7 @@ type Search struct {
 	ChunkTokens      int     `toml:"chunk_tokens"`
 	OverlapTokens    int     `toml:"overlap_tokens"`
 	HalfLifeDays     float64 `toml:"half_life_days"` // 0 switches temporal decay off
+	DateBoost        float64 `toml:"date_boost"`     // score factor for hits from the days a query names; negative: dates not read
 	MMR              bool    `toml:"mmr"`
 	MMRLambda        float64 `toml:"mmr_lambda"`
 	VectorWeight     float64 `toml:"vector_weight"`
@@ -132,7 +133,7 @@ func Default() Config {
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
 		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20},
 		Search: Search{
-			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30,
+			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
 			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
 		},

@@ -4,7 +4,6 @@ import (
 	"math"
 	"path"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -22,34 +21,12 @@ var (
 // MEMORY.md never age; other short-term files age from their mtime; other
 // undated pages are evergreen.
 func fileDate(kind Kind, rel string, mtime time.Time) int64 {
+	if p, ok := namePeriod(kind, rel); ok {
+		return p.To.Unix()
+	}
 	base := path.Base(rel)
 	if strings.EqualFold(base, "CORE.md") || strings.EqualFold(base, "MEMORY.md") {
 		return 0
-	}
-	stem := strings.TrimSuffix(base, path.Ext(base))
-	if m := dayName.FindStringSubmatch(stem); m != nil {
-		if t, err := time.Parse("2006-01-02", m[0]); err == nil {
-			return t.Unix()
-		}
-	}
-	if m := weekName.FindStringSubmatch(stem); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		w, _ := strconv.Atoi(m[2])
-		// ISO week 1 holds January 4th; the week ends on Sunday
-		jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
-		monday := jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)+7*(w-1))
-		return monday.AddDate(0, 0, 6).Unix()
-	}
-	if m := monthName.FindStringSubmatch(stem); m != nil {
-		y, _ := strconv.Atoi(m[1])
-		mo, _ := strconv.Atoi(m[2])
-		if mo >= 1 && mo <= 12 {
-			return time.Date(y, time.Month(mo)+1, 0, 0, 0, 0, 0, time.UTC).Unix()
-		}
-	}
-	if m := yearName.FindStringSubmatch(stem); m != nil && kind == KindShort {
-		y, _ := strconv.Atoi(m[1])
-		return time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
 	}
 	if kind == KindShort {
 		return mtime.Unix()

@@ -1,7 +1,8 @@
 // Package search is cerebro's memory search: an incremental SQLite FTS5
 // index per memory root over Markdown chunks, BM25 ranking over Snowball
-// stems (Russian and English), temporal decay, MMR re-ranking, and an
-// optional hybrid merge with embedding vectors.
+// stems (Russian and English), temporal decay, MMR re-ranking, an
+// optional hybrid merge with embedding vectors, and date-aware ranking
+// (a query naming days favours the notes of those days, see [ParseDates]).
 //
 // Use: list the roots with [Roots], [Open] an [Index] for each in the
 // state dir's index folder, [Index.Update] it (incremental, bounded by the
@@ -29,8 +30,12 @@ type Options struct {
 	MMRLambda     float64
 	VectorWeight  float64
 	TextWeight    float64
-	Now           time.Time
-	Embedder      Embedder // nil: BM25 only
+	Now           time.Time // the day relative dates count from and decay's reference; zero: dates are not read
+	Embedder      Embedder  // nil: BM25 only
+	// DateBoost multiplies the score of a hit whose file's name dates it
+	// inside a day range the query names (see [ParseDates]); 0 means
+	// [DefaultDateBoost], a negative value leaves dates in queries unread.
+	DateBoost float64
 	// Base makes result paths relative when they lie under it (the
 	// project root); others stay absolute.
 	Base string
@@ -91,6 +96,13 @@ const passageWeight = 0.5
 const passagesPerChunk = 3
 
 // Search runs query over the indexes and ranks the hits together.
+//
+// A query naming dates or day ranges ("yesterday", "13 October", «на
+// прошлой неделе») is searched without those words, and hits from files
+// dated in the ranges score DateBoost times more, without decay: they
+// are as old as the time asked about. When no hit falls in the ranges
+// the query is searched as written; when nothing but the dates (and stop
+// words) is asked, the files of those days are listed.
 func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Response, error) {
 	if o.Limit <= 0 {
 		o.Limit = 10
@@ -98,10 +110,19 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	if o.CandidatePool < o.Limit {
 		o.CandidatePool = max(o.Limit, 50)
 	}
+	if resp, ok, err := searchDates(ctx, idxs, query, o); err != nil || ok {
+		return resp, err
+	}
+	resp, _, err := searchStems(ctx, idxs, query, QueryStems(query), o, nil)
+	return resp, err
+}
+
+// searchStems ranks the hits for stems (query is what an embedder reads);
+// with dates, it also reports whether any hit lay in their ranges.
+func searchStems(ctx context.Context, idxs []*Index, query string, stems []string, o Options, dates *dateFilter) (*Response, bool, error) {
 	resp := &Response{Results: []Result{}, Mode: ModeBM25}
-	stems := QueryStems(query)
 	if len(stems) == 0 {
-		return resp, nil
+		return resp, false, nil
 	}
 	var qvec []float32
 	if o.Embedder != nil {
@@ -116,23 +137,30 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	for _, ix := range idxs {
 		weights, match, err := ix.weights(stems)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID); err != nil {
-			return nil, err
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil); err != nil {
+			return nil, false, err
+		}
+		if only := dates.files(ix); only != nil {
+			// the named days' best chunks are candidates even when their
+			// words rank below the pool
+			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only); err != nil {
+				return nil, false, err
+			}
 		}
 		if qvec != nil {
 			n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if n > 0 {
 				resp.Mode = ModeHybrid
 			}
 		}
 		if err := ix.neighbours(ctx, byID); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		for _, h := range byID {
 			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
@@ -151,10 +179,20 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 		vw, tw = 0.7, 0.3
 	}
 	vw, tw = vw/(vw+tw), tw/(vw+tw)
+	boost := o.DateBoost
+	if boost == 0 {
+		boost = DefaultDateBoost
+	}
+	found := false
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
 			s = vw*math.Max(0, h.vecScore) + tw*s
+		}
+		if dates != nil && dates.covers(h) {
+			h.score = s * boost
+			found = true
+			continue
 		}
 		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
 	}
@@ -180,7 +218,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	for _, h := range picked {
 		resp.Results = append(resp.Results, h.result(o.Base))
 	}
-	return resp, nil
+	return resp, found, nil
 }
 
 func (h *hit) result(base string) Result {
@@ -226,10 +264,14 @@ const (
 // set against the query's total IDF T as 1 − e^(−score/T), so that every
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit) error {
+//
+// only, when not nil, limits the candidates to those files.
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string) error {
 	if len(match) == 0 {
 		return nil
 	}
+	filter, args := onlyFiles(only)
+	args = append(append([]any{ftsQuery(match)}, args...), pool)
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
 		avg = 1
@@ -240,9 +282,9 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	}
 	rows, err := ix.db.QueryContext(ctx, `
 		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
-		           WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?)
+		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
 		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
-		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, ftsQuery(match), pool)
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}

@@ -3,8 +3,11 @@
 // daily file, one line per turn carrying its dia_id; every question of
 // categories 1–4 is searched, and a question counts as recalled at k when
 // a line with one of its evidence dia_ids lies inside one of the top k
-// snippets. A grep-style baseline (query-word counts over windows of
-// lines as long as a snippet) runs over the same files in the same run.
+// snippets. Each setting runs with and without reading dates in the
+// questions ("now" being the day after the last session), and the
+// questions naming a date are reported apart. A grep-style baseline
+// (query-word counts over windows of lines as long as a snippet) runs
+// over the same files in the same run.
 package main
 
 import (
@@ -97,11 +100,15 @@ func run(dataPath string, chunk, overlap int) error {
 		name string
 		opt  func(o *search.Options)
 	}
+	noDates := func(o *search.Options) { o.DateBoost = -1 }
 	variants := []variant{
-		{"cerebro (defaults: decay 30 d, MMR 0.7)", func(o *search.Options) {}},
+		{"cerebro (defaults: decay 30 d, MMR 0.7, dates)", func(o *search.Options) {}},
+		{"cerebro, defaults, dates off", noDates},
 		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
+		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
 		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
 	}
+	const headline = 2 // decay off, dates on: the by-category breakdown
 	idxDir := filepath.Join(work, "index")
 	var idxs []*search.Index
 	start := time.Now()
@@ -119,14 +126,18 @@ func run(dataPath string, chunk, overlap int) error {
 	fmt.Printf("indexed %d conversations in %s\n\n", len(convs), time.Since(start).Round(time.Millisecond))
 	fmt.Printf("%-46s %6s %6s %6s %6s %8s %8s\n", "method", "R@1", "R@5", "R@10", "MRR", "p50", "p95")
 	var base5 float64
-	var rows []string
+	var rows, datedRows []string
 	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
-	for _, v := range variants {
-		var m metrics
+	nDated := 0
+	for vi, v := range variants {
+		var m, dated metrics
 		for ci, c := range convs {
 			for _, q := range c.qs {
+				// "now" is the day after the last session, so that "last
+				// year" or "in June" resolve as they would the day after
 				o := search.Options{Limit: 10, CandidatePool: 50, HalfLifeDays: 30, MMR: true, MMRLambda: 0.7,
 					VectorWeight: 0.7, TextWeight: 0.3, Now: c.last.AddDate(0, 0, 1)}
+				namesDate := len(search.ParseDates(q.Question, o.Now).Ranges) > 0
 				v.opt(&o)
 				t0 := time.Now()
 				resp, err := search.Search(context.Background(), idxs[ci:ci+1], q.Question, o)
@@ -140,13 +151,18 @@ func run(dataPath string, chunk, overlap int) error {
 				}
 				r := rank(snippets, q.Evidence)
 				m.add(r, el)
-				if v.name == variants[1].name {
+				if namesDate {
+					dated.add(r, el)
+				}
+				if vi == headline {
 					byCat[q.Category].add(r, el)
 				}
 			}
 		}
 		rows = append(rows, m.row(v.name))
-		if v.name == variants[1].name {
+		datedRows = append(datedRows, dated.row(v.name))
+		nDated = len(dated.ranks)
+		if vi == headline {
 			base5 = m.recall(5)
 		}
 	}
@@ -166,6 +182,10 @@ func run(dataPath string, chunk, overlap int) error {
 		fmt.Println(r)
 	}
 	fmt.Println(g.row("grep baseline (word counts, 700-char windows)"))
+	fmt.Printf("\nquestions naming a date or day range (%d of %d):\n", nDated, nq)
+	for _, r := range datedRows {
+		fmt.Println(r)
+	}
 	fmt.Printf("\nby category (cerebro, decay off):\n")
 	for c := 1; c <= 4; c++ {
 		fmt.Println(byCat[c].row(fmt.Sprintf("  category %d (%d questions)", c, len(byCat[c].ranks))))

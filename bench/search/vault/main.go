@@ -254,6 +254,26 @@ func generated(work string, n int, v *vocab) error {
 		}
 		lat = append(lat, time.Since(t0))
 	}
+	// the same queries naming a day or range, and the dates alone (which
+	// list the files of those days); the dailies run from 2025 to 2031
+	dates := []string{"yesterday", "last week", "on 13 October 2025", "в прошлом месяце", "in March 2026", "на прошлой неделе", "3 days ago"}
+	od := opts()
+	od.Now = time.Date(2026, 6, 15, 12, 0, 0, 0, time.UTC)
+	var dated, alone []time.Duration
+	for i, q := range qs {
+		t0 := time.Now()
+		if _, err := search.Search(context.Background(), []*search.Index{ix}, q+" "+dates[i%len(dates)], od); err != nil {
+			return err
+		}
+		dated = append(dated, time.Since(t0))
+	}
+	for i := 0; i < 10*len(dates); i++ {
+		t0 := time.Now()
+		if _, err := search.Search(context.Background(), []*search.Index{ix}, dates[i%len(dates)], od); err != nil {
+			return err
+		}
+		alone = append(alone, time.Since(t0))
+	}
 	for _, q := range qs[:50] {
 		t0 := time.Now()
 		if _, err := ix.Update(context.Background(), time.Now(), nil); err != nil {
@@ -270,6 +290,7 @@ func generated(work string, n int, v *vocab) error {
 		grep = append(grep, time.Since(t0))
 	}
 	fmt.Printf("  query p50 %s p95 %s (index open); with the freshness check a CLI search does: p50 %s\n", ms(pct(lat, 0.5)), ms(pct(lat, 0.95)), ms(pct(fresh, 0.5)))
+	fmt.Printf("  the same queries naming a date: p50 %s p95 %s; a date alone (lists those days' files): p50 %s p95 %s\n", ms(pct(dated, 0.5)), ms(pct(dated, 0.95)), ms(pct(alone, 0.5)), ms(pct(alone, 0.95)))
 	fmt.Printf("  grep-style scan of the same files: p50 %s -> search is %.0fx faster\n", ms(pct(grep, 0.5)), pct(grep, 0.5).Seconds()/pct(lat, 0.5).Seconds())
 	return nil
 }
