@@ -7,6 +7,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,45 +29,8 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 // replace writes data to a unique temporary file beside path and renames it
 // over path; durable syncs the file and the directory on the way.
 func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create directory %s: %w", dir, err)
-	}
-	// A unique temp name: two processes may replace the same file at once.
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("create temp file in %s: %w", dir, err)
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := tmp.Chmod(perm); err != nil && runtime.GOOS != "windows" {
-		return fmt.Errorf("chmod %s: %w", name, err)
-	}
-	if durable {
-		if err := tmp.Sync(); err != nil {
-			return fmt.Errorf("sync %s: %w", name, err)
-		}
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", name, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("rename %s to %s: %w", name, path, err)
-	}
-	ok = true
-	if durable {
-		syncDir(dir)
-	}
-	return nil
+	_, err := replaceFrom(path, bytes.NewReader(data), perm, durable)
+	return err
 }
 
 // syncDir is best effort: some platforms (Windows) cannot open a directory
@@ -112,7 +76,7 @@ func AppendUnlocked(path string, data []byte, perm fs.FileMode) error {
 }
 
 // LockTimeout bounds how long [WithLock] waits for another process.
-var LockTimeout = 10 * time.Second
+const LockTimeout = 10 * time.Second
 
 // ErrLockTimeout is returned when the lock could not be taken in time.
 var ErrLockTimeout = errors.New("lock held by another process")

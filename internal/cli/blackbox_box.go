@@ -27,7 +27,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	}
 	eff, err := f.Config(root)
 	if err != nil {
-		return nil, nil, withHint(err, "fix the file named above, or move it aside to use the defaults")
+		return nil, nil, err
 	}
 	lay := project.Layout{Root: root}
 	long := lay.LongDir()

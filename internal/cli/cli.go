@@ -61,8 +61,14 @@ type Factory struct {
 }
 
 // Config loads the effective configuration for a project root ("" for none).
+// Its error names the file or variable at fault and carries the hint, so
+// callers return it as it is.
 func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
-	return config.Load(f.Getenv, projectRoot)
+	eff, err := config.Load(f.Getenv, projectRoot)
+	if err != nil {
+		return nil, withHint(err, "fix the file or variable named above (move a broken file aside to use the defaults)")
+	}
+	return eff, nil
 }
 
 // hinter is an error that knows what the user can do about it.

@@ -41,7 +41,7 @@ func configRun(opts *ConfigOptions) error {
 	}
 	eff, err := opts.Config(root)
 	if err != nil {
-		return withHint(err, "fix the file named above, or move it aside to use the defaults")
+		return err
 	}
 	if opts.JSON {
 		out := map[string]any{

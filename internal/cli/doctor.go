@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -68,7 +67,7 @@ func doctorRun(opts *DoctorOptions) error {
 	now := opts.Now()
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
-		rep.add("warn", "run doctor from inside a project, or pass --project", "project: %v", err)
+		rep.add("broken", "run doctor from inside a project, or pass --project with an existing directory", "project: %v", err)
 	} else {
 		l := project.Layout{Root: root}
 		rep.add("ok", "", "project %s (id %s)", root, project.ID(root))
@@ -79,7 +78,7 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 	cfg, err := opts.Config(root)
 	if err != nil {
-		rep.add("broken", "fix the file named above, or move it aside to use the defaults", "configuration: %v", err)
+		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
 	} else {
 		for _, w := range cfg.Warnings {
 			rep.add("warn", "remove or rename the key; `memhook config` lists the valid ones", "configuration: %s", w)
@@ -110,7 +109,7 @@ func doctorRun(opts *DoctorOptions) error {
 		tw = tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "HOOK\tRUNS\tP50 ms\tP95 ms\tERRORS")
 		for _, t := range timings {
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\n", t.event, t.runs, t.p50, t.p95, t.errors)
+			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\n", t.Event, t.Runs, t.P50, t.P95, t.Errors)
 		}
 		tw.Flush()
 	}
@@ -177,15 +176,9 @@ func checkVersion(rep *doctorReport, f *Factory) {
 	rep.add("warn", "run the memhook from the plugin's bin/ or set CLAUDE_PLUGIN_ROOT", "memhook %s; plugin.json not found to compare", Version)
 }
 
-type hookTiming struct {
-	event        string
-	runs, errors int
-	p50, p95     float64
-}
-
-// checkHookLog summarises the hook log: timings per event and the most
-// recent errors of the last day.
-func checkHookLog(rep *doctorReport, dir string, now time.Time) []hookTiming {
+// checkHookLog reports the most recent errors of the last day and slow
+// hooks, and returns the timings per event.
+func checkHookLog(rep *doctorReport, dir string, now time.Time) []runlog.Timing {
 	entries, err := runlog.Open(dir, 0).Read()
 	if err != nil {
 		rep.add("warn", "check the permissions of the state dir", "hook log: %v", err)
@@ -195,28 +188,7 @@ func checkHookLog(rep *doctorReport, dir string, now time.Time) []hookTiming {
 		rep.add("warn", "start a Claude Code session with the plugin installed; `claude plugin list` shows whether it is enabled", "no hook has run yet (log %s)", filepath.Join(dir, "hooks.log"))
 		return nil
 	}
-	ms := map[string][]float64{}
-	errs := map[string]int{}
-	var recent []runlog.Entry
-	for _, e := range entries {
-		if e.Event == "flush" {
-			if e.Level == "error" {
-				recent = append(recent, e)
-			}
-			continue
-		}
-		ms[e.Event] = append(ms[e.Event], e.MS)
-		if e.Level == "error" {
-			errs[e.Event]++
-			recent = append(recent, e)
-		}
-	}
-	var out []hookTiming
-	for ev, v := range ms {
-		sort.Float64s(v)
-		out = append(out, hookTiming{event: ev, runs: len(v), errors: errs[ev], p50: quantile(v, 0.5), p95: quantile(v, 0.95)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].event < out[j].event })
+	timings, recent := runlog.Summarize(entries)
 	n := 0
 	for i := len(recent) - 1; i >= 0 && n < 5; i-- {
 		e := recent[i]
@@ -227,20 +199,12 @@ func checkHookLog(rep *doctorReport, dir string, now time.Time) []hookTiming {
 			"%s error at %s: %s", e.Event, e.Time.Local().Format("2006-01-02 15:04:05"), e.Message)
 		n++
 	}
-	for _, t := range out {
-		if t.p95 > 1000 {
-			rep.add("warn", "a slow disk or a huge stdin; see the log for the slow runs", "%s hooks are slow: p95 %.0f ms", t.event, t.p95)
+	for _, t := range timings {
+		if t.P95 > 1000 {
+			rep.add("warn", "a slow disk or a huge stdin; see the log for the slow runs", "%s hooks are slow: p95 %.0f ms", t.Event, t.P95)
 		}
 	}
-	return out
-}
-
-func quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted)-1) + 0.5)
-	return sorted[i]
+	return timings
 }
 
 func checkPending(rep *doctorReport, dir string, now time.Time) {

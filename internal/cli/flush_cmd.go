@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -54,6 +56,9 @@ func flushRun(opts *FlushOptions) error {
 	store := session.Store{Root: opts.Paths.Sessions()}
 	var targets []*session.Session
 	trigger, final := opts.Trigger, opts.Final
+	if trigger != "" && !slices.Contains(session.Triggers(), trigger) {
+		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(session.Triggers(), ", "))
+	}
 	switch {
 	case opts.Session != "":
 		s, err := store.Find(opts.Session)
@@ -137,7 +142,7 @@ func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, 
 	}
 	cfg, err := f.Config(st.Project)
 	if err != nil {
-		return withHint(fmt.Errorf("load config: %w", err), "fix the file named above, or move it aside")
+		return err
 	}
 	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -40,7 +41,7 @@ func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
 		Short: "Entities named in the question, their neighbours and backlinks, and paths between them",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ask.Question = joinArgs(args)
+			ask.Question = strings.Join(args, " ")
 			return run(ask)
 		},
 	}
@@ -62,17 +63,6 @@ func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
 	linkCmd.Flags().StringVar(&link.Project, "project", ".", "a directory of the project")
 	cmd.AddCommand(askCmd, linkCmd)
 	return cmd
-}
-
-func joinArgs(args []string) string {
-	s := ""
-	for i, a := range args {
-		if i > 0 {
-			s += " "
-		}
-		s += a
-	}
-	return s
 }
 
 func graphRun(opts *GraphOptions) error {

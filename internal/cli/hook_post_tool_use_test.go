@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // postToolUseBase is a PostToolUse input recorded from Claude Code
@@ -17,8 +18,11 @@ import (
 func postToolUseBase(t *testing.T) map[string]any {
 	t.Helper()
 	base := map[string]any{}
-	f, err := os.Open(filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"))
-	if err == nil {
+	if p, ok := testfile.SharedIfPresent(t, "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"); ok {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer f.Close()
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)

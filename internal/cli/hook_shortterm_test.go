@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // hookEnv is a throwaway home, state dir and project.
@@ -270,9 +271,9 @@ func TestDoctorBrokenConfigExits1(t *testing.T) {
 // hook calls of one e2e run) to the handlers, with cwd moved to a temp
 // project: every call exits 0 and prints nothing or the SessionStart JSON.
 func TestRealHookInputs(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"))
+	data, err := os.ReadFile(testfile.Shared(t, "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"))
 	if err != nil {
-		t.Skip("no fixtures in ../shared")
+		t.Fatal(err)
 	}
 	h := newHookEnv(t)
 	events := map[string]string{"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "Stop": "stop",

@@ -30,28 +30,19 @@ func newCmdLong(f *Factory, runF func(*LongOptions) error) *cobra.Command {
 registers the project with the org desk. long off unregisters it and keeps
 every file. long status says what is there.`,
 	}
-	for _, a := range []struct{ name, short string }{
+	subs := actionCommands([]action{
 		{"on", "Create the scaffold (only what is missing) and register the project"},
 		{"off", "Unregister the project; every file is kept"},
 		{"status", "Show what long-term memory holds"},
-	} {
-		action := a.name
-		sub := &cobra.Command{
-			Use: action, Short: a.short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Action = action
-				if runF != nil {
-					return runF(opts)
-				}
-				return longRun(opts)
-			},
+	}, &opts.Project, func(action string) error {
+		opts.Action = action
+		if runF != nil {
+			return runF(opts)
 		}
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		if action == "status" {
-			sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-		}
-		cmd.AddCommand(sub)
-	}
+		return longRun(opts)
+	})
+	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	cmd.AddCommand(subs...)
 	return cmd
 }
 

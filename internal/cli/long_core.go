@@ -50,7 +50,7 @@ func coreRun(opts *CoreOptions) error {
 	}
 	eff, err := opts.Config(root)
 	if err != nil {
-		return withHint(err, "fix the config file named above")
+		return err
 	}
 	text := opts.Text
 	if text == "-" {

@@ -44,7 +44,7 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	eff, err := opts.Config(root)
 	if err != nil {
-		return withHint(err, "fix the config file named above")
+		return err
 	}
 	res, err := s.Ingest(opts.File, eff.Long.RawLargeBytes, opts.Now())
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +53,7 @@ func lintRun(opts *LintOptions) error {
 	}
 	eff, err := opts.Config(root)
 	if err != nil {
-		return withHint(err, "fix the config file named above")
+		return err
 	}
 	found, err := s.Lint(longterm.LintOptions{CoreMaxChars: eff.Long.CoreMaxChars, Project: true})
 	if err != nil {
@@ -65,16 +66,13 @@ func lintRun(opts *LintOptions) error {
 			return err
 		}
 	} else {
-		errs := 0
 		for _, f := range found {
-			if f.Severity == longterm.SevError {
-				errs++
-			}
 			fmt.Fprintf(opts.Out, "%s:%d: %s: %s [%s]\n", f.File, f.Line, f.Severity, f.Message, f.Rule)
 		}
-		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, len(found)-errs, s.Dir)
+		errs, warns := lint.Count(found)
+		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, warns, s.Dir)
 	}
-	if longterm.HasErrors(found) {
+	if lint.HasErrors(found) {
 		return &exitError{1}
 	}
 	return nil

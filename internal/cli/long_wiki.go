@@ -21,24 +21,16 @@ type WikiOptions struct {
 func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
 	opts := &WikiOptions{Factory: f}
 	cmd := &cobra.Command{Use: "wiki", Short: "Write a long-term page; rebuild the wiki's graph file and index.md"}
-	for _, a := range []struct{ name, short string }{
+	cmd.AddCommand(actionCommands([]action{
 		{"graph", "Rebuild .claude/memory_long/graph.json from the pages"},
 		{"index", "Rebuild index.md's catalogue by type (text above its marker is kept)"},
-	} {
-		action := a.name
-		sub := &cobra.Command{
-			Use: action, Short: a.short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Action = action
-				if runF != nil {
-					return runF(opts)
-				}
-				return wikiRun(opts)
-			},
+	}, &opts.Project, func(action string) error {
+		opts.Action = action
+		if runF != nil {
+			return runF(opts)
 		}
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		cmd.AddCommand(sub)
-	}
+		return wikiRun(opts)
+	})...)
 	write := &cobra.Command{
 		Use:   "write PAGE",
 		Short: "Create or replace a page of .claude/memory_long with text from stdin or --from",

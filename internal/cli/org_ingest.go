@@ -56,7 +56,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	}
 	eff, err := opts.Config("")
 	if err != nil {
-		return withHint(err, "fix the configuration file named above")
+		return err
 	}
 	in := orgvault.IngestOptions{Redact: opts.Redact, LargeBytes: eff.Org.RawLargeBytes, Now: opts.Now()}
 	var res *orgvault.IngestResult

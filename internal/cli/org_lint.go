@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/orgvault"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -41,21 +41,16 @@ func orgLintRun(opts *OrgLintOptions) error {
 	}
 	eff, err := opts.Config("")
 	if err != nil {
-		return withHint(err, "fix the configuration file named above")
+		return err
 	}
 	issues, err := v.Lint(eff.Org.RawLargeBytes)
 	if err != nil {
 		return fmt.Errorf("org lint: %w", err)
 	}
-	errs := 0
-	for _, is := range issues {
-		if is.Severity == orgvault.SevError {
-			errs++
-		}
-	}
+	errs, warns := lint.Count(issues)
 	if opts.JSON {
 		if issues == nil {
-			issues = []orgvault.Issue{}
+			issues = []lint.Finding{}
 		}
 		if err := writeJSON(opts.Out, issues); err != nil {
 			return err
@@ -73,7 +68,7 @@ func orgLintRun(opts *OrgLintOptions) error {
 			}
 			fmt.Fprintf(opts.Out, "  %s: %s %s: %s\n", place, is.Severity, is.Rule, is.Message)
 		}
-		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, len(issues)-errs, v.Root)
+		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, warns, v.Root)
 	}
 	if errs > 0 {
 		return &exitError{code: 1}

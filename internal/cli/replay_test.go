@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -20,10 +21,9 @@ import (
 // lists, trivial sessions must leave nothing, long ones must have flushed
 // on the way, and the next session must be handed the distillate.
 func TestReplayRealTranscripts(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(testfile.Shared(t, "fixtures", "transcripts"), "*.jsonl"))
 	if len(files) == 0 {
-		t.Skip("no fixtures in ../shared")
+		t.Fatal("no transcripts among the shared fixtures")
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".jsonl")

@@ -51,6 +51,11 @@ func rollupRun(opts *RollupOptions) error {
 		if err != nil {
 			return fmt.Errorf("resolve --home: %w", err)
 		}
+		// A desk named on the command line must exist: a mistyped --home
+		// would otherwise get a fresh, empty desk tree.
+		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+			return withHint(fmt.Errorf("rollup: desk %s is not a folder", home), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
+		}
 		opts.Paths.Home = home
 	}
 	dir := opts.Paths.DeskShortDir()
@@ -68,7 +73,7 @@ func rollupRun(opts *RollupOptions) error {
 	}
 	eff, err := opts.Config("")
 	if err != nil {
-		return withHint(err, "fix the file named above, or move it aside to use the defaults")
+		return err
 	}
 	today := opts.Now()
 	if opts.Date != "" {

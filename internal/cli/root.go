@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/spf13/cobra"
 )
 
@@ -46,5 +49,67 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdLint(f, nil),
 		newCmdOrg(f),
 	)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")
+	})
+	checkUsage(root)
 	return root
+}
+
+// commandName is the command's path without "memhook", for messages that
+// Main already prefixes with "memhook: error:".
+func commandName(c *cobra.Command) string {
+	if !c.HasParent() {
+		return c.Name()
+	}
+	return strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" ")
+}
+
+// checkUsage makes a wrong number of arguments name the command and show
+// its usage line: cobra's own message ("accepts 1 arg(s), received 0", or
+// "unknown command" for an argument a command does not take) says
+// neither. A group such as `memhook long` fails unless a sub-command
+// follows, where cobra would print help and exit 0 even after a typo, and
+// a mistyped command gets a one-line error with the suggestion as a hint.
+func checkUsage(c *cobra.Command) {
+	var subs []string
+	for _, sub := range c.Commands() {
+		checkUsage(sub)
+		subs = append(subs, sub.Name())
+	}
+	if !c.Runnable() && c.HasSubCommands() {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			hint := "see `" + cmd.CommandPath() + " --help`"
+			switch {
+			case len(args) == 0 && !cmd.HasParent():
+				return cmd.Help()
+			case len(args) == 0:
+				return withHint(fmt.Errorf("%s: missing command (one of: %s)", commandName(cmd), strings.Join(subs, ", ")), hint)
+			}
+			cmd.SuggestionsMinimumDistance = 2
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				hint = "did you mean `" + cmd.CommandPath() + " " + s[0] + "`?"
+			}
+			if !cmd.HasParent() {
+				return withHint(fmt.Errorf("unknown command %q", args[0]), hint)
+			}
+			return withHint(fmt.Errorf("%s: unknown command %q (one of: %s)", commandName(cmd), args[0], strings.Join(subs, ", ")), hint)
+		}
+		return
+	}
+	check := c.Args
+	if check == nil {
+		return
+	}
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		err := check(cmd, args)
+		if err == nil {
+			return nil
+		}
+		if len(args) > 0 && check(cmd, nil) == nil && strings.HasPrefix(err.Error(), "unknown command") {
+			err = fmt.Errorf("takes no arguments, got %q", args[0])
+		}
+		return withHint(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
+	}
 }

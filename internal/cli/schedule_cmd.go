@@ -90,31 +90,14 @@ func scheduleRun(opts *ScheduleOptions) error {
 		configHome = filepath.Join(home, ".config")
 	}
 	base := schedule.Target{Home: home, ConfigHome: configHome}
-	var backends []schedule.Backend
-	if goos == "linux" {
-		// Either Linux backend may hold an entry from an earlier install.
-		primary := schedule.Cron
-		if ex.SystemdUsable() {
-			primary = schedule.Systemd
-		}
-		backends = []schedule.Backend{primary, other(primary)}
-	} else {
-		b, err := schedule.BackendFor(goos, false)
-		if err != nil {
-			return err
-		}
-		backends = []schedule.Backend{b}
+	backends, err := ex.Backends(goos)
+	if err != nil {
+		return err
 	}
-	target := func(b schedule.Backend) schedule.Target { t := base; t.Backend = b; return t }
 
 	switch opts.Action {
 	case "status":
-		var sts []schedule.Status
-		for _, b := range backends {
-			if st := ex.Status(target(b)); st.Installed || b == backends[0] {
-				sts = append(sts, st)
-			}
-		}
+		sts := ex.Statuses(base, backends)
 		if opts.JSON {
 			return writeDeskJSON(opts.Out, map[string]any{"entries": sts})
 		}
@@ -141,27 +124,16 @@ func scheduleRun(opts *ScheduleOptions) error {
 		if err != nil {
 			return err
 		}
-		t := target(backends[0])
+		t := base
 		t.Command = []string{exe, "rollup", "--home", opts.Paths.Home}
 		t.Hour, t.Minute = hour, minute
-		plan, err := schedule.InstallPlan(t)
+		plan, err := ex.InstallAllPlan(t, backends, !opts.DryRun)
 		if err != nil {
 			return err
 		}
-		for _, b := range backends[1:] {
-			if !opts.DryRun && ex.Status(target(b)).Installed {
-				plan.Steps = append(schedule.RemovePlan(target(b)).Steps, plan.Steps...)
-			}
-		}
-		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook rollup` daily at %02d:%02d", t.Backend, hour, minute))
+		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook rollup` daily at %02d:%02d", backends[0], hour, minute))
 	case "remove":
-		plan := schedule.Plan{Backend: backends[0]}
-		for i, b := range backends {
-			if i == 0 || ex.Status(target(b)).Installed {
-				plan.Steps = append(plan.Steps, schedule.RemovePlan(target(b)).Steps...)
-			}
-		}
-		return applySchedule(opts, ex, plan, "removed the daily rollup entry")
+		return applySchedule(opts, ex, ex.RemoveAllPlan(base, backends), "removed the daily rollup entry")
 	}
 	return fmt.Errorf("schedule: unknown action %q", opts.Action)
 }
@@ -176,13 +148,6 @@ func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.P
 	}
 	fmt.Fprintln(opts.Out, done)
 	return nil
-}
-
-func other(b schedule.Backend) schedule.Backend {
-	if b == schedule.Systemd {
-		return schedule.Cron
-	}
-	return schedule.Systemd
 }
 
 func orUnknown(s string) string {

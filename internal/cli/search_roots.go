@@ -28,7 +28,7 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	}
 	cfg, err := f.Config(proj)
 	if err != nil {
-		return nil, withHint(err, "fix the file named above, or move it aside to use the defaults")
+		return nil, err
 	}
 	s := &memorySetup{project: proj, cfg: cfg}
 	if rootDir != "" {

@@ -1,7 +1,6 @@
 package daily
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,23 +8,13 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if string(want) != got {
-		t.Fatalf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	testfile.Golden(t, filepath.Join("testdata", name+".golden"), got)
 }
 
 var day = time.Date(2026, 11, 30, 9, 12, 0, 0, time.Local)

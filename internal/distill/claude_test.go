@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -75,15 +76,6 @@ func standInClaude(t *testing.T, mode string) (Claude, string) {
 	return Claude{Command: path, Model: "haiku", Timeout: 10 * time.Second, Env: env}, dir
 }
 
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
-
 func TestClaudeSuccess(t *testing.T) {
 	c, dir := standInClaude(t, "ok")
 	body, err := c.Distill(context.Background(), testSegment())
@@ -95,7 +87,7 @@ func TestClaudeSuccess(t *testing.T) {
 		t.Errorf("body:\n%s\nwant:\n%s", body, want)
 	}
 
-	args := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "args"))), "\n")
+	args := strings.Split(strings.TrimSpace(testfile.Read(t, filepath.Join(dir, "args"))), "\n")
 	if args[0] != "-p" || !strings.Contains(strings.Join(args, "\n"), "USER: Make the checkout test reliable") {
 		t.Errorf("args do not start with -p <prompt>: %q", args[:2])
 	}
@@ -103,7 +95,7 @@ func TestClaudeSuccess(t *testing.T) {
 	if tail != "--output-format text --model haiku" {
 		t.Errorf("args end with %q", tail)
 	}
-	env := readFile(t, filepath.Join(dir, "env"))
+	env := testfile.Read(t, filepath.Join(dir, "env"))
 	if !strings.Contains(env, "\n"+NestedEnv+"=1\n") && !strings.HasPrefix(env, NestedEnv+"=1\n") {
 		t.Errorf("child did not see %s=1:\n%s", NestedEnv, env)
 	}
@@ -113,7 +105,7 @@ func TestClaudeSuccess(t *testing.T) {
 	if strings.Contains(env, "CLAUDECODE=") {
 		t.Error("CLAUDECODE reached the child")
 	}
-	if got := readFile(t, filepath.Join(dir, "stdin")); got != "" {
+	if got := testfile.Read(t, filepath.Join(dir, "stdin")); got != "" {
 		t.Errorf("stdin = %q, want empty (/dev/null)", got)
 	}
 }
@@ -125,7 +117,7 @@ func TestClaudeFromPATH(t *testing.T) {
 	if _, err := c.Distill(context.Background(), testSegment()); err != nil {
 		t.Fatal(err)
 	}
-	if args := readFile(t, filepath.Join(dir, "args")); strings.Contains(args, "--model") {
+	if args := testfile.Read(t, filepath.Join(dir, "args")); strings.Contains(args, "--model") {
 		t.Error("--model passed without a model")
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestClaudeTimeoutKillsProcessGroup(t *testing.T) {
@@ -24,7 +26,7 @@ func TestClaudeTimeoutKillsProcessGroup(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 5*time.Second {
 		t.Errorf("Distill returned after %s; the timeout is %s", elapsed, c.Timeout)
 	}
-	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, filepath.Join(dir, "grandchild"))))
+	pid, err := strconv.Atoi(strings.TrimSpace(testfile.Read(t, filepath.Join(dir, "grandchild"))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package distill
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -10,10 +8,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func readItems(t testing.TB, path string) []transcript.Item {
 	t.Helper()
@@ -33,19 +30,7 @@ func TestExtractiveGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
 			got := Extractive(Segment{Items: readItems(t, path), Dir: "/home/dev/shop"})
-			golden := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("body differs from %s:\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
+			testfile.Golden(t, filepath.Join("testdata", name+".golden"), got)
 		})
 	}
 }
@@ -298,8 +283,11 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 
 func TestExtractiveDeterministic(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	shared, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts", "*.jsonl"))
-	for _, path := range append(paths, shared...) {
+	if dir, ok := testfile.SharedIfPresent(t, "fixtures", "transcripts"); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		paths = append(paths, shared...)
+	}
+	for _, path := range paths {
 		items := readItems(t, path)
 		seg := Segment{Items: items, Start: time.Unix(0, 0)}
 		first := Extractive(seg)

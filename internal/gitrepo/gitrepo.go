@@ -42,8 +42,11 @@ type Commit struct {
 	When    time.Time `json:"when"`
 }
 
-// Author signs cerebro's commits when the caller names nobody.
-var Author = object.Signature{Name: "cerebro", Email: "cerebro@localhost"}
+// AuthorName and AuthorEmail sign cerebro's commits.
+const (
+	AuthorName  = "cerebro"
+	AuthorEmail = "cerebro@localhost"
+)
 
 // Open opens the repository whose work tree holds dir.
 func Open(dir string) (*Repo, error) {
@@ -193,8 +196,7 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 		}
 		return "", ErrNothingToCommit
 	}
-	sig := Author
-	sig.When = when
+	sig := object.Signature{Name: AuthorName, Email: AuthorEmail, When: when}
 	h, err := wt.Commit(message, &git.CommitOptions{Author: &sig, Committer: &sig})
 	if rerr := restore(); err == nil && rerr != nil {
 		return "", rerr

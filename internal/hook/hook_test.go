@@ -7,12 +7,14 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestDecodeRealInputs(t *testing.T) {
-	f, err := os.Open("../../../shared/fixtures/claude-code-2.1.197__hook-inputs.jsonl")
+	f, err := os.Open(testfile.Shared(t, "fixtures", "claude-code-2.1.197__hook-inputs.jsonl"))
 	if err != nil {
-		t.Skip("../shared fixtures absent")
+		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -1,7 +1,6 @@
 package inject
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,19 +10,11 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/project"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func addSection(t *testing.T, l project.Layout, day time.Time, session, body string) {
 	t.Helper()
@@ -40,23 +31,16 @@ func TestInjectGolden(t *testing.T) {
 	addSection(t, l, now.AddDate(0, 0, -2), "prev-session", "### Asked\n- set up CI\n### Open\n- flaky test\n")
 	addSection(t, l, now.Add(-2*time.Hour), "morning1", "### Asked\n- add --json to lint\n")
 	addSection(t, l, now.Add(-1*time.Hour), "morning2", "### Decided\n- keep the cap at 9,000\n")
-	write(t, l.Core(), "# CORE\n- Go, no cgo\n")
-	write(t, l.PlanFact(), "---\ntype: plan-fact\nproject: proj\nstage: build\nplan_status: on_track\nstatus: active\nnext: ship Q1\nblockers: []\nsummary: hooks work\nupdated: 2026-11-29\n---\n")
-	write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W47.md"), "old week\n")
-	write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W48.md"), "# Week 48\n- shipped inject\n")
+	testfile.Write(t, l.Core(), "# CORE\n- Go, no cgo\n")
+	testfile.Write(t, l.PlanFact(), "---\ntype: plan-fact\nproject: proj\nstage: build\nplan_status: on_track\nstatus: active\nnext: ship Q1\nblockers: []\nsummary: hooks work\nupdated: 2026-11-29\n---\n")
+	testfile.Write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W47.md"), "old week\n")
+	testfile.Write(t, filepath.Join(l.ShortDir(), "rollups", "week", "2026-W48.md"), "# Week 48\n- shipped inject\n")
 	got, err := Build(Options{Layout: l, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got = strings.ReplaceAll(got, root, "<root>")
-	path := filepath.Join("testdata", "inject.golden")
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-	}
-	want, _ := os.ReadFile(path)
-	if got != string(want) {
-		t.Fatalf("inject differs from %s (run with -update):\n%s", path, got)
-	}
+	testfile.Golden(t, filepath.Join("testdata", "inject.golden"), got)
 	if strings.Contains(got, "last week") || strings.Contains(got, "old week") {
 		t.Fatal("inject read more than today, the previous day and the newest week")
 	}

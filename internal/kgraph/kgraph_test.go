@@ -1,20 +1,17 @@
 package kgraph
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func write(t *testing.T, root, rel, body string) {
 	t.Helper()
-	p := filepath.Join(root, rel)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(root, filepath.FromSlash(rel)), body)
 }
 
 func TestAskJoinsLinksAndRelations(t *testing.T) {

@@ -1,19 +1,15 @@
 package longterm
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // Benchmarks over the Russian Obsidian help vault: loading is the baseline
 // the graph, index and lint are compared with (bench/longterm/run).
 func benchStore(b *testing.B) *Store {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", "ru")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skip("fixture vault absent")
-	}
-	return &Store{Dir: dir}
+	return &Store{Dir: testfile.Shared(b, "fixtures", "vaults", "obsidianmd__obsidian-help", "ru")}
 }
 
 func BenchmarkLoad(b *testing.B) {

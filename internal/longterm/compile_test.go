@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestCompileListOnlyClosedDays(t *testing.T) {
@@ -12,7 +15,7 @@ func TestCompileListOnlyClosedDays(t *testing.T) {
 	day(t, s, "2026-11-28", session("09:00", "a", "", ""))
 	day(t, s, "2026-11-29", session("09:00", "b", "", ""))
 	day(t, s, "2026-11-30", session("09:00", "today", "", ""))
-	writeFile(t, filepath.Join(s.DailyDir, "notes.md"), "not a day")
+	testfile.Write(t, filepath.Join(s.DailyDir, "notes.md"), "not a day")
 	got, err := s.CompileList(now)
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +29,7 @@ func TestCompileDoneMovesOnlyLinkedDaysAndLinksStillResolve(t *testing.T) {
 	s := newProject(t)
 	d1 := day(t, s, "2026-11-28", session("09:00", "a", "", ""))
 	d2 := day(t, s, "2026-11-29", session("09:00", "b", "", ""))
-	writeFile(t, s.Path("wiki/_private/Уроки.md"), "---\ntype: digest\n---\n# Уроки\n\n- lesson · [[daily/2026-11-28]]\n")
+	testfile.Write(t, s.Path("wiki/_private/Уроки.md"), "---\ntype: digest\n---\n# Уроки\n\n- lesson · [[daily/2026-11-28]]\n")
 	s.RebuildIndex()
 
 	// One day not linked: nothing moves at all.
@@ -62,7 +65,7 @@ func TestCompileDoneMovesOnlyLinkedDaysAndLinksStillResolve(t *testing.T) {
 	// The evidence link resolves in the archive: lint is clean, the graph
 	// records it as evidence.
 	found, _ := s.Lint(LintOptions{Project: true})
-	if HasErrors(found) {
+	if lint.HasErrors(found) {
 		t.Fatalf("lint after move: %+v", found)
 	}
 	v, _ := s.LoadVault()
@@ -79,12 +82,12 @@ func TestCompileDoneMovesOnlyLinkedDaysAndLinksStillResolve(t *testing.T) {
 func TestCompileDoneRefusesArchiveCollision(t *testing.T) {
 	s := newProject(t)
 	day(t, s, "2026-11-28", "")
-	writeFile(t, filepath.Join(s.ArchiveDir, "2026-11-28.md"), "older copy")
-	writeFile(t, s.Path("wiki/_private/d.md"), "---\ntype: digest\n---\n[[daily/2026-11-28]]\n")
+	testfile.Write(t, filepath.Join(s.ArchiveDir, "2026-11-28.md"), "older copy")
+	testfile.Write(t, s.Path("wiki/_private/d.md"), "---\ntype: digest\n---\n[[daily/2026-11-28]]\n")
 	if _, err := s.CompileDone([]string{"2026-11-28"}, now); err == nil {
 		t.Fatal("overwrote an archived day")
 	}
-	if readFile(t, filepath.Join(s.ArchiveDir, "2026-11-28.md")) != "older copy" {
+	if testfile.Read(t, filepath.Join(s.ArchiveDir, "2026-11-28.md")) != "older copy" {
 		t.Fatal("archive changed")
 	}
 }

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 const card = `---
@@ -24,7 +27,7 @@ Intro that is not truth.
 func TestFactAddAppendsNeverRewrites(t *testing.T) {
 	s := newProject(t)
 	day(t, s, "2026-11-28", "")
-	writeFile(t, s.Path("wiki/Решения.md"), card)
+	testfile.Write(t, s.Path("wiki/Решения.md"), card)
 	res, err := s.FactAdd("wiki/Решения.md", "we ship weekly", "daily/2026-11-28", "09:30", now)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +42,7 @@ func TestFactAddAppendsNeverRewrites(t *testing.T) {
 	if err != nil || !again.Already {
 		t.Fatalf("duplicate: %+v %v", again, err)
 	}
-	got := readFile(t, s.Path("wiki/Решения.md"))
+	got := testfile.Read(t, s.Path("wiki/Решения.md"))
 	golden(t, "facts-page.md", []byte(got))
 	if !strings.HasPrefix(got, strings.TrimSuffix(card, "\n")) {
 		t.Fatal("existing lines were rewritten")
@@ -53,8 +56,8 @@ func TestFactAddAppendsNeverRewrites(t *testing.T) {
 func TestFactAddRefusals(t *testing.T) {
 	s := newProject(t)
 	day(t, s, "2026-11-28", "")
-	writeFile(t, s.Path("wiki/p.md"), card)
-	before := readFile(t, s.Path("wiki/p.md"))
+	testfile.Write(t, s.Path("wiki/p.md"), card)
+	before := testfile.Read(t, s.Path("wiki/p.md"))
 	for _, c := range []struct{ page, text, ev, hhmm string }{
 		{"wiki/p.md", "x", "daily/2026-11-27", ""}, // no such day
 		{"wiki/p.md", "x", "2026-11-28", ""},       // not daily/...
@@ -67,7 +70,7 @@ func TestFactAddRefusals(t *testing.T) {
 			t.Errorf("%+v accepted", c)
 		}
 	}
-	if readFile(t, s.Path("wiki/p.md")) != before {
+	if testfile.Read(t, s.Path("wiki/p.md")) != before {
 		t.Fatal("a refused fact changed the page")
 	}
 }
@@ -75,7 +78,7 @@ func TestFactAddRefusals(t *testing.T) {
 func TestTruthSetReplacesAndArchives(t *testing.T) {
 	s := newProject(t)
 	day(t, s, "2026-11-28", "")
-	writeFile(t, s.Path("wiki/Решения.md"), card)
+	testfile.Write(t, s.Path("wiki/Решения.md"), card)
 	s.FactAdd("wiki/Решения.md", "we ship weekly", "daily/2026-11-28", "09:30", now)
 	h, err := s.TruthHash("wiki/Решения.md")
 	if err != nil {
@@ -89,7 +92,7 @@ func TestTruthSetReplacesAndArchives(t *testing.T) {
 	if err := s.TruthSet("wiki/Решения.md", []byte("## Compiled truth\n\nWe ship every Tuesday.\n\n### Why\nMondays are busy.\n"), h[:12], later); err != nil {
 		t.Fatal(err)
 	}
-	got := readFile(t, s.Path("wiki/Решения.md"))
+	got := testfile.Read(t, s.Path("wiki/Решения.md"))
 	golden(t, "truth-page.md", []byte(got))
 	if !strings.Contains(got, "Intro that is not truth.") || strings.Count(got, "## Compiled truth") != 1 {
 		t.Fatalf("page:\n%s", got)
@@ -101,38 +104,38 @@ func TestTruthSetReplacesAndArchives(t *testing.T) {
 
 func TestTruthSetMismatchLeavesPending(t *testing.T) {
 	s := newProject(t)
-	writeFile(t, s.Path("wiki/p.md"), card)
+	testfile.Write(t, s.Path("wiki/p.md"), card)
 	h, _ := s.TruthHash("wiki/p.md")
 	// A person edits the page after the model read it.
 	edited := card + "\nA human line.\n"
-	writeFile(t, s.Path("wiki/p.md"), edited)
+	testfile.Write(t, s.Path("wiki/p.md"), edited)
 	err := s.TruthSet("wiki/p.md", []byte("model's truth\n"), h, now)
 	var ce *TruthConflictError
 	if !errors.As(err, &ce) || ce.Pending != "wiki/p.truth-pending.md" {
 		t.Fatalf("got %v", err)
 	}
-	if readFile(t, s.Path("wiki/p.md")) != edited {
+	if testfile.Read(t, s.Path("wiki/p.md")) != edited {
 		t.Fatal("the page changed on a mismatch")
 	}
-	pending := readFile(t, s.Path(ce.Pending))
+	pending := testfile.Read(t, s.Path(ce.Pending))
 	if !strings.Contains(pending, "type: truth-pending") || !strings.Contains(pending, "model's truth") || !strings.Contains(pending, "[[wiki/p]]") {
 		t.Fatalf("pending:\n%s", pending)
 	}
 	// A second refused proposal is added, the first kept.
 	s.TruthSet("wiki/p.md", []byte("another truth\n"), h, now)
-	pending = readFile(t, s.Path(ce.Pending))
+	pending = testfile.Read(t, s.Path(ce.Pending))
 	if !strings.Contains(pending, "model's truth") || !strings.Contains(pending, "another truth") {
 		t.Fatalf("pending lost a proposal:\n%s", pending)
 	}
 	found, _ := s.Lint(LintOptions{Project: true})
-	if HasErrors(found) || !hasRule(found, "truth-pending") {
+	if lint.HasErrors(found) || !hasRule(found, "truth-pending") {
 		t.Fatalf("lint: %+v", found)
 	}
 }
 
 func TestTruthSetRefusesBadInput(t *testing.T) {
 	s := newProject(t)
-	writeFile(t, s.Path("wiki/p.md"), card)
+	testfile.Write(t, s.Path("wiki/p.md"), card)
 	h, _ := s.TruthHash("wiki/p.md")
 	for _, truth := range []string{"", "# Title\n", "x\n## Other section\n", "bad \x00 byte"} {
 		if err := s.TruthSet("wiki/p.md", []byte(truth), h, now); err == nil {
@@ -142,7 +145,7 @@ func TestTruthSetRefusesBadInput(t *testing.T) {
 	if err := s.TruthSet("wiki/p.md", []byte("x"), "abc", now); err == nil {
 		t.Error("a short hash accepted")
 	}
-	if readFile(t, s.Path("wiki/p.md")) != card {
+	if testfile.Read(t, s.Path("wiki/p.md")) != card {
 		t.Fatal("page changed")
 	}
 }
@@ -156,7 +159,7 @@ func TestCoreCapRefusesNotTruncates(t *testing.T) {
 	if _, err := s.CoreAdd("- second line", 2000, now); err != nil {
 		t.Fatal(err)
 	}
-	got := readFile(t, s.Path(CoreFile))
+	got := testfile.Read(t, s.Path(CoreFile))
 	if got != "---\ntype: core\n---\n\n- всегда: go test ./internal/...\n- second line\n" {
 		t.Fatalf("CORE.md:\n%q", got)
 	}
@@ -169,7 +172,7 @@ func TestCoreCapRefusesNotTruncates(t *testing.T) {
 	if !errors.As(err, &big) || big.Chars-big.Max != 1 || !strings.Contains(err.Error(), "1 over the cap of 2000") {
 		t.Fatalf("got %v", err)
 	}
-	if readFile(t, s.Path(CoreFile)) != got {
+	if testfile.Read(t, s.Path(CoreFile)) != got {
 		t.Fatal("a refused edit changed CORE.md")
 	}
 	if _, err := s.CoreAdd(strings.Repeat("я", 2000-cur-1), 2000, now); err != nil {
@@ -177,7 +180,7 @@ func TestCoreCapRefusesNotTruncates(t *testing.T) {
 	}
 }
 
-func hasRule(fs []Finding, rule string) bool {
+func hasRule(fs []lint.Finding, rule string) bool {
 	for _, f := range fs {
 		if f.Rule == rule {
 			return true

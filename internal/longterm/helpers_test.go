@@ -1,15 +1,13 @@
 package longterm
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
 
 // now is a fixed Monday morning.
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -24,31 +22,12 @@ func newProject(t *testing.T) *Store {
 	return s
 }
 
-func writeFile(t *testing.T, p, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // day writes a short-term day file in the daily format.
 func day(t *testing.T, s *Store, date string, sections ...string) string {
 	t.Helper()
 	text := "---\ntype: daily\ndate: " + date + "\nproject: demo\n---\n\n# " + date + "\n" + strings.Join(sections, "")
 	p := filepath.Join(s.DailyDir, date+".md")
-	writeFile(t, p, text)
+	testfile.Write(t, p, text)
 	return p
 }
 
@@ -63,28 +42,16 @@ func session(hhmm, asked, decided, open string) string {
 	return out
 }
 
-// golden compares got with testdata/golden/name, rewriting it with -update.
+// golden compares got with testdata/golden/name.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	testfile.Golden(t, filepath.Join("testdata", "golden", name), string(got))
 }
 
 func logLines(t *testing.T, s *Store) []string {
 	t.Helper()
 	var out []string
-	for _, l := range strings.Split(readFile(t, s.Path(LogFile)), "\n") {
+	for _, l := range strings.Split(testfile.Read(t, s.Path(LogFile)), "\n") {
 		if strings.HasPrefix(l, "- 2") {
 			out = append(out, l)
 		}

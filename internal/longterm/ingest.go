@@ -3,7 +3,6 @@ package longterm
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
@@ -17,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/rawfile"
 )
 
 // IngestError is a source memhook refuses to ingest.
@@ -109,7 +109,7 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 			return nil, &IngestError{file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed"}
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, &IngestError{file, "read failed: " + err.Error(), ""}
+			return nil, &IngestError{file, "rewind it: " + err.Error(), ""}
 		}
 		res.Document, check.text = true, false
 	}
@@ -124,7 +124,7 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 		if errors.As(err, &junk) {
 			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
 		}
-		return nil, &IngestError{file, "copy failed: " + err.Error(), ""}
+		return nil, &IngestError{file, "copy it: " + err.Error(), ""}
 	}
 	if err := check.finish(); err != nil {
 		os.Remove(staging)
@@ -132,13 +132,10 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	}
 	defer os.Remove(staging) // gone after the rename; left only on a failure
 	res.Bytes = n
-	sum := hex.EncodeToString(check.hash.Sum(nil))
-	dir := RawDir
-	if largeBytes > 0 && n > largeBytes {
-		dir, res.Large = LargeDir, true
-	}
+	sum := check.hash.Sum(nil)
+	res.Large = rawfile.DirFor(n, largeBytes) == LargeDir
 	err = s.withLock(func() error {
-		raw, already, err := s.placeRaw(dir, name, staging, n, sum)
+		raw, already, err := s.placeRaw(name, staging, n, sum, largeBytes)
 		if err != nil {
 			return err
 		}
@@ -164,59 +161,15 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	return res, nil
 }
 
-// placeRaw moves the staged copy under dir with name, never replacing a
-// different file: an identical one is reused, otherwise "name-2.ext",
-// "name-3.ext"...
-func (s *Store) placeRaw(dir, name, staging string, size int64, sum string) (string, bool, error) {
-	stem, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
-	for n := 1; n < 1000; n++ {
-		cand := name
-		if n > 1 {
-			cand = fmt.Sprintf("%s-%d%s", stem, n, ext)
+// placeRaw moves the staged copy into raw/ or raw/_large/ (see
+// [rawfile.Place]).
+func (s *Store) placeRaw(name, staging string, size int64, sum []byte, largeBytes int64) (string, bool, error) {
+	return rawfile.Place(s.Dir, name, size, sum, largeBytes, func(abs string) error {
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
 		}
-		rel := path.Join(dir, cand)
-		// The page for raw/x.md and raw/_large/x.md would collide: a
-		// name already used in the other folder counts as taken.
-		other := path.Join(RawDir, cand)
-		if dir == RawDir {
-			other = path.Join(LargeDir, cand)
-		}
-		if _, err := os.Lstat(s.Path(other)); err == nil {
-			continue
-		}
-		fi, err := os.Lstat(s.Path(rel))
-		if errors.Is(err, fs.ErrNotExist) {
-			if err := os.MkdirAll(filepath.Dir(s.Path(rel)), 0o755); err != nil {
-				return "", false, fmt.Errorf("create %s: %w", dir, err)
-			}
-			if err := os.Rename(staging, s.Path(rel)); err != nil {
-				return "", false, fmt.Errorf("move the copy into %s: %w", rel, err)
-			}
-			return rel, false, nil
-		}
-		if err != nil {
-			return "", false, fmt.Errorf("read %s: %w", rel, err)
-		}
-		if fi.Mode().IsRegular() && fi.Size() == size {
-			if h, err := fileHash(s.Path(rel)); err == nil && h == sum {
-				return rel, true, nil
-			}
-		}
-	}
-	return "", false, fmt.Errorf("ingest: too many files named %s in %s", name, dir)
-}
-
-func fileHash(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+		return os.Rename(staging, abs)
+	})
 }
 
 // junkError is a source that is not text.

@@ -6,12 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
 	s := newProject(t)
 	src := filepath.Join(t.TempDir(), "Заметки по дизайну.md")
-	writeFile(t, src, "# design\n\nsome [[link]] text\n")
+	testfile.Write(t, src, "# design\n\nsome [[link]] text\n")
 	res, err := s.Ingest(src, 1<<20, now)
 	if err != nil {
 		t.Fatal(err)
@@ -19,11 +22,11 @@ func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
 	if res.Raw != "raw/Заметки по дизайну.md" || res.Page != "wiki/sources/Заметки по дизайну.md" || res.Large || res.Already {
 		t.Fatalf("%+v", res)
 	}
-	if readFile(t, s.Path(res.Raw)) != readFile(t, src) {
+	if testfile.Read(t, s.Path(res.Raw)) != testfile.Read(t, src) {
 		t.Fatal("raw copy differs from the source")
 	}
-	golden(t, "source-stub.md", []byte(readFile(t, s.Path(res.Page))))
-	if !strings.Contains(readFile(t, s.Path(IndexFile)), "[[wiki/sources/Заметки по дизайну]]") {
+	golden(t, "source-stub.md", []byte(testfile.Read(t, s.Path(res.Page))))
+	if !strings.Contains(testfile.Read(t, s.Path(IndexFile)), "[[wiki/sources/Заметки по дизайну]]") {
 		t.Fatal("index.md does not list the source page")
 	}
 	if l := logLines(t, s); !strings.Contains(l[len(l)-1], "· ingest · Заметки по дизайну.md → raw/Заметки по дизайну.md") {
@@ -39,11 +42,11 @@ func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
 	if res, err = s.Ingest(src, 1<<20, now); err != nil || !res.Already || !res.PageKept {
 		t.Fatalf("second ingest: %+v %v", res, err)
 	}
-	writeFile(t, src, "# changed\n")
+	testfile.Write(t, src, "# changed\n")
 	if res, err = s.Ingest(src, 1<<20, now); err != nil || res.Raw != "raw/Заметки по дизайну-2.md" {
 		t.Fatalf("changed ingest: %+v %v", res, err)
 	}
-	if !strings.Contains(readFile(t, s.Path("raw/Заметки по дизайну.md")), "some [[link]]") {
+	if !strings.Contains(testfile.Read(t, s.Path("raw/Заметки по дизайну.md")), "some [[link]]") {
 		t.Fatal("the first raw copy was overwritten")
 	}
 }
@@ -52,20 +55,20 @@ func TestIngestLargeAndDocuments(t *testing.T) {
 	s := newProject(t)
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")
-	writeFile(t, big, strings.Repeat("line of text\n", 100))
+	testfile.Write(t, big, strings.Repeat("line of text\n", 100))
 	res, err := s.Ingest(big, 500, now)
 	if err != nil || !res.Large || res.Raw != "raw/_large/big.txt" {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if !strings.Contains(readFile(t, s.Path(res.Page)), "[[raw/_large/big.txt]]") {
+	if !strings.Contains(testfile.Read(t, s.Path(res.Page)), "[[raw/_large/big.txt]]") {
 		t.Fatal("stub does not link the large copy")
 	}
 	pdf := filepath.Join(dir, "report.pdf")
-	writeFile(t, pdf, "%PDF-1.7\n\x00\x01\x02binary")
+	testfile.Write(t, pdf, "%PDF-1.7\n\x00\x01\x02binary")
 	if res, err = s.Ingest(pdf, 1<<20, now); err != nil || !res.Document {
 		t.Fatalf("pdf: %+v %v", res, err)
 	}
-	if found, _ := s.Lint(LintOptions{Project: true}); HasErrors(found) {
+	if found, _ := s.Lint(LintOptions{Project: true}); lint.HasErrors(found) {
 		t.Fatalf("lint: %+v", found)
 	}
 }
@@ -74,11 +77,11 @@ func TestIngestRefusals(t *testing.T) {
 	s := newProject(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.md")
-	writeFile(t, good, "fine\n")
+	testfile.Write(t, good, "fine\n")
 	cases := map[string]string{}
 	add := func(name, content string) string {
 		p := filepath.Join(dir, name)
-		writeFile(t, p, content)
+		testfile.Write(t, p, content)
 		return p
 	}
 	cases[add("nul.txt", "a\x00b")] = "NUL byte"
@@ -121,16 +124,16 @@ func TestIngestStreamsLargeTextAcrossChunks(t *testing.T) {
 	// Multi-byte characters at odd offsets straddle every read buffer.
 	good := filepath.Join(dir, "long.md")
 	text := "a" + strings.Repeat("я€", 40000) + "\n"
-	writeFile(t, good, text)
+	testfile.Write(t, good, text)
 	res, err := s.Ingest(good, 1<<20, now)
 	if err != nil || res.Bytes != int64(len(text)) {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if readFile(t, s.Path(res.Raw)) != text {
+	if testfile.Read(t, s.Path(res.Raw)) != text {
 		t.Fatal("copy differs")
 	}
 	bad := filepath.Join(dir, "bad.md")
-	writeFile(t, bad, text+"\xe2\x82") // cut-off character at the very end
+	testfile.Write(t, bad, text+"\xe2\x82") // cut-off character at the very end
 	if _, err := s.Ingest(bad, 1<<20, now); err == nil || !strings.Contains(err.Error(), "cut-off character") {
 		t.Fatalf("got %v", err)
 	}

@@ -9,23 +9,9 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
-)
-
-// Finding is one lint result; `memhook lint --json` prints a list of them.
-type Finding struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Rule     string `json:"rule"`
-	Message  string `json:"message"`
-	Severity string `json:"severity"` // "error" or "warning"
-}
-
-// Severities.
-const (
-	SevError   = "error"
-	SevWarning = "warning"
 )
 
 // LintOptions tune [Store.Lint].
@@ -47,39 +33,39 @@ type LintOptions struct {
 //	truth-pending    warning  a refused truth waits to be merged by hand
 //
 // Findings are sorted by file, line and rule.
-func (s *Store) Lint(opts LintOptions) ([]Finding, error) {
+func (s *Store) Lint(opts LintOptions) ([]lint.Finding, error) {
 	v, err := s.LoadVault()
 	if err != nil {
 		return nil, err
 	}
-	out := []Finding{}
+	out := []lint.Finding{}
 	add := func(file string, line int, rule, sev, msg string) {
-		out = append(out, Finding{File: file, Line: line, Rule: rule, Message: msg, Severity: sev})
+		out = append(out, lint.Finding{File: file, Line: line, Rule: rule, Message: msg, Severity: sev})
 	}
 	for _, p := range v.Pages {
 		if p.MetaErr != nil {
-			add(p.Path, frontmatter.Line(p.MetaErr), "frontmatter", SevError, p.MetaErr.Error())
+			add(p.Path, frontmatter.Line(p.MetaErr), "frontmatter", lint.Error, p.MetaErr.Error())
 		} else if strings.TrimSpace(p.Type) == "" {
-			add(p.Path, 1, "missing-type", SevError, "page has no `type` in its frontmatter")
+			add(p.Path, 1, "missing-type", lint.Error, "page has no `type` in its frontmatter")
 		}
 		if p.Type == "truth-pending" {
-			add(p.Path, 1, "truth-pending", SevWarning, "a proposed compiled truth waits to be merged by hand")
+			add(p.Path, 1, "truth-pending", lint.Warning, "a proposed compiled truth waits to be merged by hand")
 		}
 	}
 	g := s.Graph(v)
 	for _, b := range g.Broken {
 		if day, ok := EvidenceDay(b.Target); ok {
-			add(b.From, b.Line, "broken-evidence", SevError, fmt.Sprintf("[[%s]]: no day file %s.md in daily/ or daily/_archive/", b.Target, day))
+			add(b.From, b.Line, "broken-evidence", lint.Error, fmt.Sprintf("[[%s]]: no day file %s.md in daily/ or daily/_archive/", b.Target, day))
 			continue
 		}
 		what := "page"
 		if b.Attachment {
 			what = "file"
 		}
-		add(b.From, b.Line, "broken-link", SevError, fmt.Sprintf("[[%s]]: no such %s", b.Target, what))
+		add(b.From, b.Line, "broken-link", lint.Error, fmt.Sprintf("[[%s]]: no such %s", b.Target, what))
 	}
 	for _, o := range g.Orphans {
-		add(o, 1, "orphan", SevWarning, "no page links here and it links nowhere")
+		add(o, 1, "orphan", lint.Warning, "no page links here and it links nowhere")
 	}
 	if opts.Project {
 		s.lintProjectFiles(v, opts, add)
@@ -101,17 +87,17 @@ func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(strin
 	idx, err := os.ReadFile(s.Path(IndexFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		add(IndexFile, 1, "index-drift", SevWarning, "index.md is missing; run `memhook wiki index`")
+		add(IndexFile, 1, "index-drift", lint.Warning, "index.md is missing; run `memhook wiki index`")
 	case err != nil:
-		add(IndexFile, 1, "index-drift", SevWarning, "cannot read index.md: "+err.Error())
+		add(IndexFile, 1, "index-drift", lint.Warning, "cannot read index.md: "+err.Error())
 	default:
 		if want := RenderIndex(idx, v); string(want) != string(idx) {
-			add(IndexFile, driftLine(idx, want), "index-drift", SevWarning, "index.md is out of date with the pages; run `memhook wiki index`")
+			add(IndexFile, driftLine(idx, want), "index-drift", lint.Warning, "index.md is out of date with the pages; run `memhook wiki index`")
 		}
 	}
 	pf, err := os.ReadFile(s.Path(planfact.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
-		add(planfact.FileName, 1, "plan-fact", SevError, "missing; `memhook long on` creates it from the template")
+		add(planfact.FileName, 1, "plan-fact", lint.Error, "missing; `memhook long on` creates it from the template")
 	} else if err == nil {
 		_, probs := planfact.Parse(pf)
 		for _, p := range probs {
@@ -119,13 +105,13 @@ func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(strin
 			if p.Field != "" {
 				msg = p.Field + ": " + msg
 			}
-			add(planfact.FileName, p.Line, "plan-fact", SevError, msg)
+			add(planfact.FileName, p.Line, "plan-fact", lint.Error, msg)
 		}
 	}
 	if opts.CoreMaxChars > 0 {
 		if data, err := os.ReadFile(s.Path(CoreFile)); err == nil {
 			if n := charCount(data); n > opts.CoreMaxChars {
-				add(CoreFile, 1, "core-size", SevError, fmt.Sprintf("%d characters, %d over the cap of %d", n, n-opts.CoreMaxChars, opts.CoreMaxChars))
+				add(CoreFile, 1, "core-size", lint.Error, fmt.Sprintf("%d characters, %d over the cap of %d", n, n-opts.CoreMaxChars, opts.CoreMaxChars))
 			}
 		}
 	}
@@ -143,14 +129,4 @@ func driftLine(have, want []byte) int {
 		return len(a)
 	}
 	return len(b)
-}
-
-// HasErrors reports whether any finding is an error.
-func HasErrors(fs []Finding) bool {
-	for _, f := range fs {
-		if f.Severity == SevError {
-			return true
-		}
-	}
-	return false
 }

@@ -2,23 +2,24 @@ package longterm
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestLintFindsEachRule(t *testing.T) {
 	s := newProject(t)
-	writeFile(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n# A\n\n[[b]] [[nowhere]] [[daily/2026-01-01]]\n![[img.png]]\n")
-	writeFile(t, s.Path("wiki/b.md"), "# B without frontmatter\n")
-	writeFile(t, s.Path("wiki/lonely.md"), "---\ntype: topic\n---\nno links\n")
-	writeFile(t, s.Path("wiki/bad.md"), "---\ntype: [unclosed\n---\n")
-	writeFile(t, s.Path(planfact.FileName), "---\ntype: plan-fact\nproject: demo\nstage: s\nplan_status: sideways\nstatus: active\nnext: n\nblockers: []\nsummary: s\nupdated: 2026-11-30\n---\n")
-	writeFile(t, s.Path(CoreFile), strings.Repeat("x", 50))
+	testfile.Write(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n# A\n\n[[b]] [[nowhere]] [[daily/2026-01-01]]\n![[img.png]]\n")
+	testfile.Write(t, s.Path("wiki/b.md"), "# B without frontmatter\n")
+	testfile.Write(t, s.Path("wiki/lonely.md"), "---\ntype: topic\n---\nno links\n")
+	testfile.Write(t, s.Path("wiki/bad.md"), "---\ntype: [unclosed\n---\n")
+	testfile.Write(t, s.Path(planfact.FileName), "---\ntype: plan-fact\nproject: demo\nstage: s\nplan_status: sideways\nstatus: active\nnext: n\nblockers: []\nsummary: s\nupdated: 2026-11-30\n---\n")
+	testfile.Write(t, s.Path(CoreFile), strings.Repeat("x", 50))
 	found, err := s.Lint(LintOptions{CoreMaxChars: 40, Project: true})
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestLintFindsEachRule(t *testing.T) {
 		"CORE.md:1:core-size":         "10 over the cap of 40",
 		"index.md:":                   "",
 	}
-	got := map[string]Finding{}
+	got := map[string]lint.Finding{}
 	for _, f := range found {
 		got[f.File+":"+strconv.Itoa(f.Line)+":"+f.Rule] = f
 	}
@@ -53,10 +54,10 @@ func TestLintFindsEachRule(t *testing.T) {
 			t.Errorf("%s: message %q lacks %q", key, f.Message, msg)
 		}
 	}
-	if got["wiki/a.md:6:broken-link"].Severity != SevError || got["wiki/lonely.md:1:orphan"].Severity != SevWarning {
+	if got["wiki/a.md:6:broken-link"].Severity != lint.Error || got["wiki/lonely.md:1:orphan"].Severity != lint.Warning {
 		t.Error("severities")
 	}
-	if !HasErrors(found) {
+	if !lint.HasErrors(found) {
 		t.Error("HasErrors")
 	}
 	// The attachment is broken too, as a missing file.
@@ -81,16 +82,16 @@ func TestLintFindsEachRule(t *testing.T) {
 
 func TestIndexKeepsHandWrittenHeadAndIsDeterministic(t *testing.T) {
 	s := newProject(t)
-	idx := readFile(t, s.Path(IndexFile))
+	idx := testfile.Read(t, s.Path(IndexFile))
 	head := strings.Replace(idx[:strings.Index(idx, IndexMarker)], "# Index", "# Index\n\nMy own note [[SCHEMA]].", 1)
-	writeFile(t, s.Path(IndexFile), head+IndexMarker+"\nstale catalogue\n")
-	writeFile(t, s.Path("wiki/Проект.md"), "---\ntype: topic\ntitle: Проект | главное\ndescription: what the project is\n---\n")
-	writeFile(t, s.Path("wiki/x.md"), "no type\n")
+	testfile.Write(t, s.Path(IndexFile), head+IndexMarker+"\nstale catalogue\n")
+	testfile.Write(t, s.Path("wiki/Проект.md"), "---\ntype: topic\ntitle: Проект | главное\ndescription: what the project is\n---\n")
+	testfile.Write(t, s.Path("wiki/x.md"), "no type\n")
 	changed, err := s.RebuildIndex()
 	if err != nil || !changed {
 		t.Fatal(changed, err)
 	}
-	got := readFile(t, s.Path(IndexFile))
+	got := testfile.Read(t, s.Path(IndexFile))
 	if !strings.HasPrefix(got, head) {
 		t.Fatal("the hand-written head was not kept")
 	}
@@ -103,12 +104,12 @@ func TestIndexKeepsHandWrittenHeadAndIsDeterministic(t *testing.T) {
 func TestGraphFileDeterministic(t *testing.T) {
 	s := newProject(t)
 	day(t, s, "2026-11-28", "")
-	writeFile(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n[[b]] [[daily/2026-11-28]]\n")
-	writeFile(t, s.Path("wiki/b.md"), "---\ntype: topic\n---\n[[a#top|A]]\n")
+	testfile.Write(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n[[b]] [[daily/2026-11-28]]\n")
+	testfile.Write(t, s.Path("wiki/b.md"), "---\ntype: topic\n---\n[[a#top|A]]\n")
 	if _, err := s.RebuildGraph(); err != nil {
 		t.Fatal(err)
 	}
-	first := readFile(t, s.Path(GraphFile))
+	first := testfile.Read(t, s.Path(GraphFile))
 	if changed, _ := s.RebuildGraph(); changed {
 		t.Fatal("graph rebuilt differently")
 	}
@@ -128,11 +129,11 @@ func TestPlanFactSetIsAtomicAndLogged(t *testing.T) {
 	if len(probs) != 0 || len(pf.Blockers) != 2 || pf.Updated != "2026-12-02" {
 		t.Fatalf("%+v %v", pf, probs)
 	}
-	before := readFile(t, s.Path(planfact.FileName))
+	before := testfile.Read(t, s.Path(planfact.FileName))
 	if _, err := s.PlanFactSet("plan_status", []string{"sideways"}, later); err == nil {
 		t.Fatal("bad value accepted")
 	}
-	if readFile(t, s.Path(planfact.FileName)) != before {
+	if testfile.Read(t, s.Path(planfact.FileName)) != before {
 		t.Fatal("a refused set changed the file")
 	}
 	l := logLines(t, s)
@@ -151,10 +152,7 @@ func TestPlanFactSetIsAtomicAndLogged(t *testing.T) {
 // and lint without crashing.
 func TestRealVaults(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
-		dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
-		if _, err := os.Stat(dir); err != nil {
-			t.Skip("fixture vault absent:", dir)
-		}
+		dir := testfile.Shared(t, "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
 		s := &Store{Dir: dir}
 		v, err := s.LoadVault()
 		if err != nil {

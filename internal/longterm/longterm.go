@@ -22,6 +22,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/rawfile"
 )
 
 // Names of the scaffold's files and folders, relative to the long-term root.
@@ -31,8 +32,8 @@ const (
 	LogFile     = "log.md"
 	CoreFile    = "CORE.md"
 	GraphFile   = "graph.json"
-	RawDir      = "raw"
-	LargeDir    = "raw/_large"
+	RawDir      = rawfile.Dir
+	LargeDir    = rawfile.LargeDir
 	WikiDir     = "wiki"
 	PrivateDir  = "wiki/_private"
 	SourcesDir  = "wiki/sources"

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestWritePageCreatesLogsAndIndexes(t *testing.T) {
@@ -15,13 +17,13 @@ func TestWritePageCreatesLogsAndIndexes(t *testing.T) {
 	if err != nil || !res.Created || !res.Changed || res.Page != "wiki/_private/Retention.md" {
 		t.Fatalf("first write: %+v %v", res, err)
 	}
-	if got := readFile(t, s.Path("wiki/_private/Retention.md")); got != page {
+	if got := testfile.Read(t, s.Path("wiki/_private/Retention.md")); got != page {
 		t.Fatalf("page holds %q", got)
 	}
-	if log := readFile(t, s.Path(LogFile)); !strings.Contains(log, "page write · wiki/_private/Retention.md created") {
+	if log := testfile.Read(t, s.Path(LogFile)); !strings.Contains(log, "page write · wiki/_private/Retention.md created") {
 		t.Errorf("log.md:\n%s", log)
 	}
-	if idx := readFile(t, s.Path(IndexFile)); !strings.Contains(idx, "Retention") {
+	if idx := testfile.Read(t, s.Path(IndexFile)); !strings.Contains(idx, "Retention") {
 		t.Errorf("index.md does not list the new page:\n%s", idx)
 	}
 	// The compile gate sees the page's link.
@@ -33,14 +35,14 @@ func TestWritePageCreatesLogsAndIndexes(t *testing.T) {
 	if err != nil || again.Created || again.Changed {
 		t.Fatalf("same text again (final newline added): %+v %v", again, err)
 	}
-	if n := strings.Count(readFile(t, s.Path(LogFile)), "page write"); n != 1 {
+	if n := strings.Count(testfile.Read(t, s.Path(LogFile)), "page write"); n != 1 {
 		t.Errorf("an unchanged write logged; %d page write lines", n)
 	}
 }
 
 func TestWritePageRefuses(t *testing.T) {
 	s := newProject(t)
-	pf := readFile(t, s.Path("План-факт.md"))
+	pf := testfile.Read(t, s.Path("План-факт.md"))
 	for _, c := range []struct {
 		page, text, want string
 	}{
@@ -60,7 +62,7 @@ func TestWritePageRefuses(t *testing.T) {
 			t.Errorf("WritePage(%q): %v, want an error about %q", c.page, err, c.want)
 		}
 	}
-	if got := readFile(t, s.Path("План-факт.md")); got != pf {
+	if got := testfile.Read(t, s.Path("План-факт.md")); got != pf {
 		t.Error("a refused plan-fact write changed the file")
 	}
 	if _, err := os.Stat(s.Path("wiki/empty.md")); !errors.Is(err, os.ErrNotExist) {

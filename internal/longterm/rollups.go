@@ -162,7 +162,7 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 	}
 	if len(res.Written) > 0 && s.Dir != "" {
 		if fi, err := os.Stat(s.Dir); err == nil && fi.IsDir() {
-			if err := s.Log(now, "rollup-days", fmt.Sprintf("wrote %d roll-ups: %s", len(res.Written), joinShort(res.Written))); err != nil {
+			if err := s.Log(now, "rollup-days", fmt.Sprintf("wrote %d roll-ups: %s", len(res.Written), strings.Join(res.Written, ", "))); err != nil {
 				return nil, err
 			}
 		}

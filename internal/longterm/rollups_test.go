@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestRollupWeekWaitsForItsSevenDays(t *testing.T) {
@@ -28,7 +30,7 @@ func TestRollupWeekWaitsForItsSevenDays(t *testing.T) {
 	if len(res.Written) != 1 || res.Written[0] != "week/2026-W48.md" {
 		t.Fatalf("written %v", res.Written)
 	}
-	golden(t, "week-2026-W48.md", []byte(readFile(t, filepath.Join(s.RollupDir, "week", "2026-W48.md"))))
+	golden(t, "week-2026-W48.md", []byte(testfile.Read(t, filepath.Join(s.RollupDir, "week", "2026-W48.md"))))
 	// Idempotent.
 	res, _ = s.RollupDays(now)
 	if len(res.Written) != 0 || len(res.Unchanged) != 1 {
@@ -41,8 +43,8 @@ func TestRollupMonthAndYear(t *testing.T) {
 	day(t, s, "2025-11-28", session("09:00", "late november", "pick Go", ""))
 	// An archived day counts too, and a day file is never touched.
 	archived := filepath.Join(s.ArchiveDir, "2025-12-01.md")
-	writeFile(t, archived, "---\ntype: daily\ndate: 2025-12-01\n---\n\n# 2025-12-01\n"+session("11:00", "december", "", "open thing"))
-	before := readFile(t, archived)
+	testfile.Write(t, archived, "---\ntype: daily\ndate: 2025-12-01\n---\n\n# 2025-12-01\n"+session("11:00", "december", "", "open thing"))
+	before := testfile.Read(t, archived)
 	info, _ := os.Stat(archived)
 
 	res, err := s.RollupDays(time.Date(2025, 12, 1, 12, 0, 0, 0, time.UTC))
@@ -65,10 +67,10 @@ func TestRollupMonthAndYear(t *testing.T) {
 	if contains(res.Written, "month/2026-01.md") || contains(res.Written, "week/2026-W02.md") {
 		t.Fatalf("an unfinished period was built: %v", res.Written)
 	}
-	golden(t, "month-2025-11.md", []byte(readFile(t, filepath.Join(s.RollupDir, "month", "2025-11.md"))))
-	golden(t, "year-2025.md", []byte(readFile(t, filepath.Join(s.RollupDir, "year", "2025.md"))))
+	golden(t, "month-2025-11.md", []byte(testfile.Read(t, filepath.Join(s.RollupDir, "month", "2025-11.md"))))
+	golden(t, "year-2025.md", []byte(testfile.Read(t, filepath.Join(s.RollupDir, "year", "2025.md"))))
 	after, _ := os.Stat(archived)
-	if readFile(t, archived) != before || !after.ModTime().Equal(info.ModTime()) {
+	if testfile.Read(t, archived) != before || !after.ModTime().Equal(info.ModTime()) {
 		t.Fatal("a day file was touched")
 	}
 }

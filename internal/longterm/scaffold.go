@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
@@ -77,7 +78,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 		sort.Strings(res.Kept)
 		details := "nothing new"
 		if len(res.Created) > 0 {
-			details = fmt.Sprintf("created %d: %s", len(res.Created), joinShort(res.Created))
+			details = fmt.Sprintf("created %d: %s", len(res.Created), strings.Join(res.Created, ", "))
 		}
 		return s.logLocked(now, "long on", details)
 	})
@@ -177,15 +178,4 @@ func createIfMissing(p string, data []byte) (bool, error) {
 
 func hasPrefixDir(p, dir string) bool {
 	return len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == '/'
-}
-
-func joinShort(list []string) string {
-	out := ""
-	for i, s := range list {
-		if i > 0 {
-			out += ", "
-		}
-		out += s
-	}
-	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestOnCreatesScaffoldThatLintsClean(t *testing.T) {
@@ -24,8 +25,8 @@ func TestOnCreatesScaffoldThatLintsClean(t *testing.T) {
 	if len(found) != 0 {
 		t.Fatalf("a fresh scaffold must lint clean (it opens as an Obsidian vault without broken links): %+v", found)
 	}
-	golden(t, "scaffold-index.md", []byte(readFile(t, s.Path(IndexFile))))
-	golden(t, "scaffold-graph.json", []byte(readFile(t, s.Path(GraphFile))))
+	golden(t, "scaffold-index.md", []byte(testfile.Read(t, s.Path(IndexFile))))
+	golden(t, "scaffold-graph.json", []byte(testfile.Read(t, s.Path(GraphFile))))
 	if l := logLines(t, s); len(l) != 1 || !strings.Contains(l[0], "· long on · created") {
 		t.Fatalf("log: %q", l)
 	}
@@ -34,7 +35,7 @@ func TestOnCreatesScaffoldThatLintsClean(t *testing.T) {
 func TestOnIsIdempotentAndKeepsEditedFiles(t *testing.T) {
 	s := newProject(t)
 	edited := "---\ntype: schema\n---\n\n# my own rules\n"
-	writeFile(t, s.Path(SchemaFile), edited)
+	testfile.Write(t, s.Path(SchemaFile), edited)
 	os.Remove(s.Path(CoreFile))
 	res, err := s.On("demo", now)
 	if err != nil {
@@ -46,7 +47,7 @@ func TestOnIsIdempotentAndKeepsEditedFiles(t *testing.T) {
 	if !contains(res.Kept, SchemaFile) || !contains(res.Kept, IndexFile) {
 		t.Fatalf("kept %v", res.Kept)
 	}
-	if got := readFile(t, s.Path(SchemaFile)); got != edited {
+	if got := testfile.Read(t, s.Path(SchemaFile)); got != edited {
 		t.Fatalf("SCHEMA.md was rewritten:\n%s", got)
 	}
 }
@@ -80,9 +81,9 @@ func TestOffKeepsFilesAndMarksInactive(t *testing.T) {
 
 func TestStatusCountsAndPlanFactValidity(t *testing.T) {
 	s := newProject(t)
-	writeFile(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n# a\n")
-	writeFile(t, s.Path("wiki/_private/b.md"), "---\ntype: digest\n---\n# b\n")
-	writeFile(t, s.Path(planfact.FileName), "---\ntype: plan-fact\n---\n")
+	testfile.Write(t, s.Path("wiki/a.md"), "---\ntype: topic\n---\n# a\n")
+	testfile.Write(t, s.Path("wiki/_private/b.md"), "---\ntype: digest\n---\n# b\n")
+	testfile.Write(t, s.Path(planfact.FileName), "---\ntype: plan-fact\n---\n")
 	st, err := s.Status()
 	if err != nil {
 		t.Fatal(err)

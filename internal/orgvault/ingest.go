@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"gopkg.in/yaml.v3"
 )
@@ -132,14 +133,10 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		size = int64(len(data))
 		h := sha256.Sum256(data)
 		sum = h[:]
-	} else if sum, err = hashFile(src); err != nil {
+	} else if sum, err = rawfile.Hash(src); err != nil {
 		return nil, err
 	}
-	dir := RawDir
-	if opts.LargeBytes > 0 && size > opts.LargeBytes {
-		dir = RawLargeDir
-	}
-	rawRel, existed, err := v.placeRaw(dir, base, size, sum, write)
+	rawRel, existed, err := rawfile.Place(v.Root, safeName(base), size, sum, opts.LargeBytes, write)
 	if err != nil {
 		return nil, err
 	}
@@ -174,19 +171,6 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		return nil, err
 	}
 	return res, nil
-}
-
-func hashFile(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("read %s: %w", p, err)
-	}
-	return h.Sum(nil), nil
 }
 
 func locate(file string, fs []secrets.Finding) []Located {
@@ -224,41 +208,6 @@ func scanBinary(name string, data []byte) []Located {
 	}
 	flush(len(data))
 	return out
-}
-
-// placeRaw stores a file under dir as base (write puts it at a path), or
-// finds the same content (size and SHA-256) there already; a different
-// file of the same name gets a numbered name.
-func (v *Vault) placeRaw(dir, base string, size int64, sum []byte, write func(string) error) (string, bool, error) {
-	ext := path.Ext(base)
-	stem := strings.TrimSuffix(base, ext)
-	for n := 1; n < 1000; n++ {
-		name := base
-		if n > 1 {
-			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
-		}
-		rel := dir + "/" + safeName(name)
-		info, err := os.Stat(v.abs(rel))
-		if errors.Is(err, os.ErrNotExist) {
-			if err := write(v.abs(rel)); err != nil {
-				return "", false, fmt.Errorf("write %s: %w", rel, err)
-			}
-			return rel, false, nil
-		}
-		if err != nil {
-			return "", false, fmt.Errorf("read %s: %w", rel, err)
-		}
-		if info.Size() == size {
-			old, err := hashFile(v.abs(rel))
-			if err != nil {
-				return "", false, err
-			}
-			if bytes.Equal(old, sum) {
-				return rel, true, nil
-			}
-		}
-	}
-	return "", false, fmt.Errorf("too many files named %s in %s", base, dir)
 }
 
 // writeNew writes a new file, refusing to replace an existing one.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestIngestRefusesSecretsWithPlaces(t *testing.T) {
@@ -143,5 +145,30 @@ func TestIngestCase(t *testing.T) {
 	}
 	if _, err := v.IngestCase(proj, "", IngestOptions{Now: now, Redact: true}); err == nil {
 		t.Fatal("a second case ingest overwrote the curated page")
+	}
+}
+
+// A small and a large file of the same name each get their own source
+// page: the page is named after the stored file, so a name used in raw/
+// is taken in raw/_large/ too.
+func TestIngestSameNameSmallAndLarge(t *testing.T) {
+	v := newVault(t)
+	small := filepath.Join(t.TempDir(), "notes.txt")
+	testfile.Write(t, small, "a few notes\n")
+	large := filepath.Join(t.TempDir(), "notes.txt")
+	testfile.Write(t, large, strings.Repeat("many notes\n", 200))
+	first, err := v.IngestFile(small, IngestOptions{Now: now, LargeBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := v.IngestFile(large, IngestOptions{Now: now, LargeBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Raw != "raw/notes.txt" || second.Raw != "raw/_large/notes-2.txt" {
+		t.Errorf("stored at %s and %s, want raw/notes.txt and raw/_large/notes-2.txt", first.Raw, second.Raw)
+	}
+	if first.Page == second.Page {
+		t.Errorf("both files share the source page %s", first.Page)
 	}
 }

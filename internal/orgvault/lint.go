@@ -12,32 +12,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
-// Issue is one lint finding.
-type Issue struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Rule     string `json:"rule"`
-	Message  string `json:"message"`
-	Severity string `json:"severity"` // "error" or "warning"
-}
-
-// Severities.
-const (
-	SevError   = "error"
-	SevWarning = "warning"
-)
-
 // Rules and their severities; lint exits non-zero only on errors.
 var Rules = map[string]string{
-	"broken-link": SevError, "missing-frontmatter": SevError, "invalid-frontmatter": SevError,
-	"unknown-type": SevError, "bad-status": SevError, "missing-links-section": SevError,
-	"orphan": SevWarning, "index-drift": SevError, "hub-drift": SevWarning,
-	"raw-unsourced": SevWarning, "trash-link": SevError, "large-file": SevWarning,
-	"deprecated-link": SevWarning, "secret": SevError, "pii": SevError,
+	"broken-link": lint.Error, "missing-frontmatter": lint.Error, "invalid-frontmatter": lint.Error,
+	"unknown-type": lint.Error, "bad-status": lint.Error, "missing-links-section": lint.Error,
+	"orphan": lint.Warning, "index-drift": lint.Error, "hub-drift": lint.Warning,
+	"raw-unsourced": lint.Warning, "trash-link": lint.Error, "large-file": lint.Warning,
+	"deprecated-link": lint.Warning, "secret": lint.Error, "pii": lint.Error,
 }
 
 // structural files follow their own shape, not the page schema.
@@ -52,21 +38,21 @@ type linter struct {
 	root   string
 	vault  *wiki.Vault
 	large  int64
-	issues []Issue
+	issues []lint.Finding
 }
 
 func (l *linter) add(file string, line int, rule, format string, args ...any) {
-	l.issues = append(l.issues, Issue{File: file, Line: line, Rule: rule, Message: fmt.Sprintf(format, args...), Severity: Rules[rule]})
+	l.issues = append(l.issues, lint.Finding{File: file, Line: line, Rule: rule, Message: fmt.Sprintf(format, args...), Severity: Rules[rule]})
 }
 
 // Lint checks the vault against SCHEMA.md; largeBytes is the raw/_large/
 // threshold. Issues come sorted by file and line.
-func (v *Vault) Lint(largeBytes int64) ([]Issue, error) {
+func (v *Vault) Lint(largeBytes int64) ([]lint.Finding, error) {
 	return Lint(v.Root, largeBytes)
 }
 
 // Lint checks the vault at root (see [Vault.Lint]).
-func Lint(root string, largeBytes int64) ([]Issue, error) {
+func Lint(root string, largeBytes int64) ([]lint.Finding, error) {
 	vault, err := wiki.Load(root, wiki.Options{Skip: []string{TemplatesDir, RawDir}})
 	if err != nil {
 		return nil, err

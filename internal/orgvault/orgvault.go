@@ -21,6 +21,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/rawfile"
 )
 
 // The vault's structural files and folders.
@@ -30,8 +31,8 @@ const (
 	HubFile      = "Карта оргзнания.md"
 	HubName      = "Карта оргзнания"
 	LogFile      = "log.md"
-	RawDir       = "raw"
-	RawLargeDir  = "raw/_large"
+	RawDir       = rawfile.Dir
+	RawLargeDir  = rawfile.LargeDir
 	TrashDir     = ".trash"
 	TemplatesDir = "_templates"
 	LinksHeading = "Связи"

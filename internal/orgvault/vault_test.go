@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/lint"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 var now = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -30,22 +33,12 @@ func newVault(t *testing.T) *Vault {
 
 func write(t *testing.T, root, rel, text string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(root, filepath.FromSlash(rel)), text)
 }
 
 func read(t *testing.T, root, rel string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
+	return testfile.Read(t, filepath.Join(root, filepath.FromSlash(rel)))
 }
 
 func commits(t *testing.T, v *Vault) []gitrepo.Commit {
@@ -140,7 +133,7 @@ func page(typ, status, title, body string, links ...string) string {
 	return b.String()
 }
 
-func sortedIssues(is []Issue) []string {
+func sortedIssues(is []lint.Finding) []string {
 	var out []string
 	for _, i := range is {
 		out = append(out, fmt.Sprintf("%s:%d:%s", i.File, i.Line, i.Rule))

@@ -58,7 +58,7 @@ func Read(path string) (*File, error) {
 	var f File
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("read registry %s: %w: %v", path, ErrCorrupt, err)
+		return nil, fmt.Errorf("read registry %s: %w: %w", path, ErrCorrupt, err)
 	}
 	if f.Projects == nil {
 		f.Projects = []Project{}

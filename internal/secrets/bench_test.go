@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // BenchmarkScan scans the English Obsidian help vault, page by page
@@ -13,7 +15,7 @@ import (
 func BenchmarkScan(b *testing.B) {
 	var texts []string
 	var n int64
-	root := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
+	root := testfile.Shared(b, "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 			if data, err := os.ReadFile(p); err == nil {
@@ -24,7 +26,7 @@ func BenchmarkScan(b *testing.B) {
 		return nil
 	})
 	if len(texts) == 0 {
-		b.Skip("fixtures absent")
+		b.Fatalf("no pages in %s", root)
 	}
 	b.SetBytes(n)
 	for i := 0; i < b.N; i++ {

@@ -23,8 +23,13 @@ const (
 	TriggerManual     = "manual"
 )
 
+// Triggers lists every flush trigger, for checking one given by a person.
+func Triggers() []string {
+	return []string{TriggerAuto, TriggerPreCompact, TriggerSessionEnd, TriggerRecovery, TriggerManual}
+}
+
 // ReadChunk bounds one transcript read; a flush reads chunk after chunk.
-var ReadChunk int64 = 8 << 20
+const ReadChunk = 8 << 20
 
 // FlushOptions say how to flush one session.
 type FlushOptions struct {

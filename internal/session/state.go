@@ -31,7 +31,7 @@ import (
 
 // LockTimeout bounds how long a hook waits for the session lock; a flush
 // holds it only for reads and one append, never while a model runs.
-var LockTimeout = 3 * time.Second
+const LockTimeout = 3 * time.Second
 
 // State is one session's cursors and counters.
 type State struct {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 var t0 = time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
@@ -32,18 +34,10 @@ func TestLocate(t *testing.T) {
 	}
 }
 
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCommitInitsAtSkillsRootWhenNoRepo(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "plugin", "skills")
 	f := filepath.Join(root, "use-tables", "SKILL.md")
-	write(t, f, "v1\n")
+	testfile.Write(t, f, "v1\n")
 	ref, _ := Locate(f)
 	res, err := Commit(ref, "Write", t0)
 	if err != nil || res.Commit == "" || !res.Initialized || res.Repo != root {
@@ -64,13 +58,13 @@ func TestCommitIntoHoldingRepoThenDiffAndRevert(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := filepath.Join(proj, ".claude", "skills", "relearn", "SKILL.md")
-	write(t, f, "---\nname: relearn\n---\nfirst\n")
-	write(t, filepath.Join(proj, "unrelated.go"), "package x\n")
+	testfile.Write(t, f, "---\nname: relearn\n---\nfirst\n")
+	testfile.Write(t, filepath.Join(proj, "unrelated.go"), "package x\n")
 	ref, _ := Locate(f)
 	if res, err := Commit(ref, "Write", t0); err != nil || res.Initialized || res.Repo != proj {
 		t.Fatalf("must commit into the project's repository: %+v %v", res, err)
 	}
-	write(t, f, "---\nname: relearn\n---\nsecond\n")
+	testfile.Write(t, f, "---\nname: relearn\n---\nsecond\n")
 	if _, err := Commit(ref, "Edit", t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +95,7 @@ func TestCommitIntoHoldingRepoThenDiffAndRevert(t *testing.T) {
 		t.Fatal("a path is not a skill name")
 	}
 	lone := filepath.Join(t.TempDir(), "skills", "lone", "SKILL.md")
-	write(t, lone, "only\n")
+	testfile.Write(t, lone, "only\n")
 	lr, _ := Locate(lone)
 	Commit(lr, "Write", t0)
 	if _, err := Revert(lr, t0); !errors.Is(err, ErrNoPrevious) {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // short is an Item without its time, for readable expectations.
@@ -90,12 +92,16 @@ func fixtures(t testing.TB) []string {
 	if err != nil || len(own) == 0 {
 		t.Fatalf("no testdata fixtures: %v", err)
 	}
-	shared, _ := filepath.Glob(filepath.Join(sharedDir(), "*.jsonl"))
-	return append(own, shared...)
+	if dir, ok := testfile.SharedIfPresent(t, "fixtures", "transcripts"); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		own = append(own, shared...)
+	}
+	return own
 }
 
-func sharedDir() string {
-	return filepath.Join("..", "..", "..", "shared", "fixtures", "transcripts")
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	return testfile.Shared(t, "fixtures", "transcripts")
 }
 
 func TestReadChunkedEqualsWhole(t *testing.T) {
@@ -344,13 +350,9 @@ func TestChars(t *testing.T) {
 }
 
 func TestRealTranscripts(t *testing.T) {
-	dir := sharedDir()
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("shared fixtures absent")
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob(filepath.Join(sharedDir(t), "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts among the shared fixtures: %v", err)
 	}
 	for _, path := range files {
 		items, next, err := Read(path, 0, 0)
@@ -388,10 +390,7 @@ func TestRealTranscripts(t *testing.T) {
 }
 
 func TestRealE2ESession(t *testing.T) {
-	path := filepath.Join(sharedDir(), "claude-code-2.1.197__e2e-session.jsonl")
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("shared fixtures absent")
-	}
+	path := filepath.Join(sharedDir(t), "claude-code-2.1.197__e2e-session.jsonl")
 	items, _, err := Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)

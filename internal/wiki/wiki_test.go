@@ -1,10 +1,11 @@
 package wiki
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestParseLinks(t *testing.T) {
@@ -26,11 +27,7 @@ func TestParseLinks(t *testing.T) {
 
 func write(t *testing.T, root, rel, s string) {
 	t.Helper()
-	p := filepath.Join(root, rel)
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Write(t, filepath.Join(root, filepath.FromSlash(rel)), s)
 }
 
 func TestVaultResolveAndGraph(t *testing.T) {
@@ -76,10 +73,7 @@ func TestVaultResolveAndGraph(t *testing.T) {
 
 func TestRealVaultsLoad(t *testing.T) {
 	for _, lang := range []string{"en", "ru"} {
-		root := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
-		if _, err := os.Stat(root); err != nil {
-			t.Skip("../shared fixtures absent")
-		}
+		root := testfile.Shared(t, "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
 		v, err := Load(root, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+	"github.com/spf13/cobra"
+)
+
+// TestBadInput runs every command with bad input — a missing or extra
+// argument, an unknown flag, a --project that does not exist, a file that
+// cannot be read — and wants exit 1 with one "memhook: error:" line naming
+// the problem (plus a hint line where the person can act), never a panic,
+// a usage dump or a Go-internal message.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir) // commands default to the project around ".": keep it in the sandbox
+	env := map[string]string{
+		"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "CEREBRO_HOME": filepath.Join(dir, "desk"),
+		"CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "PATH": filepath.Join(dir, "no-bin"),
+	}
+	for _, setup := range [][]string{{"org", "init"}, {"long", "on"}} {
+		if _, errOut, code := run(t, env, "", setup...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", setup, code, errOut)
+		}
+	}
+	testfile.Write(t, filepath.Join(dir, "a.md"), "# A\n")
+	// Paths that do not exist, inside the sandbox: a command that creates
+	// them instead of refusing is caught below.
+	missingProject := filepath.Join(dir, "nonexistent", "project")
+	missingFile := filepath.Join(dir, "nonexistent", "file.md")
+	for _, tc := range []struct {
+		args     []string
+		want     string // in the error line
+		wantHint bool
+	}{
+		// A missing argument.
+		{[]string{"compile", "done"}, "compile done: requires at least 1 arg(s)", true},
+		{[]string{"core", "add"}, "core add: accepts 1 arg(s), received 0", true},
+		{[]string{"core", "set"}, "core set: accepts 1 arg(s), received 0", true},
+		{[]string{"deny"}, "deny: accepts 1 arg(s), received 0", true},
+		{[]string{"fact", "add", "wiki/a.md"}, "fact add: accepts 2 arg(s), received 1", true},
+		{[]string{"get"}, "get: accepts 1 arg(s), received 0", true},
+		{[]string{"graph", "ask"}, "graph ask: requires at least 1 arg(s)", true},
+		{[]string{"graph", "link", "a"}, "graph link: accepts 2 arg(s), received 1", true},
+		{[]string{"hook"}, "hook: accepts 1 arg(s), received 0", true},
+		{[]string{"ingest"}, "ingest: accepts 1 arg(s), received 0", true},
+		{[]string{"org", "ingest"}, "org ingest: name one FILE or one --case PROJECT", true},
+		{[]string{"org", "query"}, "org query: no question", true},
+		{[]string{"org", "rm"}, "org rm: accepts 1 arg(s), received 0", true},
+		{[]string{"planfact", "set"}, "planfact set: requires at least 1 arg(s)", true},
+		{[]string{"recall"}, "the request has no text", false},
+		{[]string{"registry", "add"}, "registry add: accepts 1 arg(s), received 0", true},
+		{[]string{"registry", "remove"}, "registry remove: accepts 1 arg(s), received 0", true},
+		{[]string{"relearn"}, "relearn: --artifact, --summary and --about are all required", true},
+		{[]string{"remember"}, "the request has no text", false},
+		{[]string{"search"}, "search: requires at least 1 arg(s)", true},
+		{[]string{"skill", "diff"}, "skill diff: accepts 1 arg(s), received 0", true},
+		{[]string{"skill", "log"}, "skill log: accepts 1 arg(s), received 0", true},
+		{[]string{"skill", "revert"}, "skill revert: accepts 1 arg(s), received 0", true},
+		{[]string{"truth", "hash"}, "truth hash: accepts 1 arg(s), received 0", true},
+		{[]string{"truth", "set"}, "truth set: accepts 1 arg(s), received 0", true},
+		{[]string{"wiki", "write"}, "wiki write: accepts 1 arg(s), received 0", true},
+		// A group without its sub-command, or with one that does not exist.
+		{[]string{"compile"}, "compile: missing command (one of: done, list)", true},
+		{[]string{"core"}, "core: missing command (one of: add, set)", true},
+		{[]string{"fact"}, "fact: missing command (one of: add)", true},
+		{[]string{"graph"}, "graph: missing command (one of: ask, link)", true},
+		{[]string{"long"}, "long: missing command (one of: off, on, status)", true},
+		{[]string{"long", "of"}, `long: unknown command "of" (one of: off, on, status)`, true},
+		{[]string{"org"}, "org: missing command (one of: ingest, init, lint, query, rm)", true},
+		{[]string{"org", "serch"}, `org: unknown command "serch"`, true},
+		{[]string{"planfact"}, "planfact: missing command (one of: check, set)", true},
+		{[]string{"registry"}, "registry: missing command (one of: add, list, remove, repair)", true},
+		{[]string{"schedule"}, "schedule: missing command (one of: install, remove, status)", true},
+		{[]string{"skill"}, "skill: missing command (one of: diff, log, revert)", true},
+		{[]string{"truth"}, "truth: missing command (one of: hash, set)", true},
+		{[]string{"wiki"}, "wiki: missing command (one of: graph, index, write)", true},
+		{[]string{"serch", "x"}, `unknown command "serch"`, true}, // hint: did you mean `memhook search`?
+		// An extra argument.
+		{[]string{"compile", "list", "x1"}, `compile list: takes no arguments, got "x1"`, true},
+		{[]string{"config", "x1"}, `config: takes no arguments, got "x1"`, true},
+		{[]string{"core", "set", "a", "b"}, "core set: accepts 1 arg(s), received 2", true},
+		{[]string{"deny", "a", "b"}, "deny: accepts 1 arg(s), received 2", true},
+		{[]string{"doctor", "x1"}, `doctor: takes no arguments, got "x1"`, true},
+		{[]string{"fact", "add", "a", "b", "c"}, "fact add: accepts 2 arg(s), received 3", true},
+		{[]string{"flush", "x1"}, `flush: takes no arguments, got "x1"`, true},
+		{[]string{"get", "a", "b"}, "get: accepts 1 arg(s), received 2", true},
+		{[]string{"graph", "link", "a", "b", "c"}, "graph link: accepts 2 arg(s), received 3", true},
+		{[]string{"hook", "stop", "x1"}, "hook: accepts 1 arg(s), received 2", true},
+		{[]string{"index", "x1"}, `index: takes no arguments, got "x1"`, true},
+		{[]string{"ingest", "a", "b"}, "ingest: accepts 1 arg(s), received 2", true},
+		{[]string{"lint", "x1"}, `lint: takes no arguments, got "x1"`, true},
+		{[]string{"long", "off", "x1"}, `long off: takes no arguments, got "x1"`, true},
+		{[]string{"long", "on", "x1"}, `long on: takes no arguments, got "x1"`, true},
+		{[]string{"long", "status", "x1"}, `long status: takes no arguments, got "x1"`, true},
+		{[]string{"org", "ingest", "a", "b"}, "org ingest: accepts at most 1 arg(s), received 2", true},
+		{[]string{"org", "init", "x1"}, `org init: takes no arguments, got "x1"`, true},
+		{[]string{"org", "lint", "x1"}, `org lint: takes no arguments, got "x1"`, true},
+		{[]string{"org", "rm", "a", "b"}, "org rm: accepts 1 arg(s), received 2", true},
+		{[]string{"planfact", "check", "x1"}, `planfact check: takes no arguments, got "x1"`, true},
+		{[]string{"registry", "add", "a", "b"}, "registry add: accepts 1 arg(s), received 2", true},
+		{[]string{"registry", "list", "x1"}, `registry list: takes no arguments, got "x1"`, true},
+		{[]string{"registry", "remove", "a", "b"}, "registry remove: accepts 1 arg(s), received 2", true},
+		{[]string{"registry", "repair", "x1"}, `registry repair: takes no arguments, got "x1"`, true},
+		{[]string{"relearn", "x1"}, `relearn: takes no arguments, got "x1"`, true},
+		{[]string{"rollup", "x1"}, `rollup: takes no arguments, got "x1"`, true},
+		{[]string{"rollup-days", "x1"}, `rollup-days: takes no arguments, got "x1"`, true},
+		{[]string{"schedule", "install", "x1"}, `schedule install: takes no arguments, got "x1"`, true},
+		{[]string{"schedule", "remove", "x1"}, `schedule remove: takes no arguments, got "x1"`, true},
+		{[]string{"schedule", "status", "x1"}, `schedule status: takes no arguments, got "x1"`, true},
+		{[]string{"skill", "log", "a", "b"}, "skill log: accepts 1 arg(s), received 2", true},
+		{[]string{"tables", "x1"}, `tables: takes no arguments, got "x1"`, true},
+		{[]string{"truth", "hash", "a", "b"}, "truth hash: accepts 1 arg(s), received 2", true},
+		{[]string{"wiki", "graph", "x1"}, `wiki graph: takes no arguments, got "x1"`, true},
+		{[]string{"wiki", "index", "x1"}, `wiki index: takes no arguments, got "x1"`, true},
+		{[]string{"wiki", "write", "a", "b"}, "wiki write: accepts 1 arg(s), received 2", true},
+		// An unknown flag.
+		{[]string{"search", "--limt", "3", "q"}, "search: unknown flag: --limt", true},
+		// A flag value out of its set.
+		{[]string{"flush", "--trigger", "bogus"}, `flush: unknown --trigger "bogus"`, true},
+		{[]string{"long", "on", "--projcet", "."}, "long on: unknown flag: --projcet", true},
+		// A --project that does not exist.
+		{[]string{"compile", "done", "2026-11-01", "--project", missingProject}, missingProject, true},
+		{[]string{"compile", "list", "--project", missingProject}, missingProject, true},
+		{[]string{"config", "--project", missingProject}, missingProject, true},
+		{[]string{"core", "add", "x", "--project", missingProject}, missingProject, true},
+		{[]string{"core", "set", "x", "--project", missingProject}, missingProject, true},
+		{[]string{"deny", "i-1", "--reason", "r", "--project", missingProject}, missingProject, true},
+		{[]string{"doctor", "--project", missingProject}, "", false}, // a report: checked below
+		{[]string{"fact", "add", "wiki/a.md", "t", "--evidence", "daily/2026-11-01", "--project", missingProject}, missingProject, true},
+		{[]string{"flush", "--project", missingProject}, missingProject, true},
+		{[]string{"get", "x.md", "--project", missingProject}, missingProject, true},
+		{[]string{"graph", "ask", "q", "--project", missingProject}, missingProject, true},
+		{[]string{"graph", "link", "a", "b", "--project", missingProject}, missingProject, true},
+		{[]string{"index", "--project", missingProject}, missingProject, true},
+		{[]string{"ingest", "notes.md", "--project", missingProject}, missingProject, true},
+		{[]string{"lint", "--project", missingProject}, missingProject, true},
+		{[]string{"long", "off", "--project", missingProject}, missingProject, true},
+		{[]string{"long", "on", "--project", missingProject}, missingProject, true},
+		{[]string{"long", "status", "--project", missingProject}, missingProject, true},
+		{[]string{"planfact", "check", "--project", missingProject}, missingProject, true},
+		{[]string{"planfact", "set", "status", "active", "--project", missingProject}, missingProject, true},
+		{[]string{"recall", "q", "--project", missingProject}, missingProject, true},
+		{[]string{"relearn", "--artifact", "a.md", "--summary", "s", "--about", "e", "--project", missingProject}, missingProject, true},
+		{[]string{"remember", "t", "--project", missingProject}, missingProject, true},
+		{[]string{"rollup-days", "--project", missingProject}, missingProject, true},
+		{[]string{"search", "q", "--project", missingProject}, missingProject, true},
+		{[]string{"skill", "diff", "s", "--project", missingProject}, missingProject, true},
+		{[]string{"skill", "log", "s", "--project", missingProject}, missingProject, true},
+		{[]string{"skill", "revert", "s", "--project", missingProject}, missingProject, true},
+		{[]string{"tables", "--project", missingProject}, missingProject, true},
+
+		{[]string{"truth", "hash", "wiki/a.md", "--project", missingProject}, missingProject, true},
+		{[]string{"truth", "set", "wiki/a.md", "--from", "-", "--expect-hash", "h", "--project", missingProject}, missingProject, true},
+		{[]string{"wiki", "graph", "--project", missingProject}, missingProject, true},
+		{[]string{"wiki", "index", "--project", missingProject}, missingProject, true},
+		{[]string{"wiki", "write", "wiki/a.md", "--project", missingProject}, missingProject, true},
+		// A file that cannot be read.
+		{[]string{"ingest", missingFile}, missingFile, true},
+		{[]string{"ingest", dir}, "is a directory", true},
+		{[]string{"org", "ingest", missingFile}, missingFile, false},
+		{[]string{"org", "ingest", dir}, "is a directory", false},
+		{[]string{"wiki", "write", "wiki/a.md", "--from", missingFile}, missingFile, false},
+		{[]string{"truth", "set", "wiki/a.md", "--from", missingFile, "--expect-hash", "h"}, missingFile, false},
+		{[]string{"relearn", "--artifact", missingFile, "--summary", "s", "--about", "e"}, missingFile, false},
+		{[]string{"registry", "add", missingProject}, missingProject, true},
+		{[]string{"rollup", "--home", missingProject}, missingProject, true},
+		{[]string{"get", missingFile}, missingFile, false},
+	} {
+		name := strings.Join(tc.args, " ")
+		out, errOut, code := run(t, env, "", tc.args...)
+		if code != 1 {
+			t.Errorf("memhook %s: exit %d, want 1\nstdout: %.200s\nstderr: %s", name, code, out, errOut)
+			continue
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		if tc.args[0] == "doctor" && tc.want == "" {
+			// doctor reports on stdout; a project it cannot find is broken.
+			if !strings.Contains(out, "broken") || !strings.Contains(out, missingProject) {
+				t.Errorf("memhook %s: report does not name the missing project:\n%s", name, out)
+			}
+			continue
+		}
+		if !strings.HasPrefix(lines[0], "memhook: error: ") || !strings.Contains(lines[0], tc.want) {
+			t.Errorf("memhook %s: error line %q, want one naming %q", name, lines[0], tc.want)
+		}
+		switch {
+		case len(lines) > 2:
+			t.Errorf("memhook %s: %d lines on stderr, want the error and at most a hint:\n%s", name, len(lines), errOut)
+		case len(lines) == 2 && !strings.HasPrefix(lines[1], "memhook: hint: "):
+			t.Errorf("memhook %s: second stderr line is not a hint: %q", name, lines[1])
+		case tc.wantHint && len(lines) < 2:
+			t.Errorf("memhook %s: no hint line:\n%s", name, errOut)
+		}
+		for _, internal := range []string{"panic", "goroutine", "runtime error", "%!", "<nil>", "Usage:"} {
+			if strings.Contains(errOut+out, internal) {
+				t.Errorf("memhook %s: output shows %q:\nstdout: %s\nstderr: %s", name, internal, out, errOut)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nonexistent")); err == nil {
+		t.Error("a command given a path that does not exist created it")
+	}
+}
+
+// TestBadInputCoversEveryCommand keeps TestBadInput honest as commands
+// are added: every command (but hook's events, which fail open by design)
+// must appear in its table, and so must every --project flag.
+func TestBadInputCoversEveryCommand(t *testing.T) {
+	table := testfile.Read(t, "bad_input_test.go")
+	var missing []string
+	leaves := 0
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Name() == "help" {
+				continue
+			}
+			walk(sub)
+		}
+		if !c.HasParent() || c.HasSubCommands() {
+			return
+		}
+		leaves++
+		quoted := `[]string{"` + strings.ReplaceAll(strings.TrimPrefix(c.CommandPath(), "memhook "), " ", `", "`) + `"`
+		if !strings.Contains(table, quoted) {
+			missing = append(missing, c.CommandPath())
+		}
+		if c.Flags().Lookup("project") != nil && !strings.Contains(table, quoted) {
+			return
+		}
+		if c.Flags().Lookup("project") != nil && !hasProjectCase(table, quoted) {
+			missing = append(missing, c.CommandPath()+" --project")
+		}
+	}
+	walk(newRootCmd(&Factory{}))
+	if leaves < 40 {
+		t.Fatalf("found %d commands; the walk is broken", leaves)
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("TestBadInput has no case for:\n  %s", strings.Join(missing, "\n  "))
+	}
+}
+
+func hasProjectCase(table, quoted string) bool {
+	for _, line := range strings.Split(table, "\n") {
+		if strings.Contains(line, quoted) && strings.Contains(line, `"--project", missingProject`) {
+			return true
+		}
+	}
+	return false
+}
