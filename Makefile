@@ -1,4 +1,5 @@
 # cerebro — build, test and install the memhook helper and the plugin.
+# memhook is pure Go: built with CGO_ENABLED=0 it is one static binary.
 GO ?= go
 BIN := bin/memhook
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
@@ -7,7 +8,7 @@ LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSIO
 .PHONY: build test e2e install bench vet clean
 
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
 
 vet:
 	$(GO) vet ./...
