@@ -242,7 +242,7 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 			if !ok || !inside(p, ranges) {
 				continue
 			}
-			h := &hit{ix: ix, rel: rel, score: 1}
+			h := &hit{ix: ix, rel: rel, score: 1, cover: 1} // the days were all that was asked
 			err := ix.db.QueryRowContext(ctx, `SELECT start_line, end_line, text FROM chunks WHERE path = ? ORDER BY start_line LIMIT 1`, rel).
 				Scan(&h.start, &h.end, &h.text)
 			if errors.Is(err, sql.ErrNoRows) {

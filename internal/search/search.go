@@ -49,6 +49,9 @@ type Result struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Citation  string  `json:"citation"`
+	// cover is the share of the query's informative weight the snippet
+	// holds, which auto-recall's threshold applies to (see coverage).
+	cover float64
 }
 
 // Response is a search's answer: the results, "bm25" or "hybrid", and
@@ -80,6 +83,7 @@ type hit struct {
 	vecScore  float64
 	score     float64
 	snip      snip
+	cover     float64 // the auto-recall gate: see coverage
 }
 
 // passageWeight is the passage's share of a hit's text score, the rest
@@ -133,12 +137,25 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			qvec = normalize(v[0])
 		}
 	}
-	var all []*hit
-	for _, ix := range idxs {
-		weights, match, err := ix.weights(stems)
+	// the auto-recall gate weighs words by their counts in all the
+	// memory searched: one small index alone says little about rarity
+	dfs, ns := make([]map[string]float64, len(idxs)), make([]float64, len(idxs))
+	allDF, allN := map[string]float64{}, 0.0
+	for i, ix := range idxs {
+		df, n, err := ix.docFreqs(stems)
 		if err != nil {
 			return nil, false, err
 		}
+		dfs[i], ns[i] = df, n
+		allN += n
+		for s, d := range df {
+			allDF[s] += d
+		}
+	}
+	gate := gateWeights(stems, allDF, allN)
+	var all []*hit
+	for i, ix := range idxs {
+		weights, match := weightsFrom(stems, dfs[i], ns[i])
 		byID := map[int64]*hit{}
 		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil); err != nil {
 			return nil, false, err
@@ -167,6 +184,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
+				p.cover = coverage(stems, gate, sn.stems)
 				all = append(all, &p)
 			}
 		}
@@ -230,6 +248,7 @@ func (h *hit) result(base string) Result {
 		Score:    math.Round(h.score*10000) / 10000,
 		Snippet:  h.snip.text,
 		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
+		cover:    h.cover,
 	}
 }
 
@@ -371,34 +390,56 @@ const commonShare = 0.3
 // index, ln(1+(N−n+0.5)/(n+0.5)), and picks the stems that select
 // candidates: those in at most commonShare of the chunks, or all of them
 // when every one is that common.
-func (ix *Index) weights(stems []string) (map[string]float64, []string, error) {
+func (ix *Index) weights(stems []string) (idf map[string]float64, match []string, err error) {
+	df, n, err := ix.docFreqs(stems)
+	if err != nil {
+		return nil, nil, err
+	}
+	idf, match = weightsFrom(stems, df, n)
+	return idf, match, nil
+}
+
+// docFreqs counts the chunks holding each stem, and all chunks.
+func (ix *Index) docFreqs(stems []string) (df map[string]float64, chunks float64, err error) {
 	var n float64
 	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
 		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
-			return nil, nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+			return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
 	}
+	df = make(map[string]float64, len(stems))
+	for _, s := range stems {
+		var d float64
+		if err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&d); err != nil {
+			d = 0
+		}
+		df[s] = d
+	}
+	return df, n, nil
+}
+
+// weightsFrom is [Index.weights] from the counts.
+func weightsFrom(stems []string, df map[string]float64, n float64) (map[string]float64, []string) {
 	w := map[string]float64{}
 	var rare, present []string
 	for _, s := range stems {
-		var df float64
-		if err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&df); err != nil {
-			df = 0
-		}
-		w[s] = math.Log(1 + (n-df+0.5)/(df+0.5))
-		if df == 0 {
+		w[s] = idfOf(df[s], n)
+		if df[s] == 0 {
 			continue
 		}
 		present = append(present, s)
-		if df <= commonShare*n {
+		if df[s] <= commonShare*n {
 			rare = append(rare, s)
 		}
 	}
 	if len(rare) == 0 {
 		rare = present
 	}
-	return w, rare, nil
+	return w, rare
 }
+
+// idfOf is the always-positive IDF of a word in df of n chunks.
+func idfOf(df, n float64) float64 { return math.Log(1 + (n-df+0.5)/(df+0.5)) }
 
 // DisplayPath is abs relative to base when it lies under base, else abs
 // itself: how results and `memhook get` name files.
