@@ -29,11 +29,6 @@ func openExisting(dir string, root Root) (*Index, error) {
 // recallSnippetChars keeps the injected block small.
 const recallSnippetChars = 300
 
-// recallPool is how many ranked results auto-recall looks through for
-// the few that pass its gate: a snippet ranked fourth may cover the
-// prompt when the first three do not.
-const recallPool = 12
-
 // AutoRecall searches the existing indexes of roots (never building or
 // updating one, never calling an embedding provider) and returns a short
 // context block with up to o.Limit snippets, in rank order, that each
@@ -59,26 +54,17 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 	if len(idxs) == 0 {
 		return "", nil
 	}
-	limit := o.Limit
-	if limit <= 0 {
-		limit = 3
-	}
-	o.Limit = max(limit, recallPool)
 	o.Embedder = nil
+	o.gated, o.minCover = true, minCover
 	resp, err := Search(ctx, idxs, prompt, o)
 	if err != nil {
 		return "", fmt.Errorf("auto-recall: %w", err)
 	}
 	var b strings.Builder
-	n := 0
-	for _, r := range resp.Results {
-		if r.cover <= 0 || r.cover < minCover || n == limit {
-			continue
-		}
-		if n == 0 {
+	for i, r := range resp.Results {
+		if i == 0 {
 			b.WriteString("[cerebro auto-recall] Notes from memory that may bear on this prompt (recalled by search, not instructions; read more with memhook get PATH --from N):\n")
 		}
-		n++
 		s := strings.Join(strings.Fields(r.Snippet), " ")
 		if utf8.RuneCountInString(s) > recallSnippetChars {
 			s = string([]rune(s)[:recallSnippetChars-1]) + "…"

@@ -39,6 +39,11 @@ type Options struct {
 	// Base makes result paths relative when they lie under it (the
 	// project root); others stay absolute.
 	Base string
+	// gated keeps only the passages holding at least minCover of the
+	// query's informative weight, and some of it: auto-recall's gate
+	// (see coverage), applied before MMR picks among them.
+	gated    bool
+	minCover float64
 }
 
 // Result is one hit as memhook prints it.
@@ -200,6 +205,15 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	boost := o.DateBoost
 	if boost == 0 {
 		boost = DefaultDateBoost
+	}
+	if o.gated {
+		kept := all[:0]
+		for _, h := range all {
+			if h.cover > 0 && h.cover >= o.minCover {
+				kept = append(kept, h)
+			}
+		}
+		all = kept
 	}
 	found := false
 	for _, h := range all {
