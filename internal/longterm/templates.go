@@ -67,6 +67,12 @@ pages. Open the folder as an Obsidian vault to see the graph.
 | ` + "`wiki/sources/`" + ` | one ` + "`source`" + ` page per ingested file | ` + "`memhook ingest`" + `, then the model |
 | ` + "`wiki/_private/`" + ` | distillates of closed days: facts, decisions, lessons | the model during compile |
 | ` + "`graph.json`" + ` | link graph: nodes, links, backlinks, orphans | ` + "`memhook wiki graph`" + ` |
+| ` + "`records/`" + ` | what ` + "`memhook remember`" + ` stored, one page per month (type ` + "`records`" + `) | ` + "`memhook remember`" + ` |
+| ` + "`tables/journal.jsonl`" + ` | every write to the growing tables (the SQLite tables are a cache of it) | ` + "`memhook remember --table`" + ` |
+| ` + "`graph/relations.md`" + ` | relations between entities (type ` + "`relations`" + `) | ` + "`memhook graph link`" + `, relearn |
+| ` + "`denials/denials.md`" + ` | rejected inferences, kept so they are not offered again (type ` + "`denials`" + `) | ` + "`memhook deny`" + ` |
+| ` + "`wiki/relearned/`" + ` | summaries of expensive answers put back (type ` + "`relearned`" + `) | ` + "`memhook relearn`" + ` |
+| ` + "`raw/objects/`" + ` | artifacts behind relearned answers, by content hash | ` + "`memhook relearn`" + ` |
 
 ## Pages
 
