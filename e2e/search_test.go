@@ -62,10 +62,9 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 	if !strings.Contains(s.Daily(), "Axolotl") {
 		t.Fatalf("the first session left no daily memory to recall:\n%s", s.Daily())
 	}
-	// The prompt's words are those of the memory: auto-recall's threshold
-	// (search.auto_recall_min_score 0.5) is on a score that counts every
-	// query word, so words the memory lacks lower it.
-	const question = "When do Axolotl Pay refunds settle?"
+	// A natural paraphrase: auto-recall weighs the prompt's informative
+	// words (axolotl, refunds), not the conversational ones around them.
+	const question = "Remind me how long Axolotl refunds take"
 	before := s.Prompt(question)
 	for _, r := range s.requestsOf(before.SessionID()) {
 		if ctx := promptContext(r); ctx != "" {

@@ -90,7 +90,7 @@ type Search struct {
 	UpdateBudgetMS   int     `toml:"update_budget_ms"` // time a search may spend catching the index up
 	AutoRecall       bool    `toml:"auto_recall"`      // inject top snippets on UserPromptSubmit
 	AutoRecallLimit  int     `toml:"auto_recall_limit"`
-	AutoRecallScore  float64 `toml:"auto_recall_min_score"`
+	AutoRecallScore  float64 `toml:"auto_recall_min_score"` // share of the prompt's informative words a snippet must cover
 	AutoRecallBudget int     `toml:"auto_recall_budget_ms"`
 }
 
