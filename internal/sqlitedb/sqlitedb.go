@@ -9,9 +9,12 @@ package sqlitedb
 import (
 	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
@@ -27,15 +30,34 @@ func Open(path string) (*sql.DB, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
-	}
-	if err := db.Ping(); err != nil {
+	dsn := "file:" + filepath.ToSlash(path) + "?" + q.Encode()
+	// Switching a new database to WAL takes an exclusive lock, and SQLite
+	// answers a second process doing the same with SQLITE_BUSY at once,
+	// without its busy handler: concurrent first opens retry for a while.
+	deadline := time.Now().Add(openRetry)
+	for {
+		db, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("open database %s: %w", path, err)
+		}
+		err = db.Ping()
+		if err == nil {
+			return db, nil
+		}
 		db.Close()
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		if !isBusy(err) || time.Now().After(deadline) {
+			return nil, fmt.Errorf("open database %s: %w", path, err)
+		}
+		time.Sleep(time.Duration(5+rand.IntN(20)) * time.Millisecond)
 	}
-	return db, nil
+}
+
+// openRetry bounds how long Open waits out other processes' first opens.
+const openRetry = 10 * time.Second
+
+func isBusy(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
 
 // OpenMemory opens a private in-memory database, for throwaway work.

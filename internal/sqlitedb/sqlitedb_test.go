@@ -2,6 +2,7 @@ package sqlitedb
 
 import (
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -27,5 +28,39 @@ func TestFTS5Available(t *testing.T) {
 	db.QueryRow(`PRAGMA journal_mode`).Scan(&mode)
 	if mode != "wal" {
 		t.Fatalf("journal_mode = %s, want wal", mode)
+	}
+}
+
+// Hooks of several sessions open the same database at once, often while it
+// is still being created: every open must wait its turn, never fail busy.
+func TestConcurrentFirstOpens(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		path := filepath.Join(t.TempDir(), "c.db")
+		var wg sync.WaitGroup
+		errs := make(chan error, 8)
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				db, err := Open(path)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer db.Close()
+				if _, err := db.Exec(`CREATE TABLE IF NOT EXISTS t(x)`); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := db.Exec(`INSERT INTO t VALUES (1)`); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("round %d: %v", round, err)
+		}
 	}
 }
