@@ -3,6 +3,7 @@ package distill
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
@@ -83,8 +84,12 @@ func (t turn) answered(sc sentenceCache) bool {
 }
 
 var (
-	greeting = regexp.MustCompile(`(?i)^(?:hey|hi|hello|привет)[\s,]+claude[\s,!.:]*`)
-	ack      = regexp.MustCompile(`(?i)^(?:ok|okay|k|yes|yep|yeah|no|nope|thanks|thank you|thx|great|nice|cool|sure|go|go on|go ahead|continue|proceed|done|good|perfect|lgtm|да|нет|ок|окей|спасибо|продолжай|давай|хорошо|отлично|ага)[\s.!)]*$`)
+	greeting = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:hey|hi|hello|привет)[\s,]+claude[\s,!.:]*`)
+	})
+	ack = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(?:ok|okay|k|yes|yep|yeah|no|nope|thanks|thank you|thx|great|nice|cool|sure|go|go on|go ahead|continue|proceed|done|good|perfect|lgtm|да|нет|ок|окей|спасибо|продолжай|давай|хорошо|отлично|ага)[\s.!)]*$`)
+	})
 	// Session commands steer the client; they are not requests.
 	sessionCommands = map[string]bool{
 		"/clear": true, "/exit": true, "/quit": true, "/status": true, "/doctor": true,
@@ -100,11 +105,11 @@ var (
 // an acknowledgement or a session command.
 func request(text string) string {
 	s := strings.TrimSpace(text)
-	if g := greeting.FindString(s); g != "" {
+	if g := greeting().FindString(s); g != "" {
 		s = capitalize(s[len(g):])
 	}
 	s = oneLine(s)
-	if s == "" || ack.MatchString(s) {
+	if s == "" || ack().MatchString(s) {
 		return ""
 	}
 	if strings.HasPrefix(s, "/") {
@@ -267,7 +272,7 @@ func leadIn(s string) string {
 // A long answer that has a summary or findings heading is represented by
 // what follows that heading.
 func firstStatement(sc sentenceCache, text string) string {
-	if loc := conclusionHeading.FindStringIndex(text); loc != nil {
+	if loc := conclusionHeading().FindStringIndex(text); loc != nil {
 		if s := firstStatement(sc, text[loc[1]:]); s != "" {
 			return s
 		}
@@ -282,8 +287,9 @@ func firstStatement(sc sentenceCache, text string) string {
 	return ""
 }
 
-var conclusionHeading = regexp.MustCompile(`(?im)^[ \t]*#{1,6}[ \t]+[^\n]*(?:summary|findings|conclusion|tl;dr|result|итог|вывод|резюме)[^\n]*\n`)
-
+var conclusionHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*#{1,6}[ \t]+[^\n]*(?:summary|findings|conclusion|tl;dr|result|итог|вывод|резюме)[^\n]*\n`)
+})
 var decision = phrases(
 	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
 	"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
@@ -326,7 +332,7 @@ var (
 		"next step", "next steps", "you may want", "you might want", "consider",
 		"нужно", "надо", "следующий шаг", "дальше", "потом", "стоит",
 	)
-	checkbox = regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`)
+	checkbox = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`) })
 )
 
 func open(sc sentenceCache, turns []turn, items []transcript.Item) []string {
@@ -365,7 +371,7 @@ func open(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 			}
 		}
 		if final {
-			for _, m := range checkbox.FindAllStringSubmatch(it.Text, -1) {
+			for _, m := range checkbox().FindAllStringSubmatch(it.Text, -1) {
 				add(m[1])
 			}
 		}

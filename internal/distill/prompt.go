@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/transcript"
@@ -104,10 +105,10 @@ func block(it transcript.Item, dir string) string {
 }
 
 var (
-	fenceLine  = regexp.MustCompile("^\\s*(```|~~~)")
-	subHeading = regexp.MustCompile(`^\s*###\s+(.+?)\s*:?\s*$`)
-	anyHeading = regexp.MustCompile(`^\s*#{1,6}\s`)
-	bulletLine = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+`)
+	fenceLine  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^\\s*(```|~~~)") })
+	subHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*###\s+(.+?)\s*:?\s*$`) })
+	anyHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#{1,6}\s`) })
+	bulletLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+`) })
 )
 
 // canonical maps a heading as a model may write it to ours.
@@ -132,15 +133,15 @@ func Clean(out string) (string, error) {
 	current := ""
 	found := false
 	for _, line := range strings.Split(out, "\n") {
-		if fenceLine.MatchString(line) {
+		if fenceLine().MatchString(line) {
 			continue
 		}
-		if m := subHeading.FindStringSubmatch(line); m != nil {
+		if m := subHeading().FindStringSubmatch(line); m != nil {
 			current = canonical(m[1])
 			found = found || current != ""
 			continue
 		}
-		if anyHeading.MatchString(line) {
+		if anyHeading().MatchString(line) {
 			current = "" // a heading of another level ends the subsection
 			continue
 		}
@@ -148,7 +149,7 @@ func Clean(out string) (string, error) {
 			continue
 		}
 		list := bullets[current]
-		isBullet := bulletLine.MatchString(line)
+		isBullet := bulletLine().MatchString(line)
 		switch {
 		case !isBullet && len(list) > 0 && (line[0] == ' ' || line[0] == '\t'):
 			// An indented line continues the bullet above it.
@@ -159,7 +160,7 @@ func Clean(out string) (string, error) {
 		case len(list) >= maxClaudeBullets:
 			continue
 		}
-		if item := safeBullet(bulletLine.ReplaceAllString(line, ""), claudeBulletRune); item != "" {
+		if item := safeBullet(bulletLine().ReplaceAllString(line, ""), claudeBulletRune); item != "" {
 			bullets[current] = append(list, item)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -34,31 +35,31 @@ func shorten(s string, n int) string {
 }
 
 var (
-	codeFence  = regexp.MustCompile("(?s)```.*?(```|$)")
-	listMarker = regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s+)?`)
-	heading    = regexp.MustCompile(`^\s*#{1,6}\s+`)
+	codeFence  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```.*?(```|$)") })
+	listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s+)?`) })
+	heading    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#{1,6}\s+`) })
 	emphasis   = strings.NewReplacer("**", "", "__", "")
 	// A sentence ends at . ! ? or … followed by a space and not inside a
 	// number or a file name ("v1.2", "main.go").
-	sentenceEnd = regexp.MustCompile(`[.!?…]+["')\]]*\s+`)
+	sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?…]+["')\]]*\s+`) })
 )
 
 // sentences splits prose into sentences: code blocks are dropped, each
 // line (list item, heading) stands alone, and lines split at sentence ends.
 func sentences(text string) []string {
-	text = codeFence.ReplaceAllString(text, "\n")
+	text = codeFence().ReplaceAllString(text, "\n")
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
-		if heading.MatchString(line) {
+		if heading().MatchString(line) {
 			continue // a title, not a statement
 		}
-		line = listMarker.ReplaceAllString(line, "")
+		line = listMarker().ReplaceAllString(line, "")
 		line = strings.TrimSpace(emphasis.Replace(line))
 		if line == "" || strings.HasPrefix(line, "|") || strings.HasPrefix(line, ">") {
 			continue // tables and quotes are material, not statements
 		}
 		start := 0
-		for _, m := range sentenceEnd.FindAllStringIndex(line, -1) {
+		for _, m := range sentenceEnd().FindAllStringIndex(line, -1) {
 			if abbreviated(line[start:m[0]]) {
 				continue
 			}

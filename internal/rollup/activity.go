@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
@@ -13,7 +14,7 @@ import (
 )
 
 // dayFile is a daily distillate's name.
-var dayFile = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.md$`)
+var dayFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.md$`) })
 
 // newestDays is how many of the latest-named daily files are stat'ed in
 // each folder. A late flush writes today's file, so the newest mtime sits
@@ -66,7 +67,7 @@ func latestDays(dir string) []string {
 	names, _ := f.Readdirnames(-1)
 	var days []string
 	for _, n := range names {
-		if dayFile.MatchString(n) {
+		if dayFile().MatchString(n) {
 			days = append(days, n)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/planfact"
@@ -116,7 +117,7 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-var safeID = regexp.MustCompile(`^[\p{L}\p{N}_.-]+$`)
+var safeID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[\p{L}\p{N}_.-]+$`) })
 
 // Collect reads the registry and every project in it. A corrupt or
 // unreadable registry is not an error: it becomes a diagnostic on an empty
@@ -173,7 +174,7 @@ func usableEntries(reg *registry.File, desk string, r *Report) []registry.Projec
 		if bad[i] {
 			continue
 		}
-		if e.ID != "" && !safeID.MatchString(e.ID) {
+		if e.ID != "" && !safeID().MatchString(e.ID) {
 			r.Diagnostics = append(r.Diagnostics, Diagnostic{Project: entryName(e), ID: e.ID, Kind: KindInvalidEntry,
 				Message: fmt.Sprintf("id %q is not a safe file name", e.ID)})
 			continue

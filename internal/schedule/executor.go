@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -120,11 +121,11 @@ func (e *Executor) Apply(p Plan) error {
 	return nil
 }
 
-var noCrontab = regexp.MustCompile(`(?i)no crontab`)
+var noCrontab = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)no crontab`) })
 
 func (e *Executor) readCrontab() (string, error) {
 	out, err := e.Output([]string{"crontab", "-l"}, "")
-	if err != nil && noCrontab.MatchString(err.Error()) {
+	if err != nil && noCrontab().MatchString(err.Error()) {
 		return "", nil
 	}
 	return out, err
@@ -159,8 +160,10 @@ type Status struct {
 }
 
 var (
-	onCalendar = regexp.MustCompile(`(?m)^OnCalendar=\*-\*-\* (\d{2}):(\d{2})`)
-	plistTime  = regexp.MustCompile(`<key>Hour</key>\s*<integer>(\d+)</integer>\s*<key>Minute</key>\s*<integer>(\d+)</integer>`)
+	onCalendar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^OnCalendar=\*-\*-\* (\d{2}):(\d{2})`) })
+	plistTime  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<key>Hour</key>\s*<integer>(\d+)</integer>\s*<key>Minute</key>\s*<integer>(\d+)</integer>`)
+	})
 )
 
 // Status reports what the backend of t has installed. It only reads.
@@ -171,7 +174,7 @@ func (e *Executor) Status(t Target) Status {
 		_, timer := systemdPaths(t)
 		if data, err := os.ReadFile(timer); err == nil {
 			st.Installed, st.Where = true, timer
-			if m := onCalendar.FindStringSubmatch(string(data)); m != nil {
+			if m := onCalendar().FindStringSubmatch(string(data)); m != nil {
 				st.When = m[1] + ":" + m[2]
 			}
 			out, err := e.Output([]string{"systemctl", "--user", "is-enabled", Name + ".timer"}, "")
@@ -199,7 +202,7 @@ func (e *Executor) Status(t Target) Status {
 		plist := launchdPath(t)
 		if data, err := os.ReadFile(plist); err == nil {
 			st.Installed, st.Where = true, plist
-			if m := plistTime.FindStringSubmatch(string(data)); m != nil {
+			if m := plistTime().FindStringSubmatch(string(data)); m != nil {
 				h, _ := strconv.Atoi(m[1])
 				mi, _ := strconv.Atoi(m[2])
 				st.When = fmt.Sprintf("%02d:%02d", h, mi)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -130,17 +131,17 @@ type dateParser struct {
 }
 
 var (
-	isoDayRe   = regexp.MustCompile(`(\d{4})[-/](\d{1,2})[-/](\d{1,2})`)
-	isoWeekRe  = regexp.MustCompile(`(\d{4})-[Ww](\d{1,2})`)
-	isoMonthRe = regexp.MustCompile(`(\d{4})-(\d{2})`)
-	dottedRe   = regexp.MustCompile(`(\d{1,2})\.(\d{1,2})\.(\d{4})`)
+	isoDayRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d{4})[-/](\d{1,2})[-/](\d{1,2})`) })
+	isoWeekRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d{4})-[Ww](\d{1,2})`) })
+	isoMonthRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d{4})-(\d{2})`) })
+	dottedRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d{1,2})\.(\d{1,2})\.(\d{4})`) })
 )
 
 // numeric finds the all-digit forms. A match touching a letter or digit,
 // or continuing a run of numbers (1.13.10.2023, 2023-10-13.5), is part of
 // something else: a version, an identifier.
 func (p *dateParser) numeric() {
-	for _, re := range []*regexp.Regexp{isoDayRe, isoWeekRe, isoMonthRe, dottedRe} {
+	for _, re := range []*regexp.Regexp{isoDayRe(), isoWeekRe(), isoMonthRe(), dottedRe()} {
 		for _, m := range re.FindAllStringSubmatchIndex(p.q, -1) {
 			if !p.standsAlone(m[0], m[1]) || p.overlaps(m[0], m[1]) {
 				continue
@@ -149,13 +150,13 @@ func (p *dateParser) numeric() {
 			var r DayRange
 			var ok bool
 			switch re {
-			case isoDayRe:
+			case isoDayRe():
 				r, ok = dayRange(n(1), n(2), n(3))
-			case isoWeekRe:
+			case isoWeekRe():
 				r, ok = isoWeek(n(1), n(2))
-			case isoMonthRe:
+			case isoMonthRe():
 				r, ok = monthRange(n(1), n(2))
-			case dottedRe:
+			case dottedRe():
 				r, ok = dayRange(n(3), n(2), n(1))
 			}
 			if ok {

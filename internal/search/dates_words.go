@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -63,10 +64,10 @@ func lastWeekday(t time.Time, wd time.Weekday, includeToday bool) time.Time {
 	return t.AddDate(0, 0, -back)
 }
 
-var ordinalRe = regexp.MustCompile(`^(\d{1,2})(st|nd|rd|th|го|е|ое|ого)?$`)
+var ordinalRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{1,2})(st|nd|rd|th|го|е|ое|ого)?$`) })
 
 func dayNumber(w string) (int, bool) {
-	m := ordinalRe.FindStringSubmatch(w)
+	m := ordinalRe().FindStringSubmatch(w)
 	if m == nil {
 		return 0, false
 	}

@@ -50,12 +50,12 @@ func namePeriod(kind Kind, rel string) (DayRange, bool) {
 		return DayRange{}, false
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
-	if m := dayName.FindStringSubmatch(stem); m != nil {
+	if m := dayName().FindStringSubmatch(stem); m != nil {
 		if t, err := time.Parse("2006-01-02", m[0]); err == nil {
 			return DayRange{t, t}, true
 		}
 	}
-	if m := weekName.FindStringSubmatch(stem); m != nil {
+	if m := weekName().FindStringSubmatch(stem); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		w, _ := strconv.Atoi(m[2])
 		// ISO week 1 holds January 4th; the week runs Monday to Sunday
@@ -63,14 +63,14 @@ func namePeriod(kind Kind, rel string) (DayRange, bool) {
 		mon := jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)+7*(w-1))
 		return DayRange{mon, mon.AddDate(0, 0, 6)}, true
 	}
-	if m := monthName.FindStringSubmatch(stem); m != nil {
+	if m := monthName().FindStringSubmatch(stem); m != nil {
 		y, _ := strconv.Atoi(m[1])
 		mo, _ := strconv.Atoi(m[2])
 		if r, ok := monthRange(y, mo); ok {
 			return r, true
 		}
 	}
-	if m := yearName.FindStringSubmatch(stem); m != nil && kind == KindShort {
+	if m := yearName().FindStringSubmatch(stem); m != nil && kind == KindShort {
 		y, _ := strconv.Atoi(m[1])
 		return DayRange{time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)}, true
 	}

@@ -5,14 +5,15 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
 var (
-	dayName   = regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})`)
-	weekName  = regexp.MustCompile(`^(\d{4})-W(\d{2})$`)
-	monthName = regexp.MustCompile(`^(\d{4})-(\d{2})$`)
-	yearName  = regexp.MustCompile(`^(\d{4})$`)
+	dayName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d{4})-(\d{2})-(\d{2})`) })
+	weekName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-W(\d{2})$`) })
+	monthName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})-(\d{2})$`) })
+	yearName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d{4})$`) })
 )
 
 // fileDate is the Unix time a file's age counts from, or 0 for an

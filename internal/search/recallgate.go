@@ -1,6 +1,9 @@
 package search
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Auto-recall injects snippets into a prompt nobody asked to search, so
 // its gate must say whether a snippet holds what the prompt is about, not
@@ -43,7 +46,7 @@ func gateWeights(stems []string, df map[string]float64, n float64) map[string]ga
 		if top > 0 {
 			w = math.Min(idfOf(df[s], n)/top, 1)
 		}
-		filler := fillerStems[s] || isStopWord(s)
+		filler := fillerStems()[s] || isStopWord(s)
 		if filler {
 			w *= fillerWeight
 		}
@@ -65,8 +68,9 @@ func coverage(stems []string, g map[string]gateWeight, have map[string]bool) flo
 	return got / math.Max(total, 1)
 }
 
-// fillerStems are the stems of [fillerWords].
-var fillerStems = func() map[string]bool {
+// fillerStems are the stems of [fillerWords], stemmed on first use: every
+// hook process links this package and few of them recall.
+var fillerStems = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range fillerWords {
 		for _, s := range Stems(w) {
@@ -74,7 +78,7 @@ var fillerStems = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})
 
 // fillerWords are words of asking and of everyday coding sessions, in
 // English and Russian, that are not Snowball stop words (those count as

@@ -3,6 +3,7 @@ package transcript
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 )
@@ -48,12 +49,14 @@ func userText(content gjson.Result) (string, bool) {
 }
 
 var (
-	commandName = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
-	commandArgs = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
-	bashInput   = regexp.MustCompile(`(?s)<bash-input>(.*?)</bash-input>`)
+	commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`) })
+	commandArgs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`) })
+	bashInput   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<bash-input>(.*?)</bash-input>`) })
 	// Context the client or a hook wrapped around (or instead of) the
 	// user's words.
-	noiseBlock = regexp.MustCompile(`(?s)<(` + strings.Join(noiseTags, "|") + `)>.*?</(` + strings.Join(noiseTags, "|") + `)>`)
+	noiseBlock = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)<(` + strings.Join(noiseTags, "|") + `)>.*?</(` + strings.Join(noiseTags, "|") + `)>`)
+	})
 )
 
 var noiseTags = []string{
@@ -80,23 +83,23 @@ func cleanUser(s string) string {
 			return ""
 		}
 	}
-	if m := commandName.FindStringSubmatch(s); m != nil {
+	if m := commandName().FindStringSubmatch(s); m != nil {
 		name := strings.TrimSpace(m[1])
 		if name != "" && !strings.HasPrefix(name, "/") {
 			name = "/" + name
 		}
-		if a := commandArgs.FindStringSubmatch(s); a != nil {
+		if a := commandArgs().FindStringSubmatch(s); a != nil {
 			if args := strings.TrimSpace(a[1]); args != "" {
 				return name + " " + args
 			}
 		}
 		return name
 	}
-	if m := bashInput.FindStringSubmatch(s); m != nil {
+	if m := bashInput().FindStringSubmatch(s); m != nil {
 		return "! " + strings.TrimSpace(m[1])
 	}
 	if strings.Contains(s, "<") {
-		s = strings.TrimSpace(noiseBlock.ReplaceAllString(s, ""))
+		s = strings.TrimSpace(noiseBlock().ReplaceAllString(s, ""))
 	}
 	return s
 }
