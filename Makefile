@@ -1,7 +1,7 @@
 # cerebro — build, test and install the memhook helper and the plugin.
 # memhook is pure Go: built with CGO_ENABLED=0 it is one static binary.
 GO ?= go
-BIN := bin/memhook
+BIN := bin/memhook$(shell $(GO) env GOEXE)
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
 LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
 
