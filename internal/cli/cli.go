@@ -57,17 +57,26 @@ func OS() System {
 // only for what it uses.
 type Factory struct {
 	System
-	Paths config.Paths
+	Paths   config.Paths
+	configs map[string]*config.Effective // loaded once per project root and run
 }
 
 // Config loads the effective configuration for a project root ("" for none).
 // Its error names the file or variable at fault and carries the hint, so
 // callers return it as it is.
+// A run loads it once per root: a hook's framework and its handler share it.
 func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
+	if eff, ok := f.configs[projectRoot]; ok {
+		return eff, nil
+	}
 	eff, err := config.Load(f.Getenv, projectRoot)
 	if err != nil {
 		return nil, withHint(err, "fix the file or variable named above (move a broken file aside to use the defaults)")
 	}
+	if f.configs == nil {
+		f.configs = map[string]*config.Effective{}
+	}
+	f.configs[projectRoot] = eff
 	return eff, nil
 }
 

@@ -47,3 +47,23 @@ func TestErrorsPrintedOnceWithHint(t *testing.T) {
 		t.Fatalf("stderr:\n%s", errOut)
 	}
 }
+
+// A hook's framework and its handler share one load of the configuration.
+func TestConfigLoadedOncePerRoot(t *testing.T) {
+	dir := t.TempDir()
+	f := &Factory{System: System{Getenv: func(k string) string {
+		if k == "HOME" {
+			return dir
+		}
+		return ""
+	}}}
+	a, err := f.Config(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := f.Config(dir)
+	c, _ := f.Config("")
+	if a != b || a == c {
+		t.Fatalf("Config(dir) twice gave %p and %p; Config(\"\") gave %p", a, b, c)
+	}
+}

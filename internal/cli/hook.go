@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/spf13/cobra"
 )
@@ -26,8 +27,23 @@ type HookOptions struct {
 // hookRun is what a handler gets: the decoded input and the run's log.
 type hookRun struct {
 	*Factory
-	In  *hook.Input
-	Log *runlog.Log
+	In      *hook.Input
+	Log     *runlog.Log
+	root    string // the session's project, resolved once by the framework
+	rootErr error
+}
+
+// hookRoot resolves the project of a hook's session: its cwd, else the
+// project dir Claude Code exports, mapped to the project root.
+func (f *Factory) hookRoot(in *hook.Input) (string, error) {
+	cwd := in.CWD
+	if cwd == "" {
+		cwd = f.Getenv("CLAUDE_PROJECT_DIR")
+	}
+	if cwd == "" {
+		return "", errors.New("resolve project: the hook input has no cwd")
+	}
+	return project.RootFor(cwd, f.Paths.Home)
 }
 
 // hookHandler does one event's work and returns what to print on stdout
@@ -69,7 +85,15 @@ func hookRunMain(opts *HookOptions) {
 		io.Copy(io.Discard, io.LimitReader(opts.In, hook.MaxInput))
 		return
 	}
-	eff, cfgErr := opts.Config("")
+	// The input comes first so that the configuration is loaded once, for
+	// the session's project, and shared with the handler.
+	in, inErr := hook.Decode(opts.In)
+	var root string
+	rootErr := inErr
+	if inErr == nil {
+		root, rootErr = opts.hookRoot(in)
+	}
+	eff, cfgErr := opts.Config(root)
 	logMax := int64(1 << 20)
 	deadline := 4 * time.Second
 	if cfgErr == nil {
@@ -93,9 +117,8 @@ func hookRunMain(opts *HookOptions) {
 		entry.Level, entry.Message = "error", fmt.Sprintf("unknown hook event %q", opts.Event)
 		return
 	}
-	in, err := hook.Decode(opts.In)
-	if err != nil {
-		entry.Level, entry.Message = "error", fmt.Sprintf("skip: %v", err)
+	if inErr != nil {
+		entry.Level, entry.Message = "error", fmt.Sprintf("skip: %v", inErr)
 		return
 	}
 	entry.Session = in.SessionID
@@ -112,7 +135,7 @@ func hookRunMain(opts *HookOptions) {
 				done <- result{err: fmt.Errorf("panic: %v", p)}
 			}
 		}()
-		out, err := handler(ctx, &hookRun{Factory: opts.Factory, In: in, Log: log})
+		out, err := handler(ctx, &hookRun{Factory: opts.Factory, In: in, Log: log, root: root, rootErr: rootErr})
 		done <- result{out, err}
 	}()
 	select {

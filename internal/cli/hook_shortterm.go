@@ -44,17 +44,10 @@ type hookScope struct {
 }
 
 func (r *hookRun) scope() (*hookScope, error) {
-	cwd := r.In.CWD
-	if cwd == "" {
-		cwd = r.Getenv("CLAUDE_PROJECT_DIR")
+	if r.rootErr != nil {
+		return nil, r.rootErr
 	}
-	if cwd == "" {
-		return nil, errors.New("resolve project: the hook input has no cwd")
-	}
-	root, err := project.RootFor(cwd, r.Paths.Home)
-	if err != nil {
-		return nil, err
-	}
+	root := r.root
 	cfg, err := r.Config(root)
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
