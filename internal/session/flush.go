@@ -40,6 +40,9 @@ type FlushOptions struct {
 	// dropped; otherwise it is kept for later.
 	MinReplies int
 	Final      bool
+	// Force flushes whatever the segment's size: before compaction,
+	// nothing unflushed may be left to the summary.
+	Force bool
 	// Distill turns the segment into a section body. It runs without the
 	// session lock held, so a slow distiller never blocks the hooks.
 	Distill func(ctx context.Context, seg distill.Segment) string
@@ -88,7 +91,10 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		if err != nil {
 			return err
 		}
-		trivial := st.Flushes == 0 && st.Replies < o.MinReplies
+		if !st.Changed && changes(s.items) {
+			st.Changed = true
+		}
+		trivial := !o.Force && st.Flushes == 0 && st.Replies < o.MinReplies && !st.Changed
 		switch {
 		case len(s.items) == 0:
 			res.Skipped = "nothing new"
@@ -239,6 +245,7 @@ func (x *Session) advance(st *State, s *snapshot, wrote bool) {
 		st.Flushes++
 	}
 	st.Intent = nil
+	st.Scan = max(st.Scan, s.to)
 	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
 	if entries, _, err := x.ReadJournal(st.JournalOffset); err == nil {
 		for _, e := range entries {
@@ -264,4 +271,16 @@ func (x *Session) finishIntent(st *State) error {
 	}
 	st.Intent = nil
 	return nil
+}
+
+// changes reports whether a segment's tool calls changed the project.
+func changes(items []transcript.Item) bool {
+	for _, it := range items {
+		for _, t := range it.Tools {
+			if transcript.ChangesProject(t) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -54,6 +54,17 @@ type State struct {
 	// flush drops their transcript copies. See Combine.
 	Carried []Carry `json:"carried,omitempty"`
 
+	// Scan is how far Stop has counted the transcript; LastID the id of
+	// the last assistant message it counted (a message split across two
+	// scans is one reply); LagKey the key of the final message a Stop
+	// counted before the transcript had it.
+	Scan   int64  `json:"scan,omitempty"`
+	LastID string `json:"last_id,omitempty"`
+	LagKey string `json:"lag_key,omitempty"`
+	// Changed: a tool call of the session wrote or edited a file or made
+	// a commit; such a session is never trivial.
+	Changed bool `json:"changed,omitempty"`
+
 	Replies    int       `json:"replies"`     // replies captured in the whole session
 	SegReplies int       `json:"seg_replies"` // replies since the last flush
 	SegChars   int       `json:"seg_chars"`   // dialogue characters since the last flush
