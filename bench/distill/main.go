@@ -116,7 +116,7 @@ func readLines(file string) []line {
 	lastText := -1
 	for i, l := range lines {
 		switch {
-		case l.ok && l.item.Role == transcript.RoleUser:
+		case l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "":
 			if lastText >= 0 {
 				lines[lastText].final = true
 			}
@@ -189,7 +189,7 @@ func replay(work, file string, lines []line) (string, int) {
 	hook("replay", "SessionStart", "source", "startup")
 	open, stopped := false, true
 	for _, l := range lines {
-		if l.ok && l.item.Role == transcript.RoleUser {
+		if l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "" {
 			if open && !stopped {
 				hook("replay", "Stop", "last_assistant_message", "")
 			}

@@ -76,7 +76,7 @@ func replay(t *testing.T, file string, env map[string]string) {
 	withText := map[string]bool{}
 	for i, l := range lines {
 		switch {
-		case l.ok && l.item.Role == transcript.RoleUser:
+		case l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "":
 			markFinal()
 			prompts = append(prompts, l.item.Text)
 			replies++
@@ -124,7 +124,7 @@ func replay(t *testing.T, file string, env map[string]string) {
 		}
 	}
 	for _, l := range lines {
-		if l.ok && l.item.Role == transcript.RoleUser {
+		if l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "" {
 			if turnOpen && !stopped {
 				stop("")
 			}

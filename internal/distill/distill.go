@@ -22,6 +22,9 @@ type Segment struct {
 	Start, End         time.Time
 	Trigger            string // auto, pre-compact, session-end, recovery, manual
 	Items              []transcript.Item
+	// Subagents are the tool calls the session's subagents made: the
+	// files they changed are the session's.
+	Subagents []transcript.Item
 	// Dir is the project root; file paths under it are shown relative to
 	// it. Empty leaves paths as the tools gave them.
 	Dir string

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
 func userLine(text string) string {
@@ -115,5 +117,21 @@ func TestTrivialRuleAndForce(t *testing.T) {
 				t.Fatalf("written %v (%s), want %v", res.File != "", res.Skipped, tc.written)
 			}
 		})
+	}
+}
+
+// TestIDEMarkupMatches: the hook's prompt with an IDE selection and the
+// transcript's cleaned prompt are one message, written once.
+func TestIDEMarkupMatches(t *testing.T) {
+	hookPrompt := "<ide_selection>The user selected lines 3-9 of main.go</ide_selection>\nwhy does this loop never end?"
+	items := []transcript.Item{u("why does this loop never end?"), a("The counter is never incremented.")}
+	out, carried := Combine(items, []Entry{ju(hookPrompt), ja("The counter is never incremented.")}, nil)
+	if len(out) != 2 || len(carried) != 0 {
+		t.Fatalf("got %q, %d carried", texts(out), len(carried))
+	}
+	// Not yet in the transcript: the carried prompt is shown cleaned.
+	out, _ = Combine(nil, []Entry{ju(hookPrompt)}, nil)
+	if len(out) != 1 || out[0].Text != "why does this loop never end?" {
+		t.Fatalf("got %q", texts(out))
 	}
 }

@@ -62,6 +62,8 @@ type snapshot struct {
 	from, to, jfrom, jto int64
 	carried              []Carry
 	items                []transcript.Item
+	subItems             []transcript.Item // what subagents did
+	sub                  map[string]int64  // subagent offsets after the snapshot
 	st                   State
 }
 
@@ -130,7 +132,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	}
 	crash("after-read")
 	seg := distill.Segment{
-		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items,
+		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items, Subagents: snap.subItems,
 		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
 	}
 	for _, it := range snap.items {
@@ -166,7 +168,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			From: snap.from, To: snap.to, Seq: st.Flushes + 1, Body: body,
 		}
 		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
-			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried}
+			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried, Sub: snap.sub}
 		if err := x.save(st); err != nil {
 			return err
 		}
@@ -211,7 +213,48 @@ func (x *Session) read(st *State) (*snapshot, error) {
 	items, to := readTranscript(st.Transcript, st.Offset)
 	s.to = to
 	s.items, s.carried = Combine(items, entries, st.Carried)
+	s.subItems, s.sub = readSubagents(st.Transcript, st.Sub)
 	return s, nil
+}
+
+// maxSubagents bounds how many subagent transcripts one flush reads.
+const maxSubagents = 64
+
+// readSubagents reads what the session's subagents did since the last
+// flush, from where Claude Code 2.1 keeps their transcripts:
+// <transcript without .jsonl>/subagents/*.jsonl. Only their tool calls
+// matter to the distillate (the files they changed, what they ran); their
+// own dialogue is not the session's.
+func readSubagents(tr string, offsets map[string]int64) ([]transcript.Item, map[string]int64) {
+	if tr == "" {
+		return nil, offsets
+	}
+	files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents", "*.jsonl"))
+	if len(files) == 0 {
+		return nil, offsets
+	}
+	if len(files) > maxSubagents {
+		files = files[len(files)-maxSubagents:]
+	}
+	next := make(map[string]int64, len(offsets)+len(files))
+	for k, v := range offsets {
+		next[k] = v
+	}
+	var out []transcript.Item
+	for _, f := range files {
+		name := filepath.Base(f)
+		items, to, err := transcript.ReadSidechain(f, next[name], ReadChunk)
+		if err != nil {
+			continue
+		}
+		for _, it := range items {
+			if len(it.Tools) > 0 {
+				out = append(out, transcript.Item{Role: it.Role, Tools: it.Tools, Time: it.Time, ID: it.ID})
+			}
+		}
+		next[name] = to
+	}
+	return out, next
 }
 
 // readTranscript reads complete lines from offset to the end in chunks,
@@ -241,6 +284,9 @@ func readTranscript(path string, from int64) ([]transcript.Item, int64) {
 func (x *Session) advance(st *State, s *snapshot, wrote bool) {
 	st.Offset, st.JournalOffset = s.to, s.jto
 	st.Carried = s.carried
+	if s.sub != nil {
+		st.Sub = s.sub
+	}
 	if wrote {
 		st.Flushes++
 	}
@@ -267,7 +313,7 @@ func (x *Session) finishIntent(st *State) error {
 		return err
 	}
 	if ok {
-		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried}, true)
+		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried, sub: in.Sub}, true)
 	}
 	st.Intent = nil
 	return nil

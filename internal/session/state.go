@@ -53,6 +53,9 @@ type State struct {
 	// the transcript had them (the transcript lags the hooks); the next
 	// flush drops their transcript copies. See Combine.
 	Carried []Carry `json:"carried,omitempty"`
+	// Sub is how far each subagent transcript of the session (by file
+	// name) has been flushed.
+	Sub map[string]int64 `json:"sub,omitempty"`
 
 	// Scan is how far Stop has counted the transcript; LastID the id of
 	// the last assistant message it counted (a message split across two
@@ -91,11 +94,12 @@ type State struct {
 
 // Intent describes a section being written.
 type Intent struct {
-	File          string  `json:"file"`
-	Seq           int     `json:"seq"`
-	Offset        int64   `json:"offset"`
-	JournalOffset int64   `json:"journal_offset"`
-	Carried       []Carry `json:"carried,omitempty"`
+	File          string           `json:"file"`
+	Seq           int              `json:"seq"`
+	Offset        int64            `json:"offset"`
+	JournalOffset int64            `json:"journal_offset"`
+	Carried       []Carry          `json:"carried,omitempty"`
+	Sub           map[string]int64 `json:"sub,omitempty"`
 }
 
 // Store is the sessions dir.

@@ -44,6 +44,10 @@ func TestReadRules(t *testing.T) {
 		{"noise.jsonl", []short{
 			{RoleUser, "u1", "Which port does the server use?", nil},
 			{RoleAssistant, "msg_1", "It listens on port 8080.", nil},
+			// Hook feedback and interruptions are kept, marked by Kind.
+			{RoleUser, "u7", "no isMeta flag here", nil},
+			{RoleUser, "u10", "interrupted", nil},
+			{RoleUser, "u11", "interrupted", nil},
 			{RoleUser, "u12", "Update the README with the new port", nil},
 		}},
 		{"commands.jsonl", []short{
