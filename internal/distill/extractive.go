@@ -519,8 +519,24 @@ func reasoned(ws []string) bool {
 // answers splits `"Q1"="A1", "Q2"="A2"` into "Q1 → A1" lines.
 func answers(text string) []string {
 	var out []string
+	// The transcript reader appends the picked options' descriptions
+	// after the pairs: ` (label: description; …)`.
+	desc := map[string]string{}
+	if i := strings.LastIndex(text, `"`); i >= 0 {
+		if tail := strings.TrimSpace(text[i+1:]); strings.HasPrefix(tail, "(") && strings.HasSuffix(tail, ")") {
+			for _, part := range strings.Split(tail[1:len(tail)-1], "; ") {
+				if label, d, ok := strings.Cut(part, ": "); ok {
+					desc[label] = d
+				}
+			}
+		}
+	}
 	for _, m := range answerPair().FindAllStringSubmatch(text, -1) {
-		out = append(out, shorten(oneLine(m[1]), 90)+" → "+oneLine(m[2]))
+		a := oneLine(m[2])
+		if d := desc[m[2]]; d != "" {
+			a += " (" + oneLine(d) + ")"
+		}
+		out = append(out, shorten(oneLine(m[1]), 90)+" → "+a)
 	}
 	if len(out) == 0 && strings.TrimSpace(text) != "" {
 		out = append(out, oneLine(text))
@@ -573,13 +589,18 @@ func learnedList(sc sentenceCache, turns []turn, skip map[string]bool) []string 
 			n := 0
 			for _, s := range sc.of(r.Text) {
 				if n >= 2 || isQuestion(s.text) || strings.HasSuffix(s.text, ":") || len(s.words) < 5 ||
-					planning.prefix(s.words) && !lessonMarkers.in(s.words[2:]) {
+					planning.prefix(s.words) || filler.prefix(s.words) && len(s.words) < 6 {
 					continue
 				}
 				if lessonMarkers.in(s.words) || errorName().MatchString(s.text) {
 					add(stripFiller(s.text))
 					n++
 				}
+			}
+		}
+		for _, r := range t.replies {
+			for _, f := range findings(r.Text) {
+				add(f)
 			}
 		}
 		for _, w := range t.words {
@@ -673,4 +694,36 @@ func openList(sc sentenceCache, turns []turn, items []transcript.Item) []string 
 		break
 	}
 	return capKeepEnds(out, maxOpen, " earlier open items")
+}
+
+// findingsLead is a heading or lead-in line that introduces findings.
+var findingsLead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*)?[^\n]{0,40}\b(?:key findings|findings|what i found|root cause|lessons?(?: learned)?|learned|insights|gotchas|caveats|important notes?|key points|ключевые выводы|выводы|находки)\b[^\n]{0,20}$`)
+})
+
+// findings returns the first list items under a findings heading or
+// lead-in ("Key findings:"): what the assistant itself reports as learned.
+func findings(text string) []string {
+	loc := findingsLead().FindStringIndex(text)
+	if loc == nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(text[loc[1]:], "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" && len(out) == 0 {
+			continue
+		}
+		if !listMarker().MatchString(line) {
+			if len(out) > 0 || heading().MatchString(line) {
+				break
+			}
+			continue
+		}
+		out = append(out, strings.TrimSpace(emphasis.Replace(listMarker().ReplaceAllString(line, ""))))
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
 }

@@ -60,7 +60,7 @@ func (s *orderedSet) add(v string) {
 
 type toolUse struct {
 	edited, written, read       orderedSet
-	commands                    folded
+	commands, looked            folded // looked: the read-only commands
 	runs, searches, web, agents int
 }
 
@@ -73,8 +73,19 @@ type folded struct {
 	n     map[string]int
 }
 
-func (f *folded) add(cmd string) {
-	key := commandKey(cmd)
+func (f *folded) add(cmd string) { f.addKey(commandKey(cmd), cmd) }
+
+// lookKey folds a read-only command by its program; memhook's own calls
+// are housekeeping and never listed.
+func lookKey(cmd string) string {
+	ws := strings.Fields(cmd)
+	if len(ws) == 0 || filepath.Base(ws[0]) == "memhook" {
+		return ""
+	}
+	return cmd
+}
+
+func (f *folded) addKey(key, cmd string) {
 	if key == "" {
 		return
 	}
@@ -113,7 +124,11 @@ func collectTools(items []transcript.Item, dir string) toolUse {
 				u.read.add(relPath(t.Target, dir))
 			case kindRun:
 				u.runs++
-				u.commands.add(t.Target)
+				if commandKey(t.Target) != "" {
+					u.commands.add(t.Target)
+				} else {
+					u.looked.addKey(lookKey(t.Target), t.Target)
+				}
 			case kindSearch:
 				u.searches++
 			case kindWeb:
@@ -241,7 +256,12 @@ func filesAndCommands(items []transcript.Item, dir string) []string {
 	if b := codeList("read", readOnly, maxRead); b != "" {
 		out = append(out, b)
 	}
-	if b := codeList("ran", u.commands.list(), maxCommands); b != "" {
+	ran := u.commands.list()
+	if len(ran) == 0 {
+		// Only read-only commands ran: then they are what was run.
+		ran = u.looked.list()
+	}
+	if b := codeList("ran", ran, maxCommands); b != "" {
 		out = append(out, b)
 	}
 	return out

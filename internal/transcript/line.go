@@ -69,6 +69,14 @@ func parseLine(raw []byte, sidechain bool) (Item, bool) {
 	}
 	fields := gjson.GetMany(s, "isSidechain", "isMeta", "isCompactSummary",
 		"isVisibleInTranscriptOnly", "isApiErrorMessage", "toolUseResult", "timestamp", "uuid", "message")
+	if typ == RoleUser && fields[1].Bool() && !fields[0].Bool() {
+		// A hook's feedback that blocked the turn is written as a meta
+		// message; it is the one meta message worth keeping.
+		if text, kind := userNotice(fields[8].Get("content")); kind == KindHookFeedback {
+			when, _ := time.Parse(time.RFC3339Nano, fields[6].Str)
+			return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str, Kind: kind}, true
+		}
+	}
 	if (fields[0].Bool() && !sidechain) || fields[1].Bool() || fields[2].Bool() || fields[3].Bool() || fields[4].Bool() {
 		return Item{}, false
 	}
@@ -78,7 +86,7 @@ func parseLine(raw []byte, sidechain bool) (Item, bool) {
 		if fields[5].Exists() {
 			// A tool result, whatever its shape; a few carry the user's
 			// own words (an answer, a refusal with its reason).
-			if text, kind := userResult(msg.Get("content")); kind != "" {
+			if text, kind := userResult(msg.Get("content"), fields[5]); kind != "" {
 				return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str, Kind: kind}, true
 			}
 			return Item{}, false

@@ -116,7 +116,7 @@ const (
 // userResult returns the user's words a tool result carries, and their
 // kind: AskUserQuestion answers, the reason given for refusing a tool
 // call, a plan approval.
-func userResult(content gjson.Result) (string, string) {
+func userResult(content, result gjson.Result) (string, string) {
 	var text string
 	if content.Type == gjson.String {
 		text = content.Str
@@ -145,7 +145,7 @@ func userResult(content gjson.Result) (string, string) {
 		if i := strings.Index(t, ". You can now continue"); i >= 0 {
 			t = t[:i]
 		}
-		return strings.TrimSpace(t), KindAnswer
+		return strings.TrimSpace(t) + chosenDescriptions(result), KindAnswer
 	case strings.Contains(text, declinedReason):
 		_, reason, _ := strings.Cut(text, declinedReason)
 		if reason = strings.TrimSpace(reason); reason != "" {
@@ -185,3 +185,29 @@ func userNotice(content gjson.Result) (string, string) {
 // what the user typed, the way the transcript reader does: IDE context
 // and hook output dropped, a slash command as typed.
 func CleanUser(s string) string { return cleanUser(s) }
+
+// chosenDescriptions returns the descriptions of the options the user
+// picked, from the tool result's record of the questions: the label alone
+// ("Credo + Dialyxir") often leaves out what the choice meant ("skip
+// Sobelow").
+func chosenDescriptions(result gjson.Result) string {
+	answers := result.Get("answers")
+	if !answers.IsObject() {
+		return ""
+	}
+	var out []string
+	result.Get("questions").ForEach(func(_, q gjson.Result) bool {
+		picked := answers.Get(gjson.Escape(q.Get("question").Str)).Str
+		q.Get("options").ForEach(func(_, o gjson.Result) bool {
+			if d := strings.TrimSpace(o.Get("description").Str); o.Get("label").Str == picked && d != "" {
+				out = append(out, picked+": "+d)
+			}
+			return true
+		})
+		return true
+	})
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, "; ") + ")"
+}
