@@ -34,12 +34,17 @@ const (
 func Extractive(seg Segment) string {
 	turns := splitTurns(seg.Items)
 	sc := sentenceCache{}
-	done := doneList(sc, turns, seg)
+	// A sentence is listed once: a decision is a decision before it is
+	// an outcome.
+	decided := decidedList(sc, turns, seg.Items, nil)
 	seen := map[string]bool{}
+	for _, b := range decided {
+		seen[b] = true
+	}
+	done := doneList(sc, turns, seg, seen)
 	for _, b := range done {
 		seen[b] = true
 	}
-	decided := decidedList(sc, turns, seg.Items, seen)
 	sections := []section{
 		{HeadAsked, askedList(turns)},
 		{HeadDone, done},
@@ -320,12 +325,12 @@ func outcome(s sent) bool {
 	return isDone(s) || testClaim().MatchString(s.text) || commitHash().MatchString(s.text)
 }
 
-func doneList(sc sentenceCache, turns []turn, seg Segment) []string {
+func doneList(sc sentenceCache, turns []turn, seg Segment, skip map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
 		b := safeBullet(leadIn(stripFiller(s)), bulletRunes)
-		if b != "" && !seen[b] {
+		if b != "" && !seen[b] && !skip[b] {
 			seen[b] = true
 			out = append(out, b)
 		}
@@ -451,6 +456,14 @@ var (
 	)
 )
 
+// decisionCore are the markers that name a decision outright, as opposed
+// to an alternative named in passing ("instead of").
+var decisionCore = phrases(
+	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
+	"let's use", "let's keep", "going with", "agreed", "settled on", "chose", "opted for",
+	"the decision", "decision:", "решили", "решено", "выбрали", "договорились",
+)
+
 // decidedList: decisions with their reasons from the dialogue, the options
 // the user picked when asked, a plan they approved and the reasons they
 // gave for refusing a step.
@@ -473,7 +486,7 @@ func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip m
 			// A request that states a choice ("keep the name, but…").
 			for _, s := range sc.of(t.ask.Text) {
 				if decision.in(s.words) && !isQuestion(s.text) {
-					add("asked: " + s.text)
+					add(s.text)
 				}
 			}
 		}
@@ -489,6 +502,9 @@ func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip m
 				}
 				if planning.prefix(s.words) && !reasoned(s.words) {
 					continue
+				}
+				if isDone(s) && !decisionCore.in(s.words) {
+					continue // work done, its alternative named: an outcome
 				}
 				add(stripFiller(s.text))
 			}
@@ -562,7 +578,7 @@ var (
 		"can't", "cannot", "couldn't", "doesn't support", "does not support", "not supported",
 		"isn't supported", "not allowed", "requires", "needs to be", "blocked", "permission",
 		"approval", "limitation", "limit", "only works", "doesn't work", "does not work",
-		"didn't work", "failed", "fails", "is slow", "takes", "deprecated", "by default",
+		"didn't work", "failed", "fails", "failing", "is slow", "takes", "deprecated", "by default",
 		"note that", "important", "the fix", "the catch", "gotcha", "no installer",
 		"потому что", "из-за", "причина", "не работает", "нельзя", "не поддерживает", "оказалось",
 	)
@@ -701,28 +717,26 @@ var findingsLead = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*)?[^\n]{0,40}\b(?:key findings|findings|what i found|root cause|lessons?(?: learned)?|learned|insights|gotchas|caveats|important notes?|key points|ключевые выводы|выводы|находки)\b[^\n]{0,20}$`)
 })
 
-// findings returns the first list items under a findings heading or
+// findings returns the first list items under each findings heading or
 // lead-in ("Key findings:"): what the assistant itself reports as learned.
 func findings(text string) []string {
-	loc := findingsLead().FindStringIndex(text)
-	if loc == nil {
-		return nil
-	}
 	var out []string
-	for _, line := range strings.Split(text[loc[1]:], "\n") {
-		t := strings.TrimSpace(line)
-		if t == "" && len(out) == 0 {
-			continue
-		}
-		if !listMarker().MatchString(line) {
-			if len(out) > 0 || heading().MatchString(line) {
+	for _, loc := range findingsLead().FindAllStringIndex(text, -1) {
+		n := 0
+		for _, line := range strings.Split(text[loc[1]:], "\n") {
+			if strings.TrimSpace(line) == "" && n == 0 {
+				continue
+			}
+			if !listMarker().MatchString(line) {
+				if n > 0 || heading().MatchString(line) {
+					break
+				}
+				continue
+			}
+			out = append(out, strings.TrimSpace(emphasis.Replace(listMarker().ReplaceAllString(line, ""))))
+			if n++; n == 4 {
 				break
 			}
-			continue
-		}
-		out = append(out, strings.TrimSpace(emphasis.Replace(listMarker().ReplaceAllString(line, ""))))
-		if len(out) == 3 {
-			break
 		}
 	}
 	return out

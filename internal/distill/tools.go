@@ -176,7 +176,10 @@ done:
 		return ""
 	}
 	prog := filepath.Base(ws[0])
-	if readOnly[prog] || prog == "memhook" {
+	if prog == "memhook" {
+		return ""
+	}
+	if readOnly[prog] && !redirects(line) {
 		return ""
 	}
 	if prog == "sed" && len(ws) > 1 && ws[1] == "-n" {
@@ -273,7 +276,13 @@ func codeList(label string, values []string, limit int) string {
 	}
 	// Cut from the middle: the first and the newest stay.
 	spans := make([]string, 0, limit+1)
-	span := func(v string) string { return codeSpan(strings.ReplaceAll(oneLine(v), "<!--", "< !--")) }
+	span := func(v string) string {
+		times := ""
+		if i := strings.LastIndex(v, " ×"); i > 0 {
+			v, times = v[:i], v[i:]
+		}
+		return codeSpan(strings.ReplaceAll(oneLine(v), "<!--", "< !--")) + times
+	}
 	if len(values) <= limit {
 		for _, v := range values {
 			spans = append(spans, span(v))
@@ -310,4 +319,15 @@ func toolSummary(items []transcript.Item) string {
 		return ""
 	}
 	return "tools: " + strings.Join(parts, ", ")
+}
+
+// redirects reports whether a command line writes its output to a file
+// ("cat <<EOF > x" writes; "grep x 2>/dev/null" does not).
+func redirects(line string) bool {
+	for _, f := range strings.Fields(line) {
+		if (f == ">" || f == ">>" || strings.HasPrefix(f, ">") && !strings.HasPrefix(f, ">&")) && !strings.Contains(f, "/dev/null") {
+			return true
+		}
+	}
+	return false
 }
