@@ -333,3 +333,23 @@ func TestScanSecretsRedactsTheDistillate(t *testing.T) {
 		t.Fatalf("not redacted:\n%s", got)
 	}
 }
+
+// TestFlushSaysWhatItDid: `memhook flush` names the section it wrote with
+// its size, or says why nothing was written.
+func TestFlushSaysWhatItDid(t *testing.T) {
+	h := newHookEnv(t)
+	out, _, code := run(t, h.env, "", "flush", "--project", h.proj)
+	if code != 0 || !strings.Contains(out, "nothing to flush") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	h.turn(t, "s1", "Please add flag one.", "I added flag one.")
+	out, _, _ = run(t, h.env, "", "flush", "--project", h.proj)
+	if !strings.Contains(out, "s1: skipped (too few replies so far (2))") {
+		t.Errorf("a two-reply session: %q", out)
+	}
+	h.turn(t, "s1", "Please add flag two.", "I added flag two.")
+	out, _, _ = run(t, h.env, "", "flush", "--project", h.proj)
+	if !strings.Contains(out, "s1: wrote section 1 (4 replies, ") || !strings.Contains(out, "memory_short/daily/") {
+		t.Errorf("a four-reply session: %q", out)
+	}
+}

@@ -55,6 +55,9 @@ type FlushOptions struct {
 type FlushResult struct {
 	File    string // daily file written, if any
 	Items   int
+	Seq     int // the section's number in its session
+	Replies int // messages with text in the section's segment
+	Chars   int // their dialogue characters, tool mentions included
 	Skipped string // why nothing was written, if so
 }
 
@@ -178,7 +181,13 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			return err
 		}
 		crash("after-append")
-		res.File, res.Items = file, len(snap.items)
+		res.File, res.Items, res.Seq = file, len(snap.items), sec.Seq
+		for _, it := range snap.items {
+			if strings.TrimSpace(it.Text) != "" {
+				res.Replies++
+			}
+		}
+		res.Chars = transcript.Chars(snap.items)
 		x.advance(st, snap, true)
 		return nil
 	})
