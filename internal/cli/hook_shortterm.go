@@ -133,7 +133,11 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 			errs = append(errs, fmt.Errorf("register project: %w", err))
 		}
 	}
-	text, err := inject.Build(inject.Options{Layout: sc.layout, Now: r.Now(), MaxChars: sc.cfg.Inject.MaxChars})
+	o := inject.Options{Layout: sc.layout, Now: r.Now(), MaxChars: sc.cfg.Inject.MaxChars}
+	if r.In.Source != "" && r.In.Source != "startup" {
+		o.Session = r.In.SessionID
+	}
+	text, err := inject.Build(o)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("build inject: %w", err))
 	}

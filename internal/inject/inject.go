@@ -29,6 +29,11 @@ type Options struct {
 	Layout   project.Layout
 	Now      time.Time
 	MaxChars int // in characters (runes); 0 means 9,000
+	// Session, when set, is a session being resumed, cleared or compacted:
+	// its own sections are left out (its context, or the summary that
+	// replaced it, already holds those turns), so a resume never hands a
+	// session back what it said.
+	Session string
 }
 
 // coreShare bounds CORE.md within the budget so that it never crowds out
@@ -70,9 +75,12 @@ func Build(o Options) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
-		secs := daily.Sections(data)
-		for i := range secs {
-			secs[i] = dropMarker(secs[i])
+		var secs []string
+		for _, sec := range daily.Sections(data) {
+			if o.Session != "" && strings.Contains(sec, "<!-- cerebro:segment session="+o.Session+" ") {
+				continue
+			}
+			secs = append(secs, dropMarker(sec))
 		}
 		if len(secs) == 0 {
 			continue
@@ -152,6 +160,16 @@ func fit(max int, dailyBlocks, tail []block) string {
 			kept[i] = append(kept[i], p)
 			budget -= c
 			first = false
+		}
+		if n := len(b.parts) - len(kept[i]); n > 0 && len(kept[i]) > 0 {
+			// Say what was left out, and where it is, when it fits.
+			note := fmt.Sprintf("%d older sections omitted: %s", n, b.source)
+			if n == 1 {
+				note = "1 older section omitted: " + b.source
+			}
+			if runes(b.render(append(append([]string(nil), kept[i]...), note))) <= left {
+				kept[i] = append(kept[i], note)
+			}
 		}
 		if len(kept[i]) > 0 {
 			left -= runes(b.render(kept[i]))
