@@ -127,6 +127,9 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.recoverProject(ctx, sc); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := (session.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now()); err != nil {
+		errs = append(errs, err)
+	}
 	if sc.layout.LongActive() {
 		p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
 		if err := registry.Touch(r.Paths.Registry(), p, r.Now()); err != nil {

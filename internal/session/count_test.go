@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
@@ -133,5 +134,38 @@ func TestIDEMarkupMatches(t *testing.T) {
 	out, _ = Combine(nil, []Entry{ju(hookPrompt)}, nil)
 	if len(out) != 1 || out[0].Text != "why does this loop never end?" {
 		t.Fatalf("got %q", texts(out))
+	}
+}
+
+// TestCleanStaleRemovesOldTempFilesOnly: a killed write's temp file is
+// removed once it is an hour old; a fresh one (a write in progress) and
+// the session's own files stay; a second call the same day lists nothing.
+func TestCleanStaleRemovesOldTempFilesOnly(t *testing.T) {
+	store := Store{Root: t.TempDir()}
+	dir := filepath.Join(store.Root, "p")
+	os.MkdirAll(dir, 0o755)
+	old := filepath.Join(dir, ".s1.json.tmp-123")
+	fresh := filepath.Join(dir, ".s2.json.tmp-456")
+	keep := filepath.Join(dir, "s1.json")
+	for _, f := range []string{old, fresh, keep} {
+		os.WriteFile(f, []byte("{}"), 0o600)
+	}
+	now := time.Now()
+	os.Chtimes(old, now.Add(-2*time.Hour), now.Add(-2*time.Hour))
+	n, err := store.CleanStale("p", now)
+	if err != nil || n != 1 {
+		t.Fatalf("removed %d, %v", n, err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("stale temp file kept")
+	}
+	for _, f := range []string{fresh, keep} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s removed", f)
+		}
+	}
+	os.Chtimes(fresh, now.Add(-2*time.Hour), now.Add(-2*time.Hour))
+	if n, _ := store.CleanStale("p", now); n != 0 {
+		t.Errorf("second call the same day removed %d", n)
 	}
 }

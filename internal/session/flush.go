@@ -55,9 +55,9 @@ type FlushOptions struct {
 type FlushResult struct {
 	File    string // daily file written, if any
 	Items   int
-	Seq     int // the section's number in its session
-	Replies int // messages with text in the section's segment
-	Chars   int // their dialogue characters, tool mentions included
+	Seq     int    // the section's number in its session
+	Replies int    // messages with text in the section's segment
+	Chars   int    // their dialogue characters, tool mentions included
 	Skipped string // why nothing was written, if so
 }
 

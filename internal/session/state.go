@@ -305,3 +305,47 @@ func (x *Session) IsPending() bool {
 	_, err := os.Stat(x.pendingPath())
 	return err == nil
 }
+
+// staleTmpAge is how old a temporary file must be before it counts as left
+// by a killed write: a live write finishes within a hook's deadline.
+const staleTmpAge = time.Hour
+
+// CleanStale removes the temporary files that killed writes left in a
+// project's session dir (".<name>.tmp-*", see atomicfile) once they are an
+// hour old, at most once a day per project (a stamp file says when), so
+// the cost of listing the dir is not paid on every SessionStart. It
+// returns how many it removed.
+func (s Store) CleanStale(projectID string, now time.Time) (int, error) {
+	dir := filepath.Join(s.Root, projectID)
+	stamp := filepath.Join(dir, ".cleaned-"+now.Format("2006-01-02"))
+	if _, err := os.Stat(stamp); err == nil {
+		return 0, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("list session dir: %w", err)
+	}
+	n := 0
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".cleaned-") && name != filepath.Base(stamp) {
+			os.Remove(filepath.Join(dir, name))
+			continue
+		}
+		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) >= staleTmpAge {
+			if os.Remove(filepath.Join(dir, name)) == nil {
+				n++
+			}
+		}
+	}
+	if f, err := os.Create(stamp); err == nil {
+		f.Close()
+	}
+	return n, nil
+}
