@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
@@ -94,7 +95,9 @@ func Build(o Options) (string, error) {
 	if o.Layout.LongActive() {
 		if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
 			return "", err
-		} else if strings.TrimSpace(data) != "" {
+		} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
+			// An untouched template tells the model nothing: tokens spent
+			// on every start for nothing.
 			tail = append(tail, block{kind: "core", source: o.Layout.Core(), parts: []string{data}})
 		}
 		if status, err := planFactStatus(o.Layout.PlanFact()); err != nil {
@@ -250,7 +253,7 @@ func planFactStatus(path string) (string, error) {
 		return "", fmt.Errorf("read plan-fact: %w", err)
 	}
 	pf, probs := planfact.Parse(data)
-	if pf == nil {
+	if pf == nil || untouchedPlanFact(pf) {
 		return "", nil
 	}
 	var parts []string
@@ -311,4 +314,16 @@ func dropMarker(sec string) string {
 		}
 	}
 	return strings.Join(out, "")
+}
+
+// untouchedPlanFact reports whether a plan-fact still holds what
+// `memhook long on` wrote: nobody has recorded a plan or a fact yet.
+func untouchedPlanFact(pf *planfact.PlanFact) bool {
+	day, err := time.Parse("2006-01-02", pf.Updated)
+	if err != nil {
+		return false
+	}
+	t, _ := planfact.Parse(planfact.Template(pf.Project, day))
+	return t != nil && t.Stage == pf.Stage && t.PlanStatus == pf.PlanStatus && t.Status == pf.Status &&
+		t.Next == pf.Next && t.Summary == pf.Summary && len(pf.Blockers) == 0
 }

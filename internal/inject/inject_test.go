@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
@@ -139,3 +141,30 @@ func TestResumedSessionIsNotHandedItsOwnTurns(t *testing.T) {
 }
 
 func itoaTest(i int) string { return string(rune('0' + i)) }
+
+// TestUntouchedTemplatesAreNotInjected: CORE.md and План-факт.md as
+// `long on` lays them out give no block; once someone writes in them, they
+// do.
+func TestUntouchedTemplatesAreNotInjected(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	l := project.Layout{Root: root}
+	testfile.Write(t, l.Core(), string(longterm.CoreTemplate()))
+	testfile.Write(t, l.PlanFact(), string(planfact.Template("proj", now)))
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" {
+		t.Fatalf("untouched templates injected:\n%s", got)
+	}
+	testfile.Write(t, l.Core(), string(longterm.CoreTemplate())+"- deploys go through the staging cluster first\n")
+	pf := strings.Replace(string(planfact.Template("proj", now)), "next: describe the first milestone", "next: ship the importer", 1)
+	testfile.Write(t, l.PlanFact(), pf)
+	got, err = Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "staging cluster first") || !strings.Contains(got, "ship the importer") {
+		t.Fatalf("edited CORE or plan-fact not injected:\n%s", got)
+	}
+}
