@@ -353,3 +353,36 @@ func TestFlushSaysWhatItDid(t *testing.T) {
 		t.Errorf("a four-reply session: %q", out)
 	}
 }
+
+// TestSessionUnrecordedForAFullStateDirIsRecovered: while the state dir
+// takes no writes the hooks fail open and leave a marker in the project;
+// once it does again, the next SessionStart flushes the session from its
+// transcript.
+func TestSessionUnrecordedForAFullStateDirIsRecovered(t *testing.T) {
+	h := newHookEnv(t)
+	broken := filepath.Join(t.TempDir(), "state-is-a-file")
+	os.WriteFile(broken, []byte("x"), 0o600)
+	good := h.env["CEREBRO_STATE_DIR"]
+	h.env["CEREBRO_STATE_DIR"] = broken
+	tr := filepath.Join(h.proj, "..", "lost.jsonl")
+	os.WriteFile(tr, []byte(userLine("Rename the Marmot flag to --fast")+"\n"+
+		`{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"I renamed the Marmot flag."},{"type":"tool_use","name":"Edit","input":{"file_path":"main.go"}}]}}`+"\n"), 0o600)
+	h.hook(t, "user-prompt-submit", h.input("lost", "UserPromptSubmit", "prompt", "Rename the Marmot flag to --fast"))
+	h.hook(t, "stop", h.input("lost", "Stop", "last_assistant_message", "I renamed the Marmot flag."))
+	if _, err := os.Stat(filepath.Join(h.proj, ".claude", ".cerebro", "unrecorded", "lost")); err != nil {
+		t.Fatalf("no recovery marker: %v", err)
+	}
+	h.env["CEREBRO_STATE_DIR"] = good
+	h.hook(t, "session-start", h.input("next", "SessionStart", "source", "startup"))
+	got := h.daily()
+	if !strings.Contains(got, "Marmot") || !strings.Contains(got, "· recovery") {
+		t.Fatalf("the unrecorded session was not recovered:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.proj, ".claude", ".cerebro", "unrecorded", "lost")); err == nil {
+		t.Error("the marker outlived the recovery")
+	}
+	h.hook(t, "session-start", h.input("next2", "SessionStart", "source", "startup"))
+	if n := strings.Count(h.daily(), "Marmot flag to"); n != 1 {
+		t.Errorf("recovered %d times", n)
+	}
+}

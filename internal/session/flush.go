@@ -99,6 +99,11 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		if !st.Changed && changes(s.items) {
 			st.Changed = true
 		}
+		if n := withText(s.items); st.Flushes == 0 && n > st.Replies {
+			// The transcript is the record: a session whose hooks could
+			// not count (a full state dir) is judged by what it holds.
+			st.Replies = n
+		}
 		trivial := !o.Force && st.Flushes == 0 && st.Replies < o.MinReplies && !st.Changed
 		switch {
 		case len(s.items) == 0:
@@ -338,4 +343,15 @@ func changes(items []transcript.Item) bool {
 		}
 	}
 	return false
+}
+
+// withText counts the messages of a segment that carry text.
+func withText(items []transcript.Item) int {
+	n := 0
+	for _, it := range items {
+		if strings.TrimSpace(it.Text) != "" && it.Kind == "" {
+			n++
+		}
+	}
+	return n
 }
