@@ -64,9 +64,16 @@ func TestLongActiveCommand(t *testing.T) {
 		t.Errorf("memhook long on failed; the model got:\n%s", s.lastUserText())
 	}
 
+	// Untouched templates are not injected (issue 19); a plan-fact someone
+	// wrote in is.
+	fresh := s.Prompt("/cerebro:memory_long_active status")
+	if ctx := injected(s.firstRequestOf(fresh.SessionID())); strings.Contains(ctx, "Plan-fact status") || strings.Contains(ctx, "kind=\"core\"") {
+		t.Errorf("untouched CORE or plan-fact templates were injected:\n%s", ctx)
+	}
+	s.Memhook("planfact", "set", "next", "ship the importer")
 	on := s.Prompt("/cerebro:memory_long_active status")
-	if ctx := injected(s.firstRequestOf(on.SessionID())); !strings.Contains(ctx, "Plan-fact status") {
-		t.Errorf("with long-term memory on, SessionStart did not inject the plan-fact paragraph:\n%s", ctx)
+	if ctx := injected(s.firstRequestOf(on.SessionID())); !strings.Contains(ctx, "Plan-fact status") || !strings.Contains(ctx, "ship the importer") {
+		t.Errorf("with long-term memory on and a plan recorded, SessionStart did not inject the plan-fact paragraph:\n%s", ctx)
 	}
 	if got := s.commandTurn("memory_long_active"); !regexp.MustCompile(`state:\s+on\n`).MatchString(got) || !regexp.MustCompile(`registered:\s+true`).MatchString(got) || !strings.Contains(got, "plan-fact:   valid") {
 		t.Errorf("status does not report long-term memory on, registered, plan-fact valid; the model got:\n%s", got)

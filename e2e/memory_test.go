@@ -259,3 +259,43 @@ func TestClearStartsAnInjectedSession(t *testing.T) {
 	}
 	s.checkHooks()
 }
+
+// TestResumedSessionIsNotHandedItsOwnTurns: claude -p ends the session
+// after every turn, so each --resume is a SessionStart (source resume)
+// after the session's own turns were flushed. The inject of a resume never
+// carries those turns back: the request never holds a recalled-memory
+// block with them, however often the session is resumed.
+func TestResumedSessionIsNotHandedItsOwnTurns(t *testing.T) {
+	s := newSandbox(t)
+	other := newSessionID(t)
+	s.Prompt("The staging database is called Numbat", "--session-id", other)
+	s.Prompt("Its backups run hourly", "--resume", other)
+	id := newSessionID(t)
+	s.Prompt("Name the cache service Wombat", "--session-id", id)
+	for _, p := range []string{"Wombat keeps entries for ten minutes", "Wombat evicts the oldest entry first", "Wombat runs on port 6380"} {
+		s.Prompt(p, "--resume", id)
+	}
+	if len(sectionsOf(Sections(s.Daily()), id)) == 0 {
+		t.Fatalf("the resumed session wrote no section:\n%s", s.Daily())
+	}
+	var last Request
+	for _, r := range s.Mock.Messages() {
+		if r.Header.Get("X-Claude-Code-Session-Id") == id {
+			last = r
+		}
+	}
+	recalled := 0
+	for _, m := range systemMessages(last) {
+		if !strings.Contains(m, "Recalled memory (cerebro)") {
+			continue
+		}
+		recalled++
+		if strings.Contains(m, "Wombat") {
+			t.Errorf("a resume was handed the session's own turns:\n%s", m)
+		}
+	}
+	if recalled == 0 {
+		t.Error("no resume was handed the other session's memory (Numbat)")
+	}
+	s.checkHooks()
+}

@@ -64,6 +64,21 @@ func main() {
 	rs = append(rs, measure("user-prompt-submit, 2.7 MB transcript", env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt)))
 	rs = append(rs, measure("stop (no flush), 10 KB transcript", env, "stop", input("small", "Stop", small, "last_assistant_message", reply)))
 	rs = append(rs, measure("stop (no flush), 2.7 MB transcript", env, "stop", input("big", "Stop", big, "last_assistant_message", reply)))
+	// A turn that appended 5 MB of tool output: Stop scans only what the
+	// turn appended, and skips tool output at its type.
+	growing := filepath.Join(work, "growing.jsonl")
+	check(os.WriteFile(growing, nil, 0o644))
+	turn5MB := fiveMBTurn(reply)
+	grow := func() {
+		f, err := os.OpenFile(growing, os.O_APPEND|os.O_WRONLY, 0o644)
+		check(err)
+		_, err = f.Write(turn5MB)
+		check(err)
+		check(f.Close())
+	}
+	turnBig := measureWith("stop, a turn that appended 5 MB of tool output", env, "stop",
+		input("grow", "Stop", growing, "last_assistant_message", reply), grow)
+	spawn := measureCmd("spawn of `true` (floor)", "true")
 
 	// SessionStart with a full inject, with two daily files and with a
 	// year of them.
@@ -98,6 +113,12 @@ func main() {
 	fmt.Printf("ratio session-start 366 / 2 daily files: %.2f\n", ratio(rs[5], rs[4]))
 	fmt.Printf("hook work above process start (p50): user-prompt-submit %s, stop %s, session-start %s\n",
 		ms(rs[1].p50-base.p50), ms(rs[3].p50-base.p50), ms(rs[5].p50-base.p50))
+	fmt.Printf("%-56s %9s %9s\n", spawn.name, ms(spawn.p50), ms(spawn.p95))
+	fmt.Printf("%-56s %9s %9s %7d KB\n", turnBig.name, ms(turnBig.p50), ms(turnBig.p95), turnBig.rssKB)
+	fmt.Printf("ratio user-prompt-submit / spawn of true (p50): %.2f (target <= 5)\n", ratio(rs[0], spawn))
+	fmt.Printf("ratio stop / spawn of true (p50):               %.2f (target <= 5)\n", ratio(rs[2], spawn))
+	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (the Go runtime's start, under every hook)\n", ratio(base, spawn))
+	fmt.Printf("stop after a 5 MB turn, p50: %s (target <= 20 ms)\n", ms(turnBig.p50))
 	fmt.Printf("targets: hot path p50 <= 5 ms, session-start <= 20 ms, extractive flush <= 50 ms\n")
 }
 
@@ -106,9 +127,41 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Micros
 func ratio(a, b result) float64 { return float64(a.p50) / float64(b.p50) }
 
 func measure(name string, env []string, event string, stdin []byte) result {
+	return measureWith(name, env, event, stdin, nil)
+}
+
+// measureCmd times the spawn of a plain command: the floor every hook
+// pays.
+func measureCmd(name, prog string) result {
+	var times []time.Duration
+	for i := 0; i < *n; i++ {
+		start := time.Now()
+		check(exec.Command(prog).Run())
+		times = append(times, time.Since(start))
+	}
+	p50, p95 := quantiles(times)
+	return result{name: name, p50: p50, p95: p95}
+}
+
+// fiveMBTurn is one turn's worth of transcript: an assistant tool call,
+// 5 MB of tool output, an assistant message with text.
+func fiveMBTurn(reply string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m-a","role":"assistant","content":[{"type":"tool_use","name":"Bash","input":{"command":"go test ./..."}}]}}`+"\n")
+	out := strings.Repeat("ok  \tgithub.com/x/y\t0.01s\n", (5<<20)/24)
+	res, _ := json.Marshal(out)
+	fmt.Fprintf(&b, `{"type":"user","toolUseResult":{"stdout":%s},"message":{"role":"user","content":[{"type":"tool_result","content":%s}]}}`+"\n", res, res)
+	fmt.Fprintf(&b, `{"type":"assistant","message":{"id":"m-b","role":"assistant","content":[{"type":"text","text":%q}]}}`+"\n", reply)
+	return b.Bytes()
+}
+
+func measureWith(name string, env []string, event string, stdin []byte, before func()) result {
 	var times []time.Duration
 	var rss int64
 	for i := 0; i < *n; i++ {
+		if before != nil {
+			before()
+		}
 		cmd := exec.Command(*bin, "hook", event)
 		cmd.Env = env
 		cmd.Stdin = bytes.NewReader(stdin)

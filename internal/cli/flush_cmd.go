@@ -98,6 +98,10 @@ func flushRun(opts *FlushOptions) error {
 			trigger = session.TriggerManual
 		}
 	}
+	if len(targets) == 0 {
+		fmt.Fprintln(opts.Out, "nothing to flush: no session has unflushed dialogue")
+		return nil
+	}
 	log := runlog.Open(opts.Paths.Logs(), 1<<20)
 	var errs []error
 	for _, s := range targets {
@@ -161,7 +165,7 @@ func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, 
 		return fmt.Errorf("flush session %s: %w", s.ID, err)
 	case res.File != "":
 		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
-		fmt.Fprintf(f.Out, "%s: wrote %d items to %s\n", s.ID, res.Items, res.File)
+		fmt.Fprintf(f.Out, "%s: wrote section %d (%d replies, %d characters) to %s\n", s.ID, res.Seq, res.Replies, res.Chars, res.File)
 	default:
 		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 		fmt.Fprintf(f.Out, "%s: skipped (%s)\n", s.ID, res.Skipped)

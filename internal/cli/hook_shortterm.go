@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/inject"
@@ -67,7 +70,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 		return nil, err
 	}
 	if _, err := sc.sess.Capture(r.Now(), "user", r.In.Prompt, sc.meta); err != nil {
-		return nil, err
+		return nil, r.unrecorded(sc, err)
 	}
 	return r.autoRecall(ctx, sc)
 }
@@ -79,7 +82,7 @@ func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
 	}
 	st, err := sc.sess.Capture(r.Now(), "assistant", r.In.LastAssistantMessage, sc.meta)
 	if err != nil {
-		return nil, err
+		return nil, r.unrecorded(sc, err)
 	}
 	th := session.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
 	if !th.Due(st) {
@@ -127,17 +130,102 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.recoverProject(ctx, sc); err != nil {
 		errs = append(errs, err)
 	}
+	if err := r.recoverUnrecorded(ctx, sc); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := (session.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now()); err != nil {
+		errs = append(errs, err)
+	}
 	if sc.layout.LongActive() {
 		p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
 		if err := registry.Touch(r.Paths.Registry(), p, r.Now()); err != nil {
 			errs = append(errs, fmt.Errorf("register project: %w", err))
 		}
 	}
-	text, err := inject.Build(inject.Options{Layout: sc.layout, Now: r.Now(), MaxChars: sc.cfg.Inject.MaxChars})
+	o := inject.Options{Layout: sc.layout, Now: r.Now(), MaxChars: sc.cfg.Inject.MaxChars}
+	if r.In.Source != "" && r.In.Source != "startup" {
+		o.Session = r.In.SessionID
+	}
+	text, err := inject.Build(o)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("build inject: %w", err))
 	}
 	return hook.SessionStartContext(text), errors.Join(errs...)
+}
+
+// unrecordedDir holds a marker per session whose state could not be
+// written (a full or broken state dir): the marker goes into the project,
+// which is often on another disk, so the next SessionStart can still
+// recover the session from its transcript.
+func unrecordedDir(l project.Layout) string {
+	return filepath.Join(l.Root, ".claude", ".cerebro", "unrecorded")
+}
+
+// unrecorded leaves the marker for a session whose capture failed and
+// returns the capture's error for the log.
+func (r *hookRun) unrecorded(sc *hookScope, captureErr error) error {
+	if r.In.TranscriptPath == "" || r.In.SessionID == "" || strings.ContainsAny(r.In.SessionID, `/\`) {
+		return captureErr
+	}
+	dir := unrecordedDir(sc.layout)
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = atomicfile.Write(filepath.Join(dir, r.In.SessionID), []byte(r.In.TranscriptPath+"\n"), 0o600)
+	}
+	if err != nil {
+		return errors.Join(captureErr, fmt.Errorf("leave recovery marker: %w", err))
+	}
+	return captureErr
+}
+
+// recoverUnrecorded flushes the sessions whose state could not be written,
+// from their transcripts, once the state dir takes writes again.
+func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
+	dir := unrecordedDir(sc.layout)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // none (or unreadable: nothing to do from here)
+	}
+	store := session.Store{Root: r.Paths.Sessions()}
+	var errs []error
+	for i, e := range ents {
+		if i >= recoverMax || ctx.Err() != nil {
+			break
+		}
+		id := e.Name()
+		if id == r.In.SessionID || strings.HasPrefix(id, ".") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, id))
+		if err != nil || len(data) > 4096 {
+			continue
+		}
+		tr := strings.TrimSpace(string(data))
+		other := store.Session(sc.id, id)
+		// The state starts at the transcript's beginning: what the hooks
+		// could not record is all in the transcript.
+		err = other.Update(func(st *session.State) error {
+			st.Project, st.Transcript, st.Ended = sc.layout.Root, tr, true
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
+			continue
+		}
+		st, err := other.Load()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		osc := *sc
+		osc.sess = other
+		if err := r.flush(ctx, &osc, st, session.TriggerRecovery, true); err != nil {
+			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
+			continue
+		}
+		os.Remove(filepath.Join(dir, id))
+	}
+	return errors.Join(errs...)
 }
 
 // recoverProject flushes, once, the segments other sessions of this project

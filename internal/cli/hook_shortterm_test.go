@@ -54,9 +54,16 @@ func (h *hookEnv) turn(t *testing.T, session, q, r string) {
 	h.hook(t, "stop", h.input(session, "Stop", "last_assistant_message", r))
 }
 
+// daily is every daily file of the project (the hooks date a section by
+// the wall clock, so a test may not name the day).
 func (h *hookEnv) daily() string {
-	data, _ := os.ReadFile(filepath.Join(h.proj, ".claude", "memory_short", "daily", "2026-11-30.md"))
-	return string(data)
+	files, _ := filepath.Glob(filepath.Join(h.proj, ".claude", "memory_short", "daily", "*.md"))
+	var b strings.Builder
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		b.Write(data)
+	}
+	return b.String()
 }
 
 func (h *hookEnv) log(t *testing.T) []runlog.Entry {
@@ -149,7 +156,7 @@ func TestSessionStartRecoversInjectsAndRegisters(t *testing.T) {
 		t.Fatalf("stdout is not the hook JSON: %q", out)
 	}
 	ctx := v.HookSpecificOutput.AdditionalContext
-	if v.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(ctx, "question 1") || !strings.Contains(ctx, "daily/2026-11-30.md") {
+	if v.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(ctx, "question 1") || !strings.Contains(ctx, "memory_short/daily/") {
 		t.Fatalf("inject lacks the distillate or its source:\n%s", ctx)
 	}
 	reg, err := registry.Read(filepath.Join(h.env["CEREBRO_HOME"], ".claude", "memory_short", "registry.json"))
@@ -182,7 +189,7 @@ func TestFlushPendingRecoversEverything(t *testing.T) {
 		t.Fatalf("stdout %q\n%s", out, h.daily())
 	}
 	out, _, _ = run(t, h.env, "", "flush", "--pending")
-	if out != "" || strings.Count(h.daily(), "· recovery") != 2 {
+	if strings.Contains(out, "wrote") || !strings.Contains(out, "nothing to flush") || strings.Count(h.daily(), "· recovery") != 2 {
 		t.Fatalf("second --pending wrote again: %q", out)
 	}
 }
@@ -324,5 +331,58 @@ func TestScanSecretsRedactsTheDistillate(t *testing.T) {
 	got := h.daily()
 	if !strings.Contains(got, "step 1") || strings.Contains(got, key) || !strings.Contains(got, "[REDACTED:") {
 		t.Fatalf("not redacted:\n%s", got)
+	}
+}
+
+// TestFlushSaysWhatItDid: `memhook flush` names the section it wrote with
+// its size, or says why nothing was written.
+func TestFlushSaysWhatItDid(t *testing.T) {
+	h := newHookEnv(t)
+	out, _, code := run(t, h.env, "", "flush", "--project", h.proj)
+	if code != 0 || !strings.Contains(out, "nothing to flush") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	h.turn(t, "s1", "Please add flag one.", "I added flag one.")
+	out, _, _ = run(t, h.env, "", "flush", "--project", h.proj)
+	if !strings.Contains(out, "s1: skipped (too few replies so far (2))") {
+		t.Errorf("a two-reply session: %q", out)
+	}
+	h.turn(t, "s1", "Please add flag two.", "I added flag two.")
+	out, _, _ = run(t, h.env, "", "flush", "--project", h.proj)
+	if !strings.Contains(out, "s1: wrote section 1 (4 replies, ") || !strings.Contains(out, "memory_short/daily/") {
+		t.Errorf("a four-reply session: %q", out)
+	}
+}
+
+// TestSessionUnrecordedForAFullStateDirIsRecovered: while the state dir
+// takes no writes the hooks fail open and leave a marker in the project;
+// once it does again, the next SessionStart flushes the session from its
+// transcript.
+func TestSessionUnrecordedForAFullStateDirIsRecovered(t *testing.T) {
+	h := newHookEnv(t)
+	broken := filepath.Join(t.TempDir(), "state-is-a-file")
+	os.WriteFile(broken, []byte("x"), 0o600)
+	good := h.env["CEREBRO_STATE_DIR"]
+	h.env["CEREBRO_STATE_DIR"] = broken
+	tr := filepath.Join(h.proj, "..", "lost.jsonl")
+	os.WriteFile(tr, []byte(userLine("Rename the Marmot flag to --fast")+"\n"+
+		`{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"I renamed the Marmot flag."},{"type":"tool_use","name":"Edit","input":{"file_path":"main.go"}}]}}`+"\n"), 0o600)
+	h.hook(t, "user-prompt-submit", h.input("lost", "UserPromptSubmit", "prompt", "Rename the Marmot flag to --fast"))
+	h.hook(t, "stop", h.input("lost", "Stop", "last_assistant_message", "I renamed the Marmot flag."))
+	if _, err := os.Stat(filepath.Join(h.proj, ".claude", ".cerebro", "unrecorded", "lost")); err != nil {
+		t.Fatalf("no recovery marker: %v", err)
+	}
+	h.env["CEREBRO_STATE_DIR"] = good
+	h.hook(t, "session-start", h.input("next", "SessionStart", "source", "startup"))
+	got := h.daily()
+	if !strings.Contains(got, "Marmot") || !strings.Contains(got, "· recovery") {
+		t.Fatalf("the unrecorded session was not recovered:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.proj, ".claude", ".cerebro", "unrecorded", "lost")); err == nil {
+		t.Error("the marker outlived the recovery")
+	}
+	h.hook(t, "session-start", h.input("next2", "SessionStart", "source", "startup"))
+	if n := strings.Count(h.daily(), "Marmot flag to"); n != 1 {
+		t.Errorf("recovered %d times", n)
 	}
 }

@@ -33,6 +33,11 @@ func TestReplayRealTranscripts(t *testing.T) {
 		t.Run(name+"/tight", func(t *testing.T) {
 			replay(t, file, map[string]string{"CEREBRO_SHORT_FLUSH_REPLIES": "2", "CEREBRO_SHORT_FLUSH_CHARS": "2000"})
 		})
+		// Compaction after the first turn: whatever its size, the turn
+		// is written before the summary replaces it.
+		t.Run(name+"/compact", func(t *testing.T) {
+			replay(t, file, map[string]string{replayCompact: "1"})
+		})
 	}
 }
 
@@ -63,23 +68,38 @@ func replay(t *testing.T, file string, env map[string]string) {
 		}
 		lastText = -1
 	}
+	// The design's count: every user message and every assistant message
+	// with text (by message id), on the main thread; a session changed
+	// something when a call wrote, edited or committed.
 	var prompts []string
+	replies, changed := 0, false
+	withText := map[string]bool{}
 	for i, l := range lines {
 		switch {
-		case l.ok && l.item.Role == transcript.RoleUser:
+		case l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "":
 			markFinal()
 			prompts = append(prompts, l.item.Text)
+			replies++
 		case l.ok && l.item.Role == transcript.RoleAssistant && l.item.Text != "":
 			lastText = i
+			if !withText[l.item.ID] {
+				withText[l.item.ID] = true
+				replies++
+			}
+		}
+		for _, tool := range l.item.Tools {
+			changed = changed || transcript.ChangesProject(tool)
 		}
 	}
 	markFinal()
+	compact := env[replayCompact] != ""
+	delete(env, replayCompact)
 
 	h := newHookEnv(t)
 	for k, v := range env {
 		h.env[k] = v
 	}
-	tight := env != nil
+	tight := env != nil && !compact
 	tr := filepath.Join(t.TempDir(), "session.jsonl")
 	in := func(event string, kv ...string) string {
 		m := map[string]any{"session_id": "replay-1", "cwd": h.proj, "hook_event_name": event, "transcript_path": tr}
@@ -95,19 +115,20 @@ func replay(t *testing.T, file string, env map[string]string) {
 	}
 	defer f.Close()
 	h.hook(t, "session-start", in("SessionStart", "source", "startup"))
-	replies, turnOpen, stopped := 0, false, true
+	turnOpen, stopped, stops := false, true, 0
 	stop := func(msg string) {
 		h.hook(t, "stop", in("Stop", "last_assistant_message", msg))
-		replies++
 		stopped = true
+		if stops++; stops == 1 && compact {
+			h.hook(t, "pre-compact", in("PreCompact", "trigger", "auto"))
+		}
 	}
 	for _, l := range lines {
-		if l.ok && l.item.Role == transcript.RoleUser {
+		if l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "" {
 			if turnOpen && !stopped {
 				stop("")
 			}
 			h.hook(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", l.item.Text))
-			replies++
 			turnOpen, stopped = true, false
 		}
 		if l.final && turnOpen {
@@ -121,14 +142,20 @@ func replay(t *testing.T, file string, env map[string]string) {
 	h.hook(t, "session-end", in("SessionEnd", "reason", "other"))
 
 	daily := dailyFiles(t, h.proj)
-	t.Logf("%d lines, %d requests, %d replies, %d sections", len(lines), len(prompts), replies, strings.Count(daily, "\n## "))
-	if replies < 4 {
+	t.Logf("%d lines, %d requests, %d replies, changed %v, %d sections", len(lines), len(prompts), replies, changed, strings.Count(daily, "\n## "))
+	if compact && stops > 0 && !strings.Contains(daily, "· pre-compact") {
+		t.Errorf("compaction after the first turn wrote no section:\n%.2000s", daily)
+	}
+	if replies < 4 && !changed && !(compact && stops > 0) {
 		if daily != "" {
-			t.Fatalf("trivial session (%d replies) was saved:\n%s", replies, daily)
+			t.Fatalf("trivial session (%d replies, nothing changed) was saved:\n%s", replies, daily)
 		}
 		return
 	}
-	if (replies >= 20 || tight) && !strings.Contains(daily, "· auto") {
+	if len(prompts) > 0 && daily == "" {
+		t.Fatalf("a session of %d replies that changed something (%v) was not saved", replies, changed)
+	}
+	if (replies >= 20 || tight) && !compact && !strings.Contains(daily, "· auto") {
 		t.Errorf("%d replies and no automatic flush", replies)
 	}
 	// Each request must be in some Asked list at least once (nothing lost)
@@ -160,6 +187,9 @@ func replay(t *testing.T, file string, env map[string]string) {
 		t.Logf("daily file:\n%.6000s", daily)
 	}
 }
+
+// replayCompact, in replay's env, fires PreCompact after the first Stop.
+const replayCompact = "replay-compact"
 
 func dailyFiles(t *testing.T, proj string) string {
 	files, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))

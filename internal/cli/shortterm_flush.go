@@ -36,6 +36,7 @@ func (r *hookRun) flush(ctx context.Context, sc *hookScope, st *session.State, t
 func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool) session.FlushOptions {
 	o := session.FlushOptions{
 		Trigger: trigger, Now: f.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
+		Force:   trigger == session.TriggerPreCompact,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)

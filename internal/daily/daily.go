@@ -83,7 +83,7 @@ func yamlString(s string) string {
 func Append(dir, project string, s Section) (string, error) {
 	path := Path(dir, s.End)
 	text := Render(s)
-	err := atomicfile.WithLock(path, func() error {
+	err := atomicfile.WithLock(LockPath(dir, s.End), func() error {
 		fi, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Size() == 0) {
 			return atomicfile.Write(path, []byte(Header(s.End, project)+text), 0o644)
@@ -97,6 +97,15 @@ func Append(dir, project string, s Section) (string, error) {
 		return "", fmt.Errorf("write daily section: %w", err)
 	}
 	return path, nil
+}
+
+// LockPath is where the appends to a day's file take their lock: under
+// <project>/.claude/.cerebro/locks/, never beside the note, so the daily
+// folder opened in Obsidian or listed by git status holds notes only. dir
+// is <project>/.claude/memory_short/daily.
+func LockPath(dir string, day time.Time) string {
+	claude := filepath.Dir(filepath.Dir(dir))
+	return filepath.Join(claude, ".cerebro", "locks", "daily-"+day.Format("2006-01-02"))
 }
 
 // HasSegment reports whether the file at path holds the section numbered

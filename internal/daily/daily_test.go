@@ -96,3 +96,22 @@ func TestProjectNameQuotedInFrontmatter(t *testing.T) {
 		t.Fatal(h)
 	}
 }
+
+// TestAppendLeavesNoLockBesideTheNote: the daily folder holds notes only.
+func TestAppendLeavesNoLockBesideTheNote(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, ".claude", "memory_short", "daily")
+	day := time.Date(2026, 11, 30, 9, 0, 0, 0, time.Local)
+	if _, err := Append(dir, "p", Section{Start: day, End: day, SessionID: "s1", Trigger: "auto", Seq: 1, Body: "### Asked\n- x\n"}); err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.Name() != "2026-11-30.md" {
+			t.Errorf("%s beside the note", e.Name())
+		}
+	}
+	if _, err := os.Stat(LockPath(dir, day) + ".lock"); err != nil {
+		t.Errorf("lock not under .claude/.cerebro/locks: %v", err)
+	}
+}

@@ -22,6 +22,9 @@ type Segment struct {
 	Start, End         time.Time
 	Trigger            string // auto, pre-compact, session-end, recovery, manual
 	Items              []transcript.Item
+	// Subagents are the tool calls the session's subagents made: the
+	// files they changed are the session's.
+	Subagents []transcript.Item
 	// Dir is the project root; file paths under it are shown relative to
 	// it. Empty leaves paths as the tools gave them.
 	Dir string
@@ -32,16 +35,18 @@ const (
 	HeadAsked   = "Asked"
 	HeadDone    = "Done"
 	HeadDecided = "Decided"
+	HeadLearned = "Learned"
 	HeadFiles   = "Files and commands"
 	HeadOpen    = "Open"
 )
 
 // Headings lists the subsections in order.
-var Headings = []string{HeadAsked, HeadDone, HeadDecided, HeadFiles, HeadOpen}
+var Headings = []string{HeadAsked, HeadDone, HeadDecided, HeadLearned, HeadFiles, HeadOpen}
 
-// MaxBody bounds an extractive body; a distillate is read at session start
-// inside a context budget of about 9,000 characters.
-const MaxBody = 2500
+// MaxBody bounds an extractive body: a distillate is read at session start
+// inside a context budget of 9,000 characters, which holds two full
+// sections and the inject's own framing.
+const MaxBody = 3600
 
 // section is one subsection's bullets (without the "- ").
 type section struct {
@@ -68,33 +73,58 @@ func render(sections []section) string {
 	return b.String()
 }
 
-// fit drops bullets, from the longest section's tail, until the body is
-// within limit characters. The dropped count is noted so the reader knows.
+// fit cuts bullets until the body is within limit characters. It cuts
+// from the longest list, never its first bullet (the goal, the first
+// outcome) nor its newest ones (where the work stands): the oldest of the
+// middle go first, and one note per list says how many were left out,
+// where they were.
 func fit(sections []section, limit int) []section {
 	dropped := make([]int, len(sections))
 	for len(render(withNotes(sections, dropped))) > limit {
 		longest := -1
 		for i, s := range sections {
-			if len(s.bullets) > 1 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
+			if len(s.bullets) > 2 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
 				longest = i
 			}
 		}
 		if longest < 0 {
-			break
+			// Every list is down to two bullets: shorten the longest bullet.
+			if !shortenLongest(sections) {
+				break
+			}
+			continue
 		}
 		s := &sections[longest]
-		s.bullets = s.bullets[:len(s.bullets)-1]
+		s.bullets = append(s.bullets[:1:1], s.bullets[2:]...)
 		dropped[longest]++
 	}
 	return withNotes(sections, dropped)
+}
+
+// shortenLongest halves the longest bullet over 80 runes; false when none.
+func shortenLongest(sections []section) bool {
+	bi, bj, n := -1, -1, 80
+	for i, s := range sections {
+		for j, b := range s.bullets {
+			if l := len([]rune(b)); l > n {
+				bi, bj, n = i, j, l
+			}
+		}
+	}
+	if bi < 0 {
+		return false
+	}
+	sections[bi].bullets[bj] = shorten(sections[bi].bullets[bj], n/2)
+	return true
 }
 
 func withNotes(sections []section, dropped []int) []section {
 	out := make([]section, len(sections))
 	for i, s := range sections {
 		out[i] = section{head: s.head, bullets: s.bullets}
-		if dropped[i] > 0 {
-			out[i].bullets = append(append([]string(nil), s.bullets...), moreNote(dropped[i]))
+		if dropped[i] > 0 && len(s.bullets) > 0 {
+			b := append([]string{s.bullets[0], moreNote(dropped[i])}, s.bullets[1:]...)
+			out[i].bullets = b
 		}
 	}
 	return out
@@ -102,7 +132,7 @@ func withNotes(sections []section, dropped []int) []section {
 
 func moreNote(n int) string {
 	if n == 1 {
-		return "… and 1 more"
+		return "… 1 earlier item left out"
 	}
-	return "… and " + itoa(n) + " more"
+	return "… " + itoa(n) + " earlier items left out"
 }

@@ -8,56 +8,81 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
-// Bullet and list bounds. Later bullets win where a list is cut: the end of
-// a segment is closer to where the work stands.
+// Bullet and list bounds. Where a list is longer, its first bullet and its
+// newest ones are kept and the oldest of the middle left out: the end of a
+// segment is where the work stands.
 const (
 	maxAsked    = 8
-	maxDone     = 7
+	maxDone     = 10
 	maxDecided  = 6
+	maxLearned  = 6
 	maxOpen     = 6
-	maxEdited   = 8
-	maxRead     = 6
-	maxCommands = 6
-	bulletRunes = 180
-	askRunes    = 160
+	maxEdited   = 10
+	maxRead     = 4
+	maxCommands = 8
+	bulletRunes = 220
+	askRunes    = 200
 	cmdRunes    = 80
+	perReply    = 4 // outcome sentences taken from one reply
 )
 
-// Extractive distils a segment without a model: the user's requests, what
-// the assistant reports having done, decisions, the files and commands its
-// tools touched, and what is left open. The same segment always gives the
-// same body; an empty segment gives "".
+// Extractive distils a segment without a model: what was asked, the
+// outcomes (with commits and the test results claimed as the result),
+// decisions with their reasons, lessons, the files changed (by the session
+// and its subagents) and the commands run, and what is left open. The same
+// segment always gives the same body; an empty segment gives "".
 func Extractive(seg Segment) string {
 	turns := splitTurns(seg.Items)
 	sc := sentenceCache{}
+	// A sentence is listed once: a decision is a decision before it is
+	// an outcome.
+	decided := decidedList(sc, turns, seg.Items, nil)
+	seen := map[string]bool{}
+	for _, b := range decided {
+		seen[b] = true
+	}
+	done := doneList(sc, turns, seg, seen)
+	for _, b := range done {
+		seen[b] = true
+	}
 	sections := []section{
-		{HeadAsked, asked(seg.Items)},
-		{HeadDone, done(sc, turns, seg.Items)},
-		{HeadDecided, decided(sc, seg.Items)},
-		{HeadFiles, filesAndCommands(seg.Items, seg.Dir)},
-		{HeadOpen, open(sc, turns, seg.Items)},
+		{HeadAsked, askedList(turns)},
+		{HeadDone, done},
+		{HeadDecided, decided},
+		{HeadLearned, learnedList(sc, turns, seen)},
+		{HeadFiles, filesAndCommands(append(append([]transcript.Item(nil), seg.Items...), seg.Subagents...), seg.Dir)},
+		{HeadOpen, openList(sc, turns, seg.Items)},
 	}
 	return render(fit(sections, MaxBody))
 }
 
-// turn is one user request and the assistant replies that followed it.
+// turn is one user request and what followed it: the assistant's replies
+// and the user's other words within the turn (answers, refusals).
 type turn struct {
 	ask     *transcript.Item // nil for replies before the segment's first prompt
 	replies []transcript.Item
+	words   []transcript.Item // user items of a Kind: answers, refusals, feedback
+	// chore: the request is one of cerebro's own commands or a session
+	// command; its replies are housekeeping, not the work.
+	chore bool
 }
 
 func splitTurns(items []transcript.Item) []turn {
 	var turns []turn
 	for i := range items {
 		it := items[i]
-		if it.Role == transcript.RoleUser {
-			turns = append(turns, turn{ask: &items[i]})
+		if it.Role == transcript.RoleUser && it.Kind == "" {
+			turns = append(turns, turn{ask: &items[i], chore: housekeeping(it.Text)})
 			continue
 		}
 		if len(turns) == 0 {
 			turns = append(turns, turn{})
 		}
 		t := &turns[len(turns)-1]
+		if it.Role == transcript.RoleUser {
+			t.words = append(t.words, it)
+			continue
+		}
 		t.replies = append(t.replies, it)
 	}
 	return turns
@@ -83,6 +108,15 @@ func (t turn) answered(sc sentenceCache) bool {
 	return false
 }
 
+func (t turn) interrupted() bool {
+	for _, w := range t.words {
+		if w.Kind == transcript.KindInterrupted {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	greeting = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^(?:hey|hi|hello|привет)[\s,]+claude[\s,!.:]*`)
@@ -98,50 +132,102 @@ var (
 		"/permissions": true, "/hooks": true, "/agents": true, "/ide": true, "/vim": true,
 		"/theme": true, "/compact": true, "/usage": true, "/export": true, "/rewind": true,
 		"/release-notes": true, "/terminal-setup": true, "/upgrade": true, "/output-style": true,
+		"/plugin": true, "/plugins": true, "/add-dir": true, "/init": true, "/bug": true,
 	}
 )
 
+// cerebro's own commands: housekeeping of the memory, never a request.
+// The short forms are how the commands show in Claude Code's menu.
+var cerebroShort = map[string]bool{
+	"/recall": true, "/flush": true, "/memory_long_active": true, "/ingest": true, "/compile": true,
+	"/doctor": true, "/remember": true, "/relearn": true,
+}
+
+// cerebroChanges are the commands whose outcome is worth one line: they
+// change the memory (on, off, a file ingested, days compiled).
+var cerebroChanges = map[string]bool{
+	"memory_long_active": true, "ingest": true, "org_ingest": true, "compile": true, "org_init": true,
+	"remember": true, "relearn": true, "core": true,
+}
+
+// cerebroCommand reports whether a prompt is one of cerebro's commands
+// (`/cerebro:x`, a short form, a memhook call) and returns its name
+// without prefix and its arguments.
+func cerebroCommand(text string) (name, args string, ok bool) {
+	s := strings.TrimSpace(text)
+	s = strings.TrimPrefix(s, "! ")
+	head, rest, _ := strings.Cut(s, " ")
+	lower := strings.ToLower(head)
+	switch {
+	case strings.HasPrefix(lower, "/cerebro:"):
+		return strings.TrimPrefix(lower, "/cerebro:"), strings.TrimSpace(rest), true
+	case strings.HasPrefix(lower, "/org_"), cerebroShort[lower] && lower != "/doctor":
+		return strings.TrimPrefix(lower, "/"), strings.TrimSpace(rest), true
+	case isMemhook(lower):
+		sub, more, _ := strings.Cut(strings.TrimSpace(rest), " ")
+		return sub, strings.TrimSpace(more), true
+	}
+	return "", "", false
+}
+
+func isMemhook(word string) bool {
+	return word == "memhook" || strings.HasSuffix(word, "/memhook")
+}
+
+// housekeeping reports whether a prompt steers the client or the memory
+// rather than asks for work.
+func housekeeping(text string) bool {
+	s := strings.TrimSpace(text)
+	if _, _, ok := cerebroCommand(s); ok {
+		return true
+	}
+	if strings.HasPrefix(s, "/") {
+		name, _, _ := strings.Cut(s, " ")
+		return sessionCommands[strings.ToLower(name)]
+	}
+	return false
+}
+
 // request reduces a user prompt to the request it makes, or "" when it is
-// an acknowledgement or a session command.
+// an acknowledgement, a session command or one of cerebro's commands.
 func request(text string) string {
 	s := strings.TrimSpace(text)
 	if g := greeting().FindString(s); g != "" {
 		s = capitalize(s[len(g):])
 	}
 	s = oneLine(s)
-	if s == "" || ack().MatchString(s) {
+	if s == "" || ack().MatchString(s) || housekeeping(s) {
 		return ""
-	}
-	if strings.HasPrefix(s, "/") {
-		name, _, _ := strings.Cut(s, " ")
-		if sessionCommands[strings.ToLower(name)] {
-			return ""
-		}
 	}
 	return s
 }
 
-func asked(items []transcript.Item) []string {
+func askedList(turns []turn) []string {
 	var all []string
 	seen := map[string]bool{}
-	for _, it := range items {
-		if it.Role != transcript.RoleUser {
+	for _, t := range turns {
+		if t.ask == nil {
 			continue
 		}
-		r := request(it.Text)
+		r := request(t.ask.Text)
 		if r == "" || seen[r] {
 			continue
 		}
 		seen[r] = true
 		all = append(all, safeBullet(r, askRunes))
 	}
-	if len(all) <= maxAsked {
+	return capKeepEnds(all, maxAsked, " more requests")
+}
+
+// capKeepEnds keeps the first item (the goal) and the newest ones, with
+// one note for those left out of the middle.
+func capKeepEnds(all []string, limit int, what string) []string {
+	if len(all) <= limit {
 		return all
 	}
-	// The first requests set the theme, the last ones where it ended.
-	head, tail := 2, maxAsked-3
-	out := append([]string{}, all[:head]...)
-	out = append(out, "… "+itoa(len(all)-head-tail)+" more requests")
+	tail := limit - 2
+	out := append([]string{}, all[0])
+	out = append(out, "… "+itoa(len(all)-1-tail)+what+" left out")
 	return append(out, all[len(all)-tail:]...)
 }
 
@@ -152,7 +238,7 @@ var (
 		"extracted", "merged", "committed", "pushed", "resolved", "cleaned up", "set up", "enabled",
 		"disabled", "simplified", "documented", "verified", "built", "migrated", "upgraded", "bumped",
 		"reverted", "restored", "switched", "introduced", "optimized", "improved", "rewrote",
-		"reorganized", "split", "wired", "hooked up",
+		"reorganized", "split", "wired", "hooked up", "found", "confirmed", "reformatted", "ran",
 		"сделал", "сделала", "сделали", "исправил", "исправила", "исправили", "добавил", "добавила",
 		"добавили", "обновил", "обновила", "обновили", "создал", "создала", "создали", "удалил",
 		"удалила", "удалили", "переписал", "переписали", "перенёс", "перенес", "перенесли", "настроил",
@@ -161,17 +247,28 @@ var (
 	)
 	doneSubjects = wordSet("i", "we", "i've", "we've", "я", "мы")
 	doneAdverbs  = wordSet("now", "also", "successfully", "just", "then", "тоже", "также", "ещё", "еще")
-	filler       = phrases(
+	// Praise and acknowledgements: no content of their own.
+	filler = phrases(
 		"you're right", "you're absolutely right", "you're totally right", "you are right",
 		"you are absolutely right", "great", "perfect", "excellent", "good", "nice", "i see",
-		"got it", "sure", "certainly", "of course", "ok", "okay", "thanks", "thank you",
+		"got it", "sure", "certainly", "of course", "ok", "okay", "thanks", "thank you", "awesome",
+		"great question", "good question", "good catch", "great catch", "excellent question",
 		"понял", "отлично", "хорошо", "конечно",
 	)
+	// Plans in progress: what the assistant is about to do, not what it did.
 	planning = phrases(
 		"let me", "let's", "i'll", "i will", "i'm going to", "i am going to", "now i", "now let",
-		"first i", "next i", "i need to", "i should",
+		"first i", "next i", "i need to", "i should", "now i'll", "now let's",
 		"сейчас", "давай", "давайте", "теперь я", "я посмотрю", "посмотрю",
 	)
+	// A test result claimed as the result: "63 tests passed", "all checks
+	// pass", "tests are green".
+	testClaim = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(\b\d+\s+(?:tests?|specs?|checks?)\b.*\b(?:pass|passed|passing|green|ok|succeed|succeeded)\b|\b(?:all|the)\s+(?:\w+\s+)?(?:tests?|checks?|specs?)\s+(?:now\s+)?(?:pass|passed|are passing|are green|succeed)|\b\d+\s+passed\b|✅|тесты проходят|тесты прошли)`)
+	})
+	commitHash = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bcommit(?:ted)?\b.*\b[0-9a-f]{7,40}\b|\b[0-9a-f]{7,40}\b.*\bcommit`)
+	})
 )
 
 // isDone reports whether a sentence reports work done: it opens with a
@@ -188,7 +285,7 @@ func isDone(s sent) bool {
 	v := ws
 	if doneSubjects[v[0]] {
 		v = v[1:]
-		if len(v) > 0 && v[0] == "have" {
+		if len(v) > 0 && (v[0] == "have" || v[0] == "also") {
 			v = v[1:]
 		}
 	}
@@ -207,7 +304,7 @@ func isDone(s sent) bool {
 			next = ws[i+2]
 		}
 		switch ws[i] {
-		case "been", "was", "were":
+		case "been", "was", "were", "is", "are":
 			if doneVerbs[next] {
 				return true
 			}
@@ -220,22 +317,37 @@ func isDone(s sent) bool {
 	return false
 }
 
-func done(sc sentenceCache, turns []turn, items []transcript.Item) []string {
+// outcome reports whether a sentence is worth keeping as an outcome.
+func outcome(s sent) bool {
+	if planning.prefix(s.words) || filler.prefix(s.words) && len(s.words) < 4 || isQuestion(s.text) {
+		return false
+	}
+	return isDone(s) || testClaim().MatchString(s.text) || commitHash().MatchString(s.text)
+}
+
+func doneList(sc sentenceCache, turns []turn, seg Segment, skip map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
-		b := safeBullet(leadIn(s), bulletRunes)
-		if !seen[b] {
+		b := safeBullet(leadIn(stripFiller(s)), bulletRunes)
+		if b != "" && !seen[b] && !skip[b] {
 			seen[b] = true
 			out = append(out, b)
 		}
 	}
+	var chores []string
 	for _, t := range turns {
+		if t.chore {
+			if name, args, ok := cerebroCommand(t.ask.Text); ok && cerebroChanges[name] && args != "status" {
+				chores = append(chores, strings.TrimSpace("cerebro: "+name+" "+args))
+			}
+			continue
+		}
 		ans, hasAnswer := t.answer()
 		for _, r := range t.replies {
 			n := 0
 			for _, s := range sc.of(r.Text) {
-				if n < 2 && isDone(s) {
+				if n < perReply && outcome(s) {
 					add(s.text)
 					n++
 				}
@@ -248,14 +360,55 @@ func done(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 				}
 			}
 		}
+		for _, tool := range commits(t.replies) {
+			add(tool)
+		}
 	}
-	if len(out) > maxDone {
-		out = out[len(out)-maxDone:]
+	out = capKeepEnds(out, maxDone, " earlier outcomes")
+	for _, c := range chores {
+		out = append(out, safeBullet(c, bulletRunes))
 	}
-	if summary := toolSummary(items); summary != "" {
+	if summary := toolSummary(append(append([]transcript.Item(nil), seg.Items...), seg.Subagents...)); summary != "" {
 		out = append(out, summary)
 	}
 	return out
+}
+
+// commits lists the commit messages of the git commits a turn ran.
+func commits(replies []transcript.Item) []string {
+	var out []string
+	for _, r := range replies {
+		for _, t := range r.Tools {
+			if toolKind(t.Name) != kindRun || !transcript.IsCommit(t.Target) {
+				continue
+			}
+			if m := commitMessage().FindStringSubmatch(t.Target); m != nil {
+				out = append(out, "committed: "+strings.TrimSpace(firstOf(m[1:])))
+			}
+		}
+	}
+	return out
+}
+
+var commitMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-[a-zA-Z]*m\s+(?:"([^"\n]+)|'([^'\n]+)|\$\(cat <<'?EOF'?\s*\n([^\n]+))`)
+})
+
+func firstOf(ss []string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stripFiller drops a leading exclamation of praise from a sentence.
+func stripFiller(s string) string {
+	for _, p := range []string{"Perfect! ", "Great! ", "Excellent! ", "Good! ", "Nice! ", "Awesome! "} {
+		s = strings.TrimPrefix(s, p)
+	}
+	return s
 }
 
 // leadIn marks a sentence that introduces a list as cut short.
@@ -267,7 +420,8 @@ func leadIn(s string) string {
 }
 
 // firstStatement is the first sentence of a reply that states something:
-// not a plan ("Let me…"), not a question, not a bare lead-in ("Here's…:").
+// not a plan ("Let me…"), not praise, not a question, not a bare lead-in
+// ("Here's…:").
 //
 // A long answer that has a summary or findings heading is represented by
 // what follows that heading.
@@ -290,52 +444,211 @@ func firstStatement(sc sentenceCache, text string) string {
 var conclusionHeading = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?im)^[ \t]*#{1,6}[ \t]+[^\n]*(?:summary|findings|conclusion|tl;dr|result|итог|вывод|резюме)[^\n]*\n`)
 })
-var decision = phrases(
-	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
-	"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
-	"i chose", "opted for", "the decision", "decision:",
-	"решили", "решено", "будем", "выбрали", "договорились", "остановимся на", "остановились на",
-	"используем",
+
+var (
+	decision = phrases(
+		"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
+		"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
+		"i chose", "chose", "opted for", "the decision", "decision:", "instead of", "rather than",
+		"in favor of", "in favour of", "trade-off", "tradeoff", "we'll keep", "keep it as",
+		"решили", "решено", "будем", "выбрали", "договорились", "остановимся на", "остановились на",
+		"используем", "вместо",
+	)
 )
 
-func decided(sc sentenceCache, items []transcript.Item) []string {
+// decisionCore are the markers that name a decision outright, as opposed
+// to an alternative named in passing ("instead of").
+var decisionCore = phrases(
+	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
+	"let's use", "let's keep", "going with", "agreed", "settled on", "chose", "opted for",
+	"the decision", "decision:", "решили", "решено", "выбрали", "договорились",
+)
+
+// decidedList: decisions with their reasons from the dialogue, the options
+// the user picked when asked, a plan they approved and the reasons they
+// gave for refusing a step.
+func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip map[string]bool) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, it := range items {
-		for _, s := range sc.of(it.Text) {
-			if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !decision.in(s.words) {
-				continue
+	add := func(s string) {
+		b := safeBullet(s, bulletRunes)
+		if b != "" && !seen[b] && !skip[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	var lastPlan string
+	for _, t := range turns {
+		if t.chore {
+			continue
+		}
+		if t.ask != nil && request(t.ask.Text) != "" {
+			// A request that states a choice ("keep the name, but…").
+			for _, s := range sc.of(t.ask.Text) {
+				if decision.in(s.words) && !isQuestion(s.text) {
+					add(s.text)
+				}
 			}
-			b := safeBullet(s.text, bulletRunes)
-			if !seen[b] {
-				seen[b] = true
-				out = append(out, b)
+		}
+		for _, r := range t.replies {
+			for _, tool := range r.Tools {
+				if tool.Name == "ExitPlanMode" {
+					lastPlan = planTitle(tool.Target)
+				}
+			}
+			for _, s := range sc.of(r.Text) {
+				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !decision.in(s.words) {
+					continue
+				}
+				if planning.prefix(s.words) && !reasoned(s.words) {
+					continue
+				}
+				if isDone(s) && !decisionCore.in(s.words) {
+					continue // work done, its alternative named: an outcome
+				}
+				add(stripFiller(s.text))
+			}
+		}
+		for _, w := range t.words {
+			switch w.Kind {
+			case transcript.KindAnswer:
+				for _, qa := range answers(w.Text) {
+					add("chose: " + qa)
+				}
+			case transcript.KindDeclined:
+				add("user declined a step: " + w.Text)
+			case transcript.KindPlanApproved:
+				if lastPlan != "" {
+					add("plan approved: " + lastPlan)
+				}
 			}
 		}
 	}
-	if len(out) > maxDecided {
-		out = out[len(out)-maxDecided:]
+	return capKeepEnds(out, maxDecided, " earlier decisions")
+}
+
+// reasoned: a sentence that gives its reason or its alternative.
+func reasoned(ws []string) bool {
+	return phrases("instead of", "rather than", "because", "since", "so that", "вместо", "потому что").in(ws)
+}
+
+// answers splits `"Q1"="A1", "Q2"="A2"` into "Q1 → A1" lines.
+func answers(text string) []string {
+	var out []string
+	// The transcript reader appends the picked options' descriptions
+	// after the pairs: ` (label: description; …)`.
+	desc := map[string]string{}
+	if i := strings.LastIndex(text, `"`); i >= 0 {
+		if tail := strings.TrimSpace(text[i+1:]); strings.HasPrefix(tail, "(") && strings.HasSuffix(tail, ")") {
+			for _, part := range strings.Split(tail[1:len(tail)-1], "; ") {
+				if label, d, ok := strings.Cut(part, ": "); ok {
+					desc[label] = d
+				}
+			}
+		}
+	}
+	for _, m := range answerPair().FindAllStringSubmatch(text, -1) {
+		a := oneLine(m[2])
+		if d := desc[m[2]]; d != "" {
+			a += " (" + oneLine(d) + ")"
+		}
+		out = append(out, shorten(oneLine(m[1]), 90)+" → "+a)
+	}
+	if len(out) == 0 && strings.TrimSpace(text) != "" {
+		out = append(out, oneLine(text))
 	}
 	return out
 }
 
+var answerPair = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]+)"="([^"]*)"`) })
+
+// planTitle is a plan's heading or first line.
+func planTitle(plan string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(plan), "\n")
+	line = strings.TrimSpace(strings.TrimLeft(line, "# "))
+	line = strings.TrimPrefix(strings.TrimPrefix(line, "Plan:"), "План:")
+	return strings.TrimSpace(strings.TrimSuffix(line, " …"))
+}
+
 var (
-	// Markers of work left over, taken from any reply.
+	// Markers of a lesson: an error's cause, a limit found.
+	lessonMarkers = phrases(
+		"the issue is", "the issue was", "the problem is", "the problem was", "root cause", "caused by",
+		"the cause", "turns out", "turned out", "the reason is", "the reason was", "because",
+		"can't", "cannot", "couldn't", "doesn't support", "does not support", "not supported",
+		"isn't supported", "not allowed", "requires", "needs to be", "blocked", "permission",
+		"approval", "limitation", "limit", "only works", "doesn't work", "does not work",
+		"didn't work", "failed", "fails", "failing", "is slow", "takes", "deprecated", "by default",
+		"note that", "important", "the fix", "the catch", "gotcha", "no installer",
+		"потому что", "из-за", "причина", "не работает", "нельзя", "не поддерживает", "оказалось",
+	)
+	errorName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception)\b`) })
+)
+
+// learnedList: lessons stated in the dialogue (an error and its cause, a
+// limit found) and what a hook said when it blocked a turn.
+func learnedList(sc sentenceCache, turns []turn, skip map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		b := safeBullet(s, bulletRunes)
+		if b != "" && !seen[b] && !skip[b] {
+			seen[b] = true
+			out = append(out, b)
+		}
+	}
+	for _, t := range turns {
+		if t.chore {
+			continue
+		}
+		for _, r := range t.replies {
+			n := 0
+			for _, s := range sc.of(r.Text) {
+				if n >= 2 || isQuestion(s.text) || strings.HasSuffix(s.text, ":") || len(s.words) < 5 ||
+					planning.prefix(s.words) || filler.prefix(s.words) && len(s.words) < 6 {
+					continue
+				}
+				if lessonMarkers.in(s.words) || errorName().MatchString(s.text) {
+					add(stripFiller(s.text))
+					n++
+				}
+			}
+		}
+		for _, r := range t.replies {
+			for _, f := range findings(r.Text) {
+				add(f)
+			}
+		}
+		for _, w := range t.words {
+			if w.Kind == transcript.KindHookFeedback {
+				add("a Stop hook blocked the turn: " + w.Text)
+			}
+		}
+	}
+	return capKeepEnds(out, maxLearned, " earlier lessons")
+}
+
+var (
+	// Markers of work left over, taken from any reply: written as a
+	// marker (TODO:, FIXME) or as a phrase, never a topic word.
 	openStrong = phrases(
-		"todo", "to do", "to-do", "fixme", "tbd", "still need", "still needs", "not yet",
-		"left to do", "remaining", "follow-up", "follow up", "haven't",
+		"still need", "still needs", "not yet", "left to do", "remaining work", "follow-up:",
+		"still failing", "still fails", "ready to push", "ready to commit", "ready to merge",
+		"needs review", "not implemented", "not done",
 		"осталось", "ещё нужно", "еще нужно", "пока не", "не забыть", "не сделано", "доделать",
 	)
+	todoMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:TODO|FIXME|TBD|XXX):?\s`) })
 	// Markers of a next step, taken only from the reply the segment ends on:
 	// earlier ones were usually carried out in the next turn.
 	openNext = phrases(
-		"next step", "next steps", "you may want", "you might want", "consider",
+		"next step", "next steps", "you may want", "you might want", "consider", "would you like",
+		"want me to", "should i", "shall i", "fail", "failing", "failed",
 		"нужно", "надо", "следующий шаг", "дальше", "потом", "стоит",
 	)
 	checkbox = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`) })
 )
 
-func open(sc sentenceCache, turns []turn, items []transcript.Item) []string {
+func openList(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
@@ -345,46 +658,86 @@ func open(sc sentenceCache, turns []turn, items []transcript.Item) []string {
 			out = append(out, b)
 		}
 	}
+	// The reply the segment ends on, housekeeping aside.
 	var last transcript.Item
 	hasLast := false
-	for i := len(items) - 1; i >= 0; i-- {
-		if items[i].Role == transcript.RoleAssistant && strings.TrimSpace(items[i].Text) != "" {
-			last, hasLast = items[i], true
-			break
-		}
-	}
-	for _, it := range items {
-		if it.Role != transcript.RoleAssistant {
+	for i := len(turns) - 1; i >= 0 && !hasLast; i-- {
+		if turns[i].chore {
 			continue
 		}
-		final := hasLast && it.ID == last.ID
-		for _, s := range sc.of(it.Text) {
+		last, hasLast = turns[i].answer()
+	}
+	for _, t := range turns {
+		if t.chore {
+			continue
+		}
+		for _, it := range t.replies {
+			final := hasLast && it.ID == last.ID
+			for _, s := range sc.of(it.Text) {
+				switch {
+				case isDone(s) && !openStrong.in(s.words),
+					planning.prefix(s.words), strings.HasSuffix(s.text, ":"):
+				case final && isQuestion(s.text):
+					add(s.text)
+				case (openStrong.in(s.words) || todoMarker().MatchString(s.text)) && !isQuestion(s.text):
+					add(s.text)
+				case final && openNext.in(s.words):
+					add(s.text)
+				}
+			}
+			if final {
+				for _, m := range checkbox().FindAllStringSubmatch(it.Text, -1) {
+					add(m[1])
+				}
+			}
+		}
+	}
+	// The request the segment ends on, if it got no answer: no reply yet,
+	// only plans and tool calls, or the user interrupted it.
+	for i := len(turns) - 1; i >= 0; i-- {
+		t := turns[i]
+		if t.chore || t.ask == nil {
+			continue
+		}
+		if r := request(t.ask.Text); r != "" {
 			switch {
-			case isDone(s) && !openStrong.in(s.words),
-				planning.prefix(s.words), strings.HasSuffix(s.text, ":"):
-			case final && isQuestion(s.text):
-				add(s.text)
-			case openStrong.in(s.words) && !isQuestion(s.text):
-				add(s.text)
-			case final && openNext.in(s.words):
-				add(s.text)
+			case t.interrupted() && !t.answered(sc):
+				add("interrupted, not resolved: " + r)
+			case !t.answered(sc):
+				add("unanswered: " + r)
 			}
 		}
-		if final {
-			for _, m := range checkbox().FindAllStringSubmatch(it.Text, -1) {
-				add(m[1])
+		break
+	}
+	return capKeepEnds(out, maxOpen, " earlier open items")
+}
+
+// findingsLead is a heading or lead-in line that introduces findings.
+var findingsLead = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]+)?(?:\*\*)?[^\n]{0,40}\b(?:key findings|findings|what i found|root cause|lessons?(?: learned)?|learned|insights|gotchas|caveats|important notes?|key points|ключевые выводы|выводы|находки)\b[^\n]{0,20}$`)
+})
+
+// findings returns the first list items under each findings heading or
+// lead-in ("Key findings:"): what the assistant itself reports as learned.
+func findings(text string) []string {
+	var out []string
+	for _, loc := range findingsLead().FindAllStringIndex(text, -1) {
+		n := 0
+		for _, line := range strings.Split(text[loc[1]:], "\n") {
+			if strings.TrimSpace(line) == "" && n == 0 {
+				continue
+			}
+			if !listMarker().MatchString(line) {
+				if n > 0 || heading().MatchString(line) {
+					break
+				}
+				continue
+			}
+			out = append(out, strings.TrimSpace(emphasis.Replace(listMarker().ReplaceAllString(line, ""))))
+			if n++; n == 4 {
+				break
 			}
 		}
-	}
-	// A request the segment ends on that got no answer: no reply yet, or
-	// only plans and tool calls (interrupted, or the session ended).
-	if n := len(turns); n > 0 && turns[n-1].ask != nil && !turns[n-1].answered(sc) {
-		if r := request(turns[n-1].ask.Text); r != "" {
-			add("unanswered: " + r)
-		}
-	}
-	if len(out) > maxOpen {
-		out = out[len(out)-maxOpen:]
 	}
 	return out
 }

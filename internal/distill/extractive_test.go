@@ -70,7 +70,7 @@ func sectionOf(body, head string) []string {
 }
 
 func TestAskedRules(t *testing.T) {
-	long := "Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end"
+	long := "Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end of the import run"
 	items := []transcript.Item{
 		user("Hey Claude, can you add a health endpoint?"),
 		user("ok"),
@@ -85,7 +85,7 @@ func TestAskedRules(t *testing.T) {
 		"Can you add a health endpoint?",
 		"/review the auth module",
 		"line one line two",
-		"Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows…",
+		"Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end of the…",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("asked:\n got %q\nwant %q", got, want)
@@ -101,7 +101,9 @@ func TestAskedCap(t *testing.T) {
 		items = append(items, user("request number "+itoa(i)))
 	}
 	got := sectionOf(Extractive(Segment{Items: items}), HeadAsked)
-	want := []string{"request number 0", "request number 1", "… 13 more requests",
+	// The first request (the goal) and the newest stay; the oldest of the
+	// middle go, with one note.
+	want := []string{"request number 0", "… 13 more requests left out", "request number 14",
 		"request number 15", "request number 16", "request number 17", "request number 18", "request number 19"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -118,7 +120,7 @@ func TestDoneRules(t *testing.T) {
 			user("fix the login bug"),
 			assistant("a1", "Let me check the handler."),
 			assistant("a2", "I've fixed the nil check in the login handler. Updated the tests to cover it. Also renamed a variable. Let me know if you need more."),
-		}, []string{"I've fixed the nil check in the login handler.", "Updated the tests to cover it."}},
+		}, []string{"I've fixed the nil check in the login handler.", "Updated the tests to cover it.", "Also renamed a variable."}},
 		{"an answer without action verbs gives its first statement", []transcript.Item{
 			user("why is it slow?"),
 			assistant("a1", "Great question! The query scans the whole table because the index is on the wrong column. Want me to fix it?"),
@@ -241,9 +243,12 @@ func TestFilesAndCommands(t *testing.T) {
 	)
 	got := sectionOf(Extractive(Segment{Items: []transcript.Item{assistant("a1", "", tools...)}, Dir: "/repo"}), HeadFiles)
 	want := []string{
-		"changed: `pkg/f0.go`, `pkg/f1.go`, `pkg/f2.go`, `pkg/f3.go`, `pkg/f4.go`, `pkg/f5.go`, `pkg/f6.go`, `pkg/f7.go` (+3 more)",
+		// Cut from the middle: the first file and the newest stay.
+		"changed: `pkg/f0.go`, … 1 more, `pkg/f2.go`, `pkg/f3.go`, `pkg/f4.go`, `pkg/f5.go`, `pkg/f6.go`, `pkg/f7.go`, `pkg/f8.go`, `pkg/f9.go`, `pkg/f10.go`",
 		"read: `/elsewhere/notes.md`",
-		"ran: `cat <<'EOF' > x …`, `` echo `date` ``",
+		// A heredoc into a file writes; echo only looks, and is left out
+		// when something else ran.
+		"ran: `cat <<'EOF' > x …`",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("files and commands:\n got %q\nwant %q", got, want)
@@ -256,7 +261,7 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 		n := itoa(i)
 		items = append(items,
 			user("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)),
-			assistant("a"+n, "I've implemented task "+n+" "+strings.Repeat("carefully ", 40)+". We decided to keep "+n+". TODO: follow up on "+n+".",
+			assistant("a"+n, "I've implemented task "+n+" "+strings.Repeat("carefully ", 40)+". We decided to keep "+n+". The build failed because cache "+n+" was stale. TODO: follow up on "+n+".",
 				transcript.Tool{Name: "Edit", Target: "/r/file" + n + ".go"}, transcript.Tool{Name: "Bash", Target: "make test-" + n}))
 	}
 	body := Extractive(Segment{Items: items})

@@ -28,7 +28,9 @@ Reply with ONLY these markdown subsections, in this order, each a bullet list ("
 ### Done
 (what was actually done or found, not what was planned)
 ### Decided
-(decisions and the reason, if given)
+(decisions and the reason, if given; options the user picked)
+### Learned
+(lessons: an error and its cause, a limit found)
 ### Files and commands
 (files changed or read, commands run, in backticks)
 ### Open

@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
@@ -29,6 +30,11 @@ type Options struct {
 	Layout   project.Layout
 	Now      time.Time
 	MaxChars int // in characters (runes); 0 means 9,000
+	// Session, when set, is a session being resumed, cleared or compacted:
+	// its own sections are left out (its context, or the summary that
+	// replaced it, already holds those turns), so a resume never hands a
+	// session back what it said.
+	Session string
 }
 
 // coreShare bounds CORE.md within the budget so that it never crowds out
@@ -70,9 +76,12 @@ func Build(o Options) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
-		secs := daily.Sections(data)
-		for i := range secs {
-			secs[i] = dropMarker(secs[i])
+		var secs []string
+		for _, sec := range daily.Sections(data) {
+			if o.Session != "" && strings.Contains(sec, "<!-- cerebro:segment session="+o.Session+" ") {
+				continue
+			}
+			secs = append(secs, dropMarker(sec))
 		}
 		if len(secs) == 0 {
 			continue
@@ -86,7 +95,9 @@ func Build(o Options) (string, error) {
 	if o.Layout.LongActive() {
 		if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
 			return "", err
-		} else if strings.TrimSpace(data) != "" {
+		} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
+			// An untouched template tells the model nothing: tokens spent
+			// on every start for nothing.
 			tail = append(tail, block{kind: "core", source: o.Layout.Core(), parts: []string{data}})
 		}
 		if status, err := planFactStatus(o.Layout.PlanFact()); err != nil {
@@ -152,6 +163,16 @@ func fit(max int, dailyBlocks, tail []block) string {
 			kept[i] = append(kept[i], p)
 			budget -= c
 			first = false
+		}
+		if n := len(b.parts) - len(kept[i]); n > 0 && len(kept[i]) > 0 {
+			// Say what was left out, and where it is, when it fits.
+			note := fmt.Sprintf("%d older sections omitted: %s", n, b.source)
+			if n == 1 {
+				note = "1 older section omitted: " + b.source
+			}
+			if runes(b.render(append(append([]string(nil), kept[i]...), note))) <= left {
+				kept[i] = append(kept[i], note)
+			}
 		}
 		if len(kept[i]) > 0 {
 			left -= runes(b.render(kept[i]))
@@ -232,7 +253,7 @@ func planFactStatus(path string) (string, error) {
 		return "", fmt.Errorf("read plan-fact: %w", err)
 	}
 	pf, probs := planfact.Parse(data)
-	if pf == nil {
+	if pf == nil || untouchedPlanFact(pf) {
 		return "", nil
 	}
 	var parts []string
@@ -293,4 +314,16 @@ func dropMarker(sec string) string {
 		}
 	}
 	return strings.Join(out, "")
+}
+
+// untouchedPlanFact reports whether a plan-fact still holds what
+// `memhook long on` wrote: nobody has recorded a plan or a fact yet.
+func untouchedPlanFact(pf *planfact.PlanFact) bool {
+	day, err := time.Parse("2006-01-02", pf.Updated)
+	if err != nil {
+		return false
+	}
+	t, _ := planfact.Parse(planfact.Template(pf.Project, day))
+	return t != nil && t.Stage == pf.Stage && t.PlanStatus == pf.PlanStatus && t.Status == pf.Status &&
+		t.Next == pf.Next && t.Summary == pf.Summary && len(pf.Blockers) == 0
 }

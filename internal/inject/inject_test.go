@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
@@ -105,5 +107,64 @@ func BenchmarkBuild(b *testing.B) {
 		if s, err := Build(Options{Layout: l, Now: now}); err != nil || s == "" {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestResumedSessionIsNotHandedItsOwnTurns: on resume the session's own
+// sections are left out, other sessions' are not; what the cap leaves out
+// is named with its file.
+func TestResumedSessionIsNotHandedItsOwnTurns(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	l := project.Layout{Root: root}
+	addSection(t, l, now.Add(-3*time.Hour), "other", "### Asked\n- migrate the orders table\n")
+	addSection(t, l, now.Add(-2*time.Hour), "self", "### Asked\n- add --json to lint\n")
+	got, err := Build(Options{Layout: l, Now: now, Session: "self"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "--json") || !strings.Contains(got, "orders table") {
+		t.Fatalf("resume inject:\n%s", got)
+	}
+	for i := 0; i < 6; i++ {
+		addSection(t, l, now.Add(-time.Duration(100-i)*time.Minute), "s"+itoaTest(i), "### Asked\n- "+strings.Repeat("padding words ", 30)+"\n")
+	}
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "older sections omitted: "+daily.Path(l.DailyDir(), now)) {
+		t.Errorf("no omission note:\n%s", got)
+	}
+	if n := utf8.RuneCountInString(got); n > 1500 {
+		t.Errorf("inject %d runes over the cap", n)
+	}
+}
+
+func itoaTest(i int) string { return string(rune('0' + i)) }
+
+// TestUntouchedTemplatesAreNotInjected: CORE.md and План-факт.md as
+// `long on` lays them out give no block; once someone writes in them, they
+// do.
+func TestUntouchedTemplatesAreNotInjected(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	l := project.Layout{Root: root}
+	testfile.Write(t, l.Core(), string(longterm.CoreTemplate()))
+	testfile.Write(t, l.PlanFact(), string(planfact.Template("proj", now)))
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != "" {
+		t.Fatalf("untouched templates injected:\n%s", got)
+	}
+	testfile.Write(t, l.Core(), string(longterm.CoreTemplate())+"- deploys go through the staging cluster first\n")
+	pf := strings.Replace(string(planfact.Template("proj", now)), "next: describe the first milestone", "next: ship the importer", 1)
+	testfile.Write(t, l.PlanFact(), pf)
+	got, err = Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "staging cluster first") || !strings.Contains(got, "ship the importer") {
+		t.Fatalf("edited CORE or plan-fact not injected:\n%s", got)
 	}
 }

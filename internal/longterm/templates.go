@@ -133,3 +133,7 @@ progress only; check with ` + "`memhook planfact check`" + `.
 3. Keep ` + "`CORE.md`" + ` short: only what every session needs.
 4. After adding or renaming pages run ` + "`memhook wiki index`" + ` and ` + "`memhook lint`" + `.
 `
+
+// CoreTemplate is CORE.md as `memhook long on` lays it out: inject leaves
+// an untouched one out.
+func CoreTemplate() []byte { return coreTemplate() }

@@ -76,7 +76,15 @@ func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]trans
 		if strings.TrimSpace(e.Text) == "" {
 			continue
 		}
-		out = append(out, transcript.Item{Role: e.Role, Text: e.Text, Time: e.Time})
+		text := e.Text
+		if e.Role == transcript.RoleUser {
+			// The hook's prompt may carry IDE context the transcript
+			// reader drops; the section shows what was typed.
+			if text = transcript.CleanUser(text); text == "" {
+				continue
+			}
+		}
+		out = append(out, transcript.Item{Role: e.Role, Text: text, Time: e.Time})
 		newCarried = append(newCarried, Carry{Key: MessageKey(e.Role, e.Text), Time: e.Time})
 	}
 	if len(newCarried) > MaxCarried {
@@ -116,6 +124,11 @@ var (
 // input and the transcript each spell it: whitespace is ignored, and a
 // slash command's transcript markup counts as the typed command line.
 func MessageKey(role, text string) string {
+	if role == transcript.RoleUser && strings.Contains(text, "<") && !strings.Contains(text, "<command-name>") {
+		// IDE selections and opened files are context, not the prompt:
+		// matched without them, a prompt is never written twice.
+		text = transcript.CleanUser(text)
+	}
 	if strings.Contains(text, "<command-name>") {
 		name := commandName.FindStringSubmatch(text)
 		args := commandArgs.FindStringSubmatch(text)

@@ -40,6 +40,9 @@ type FlushOptions struct {
 	// dropped; otherwise it is kept for later.
 	MinReplies int
 	Final      bool
+	// Force flushes whatever the segment's size: before compaction,
+	// nothing unflushed may be left to the summary.
+	Force bool
 	// Distill turns the segment into a section body. It runs without the
 	// session lock held, so a slow distiller never blocks the hooks.
 	Distill func(ctx context.Context, seg distill.Segment) string
@@ -52,6 +55,9 @@ type FlushOptions struct {
 type FlushResult struct {
 	File    string // daily file written, if any
 	Items   int
+	Seq     int    // the section's number in its session
+	Replies int    // messages with text in the section's segment
+	Chars   int    // their dialogue characters, tool mentions included
 	Skipped string // why nothing was written, if so
 }
 
@@ -59,6 +65,8 @@ type snapshot struct {
 	from, to, jfrom, jto int64
 	carried              []Carry
 	items                []transcript.Item
+	subItems             []transcript.Item // what subagents did
+	sub                  map[string]int64  // subagent offsets after the snapshot
 	st                   State
 }
 
@@ -88,7 +96,15 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		if err != nil {
 			return err
 		}
-		trivial := st.Flushes == 0 && st.Replies < o.MinReplies
+		if !st.Changed && changes(s.items) {
+			st.Changed = true
+		}
+		if n := withText(s.items); st.Flushes == 0 && n > st.Replies {
+			// The transcript is the record: a session whose hooks could
+			// not count (a full state dir) is judged by what it holds.
+			st.Replies = n
+		}
+		trivial := !o.Force && st.Flushes == 0 && st.Replies < o.MinReplies && !st.Changed
 		switch {
 		case len(s.items) == 0:
 			res.Skipped = "nothing new"
@@ -124,7 +140,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	}
 	crash("after-read")
 	seg := distill.Segment{
-		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items,
+		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items, Subagents: snap.subItems,
 		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
 	}
 	for _, it := range snap.items {
@@ -160,7 +176,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			From: snap.from, To: snap.to, Seq: st.Flushes + 1, Body: body,
 		}
 		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
-			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried}
+			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried, Sub: snap.sub}
 		if err := x.save(st); err != nil {
 			return err
 		}
@@ -170,7 +186,13 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			return err
 		}
 		crash("after-append")
-		res.File, res.Items = file, len(snap.items)
+		res.File, res.Items, res.Seq = file, len(snap.items), sec.Seq
+		for _, it := range snap.items {
+			if strings.TrimSpace(it.Text) != "" {
+				res.Replies++
+			}
+		}
+		res.Chars = transcript.Chars(snap.items)
 		x.advance(st, snap, true)
 		return nil
 	})
@@ -205,7 +227,48 @@ func (x *Session) read(st *State) (*snapshot, error) {
 	items, to := readTranscript(st.Transcript, st.Offset)
 	s.to = to
 	s.items, s.carried = Combine(items, entries, st.Carried)
+	s.subItems, s.sub = readSubagents(st.Transcript, st.Sub)
 	return s, nil
+}
+
+// maxSubagents bounds how many subagent transcripts one flush reads.
+const maxSubagents = 64
+
+// readSubagents reads what the session's subagents did since the last
+// flush, from where Claude Code 2.1 keeps their transcripts:
+// <transcript without .jsonl>/subagents/*.jsonl. Only their tool calls
+// matter to the distillate (the files they changed, what they ran); their
+// own dialogue is not the session's.
+func readSubagents(tr string, offsets map[string]int64) ([]transcript.Item, map[string]int64) {
+	if tr == "" {
+		return nil, offsets
+	}
+	files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents", "*.jsonl"))
+	if len(files) == 0 {
+		return nil, offsets
+	}
+	if len(files) > maxSubagents {
+		files = files[len(files)-maxSubagents:]
+	}
+	next := make(map[string]int64, len(offsets)+len(files))
+	for k, v := range offsets {
+		next[k] = v
+	}
+	var out []transcript.Item
+	for _, f := range files {
+		name := filepath.Base(f)
+		items, to, err := transcript.ReadSidechain(f, next[name], ReadChunk)
+		if err != nil {
+			continue
+		}
+		for _, it := range items {
+			if len(it.Tools) > 0 {
+				out = append(out, transcript.Item{Role: it.Role, Tools: it.Tools, Time: it.Time, ID: it.ID})
+			}
+		}
+		next[name] = to
+	}
+	return out, next
 }
 
 // readTranscript reads complete lines from offset to the end in chunks,
@@ -235,10 +298,14 @@ func readTranscript(path string, from int64) ([]transcript.Item, int64) {
 func (x *Session) advance(st *State, s *snapshot, wrote bool) {
 	st.Offset, st.JournalOffset = s.to, s.jto
 	st.Carried = s.carried
+	if s.sub != nil {
+		st.Sub = s.sub
+	}
 	if wrote {
 		st.Flushes++
 	}
 	st.Intent = nil
+	st.Scan = max(st.Scan, s.to)
 	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
 	if entries, _, err := x.ReadJournal(st.JournalOffset); err == nil {
 		for _, e := range entries {
@@ -260,8 +327,31 @@ func (x *Session) finishIntent(st *State) error {
 		return err
 	}
 	if ok {
-		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried}, true)
+		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried, sub: in.Sub}, true)
 	}
 	st.Intent = nil
 	return nil
+}
+
+// changes reports whether a segment's tool calls changed the project.
+func changes(items []transcript.Item) bool {
+	for _, it := range items {
+		for _, t := range it.Tools {
+			if transcript.ChangesProject(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withText counts the messages of a segment that carry text.
+func withText(items []transcript.Item) int {
+	n := 0
+	for _, it := range items {
+		if strings.TrimSpace(it.Text) != "" && it.Kind == "" {
+			n++
+		}
+	}
+	return n
 }

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
 // Entry is one journal line: a prompt (role "user") or the final assistant
@@ -69,8 +70,12 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 			st.Transcript = meta.Transcript
 		}
 		st.JournalSize += int64(len(line))
-		count(st, Entry{Role: role, Text: text, Time: now})
-		st.Replies++
+		if role == "assistant" {
+			countTurn(st, now, text)
+		} else if strings.TrimSpace(text) != "" {
+			count(st, Entry{Role: role, Text: text, Time: now})
+			st.Replies++
+		}
 		st.LastSeen = now
 		st.Parked, st.Ended = false, false
 		if err := x.setPending(true); err != nil {
@@ -100,6 +105,7 @@ func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 				// is not this plugin's to replay, and reading it whole
 				// could outlast every hook.
 				st.Offset = lineAlignedSize(meta.Transcript)
+				st.Scan = st.Offset
 			}
 			st.Transcript = meta.Transcript
 		}
@@ -109,6 +115,69 @@ func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 		return nil
 	})
 	return out, err
+}
+
+// ScanChunk bounds how much of the transcript one Stop scans; a turn that
+// appended more is counted on by the next Stop.
+const ScanChunk = 16 << 20
+
+// countTurn counts, at Stop, what the turn added to the dialogue: every
+// assistant message with text on the main thread (read from the transcript,
+// from where the last scan ended: only what this turn appended) plus the
+// one-line mention of each tool call, and the turn's final message, which
+// the transcript usually does not hold yet (it lags the hook by ~100 ms).
+// That message's key is remembered so the next scan does not count it
+// again when it appears.
+func countTurn(st *State, now time.Time, final string) {
+	from := max(st.Scan, st.Offset)
+	var tally transcript.Tally
+	if st.Transcript != "" {
+		t, next, err := transcript.Count(st.Transcript, from, ScanChunk)
+		if err == nil {
+			tally, st.Scan = t, next
+		}
+	}
+	n, chars := 0, tally.ToolChars
+	finalKey := ""
+	if strings.TrimSpace(final) != "" {
+		finalKey = MessageKey("assistant", final)
+	}
+	seenFinal := false
+	for _, m := range tally.Messages {
+		k := MessageKey("assistant", m.Text)
+		if k == finalKey {
+			seenFinal = true
+		}
+		switch {
+		case st.LagKey != "" && k == st.LagKey:
+			st.LagKey = "" // counted at the Stop that captured it
+			continue
+		case m.ID != "" && m.ID == st.LastID:
+			// The rest of a message whose first part the previous scan
+			// counted.
+			chars += utf8.RuneCountInString(m.Text)
+			continue
+		}
+		n++
+		chars += utf8.RuneCountInString(m.Text)
+	}
+	if k := len(tally.Messages); k > 0 {
+		st.LastID = tally.Messages[k-1].ID
+	}
+	if finalKey != "" && !seenFinal && finalKey != st.LagKey {
+		n++
+		chars += utf8.RuneCountInString(final)
+		st.LagKey = finalKey
+	}
+	st.Changed = st.Changed || tally.Changed
+	if n > 0 || chars > 0 {
+		if st.SegReplies == 0 && st.SegStart.IsZero() {
+			st.SegStart = now
+		}
+		st.SegReplies += n
+		st.SegChars += chars
+		st.Replies += n
+	}
 }
 
 func count(st *State, e Entry) {

@@ -53,6 +53,20 @@ type State struct {
 	// the transcript had them (the transcript lags the hooks); the next
 	// flush drops their transcript copies. See Combine.
 	Carried []Carry `json:"carried,omitempty"`
+	// Sub is how far each subagent transcript of the session (by file
+	// name) has been flushed.
+	Sub map[string]int64 `json:"sub,omitempty"`
+
+	// Scan is how far Stop has counted the transcript; LastID the id of
+	// the last assistant message it counted (a message split across two
+	// scans is one reply); LagKey the key of the final message a Stop
+	// counted before the transcript had it.
+	Scan   int64  `json:"scan,omitempty"`
+	LastID string `json:"last_id,omitempty"`
+	LagKey string `json:"lag_key,omitempty"`
+	// Changed: a tool call of the session wrote or edited a file or made
+	// a commit; such a session is never trivial.
+	Changed bool `json:"changed,omitempty"`
 
 	Replies    int       `json:"replies"`     // replies captured in the whole session
 	SegReplies int       `json:"seg_replies"` // replies since the last flush
@@ -80,11 +94,12 @@ type State struct {
 
 // Intent describes a section being written.
 type Intent struct {
-	File          string  `json:"file"`
-	Seq           int     `json:"seq"`
-	Offset        int64   `json:"offset"`
-	JournalOffset int64   `json:"journal_offset"`
-	Carried       []Carry `json:"carried,omitempty"`
+	File          string           `json:"file"`
+	Seq           int              `json:"seq"`
+	Offset        int64            `json:"offset"`
+	JournalOffset int64            `json:"journal_offset"`
+	Carried       []Carry          `json:"carried,omitempty"`
+	Sub           map[string]int64 `json:"sub,omitempty"`
 }
 
 // Store is the sessions dir.
@@ -289,4 +304,48 @@ func (x *Session) setPending(on bool) error {
 func (x *Session) IsPending() bool {
 	_, err := os.Stat(x.pendingPath())
 	return err == nil
+}
+
+// staleTmpAge is how old a temporary file must be before it counts as left
+// by a killed write: a live write finishes within a hook's deadline.
+const staleTmpAge = time.Hour
+
+// CleanStale removes the temporary files that killed writes left in a
+// project's session dir (".<name>.tmp-*", see atomicfile) once they are an
+// hour old, at most once a day per project (a stamp file says when), so
+// the cost of listing the dir is not paid on every SessionStart. It
+// returns how many it removed.
+func (s Store) CleanStale(projectID string, now time.Time) (int, error) {
+	dir := filepath.Join(s.Root, projectID)
+	stamp := filepath.Join(dir, ".cleaned-"+now.Format("2006-01-02"))
+	if _, err := os.Stat(stamp); err == nil {
+		return 0, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("list session dir: %w", err)
+	}
+	n := 0
+	for _, e := range ents {
+		name := e.Name()
+		if strings.HasPrefix(name, ".cleaned-") && name != filepath.Base(stamp) {
+			os.Remove(filepath.Join(dir, name))
+			continue
+		}
+		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) >= staleTmpAge {
+			if os.Remove(filepath.Join(dir, name)) == nil {
+				n++
+			}
+		}
+	}
+	if f, err := os.Create(stamp); err == nil {
+		f.Close()
+	}
+	return n, nil
 }

@@ -14,10 +14,12 @@ import (
 type assembler struct {
 	items []Item
 	index map[string]int // assistant message.id → position in items
+	// sidechain: the file is a subagent's, its lines all sidechain lines.
+	sidechain bool
 }
 
 func (a *assembler) add(raw []byte) {
-	it, ok := ParseLine(raw)
+	it, ok := parseLine(raw, a.sidechain)
 	if !ok {
 		return
 	}
@@ -37,7 +39,14 @@ func (a *assembler) add(raw []byte) {
 // ParseLine parses one transcript line. It reports false for anything that
 // is not main dialogue, and for an assistant line that carries neither text
 // nor tool calls (thinking only). Invalid UTF-8 is replaced, never refused.
-func ParseLine(raw []byte) (Item, bool) {
+func ParseLine(raw []byte) (Item, bool) { return parseLine(raw, false) }
+
+// ParseSidechainLine parses a line of a subagent's transcript: the same
+// as [ParseLine], sidechain lines included. What a subagent did (its
+// tool calls) belongs to the session that started it.
+func ParseSidechainLine(raw []byte) (Item, bool) { return parseLine(raw, true) }
+
+func parseLine(raw []byte, sidechain bool) (Item, bool) {
 	line := trimLine(raw)
 	if len(line) == 0 || line[0] != '{' {
 		return Item{}, false
@@ -60,14 +69,30 @@ func ParseLine(raw []byte) (Item, bool) {
 	}
 	fields := gjson.GetMany(s, "isSidechain", "isMeta", "isCompactSummary",
 		"isVisibleInTranscriptOnly", "isApiErrorMessage", "toolUseResult", "timestamp", "uuid", "message")
-	if fields[0].Bool() || fields[1].Bool() || fields[2].Bool() || fields[3].Bool() || fields[4].Bool() {
+	if typ == RoleUser && fields[1].Bool() && !fields[0].Bool() {
+		// A hook's feedback that blocked the turn is written as a meta
+		// message; it is the one meta message worth keeping.
+		if text, kind := userNotice(fields[8].Get("content")); kind == KindHookFeedback {
+			when, _ := time.Parse(time.RFC3339Nano, fields[6].Str)
+			return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str, Kind: kind}, true
+		}
+	}
+	if (fields[0].Bool() && !sidechain) || fields[1].Bool() || fields[2].Bool() || fields[3].Bool() || fields[4].Bool() {
 		return Item{}, false
 	}
 	msg := fields[8]
 	when, _ := time.Parse(time.RFC3339Nano, fields[6].Str)
 	if typ == RoleUser {
 		if fields[5].Exists() {
-			return Item{}, false // a tool result, whatever its shape
+			// A tool result, whatever its shape; a few carry the user's
+			// own words (an answer, a refusal with its reason).
+			if text, kind := userResult(msg.Get("content"), fields[5]); kind != "" {
+				return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str, Kind: kind}, true
+			}
+			return Item{}, false
+		}
+		if text, kind := userNotice(msg.Get("content")); kind != "" {
+			return Item{Role: RoleUser, Text: text, Time: when, ID: fields[7].Str, Kind: kind}, true
 		}
 		text, ok := userText(msg.Get("content"))
 		if !ok {
@@ -103,7 +128,7 @@ func ParseLine(raw []byte) (Item, bool) {
 // targetKeys are the tool-input fields that name what a call was about,
 // in order of preference.
 var targetKeys = []string{
-	"file_path", "notebook_path", "command", "pattern", "url", "query", "path", "skill", "description",
+	"file_path", "notebook_path", "command", "pattern", "url", "query", "path", "skill", "description", "plan",
 }
 
 // targetMax bounds a target: a heredoc command can run to kilobytes.

@@ -39,7 +39,22 @@ type Item struct {
 	Tools []Tool    // tool calls made in this reply (assistant)
 	Time  time.Time // from the line's timestamp (for a merged message, the first line carrying text or tools)
 	ID    string    // assistant: message.id (split lines merged into one Item); user: uuid
+	// Kind tells a user item that is not a typed prompt but still the
+	// user's word to the model: KindAnswer (an AskUserQuestion answer),
+	// KindDeclined (a tool call the user refused, with the reason they
+	// gave), KindPlanApproved, KindHookFeedback (a hook blocked the turn),
+	// KindInterrupted. Empty for a prompt and for assistant items.
+	Kind string
 }
+
+// User item kinds besides a typed prompt.
+const (
+	KindAnswer       = "answer"
+	KindDeclined     = "declined"
+	KindPlanApproved = "plan-approved"
+	KindHookFeedback = "hook-feedback"
+	KindInterrupted  = "interrupted"
+)
 
 // Read parses complete lines from byte offset from up to at most maxBytes
 // further (0 = to EOF) and returns the main-dialogue replies in order and the
@@ -52,6 +67,16 @@ type Item struct {
 // results of successive calls with [Merge], and count replies by distinct
 // ID, not by Item, when counting across calls.
 func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
+	return read(path, from, maxBytes, false)
+}
+
+// ReadSidechain reads a subagent's transcript as [Read] reads the main
+// one: its lines are all sidechain lines.
+func ReadSidechain(path string, from, maxBytes int64) ([]Item, int64, error) {
+	return read(path, from, maxBytes, true)
+}
+
+func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next int64, err error) {
 	if from < 0 {
 		return nil, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
 	}
@@ -66,7 +91,7 @@ func Read(path string, from, maxBytes int64) (items []Item, next int64, err erro
 
 	var (
 		br       = bufio.NewReaderSize(f, 64<<10)
-		asm      assembler
+		asm      = assembler{sidechain: sidechain}
 		consumed int64
 		long     []byte // accumulates a line longer than br's buffer
 		inLong   bool

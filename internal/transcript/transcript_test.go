@@ -44,6 +44,12 @@ func TestReadRules(t *testing.T) {
 		{"noise.jsonl", []short{
 			{RoleUser, "u1", "Which port does the server use?", nil},
 			{RoleAssistant, "msg_1", "It listens on port 8080.", nil},
+			// Hook feedback (meta or not) and interruptions are kept,
+			// marked by Kind.
+			{RoleUser, "u6", "save memories first", nil},
+			{RoleUser, "u7", "no isMeta flag here", nil},
+			{RoleUser, "u10", "interrupted", nil},
+			{RoleUser, "u11", "interrupted", nil},
 			{RoleUser, "u12", "Update the README with the new port", nil},
 		}},
 		{"commands.jsonl", []short{
@@ -396,8 +402,16 @@ func TestRealE2ESession(t *testing.T) {
 		t.Fatal(err)
 	}
 	var texts []string
+	feedback := ""
 	for _, it := range items {
+		if it.Kind == KindHookFeedback {
+			feedback = it.Text // the hook that blocked a turn: kept, marked
+			continue
+		}
 		texts = append(texts, it.Text)
+	}
+	if !strings.Contains(feedback, "MARKER-STOP-BLOCK") {
+		t.Errorf("the Stop hook's blocking feedback is not kept as hook feedback: %q", feedback)
 	}
 	all := strings.Join(texts, "\n")
 	for _, want := range []string{"hello TRIGGER_BASH", "/memtest:remember the sky is blue", "/compact keep the facts", "turn six"} {

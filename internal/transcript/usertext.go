@@ -103,3 +103,111 @@ func cleanUser(s string) string {
 	}
 	return s
 }
+
+// Markers Claude Code puts in the tool results that carry the user's words.
+const (
+	answeredPrefix = "User has answered your questions:"
+	declinedReason = "The user provided the following reason for the rejection:"
+	planApproved   = "User has approved your plan"
+	hookFeedback   = "Stop hook feedback:"
+	interrupted    = "[Request interrupted by user"
+)
+
+// userResult returns the user's words a tool result carries, and their
+// kind: AskUserQuestion answers, the reason given for refusing a tool
+// call, a plan approval.
+func userResult(content, result gjson.Result) (string, string) {
+	var text string
+	if content.Type == gjson.String {
+		text = content.Str
+	}
+	content.ForEach(func(_, block gjson.Result) bool {
+		if block.Get("type").Str != "tool_result" {
+			return true
+		}
+		c := block.Get("content")
+		if c.Type == gjson.String {
+			text = c.Str
+		} else {
+			c.ForEach(func(_, b gjson.Result) bool {
+				if b.Get("type").Str == "text" {
+					text += b.Get("text").Str
+				}
+				return true
+			})
+		}
+		return false
+	})
+	text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), "Error: "))
+	switch {
+	case strings.HasPrefix(text, answeredPrefix):
+		t := strings.TrimPrefix(text, answeredPrefix)
+		if i := strings.Index(t, ". You can now continue"); i >= 0 {
+			t = t[:i]
+		}
+		return strings.TrimSpace(t) + chosenDescriptions(result), KindAnswer
+	case strings.Contains(text, declinedReason):
+		_, reason, _ := strings.Cut(text, declinedReason)
+		if reason = strings.TrimSpace(reason); reason != "" {
+			return reason, KindDeclined
+		}
+	case strings.HasPrefix(text, planApproved):
+		return "plan approved", KindPlanApproved
+	}
+	return "", ""
+}
+
+// userNotice returns what Claude Code itself wrote as a user message that
+// still matters to the record: a hook's feedback that blocked the turn,
+// an interruption.
+func userNotice(content gjson.Result) (string, string) {
+	text := content.Str
+	if content.IsArray() {
+		content.ForEach(func(_, b gjson.Result) bool {
+			if b.Get("type").Str == "text" {
+				text = b.Get("text").Str
+				return false
+			}
+			return true
+		})
+	}
+	text = strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(text, hookFeedback):
+		return strings.TrimSpace(strings.TrimPrefix(text, hookFeedback)), KindHookFeedback
+	case strings.HasPrefix(text, interrupted):
+		return "interrupted", KindInterrupted
+	}
+	return "", ""
+}
+
+// CleanUser reduces a prompt as the UserPromptSubmit hook received it to
+// what the user typed, the way the transcript reader does: IDE context
+// and hook output dropped, a slash command as typed.
+func CleanUser(s string) string { return cleanUser(s) }
+
+// chosenDescriptions returns the descriptions of the options the user
+// picked, from the tool result's record of the questions: the label alone
+// ("Credo + Dialyxir") often leaves out what the choice meant ("skip
+// Sobelow").
+func chosenDescriptions(result gjson.Result) string {
+	answers := result.Get("answers")
+	if !answers.IsObject() {
+		return ""
+	}
+	var out []string
+	result.Get("questions").ForEach(func(_, q gjson.Result) bool {
+		picked := answers.Get(gjson.Escape(q.Get("question").Str)).Str
+		q.Get("options").ForEach(func(_, o gjson.Result) bool {
+			if d := strings.TrimSpace(o.Get("description").Str); o.Get("label").Str == picked && d != "" {
+				out = append(out, picked+": "+d)
+			}
+			return true
+		})
+		return true
+	})
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, "; ") + ")"
+}

@@ -1,0 +1,184 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Tally is what [Count] found in the part of a transcript it scanned: the
+// assistant messages with text on the main thread, the dialogue characters
+// they and their tool calls add, and whether a tool call changed the
+// project.
+type Tally struct {
+	// Messages are the assistant messages with text, by message id, in
+	// order; a message split across lines is listed once.
+	Messages []CountedMessage
+	// ToolChars are the characters of the one-line mentions of the tool
+	// calls (see [ToolLine]).
+	ToolChars int
+	// Changed is set when a call wrote or edited a file or committed.
+	Changed bool
+}
+
+// CountedMessage is one assistant message with text.
+type CountedMessage struct {
+	ID, Text string
+}
+
+// Count scans complete lines from byte offset from, at most maxBytes of
+// them (0 = to EOF), and returns what they add to the dialogue and the
+// offset after the last line scanned. User lines are not parsed at all:
+// the hooks count prompts themselves, and tool output (the bulk of a
+// transcript, written as user lines) must cost no more than a type check.
+func Count(path string, from, maxBytes int64) (Tally, int64, error) {
+	var t Tally
+	if from < 0 {
+		return t, from, fmt.Errorf("count transcript %s: negative offset %d", path, from)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return t, from, fmt.Errorf("count transcript: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return t, from, fmt.Errorf("count transcript %s: seek to %d: %w", path, from, err)
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	var consumed int64
+	seen := map[string]int{}
+	for maxBytes <= 0 || consumed < maxBytes {
+		chunk, rerr := br.ReadSlice('\n')
+		if errors.Is(rerr, bufio.ErrBufferFull) {
+			// A long line: only an assistant line is read whole; user
+			// and progress lines are skipped without being held.
+			if assistantLine(chunk) {
+				line, err := readRest(br, chunk)
+				if err != nil {
+					break // unterminated: the next scan takes it
+				}
+				consumed += int64(len(line))
+				t.add(line, seen)
+				continue
+			}
+			n := int64(len(chunk))
+			skipped, complete := skipLine(br)
+			if !complete {
+				break
+			}
+			consumed += n + skipped
+			continue
+		}
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return t, from + consumed, fmt.Errorf("count transcript %s at %d: %w", path, from+consumed, rerr)
+		}
+		if rerr != nil { // EOF: an unterminated tail is left for next time
+			break
+		}
+		consumed += int64(len(chunk))
+		t.add(chunk, seen)
+	}
+	return t, from + consumed, nil
+}
+
+// readRest reads the remainder of a long line whose first chunk was read.
+func readRest(br *bufio.Reader, first []byte) ([]byte, error) {
+	line := append([]byte(nil), first...)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, err
+	}
+}
+
+// skipLine discards the rest of a line; complete is false at EOF before
+// its newline (a line still being written).
+func skipLine(br *bufio.Reader) (int64, bool) {
+	var n int64
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return n, err == nil
+	}
+}
+
+// assistantLine tells from the start of a line whether it is an assistant
+// line; Claude Code writes "type" before "message".
+func assistantLine(head []byte) bool {
+	return gjson.GetBytes(head, "type").Str == RoleAssistant ||
+		bytes.Contains(head, []byte(`"type":"assistant"`))
+}
+
+func (t *Tally) add(line []byte, seen map[string]int) {
+	if gjson.GetBytes(line, "type").Str != RoleAssistant {
+		return
+	}
+	it, ok := ParseLine(line)
+	if !ok || it.Role != RoleAssistant {
+		return
+	}
+	for _, tool := range it.Tools {
+		t.ToolChars += len([]rune(ToolLine(tool)))
+		if ChangesProject(tool) {
+			t.Changed = true
+		}
+	}
+	if strings.TrimSpace(it.Text) == "" {
+		return
+	}
+	if i, ok := seen[it.ID]; ok && it.ID != "" {
+		t.Messages[i].Text = joinText(t.Messages[i].Text, it.Text)
+		return
+	}
+	seen[it.ID] = len(t.Messages)
+	t.Messages = append(t.Messages, CountedMessage{ID: it.ID, Text: it.Text})
+}
+
+// ChangesProject reports whether a tool call changed the project: a file
+// written or edited, or a commit made.
+func ChangesProject(t Tool) bool {
+	switch t.Name {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return true
+	case "Bash", "PowerShell":
+		return IsCommit(t.Target)
+	}
+	return false
+}
+
+// IsCommit reports whether a shell command makes a git commit.
+func IsCommit(cmd string) bool {
+	i := strings.Index(cmd, "git ")
+	for i >= 0 {
+		rest := strings.Fields(cmd[i+4:])
+		// Skip global options such as -C dir or -c k=v.
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if rest[0] == "-C" || rest[0] == "-c" {
+				rest = rest[min(2, len(rest)):]
+				continue
+			}
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && (rest[0] == "commit" || rest[0] == "merge" || rest[0] == "cherry-pick" || rest[0] == "revert") {
+			return true
+		}
+		j := strings.Index(cmd[i+4:], "git ")
+		if j < 0 {
+			break
+		}
+		i += 4 + j
+	}
+	return false
+}
