@@ -352,3 +352,13 @@ func CheckFile(path string) error {
 	}
 	return checkType(path, fi)
 }
+
+// MkdirAll makes dir and its parents, confined like [OpenFile] when dir is
+// within cerebro's layout under a .claude folder.
+func MkdirAll(dir string) error {
+	d, err := OpenDir(RootOf(filepath.Join(dir, "x")), dir, true)
+	if err != nil {
+		return err
+	}
+	return d.Close()
+}
