@@ -151,7 +151,7 @@ func Default() Config {
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
 		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
-		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 32 << 20, IngestBytes: 64 << 20},
+		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
 	}
 }
 
