@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 	"github.com/mattn/go-isatty"
 )
@@ -79,6 +80,7 @@ func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
 	}
 	// The one place a limit reaches a package that has no configuration.
 	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
+	safefs.NoteLimit = eff.Limits.NoteBytes
 	f.configs[projectRoot] = eff
 	return eff, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Files names the service files in the desk's private folder.
@@ -54,7 +55,7 @@ func writeCache(dir string, p *Project) error {
 	}
 	data = append(data, '\n')
 	path := filepath.Join(dir, CacheDir, p.ID+".json")
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if old, err := safefs.ReadNote(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	if err := atomicfile.Replace(path, data, 0o644); err != nil {

@@ -37,13 +37,14 @@ var (
 	ErrNotRegular = errors.New("is not a regular file")
 	ErrEscapes    = errors.New("resolves outside its root")
 	ErrTooLarge   = errors.New("is larger than the limit")
+	ErrNotDir     = errors.New("is not a directory")
 )
 
 // Refused reports whether err is one of the refusals of this package (as
 // opposed to an ordinary I/O error): callers log it as a skip.
 func Refused(err error) bool {
 	return errors.Is(err, ErrSymlink) || errors.Is(err, ErrNotRegular) ||
-		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge)
+		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotDir)
 }
 
 // confined are the entries right below a .claude folder that cerebro owns
@@ -105,6 +106,13 @@ func OpenDir(root, dir string, create bool) (*Dir, error) {
 			return nil, fmt.Errorf("create directory %s: %w", root, err)
 		}
 	}
+	// Opening a directory does not use O_NONBLOCK or O_DIRECTORY for its
+	// last component: a FIFO there would block, so the type is checked first.
+	if fi, err := os.Stat(root); err != nil {
+		return nil, fmt.Errorf("open directory %s: %w", root, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("open directory %s: %w", root, ErrNotDir)
+	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("open directory %s: %w", root, err)
@@ -115,8 +123,16 @@ func OpenDir(root, dir string, create bool) (*Dir, error) {
 	defer r.Close()
 	if create {
 		if err := r.MkdirAll(rel, 0o755); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				err = ErrNotDir // a file, FIFO or dangling link where a directory should be
+			}
 			return nil, fmt.Errorf("create directory %s: %w", dir, rootErr(err, root))
 		}
+	}
+	if fi, err := r.Stat(rel); err != nil {
+		return nil, fmt.Errorf("open directory %s: %w", dir, rootErr(err, root))
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("open directory %s: %w", dir, ErrNotDir)
 	}
 	sub, err := r.OpenRoot(rel)
 	if err != nil {
@@ -361,4 +377,47 @@ func MkdirAll(dir string) error {
 		return err
 	}
 	return d.Close()
+}
+
+// NoteLimit bounds [ReadNote]: the limits.note_bytes setting, set by the
+// composition root; a note over it is refused, not read.
+var NoteLimit int64 = 8 << 20
+
+// ReadNote reads a Markdown note, a page, a daily file, log.md or
+// План-факт.md: [ReadFile] with [NoteLimit].
+func ReadNote(path string) ([]byte, error) { return ReadFile(path, NoteLimit) }
+
+// ReadDirNames lists the names in dir (confined like [OpenFile]); a FIFO or
+// file where the directory should be is refused without blocking.
+func ReadDirNames(dir string) ([]string, error) {
+	d, err := OpenDir(RootOf(filepath.Join(dir, "x")), dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	f, err := d.r.Open(".")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return names, fmt.Errorf("list %s: %w", dir, err)
+	}
+	return names, nil
+}
+
+// ReadDir is [os.ReadDir] under the rules of [ReadDirNames]: entries sorted
+// by name, a FIFO or file where the directory should be refused.
+func ReadDir(dir string) ([]fs.DirEntry, error) {
+	d, err := OpenDir(RootOf(filepath.Join(dir, "x")), dir, false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	ents, err := fs.ReadDir(d.r.FS(), ".")
+	if err != nil {
+		return ents, fmt.Errorf("list %s: %w", dir, err)
+	}
+	return ents, nil
 }

@@ -192,3 +192,33 @@ func TestOpenDirRefusesLexicalEscape(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestDirectoryWhereAFIFOIsRefusedWithoutBlocking(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs")
+	}
+	root, _ := project(t)
+	daily := filepath.Join(root, ".claude", "memory_short", "daily")
+	os.Remove(daily)
+	if err := syscall.Mkfifo(daily, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, err := ReadDirNames(daily); !errors.Is(err, ErrNotDir) {
+			t.Errorf("list: err = %v", err)
+		}
+		if err := Append(filepath.Join(daily, "x.md"), []byte("x"), 0o644, false); !errors.Is(err, ErrNotDir) {
+			t.Errorf("append: err = %v", err)
+		}
+		if _, err := ReadDirNames("/dev/null"); !errors.Is(err, ErrNotDir) {
+			t.Errorf("list a device: %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("blocked on a FIFO directory")
+	}
+}
