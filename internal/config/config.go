@@ -137,7 +137,7 @@ type Limits struct {
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
-		Short:     Short{FlushChars: 12000, FlushReplies: 20, MinReplies: 4},
+		Short:     Short{FlushChars: 12000, FlushReplies: 20, MinReplies: 4, ScanSecrets: true},
 		Distiller: Distiller{Kind: "extractive", Command: "claude", TimeoutSeconds: 120, DailyBudget: 20},
 		Inject:    Inject{MaxChars: 9000},
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
