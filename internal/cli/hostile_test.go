@@ -300,3 +300,36 @@ func TestHostileConfig(t *testing.T) {
 		}
 	})
 }
+
+// org ingest of /dev/zero, a link to a secret file and a 3 GB sparse file:
+// refused before copying, in bounded memory, nothing committed or left.
+func TestHostileOrgIngest(t *testing.T) {
+	h := newHostile(t)
+	if _, errOut, code := h.exec(t, "", "org", "init"); code != 0 {
+		t.Fatalf("org init: %s", errOut)
+	}
+	src := filepath.Join(filepath.Dir(h.proj), "src")
+	os.MkdirAll(src, 0o755)
+	link := filepath.Join(src, "pw.md")
+	os.Symlink(h.bashrc, link)
+	big := filepath.Join(src, "big.md")
+	f, _ := os.Create(big)
+	f.Truncate(3 << 30)
+	f.Close()
+	fifo := filepath.Join(src, "pipe.md")
+	syscall.Mkfifo(fifo, 0o644)
+	desk := h.env["CEREBRO_HOME"]
+	for p, want := range map[string]string{"/dev/zero": "not a regular file", link: "symbolic link", big: "over the ingest limit", fifo: "not a regular file"} {
+		_, errOut, code := h.exec(t, "", "org", "ingest", p)
+		if code == 0 || !strings.Contains(errOut, want) {
+			t.Errorf("org ingest %s: exit %d, stderr %q, want %q", p, code, errOut, want)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Join(desk, "raw"))
+	for _, e := range ents {
+		if !e.IsDir() && e.Name() != ".gitkeep" {
+			t.Errorf("a refused source left raw/%s", e.Name())
+		}
+	}
+	h.untouched(t)
+}
