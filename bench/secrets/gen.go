@@ -201,6 +201,18 @@ func generators() map[string]gen {
 			p, s := around(r, "password=", "DB_PASSWORD=", "passwd: ", "Пароль: ", `"password": "`, "pwd = ")
 			return p, str(r, lower, 3) + str(r, upper, 2) + str(r, digits, 2) + str(r, alnum+"!#&*", 3+r.Intn(8)), s
 		},
+		"password-hash": func(r *rand.Rand) (string, string, string) {
+			salt := str(r, alnum+"./", 8+r.Intn(8))
+			switch r.Intn(4) {
+			case 0:
+				return pick(r, "root:", "deploy:", ""), "$6$" + salt + "$" + str(r, alnum+"./", 86), ":19700:0:99999:7:::\n"
+			case 1:
+				return "admin:", "$2y$10$" + str(r, alnum+"./", 53), "\n"
+			case 2:
+				return "user:", "$5$" + salt + "$" + str(r, alnum+"./", 43), "\n"
+			}
+			return "bob:", "$y$j9T$" + salt + "$" + str(r, alnum+"./", 43), "\n"
+		},
 		"secret-assignment": func(r *rand.Rand) (string, string, string) {
 			p, s := around(r, "api_key = ", "client_secret: ", "SERVICE_TOKEN=", `"apiKey": "`)
 			return p, str(r, lower, 2) + str(r, digits, 2) + str(r, upper, 2) + str(r, alnum, 10+r.Intn(10)), s

@@ -13,9 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/gofrs/flock"
 )
 
@@ -33,18 +33,6 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	return err
 }
 
-// syncDir is best effort: some platforms (Windows) cannot open a directory
-// for syncing, and the rename has already happened.
-func syncDir(dir string) {
-	if runtime.GOOS == "windows" {
-		return
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
 // Append adds data to the end of path under the path's lock, creating the
 // file (and its directory) when missing, and syncs before returning. A
 // writer that also rewrites the file must take the same lock via [WithLock].
@@ -53,26 +41,10 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 }
 
 // AppendUnlocked is [Append] for callers already holding the lock of path.
+// Like every write of this package it goes through [safefs]: a symlink,
+// FIFO, device or directory at path is refused, never written through.
 func AppendUnlocked(path string, data []byte, perm fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("create directory for %s: %w", path, err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
-	if err != nil {
-		return fmt.Errorf("open %s for append: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("append to %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("sync %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
-	}
-	return nil
+	return safefs.Append(path, data, perm, true)
 }
 
 // LockTimeout bounds how long [WithLock] waits for another process.
@@ -91,9 +63,16 @@ func WithLock(path string, fn func() error) error {
 // WithLockTimeout is [WithLock] with an explicit wait bound, for hooks that
 // must give up quickly rather than hold the session.
 func WithLockTimeout(path string, timeout time.Duration, fn func() error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create directory for lock %s: %w", path, err)
 	}
+	// The lock file is opened through safefs first: a planted link or FIFO
+	// named like it is refused instead of being created or opened by flock.
+	lf, err := safefs.OpenFile(path+".lock", os.O_RDONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	lf.Close()
 	l := flock.New(path + ".lock")
 	deadline := time.Now().Add(timeout)
 	for {

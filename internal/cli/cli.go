@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/transcript"
 	"github.com/mattn/go-isatty"
 )
 
@@ -76,6 +78,9 @@ func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
 	if f.configs == nil {
 		f.configs = map[string]*config.Effective{}
 	}
+	// The one place a limit reaches a package that has no configuration.
+	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
+	safefs.NoteLimit = eff.Limits.NoteBytes
 	f.configs[projectRoot] = eff
 	return eff, nil
 }

@@ -80,8 +80,16 @@ func doctorRun(opts *DoctorOptions) error {
 	if err != nil {
 		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
 	} else {
+		broken := map[string]bool{}
+		for _, w := range cfg.Broken {
+			broken[w] = true
+			rep.add("broken", "fix the file named (the hooks use the defaults for what cannot be read meanwhile); `memhook config` shows what applies", "configuration: %s", w)
+		}
 		for _, w := range cfg.Warnings {
-			rep.add("warn", "remove or rename the key; `memhook config` lists the valid ones", "configuration: %s", w)
+			if broken[w] {
+				continue
+			}
+			rep.add("warn", "fix or remove the key named (the hooks use its default meanwhile); `memhook config` lists every key and its value", "configuration: %s", w)
 		}
 		if k := cfg.Distiller.Kind; k != "extractive" && k != "claude" {
 			rep.add("warn", `set distiller.kind to "extractive" or "claude"`, "distiller.kind %q is unknown; extractive is used", k)

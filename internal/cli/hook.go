@@ -2,15 +2,21 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -112,6 +118,8 @@ func hookRunMain(opts *HookOptions) {
 	}()
 	if cfgErr != nil {
 		entry.Level, entry.Message = "warn", cfgErr.Error()
+	} else {
+		logConfigWarnings(log, opts.Paths.Logs(), eff.Warnings, start)
 	}
 	handler, ok := hookHandlers()[opts.Event]
 	if !ok {
@@ -153,4 +161,23 @@ func hookRunMain(opts *HookOptions) {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && entry.Level != "error" {
 		entry.Level = "warn"
 	}
+}
+
+// logConfigWarnings writes the configuration's warnings to the hook log
+// once, not on every hook: the last set logged is remembered by its hash in
+// the log folder. The hooks go on with the defaults for the keys at fault.
+func logConfigWarnings(log *runlog.Log, dir string, warnings []string, now time.Time) {
+	if len(warnings) == 0 {
+		return
+	}
+	sum := sha256.Sum256([]byte(strings.Join(warnings, "\n")))
+	mark := filepath.Join(dir, "config-warnings.sha256")
+	tag := hex.EncodeToString(sum[:])
+	if old, err := safefs.ReadFile(mark, 1<<10); err == nil && string(old) == tag {
+		return
+	}
+	for _, w := range warnings {
+		log.Write(runlog.Entry{Time: now, Event: "config", Level: "warn", Message: w + " (defaults used; see memhook doctor)"})
+	}
+	atomicfile.ReplaceUnsynced(mark, []byte(tag), 0o600)
 }

@@ -46,7 +46,7 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Ingest(opts.File, eff.Long.RawLargeBytes, opts.Now())
+	res, err := s.Ingest(opts.File, eff.Long.RawLargeBytes, eff.Limits.IngestBytes, opts.Now())
 	if err != nil {
 		return err
 	}

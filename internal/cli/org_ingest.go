@@ -58,7 +58,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if err != nil {
 		return err
 	}
-	in := orgvault.IngestOptions{Redact: opts.Redact, LargeBytes: eff.Org.RawLargeBytes, Now: opts.Now()}
+	in := orgvault.IngestOptions{Redact: opts.Redact, LargeBytes: eff.Org.RawLargeBytes, MaxBytes: eff.Limits.IngestBytes, Now: opts.Now()}
 	var res *orgvault.IngestResult
 	if opts.File != "" {
 		res, err = v.IngestFile(opts.File, in)

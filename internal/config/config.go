@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -21,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Env looks up an environment variable; empty means unset.
@@ -40,6 +40,7 @@ type Config struct {
 	Rollup    Rollup    `toml:"rollup"`
 	Org       Org       `toml:"org"`
 	Recall    Recall    `toml:"recall"`
+	Limits    Limits    `toml:"limits"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -124,10 +125,19 @@ type Recall struct {
 	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
+// Limits bounds every read of a file a repository controls (see
+// internal/safefs): a file over its limit is refused with a logged skip,
+// never read whole.
+type Limits struct {
+	NoteBytes           int64 `toml:"note_bytes"`            // a note, page, daily file, log.md or План-факт.md
+	TranscriptLineBytes int64 `toml:"transcript_line_bytes"` // one line of a session transcript
+	IngestBytes         int64 `toml:"ingest_bytes"`          // a source given to ingest or org ingest, checked before copying
+}
+
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
-		Short:     Short{FlushChars: 12000, FlushReplies: 20, MinReplies: 4},
+		Short:     Short{FlushChars: 12000, FlushReplies: 20, MinReplies: 4, ScanSecrets: true},
 		Distiller: Distiller{Kind: "extractive", Command: "claude", TimeoutSeconds: 120, DailyBudget: 20},
 		Inject:    Inject{MaxChars: 9000},
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
@@ -141,6 +151,7 @@ func Default() Config {
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
 		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
+		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
 	}
 }
 
@@ -158,7 +169,10 @@ type Effective struct {
 	UserFile    string            // path of the user file, whether or not it exists
 	ProjectFile string            // path of the project file, or "" outside a project
 	sources     map[string]string // key -> layer, and the file or variable
-	Warnings    []string          // unknown keys and the like, never fatal
+	Warnings    []string          // unreadable files, bad values, unknown keys: never fatal
+	// Broken lists the warnings about whole files that could not be read
+	// or parsed (also in Warnings): doctor reports them as broken.
+	Broken []string
 }
 
 // Source says where key ("short.flush_chars") got its value.
@@ -200,68 +214,148 @@ func ProjectFile(projectRoot string) string {
 }
 
 // Load builds the effective configuration for a project (projectRoot may be
-// empty). A missing file is not an error; a file that does not parse is,
-// and names the file.
+// empty). It never fails on what a file or variable holds: configuration
+// must never cost a session its memory. A missing file is silent; a file
+// that cannot be read or parsed, a value of the wrong type, an unknown key
+// or a value out of its range each add a warning naming the key (and the
+// allowed range) and leave that key at its default. The error result is
+// kept for callers and is always nil.
 func Load(env Env, projectRoot string) (*Effective, error) {
 	e := &Effective{Config: Default(), sources: map[string]string{}, UserFile: UserFile(env)}
-	if err := e.mergeFile(e.UserFile, SourceUser); err != nil {
-		return nil, err
-	}
+	e.mergeFile(e.UserFile, SourceUser)
 	if projectRoot != "" {
 		e.ProjectFile = ProjectFile(projectRoot)
-		if err := e.mergeFile(e.ProjectFile, SourceProject); err != nil {
-			return nil, err
-		}
+		e.mergeFile(e.ProjectFile, SourceProject)
 	}
-	if err := e.mergeEnv(env); err != nil {
-		return nil, err
-	}
+	e.mergeEnv(env)
+	e.validate()
 	return e, nil
 }
 
-func (e *Effective) mergeFile(path, layer string) error {
-	data, err := os.ReadFile(path)
+// maxConfigBytes bounds the read of a config file, which a cloned
+// repository may plant as anything (a FIFO, a link to /dev/zero).
+const maxConfigBytes = 1 << 20
+
+func (e *Effective) mergeFile(path, layer string) {
+	data, err := safefs.ReadFile(path, maxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return
 	}
 	if err != nil {
-		return fmt.Errorf("read config %s: %w", path, err)
+		e.warn("read config %s: %v; its settings are ignored", path, err)
+		e.Broken = append(e.Broken, e.Warnings[len(e.Warnings)-1])
+		return
 	}
-	md, err := toml.Decode(string(data), &e.Config)
-	if err != nil {
-		return fmt.Errorf("parse config %s: %w", path, err)
+	var m map[string]any
+	if _, err := toml.Decode(string(data), &m); err != nil {
+		// One bad line must not cost the file's other settings: read it
+		// again line by line and keep every line that parses.
+		e.warn("parse config %s: %v; reading it line by line", path, err)
+		e.Broken = append(e.Broken, e.Warnings[len(e.Warnings)-1])
+		m = decodeLines(e, path, string(data))
 	}
-	for _, k := range md.Keys() {
-		if len(k) == 2 {
-			e.sources[k.String()] = layer + " " + path
-		}
-	}
-	for _, k := range md.Undecoded() {
-		if md.Type(k...) == "Hash" {
-			continue // its keys are reported one by one
-		}
-		e.Warnings = append(e.Warnings, fmt.Sprintf("%s: unknown key %q ignored", path, k.String()))
-	}
-	return nil
+	e.apply(m, path, layer)
 }
 
-func (e *Effective) mergeEnv(env Env) error {
-	var firstErr error
+// decodeLines reads a broken file one "key = value" line at a time under
+// its [section] headers; lines that do not parse are warned and skipped.
+func decodeLines(e *Effective, path, data string) map[string]any {
+	out := map[string]any{}
+	section := ""
+	for n, line := range strings.Split(data, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			section = strings.TrimSpace(strings.Trim(strings.SplitN(t, "#", 2)[0], "[] \t"))
+			continue
+		}
+		var one map[string]any
+		if _, err := toml.Decode(t, &one); err != nil {
+			e.warn("%s:%d: %q does not parse; the default is used", path, n+1, t)
+			continue
+		}
+		for k, v := range one {
+			if section == "" {
+				out[k] = v
+				continue
+			}
+			sec, _ := out[section].(map[string]any)
+			if sec == nil {
+				sec = map[string]any{}
+				out[section] = sec
+			}
+			sec[k] = v
+		}
+	}
+	return out
+}
+
+// apply sets every known key of m, warning about unknown keys and values
+// of the wrong type.
+func (e *Effective) apply(m map[string]any, path, layer string) {
+	fields := map[string]reflect.Value{}
+	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) { fields[key] = v })
+	secs := make([]string, 0, len(m))
+	for k := range m {
+		secs = append(secs, k)
+	}
+	sort.Strings(secs)
+	for _, sec := range secs {
+		table, ok := m[sec].(map[string]any)
+		if !ok {
+			e.warn("%s: unknown key %q ignored", path, sec)
+			continue
+		}
+		keys := make([]string, 0, len(table))
+		for k := range table {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			key := sec + "." + k
+			f, ok := fields[key]
+			if !ok {
+				e.warn("%s: unknown key %q ignored", path, key)
+				continue
+			}
+			if err := setValue(f, table[k]); err != nil {
+				e.warn("%s: %s: %v; the default %s is used", path, key, err, defaultOf(key))
+				continue
+			}
+			e.sources[key] = layer + " " + path
+		}
+	}
+}
+
+func (e *Effective) mergeEnv(env Env) {
 	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
 		name := EnvName(key)
 		raw := env(name)
 		if raw == "" {
 			return
 		}
+		old := reflect.New(v.Type()).Elem()
+		old.Set(v)
 		if err := setScalar(v, raw); err != nil {
-			if firstErr == nil {
-				firstErr = fmt.Errorf("read %s: %w", name, err)
-			}
+			v.Set(old)
+			e.warn("%s: %v; %s is ignored", name, err, name)
 			return
 		}
 		e.sources[key] = SourceEnv + " " + name
 	})
-	return firstErr
+}
+
+// warn records a problem once.
+func (e *Effective) warn(format string, args ...any) {
+	w := fmt.Sprintf(format, args...)
+	for _, have := range e.Warnings {
+		if have == w {
+			return
+		}
+	}
+	e.Warnings = append(e.Warnings, w)
 }
 
 // EnvName is the variable that overrides key.

@@ -44,15 +44,74 @@ func TestLoadLayers(t *testing.T) {
 	}
 }
 
-func TestLoadErrors(t *testing.T) {
+// A typo never costs capture: the bad key falls back to its default, the
+// file's other keys still apply, and the warning names the key.
+func TestBadValuesFallBackPerKey(t *testing.T) {
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	os.WriteFile(bad, []byte("[short\n"), 0o644)
-	if _, err := Load(mapEnv(map[string]string{"CEREBRO_CONFIG": bad}), ""); err == nil || !strings.Contains(err.Error(), bad) {
-		t.Errorf("broken file: err = %v, want one naming the file", err)
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	cases := []struct {
+		name, file string
+		env        map[string]string
+		check      func(e *Effective) bool
+		warn       []string
+	}{
+		{"unquoted word breaks the TOML", "[short]\nflush_chars = lots\nflush_replies = 7\n", nil,
+			func(e *Effective) bool { return e.Short.FlushChars == 12000 && e.Short.FlushReplies == 7 },
+			[]string{"flush_chars = lots", "does not parse"}},
+		{"string for a number", "[short]\nflush_chars = \"lots\"\nmin_replies = 2\n", nil,
+			func(e *Effective) bool { return e.Short.FlushChars == 12000 && e.Short.MinReplies == 2 },
+			[]string{"short.flush_chars", "want a whole number", "default 12000"}},
+		{"negative", "[short]\nflush_chars = -5\n", nil,
+			func(e *Effective) bool { return e.Short.FlushChars == 12000 },
+			[]string{"short.flush_chars = -5", "out of range 200..1e+06"}},
+		{"huge", "[hook]\ndeadline_ms = 999999999\n", nil,
+			func(e *Effective) bool { return e.Hook.DeadlineMS == 4000 },
+			[]string{"hook.deadline_ms", "out of range"}},
+		{"unknown key and section", "[short]\nflush_charz = 1\n[nope]\nx = 1\n", nil,
+			func(e *Effective) bool { return e.Short.FlushChars == 12000 },
+			[]string{`unknown key "short.flush_charz"`, `unknown key "nope.x"`}},
+		{"bad kind", "[distiller]\nkind = \"gpt\"\n", nil,
+			func(e *Effective) bool { return e.Distiller.Kind == "extractive" },
+			[]string{"distiller.kind", "extractive|claude"}},
+		{"bad env", "", map[string]string{"CEREBRO_SHORT_FLUSH_CHARS": "abc", "CEREBRO_SHORT_FLUSH_REPLIES": "3"},
+			func(e *Effective) bool { return e.Short.FlushChars == 12000 && e.Short.FlushReplies == 3 },
+			[]string{"CEREBRO_SHORT_FLUSH_CHARS", "want a whole number"}},
 	}
-	if _, err := Load(mapEnv(map[string]string{"CEREBRO_CONFIG": filepath.Join(dir, "none"), "CEREBRO_SHORT_FLUSH_CHARS": "many"}), ""); err == nil || !strings.Contains(err.Error(), "CEREBRO_SHORT_FLUSH_CHARS") {
-		t.Errorf("bad env: err = %v, want one naming the variable", err)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			os.WriteFile(ProjectFile(proj), []byte(c.file), 0o644)
+			env := map[string]string{"CEREBRO_CONFIG": filepath.Join(dir, "none")}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			e, err := Load(mapEnv(env), proj)
+			if err != nil {
+				t.Fatalf("Load failed: %v", err)
+			}
+			if !c.check(e) {
+				t.Errorf("values: %+v %+v", e.Short, e.Distiller)
+			}
+			all := strings.Join(e.Warnings, "\n")
+			for _, w := range c.warn {
+				if !strings.Contains(all, w) {
+					t.Errorf("warnings %q lack %q", all, w)
+				}
+			}
+		})
+	}
+}
+
+func TestPlantedConfigFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	if err := os.Symlink("/dev/zero", ProjectFile(proj)); err != nil {
+		t.Skip(err)
+	}
+	e, err := Load(mapEnv(map[string]string{"CEREBRO_CONFIG": filepath.Join(dir, "none")}), proj)
+	if err != nil || e.Short.FlushChars != 12000 || len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], "symbolic link") {
+		t.Fatalf("err %v, warnings %v", err, e.Warnings)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // DateLayout names daily files.
@@ -112,7 +113,7 @@ func LockPath(dir string, day time.Time) string {
 // seq of the session (used when a flusher died between writing a section
 // and advancing its cursor).
 func HasSegment(path, sessionID string, seq int) (bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -132,7 +133,7 @@ func HasSegment(path, sessionID string, seq int) (bool, error) {
 // Recent returns today's file (if it exists) and the newest earlier file,
 // newest first. Only names are listed; no file is read.
 func Recent(dir string, today time.Time) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := safefs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

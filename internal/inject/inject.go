@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,6 +22,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Options say what to recall.
@@ -72,7 +72,7 @@ func Build(o Options) (string, error) {
 		return "", err
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := safefs.ReadNote(f)
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
@@ -229,7 +229,7 @@ func cutRunes(s string, n int) string {
 
 // readSmall reads a file up to limit runes (cut at a line); missing is "".
 func readSmall(path string, limit int) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -245,7 +245,7 @@ func readSmall(path string, limit int) (string, error) {
 
 // planFactStatus is one paragraph from the plan-fact frontmatter.
 func planFactStatus(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -283,7 +283,7 @@ func planFactStatus(path string) (string, error) {
 
 // newestWeek returns the newest rollups/week/YYYY-Www.md, or "".
 func newestWeek(dir string) (string, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := safefs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

@@ -3,6 +3,7 @@ package longterm
 import (
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,7 +23,7 @@ var dayFileRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})\.md$`)
 
 // listDays returns the day files directly in dir, sorted by date.
 func listDays(dir string) ([]Day, error) {
-	entries, err := os.ReadDir(dir)
+	entries, err := safefs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // CoreTooBigError refuses a CORE.md edit that would pass the cap.
@@ -61,7 +61,7 @@ func (s *Store) coreEdit(action, text string, max int, now time.Time, edit func(
 	var n int
 	err := s.withLock(func() error {
 		p := s.Path(CoreFile)
-		old, err := os.ReadFile(p)
+		old, err := safefs.ReadNote(p)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("read CORE.md: %w", err)
 		}

@@ -59,9 +59,11 @@ var documentMagic = map[string][]string{
 // devices, pipes), files already inside the long-term root, and junk: a
 // known document type (.pdf, .docx, images...) whose bytes do not start the
 // way that type does, or any other file that is not UTF-8 text or holds
-// NUL bytes. raw/ is immutable: an identical copy is reused, a different
+// NUL bytes, and a file over maxBytes (before anything is copied). The
+// refusals are [rawfile.OpenSource]'s, shared with the org vault's ingest.
+// raw/ is immutable: an identical copy is reused, a different
 // file with the same name gets a numbered name.
-func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestResult, error) {
+func (s *Store) Ingest(file string, largeBytes, maxBytes int64, now time.Time) (*IngestResult, error) {
 	if err := s.requireScaffold(); err != nil {
 		return nil, err
 	}
@@ -69,36 +71,19 @@ func (s *Store) Ingest(file string, largeBytes int64, now time.Time) (*IngestRes
 	if err != nil {
 		return nil, &IngestError{file, err.Error(), ""}
 	}
-	li, err := os.Lstat(abs)
-	if err != nil {
-		return nil, &IngestError{file, "cannot read it: " + unwrapPathErr(err), "check the path; it is taken relative to the current directory"}
-	}
-	switch {
-	case li.Mode()&fs.ModeSymlink != 0:
-		target, _ := filepath.EvalSymlinks(abs)
-		return nil, &IngestError{file, fmt.Sprintf("is a symbolic link (to %s); refused so that only the file you named is read", target), "name the file the link points to, if that is what you mean"}
-	case li.IsDir():
-		return nil, &IngestError{file, "is a directory", "ingest one file at a time"}
-	case !li.Mode().IsRegular():
-		return nil, &IngestError{file, "is not a regular file", ""}
-	}
 	if err := s.outsideStore(abs); err != nil {
 		return nil, &IngestError{file, err.Error(), "ingest sources from outside .claude/memory_long"}
 	}
-	f, err := os.Open(abs)
+	f, _, err := rawfile.OpenSource(abs, maxBytes)
 	if err != nil {
-		return nil, &IngestError{file, "cannot open it: " + unwrapPathErr(err), ""}
+		var se *rawfile.SourceError
+		if errors.As(err, &se) {
+			return nil, &IngestError{file, se.Why, se.Hint()}
+		}
+		return nil, err
 	}
 	defer f.Close()
-	// The opened file must be the one inspected, not something swapped in.
-	fi, err := f.Stat()
-	if err != nil || !os.SameFile(fi, li) {
-		return nil, &IngestError{file, "changed while being read", "try again"}
-	}
-	if fi.Size() == 0 {
-		return nil, &IngestError{file, "is empty", ""}
-	}
-	name := safeName(filepath.Base(abs))
+	name := rawfile.SourceName(filepath.Base(abs))
 	ext := strings.ToLower(path.Ext(name))
 	res := &IngestResult{}
 	check := &sourceCheck{text: true, hash: sha256.New()}
@@ -252,17 +237,6 @@ _To be written: what this source says, in a few paragraphs, per SCHEMA.md._
 
 - [[index]]
 `, title, original, raw, now.Format(dateLayout), res.Bytes, title, raw, kind, res.Bytes, now.Format(dateLayout)))
-}
-
-// safeName keeps a file name usable inside a wikilink and on every OS.
-func safeName(name string) string {
-	r := strings.NewReplacer("|", "-", "#", "-", "^", "-", "[", "(", "]", ")", ":", "-", "\\", "-", "*", "-", "?", "-", "\"", "'", "<", "(", ">", ")")
-	name = strings.TrimSpace(r.Replace(name))
-	name = strings.TrimLeft(name, ".")
-	if name == "" || name == path.Ext(name) {
-		name = "source" + name
-	}
-	return name
 }
 
 func hasAnyPrefix(data []byte, prefixes []string) bool {

@@ -15,7 +15,7 @@ func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
 	s := newProject(t)
 	src := filepath.Join(t.TempDir(), "Заметки по дизайну.md")
 	testfile.Write(t, src, "# design\n\nsome [[link]] text\n")
-	res, err := s.Ingest(src, 1<<20, now)
+	res, err := s.Ingest(src, 1<<20, 64<<20, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +39,11 @@ func TestIngestTextCopiesStubsLogsAndIndexes(t *testing.T) {
 	}
 	// Again: identical, nothing new; a different file of the same name
 	// gets a new name and raw/ is never overwritten.
-	if res, err = s.Ingest(src, 1<<20, now); err != nil || !res.Already || !res.PageKept {
+	if res, err = s.Ingest(src, 1<<20, 64<<20, now); err != nil || !res.Already || !res.PageKept {
 		t.Fatalf("second ingest: %+v %v", res, err)
 	}
 	testfile.Write(t, src, "# changed\n")
-	if res, err = s.Ingest(src, 1<<20, now); err != nil || res.Raw != "raw/Заметки по дизайну-2.md" {
+	if res, err = s.Ingest(src, 1<<20, 64<<20, now); err != nil || res.Raw != "raw/Заметки по дизайну-2.md" {
 		t.Fatalf("changed ingest: %+v %v", res, err)
 	}
 	if !strings.Contains(testfile.Read(t, s.Path("raw/Заметки по дизайну.md")), "some [[link]]") {
@@ -56,7 +56,7 @@ func TestIngestLargeAndDocuments(t *testing.T) {
 	dir := t.TempDir()
 	big := filepath.Join(dir, "big.txt")
 	testfile.Write(t, big, strings.Repeat("line of text\n", 100))
-	res, err := s.Ingest(big, 500, now)
+	res, err := s.Ingest(big, 500, 64<<20, now)
 	if err != nil || !res.Large || res.Raw != "raw/_large/big.txt" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -65,7 +65,7 @@ func TestIngestLargeAndDocuments(t *testing.T) {
 	}
 	pdf := filepath.Join(dir, "report.pdf")
 	testfile.Write(t, pdf, "%PDF-1.7\n\x00\x01\x02binary")
-	if res, err = s.Ingest(pdf, 1<<20, now); err != nil || !res.Document {
+	if res, err = s.Ingest(pdf, 1<<20, 64<<20, now); err != nil || !res.Document {
 		t.Fatalf("pdf: %+v %v", res, err)
 	}
 	if found, _ := s.Lint(LintOptions{Project: true}); lint.HasErrors(found) {
@@ -96,7 +96,7 @@ func TestIngestRefusals(t *testing.T) {
 		cases[link] = "symbolic link"
 	}
 	for p, want := range cases {
-		_, err := s.Ingest(p, 1<<20, now)
+		_, err := s.Ingest(p, 1<<20, 64<<20, now)
 		var ie *IngestError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v, want an IngestError with %q", filepath.Base(p), err, want)
@@ -112,7 +112,7 @@ func TestIngestRefusals(t *testing.T) {
 
 func TestIngestNeedsScaffold(t *testing.T) {
 	s := New(t.TempDir())
-	_, err := s.Ingest("x", 0, now)
+	_, err := s.Ingest("x", 0, 64<<20, now)
 	if !errors.Is(err, ErrInactive) {
 		t.Fatalf("got %v", err)
 	}
@@ -125,7 +125,7 @@ func TestIngestStreamsLargeTextAcrossChunks(t *testing.T) {
 	good := filepath.Join(dir, "long.md")
 	text := "a" + strings.Repeat("я€", 40000) + "\n"
 	testfile.Write(t, good, text)
-	res, err := s.Ingest(good, 1<<20, now)
+	res, err := s.Ingest(good, 1<<20, 64<<20, now)
 	if err != nil || res.Bytes != int64(len(text)) {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -134,7 +134,7 @@ func TestIngestStreamsLargeTextAcrossChunks(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.md")
 	testfile.Write(t, bad, text+"\xe2\x82") // cut-off character at the very end
-	if _, err := s.Ingest(bad, 1<<20, now); err == nil || !strings.Contains(err.Error(), "cut-off character") {
+	if _, err := s.Ingest(bad, 1<<20, 64<<20, now); err == nil || !strings.Contains(err.Error(), "cut-off character") {
 		t.Fatalf("got %v", err)
 	}
 	if entries, _ := os.ReadDir(s.Path(".cerebro/ingest")); len(entries) != 0 {

@@ -23,6 +23,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/rawfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Names of the scaffold's files and folders, relative to the long-term root.
@@ -198,7 +199,7 @@ func (s *Store) inside(abs string) error {
 // writeIfChanged replaces p with data unless it already holds exactly that;
 // it reports whether it wrote.
 func writeIfChanged(p string, data []byte) (bool, error) {
-	if old, err := os.ReadFile(p); err == nil && string(old) == string(data) {
+	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
 		return false, nil
 	}
 	if err := atomicfile.Write(p, data, 0o644); err != nil {

@@ -4,17 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // PlanFactCheck parses План-факт.md and returns its contract problems.
 func (s *Store) PlanFactCheck() (*planfact.PlanFact, []planfact.Problem, error) {
-	data, err := os.ReadFile(s.Path(planfact.FileName))
+	data, err := safefs.ReadNote(s.Path(planfact.FileName))
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.requireScaffold(); err != nil {
 			return nil, nil, err
@@ -54,7 +54,7 @@ func (s *Store) PlanFactSet(field string, values []string, now time.Time) ([]pla
 	var remaining []planfact.Problem
 	err := s.withLock(func() error {
 		p := s.Path(planfact.FileName)
-		data, err := os.ReadFile(p)
+		data, err := safefs.ReadNote(p)
 		if err != nil {
 			return fmt.Errorf("planfact set: read %s: %w", planfact.FileName, err)
 		}

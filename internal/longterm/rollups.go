@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Roll-ups of short-term distillates (DESIGN §4) live in
@@ -184,7 +186,7 @@ func (s *Store) readDays() ([]DayDigest, error) {
 			if seen[d.Date] {
 				continue
 			}
-			data, err := os.ReadFile(d.Path)
+			data, err := safefs.ReadNote(d.Path)
 			if err != nil {
 				return nil, fmt.Errorf("read day %s: %w", d.Path, err)
 			}

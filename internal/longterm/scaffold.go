@@ -11,6 +11,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // OnResult says what `long on` did.
@@ -150,14 +151,14 @@ func (s *Store) Status() (*Status, error) {
 			st.RawFiles++
 		}
 	}
-	if data, err := os.ReadFile(s.Path(planfact.FileName)); err == nil {
+	if data, err := safefs.ReadNote(s.Path(planfact.FileName)); err == nil {
 		_, probs := planfact.Parse(data)
 		st.PlanFactValid = len(probs) == 0
 		for _, p := range probs {
 			st.PlanFactErrors = append(st.PlanFactErrors, p.String())
 		}
 	}
-	if data, err := os.ReadFile(s.Path(CoreFile)); err == nil {
+	if data, err := safefs.ReadNote(s.Path(CoreFile)); err == nil {
 		st.CoreChars = charCount(data)
 	}
 	return st, nil

@@ -2,6 +2,7 @@ package longterm
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
@@ -240,8 +242,8 @@ func (s *Store) rebuildIndexLocked() (bool, error) {
 		return false, err
 	}
 	p := s.Path(IndexFile)
-	old, err := os.ReadFile(p)
-	if err != nil && !os.IsNotExist(err) {
+	old, err := safefs.ReadNote(p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("read index.md: %w", err)
 	}
 	// index.md may not be in the vault yet; the catalogue never lists it.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -35,7 +36,7 @@ func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult
 		name = filepath.Base(root)
 	}
 	var context []item
-	if data, err := os.ReadFile(layout.PlanFact()); err == nil {
+	if data, err := safefs.ReadNote(layout.PlanFact()); err == nil {
 		pf, _ := planfact.Parse(data)
 		if pf != nil {
 			if pf.Project != "" && name == filepath.Base(root) {
@@ -105,7 +106,7 @@ func collectLessons(long string) (lessons, decisions []item, err error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := safefs.ReadNote(p)
 		if err != nil {
 			return nil
 		}

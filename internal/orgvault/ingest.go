@@ -15,6 +15,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/rawfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"gopkg.in/yaml.v3"
 )
@@ -51,6 +52,7 @@ func (e *RefusedError) Hint() string {
 type IngestOptions struct {
 	Redact     bool      // replace findings with markers instead of refusing
 	LargeBytes int64     // files larger than this go to raw/_large/
+	MaxBytes   int64     // a source larger than this is refused before copying (0: no limit)
 	Now        time.Time // the time written into pages, the log and the commit
 }
 
@@ -72,18 +74,13 @@ const (
 )
 
 func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
-	f, err := os.Open(src)
+	// The same refusals as the project's ingest: no link, no special file,
+	// nothing over the limit, all before a byte is copied.
+	f, info, err := rawfile.OpenSource(src, opts.MaxBytes)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", src, err)
+		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", src, err)
-	}
-	if info.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; ingest files one by one", src)
-	}
 	base := filepath.Base(src)
 	head := make([]byte, min(info.Size(), 8000))
 	if _, err := io.ReadFull(f, head); err != nil {
@@ -93,7 +90,10 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 	var data []byte // the text to store; nil for a streamed file
 	binary := bytes.IndexByte(head, 0) >= 0 || info.Size() > maxTextBytes
 	if !binary {
-		if data, err = os.ReadFile(src); err != nil {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		if data, err = safefs.ReadAll(f, src, maxTextBytes); err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
 		}
 		binary = !utf8.Valid(data)
@@ -133,10 +133,17 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		size = int64(len(data))
 		h := sha256.Sum256(data)
 		sum = h[:]
-	} else if sum, err = rawfile.Hash(src); err != nil {
-		return nil, err
+	} else {
+		h := sha256.New()
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		}
+		if _, err := io.Copy(h, f); err != nil {
+			return nil, fmt.Errorf("hash %s: %w", src, err)
+		}
+		sum = h.Sum(nil)
 	}
-	rawRel, existed, err := rawfile.Place(v.Root, safeName(base), size, sum, opts.LargeBytes, write)
+	rawRel, existed, err := rawfile.Place(v.Root, rawfile.SourceName(base), size, sum, opts.LargeBytes, write)
 	if err != nil {
 		return nil, err
 	}

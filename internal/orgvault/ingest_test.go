@@ -172,3 +172,34 @@ func TestIngestSameNameSmallAndLarge(t *testing.T) {
 		t.Errorf("both files share the source page %s", first.Page)
 	}
 }
+
+// The org vault refuses what the project's ingest refuses: a link (here to
+// a secret file outside), a device, a file over the limit.
+func TestIngestSharesTheProjectRefusals(t *testing.T) {
+	v := newVault(t)
+	dir := t.TempDir()
+	pw := filepath.Join(dir, "passwd")
+	os.WriteFile(pw, []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o644)
+	link := filepath.Join(dir, "pw.md")
+	big := filepath.Join(dir, "big.md")
+	f, _ := os.Create(big)
+	f.Truncate(3 << 30)
+	f.Close()
+	cases := map[string]string{big: "over the ingest limit", "/dev/zero": "not a regular file"}
+	if os.Symlink(pw, link) == nil {
+		cases[link] = "symbolic link"
+	}
+	for p, want := range cases {
+		if _, err := v.IngestFile(p, IngestOptions{Now: now, LargeBytes: 1 << 20, MaxBytes: 64 << 20}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", p, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(v.Root, "raw")); err == nil {
+		ents, _ := os.ReadDir(filepath.Join(v.Root, "raw"))
+		for _, e := range ents {
+			if !e.IsDir() && e.Name() != ".gitkeep" {
+				t.Errorf("a refused source left raw/%s", e.Name())
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -317,7 +318,7 @@ func (l *linter) files() {
 
 // scan reports secrets and personal data of a text file.
 func (l *linter) scan(rel string) {
-	data, err := os.ReadFile(filepath.Join(l.root, filepath.FromSlash(rel)))
+	data, err := safefs.ReadNote(filepath.Join(l.root, filepath.FromSlash(rel)))
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return
 	}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 	"github.com/kljensen/snowball"
 )
@@ -199,7 +199,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 		return t
 	}
 	load := func(p *wiki.Page) *doc {
-		data, _ := os.ReadFile(filepath.Join(v.Root, filepath.FromSlash(p.Path)))
+		data, _ := safefs.ReadNote(filepath.Join(v.Root, filepath.FromSlash(p.Path)))
 		return newDoc(p.Path, p.Title, data, p.BodyLine)
 	}
 	var hits []Hit
@@ -228,7 +228,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 			if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 				return nil
 			}
-			data, err := os.ReadFile(p)
+			data, err := safefs.ReadNote(p)
 			if err != nil || len(data) > 4<<20 || bytes.IndexByte(data, 0) >= 0 {
 				return nil
 			}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Project is one registered project.
@@ -48,7 +49,7 @@ type Problem struct {
 
 // Read loads the registry at path; a missing file is an empty registry.
 func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Projects: []Project{}}, nil
 	}

@@ -2,7 +2,6 @@ package rollup
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // dayFile is a daily distillate's name.
@@ -36,7 +36,7 @@ func newestMemory(l project.Layout) (time.Time, string) {
 	var best time.Time
 	var from string
 	consider := func(path string) {
-		fi, err := os.Stat(path)
+		fi, err := safefs.Lstat(path) // a planted link's target is not this project's activity
 		if err != nil || !fi.Mode().IsRegular() {
 			return
 		}
@@ -59,12 +59,10 @@ func newestMemory(l project.Layout) (time.Time, string) {
 
 // latestDays lists the newestDays greatest daily file names in dir.
 func latestDays(dir string) []string {
-	f, err := os.Open(dir)
+	names, err := safefs.ReadDirNames(dir)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	names, _ := f.Readdirnames(-1)
 	var days []string
 	for _, n := range names {
 		if dayFile().MatchString(n) {

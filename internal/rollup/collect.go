@@ -27,6 +27,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Activity states of a project.
@@ -228,7 +229,7 @@ func readProject(e registry.Project, today time.Time, opts Options) *Project {
 		return p
 	}
 	l := project.Layout{Root: e.Path}
-	data, err := os.ReadFile(l.PlanFact())
+	data, err := safefs.ReadNote(l.PlanFact())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.PlanFactError = "missing"

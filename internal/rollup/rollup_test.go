@@ -266,3 +266,39 @@ func TestWithGit(t *testing.T) {
 		t.Error("--with-git is not deterministic")
 	}
 }
+
+func TestCacheOfUnregisteredProjectsAndStaleTempsArePruned(t *testing.T) {
+	p := plant(t)
+	dir := filepath.Dir(p.registry)
+	if err := Write(dir, Collect(p.opts())); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, CacheDir)
+	gone := filepath.Join(cache, "left-the-registry-0001.json")
+	os.WriteFile(gone, []byte("{}\n"), 0o644)
+	oldTemp := filepath.Join(cache, ".x.json.tmp-123")
+	newTemp := filepath.Join(cache, ".y.json.tmp-456")
+	other := filepath.Join(cache, "notes.txt")
+	for _, f := range []string{oldTemp, newTemp, other} {
+		os.WriteFile(f, []byte("x"), 0o644)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(oldTemp, old, old)
+	if err := Write(dir, Collect(p.opts())); err != nil {
+		t.Fatal(err)
+	}
+	for f, want := range map[string]bool{gone: false, oldTemp: false, newTemp: true, other: true,
+		filepath.Join(cache, p.entries[1].ID+".json"): true} {
+		if _, err := os.Stat(f); (err == nil) != want {
+			t.Errorf("%s: exists = %v, want %v", filepath.Base(f), err == nil, want)
+		}
+	}
+	// A corrupt registry lists nobody: nothing is pruned then.
+	writeFile(t, p.registry, `{"projects": [`, time.Time{})
+	if err := Write(dir, Collect(p.opts())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, p.entries[1].ID+".json")); err != nil {
+		t.Error("a corrupt registry pruned the caches")
+	}
+}

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Files names the service files in the desk's private folder.
@@ -44,6 +47,54 @@ func Write(dir string, r *Report) error {
 	// File creation dominates a first run; a few writers overlap it.
 	errs := make([]error, len(all))
 	parallel(len(all), 4, func(i int) { errs[i] = writeCache(dir, all[i]) })
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, d := range r.Diagnostics {
+		if d.Kind == KindRegistryCorrupt {
+			return nil // an unreadable registry lists nobody: keep every cache
+		}
+	}
+	keep := make(map[string]bool, len(all))
+	for _, p := range all {
+		keep[p.ID+".json"] = true
+	}
+	return pruneCache(filepath.Join(dir, CacheDir), keep, time.Now())
+}
+
+// staleTemp is how old a temp file left by a killed writer must be before
+// it is removed: a younger one may belong to a run in progress.
+const staleTemp = time.Hour
+
+// pruneCache removes the cache files of projects no longer registered and
+// temp files a killed run left behind. Only names cerebro writes there
+// are touched (ID.json, .ID.json.tmp-*); a cache is rebuilt from the truth
+// on the next run, so nothing of value is lost.
+func pruneCache(dir string, keep map[string]bool, now time.Time) error {
+	d, err := safefs.OpenDir("", dir, false)
+	if err != nil {
+		return fmt.Errorf("prune cache: %w", err)
+	}
+	defer d.Close()
+	names, err := safefs.ReadDirNames(dir)
+	if err != nil {
+		return fmt.Errorf("prune cache: %w", err)
+	}
+	var errs []error
+	for _, n := range names {
+		switch {
+		case strings.HasPrefix(n, ".") && strings.Contains(n, ".json.tmp-"):
+			if fi, err := d.Lstat(n); err != nil || now.Sub(fi.ModTime()) < staleTemp {
+				continue
+			}
+		case strings.HasSuffix(n, ".json") && !keep[n] && safeID().MatchString(strings.TrimSuffix(n, ".json")):
+		default:
+			continue
+		}
+		if err := d.Remove(n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("prune cache %s: %w", n, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -54,7 +105,7 @@ func writeCache(dir string, p *Project) error {
 	}
 	data = append(data, '\n')
 	path := filepath.Join(dir, CacheDir, p.ID+".json")
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	if old, err := safefs.ReadNote(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	if err := atomicfile.Replace(path, data, 0o644); err != nil {

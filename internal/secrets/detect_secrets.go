@@ -32,6 +32,10 @@ var detectors = []detector{
 	{"url-password", Secret, []string{"://"}, findURLPasswords},
 	{"password", Secret, []string{"pass", "pwd", "pw", "пароль"}, findAssignments(true)},
 	{"secret-assignment", Secret, []string{"secret", "token", "key", "credential", "секрет", "токен"}, findAssignments(false)},
+	// crypt(3) password hashes (/etc/shadow, htpasswd): md5, bcrypt,
+	// sha256/sha512-crypt, yescrypt, scrypt, argon2. A hash is a password
+	// in waiting: offline cracking turns a weak one back into the password.
+	{"password-hash", Secret, []string{"$1$", "$2", "$5$", "$6$", "$y$", "$7$", "$gy$", "$argon2"}, group(`(\$(?:1|2[abxy]|5|6|y|gy|7|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+-]{20,})`, 1, 0)},
 	{"high-entropy", Secret, nil, findHighEntropy},
 	// Personal data (pii.go).
 	{"email", PII, []string{"@"}, findEmails},
@@ -370,6 +374,9 @@ func findHighEntropy(text string) []match {
 	for _, line := range strings.SplitAfter(text, "\n") {
 		if containsAny(strings.ToLower(line), keyContext) {
 			for _, m := range candidateRe().FindAllStringIndex(line, -1) {
+				if inLink(line, m[0]) {
+					continue // a URL's path or query is an address, not a key
+				}
 				v := strings.TrimRight(line[m[0]:m[1]], "=")
 				if randomLooking(v) {
 					out = append(out, match{offset + m[0], offset + m[0] + len(v)})
@@ -379,6 +386,15 @@ func findHighEntropy(text string) []match {
 		offset += len(line)
 	}
 	return out
+}
+
+// inLink reports whether position i of line lies in a URL: the word
+// holding it (back to a space, quote, bracket or parenthesis) has a scheme
+// or starts with www.
+func inLink(line string, i int) bool {
+	start := strings.LastIndexAny(line[:i], " \t\"'<([`") + 1
+	word := line[start:i]
+	return strings.Contains(word, "://") || strings.HasPrefix(word, "www.")
 }
 
 // Entropy is the Shannon entropy of s in bits per character.

@@ -247,3 +247,26 @@ func TestKinds(t *testing.T) {
 		t.Fatal("categories mixed up")
 	}
 }
+
+func TestPasswordHashesAndLinks(t *testing.T) {
+	hashes := []string{
+		`root:$6$rounds=5000$saltsalt$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZF9O1axqhyRbfG9Pa0AI1qnK3ZqQ6y9p7Sbn0Pn5mkA8y7e5Q6F.:19000:0:99999:7:::`,
+		`admin:$2y$10$abcdefghijklmnopqrstuuQ0B1j3lR9yY8nK2mV7xW4zT6pS5oA1C`,
+		`bob:$y$j9T$F5Jx5fExrKuPp53xLKQ..1$X3DX6M94c7o.9agCG9G317fhZg9SqC.5i5rd.RhAtQ7`,
+	}
+	for _, h := range hashes {
+		if fs := Scan(h); len(fs) == 0 {
+			t.Errorf("hash not found in %q", h)
+		}
+	}
+	links := []string{
+		`see https://github.com/SilentVoid13/Templater/issues/1338 for the token bug`,
+		`auth docs: [guide](https://example.com/docs/AuthenticationFlowOverviewV2x9/Q7kLm3Np) and the key rotation`,
+		`the secret is explained at www.example.org/KeyRotationGuide2024/abcXYZ123qwe`,
+	}
+	for _, l := range links {
+		if fs := Scan(l); len(fs) != 0 {
+			t.Errorf("link flagged in %q: %+v", l, fs)
+		}
+	}
+}

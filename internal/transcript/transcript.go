@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 	"unicode/utf8"
 )
@@ -80,14 +79,11 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 	if from < 0 {
 		return nil, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
 	}
-	f, err := os.Open(path)
+	f, err := open(path, from, maxBytes)
 	if err != nil {
-		return nil, from, fmt.Errorf("read transcript: %w", err)
+		return nil, from, err
 	}
 	defer f.Close()
-	if _, err := f.Seek(from, io.SeekStart); err != nil {
-		return nil, from, fmt.Errorf("read transcript %s: seek to %d: %w", path, from, err)
-	}
 
 	var (
 		br       = bufio.NewReaderSize(f, 64<<10)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Page is one Markdown file of a vault.
@@ -92,7 +92,7 @@ func Load(root string, opts Options) (*Vault, error) {
 			v.Skipped[rel] = fmt.Errorf("larger than %d bytes", opts.MaxFileBytes)
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := safefs.ReadNote(p)
 		if err != nil {
 			v.Skipped[rel] = err
 			return nil
