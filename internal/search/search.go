@@ -26,12 +26,15 @@ type Options struct {
 	Limit         int
 	CandidatePool int     // BM25 and vector candidates per index before ranking
 	HalfLifeDays  float64 // 0: no temporal decay
-	MMR           bool
-	MMRLambda     float64
-	VectorWeight  float64
-	TextWeight    float64
-	Now           time.Time // the day relative dates count from and decay's reference; zero: dates are not read
-	Embedder      Embedder  // nil: BM25 only
+	// RecencyFloor is the share of its score the oldest hit keeps (see
+	// [DefaultRecencyFloor]); 0 means the default, negative none.
+	RecencyFloor float64
+	MMR          bool
+	MMRLambda    float64
+	VectorWeight float64
+	TextWeight   float64
+	Now          time.Time // the day relative dates count from and decay's reference; zero: dates are not read
+	Embedder     Embedder  // nil: BM25 only
 	// DateBoost multiplies the score of a hit whose file's name dates it
 	// inside a day range the query names (see [ParseDates]); 0 means
 	// [DefaultDateBoost], a negative value leaves dates in queries unread.
@@ -216,6 +219,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		all = kept
 	}
 	found := false
+	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
@@ -226,7 +230,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			found = true
 			continue
 		}
-		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
+		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
@@ -243,10 +247,11 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	})
 	var picked []*hit
 	if o.MMR {
-		picked = mmr(all, o.Limit, o.MMRLambda)
+		picked = mmr(all, o.Limit+spare, o.MMRLambda)
 	} else {
-		picked = all[:min(o.Limit, len(all))]
+		picked = all[:min(o.Limit+spare, len(all))]
 	}
+	picked = spread(picked, stems, o.Limit)
 	for _, h := range picked {
 		resp.Results = append(resp.Results, h.result(o.Base))
 	}
