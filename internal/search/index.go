@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func (p Params) fingerprint() string {
 	if p.Embedder != nil {
 		emb = p.Embedder.ID()
 	}
-	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, TokenizerVersion, p.ChunkTokens, p.OverlapTokens, emb)
+	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, textan.Version, p.ChunkTokens, p.OverlapTokens, emb)
 }
 
 // Index is the SQLite FTS5 index of one memory root. It is a cache of the

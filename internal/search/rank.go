@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"path"
 	"regexp"
@@ -179,7 +180,7 @@ func isLog(rel string) bool { return dayName().MatchString(path.Base(rel)) }
 // "Deploy checklist.md".
 func namesFile(stems []string, rel string) bool {
 	base := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
-	name := Stems(base)
+	name := textan.Stems(base)
 	if len(name) == 0 {
 		return false
 	}

@@ -14,6 +14,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"path/filepath"
 	"sort"
@@ -125,7 +126,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	if resp, ok, err := searchDates(ctx, idxs, query, o); err != nil || ok {
 		return resp, err
 	}
-	resp, _, err := searchStems(ctx, idxs, query, QueryStems(query), o, nil)
+	resp, _, err := searchStems(ctx, idxs, query, textan.QueryTerms(query), o, nil)
 	return resp, err
 }
 

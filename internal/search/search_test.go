@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,10 +73,10 @@ func TestRussianInflectedFormsMatch(t *testing.T) {
 }
 
 func TestEnglishStemsAndYo(t *testing.T) {
-	if got, want := StemmedText("Running tests; ёлка Ёжики"), "run test елк ежик"; got != want {
+	if got, want := textan.StemmedText("Running tests; ёлка Ёжики"), "run test елк ежик"; got != want {
 		t.Errorf("StemmedText = %q, want %q", got, want)
 	}
-	if got := Stems("v1.2 sha256 a828e60"); strings.Join(got, " ") != "v1 2 sha256 a828e60" {
+	if got := textan.Stems("v1.2 sha256 a828e60"); strings.Join(got, " ") != "v1 2 sha256 a828e60" {
 		t.Errorf("identifiers stemmed: %v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"sort"
 	"strings"
@@ -48,7 +49,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 	if len(ownStems) != len(own) { // stems stored without line breaks
 		ownStems = make([]string, len(own))
 		for i, l := range own {
-			ownStems[i] = StemmedText(l)
+			ownStems[i] = textan.StemmedText(l)
 		}
 	}
 	first := len(c.before)
@@ -138,7 +139,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			used[k] = true
 			st := strings.Fields(stemLines[k])
 			if k < first || k >= first+len(own) {
-				st = Stems(lines[k])
+				st = textan.Stems(lines[k])
 			}
 			for _, s := range st {
 				sn.stems[s] = true
@@ -169,7 +170,7 @@ func stemLines(text string) (string, int) {
 	lines := strings.Split(text, "\n")
 	n := 0
 	for i, l := range lines {
-		st := Stems(l)
+		st := textan.Stems(l)
 		n += len(st)
 		lines[i] = strings.Join(st, " ")
 	}

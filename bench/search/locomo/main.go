@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"os"
 	"path/filepath"
@@ -335,7 +336,7 @@ func (m *metrics) row(name string) string {
 // the best k windows that do not overlap.
 func grepSearch(files []string, query string, k int) ([]string, error) {
 	var words []string
-	for _, w := range search.Words(query) {
+	for _, w := range textan.Words(query) {
 		if !english.IsStopWord(w) {
 			words = append(words, w)
 		}
@@ -354,7 +355,7 @@ func grepSearch(files []string, query string, k int) ([]string, error) {
 		lines := strings.Split(string(data), "\n")
 		counts := make([]int, len(lines))
 		for i, l := range lines {
-			for _, lw := range search.Words(l) {
+			for _, lw := range textan.Words(l) {
 				for _, w := range words {
 					if lw == w {
 						counts[i]++
@@ -423,10 +424,10 @@ func readWindows(files []string, n int) (*windows, error) {
 		for s := 0; s < len(lines); s += step {
 			e := min(s+n, len(lines))
 			t := strings.Join(lines[s:e], "\n")
-			st := search.Stems(t)
+			st := textan.Stems(t)
 			ws.text = append(ws.text, t)
 			ws.stems = append(ws.stems, st)
-			ws.words = append(ws.words, search.Words(t))
+			ws.words = append(ws.words, textan.Words(t))
 			ws.file = append(ws.file, fi)
 			ws.from = append(ws.from, s)
 			total += len(st)
@@ -449,7 +450,7 @@ func readWindows(files []string, n int) (*windows, error) {
 // bm25Windows is Okapi BM25 (k1 1.2, b 0.75) of each window for the
 // query's stems (stop words out), with the usual positive IDF.
 func bm25Windows(ws *windows, query string) []float64 {
-	q := search.QueryStems(query)
+	q := textan.QueryTerms(query)
 	n := float64(len(ws.text))
 	out := make([]float64, len(ws.text))
 	for i, st := range ws.stems {
@@ -472,8 +473,8 @@ func bm25Windows(ws *windows, query string) []float64 {
 // words out) in each window, as a grep for each word would.
 func grepWindows(ws *windows, query string) []float64 {
 	var q []string
-	for _, w := range search.Words(query) {
-		if !search.IsStopWord(w) {
+	for _, w := range textan.Words(query) {
+		if !textan.IsStopWord(w) {
 			q = append(q, w)
 		}
 	}

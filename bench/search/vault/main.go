@@ -10,6 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -141,7 +142,7 @@ func vocabulary(vaults string) *vocab {
 	counts := map[string]int{}
 	for _, f := range mdFiles(vaults) {
 		data, _ := os.ReadFile(f)
-		for _, w := range search.Words(string(data)) {
+		for _, w := range textan.Words(string(data)) {
 			counts[w]++
 		}
 	}
@@ -159,7 +160,7 @@ func vocabulary(vaults string) *vocab {
 	for _, w := range v.words {
 		total += counts[w]
 		v.cum = append(v.cum, total)
-		if counts[w] >= 3 && len([]rune(w)) >= 4 && !search.IsStopWord(w) {
+		if counts[w] >= 3 && len([]rune(w)) >= 4 && !textan.IsStopWord(w) {
 			v.query = append(v.query, w)
 		}
 	}
@@ -297,7 +298,7 @@ func generated(work string, n int, v *vocab) error {
 
 // grepCount is the baseline: read every file and count query words per line.
 func grepCount(files []string, q string) int {
-	words := search.Words(q)
+	words := textan.Words(q)
 	n := 0
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
