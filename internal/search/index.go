@@ -51,7 +51,7 @@ func IndexPath(dir string, root Root) string {
 }
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
-const schemaVersion = 3
+const schemaVersion = 4
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -60,9 +60,10 @@ CREATE TABLE IF NOT EXISTS files(
 	hash TEXT NOT NULL, dated INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks(
 	id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
-	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB);
+	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB,
+	links REAL NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
 
@@ -109,6 +110,11 @@ func (ix *Index) prepare() error {
 		if _, err := tx.Exec(q); err != nil {
 			return fmt.Errorf("rebuild: %w", err)
 		}
+	}
+	// candidates are picked by BM25 over the three columns weighted as the
+	// ranking weighs them (see titleWeight)
+	if _, err := tx.Exec(fmt.Sprintf(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', 'bm25(1.0, %g, %g)')`, titleWeight, headingWeight)); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
 	}
 	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('fingerprint', ?), ('root', ?)`, want, ix.Root.Dir); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
@@ -314,15 +320,19 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		return 0, fmt.Errorf("index %s: %w", abs, err)
 	}
 	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
+	title := fileTitle(rel, data)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	chain, isHead := headings(lines)
 	for _, c := range chunks {
 		stems, tokens := stemLines(c.Text)
-		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens) VALUES(?,?,?,?,?)`,
-			rel, c.StartLine, c.EndLine, c.Text, tokens)
+		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?)`,
+			rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		id, _ := res.LastInsertId()
-		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems) VALUES(?, ?)`, id, stems); err != nil {
+		heads := chunkHeadings(lines, chain, isHead, c.StartLine-1, c.EndLine)
+		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads) VALUES(?, ?, ?, ?)`, id, stems, title, heads); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 	}

@@ -85,6 +85,8 @@ type hit struct {
 	end       int
 	text      string
 	stems     string
+	fields    map[string]float64 // the query stems' weighted counts in the title and headings (see titleWeight)
+	links     float64            // the chunk's share of link text
 	dated     int64
 	before    []string // the file's lines just before and after the chunk, for snippet context
 	after     []string
@@ -189,7 +191,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			return nil, false, err
 		}
 		for _, h := range byID {
-			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
+			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fields: h.fields}
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
@@ -320,9 +322,9 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		total += idf[s]
 	}
 	rows, err := ix.db.QueryContext(ctx, `
-		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
+		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
 		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
+		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated
 		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
@@ -331,14 +333,19 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	for rows.Next() {
 		h := &hit{ix: ix}
 		var tokens float64
-		if err := rows.Scan(&h.id, &h.stems, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.dated); err != nil {
+		var title, heads string
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
+		h.fields = fieldCounts(idf, title, heads)
 		tf := map[string]float64{}
 		for _, w := range strings.Fields(h.stems) {
 			if _, ok := idf[w]; ok {
 				tf[w]++
 			}
+		}
+		for w, n := range h.fields {
+			tf[w] += n
 		}
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
@@ -348,11 +355,34 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 			}
 		}
 		if total > 0 {
-			h.textScore = 1 - math.Exp(-score/total)
+			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
 		}
 		into[h.id] = h
 	}
 	return rows.Err()
+}
+
+// fieldCounts is the query stems' occurrences in a chunk's title and
+// headings, each field counting once per stem, weighted: what they add
+// to the body's counts.
+func fieldCounts(idf map[string]float64, title, heads string) map[string]float64 {
+	var out map[string]float64
+	for _, f := range []struct {
+		text string
+		w    float64
+	}{{title, titleWeight}, {heads, headingWeight}} {
+		seen := map[string]bool{}
+		for _, s := range strings.Fields(f.text) {
+			if _, ok := idf[s]; ok && !seen[s] {
+				seen[s] = true
+				if out == nil {
+					out = map[string]float64{}
+				}
+				out[s] += f.w
+			}
+		}
+	}
+	return out
 }
 
 // vectorCandidates adds the pool chunks nearest to qvec (by cosine) and
