@@ -63,6 +63,8 @@ CREATE TABLE IF NOT EXISTS chunks(
 	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB,
 	links REAL NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime);
+CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
@@ -105,7 +107,7 @@ func (ix *Index) prepare() error {
 	ix.Rebuilt = true
 	for _, q := range []string{
 		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
-		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DELETE FROM meta`, schema,
+		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DROP TABLE IF EXISTS dirs`, `DELETE FROM meta`, schema,
 	} {
 		if _, err := tx.Exec(q); err != nil {
 			return fmt.Errorf("rebuild: %w", err)
@@ -170,7 +172,7 @@ type fileState struct {
 // nil, hears about each file examined.
 func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, total int)) (UpdateStats, error) {
 	var st UpdateStats
-	disk, err := ix.scan()
+	disk, dirs, err := ix.scan()
 	if err != nil {
 		return st, err
 	}
@@ -202,6 +204,13 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 		if _, ok := disk[p]; !ok {
 			gone = append(gone, p)
 		}
+	}
+	if len(changed) == 0 && len(gone) == 0 && ix.sameDirs(dirs) {
+		st.Complete = true // nothing to write: a search must not wait on the write lock
+		if ix.params.Embedder != nil && ctx.Err() == nil {
+			st.EmbedErr = ix.embedMissing(ctx)
+		}
+		return st, nil
 	}
 	w, err := ix.begin()
 	if err != nil {
@@ -239,10 +248,20 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			}
 		}
 	}
-	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
-		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
-		UNION ALL SELECT 'chunks', count(*) FROM chunks`); err != nil {
+	if err := w.counts(); err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	// the folders' times say whether a later search may skip the walk
+	// (see Refresh); only a complete update vouches for them
+	if _, err := w.tx.Exec(`DELETE FROM dirs`); err != nil {
+		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	if st.Pending == 0 {
+		for d, m := range dirs {
+			if _, err := w.tx.Exec(`INSERT INTO dirs(path, mtime) VALUES(?, ?)`, d, m); err != nil {
+				return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+			}
+		}
 	}
 	if err := w.commit(); err != nil {
 		return st, err
@@ -254,9 +273,51 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 	return st, nil
 }
 
-// scan lists the root's Markdown files by slash-separated relative path.
-func (ix *Index) scan() (map[string]fileState, error) {
+// counts stores the chunk count and mean length BM25 needs.
+func (w *writer) counts() error {
+	_, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
+		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
+		UNION ALL SELECT 'chunks', count(*) FROM chunks`)
+	return err
+}
+
+// sameDirs reports whether the stored folder times are dirs.
+func (ix *Index) sameDirs(dirs map[string]int64) bool {
+	stored, err := ix.storedDirs()
+	if err != nil || len(stored) != len(dirs) {
+		return false
+	}
+	for d, m := range dirs {
+		if stored[d] != m {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *Index) storedDirs() (map[string]int64, error) {
+	rows, err := ix.db.Query(`SELECT path, mtime FROM dirs`)
+	if err != nil {
+		return nil, fmt.Errorf("read folders of %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var p string
+		var m int64
+		if err := rows.Scan(&p, &m); err != nil {
+			return nil, fmt.Errorf("read folders of %s: %w", ix.Root.Dir, err)
+		}
+		out[p] = m
+	}
+	return out, rows.Err()
+}
+
+// scan lists the root's Markdown files by slash-separated relative path,
+// and the modification times of its folders (the root is ".").
+func (ix *Index) scan() (map[string]fileState, map[string]int64, error) {
 	out := map[string]fileState{}
+	dirs := map[string]int64{}
 	err := filepath.WalkDir(ix.Root.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == ix.Root.Dir && errors.Is(err, fs.ErrNotExist) {
@@ -273,6 +334,9 @@ func (ix *Index) scan() (map[string]fileState, error) {
 			if p != ix.Root.Dir && ix.Root.skipped(rel) {
 				return filepath.SkipDir
 			}
+			if info, err := d.Info(); err == nil {
+				dirs[rel] = info.ModTime().UnixNano()
+			}
 			return nil
 		}
 		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".md") {
@@ -286,9 +350,9 @@ func (ix *Index) scan() (map[string]fileState, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("scan %s: %w", ix.Root.Dir, err)
+		return nil, nil, fmt.Errorf("scan %s: %w", ix.Root.Dir, err)
 	}
-	return out, nil
+	return out, dirs, nil
 }
 
 // indexFile re-reads one file; it returns the chunks written, or -1 when
