@@ -387,8 +387,30 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	title := fileTitle(rel, data)
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	chain, isHead := headings(lines)
+	// overlapping chunks share lines: stem each line of the file once,
+	// each distinct word once per update
+	lineStems := make([]string, len(lines))
+	lineTokens := make([]int, len(lines))
+	for i, l := range lines {
+		var st []string
+		for _, word := range textan.Words(l) {
+			stem, ok := w.stems[word]
+			if !ok {
+				stem = textan.Stem(word)
+				if len(w.stems) < maxStemMemo {
+					w.stems[word] = stem
+				}
+			}
+			st = append(st, stem)
+		}
+		lineStems[i], lineTokens[i] = strings.Join(st, " "), len(st)
+	}
 	for _, c := range chunks {
-		stems, tokens := stemLines(c.Text)
+		stems := strings.Join(lineStems[c.StartLine-1:c.EndLine], "\n")
+		tokens := 0
+		for _, n := range lineTokens[c.StartLine-1 : c.EndLine] {
+			tokens += n
+		}
 		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?)`,
 			rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
 		if err != nil {
@@ -405,16 +427,20 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 
 // writer is one write transaction.
 type writer struct {
-	tx   *sql.Tx
-	done bool
+	tx    *sql.Tx
+	done  bool
+	stems map[string]string // word → stem, a memo: words repeat, Snowball is slow
 }
+
+// maxStemMemo bounds the memo; most text is its few thousand commonest words.
+const maxStemMemo = 100_000
 
 func (ix *Index) begin() (*writer, error) {
 	tx, err := ix.db.Begin()
 	if err != nil {
 		return nil, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
-	return &writer{tx: tx}, nil
+	return &writer{tx: tx, stems: map[string]string{}}, nil
 }
 
 func (w *writer) commit() error {
