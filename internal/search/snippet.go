@@ -117,8 +117,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			if len(out) > 0 {
 				break
 			}
-			// nothing matches (a hit found by its vector): the chunk's start
+			// nothing matches in the lines (a hit found by its title or
+			// its vector): the chunk's start, under its title and headings
 			bestS, bestE, bestSize = first, first+1, runes[first]
+			bestVal = passageBM25(c.fields, weights, keys)
 		}
 		for {
 			if fits(bestSize, bestE) {
