@@ -39,14 +39,14 @@ func (ix *Index) Refresh(ctx context.Context, now time.Time) (UpdateStats, error
 		}
 	}
 	var total int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files`).Scan(&total); err != nil {
+	if err := ix.db.QueryRow(`SELECT count(*) FROM files`).Scan(&total); err != nil {
 		return UpdateStats{}, fmt.Errorf("refresh index of %s: %w", ix.Root.Dir, err)
 	}
 	offset := 0
 	if total > 0 {
 		offset = int(now.Unix()*rotatedFiles) % total
 	}
-	rows, err := ix.db.QueryContext(ctx, `
+	rows, err := ix.db.Query(`
 		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files ORDER BY mtime DESC LIMIT ?)
 		UNION
 		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files ORDER BY path LIMIT ? OFFSET ?)
