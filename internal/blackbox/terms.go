@@ -5,10 +5,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
-	"unicode"
 
-	"github.com/kljensen/snowball/english"
-	"github.com/kljensen/snowball/russian"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 // questionWords carry no content of their own in a question.
@@ -20,35 +18,9 @@ var questionWords = map[string]bool{
 	"мой": true, "моя": true, "мои": true, "мне": true,
 }
 
-// terms turns text into the stemmed content words a match counts: Russian
-// words by the Russian stemmer, others by the English one, stop words out.
-func terms(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if questionWords[w] {
-			continue
-		}
-		cyr := false
-		for _, r := range w {
-			if unicode.Is(unicode.Cyrillic, r) {
-				cyr = true
-				break
-			}
-		}
-		switch {
-		case cyr && russian.IsStopWord(w), !cyr && english.IsStopWord(w):
-			continue
-		case cyr:
-			w = russian.Stem(w, false)
-		case len(w) > 2:
-			w = english.Stem(w, false)
-		}
-		if w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
-}
+// terms turns text into the stemmed content words a match counts: the
+// shared analyser's, question words out too.
+func terms(text string) []string { return textan.Terms(text, questionWords) }
 
 func uniq(ws []string) []string {
 	m := map[string]bool{}

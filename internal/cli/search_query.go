@@ -75,7 +75,7 @@ func searchRun(opts *SearchOptions) error {
 			return err
 		}
 		idxs = append(idxs, ix)
-		st, err := ix.Update(ctx, opts.Now(), nil)
+		st, err := ix.Refresh(ctx, opts.Now())
 		if err != nil {
 			return err
 		}

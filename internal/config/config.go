@@ -93,6 +93,10 @@ type Search struct {
 	AutoRecallLimit  int     `toml:"auto_recall_limit"`
 	AutoRecallScore  float64 `toml:"auto_recall_min_score"` // share of the prompt's informative words a snippet must cover
 	AutoRecallBudget int     `toml:"auto_recall_budget_ms"`
+	// RecencyFloor is the share of its score the oldest hit keeps: recency
+	// orders hits of comparable relevance, never an exact old answer below
+	// a weak new one. Negative: plain exponential decay.
+	RecencyFloor float64 `toml:"recency_floor"`
 }
 
 // Embedding configures the optional vector provider; an empty provider
@@ -146,6 +150,7 @@ func Default() Config {
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
 			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
+			RecencyFloor: 0.9,
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},

@@ -6,8 +6,8 @@ import (
 	"os"
 	"sort"
 	"strings"
-	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
@@ -121,10 +121,6 @@ func (g *Graph) add(from, to, via, cite string) {
 	g.adj[to] = append(g.adj[to], edge{to: from, via: via, out: false, cite: cite})
 }
 
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
 func near(a, b string) bool {
 	if a == b {
 		return true
@@ -138,7 +134,7 @@ func near(a, b string) bool {
 // matches reports whether every word of an entity's name is in the
 // question (names of one or two letters never match: too common).
 func matches(q []string, name string) bool {
-	nw := words(name)
+	nw := textan.Words(name)
 	if len(nw) == 0 || len([]rune(strings.Join(nw, ""))) < 3 {
 		return false
 	}
@@ -159,7 +155,7 @@ func matches(q []string, name string) bool {
 
 // Ask returns the context the graph holds about a question.
 func (g *Graph) Ask(question string) *Context {
-	q := words(question)
+	q := textan.Words(question)
 	var keys []string
 	for k, n := range g.nodes {
 		if matches(q, n.name) {

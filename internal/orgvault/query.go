@@ -7,11 +7,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
-	"github.com/kljensen/snowball"
 )
 
 // Hit is one page (or raw file) that answers a query.
@@ -41,32 +40,10 @@ var stopwords = map[string]bool{
 	"the": true, "a": true, "an": true, "of": true, "to": true, "in": true, "on": true, "for": true, "and": true, "or": true, "is": true, "are": true, "how": true, "what": true, "we": true, "do": true, "does": true, "our": true, "with": true, "which": true,
 }
 
-// Terms splits text into stemmed search terms (Russian and English
-// Snowball stemmers, chosen per word by its alphabet).
-func Terms(text string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if stopwords[w] || len([]rune(w)) < 2 {
-			continue
-		}
-		out = append(out, stem(w))
-	}
-	return out
-}
-
-func stem(w string) string {
-	lang := "english"
-	for _, r := range w {
-		if unicode.Is(unicode.Cyrillic, r) {
-			lang = "russian"
-			break
-		}
-	}
-	if s, err := snowball.Stem(w, lang, true); err == nil && s != "" {
-		return s
-	}
-	return w
-}
+// Terms splits text into stemmed search terms with the shared analyser
+// (Russian and English Snowball stemmers, chosen per word by its
+// alphabet), the vault's own stop words out too.
+func Terms(text string) []string { return textan.Terms(text, stopwords) }
 
 // doc is a text prepared for scoring: its stemmed terms per line.
 type doc struct {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"path"
 	"sort"
 	"strconv"
@@ -29,9 +30,9 @@ var dateFillers = map[string]bool{
 func contentStems(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range Words(text) {
-		s := Stem(w)
-		if seen[s] || isStopWord(w) || dateFillers[s] {
+	for _, w := range textan.Words(text) {
+		s := textan.Stem(w)
+		if seen[s] || textan.IsStopWord(w) || dateFillers[s] {
 			continue
 		}
 		seen[s] = true

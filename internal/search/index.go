@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,7 +30,7 @@ func (p Params) fingerprint() string {
 	if p.Embedder != nil {
 		emb = p.Embedder.ID()
 	}
-	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, TokenizerVersion, p.ChunkTokens, p.OverlapTokens, emb)
+	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, textan.Version, p.ChunkTokens, p.OverlapTokens, emb)
 }
 
 // Index is the SQLite FTS5 index of one memory root. It is a cache of the
@@ -50,7 +51,7 @@ func IndexPath(dir string, root Root) string {
 }
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
-const schemaVersion = 3
+const schemaVersion = 4
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,9 +60,12 @@ CREATE TABLE IF NOT EXISTS files(
 	hash TEXT NOT NULL, dated INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chunks(
 	id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
-	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB);
+	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB,
+	links REAL NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, tokenize='unicode61 remove_diacritics 0');
+CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime);
+CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
 
@@ -103,11 +107,16 @@ func (ix *Index) prepare() error {
 	ix.Rebuilt = true
 	for _, q := range []string{
 		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
-		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DELETE FROM meta`, schema,
+		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DROP TABLE IF EXISTS dirs`, `DELETE FROM meta`, schema,
 	} {
 		if _, err := tx.Exec(q); err != nil {
 			return fmt.Errorf("rebuild: %w", err)
 		}
+	}
+	// candidates are picked by BM25 over the three columns weighted as the
+	// ranking weighs them (see titleWeight)
+	if _, err := tx.Exec(fmt.Sprintf(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', 'bm25(1.0, %g, %g)')`, titleWeight, headingWeight)); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
 	}
 	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('fingerprint', ?), ('root', ?)`, want, ix.Root.Dir); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
@@ -163,7 +172,7 @@ type fileState struct {
 // nil, hears about each file examined.
 func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, total int)) (UpdateStats, error) {
 	var st UpdateStats
-	disk, err := ix.scan()
+	disk, dirs, err := ix.scan()
 	if err != nil {
 		return st, err
 	}
@@ -195,6 +204,13 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 		if _, ok := disk[p]; !ok {
 			gone = append(gone, p)
 		}
+	}
+	if len(changed) == 0 && len(gone) == 0 && ix.sameDirs(dirs) {
+		st.Complete = true // nothing to write: a search must not wait on the write lock
+		if ix.params.Embedder != nil && ctx.Err() == nil {
+			st.EmbedErr = ix.embedMissing(ctx)
+		}
+		return st, nil
 	}
 	w, err := ix.begin()
 	if err != nil {
@@ -232,10 +248,20 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			}
 		}
 	}
-	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
-		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
-		UNION ALL SELECT 'chunks', count(*) FROM chunks`); err != nil {
+	if err := w.counts(); err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	// the folders' times say whether a later search may skip the walk
+	// (see Refresh); only a complete update vouches for them
+	if _, err := w.tx.Exec(`DELETE FROM dirs`); err != nil {
+		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+	}
+	if st.Pending == 0 {
+		for d, m := range dirs {
+			if _, err := w.tx.Exec(`INSERT INTO dirs(path, mtime) VALUES(?, ?)`, d, m); err != nil {
+				return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
+			}
+		}
 	}
 	if err := w.commit(); err != nil {
 		return st, err
@@ -247,9 +273,51 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 	return st, nil
 }
 
-// scan lists the root's Markdown files by slash-separated relative path.
-func (ix *Index) scan() (map[string]fileState, error) {
+// counts stores the chunk count and mean length BM25 needs.
+func (w *writer) counts() error {
+	_, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
+		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
+		UNION ALL SELECT 'chunks', count(*) FROM chunks`)
+	return err
+}
+
+// sameDirs reports whether the stored folder times are dirs.
+func (ix *Index) sameDirs(dirs map[string]int64) bool {
+	stored, err := ix.storedDirs()
+	if err != nil || len(stored) != len(dirs) {
+		return false
+	}
+	for d, m := range dirs {
+		if stored[d] != m {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *Index) storedDirs() (map[string]int64, error) {
+	rows, err := ix.db.Query(`SELECT path, mtime FROM dirs`)
+	if err != nil {
+		return nil, fmt.Errorf("read folders of %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var p string
+		var m int64
+		if err := rows.Scan(&p, &m); err != nil {
+			return nil, fmt.Errorf("read folders of %s: %w", ix.Root.Dir, err)
+		}
+		out[p] = m
+	}
+	return out, rows.Err()
+}
+
+// scan lists the root's Markdown files by slash-separated relative path,
+// and the modification times of its folders (the root is ".").
+func (ix *Index) scan() (map[string]fileState, map[string]int64, error) {
 	out := map[string]fileState{}
+	dirs := map[string]int64{}
 	err := filepath.WalkDir(ix.Root.Dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == ix.Root.Dir && errors.Is(err, fs.ErrNotExist) {
@@ -266,6 +334,9 @@ func (ix *Index) scan() (map[string]fileState, error) {
 			if p != ix.Root.Dir && ix.Root.skipped(rel) {
 				return filepath.SkipDir
 			}
+			if info, err := d.Info(); err == nil {
+				dirs[rel] = info.ModTime().UnixNano()
+			}
 			return nil
 		}
 		if !d.Type().IsRegular() || !strings.EqualFold(filepath.Ext(p), ".md") {
@@ -279,9 +350,9 @@ func (ix *Index) scan() (map[string]fileState, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("scan %s: %w", ix.Root.Dir, err)
+		return nil, nil, fmt.Errorf("scan %s: %w", ix.Root.Dir, err)
 	}
-	return out, nil
+	return out, dirs, nil
 }
 
 // indexFile re-reads one file; it returns the chunks written, or -1 when
@@ -313,15 +384,41 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		return 0, fmt.Errorf("index %s: %w", abs, err)
 	}
 	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
+	title := fileTitle(rel, data)
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	chain, isHead := headings(lines)
+	// overlapping chunks share lines: stem each line of the file once,
+	// each distinct word once per update
+	lineStems := make([]string, len(lines))
+	lineTokens := make([]int, len(lines))
+	for i, l := range lines {
+		var st []string
+		for _, word := range textan.Words(l) {
+			stem, ok := w.stems[word]
+			if !ok {
+				stem = textan.Stem(word)
+				if len(w.stems) < maxStemMemo {
+					w.stems[word] = stem
+				}
+			}
+			st = append(st, stem)
+		}
+		lineStems[i], lineTokens[i] = strings.Join(st, " "), len(st)
+	}
 	for _, c := range chunks {
-		stems, tokens := stemLines(c.Text)
-		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens) VALUES(?,?,?,?,?)`,
-			rel, c.StartLine, c.EndLine, c.Text, tokens)
+		stems := strings.Join(lineStems[c.StartLine-1:c.EndLine], "\n")
+		tokens := 0
+		for _, n := range lineTokens[c.StartLine-1 : c.EndLine] {
+			tokens += n
+		}
+		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?)`,
+			rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		id, _ := res.LastInsertId()
-		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems) VALUES(?, ?)`, id, stems); err != nil {
+		heads := chunkHeadings(lines, chain, isHead, c.StartLine-1, c.EndLine)
+		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads) VALUES(?, ?, ?, ?)`, id, stems, title, heads); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 	}
@@ -330,16 +427,20 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 
 // writer is one write transaction.
 type writer struct {
-	tx   *sql.Tx
-	done bool
+	tx    *sql.Tx
+	done  bool
+	stems map[string]string // word → stem, a memo: words repeat, Snowball is slow
 }
+
+// maxStemMemo bounds the memo; most text is its few thousand commonest words.
+const maxStemMemo = 100_000
 
 func (ix *Index) begin() (*writer, error) {
 	tx, err := ix.db.Begin()
 	if err != nil {
 		return nil, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
-	return &writer{tx: tx}, nil
+	return &writer{tx: tx, stems: map[string]string{}}, nil
 }
 
 func (w *writer) commit() error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
@@ -102,7 +103,7 @@ func TestFingerprintChangeRebuilds(t *testing.T) {
 		t.Fatalf("changed chunking: rebuilt=%v files=%d", other.Rebuilt, files)
 	}
 	fp, _ := other.Fingerprint()
-	if !strings.Contains(fp, "chunk=200/40") || !strings.Contains(fp, TokenizerVersion) || !strings.Contains(fp, "embed=none") {
+	if !strings.Contains(fp, "chunk=200/40") || !strings.Contains(fp, textan.Version) || !strings.Contains(fp, "embed=none") {
 		t.Fatalf("fingerprint %q", fp)
 	}
 	st, _ := other.Update(context.Background(), now, nil)
@@ -172,12 +173,12 @@ func TestRoots(t *testing.T) {
 func fakeVector(text string) []float32 {
 	syn := map[string]string{"automobile": "car", "vehicle": "car", "mend": "repair", "fix": "repair"}
 	v := make([]float32, 64)
-	for _, w := range Words(text) {
+	for _, w := range textan.Words(text) {
 		if s, ok := syn[w]; ok {
 			w = s
 		}
 		h := fnv.New32a()
-		h.Write([]byte(Stem(w)))
+		h.Write([]byte(textan.Stem(w)))
 		v[h.Sum32()%64]++
 	}
 	return v

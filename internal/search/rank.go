@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"path"
 	"regexp"
@@ -35,18 +36,54 @@ func fileDate(kind Kind, rel string, mtime time.Time) int64 {
 	return 0
 }
 
-// decay is the factor e^(−λ·age) with λ = ln 2 / half-life: a note
-// half-life days old counts half. Evergreen files (dated 0) and a zero
-// half-life do not decay; a date in the future counts as today.
-func decay(dated int64, now time.Time, halfLifeDays float64) float64 {
+// DefaultRecencyFloor is the least share of its relevance an old hit
+// keeps: recency orders hits of comparable relevance (the same fact
+// stated twice, the newer first) and never lets a weak recent match
+// outrank an exact old answer scoring more than 1/floor times better.
+const DefaultRecencyFloor = 0.9
+
+// recency is the factor floor + (1−floor)·2^(−age/half-life), age counted
+// from ref: the newest memory among the hits, not the wall clock, so that
+// an archive nobody wrote to for a year still orders its notes by age
+// instead of flattening every one of them to the floor. Evergreen files
+// (dated 0) and a zero half-life do not decay; a date after ref counts as
+// ref.
+func recency(dated, ref int64, halfLifeDays, floor float64) float64 {
 	if dated == 0 || halfLifeDays <= 0 {
 		return 1
 	}
-	age := now.Sub(time.Unix(dated, 0)).Hours() / 24
+	age := float64(ref-dated) / 86400
 	if age <= 0 {
 		return 1
 	}
-	return math.Exp(-math.Ln2 / halfLifeDays * age)
+	return floor + (1-floor)*math.Exp(-math.Ln2/halfLifeDays*age)
+}
+
+// recencyFloor maps the option onto the factor's floor: 0 is the
+// default, a negative value none (plain exponential decay), above 1 is 1.
+func recencyFloor(o float64) float64 {
+	switch {
+	case o == 0:
+		return DefaultRecencyFloor
+	case o < 0:
+		return 0
+	case o > 1:
+		return 1
+	}
+	return o
+}
+
+// newest is the reference time recency counts from: the newest dated hit,
+// but never after now (a note dated in the future is not the present).
+func newest(hits []*hit, now time.Time) int64 {
+	var ref int64
+	for _, h := range hits {
+		ref = max(ref, h.dated)
+	}
+	if !now.IsZero() && ref > now.Unix() {
+		ref = now.Unix()
+	}
+	return ref
 }
 
 // mmr picks up to limit hits from hits (sorted by score, best first),
@@ -96,4 +133,65 @@ func jaccard(a, b map[string]bool) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// Diversity: at most perFile of the first topK results come from one
+// file, unless the query names that file; spare more hits are ranked
+// than asked for so that the ones moved down have successors.
+const (
+	perFile = 2
+	topK    = 5
+	spare   = 10
+)
+
+// spread reorders ranked hits so that no file holds more than perFile of
+// the first topK places (a long page matching everywhere would otherwise
+// fill them), moving the excess just below them in their order, and cuts
+// the list to limit. A file whose name the query spells out is exempt:
+// asked for by name, it may fill the top.
+func spread(ranked []*hit, stems []string, limit int) []*hit {
+	out := make([]*hit, 0, min(limit, len(ranked)))
+	var later []*hit
+	count := map[string]int{}
+	for _, h := range ranked {
+		key := h.ix.Root.Dir + "\x00" + h.rel
+		if len(out) < topK && count[key] >= perFile && !isLog(h.rel) && !namesFile(stems, h.rel) {
+			later = append(later, h)
+			continue
+		}
+		count[key]++
+		out = append(out, h)
+		if len(out) == topK {
+			out = append(out, later...)
+			later = nil
+		}
+	}
+	out = append(out, later...)
+	return out[:min(limit, len(out))]
+}
+
+// isLog reports whether a file is a day's log (a daily file, a name
+// holding YYYY-MM-DD): its passages are separate events of that day, not
+// one page's topic repeated, so it is not capped.
+func isLog(rel string) bool { return dayName().MatchString(path.Base(rel)) }
+
+// namesFile reports whether the query holds every word of the file's
+// name (without folders and extension): "deploy checklist" names
+// "Deploy checklist.md".
+func namesFile(stems []string, rel string) bool {
+	base := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	name := textan.Stems(base)
+	if len(name) == 0 {
+		return false
+	}
+	q := map[string]bool{}
+	for _, s := range stems {
+		q[s] = true
+	}
+	for _, s := range name {
+		if !q[s] {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"sync"
 )
@@ -46,7 +47,7 @@ func gateWeights(stems []string, df map[string]float64, n float64) map[string]ga
 		if top > 0 {
 			w = math.Min(idfOf(df[s], n)/top, 1)
 		}
-		filler := fillerStems()[s] || isStopWord(s)
+		filler := fillerStems()[s] || textan.IsStopWord(s)
 		if filler {
 			w *= fillerWeight
 		}
@@ -73,7 +74,7 @@ func coverage(stems []string, g map[string]gateWeight, have map[string]bool) flo
 var fillerStems = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range fillerWords {
-		for _, s := range Stems(w) {
+		for _, s := range textan.Stems(w) {
 			m[s] = true
 		}
 	}

@@ -14,6 +14,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"path/filepath"
 	"sort"
@@ -26,12 +27,15 @@ type Options struct {
 	Limit         int
 	CandidatePool int     // BM25 and vector candidates per index before ranking
 	HalfLifeDays  float64 // 0: no temporal decay
-	MMR           bool
-	MMRLambda     float64
-	VectorWeight  float64
-	TextWeight    float64
-	Now           time.Time // the day relative dates count from and decay's reference; zero: dates are not read
-	Embedder      Embedder  // nil: BM25 only
+	// RecencyFloor is the share of its score the oldest hit keeps (see
+	// [DefaultRecencyFloor]); 0 means the default, negative none.
+	RecencyFloor float64
+	MMR          bool
+	MMRLambda    float64
+	VectorWeight float64
+	TextWeight   float64
+	Now          time.Time // the day relative dates count from and decay's reference; zero: dates are not read
+	Embedder     Embedder  // nil: BM25 only
 	// DateBoost multiplies the score of a hit whose file's name dates it
 	// inside a day range the query names (see [ParseDates]); 0 means
 	// [DefaultDateBoost], a negative value leaves dates in queries unread.
@@ -81,6 +85,8 @@ type hit struct {
 	end       int
 	text      string
 	stems     string
+	fields    map[string]float64 // the query stems' weighted counts in the title and headings (see titleWeight)
+	links     float64            // the chunk's share of link text
 	dated     int64
 	before    []string // the file's lines just before and after the chunk, for snippet context
 	after     []string
@@ -122,7 +128,7 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	if resp, ok, err := searchDates(ctx, idxs, query, o); err != nil || ok {
 		return resp, err
 	}
-	resp, _, err := searchStems(ctx, idxs, query, QueryStems(query), o, nil)
+	resp, _, err := searchStems(ctx, idxs, query, textan.QueryTerms(query), o, nil)
 	return resp, err
 }
 
@@ -185,7 +191,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			return nil, false, err
 		}
 		for _, h := range byID {
-			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after}
+			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fields: h.fields}
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
 				p := *h
 				p.snip = sn
@@ -216,6 +222,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		all = kept
 	}
 	found := false
+	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
@@ -226,7 +233,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			found = true
 			continue
 		}
-		h.score = s * decay(h.dated, o.Now, o.HalfLifeDays)
+		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
@@ -243,10 +250,11 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	})
 	var picked []*hit
 	if o.MMR {
-		picked = mmr(all, o.Limit, o.MMRLambda)
+		picked = mmr(all, o.Limit+spare, o.MMRLambda)
 	} else {
-		picked = all[:min(o.Limit, len(all))]
+		picked = all[:min(o.Limit+spare, len(all))]
 	}
+	picked = spread(picked, stems, o.Limit)
 	for _, h := range picked {
 		resp.Results = append(resp.Results, h.result(o.Base))
 	}
@@ -314,9 +322,9 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		total += idf[s]
 	}
 	rows, err := ix.db.QueryContext(ctx, `
-		WITH m AS (SELECT rowid AS id, stems FROM chunks_fts
+		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
 		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, c.path, c.start_line, c.end_line, c.text, c.tokens, f.dated
+		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated
 		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
@@ -325,14 +333,19 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	for rows.Next() {
 		h := &hit{ix: ix}
 		var tokens float64
-		if err := rows.Scan(&h.id, &h.stems, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.dated); err != nil {
+		var title, heads string
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
+		h.fields = fieldCounts(idf, title, heads)
 		tf := map[string]float64{}
 		for _, w := range strings.Fields(h.stems) {
 			if _, ok := idf[w]; ok {
 				tf[w]++
 			}
+		}
+		for w, n := range h.fields {
+			tf[w] += n
 		}
 		var score float64
 		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
@@ -342,11 +355,34 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 			}
 		}
 		if total > 0 {
-			h.textScore = 1 - math.Exp(-score/total)
+			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
 		}
 		into[h.id] = h
 	}
 	return rows.Err()
+}
+
+// fieldCounts is the query stems' occurrences in a chunk's title and
+// headings, each field counting once per stem, weighted: what they add
+// to the body's counts.
+func fieldCounts(idf map[string]float64, title, heads string) map[string]float64 {
+	var out map[string]float64
+	for _, f := range []struct {
+		text string
+		w    float64
+	}{{title, titleWeight}, {heads, headingWeight}} {
+		seen := map[string]bool{}
+		for _, s := range strings.Fields(f.text) {
+			if _, ok := idf[s]; ok && !seen[s] {
+				seen[s] = true
+				if out == nil {
+					out = map[string]float64{}
+				}
+				out[s] += f.w
+			}
+		}
+	}
+	return out
 }
 
 // vectorCandidates adds the pool chunks nearest to qvec (by cosine) and

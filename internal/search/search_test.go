@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,43 +73,59 @@ func TestRussianInflectedFormsMatch(t *testing.T) {
 }
 
 func TestEnglishStemsAndYo(t *testing.T) {
-	if got, want := StemmedText("Running tests; ёлка Ёжики"), "run test елк ежик"; got != want {
+	if got, want := textan.StemmedText("Running tests; ёлка Ёжики"), "run test елк ежик"; got != want {
 		t.Errorf("StemmedText = %q, want %q", got, want)
 	}
-	if got := Stems("v1.2 sha256 a828e60"); strings.Join(got, " ") != "v1 2 sha256 a828e60" {
+	if got := textan.Stems("v1.2 sha256 a828e60"); strings.Join(got, " ") != "v1 2 sha256 a828e60" {
 		t.Errorf("identifiers stemmed: %v", got)
 	}
 }
 
-func TestDecayRanksRecentFirstAndEvergreenStays(t *testing.T) {
+// The recency benchmark: the same fact stated twice, months apart, and
+// the newer statement must win, with the defaults, in a fresh memory and
+// in an archive nobody wrote to for years; an old exact answer must still
+// beat a recent weak match; evergreen pages never age; scores stay
+// readable.
+func TestRecencyOrdersComparableHitsOnly(t *testing.T) {
 	dir := t.TempDir()
-	body := "Standup moved; the router config changed.\n"
-	write(t, filepath.Join(dir, "daily", "2026-11-29.md"), body)
-	write(t, filepath.Join(dir, "daily", "2026-06-01.md"), body+"Standup standup router router router config.\n")
-	write(t, filepath.Join(dir, "CORE.md"), "Standup router config summary.\n")
+	write(t, filepath.Join(dir, "daily", "2026-03-02.md"), "# 2026-03-02\n\n- Decided: the staging database runs on port 5433.\n")
+	write(t, filepath.Join(dir, "daily", "2026-11-20.md"), "# 2026-11-20\n\n- Decided: the staging database runs on port 6543.\n")
+	write(t, filepath.Join(dir, "daily", "2025-12-01.md"), "# 2025-12-01\n\n- The nightly backup of the analytics warehouse goes to the eu-west bucket, encrypted with the ops key.\n")
+	write(t, filepath.Join(dir, "daily", "2026-11-28.md"), "# 2026-11-28\n\n- Talked about a backup plan and the bucket list for the offsite.\n")
+	for i, topic := range []string{"lunch order", "the hiring loop", "a flaky login test", "the office move"} {
+		write(t, filepath.Join(dir, "daily", fmt.Sprintf("2026-10-%02d.md", i+10)), "# notes\n\n- Discussed "+topic+".\n")
+	}
+	write(t, filepath.Join(dir, "CORE.md"), "# Core\n\nThe release train leaves every second Tuesday.\n")
+	write(t, filepath.Join(dir, "daily", "2026-11-29.md"), "# 2026-11-29\n\n- Missed the release train meeting.\n")
 	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindShort}, Params{})
+	for _, at := range []time.Time{now, now.AddDate(4, 0, 0)} {
+		o := defaults()
+		o.Now = at
+		r, err := Search(context.Background(), []*Index{ix}, "which port does the staging database run on", o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Results) < 2 || !strings.HasSuffix(r.Results[0].Path, "2026-11-20.md") {
+			t.Fatalf("now %s: the newer statement should win: %v", at.Format("2006-01-02"), paths(r))
+		}
+		if r.Results[1].Score < 0.1 {
+			t.Errorf("now %s: the older statement scores %v, want a readable score", at.Format("2006-01-02"), r.Results[1].Score)
+		}
+		r, _ = Search(context.Background(), []*Index{ix}, "where does the nightly warehouse backup bucket go", o)
+		if len(r.Results) == 0 || !strings.HasSuffix(r.Results[0].Path, "2025-12-01.md") {
+			t.Fatalf("now %s: the year-old exact answer should beat the recent weak match: %v", at.Format("2006-01-02"), paths(r))
+		}
+		r, _ = Search(context.Background(), []*Index{ix}, "when does the release train leave", o)
+		if len(r.Results) == 0 || !strings.HasSuffix(r.Results[0].Path, "CORE.md") {
+			t.Fatalf("now %s: evergreen CORE.md should lead: %v", at.Format("2006-01-02"), paths(r))
+		}
+	}
+	// plain exponential decay (no floor) buries the year-old answer
 	o := defaults()
-	o.MMR = false
-	r, err := Search(context.Background(), []*Index{ix}, "standup router", o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := paths(r)
-	if len(got) != 3 || !strings.HasSuffix(got[2], "2026-06-01.md") {
-		t.Fatalf("order %v: the six-month-old note should rank last", got)
-	}
-	// without decay the older note, with more matches, ranks above the recent one
-	o.HalfLifeDays = 0
-	r, _ = Search(context.Background(), []*Index{ix}, "standup router", o)
-	if got := paths(r); strings.HasSuffix(got[2], "2026-06-01.md") {
-		t.Fatalf("with decay off the old note still ranks last: %v", got)
-	}
-	// CORE.md scores the same whatever the date
-	o.HalfLifeDays = 30
-	o.Now = now.AddDate(5, 0, 0)
-	r, _ = Search(context.Background(), []*Index{ix}, "standup router", o)
-	if !strings.HasSuffix(r.Results[0].Path, "CORE.md") {
-		t.Fatalf("five years on, CORE.md should lead: %v", paths(r))
+	o.RecencyFloor = -1
+	r, _ := Search(context.Background(), []*Index{ix}, "where does the nightly warehouse backup bucket go", o)
+	if len(r.Results) == 0 || strings.HasSuffix(r.Results[0].Path, "2025-12-01.md") {
+		t.Fatalf("without a floor the year-old answer should sink: %v", paths(r))
 	}
 }
 
@@ -138,8 +155,14 @@ func TestFileDate(t *testing.T) {
 			t.Errorf("%s %s should be evergreen, dated %v", ever.kind, ever.rel, time.Unix(got, 0))
 		}
 	}
-	if d := decay(now.AddDate(0, 0, -30).Unix(), now, 30); d < 0.49 || d > 0.51 {
-		t.Errorf("decay at one half-life = %v, want 0.5", d)
+	if d := recency(now.AddDate(0, 0, -30).Unix(), now.Unix(), 30, 0); d < 0.49 || d > 0.51 {
+		t.Errorf("decay at one half-life without a floor = %v, want 0.5", d)
+	}
+	if d := recency(now.AddDate(0, 0, -30).Unix(), now.Unix(), 30, 0.9); d < 0.949 || d > 0.951 {
+		t.Errorf("recency at one half-life over a 0.9 floor = %v, want 0.95", d)
+	}
+	if d := recency(now.AddDate(-3, 0, 0).Unix(), now.Unix(), 30, 0.9); d < 0.9 || d > 0.9001 {
+		t.Errorf("recency of a three-year-old note = %v, want the floor 0.9", d)
 	}
 }
 

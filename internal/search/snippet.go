@@ -1,6 +1,7 @@
 package search
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"sort"
 	"strings"
@@ -31,6 +32,7 @@ type snip struct {
 type chunkText struct {
 	text, stems   string
 	before, after []string
+	fields        map[string]float64 // query stems in the file's title and the chunk's headings (see fieldCounts)
 }
 
 // pickSnippets picks up to max runs of whole lines that do not overlap,
@@ -48,7 +50,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 	if len(ownStems) != len(own) { // stems stored without line breaks
 		ownStems = make([]string, len(own))
 		for i, l := range own {
-			ownStems[i] = StemmedText(l)
+			ownStems[i] = textan.StemmedText(l)
 		}
 	}
 	first := len(c.before)
@@ -89,7 +91,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			if used[s] || lineTF[s] == nil {
 				continue
 			}
-			tf := map[string]int{}
+			tf := map[string]float64{}
+			for k, n := range c.fields { // a passage is under its title and headings
+				tf[k] += n
+			}
 			size := 0
 			for e := s; e < len(lines) && (e == s || fits(size, e)); e++ {
 				size += runes[e]
@@ -97,7 +102,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 					continue
 				}
 				for k, n := range lineTF[e] {
-					tf[k] += n
+					tf[k] += float64(n)
 				}
 				if e > s && e+1 < len(lines) && !used[e+1] && !fits(size, e+1) {
 					continue // no room left for what follows the last match
@@ -112,8 +117,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			if len(out) > 0 {
 				break
 			}
-			// nothing matches (a hit found by its vector): the chunk's start
+			// nothing matches in the lines (a hit found by its title or
+			// its vector): the chunk's start, under its title and headings
 			bestS, bestE, bestSize = first, first+1, runes[first]
+			bestVal = passageBM25(c.fields, weights, keys)
 		}
 		for {
 			if fits(bestSize, bestE) {
@@ -138,7 +145,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			used[k] = true
 			st := strings.Fields(stemLines[k])
 			if k < first || k >= first+len(own) {
-				st = Stems(lines[k])
+				st = textan.Stems(lines[k])
 			}
 			for _, s := range st {
 				sn.stems[s] = true
@@ -152,11 +159,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 // passageBM25 scores a passage by its query words: each word's IDF times
 // its saturated count, summed in the order of keys (sorted query stems):
 // a fixed order gives the same sum every time, so ties stay ties.
-func passageBM25(tf map[string]int, weights map[string]float64, keys []string) float64 {
+func passageBM25(tf map[string]float64, weights map[string]float64, keys []string) float64 {
 	var v float64
 	for _, k := range keys {
-		if n := tf[k]; n > 0 {
-			f := float64(n)
+		if f := tf[k]; f > 0 {
 			v += weights[k] * f * (passageK1 + 1) / (f + passageK1)
 		}
 	}
@@ -169,7 +175,7 @@ func stemLines(text string) (string, int) {
 	lines := strings.Split(text, "\n")
 	n := 0
 	for i, l := range lines {
-		st := Stems(l)
+		st := textan.Stems(l)
 		n += len(st)
 		lines[i] = strings.Join(st, " ")
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,13 +103,14 @@ func run(dataPath string, chunk, overlap int) error {
 	}
 	noDates := func(o *search.Options) { o.DateBoost = -1 }
 	variants := []variant{
-		{"cerebro (defaults: decay 30 d, MMR 0.7, dates)", func(o *search.Options) {}},
+		{"cerebro, defaults (recency 30 d over 0.9, dates)", func(o *search.Options) {}},
 		{"cerebro, defaults, dates off", noDates},
+		{"cerebro, recency without a floor (old default)", func(o *search.Options) { o.RecencyFloor = -1 }},
 		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
 		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
 		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
 	}
-	const headline = 2 // decay off, dates on: the by-category breakdown
+	const headline = 0 // the defaults: the by-category breakdown
 	idxDir := filepath.Join(work, "index")
 	var idxs []*search.Index
 	start := time.Now()
@@ -178,19 +180,45 @@ func run(dataPath string, chunk, overlap int) error {
 			g.add(rank(snippets, q.Evidence), el)
 		}
 	}
+	bm12, bm5, g12 := &metrics{}, &metrics{}, &metrics{}
+	for _, c := range convs {
+		w12, err := readWindows(c.files, 12)
+		if err != nil {
+			return err
+		}
+		w5, err := readWindows(c.files, 5)
+		if err != nil {
+			return err
+		}
+		for _, q := range c.qs {
+			for _, b := range []struct {
+				m     *metrics
+				ws    *windows
+				score func(*windows, string) []float64
+			}{{bm12, w12, bm25Windows}, {bm5, w5, bm25Windows}, {g12, w12, grepWindows}} {
+				t0 := time.Now()
+				snippets := b.ws.top(b.score(b.ws, q.Question), 10)
+				b.m.add(rank(snippets, q.Evidence), time.Since(t0))
+			}
+		}
+	}
 	for _, r := range rows {
 		fmt.Println(r)
 	}
+	fmt.Println(bm12.row("plain BM25, 12-line windows (stems)"))
+	fmt.Println(bm5.row("plain BM25, 5-line windows (stems)"))
+	fmt.Println(g12.row("grep-like word count, 12-line windows"))
 	fmt.Println(g.row("grep baseline (word counts, 700-char windows)"))
 	fmt.Printf("\nquestions naming a date or day range (%d of %d):\n", nDated, nq)
 	for _, r := range datedRows {
 		fmt.Println(r)
 	}
-	fmt.Printf("\nby category (cerebro, decay off):\n")
+	fmt.Printf("\nby category (cerebro, defaults):\n")
 	for c := 1; c <= 4; c++ {
 		fmt.Println(byCat[c].row(fmt.Sprintf("  category %d (%d questions)", c, len(byCat[c].ranks))))
 	}
-	fmt.Printf("\nrecall@5 cerebro (decay off) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
+	fmt.Printf("\nrecall@5 cerebro (defaults) − plain BM25 over 12-line windows: %.3f − %.3f = %+.3f\n", base5, bm12.recall(5), base5-bm12.recall(5))
+	fmt.Printf("recall@5 cerebro (defaults) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
 	return nil
 }
 
@@ -310,7 +338,7 @@ func (m *metrics) row(name string) string {
 // the best k windows that do not overlap.
 func grepSearch(files []string, query string, k int) ([]string, error) {
 	var words []string
-	for _, w := range search.Words(query) {
+	for _, w := range textan.Words(query) {
 		if !english.IsStopWord(w) {
 			words = append(words, w)
 		}
@@ -329,7 +357,7 @@ func grepSearch(files []string, query string, k int) ([]string, error) {
 		lines := strings.Split(string(data), "\n")
 		counts := make([]int, len(lines))
 		for i, l := range lines {
-			for _, lw := range search.Words(l) {
+			for _, lw := range textan.Words(l) {
 				for _, w := range words {
 					if lw == w {
 						counts[i]++
@@ -370,4 +398,126 @@ func grepSearch(files []string, query string, k int) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// windows are the baselines' documents: runs of n lines of each file,
+// starting every n/2 lines, each a document of its own.
+type windows struct {
+	text  []string
+	stems [][]string
+	words [][]string
+	file  []int
+	from  []int
+	n     int
+	df    map[string]int
+	avg   float64
+}
+
+func readWindows(files []string, n int) (*windows, error) {
+	ws := &windows{n: n, df: map[string]int{}}
+	step := n
+	total := 0
+	for fi, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		for s := 0; s < len(lines); s += step {
+			e := min(s+n, len(lines))
+			t := strings.Join(lines[s:e], "\n")
+			st := textan.Stems(t)
+			ws.text = append(ws.text, t)
+			ws.stems = append(ws.stems, st)
+			ws.words = append(ws.words, textan.Words(t))
+			ws.file = append(ws.file, fi)
+			ws.from = append(ws.from, s)
+			total += len(st)
+			seen := map[string]bool{}
+			for _, x := range st {
+				if !seen[x] {
+					seen[x] = true
+					ws.df[x]++
+				}
+			}
+			if e == len(lines) {
+				break
+			}
+		}
+	}
+	ws.avg = float64(total) / math.Max(float64(len(ws.text)), 1)
+	return ws, nil
+}
+
+// bm25Windows is Okapi BM25 (k1 1.2, b 0.75) of each window for the
+// query's stems (stop words out), with the usual positive IDF.
+func bm25Windows(ws *windows, query string) []float64 {
+	q := textan.QueryTerms(query)
+	n := float64(len(ws.text))
+	out := make([]float64, len(ws.text))
+	for i, st := range ws.stems {
+		tf := map[string]float64{}
+		for _, x := range st {
+			tf[x]++
+		}
+		norm := 1.2 * (0.25 + 0.75*float64(len(st))/ws.avg)
+		for _, x := range q {
+			if f := tf[x]; f > 0 {
+				df := float64(ws.df[x])
+				out[i] += math.Log(1+(n-df+0.5)/(df+0.5)) * f * 2.2 / (f + norm)
+			}
+		}
+	}
+	return out
+}
+
+// grepWindows counts the query's words (lowercased, not stemmed, stop
+// words out) in each window, as a grep for each word would.
+func grepWindows(ws *windows, query string) []float64 {
+	var q []string
+	for _, w := range textan.Words(query) {
+		if !textan.IsStopWord(w) {
+			q = append(q, w)
+		}
+	}
+	out := make([]float64, len(ws.text))
+	for i, words := range ws.words {
+		for _, w := range words {
+			for _, x := range q {
+				if w == x {
+					out[i]++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// top is the text of the k best-scoring windows, skipping those that
+// overlap one already taken; windows scoring 0 are not results.
+func (ws *windows) top(score []float64, k int) []string {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return score[idx[a]] > score[idx[b]] })
+	var out []string
+	var taken []int
+	for _, i := range idx {
+		if len(out) == k || score[i] <= 0 {
+			break
+		}
+		clash := false
+		for _, t := range taken {
+			if ws.file[t] == ws.file[i] && ws.from[i] < ws.from[t]+ws.n && ws.from[t] < ws.from[i]+ws.n {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			taken = append(taken, i)
+			out = append(out, ws.text[i])
+		}
+	}
+	return out
 }

@@ -10,8 +10,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -23,12 +25,16 @@ import (
 func main() {
 	vaults := flag.String("vaults", "../shared/fixtures/vaults/obsidianmd__obsidian-help", "folder holding en/ and ru/")
 	notes := flag.Int("notes", 7000, "notes in the generated vault")
+	flag.StringVar(&memhook, "memhook", "", "a built memhook binary: measure the CLI against grep -rilF")
+	flag.StringVar(&extra, "cli-vault", "", "another folder of notes to measure the CLI against grep on")
 	flag.Parse()
 	if err := run(*vaults, *notes); err != nil {
 		fmt.Fprintln(os.Stderr, "vault:", err)
 		os.Exit(1)
 	}
 }
+
+var memhook, extra string
 
 func opts() search.Options {
 	return search.Options{Limit: 10, CandidatePool: 50, HalfLifeDays: 30, MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, Now: time.Now()}
@@ -73,6 +79,33 @@ func run(vaults string, n int) error {
 		}
 		fmt.Printf("  title queries: note in top 5 for %d/%d (%.2f); query p50 %s p95 %s\n", hit, len(files), float64(hit)/float64(len(files)), ms(pct(lat, 0.5)), ms(pct(lat, 0.95)))
 		if lang == "ru" {
+			// the same titles with their Russian words in another case
+			ihit, asked, crowded := 0, 0, 0
+			for _, f := range files {
+				title := strings.TrimSuffix(filepath.Base(f), ".md")
+				q := inflect(title)
+				if q == strings.ToLower(title) {
+					continue
+				}
+				asked++
+				r, err := search.Search(context.Background(), []*search.Index{ix}, q, opts())
+				if err != nil {
+					return err
+				}
+				top := r.Results[:min(5, len(r.Results))]
+				for _, res := range top {
+					if filepath.Base(res.Path) == filepath.Base(f) {
+						ihit++
+						break
+					}
+				}
+				if maxPerFile(top, filepath.Base(f)) > 2 {
+					crowded++
+				}
+			}
+			fmt.Printf("  title queries with inflected words («Воскресная уборка» → «воскресной уборке»): note in top 5 for %d/%d (%.2f); queries where another file holds more than 2 of the top 5: %d (the note a query names may)\n", ihit, asked, float64(ihit)/float64(max(asked, 1)), crowded)
+		}
+		if lang == "ru" {
 			if err := russian(ix); err != nil {
 				return err
 			}
@@ -80,6 +113,59 @@ func run(vaults string, n int) error {
 		ix.Close()
 	}
 	return generated(work, n, vocabulary(vaults))
+}
+
+// maxPerFile is the most results one file holds, but for the file
+// named except (a query naming a file may get more of it).
+func maxPerFile(rs []search.Result, except string) int {
+	n, top := map[string]int{}, 0
+	for _, r := range rs {
+		if except != "" && filepath.Base(r.Path) == except {
+			continue
+		}
+		n[r.Path]++
+		top = max(top, n[r.Path])
+	}
+	return top
+}
+
+// inflect puts each Russian word of a title in another case by its
+// ending (nominative to genitive, dative or prepositional, as a question
+// about the note would): «Воскресная уборка» → «воскресной уборке»,
+// «Горячие клавиши» → «горячих клавишах». Other words stay.
+func inflect(title string) string {
+	rules := []struct{ from, to string }{
+		{"ая", "ой"}, {"яя", "ей"}, {"ый", "ого"}, {"ий", "его"}, {"ой", "ого"}, {"ое", "ого"}, {"ее", "его"},
+		{"ые", "ых"}, {"ие", "их"}, {"ия", "ии"}, {"ка", "ке"}, {"ки", "ках"}, {"а", "е"}, {"я", "и"},
+		{"ь", "и"}, {"ы", "ах"}, {"и", "ях"}, {"о", "а"}, {"е", "я"},
+	}
+	words := textan.Words(title)
+	for i, w := range words {
+		if len([]rune(w)) < 4 || !isCyrillic(w) {
+			continue
+		}
+		done := false
+		for _, r := range rules {
+			if strings.HasSuffix(w, r.from) {
+				words[i] = strings.TrimSuffix(w, r.from) + r.to
+				done = true
+				break
+			}
+		}
+		if !done {
+			words[i] = w + "ом" // a consonant ending: instrumental
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func isCyrillic(w string) bool {
+	for _, r := range w {
+		if r < 'а' || r > 'я' {
+			return false
+		}
+	}
+	return true
 }
 
 // russian runs queries in a form the vault (almost) never uses and counts
@@ -141,7 +227,7 @@ func vocabulary(vaults string) *vocab {
 	counts := map[string]int{}
 	for _, f := range mdFiles(vaults) {
 		data, _ := os.ReadFile(f)
-		for _, w := range search.Words(string(data)) {
+		for _, w := range textan.Words(string(data)) {
 			counts[w]++
 		}
 	}
@@ -159,7 +245,7 @@ func vocabulary(vaults string) *vocab {
 	for _, w := range v.words {
 		total += counts[w]
 		v.cum = append(v.cum, total)
-		if counts[w] >= 3 && len([]rune(w)) >= 4 && !search.IsStopWord(w) {
+		if counts[w] >= 3 && len([]rune(w)) >= 4 && !textan.IsStopWord(w) {
 			v.query = append(v.query, w)
 		}
 	}
@@ -289,15 +375,104 @@ func generated(work string, n int, v *vocab) error {
 		grepCount(files, q)
 		grep = append(grep, time.Since(t0))
 	}
-	fmt.Printf("  query p50 %s p95 %s (index open); with the freshness check a CLI search does: p50 %s\n", ms(pct(lat, 0.5)), ms(pct(lat, 0.95)), ms(pct(fresh, 0.5)))
+	fmt.Printf("  query p50 %s p95 %s (index open); with a full update walk before it: p50 %s\n", ms(pct(lat, 0.5)), ms(pct(lat, 0.95)), ms(pct(fresh, 0.5)))
 	fmt.Printf("  the same queries naming a date: p50 %s p95 %s; a date alone (lists those days' files): p50 %s p95 %s\n", ms(pct(dated, 0.5)), ms(pct(dated, 0.95)), ms(pct(alone, 0.5)), ms(pct(alone, 0.95)))
 	fmt.Printf("  grep-style scan of the same files: p50 %s -> search is %.0fx faster\n", ms(pct(grep, 0.5)), pct(grep, 0.5).Seconds()/pct(lat, 0.5).Seconds())
+	crowded := 0
+	for _, q := range qs {
+		r, err := search.Search(context.Background(), []*search.Index{ix}, q, opts())
+		if err != nil {
+			return err
+		}
+		if maxPerFile(r.Results[:min(5, len(r.Results))], "") > 2 {
+			crowded++
+		}
+	}
+	fmt.Printf("  queries where one file holds more than 2 of the top 5: %d/%d\n", crowded, len(qs))
+	if memhook == "" {
+		return nil
+	}
+	if err := cliVsGrep(work, "generated vault", dir, qs[:60]); err != nil {
+		return err
+	}
+	if extra != "" {
+		return cliVsGrep(work, extra, extra, qs[:60])
+	}
+	return nil
+}
+
+// cliVsGrep runs, turn about, `memhook search --root dir --json Q` (a
+// fresh process each time, as /cerebro:recall runs it: open the index,
+// check freshness, search) and `grep -rilF -e w1 -e w2 dir` (the files
+// holding any of the words), and prints both p50s, their ratio and the
+// largest resident set size of each. The index is built first by
+// `memhook index`, from nothing: the cold index time.
+func cliVsGrep(work, name, dir string, qs []string) error {
+	state, err := os.MkdirTemp(work, "state-")
+	if err != nil {
+		return err
+	}
+	env := append(os.Environ(), "CEREBRO_STATE_DIR="+state, "CEREBRO_HOME="+filepath.Join(state, "desk"), "HOME="+state)
+	runOne := func(args ...string) (time.Duration, error) {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env, cmd.Dir = env, state
+		t0 := time.Now()
+		out, err := cmd.CombinedOutput()
+		d := time.Since(t0)
+		if err != nil && !(args[0] == "grep" && cmd.ProcessState.ExitCode() == 1) {
+			return 0, fmt.Errorf("%s: %w\n%s", strings.Join(args, " "), err, out)
+		}
+		return d, nil
+	}
+	// the child's own peak RSS, as /usr/bin/time reports it (a rusage
+	// read here would count the fork of this large process)
+	peak := func(args ...string) float64 {
+		cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M"}, args...)...)
+		cmd.Env, cmd.Dir = env, state
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		cmd.Run()
+		lines := strings.Fields(errb.String())
+		if len(lines) == 0 {
+			return 0
+		}
+		var kb float64
+		fmt.Sscan(lines[len(lines)-1], &kb)
+		return kb / 1024
+	}
+	cold, err := runOne(memhook, "index", "--root", dir)
+	if err != nil {
+		return err
+	}
+	var cli, grep []time.Duration
+	var cliArgs, grepArgs []string
+	for _, q := range qs {
+		cliArgs = append([]string{memhook, "search", "--root", dir, "--json"}, strings.Fields(q)...)
+		d, err := runOne(cliArgs...)
+		if err != nil {
+			return err
+		}
+		cli = append(cli, d)
+		grepArgs = []string{"grep", "-rilF"}
+		for _, w := range strings.Fields(q) {
+			grepArgs = append(grepArgs, "-e", w)
+		}
+		grepArgs = append(grepArgs, dir)
+		if d, err = runOne(grepArgs...); err != nil {
+			return err
+		}
+		grep = append(grep, d)
+	}
+	cliRSS, grepRSS := peak(cliArgs...), peak(grepArgs...)
+	fmt.Printf("  CLI on %s: memhook index (cold) %s; memhook search p50 %s p95 %s, grep -rilF p50 %s p95 %s -> CLI/grep p50 ratio %.2f; max RSS memhook %.1f MB, grep %.1f MB\n",
+		name, ms(cold), ms(pct(cli, 0.5)), ms(pct(cli, 0.95)), ms(pct(grep, 0.5)), ms(pct(grep, 0.95)),
+		pct(cli, 0.5).Seconds()/pct(grep, 0.5).Seconds(), cliRSS, grepRSS)
 	return nil
 }
 
 // grepCount is the baseline: read every file and count query words per line.
 func grepCount(files []string, q string) int {
-	words := search.Words(q)
+	words := textan.Words(q)
 	n := 0
 	for _, f := range files {
 		data, _ := os.ReadFile(f)

@@ -1,4 +1,16 @@
-package search
+// Package textan is the one text analyser every reader of memory shares:
+// search's index and queries, the black box's recall, the org vault's
+// query and the knowledge graph's entity matching split, fold and stem
+// words the same way, so a query matches or misses the same text
+// whichever command runs it.
+//
+// Use [Words] for lowercase tokens (ё folded to е, stress marks dropped),
+// [Stem] or [Stems] for Snowball stems (Russian for Cyrillic words,
+// English for Latin ones, identifiers such as v1 or a828e60 as they are),
+// [Terms] for the stemmed content words of a text (stop words out) and
+// [QueryTerms] for a query's distinct ones. [Version] names these rules;
+// an index built with other rules must be rebuilt.
+package textan
 
 import (
 	"strings"
@@ -8,9 +20,9 @@ import (
 	"github.com/kljensen/snowball/russian"
 )
 
-// TokenizerVersion names the tokenizing and stemming rules; it is part of
-// the index fingerprint, so changing the rules rebuilds every index.
-const TokenizerVersion = "words-snowball-en-ru-1"
+// Version names the tokenizing and stemming rules; search puts it in its
+// index fingerprint, so changing the rules rebuilds every index.
+const Version = "words-snowball-en-ru-1"
 
 // Words splits text into lowercase words of Unicode letters and digits,
 // folding ё to е so that both spellings of a Russian word meet.
@@ -54,7 +66,8 @@ func Stem(w string) string {
 	return w
 }
 
-// Stems tokenizes and stems text, in order, keeping duplicates.
+// Stems tokenizes and stems text, in order, keeping duplicates and stop
+// words: what an index stores.
 func Stems(text string) []string {
 	ws := Words(text)
 	for i, w := range ws {
@@ -63,24 +76,46 @@ func Stems(text string) []string {
 	return ws
 }
 
-// StemmedText is what the index stores in its FTS5 column: the stems
-// joined by spaces, for the unicode61 tokenizer to split again.
+// StemmedText is the stems of text joined by spaces.
 func StemmedText(text string) string { return strings.Join(Stems(text), " ") }
 
-// QueryStems turns a query into distinct stems, dropping English and
-// Russian stop words unless nothing else is left.
-func QueryStems(query string) []string {
-	ws := Words(query)
+// Terms is the stemmed content words of text, in order with duplicates:
+// stop words, and the words of each extra set (lowercase, ё as е), left
+// out.
+func Terms(text string, extra ...map[string]bool) []string {
+	var out []string
+	for _, w := range Words(text) {
+		if IsStopWord(w) || skipped(w, extra) {
+			continue
+		}
+		out = append(out, Stem(w))
+	}
+	return out
+}
+
+func skipped(w string, extra []map[string]bool) bool {
+	for _, m := range extra {
+		if m[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// QueryTerms turns a query into distinct stems, dropping stop words
+// unless nothing else is left: a query of stop words alone ("the who")
+// still asks for something.
+func QueryTerms(query string) []string {
 	var kept, all []string
 	seen := map[string]bool{}
-	for _, w := range ws {
+	for _, w := range Words(query) {
 		s := Stem(w)
 		if seen[s] {
 			continue
 		}
 		seen[s] = true
 		all = append(all, s)
-		if !isStopWord(w) {
+		if !IsStopWord(w) {
 			kept = append(kept, s)
 		}
 	}
@@ -91,10 +126,8 @@ func QueryStems(query string) []string {
 }
 
 // IsStopWord reports whether a lowercase word is an English or Russian
-// stop word, which queries leave out.
-func IsStopWord(w string) bool { return isStopWord(w) }
-
-func isStopWord(w string) bool {
+// stop word (Snowball's lists).
+func IsStopWord(w string) bool {
 	switch script(w) {
 	case cyrillic:
 		return russian.IsStopWord(w)
