@@ -89,7 +89,15 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			fates[k] = unsupported("unknown parameter; it changed nothing")
 		}
 	}
-	// Table parameters only mean something together.
+	// Table parameters only mean something together: a refused kind or
+	// list stops the table write rather than put the value somewhere the
+	// caller did not ask for.
+	for _, k := range []string{"kind", "list"} {
+		if f, sent := fates[k]; sent && f.Fate == FateBadForm && req.Table != "" {
+			fates["table"] = bad("no table write: " + k + " is bad_form (" + f.Reason + ")")
+			req.Table = ""
+		}
+	}
 	if req.Table != "" && req.Key == "" {
 		fates["table"] = bad("a table write needs key (the row the value is about)")
 		req.Table = ""

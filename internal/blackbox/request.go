@@ -121,7 +121,11 @@ func nameFate(k string, v json.RawMessage, dst *string) Fate {
 	if !isStr || s == "" {
 		return bad(k + " must be a non-empty string")
 	}
-	if _, err := tables.Normalize(s); err != nil {
+	check := tables.Normalize
+	if k == "kind" {
+		check = tables.CheckKind
+	}
+	if _, err := check(s); err != nil {
 		return bad(err.Error())
 	}
 	*dst = s

@@ -206,3 +206,39 @@ func TestRememberReportsWhatWasStoredWhenATableFails(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+func TestReservedKindAndTablesRepair(t *testing.T) {
+	env, proj := bbEnv(t)
+	// The adversarial repro: a kind named like a column every row has.
+	out, _, code := run(t, env, "", "remember", "--project", proj, "x", "--table", "offices", "--key", "madrid", "--kind", "geo", "--value", "1")
+	a := object(t, out)
+	if code != 0 || a["params"].(map[string]any)["kind"].(map[string]any)["fate"] != "bad_form" || len(a["tables_created"].([]any)) != 0 {
+		t.Fatalf("a reserved kind is bad_form, nothing journaled: exit %d\n%s", code, out)
+	}
+	out, _, code = run(t, env, "", "remember", "--project", proj, "Madrid office phone", "--table", "offices", "--key", "madrid", "--kind", "phone", "--value", "111")
+	if code != 0 {
+		t.Fatalf("the store still works: %s", out)
+	}
+	// A journal line an older memhook let through: the store keeps working,
+	// tables says so, and repair moves the line out.
+	journal := filepath.Join(proj, ".claude", "memory_long", "tables", "journal.jsonl")
+	f, _ := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"op":"kind","table":"offices","kind":"geo","at":"2026-11-30T10:00:00Z"}` + "\n")
+	f.Close()
+	out, errOut, code := run(t, env, "", "tables", "--project", proj)
+	if code != 0 || !strings.Contains(out, "offices  kinds: phone  1 rows") || !strings.Contains(errOut, "tables repair") {
+		t.Fatalf("tables with a bad op: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, _, code = run(t, env, "", "recall", "--project", proj, "madrid offices phone")
+	if code != 0 || object(t, out)["depth_used"].(float64) != 1 {
+		t.Fatalf("recall with a bad op in the journal: %s", out)
+	}
+	out, _, code = run(t, env, "", "tables", "repair", "--project", proj)
+	r := object(t, out)
+	if code != 0 || len(r["removed"].([]any)) != 1 || r["kept"].(float64) != 3 {
+		t.Fatalf("repair: exit %d\n%s", code, out)
+	}
+	if _, errOut, _ = run(t, env, "", "tables", "--project", proj); errOut != "" {
+		t.Fatalf("after repair nothing is skipped: %s", errOut)
+	}
+}
