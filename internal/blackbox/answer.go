@@ -114,6 +114,9 @@ type RememberAnswer struct {
 	KindsCreated      []string        `json:"kinds_created"`
 	NewTablesWithRows []string        `json:"new_tables_with_rows"`
 	Params            map[string]Fate `json:"params"`
+	// Shape says which rule put the phrase into tables (or that none
+	// could), when the caller named no table.
+	Shape *ShapeNote `json:"shape,omitempty"`
 	// Error is set when a store failed after others had received the
 	// text: what was stored is still listed.
 	Error string `json:"error,omitempty"`
