@@ -27,7 +27,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 	}
 	for level := LevelTables; level <= max; level++ {
 		rep := StoreReport{Level: level, Store: storeName[level]}
-		found, note, err := b.level(ctx, level, req)
+		found, note, err := b.level(ctx, level, req, now)
 		switch {
 		case err == errSkip:
 			rep.Status, rep.Note = "skipped", note
@@ -106,7 +106,13 @@ func joinNote(a, b string) string {
 func (b *Box) settle(ans *RecallAnswer, level int, items []Item, req RecallRequest) {
 	ans.Items = items
 	ans.Kind = KindProbabilistic
-	if level == LevelTables {
+	if bd, isBreakdown := items[0].Data.(*Breakdown); isBreakdown {
+		ans.Kind = KindAffirmative
+		if !bd.Stated {
+			ans.Kind = KindProbabilistic
+		}
+		ans.Answer = map[string]string{"object": bd.Object, "summary": bd.Summary}
+	} else if level == LevelTables {
 		ans.Kind = KindAffirmative
 		var data []any
 		for _, it := range items {
@@ -134,11 +140,23 @@ func (b *Box) settle(ans *RecallAnswer, level int, items []Item, req RecallReque
 // errSkip marks a level that was not consulted (unavailable here).
 var errSkip = fmt.Errorf("skipped")
 
-func (b *Box) level(ctx context.Context, level int, req RecallRequest) ([]Item, string, error) {
+func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.Time) ([]Item, string, error) {
 	switch level {
 	case LevelTables:
 		if b.Tables == nil {
 			return nil, "no relational store", errSkip
+		}
+		bd, err := b.breakdown(req, now)
+		if err != nil {
+			return nil, "", err
+		}
+		if bd != nil {
+			note := fmt.Sprintf("a breakdown (%s over %d rows of %s.%s) computed by memhook, stored as a Markdown table", bd.Op, bd.Rows, bd.Table, bd.Kind)
+			if bd.NoDate > 0 {
+				note += fmt.Sprintf("; %d rows without a date left out", bd.NoDate)
+			}
+			return []Item{{Fact: shortHash("t-", bd.Object), Object: bd.Object, Text: bd.Summary, Data: bd, Cite: "table " + bd.Table,
+				Scope: req.Scope}}, note, nil // the rows were filtered by the caller's scope already
 		}
 		cells, err := b.Tables.Lookup(tables.Query{Words: tables.Words(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
 		if err != nil {

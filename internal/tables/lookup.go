@@ -261,3 +261,20 @@ func without(words []string, key string) []string {
 	}
 	return out
 }
+
+// Cells returns every value of a table: each kind's values of a root
+// table, or the rows of a list (kind "value").
+func (s *Store) Cells(table string) ([]Cell, error) {
+	sh, _, _, err := s.shape(s.db, table)
+	if err != nil {
+		return nil, err
+	}
+	if sh == ShapeList {
+		return s.listCells(table)
+	}
+	return s.rootCells(table)
+}
+
+// Named reports whether a name (a table's or a kind's) is named by one of
+// the words, the way Lookup decides it.
+func Named(words []string, name string) bool { return anyNear(words, name) }
