@@ -248,8 +248,8 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 	bd.Period = label
 	type row struct {
 		group, when string
-		c          tables.Cell
-		v          *big.Rat
+		c           tables.Cell
+		v           *big.Rat
 	}
 	var rows []row
 	byMonth := hasPeriod

@@ -14,7 +14,7 @@ func TestBreakdownMayToAugustIsAnObject(t *testing.T) {
 		{"client Beta", "800", "2026-05-20"},
 		{"client Alpha", "1,500.50", "2026-06-03"},
 		{"client Gamma", "2000", "2026-08-15"},
-		{"client Beta", "300", "2026-04-30"}, // before the period
+		{"client Beta", "300", "2026-04-30"},  // before the period
 		{"client Alpha", "999", "2026-09-01"}, // after it
 		{"client Delta", "450", ""},           // no date: left out, and said
 	} {
