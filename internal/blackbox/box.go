@@ -22,19 +22,13 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/tables"
 )
 
-// Researcher is level 5: a bounded model call that researches a question
-// the cheaper levels could not answer.
+// Researcher makes level 5's model calls; the walk between them (graph,
+// vectors, rephrasings, text search) is the box's own.
 type Researcher interface {
-	// Research returns the answer text ("" when the research found
-	// nothing) and what it cost, also on error; it stops at ctx's end.
-	Research(ctx context.Context, query string) (Research, error)
-}
-
-// Research is what level 5 produced and what it cost.
-type Research struct {
-	Text    string  `json:"text"`
-	Calls   int     `json:"calls"`
-	Seconds float64 `json:"seconds"`
+	// Call runs one model call with the prompt and returns its output; read
+	// lets the call read the project (the answering call), otherwise it
+	// gets no tool at all (the rephrasing call). It stops at ctx's end.
+	Call(ctx context.Context, prompt string, read bool) (string, error)
 }
 
 // Box is one project's memory behind the two verbs.

@@ -42,15 +42,18 @@ type LinkTableStep struct {
 
 // RelearnResult carries every id the cycle made.
 type RelearnResult struct {
-	Object        string        `json:"object"`
-	ObjectPath    string        `json:"object_path"`
-	ObjectCreated bool          `json:"object_created"`
-	Summary       string        `json:"summary"`
-	SummaryPath   string        `json:"summary_path"`
-	Indexed       string        `json:"indexed"`
-	Relation      string        `json:"relation"`
-	RelationCite  string        `json:"relation_cite"`
-	LinkTable     LinkTableStep `json:"link_table"`
+	Object        string `json:"object"`
+	ObjectPath    string `json:"object_path"`
+	ObjectCreated bool   `json:"object_created"`
+	Summary       string `json:"summary"`
+	SummaryPath   string `json:"summary_path"`
+	Indexed       string `json:"indexed"`
+	Relation      string `json:"relation"`
+	RelationCite  string `json:"relation_cite"`
+	// ObjectRelation links the summary to the claim's second entity when
+	// recall relearned its own answer.
+	ObjectRelation string        `json:"object_relation,omitempty"`
+	LinkTable      LinkTableStep `json:"link_table"`
 	// Error names the step that failed; the ids before it stand.
 	Error string `json:"error,omitempty"`
 }

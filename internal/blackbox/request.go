@@ -90,6 +90,9 @@ type RecallRequest struct {
 	Key   string
 	Kind  string
 	Limit int
+	// Relearn puts a level 4–5 answer back before it returns (default
+	// true); false opts out.
+	Relearn bool
 }
 
 // shared fates for scope and table names, used by both verbs.
@@ -138,7 +141,7 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 	if err != nil {
 		return RecallRequest{}, nil, err
 	}
-	req := RecallRequest{Query: q, Depth: "standard", Limit: 5}
+	req := RecallRequest{Query: q, Depth: "standard", Limit: 5, Relearn: true}
 	fates := map[string]Fate{}
 	for k, v := range r {
 		if k == "text" || k == "query" {
@@ -173,6 +176,17 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 			}
 			req.Chain = b
 			fates[k] = ok(map[bool]string{true: "the search steps are returned in chain", false: "no chain returned"}[b])
+		case "relearn":
+			v, isBool := asBool(v)
+			if !isBool {
+				fates[k] = bad("relearn must be true or false")
+				continue
+			}
+			req.Relearn = v
+			fates[k] = ok(map[bool]string{
+				true:  "a level 4–5 answer is relearned before it returns (object, summary page, graph link, link table when it exists): the same question costs level 2–3 next time",
+				false: "a level 4–5 answer is not relearned: the same question will pay level 4–5 again",
+			}[v])
 		case "table", "kind":
 			dst := &req.Table
 			if k == "kind" {

@@ -155,15 +155,23 @@ func TestExtremeRecallRunsBoundedNestedClaude(t *testing.T) {
 	env, proj := bbEnv(t)
 	bin := t.TempDir()
 	claude := filepath.Join(bin, "claude")
-	os.WriteFile(claude, []byte("#!/bin/sh\n[ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
+	// It counts its calls, and answers only when nested and given the
+	// prompt on stdin.
+	os.WriteFile(claude, []byte("#!/bin/sh\necho x >> '"+bin+"/calls'\ngrep -q 'penguin census' && [ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
 	env["CEREBRO_DISTILLER_COMMAND"] = claude
 	out, _, _ := run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "quarterly penguin census")
 	a := object(t, out)
-	if a["depth_used"].(float64) != 5 || !strings.Contains(a["answer"].(string), "Ada") || a["relearn"] == nil {
+	if a["depth_used"].(float64) != 5 || !strings.Contains(a["answer"].(string), "Ada") || a["relearned"] == nil {
 		t.Fatalf("%s", out)
 	}
-	env[NestedEnv] = "1"
+	// Relearned before it returned: the second ask costs no model call.
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "quarterly penguin census")
+	callLog, _ := os.ReadFile(filepath.Join(bin, "calls"))
+	if a := object(t, out); a["depth_used"].(float64) > 3 || strings.Count(string(callLog), "x") != 2 {
+		t.Fatalf("second ask: %d calls\n%s", strings.Count(string(callLog), "x"), out)
+	}
+	env[NestedEnv] = "1"
+	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "the walrus census")
 	if a := object(t, out); a["depth_used"].(float64) != 3 {
 		t.Fatalf("a nested recall must not climb to 5: %s", out)
 	}
