@@ -116,6 +116,9 @@ func extractClaim(q string) *Claim {
 		if capital && t.start && (openers[lw] || questionWords[lw] || english.IsStopWord(lw) || russian.IsStopWord(lw)) {
 			capital = false
 		}
+		if _, isMonth := month(lw); capital && isMonth {
+			capital = false // "May–August" is a period, not two entities
+		}
 		if capital {
 			run = append(run, t.w)
 			continue

@@ -104,3 +104,56 @@ func TestRememberShapesItsTables(t *testing.T) {
 		t.Fatalf("explicit table wins: %+v", mine)
 	}
 }
+
+func TestClaimsReadTheEntitiesWhateverTheWords(t *testing.T) {
+	for _, qs := range [][]string{
+		{"Could my friend Denis have known Yeltsin?", "Is it possible that Denis knew Yeltsin, the president?", "Did Boris Yeltsin ever meet Denis?", "Yeltsin's friend Denis?"},
+		{"Мог ли мой друг Денис знать Ельцина?", "Был ли Денис знаком с Ельциным?", "Возможно, Денис видел Ельцина"},
+	} {
+		want := extractClaim(qs[0])
+		if !want.Usable() {
+			t.Fatalf("%q: %+v", qs[0], want)
+		}
+		for _, q := range qs[1:] {
+			if got := extractClaim(q); !want.covers(got) || !got.covers(want) {
+				t.Errorf("%q: %+v, want the entities of %+v", q, got, want)
+			}
+		}
+	}
+	for _, q := range []string{"When did Denis serve in the regiment?", "what is Dima's phone", "How much did we earn May to August?", "Сколько мы заработали в Мае–Августе?"} {
+		if c := extractClaim(q); c.Usable() {
+			t.Errorf("%q names fewer than two entities: %+v", q, c)
+		}
+	}
+	if c := extractClaim("Could Denis have known Yeltsin?"); c.Subject != "Denis" || c.Object != "Yeltsin" || c.Relation != "known" {
+		t.Errorf("subject, relation, object: %+v", c)
+	}
+}
+
+// The seed's scope: a shaped row holds where it was said; Madrid is not
+// Barcelona, and neither is Spain.
+func TestShapedRowsKeepTheirScope(t *testing.T) {
+	b := newBox(t)
+	remember(t, b, `{"text":"Misha's phone is 600 111 222","geo":"Madrid"}`)
+	remember(t, b, `{"text":"Misha's phone is 600 333 444","geo":"Barcelona"}`)
+	dep := recall(t, b, `{"text":"what is Misha's phone?"}`)
+	if dep.Kind != KindParamDep || len(dep.Missing) != 1 || strings.Join(dep.Missing[0].Values, ",") != "Barcelona,Madrid" || len(dep.Items) != 2 {
+		t.Fatalf("the answer depends on the place: %+v", dep)
+	}
+	mad := recall(t, b, `{"text":"what is Misha's phone?","geo":"Madrid"}`)
+	if mad.Kind != KindAffirmative || len(mad.Items) != 1 || mad.Items[0].Data.(tables.Cell).Value != "600 111 222" {
+		t.Fatalf("Madrid: %+v", mad)
+	}
+	if spain := recall(t, b, `{"text":"what is Misha's phone?","geo":"Spain"}`); spain.Kind != KindNone || spain.Report[0].OutScope != 2 {
+		t.Fatalf("no inheritance: %+v", spain)
+	}
+	// A breakdown honours the place too.
+	for _, r := range []string{`"geo":"Madrid","calendar":"2026-06-01","value":"100"`, `"geo":"Barcelona","calendar":"2026-06-02","value":"50"`, `"geo":"Madrid","calendar":"2026-07-01","value":"25"`} {
+		remember(t, b, `{"text":"taxi ride","table":"expenses","key":"taxi","kind":"amount",`+r+`}`)
+	}
+	a := recall(t, b, `{"text":"how much did we spend on taxi in June–July 2026?","geo":"Madrid"}`)
+	bd, ok := a.Items[0].Data.(*Breakdown)
+	if !ok || bd.Total != "125" || bd.Rows != 2 || bd.LeftOut != 1 || a.Kind != KindAffirmative {
+		t.Fatalf("Madrid's expenses only: %+v", a)
+	}
+}
