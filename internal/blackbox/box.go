@@ -4,9 +4,12 @@
 // 2 memory text, 3 knowledge graph, 4 vector, 5 bounded research — and
 // stops at the first level that answers; the answer says how deep it went,
 // of which kind it is, what each store returned, and what became of every
-// parameter sent. Deny withholds a rejected inference without deleting
-// anything; Relearn puts an expensive result back so the next recall is
-// cheap.
+// parameter sent. A level 4–5 answer is relearned before it returns, so
+// the next recall of it is cheap; a question asking for a breakdown over
+// table rows is answered at level 1 by a Markdown object memhook computes.
+// Deny withholds a rejected inference — by its claim, whatever the words —
+// without deleting anything. Remember shapes phrases it can read whole
+// into tables of its own choosing.
 //
 //	box := &blackbox.Box{LongDir: ..., Tables: store, Text: blackbox.MarkdownScan{...}}
 //	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
