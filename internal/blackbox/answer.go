@@ -102,6 +102,8 @@ type RecallAnswer struct {
 	// answer; Relearn says why it did not run (opted out, nested, failed).
 	Relearned *RelearnResult `json:"relearned,omitempty"`
 	Relearn   string         `json:"relearn,omitempty"`
+
+	asked []string // the research walk's rephrasings, for the relearned page
 }
 
 // Stored is what one store received from remember.

@@ -155,6 +155,9 @@ type Denial struct {
 	// the question named fewer than two entities (then the wording and
 	// fact are what is denied).
 	Claim *Claim `json:"claim,omitempty"`
+	// With are the facts offered in the same answer (a research answer's
+	// passages): kept, and named in the denial.
+	With []string `json:"with,omitempty"`
 	// Summary is the relearn summary the denied inference rested on, now
 	// carrying the denial, so whoever reads it later sees it was rejected.
 	Summary string `json:"summary,omitempty"`
@@ -182,11 +185,17 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 		return d, nil
 	}
 	var o offer
+	var with []offer // the other items of the same answer: what it rested on with it
 	if offers, err := readOffers(b.OffersPath); err == nil {
 		for i := len(offers) - 1; i >= 0; i-- {
 			if offers[i].ID == id {
 				o, d.Known = offers[i], true
 				break
+			}
+		}
+		for _, x := range offers {
+			if d.Known && x.ID != id && x.Query == o.Query && x.At.Equal(o.At) {
+				with = append(with, x)
 			}
 		}
 	}
@@ -200,6 +209,10 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 	section := fmt.Sprintf("\n## %s · %s\n<!-- cerebro:denial%s -->\n", id, now.UTC().Format(time.RFC3339), markerAttrs(append([]string{"id", id, "fact", o.Fact}, claimAttrs...)...))
 	if d.Known {
 		section += fmt.Sprintf("- question: %s\n- answer offered: %s\n- rested on: %s (%s), kept\n", clip(o.Query, 300), o.Text, o.Fact, orUnknown(o.Cite))
+		for _, x := range with {
+			section += fmt.Sprintf("- offered with it: %s (%s): %s, kept\n", x.Fact, orUnknown(x.Cite), clip(x.Text, 200))
+			d.With = append(d.With, x.Fact)
+		}
 		if d.Claim != nil {
 			section += fmt.Sprintf("- claim denied: %s · %s · %s (any inference naming %s is withheld, whatever its words)\n", o.Claim.Subject, orUnknown(o.Claim.Relation), o.Claim.Object, strings.Join(o.Claim.Entities, " + "))
 		}

@@ -42,7 +42,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 			continue
 		}
 		var walk []Step
-		found, note, err := b.level(ctx, level, req, now, &walk)
+		found, note, err := b.level(ctx, level, req, now, &walk, &ans.asked)
 		switch {
 		case err == errSkip:
 			rep.Status, rep.Note = "skipped", note
@@ -186,7 +186,7 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 	doc.WriteString("\n")
 	summary := strings.TrimSpace(top.Text) + "\n\nResearched for the question: " + clip(req.Query, 300)
 	idx, _ := b.Text.(Indexer)
-	res, err := b.Relearn(ctx, RelearnRequest{Artifact: []byte(doc.String()), ArtifactName: "answer.md", Summary: summary, About: about}, idx, now)
+	res, err := b.Relearn(ctx, RelearnRequest{Artifact: []byte(doc.String()), ArtifactName: "answer.md", Summary: summary, About: about, AlsoAsked: ans.asked}, idx, now)
 	if err != nil {
 		ans.Relearn = fmt.Sprintf("relearn failed (%v); the answer stands but the same question will cost level %d again", err, ans.DepthUsed)
 		if res != nil {
@@ -209,7 +209,7 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 // errSkip marks a level that was not consulted (unavailable here).
 var errSkip = fmt.Errorf("skipped")
 
-func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.Time, walk *[]Step) ([]Item, string, error) {
+func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.Time, walk *[]Step, asked *[]string) ([]Item, string, error) {
 	switch level {
 	case LevelTables:
 		if b.Tables == nil {
@@ -312,7 +312,7 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 		if b.Research == nil {
 			return nil, "no claude command configured", errSkip
 		}
-		items, note, steps, err := b.research(ctx, req)
+		items, note, steps, err := b.research(ctx, req, asked)
 		*walk = steps
 		return items, note, err
 	}

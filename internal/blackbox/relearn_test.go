@@ -110,6 +110,12 @@ func TestDenisAndTheKremlinRegiment(t *testing.T) {
 	if obj, _ := same.Answer.(map[string]string); obj["object"] != r.Object || !strings.Contains(obj["summary"], "Kremlin regiment") {
 		t.Fatalf("the same question gets the object and its summary: %#v", same.Answer)
 	}
+	// A paraphrase in the words of the walk's rephrasings (kept on the
+	// summary page) finds it by text, though the graph knows no Russia.
+	russia := recall(t, b, `{"text":"Did Denis know the president of Russia?","depth":"extreme"}`)
+	if calls(dir) != 2 || russia.DepthUsed != LevelText || russia.Items[0].Fact != same.Items[0].Fact {
+		t.Fatalf("a paraphrase in the rephrasings' words: calls %d %+v", calls(dir), russia)
+	}
 
 	d, err := b.Deny(same.Items[0].ID, "they served together, but Denis never saw him", t0)
 	if err != nil || d.Claim == nil || strings.Join(d.Claim.Entities, ",") != "deni,yeltsin" {
@@ -227,5 +233,25 @@ func TestResearchNoneAndBudget(t *testing.T) {
 	r := a.Report[len(a.Report)-1]
 	if took := time.Since(start); took > 4*time.Second || r.Status != "error" || !strings.Contains(r.Note, "budget") {
 		t.Fatalf("the budget must stop research (took %s): %+v", took, r)
+	}
+}
+
+func TestDenialNamesTheFactsTheAnswerRestedOn(t *testing.T) {
+	b := newBox(t)
+	cmd, _ := standIn(t, "Denis may have known Yeltsin.")
+	withResearch(b, cmd)
+	remember(t, b, `{"text":"My friend Denis served in the Kremlin regiment from 1992 to 1994."}`)
+	kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0)
+	a := recall(t, b, `{"text":"Could Denis have known Yeltsin?","depth":"extreme","relearn":false}`)
+	if a.DepthUsed != LevelResearch || len(a.Items) < 2 {
+		t.Fatalf("the answer and the passage the walk gave it: %+v", a.Items)
+	}
+	d, err := b.Deny(a.Items[0].ID, "never met", t0)
+	if err != nil || len(d.With) == 0 || d.With[0] != a.Items[1].Fact {
+		t.Fatalf("the denial names what the answer rested on: %+v %v", d, err)
+	}
+	den, _ := os.ReadFile(filepath.Join(b.LongDir, filepath.FromSlash(DenialsFile)))
+	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied: Denis · known · Yeltsin") {
+		t.Fatalf("%s", den)
 	}
 }

@@ -103,7 +103,7 @@ func rephrasings(out, q string) []string {
 // mention them, vectors when a provider exists, up to ten rephrasings of
 // the question from the model, a text search over each, and one answering
 // call given what the walk found. Every step goes into steps.
-func (b *Box) research(ctx context.Context, req RecallRequest) ([]Item, string, []Step, error) {
+func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) ([]Item, string, []Step, error) {
 	budget := time.Duration(b.ResearchSeconds) * time.Second
 	if budget <= 0 {
 		budget = 180 * time.Second
@@ -191,6 +191,7 @@ func (b *Box) research(ctx context.Context, req RecallRequest) ([]Item, string, 
 		if err != nil {
 			note, rs, lastErr = "error: "+err.Error(), nil, err
 		}
+		*asked = rs
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: note + ": " + strings.Join(rs, " | ")})
 		total := 0
 		for _, r := range rs {
