@@ -231,12 +231,16 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 		if err != nil {
 			return nil, "", err
 		}
+		note := ""
+		if sk, _ := b.Tables.Skipped(); len(sk) > 0 {
+			note = fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk))
+		}
 		var out []Item
 		for _, c := range cells {
 			out = append(out, Item{Fact: c.ID, Data: c, Text: fmt.Sprintf("%s.%s[%s] = %s", c.Table, c.Kind, c.Key, c.Value),
 				Cite: "table " + c.Table, Scope: Scope{Calendar: c.Calendar, Geo: c.Geo}})
 		}
-		return out, "", nil
+		return out, note, nil
 	case LevelText, LevelVector:
 		s := b.Text
 		if level == LevelVector {

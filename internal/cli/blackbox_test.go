@@ -238,8 +238,8 @@ func TestReservedKindAndTablesRepair(t *testing.T) {
 		t.Fatalf("tables with a bad op: exit %d\n%s\n%s", code, out, errOut)
 	}
 	out, _, code = run(t, env, "", "recall", "--project", proj, "madrid offices phone")
-	if code != 0 || object(t, out)["depth_used"].(float64) != 1 {
-		t.Fatalf("recall with a bad op in the journal: %s", out)
+	if rec := object(t, out); code != 0 || rec["depth_used"].(float64) != 1 || !strings.Contains(rec["report"].([]any)[0].(map[string]any)["note"].(string), "tables repair") {
+		t.Fatalf("recall with a bad op in the journal answers and says so: %s", out)
 	}
 	out, _, code = run(t, env, "", "tables", "repair", "--project", proj)
 	r := object(t, out)
