@@ -19,7 +19,7 @@ type Shaped struct {
 // ShapeNote says which rule shaped a remembered phrase into table rows, or
 // that none did.
 type ShapeNote struct {
-	Rule string `json:"rule"` // team_list, friends, contact, born, or "none"
+	Rule string `json:"rule"` // team_list, friends, contact, contact_list, born, or "none"
 	Note string `json:"note"`
 }
 
@@ -36,7 +36,7 @@ var (
 	enGroup = regexp.MustCompile(`(?i)^\s*(?:in\s+)?(?:my|our)\s+(team|department|family|group)(?:\s+(?:has|have|is|are|includes|include))?\s*[:—–,]?\s*`)
 	// An item of a group list: Name — role (an em or en dash, a spaced
 	// hyphen, or "is the" in English).
-	groupItem = regexp.MustCompile(`^(` + reName + `)(?:\s*[—–]\s*|\s+-\s+|\s+is\s+(?:the\s+|a\s+|an\s+|our\s+)?)([\p{L}\d][\p{L}\d\s-]*)$`)
+	groupItem = regexp.MustCompile(`^(` + reName + `)(?:\s*[—–]\s*|\s+-\s+|\s+is\s+(?:the\s+|a\s+|an\s+|our\s+)?)([\p{L}\d+][\p{L}\d\s().+-]*)$`)
 
 	ruFriends = regexp.MustCompile(`(?i)^\s*у\s+меня\s+(?:есть\s+)?(друг|друзья|подруга|подруги)\s*[:—–]?\s*`)
 	enFriends = regexp.MustCompile(`(?i)^\s*(?:i\s+have\s+(?:a\s+)?friends?|my\s+friends\s+are|my\s+friend\s+is)\s*[:—–]?\s*`)
@@ -45,6 +45,9 @@ var (
 	enContactS  = regexp.MustCompile(`^(` + reName + `)(?i:'s\s+(phone(?:\s+number)?|email|e-mail)(?:\s+is\s+|\s*[:—–]\s*))(.+?)\.?\s*$`)
 	ruContactOf = regexp.MustCompile(`^(?i:(?:номер\s+)?(телефона?|почта|email|e-mail)\s+(?:у\s+)?)(\p{Lu}\p{Ll}+)(?:\s*[:—–]\s*|\s+(?i:это\s+)?)(.+?)\.?\s*$`)
 	ruContactU  = regexp.MustCompile(`^(?i:у\s+)(\p{Lu}\p{Ll}+)(?i:\s+(?:номер\s+)?(телефон|почта|email|e-mail))(?:\s*[:—–]\s*|\s+)(.+?)\.?\s*$`)
+
+	ruPhones = regexp.MustCompile(`(?i)^\s*(?:номера\s+)?телефон(?:ы|ов)(?:\s+(?:моих\s+|наших\s+)?(?:друзей|коллег|контактов))?\s*[:—–]\s*`)
+	enPhones = regexp.MustCompile(`(?i)^\s*(?:the\s+)?phone(?:\s+number)?s(?:\s+of\s+(?:my\s+|our\s+)?(?:friends|colleagues|contacts))?\s*[:—–]\s*`)
 
 	enBorn = regexp.MustCompile(`^(` + reName + `)(?i:\s+was\s+born\s+in\s+)(.+?)\.?\s*$`)
 	ruBorn = regexp.MustCompile(`^(` + reName + `)\s+(?i:родил(?:ся|ась))\s+(в\s+.+?|\d{4}\s+года?)\.?\s*$`)
@@ -69,14 +72,14 @@ func shape(text string, keyOf func(table, genitive string) string) (string, []Sh
 	}
 	if loc := ruGroup.FindStringSubmatchIndex(text); loc != nil {
 		table := groupTables[strings.ToLower(text[loc[2]:loc[3]])]
-		if vs := groupList(text[loc[1]:], table, "роль", `,|;|\s+и\s+`); vs != nil {
+		if vs := groupList(text[loc[1]:], table, "роль", `,|;|\s+и\s+`, 4); vs != nil {
 			return "team_list", vs
 		}
 		return "", nil
 	}
 	if loc := enGroup.FindStringSubmatchIndex(text); loc != nil {
 		table := groupTables[strings.ToLower(text[loc[2]:loc[3]])]
-		if vs := groupList(text[loc[1]:], table, "role", `,|;|\s+and\s+`); vs != nil {
+		if vs := groupList(text[loc[1]:], table, "role", `,|;|\s+and\s+`, 4); vs != nil {
 			return "team_list", vs
 		}
 		return "", nil
@@ -92,6 +95,23 @@ func shape(text string, keyOf func(table, genitive string) string) (string, []Sh
 			return "friends", vs
 		}
 		return "", nil
+	}
+	for _, p := range []struct {
+		re               *regexp.Regexp
+		table, kind, sep string
+	}{{ruPhones, "контакты", "телефон", `,|;|\s+и\s+`}, {enPhones, "contacts", "phone", `,|;|\s+and\s+`}} {
+		if loc := p.re.FindStringIndex(text); loc != nil {
+			vs := groupList(text[loc[1]:], p.table, p.kind, p.sep, 0)
+			for _, v := range vs {
+				if !phoneValue.MatchString(v.Value) {
+					return "", nil
+				}
+			}
+			if vs == nil {
+				return "", nil
+			}
+			return "contact_list", vs
+		}
 	}
 	if m := enContactOf.FindStringSubmatch(text); m != nil {
 		return contact("contacts", m[1], m[2], m[3])
@@ -117,7 +137,7 @@ func shape(text string, keyOf func(table, genitive string) string) (string, []Sh
 	return "", nil
 }
 
-func groupList(rest, table, kind, sep string) []Shaped {
+func groupList(rest, table, kind, sep string, maxWords int) []Shaped {
 	rest = strings.TrimRight(strings.TrimSpace(rest), ".!")
 	var out []Shaped
 	for _, part := range regexp.MustCompile(sep).Split(rest, -1) {
@@ -126,7 +146,7 @@ func groupList(rest, table, kind, sep string) []Shaped {
 			return nil
 		}
 		role := strings.TrimSpace(m[2])
-		if len(strings.Fields(role)) > 4 {
+		if maxWords > 0 && len(strings.Fields(role)) > maxWords {
 			return nil
 		}
 		out = append(out, Shaped{Table: table, Kind: kind, Key: m[1], Value: role})

@@ -22,6 +22,9 @@ func TestShapeRules(t *testing.T) {
 		"The phone of Dima is 111":                                      "contact: contacts.phone[Dima]=111",
 		"Misha's phone number is +34 600 000 000":                       "contact: contacts.phone[Misha]=+34 600 000 000",
 		"Dima's email is dima@example.com":                              "contact: contacts.email[Dima]=dima@example.com",
+		"телефоны друзей: Дима — 111-22-33, Миша — +7 999 000 00 00":    "contact_list: контакты.телефон[Дима]=111-22-33; контакты.телефон[Миша]=+7 999 000 00 00",
+		"Phone numbers of my friends: Dima — 111, Misha — 222":          "contact_list: contacts.phone[Dima]=111; contacts.phone[Misha]=222",
+		"телефоны друзей: Дима — 111, Миша — не помню":                  "",
 		"Denis was born in Kazan":                                       "born: contacts.born[Denis]=Kazan",
 		"Денис родился в Казани":                                        "born: контакты.родился[Денис]=в Казани",
 		// Not readable whole: a text record, never a guessed table.
