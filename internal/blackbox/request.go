@@ -85,14 +85,14 @@ type RecallRequest struct {
 	Query string
 	Depth string
 	Chain bool
-	Scope Scope
-	Table string
-	Key   string
-	Kind  string
-	Limit int
 	// Relearn puts a level 4–5 answer back before it returns (default
 	// true); false opts out.
 	Relearn bool
+	Scope   Scope
+	Table   string
+	Key     string
+	Kind    string
+	Limit   int
 }
 
 // shared fates for scope and table names, used by both verbs.
