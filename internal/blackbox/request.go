@@ -82,17 +82,18 @@ type Caps struct {
 
 // RecallRequest is a decoded recall.
 type RecallRequest struct {
-	Query string
-	Depth string
-	Chain bool
 	// Relearn puts a level 4–5 answer back before it returns (default
 	// true); false opts out.
 	Relearn bool
-	Scope   Scope
-	Table   string
-	Key     string
-	Kind    string
-	Limit   int
+
+	Query string
+	Depth string
+	Chain bool
+	Scope Scope
+	Table string
+	Key   string
+	Kind  string
+	Limit int
 }
 
 // shared fates for scope and table names, used by both verbs.
