@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -62,9 +63,9 @@ func (s *Store) Repair(now time.Time) (RepairResult, error) {
 		if err != nil {
 			return err
 		}
-		data, err := os.ReadFile(s.journal)
-		if err != nil && !os.IsNotExist(err) {
-			return fmt.Errorf("read table journal: %w", err)
+		data, err := readJournal(s.journal)
+		if err != nil {
+			return err
 		}
 		drop := map[int64]bool{}
 		for _, k := range skipped {
@@ -128,4 +129,39 @@ func (s *Store) rebuild() error {
 		return fmt.Errorf("reset table cache: %w", err)
 	}
 	return s.sync()
+}
+
+// MaxRepairBytes bounds the journal Repair rewrites in memory.
+const MaxRepairBytes = 256 << 20
+
+// readJournal reads the whole journal for a rewrite: a regular file only
+// (a link or a special file planted in its place is refused, never
+// followed) and at most MaxRepairBytes.
+func readJournal(path string) ([]byte, error) {
+	st, err := os.Lstat(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read table journal: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("read table journal: %s is not a regular file (%s); refusing to rewrite it", path, st.Mode().Type())
+	}
+	if st.Size() > MaxRepairBytes {
+		return nil, fmt.Errorf("read table journal: %s is %d bytes, over the %d repair rewrites in memory", path, st.Size(), MaxRepairBytes)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read table journal: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxRepairBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read table journal: %w", err)
+	}
+	if len(data) > MaxRepairBytes {
+		return nil, fmt.Errorf("read table journal: %s grew past %d bytes while being read", path, MaxRepairBytes)
+	}
+	return data, nil
 }

@@ -255,3 +255,22 @@ func TestReplaySkipsWhatCannotApplyAndRepairMovesIt(t *testing.T) {
 		t.Fatalf("a clean journal is left alone: %+v %v", again, err)
 	}
 }
+
+func TestRepairRefusesALinkInPlaceOfTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("offices", t0)
+	target := filepath.Join(t.TempDir(), "elsewhere.jsonl")
+	os.WriteFile(target, []byte("keep me\n"), 0o644)
+	journal := filepath.Join(dir, "journal.jsonl")
+	os.Remove(journal)
+	if err := os.Symlink(target, journal); err != nil {
+		t.Skip("no symlinks here")
+	}
+	if _, err := s.Repair(t0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("repair through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
+		t.Fatalf("the link's target was rewritten: %q", b)
+	}
+}
