@@ -54,6 +54,9 @@ type Item struct {
 	Scope  Scope   `json:"scope"`
 	Fit    string  `json:"fit,omitempty"` // "unknown" when the record has no scope where the caller gave one
 	Score  float64 `json:"score,omitempty"`
+	// Claim is what the inference asserts (the question's entities); a
+	// denial holds against it.
+	Claim *Claim `json:"claim,omitempty"`
 }
 
 // StoreReport is what one store returned.
@@ -95,7 +98,12 @@ type RecallAnswer struct {
 	Params         map[string]Fate `json:"params"`
 	Missing        []Missing       `json:"missing,omitempty"`
 	Chain          []Step          `json:"chain,omitempty"`
-	Relearn        string          `json:"relearn,omitempty"` // set after an expensive answer
+	// Relearned carries every id the relearn cycle made after a level 4–5
+	// answer; Relearn says why it did not run (opted out, nested, failed).
+	Relearned *RelearnResult `json:"relearned,omitempty"`
+	Relearn   string         `json:"relearn,omitempty"`
+
+	asked []string // the research walk's rephrasings, for the relearned page
 }
 
 // Stored is what one store received from remember.
@@ -114,6 +122,9 @@ type RememberAnswer struct {
 	KindsCreated      []string        `json:"kinds_created"`
 	NewTablesWithRows []string        `json:"new_tables_with_rows"`
 	Params            map[string]Fate `json:"params"`
+	// Shape says which rule put the phrase into tables (or that none
+	// could), when the caller named no table.
+	Shape *ShapeNote `json:"shape,omitempty"`
 	// Error is set when a store failed after others had received the
 	// text: what was stored is still listed.
 	Error string `json:"error,omitempty"`

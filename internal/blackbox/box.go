@@ -4,9 +4,12 @@
 // 2 memory text, 3 knowledge graph, 4 vector, 5 bounded research — and
 // stops at the first level that answers; the answer says how deep it went,
 // of which kind it is, what each store returned, and what became of every
-// parameter sent. Deny withholds a rejected inference without deleting
-// anything; Relearn puts an expensive result back so the next recall is
-// cheap.
+// parameter sent. A level 4–5 answer is relearned before it returns, so
+// the next recall of it is cheap; a question asking for a breakdown over
+// table rows is answered at level 1 by a Markdown object memhook computes.
+// Deny withholds a rejected inference — by its claim, whatever the words —
+// without deleting anything. Remember shapes phrases it can read whole
+// into tables of its own choosing.
 //
 //	box := &blackbox.Box{LongDir: ..., Tables: store, Text: blackbox.MarkdownScan{...}}
 //	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
@@ -22,19 +25,13 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/tables"
 )
 
-// Researcher is level 5: a bounded model call that researches a question
-// the cheaper levels could not answer.
+// Researcher makes level 5's model calls; the walk between them (graph,
+// vectors, rephrasings, text search) is the box's own.
 type Researcher interface {
-	// Research returns the answer text ("" when the research found
-	// nothing) and what it cost, also on error; it stops at ctx's end.
-	Research(ctx context.Context, query string) (Research, error)
-}
-
-// Research is what level 5 produced and what it cost.
-type Research struct {
-	Text    string  `json:"text"`
-	Calls   int     `json:"calls"`
-	Seconds float64 `json:"seconds"`
+	// Call runs one model call with the prompt and returns its output; read
+	// lets the call read the project (the answering call), otherwise it
+	// gets no tool at all (the rephrasing call). It stops at ctx's end.
+	Call(ctx context.Context, prompt string, read bool) (string, error)
 }
 
 // Box is one project's memory behind the two verbs.

@@ -28,27 +28,60 @@ type offer struct {
 	Query string    `json:"query"`
 	Text  string    `json:"text"`
 	Cite  string    `json:"cite,omitempty"`
+	Claim *Claim    `json:"claim,omitempty"`
 	At    time.Time `json:"at"`
 }
 
 var denialMarker = regexp.MustCompile(`<!-- cerebro:denial ([^>]*)-->`)
 
-// denied reads the ids of rejected inferences.
-func denied(longDir string) (map[string]bool, error) {
+// deniedSet is every rejected inference: by id (its wording and fact) and
+// by claim (its entities, whatever the wording).
+type deniedSet struct {
+	ids    map[string]bool
+	claims []Claim
+}
+
+// withholds reports whether an item is a denied inference.
+func (d deniedSet) withholds(it Item) bool {
+	if d.ids[it.ID] {
+		return true
+	}
+	return d.claimDenied(it.Claim) != nil
+}
+
+// claimDenied returns the denied claim covering c, or nil.
+func (d deniedSet) claimDenied(c *Claim) *Claim {
+	for i := range d.claims {
+		if d.claims[i].covers(c) {
+			return &d.claims[i]
+		}
+	}
+	return nil
+}
+
+// denied reads the rejected inferences.
+func denied(longDir string) (deniedSet, error) {
+	out := deniedSet{ids: map[string]bool{}}
 	f, err := os.Open(filepath.Join(longDir, filepath.FromSlash(DenialsFile)))
 	if errors.Is(err, os.ErrNotExist) {
-		return map[string]bool{}, nil
+		return out, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read denials: %w", err)
+		return out, fmt.Errorf("read denials: %w", err)
 	}
 	defer f.Close()
-	out := map[string]bool{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		if m := denialMarker.FindStringSubmatch(sc.Text()); m != nil {
-			out[parseAttrs(m[1])["id"]] = true
+			a := parseAttrs(m[1])
+			out.ids[a["id"]] = true
+			if a["entities"] != "" {
+				c := Claim{Subject: a["subject"], Relation: a["relation"], Object: a["object"], Entities: strings.Split(a["entities"], ",")}
+				if c.Usable() {
+					out.claims = append(out.claims, c)
+				}
+			}
 		}
 	}
 	return out, sc.Err()
@@ -71,7 +104,7 @@ func rememberOffers(path string, items []Item, query string, now time.Time) erro
 				b, _ := json.Marshal(it.Data)
 				text = string(b)
 			}
-			old = append(old, offer{ID: it.ID, Fact: it.Fact, Query: query, Text: clip(text, 600), Cite: it.Cite, At: now})
+			old = append(old, offer{ID: it.ID, Fact: it.Fact, Query: query, Text: clip(text, 600), Cite: it.Cite, Claim: it.Claim, At: now})
 		}
 		if len(old) > MaxOffers {
 			old = old[len(old)-MaxOffers:]
@@ -117,6 +150,14 @@ type Denial struct {
 	Known  bool   `json:"known"` // the inference was found among recent offers
 	Path   string `json:"path"`
 	Stored bool   `json:"stored"` // false when it was already denied
+	// Claim is what the denial holds against: every later inference
+	// naming the same entities is withheld, whatever its words. Nil when
+	// the question named fewer than two entities (then the wording and
+	// fact are what is denied).
+	Claim *Claim `json:"claim,omitempty"`
+	// With are the facts offered in the same answer (a research answer's
+	// passages): kept, and named in the denial.
+	With []string `json:"with,omitempty"`
 	// Summary is the relearn summary the denied inference rested on, now
 	// carrying the denial, so whoever reads it later sees it was rejected.
 	Summary string `json:"summary,omitempty"`
@@ -140,10 +181,11 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 	if err != nil {
 		return d, err
 	}
-	if already[id] {
+	if already.ids[id] {
 		return d, nil
 	}
 	var o offer
+	var with []offer // the other items of the same answer: what it rested on with it
 	if offers, err := readOffers(b.OffersPath); err == nil {
 		for i := len(offers) - 1; i >= 0; i-- {
 			if offers[i].ID == id {
@@ -151,12 +193,29 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 				break
 			}
 		}
+		for _, x := range offers {
+			if d.Known && x.ID != id && x.Query == o.Query && x.At.Equal(o.At) {
+				with = append(with, x)
+			}
+		}
 	}
 	d.Fact, d.Query = o.Fact, o.Query
+	var claimAttrs []string
+	if o.Claim.Usable() {
+		d.Claim = o.Claim
+		claimAttrs = []string{"subject", o.Claim.Subject, "relation", o.Claim.Relation, "object", o.Claim.Object, "entities", strings.Join(o.Claim.Entities, ",")}
+	}
 	head := "---\ntype: denials\n---\n\n# Denied inferences\n\nConclusions a caller rejected. The facts they rested on stay; recall does not offer these inferences again.\n"
-	section := fmt.Sprintf("\n## %s · %s\n<!-- cerebro:denial%s -->\n", id, now.UTC().Format(time.RFC3339), markerAttrs("id", id, "fact", o.Fact))
+	section := fmt.Sprintf("\n## %s · %s\n<!-- cerebro:denial%s -->\n", id, now.UTC().Format(time.RFC3339), markerAttrs(append([]string{"id", id, "fact", o.Fact}, claimAttrs...)...))
 	if d.Known {
 		section += fmt.Sprintf("- question: %s\n- answer offered: %s\n- rested on: %s (%s), kept\n", clip(o.Query, 300), o.Text, o.Fact, orUnknown(o.Cite))
+		for _, x := range with {
+			section += fmt.Sprintf("- offered with it: %s (%s): %s, kept\n", x.Fact, orUnknown(x.Cite), clip(x.Text, 200))
+			d.With = append(d.With, x.Fact)
+		}
+		if d.Claim != nil {
+			section += fmt.Sprintf("- claim denied: %s · %s · %s (any inference naming %s is withheld, whatever its words)\n", o.Claim.Subject, orUnknown(o.Claim.Relation), o.Claim.Object, strings.Join(o.Claim.Entities, " + "))
+		}
 	} else {
 		section += "- the inference was not among the recent offers; only its id is recorded\n"
 	}

@@ -30,6 +30,10 @@ type RelearnRequest struct {
 	ArtifactName string
 	Summary      string
 	About        string
+	// AlsoAsked are other wordings of the question the result answers
+	// (the research walk's rephrasings): written under the summary, they
+	// let a paraphrase find it by its words at level 2.
+	AlsoAsked []string
 }
 
 // LinkTableStep is the last, optional step of the cycle.
@@ -42,15 +46,18 @@ type LinkTableStep struct {
 
 // RelearnResult carries every id the cycle made.
 type RelearnResult struct {
-	Object        string        `json:"object"`
-	ObjectPath    string        `json:"object_path"`
-	ObjectCreated bool          `json:"object_created"`
-	Summary       string        `json:"summary"`
-	SummaryPath   string        `json:"summary_path"`
-	Indexed       string        `json:"indexed"`
-	Relation      string        `json:"relation"`
-	RelationCite  string        `json:"relation_cite"`
-	LinkTable     LinkTableStep `json:"link_table"`
+	Object        string `json:"object"`
+	ObjectPath    string `json:"object_path"`
+	ObjectCreated bool   `json:"object_created"`
+	Summary       string `json:"summary"`
+	SummaryPath   string `json:"summary_path"`
+	Indexed       string `json:"indexed"`
+	Relation      string `json:"relation"`
+	RelationCite  string `json:"relation_cite"`
+	// ObjectRelation links the summary to the claim's second entity when
+	// recall relearned its own answer.
+	ObjectRelation string        `json:"object_relation,omitempty"`
+	LinkTable      LinkTableStep `json:"link_table"`
 	// Error names the step that failed; the ids before it stand.
 	Error string `json:"error,omitempty"`
 }
@@ -80,9 +87,19 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 	res.Summary = shortHash("s-", id, req.Summary, about)
 	name := fmt.Sprintf("%s-%s-%s", now.Format("2006-01-02"), slug(about), strings.TrimPrefix(res.Summary, "s-")[:8])
 	pageRel := RelearnDir + "/" + name + ".md"
-	page := fmt.Sprintf("---\ntype: relearned\nabout: %q\nobject: %s\ndate: %s\n---\n\n# %s\n<!-- cerebro:record%s -->\n%s\n\nAbout: %s · artifact `%s` (%s)\n",
+	also := ""
+	if len(req.AlsoAsked) > 0 {
+		var ws []string
+		for _, a := range req.AlsoAsked {
+			if a = clip(a, 200); a != "" {
+				ws = append(ws, a)
+			}
+		}
+		also = "\nAlso asked as: " + strings.Join(ws, " · ") + "\n"
+	}
+	page := fmt.Sprintf("---\ntype: relearned\nabout: %q\nobject: %s\ndate: %s\n---\n\n# %s\n<!-- cerebro:record%s -->\n%s\n%s\nAbout: %s · artifact `%s` (%s)\n",
 		about, id, now.Format("2006-01-02"), clip(req.Summary, 80), markerAttrs("id", res.Summary, "object", id),
-		strings.TrimSpace(req.Summary), b.entityRef(about), id, filepath.Base(req.ArtifactName))
+		strings.TrimSpace(req.Summary), also, b.entityRef(about), id, filepath.Base(req.ArtifactName))
 	abs := filepath.Join(b.LongDir, filepath.FromSlash(pageRel))
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return res, fmt.Errorf("relearn: create %s: %w", RelearnDir, err)

@@ -2,6 +2,7 @@ package blackbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -9,104 +10,169 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/tables"
+	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/kgraph"
 )
 
-// standIn writes a stand-in `claude` that answers like a research run and
-// records that CEREBRO_NESTED reached it.
-func standIn(t *testing.T, reply string) (cmd, marker string) {
+// standIn writes a stand-in `claude` that counts its calls, keeps each
+// prompt (read from stdin) and its arguments, and answers a rephrasing
+// call with lines and any other call with reply.
+func standIn(t *testing.T, reply string) (cmd, dir string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the stand-in claude is a shell script")
 	}
-	dir := t.TempDir()
-	marker = filepath.Join(dir, "nested")
+	dir = t.TempDir()
 	cmd = filepath.Join(dir, "claude")
-	script := "#!/bin/sh\nprintf '%s' \"$CEREBRO_NESTED\" > '" + marker + "'\nprintf '%s\\n' \"$@\" > '" + marker + ".args'\nprintf '%s\\n' '" + reply + "'\n"
+	script := `#!/bin/sh
+d='` + dir + `'
+n=$(cat "$d/calls" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$d/calls"
+printf '%s' "$CEREBRO_NESTED" > "$d/nested"
+printf '%s\n' "$@" > "$d/args.$n"
+cat > "$d/prompt.$n"
+if grep -q '^REPHRASE' "$d/prompt.$n"; then
+  printf '%s\n' '1. Boris Yeltsin' '2. the president of Russia' '- Kremlin regiment' 'Ельцин' 'could Denis have known Yeltsin?'
+else
+  printf '%s\n' '` + reply + `'
+fi
+`
 	if err := os.WriteFile(cmd, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, marker
+	return cmd, dir
+}
+
+func calls(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "calls"))
+	n := 0
+	fmt.Sscan(string(b), &n)
+	return n
 }
 
 func withResearch(b *Box, cmd string) {
-	b.ResearchCalls, b.ResearchSeconds = 2, 20
-	b.Research = ClaudeResearch{Command: cmd, Memhook: "/x/memhook", Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin", "CEREBRO_NESTED=1"},
-		MaxCalls: 2, Budget: 20 * time.Second, Now: time.Now}
+	b.ResearchCalls, b.ResearchSeconds = 3, 20
+	b.Research = ClaudeResearch{Runner: claude.Runner{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin"}}, Memhook: "/x/memhook"}
 }
 
-func TestRelearnMakesTheNextRecallCheaper(t *testing.T) {
+// The seed's example: Denis served in the Kremlin regiment; could he have
+// known Yeltsin? Level 5 walks and answers, the answer is relearned before
+// it returns, the same or a paraphrased question then costs no model call,
+// and a denial of the conclusion survives a paraphrase while the fact
+// stays answerable.
+func TestDenisAndTheKremlinRegiment(t *testing.T) {
 	b := newBox(t)
-	answer := "Denis may have known Yeltsin: he served in the Kremlin regiment 1992-1994 (record of automation 134)."
-	cmd, marker := standIn(t, answer)
+	answer := "Your friend Denis may have known president Boris Yeltsin: he served in the Kremlin regiment from 1992 to 1994 (record of automation 134)."
+	cmd, dir := standIn(t, answer)
 	withResearch(b, cmd)
-	q := `{"text":"could Denis have known Yeltsin?","depth":"extreme"}`
-
-	before := recall(t, b, q)
-	if before.DepthUsed != LevelResearch || before.Answer != answer || before.Relearn == "" {
-		t.Fatalf("before relearn the question needs level 5: %+v", before)
-	}
-	if got, _ := os.ReadFile(marker); string(got) != "1" {
-		t.Fatalf("the research child must run with CEREBRO_NESTED=1, saw %q", got)
-	}
-	args, _ := os.ReadFile(marker + ".args")
-	if !strings.Contains(string(args), "-p\n") || !strings.Contains(string(args), "--allowedTools\nRead,Grep,Glob,Bash(\"/x/memhook\" recall:*)\n") {
-		t.Fatalf("the child gets read-only tools and memhook recall, nothing else:\n%s", args)
-	}
-	if !strings.Contains(before.Report[4].Note, "1 model calls") {
-		t.Fatalf("level 5 reports its cost: %+v", before.Report[4])
-	}
-
-	// The entity has a link table: promote kind links of table denis.
-	b.Tables.Create("denis", t0)
-	b.Tables.NewKind("denis", "links", t0)
-	if _, _, err := b.Tables.Promote("denis", "links", "", "Denis", "", "", t0); err != nil {
+	remember(t, b, `{"text":"My friend Denis served in the Kremlin regiment from 1992 to 1994 (automation 134)."}`)
+	if _, err := kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0); err != nil {
 		t.Fatal(err)
 	}
-	res, err := b.Relearn(context.Background(), RelearnRequest{Artifact: []byte("# research\n" + answer + "\n"), ArtifactName: "research.md", Summary: answer, About: "Denis"}, nil, t0)
-	if err != nil {
-		t.Fatal(err)
+	q := `{"text":"Could my friend Denis have known Yeltsin?","depth":"extreme","chain":true}`
+
+	first := recall(t, b, q)
+	if first.DepthUsed != LevelResearch || first.Answer != answer || calls(dir) != 2 {
+		t.Fatalf("level 5 answers with two calls (rephrasings, answer): calls %d %+v", calls(dir), first)
 	}
-	if !strings.HasPrefix(res.Object, "sha256-") || res.Summary == "" || res.Relation == "" || res.LinkTable.Status != "appended" || res.LinkTable.ID == "" {
-		t.Fatalf("every id of the cycle: %+v", res)
+	if got, _ := os.ReadFile(filepath.Join(dir, "nested")); string(got) != "1" {
+		t.Fatalf("the research child runs with CEREBRO_NESTED=1, saw %q", got)
 	}
-	if _, err := os.Stat(filepath.Join(b.Root, filepath.FromSlash(res.ObjectPath))); err != nil {
-		t.Fatalf("object file: %v", err)
+	args1, _ := os.ReadFile(filepath.Join(dir, "args.1"))
+	args2, _ := os.ReadFile(filepath.Join(dir, "args.2"))
+	prompt2, _ := os.ReadFile(filepath.Join(dir, "prompt.2"))
+	if strings.Contains(string(args1), "allowedTools") || !strings.Contains(string(args2), "--allowedTools\nRead,Grep,Glob,Bash(\"/x/memhook\" recall:*)\n") {
+		t.Fatalf("rephrasing gets no tool, the answer reads only:\n%s\n%s", args1, args2)
 	}
-	os.Remove(marker)
-	after := recall(t, b, q)
-	if after.DepthUsed > LevelGraph || after.DepthUsed < LevelText {
-		t.Fatalf("after relearn the same question must cost level 2–3, used %d: %+v", after.DepthUsed, after.Report)
+	if strings.Contains(string(args2), "Yeltsin") || !strings.Contains(string(prompt2), "Kremlin regiment from 1992") {
+		t.Fatalf("the prompt goes on stdin and carries what the walk found:\nargs %s\nprompt %s", args2, prompt2)
 	}
-	obj, isObj := after.Answer.(map[string]string)
-	if !isObj || obj["object"] != res.Object || !strings.Contains(obj["summary"], "Kremlin regiment") {
-		t.Fatalf("answer is the object id with its summary: %#v", after.Answer)
+	stores := []string{}
+	for _, s := range first.Chain {
+		stores = append(stores, s.Store)
 	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("no model call after relearn")
+	if got := strings.Join(stores, ","); !strings.HasPrefix(got, "tables,memory_text,knowledge_graph,research: graph neighbours,research: vector,research: rephrasings,research: text search") ||
+		!strings.HasSuffix(got, "research: answer,research") || strings.Count(got, "research: text search") != 5 {
+		t.Fatalf("each step of the walk is in the chain: %s", got)
 	}
-	cells, _ := b.Tables.Lookup(tables.Query{Table: "denis_links", Key: "Denis"})
-	if len(cells) != 1 || cells[0].Value != res.Object {
-		t.Fatalf("link table row: %+v", cells)
+	if len(first.Chain[3].Found) == 0 || !strings.Contains(first.Chain[3].Query, "Kremlin regiment") {
+		t.Fatalf("the graph step finds the neighbour's passage: %+v", first.Chain[3])
 	}
-	// Denying the conclusion extends the summary; it is not offered again
-	// for this question, and the summary and its object stay.
-	d, err := b.Deny(after.Items[0].ID, "they served together but never met", t0)
-	if err != nil || d.Summary != res.SummaryPath {
-		t.Fatalf("deny: %+v %v", d, err)
+	r := first.Relearned
+	if r == nil || !strings.HasPrefix(r.Object, "sha256-") || r.Summary == "" || r.Relation == "" || first.Relearn != "" {
+		t.Fatalf("relearned before returning, with its ids: %+v %q", r, first.Relearn)
 	}
-	page, _ := os.ReadFile(filepath.Join(b.Root, filepath.FromSlash(res.SummaryPath)))
-	if !strings.Contains(string(page), answer) || !strings.Contains(string(page), "never met") {
-		t.Fatalf("summary after denial:\n%s", page)
+
+	same := recall(t, b, q)
+	para := recall(t, b, `{"text":"Is it possible that Denis knew Yeltsin, the president?","depth":"extreme"}`)
+	if calls(dir) != 2 || same.DepthUsed > LevelGraph || para.DepthUsed > LevelGraph || para.Kind == KindNone {
+		t.Fatalf("no model call the second time: calls %d, same %d, paraphrase %d %+v", calls(dir), same.DepthUsed, para.DepthUsed, para.Report)
 	}
-	b.Research = nil
+	if obj, _ := same.Answer.(map[string]string); obj["object"] != r.Object || !strings.Contains(obj["summary"], "Kremlin regiment") {
+		t.Fatalf("the same question gets the object and its summary: %#v", same.Answer)
+	}
+	// A paraphrase in the words of the walk's rephrasings (kept on the
+	// summary page) finds it by text, though the graph knows no Russia.
+	russia := recall(t, b, `{"text":"Did Denis know the president of Russia?","depth":"extreme"}`)
+	if calls(dir) != 2 || russia.DepthUsed != LevelText || russia.Items[0].Fact != same.Items[0].Fact {
+		t.Fatalf("a paraphrase in the rephrasings' words: calls %d %+v", calls(dir), russia)
+	}
+
+	d, err := b.Deny(same.Items[0].ID, "they served together, but Denis never saw him", t0)
+	if err != nil || d.Claim == nil || strings.Join(d.Claim.Entities, ",") != "deni,yeltsin" {
+		t.Fatalf("the denial holds against the claim: %+v %v", d, err)
+	}
+	for _, p := range []string{
+		`{"text":"Is it possible that Denis knew Yeltsin, the president?","depth":"extreme"}`,
+		`{"text":"Did Boris Yeltsin ever meet Denis?","depth":"extreme"}`,
+	} {
+		a := recall(t, b, p)
+		denied := 0
+		for _, rep := range a.Report {
+			denied += rep.Denied
+		}
+		if a.Kind != KindNone || denied == 0 || calls(dir) != 2 {
+			t.Fatalf("%s: a paraphrase must not bring the denied conclusion back (calls %d): %+v", p, calls(dir), a)
+		}
+		if last := a.Report[len(a.Report)-1]; last.Level != LevelResearch || last.Status != "skipped" || !strings.Contains(last.Note, "denied") {
+			t.Fatalf("research is not spent on a denied claim: %+v", last)
+		}
+	}
+	fact := recall(t, b, `{"text":"When did Denis serve in the Kremlin regiment?"}`)
+	if fact.DepthUsed != LevelText || fact.Kind == KindNone || !strings.Contains(fmt.Sprint(fact.Answer), "1992 to 1994") {
+		t.Fatalf("the fact stays answerable: %+v", fact)
+	}
+}
+
+func TestRelearnOptOutPaysAgain(t *testing.T) {
+	b := newBox(t)
+	cmd, dir := standIn(t, "The census is run by Ada (notes/census.md).")
+	withResearch(b, cmd)
+	q := `{"text":"who runs the quarterly penguin census?","depth":"extreme","relearn":false}`
+	a := recall(t, b, q)
+	if a.Relearned != nil || !strings.Contains(a.Relearn, "not relearned") || a.Params["relearn"].Fate != FateAccepted || !strings.Contains(a.Params["relearn"].Note, "not relearned") {
+		t.Fatalf("opting out gets its fate: %+v", a)
+	}
 	again := recall(t, b, q)
-	if again.Report[1].Denied != 1 || again.DepthUsed == LevelText {
-		t.Fatalf("a denied conclusion must not come back: %+v", again)
+	if again.DepthUsed != LevelResearch || calls(dir) != 4 {
+		t.Fatalf("without relearn the same question pays level 5 again: calls %d %+v", calls(dir), again.Report)
 	}
-	for _, it := range again.Items {
-		if it.ID == after.Items[0].ID {
-			t.Fatal("denied inference offered again")
+	if bad := recall(t, b, `{"text":"x y z","relearn":"no"}`); bad.Params["relearn"].Fate != FateBadForm {
+		t.Fatalf("%+v", bad.Params)
+	}
+}
+
+func TestOneCallBudgetSkipsRephrasing(t *testing.T) {
+	b := newBox(t)
+	cmd, dir := standIn(t, "An answer.")
+	withResearch(b, cmd)
+	b.ResearchCalls = 1
+	a := recall(t, b, `{"text":"who runs the quarterly penguin census?","depth":"extreme","chain":true}`)
+	if a.DepthUsed != LevelResearch || calls(dir) != 1 {
+		t.Fatalf("%d calls: %+v", calls(dir), a)
+	}
+	for _, s := range a.Chain {
+		if s.Store == "research: rephrasings" && !strings.Contains(s.Note, "skipped") {
+			t.Fatalf("%+v", s)
 		}
 	}
 }
@@ -131,7 +197,7 @@ func TestRelearnWithoutLinkTableStillCompletes(t *testing.T) {
 
 func TestNestedRecallNeverClimbsToFive(t *testing.T) {
 	b := newBox(t)
-	cmd, marker := standIn(t, "should not run")
+	cmd, dir := standIn(t, "should not run")
 	withResearch(b, cmd)
 	b.Nested = true
 	a := recall(t, b, `{"text":"quarterly penguin census","depth":"extreme"}`)
@@ -144,7 +210,7 @@ func TestNestedRecallNeverClimbsToFive(t *testing.T) {
 	if !strings.Contains(a.Params["depth"].Note, "never runs inside") {
 		t.Fatalf("depth note: %q", a.Params["depth"].Note)
 	}
-	if _, err := os.Stat(marker); err == nil {
+	if calls(dir) != 0 {
 		t.Fatal("the child ran")
 	}
 }
@@ -154,15 +220,38 @@ func TestResearchNoneAndBudget(t *testing.T) {
 	cmd, _ := standIn(t, NoAnswer)
 	withResearch(b, cmd)
 	a := recall(t, b, `{"text":"quarterly penguin census","depth":"extreme"}`)
-	if a.DepthUsed != LevelResearch || a.Kind != KindNone {
+	if a.DepthUsed != LevelResearch || a.Kind != KindNone || a.Relearned != nil {
 		t.Fatalf("%+v", a)
 	}
+	// A claude that forks a sleeper and ignores TERM: the budget holds.
 	slow := filepath.Join(t.TempDir(), "claude")
-	os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 5\n"), 0o755)
-	r := ClaudeResearch{Command: slow, Dir: b.Root, MaxCalls: 3, Budget: 200 * time.Millisecond, Now: time.Now}
+	os.WriteFile(slow, []byte("#!/bin/sh\ntrap '' TERM\nsleep 30 &\nsleep 30\n"), 0o755)
+	withResearch(b, slow)
+	b.ResearchSeconds = 1
 	start := time.Now()
-	res, err := r.Research(context.Background(), "q")
-	if err == nil || !strings.Contains(err.Error(), "budget") || time.Since(start) > 3*time.Second || res.Calls < 1 || res.Calls > 3 {
-		t.Fatalf("budget must stop research: %+v %v", res, err)
+	a = recall(t, b, `{"text":"quarterly penguin census","depth":"extreme"}`)
+	r := a.Report[len(a.Report)-1]
+	if took := time.Since(start); took > 4*time.Second || r.Status != "error" || !strings.Contains(r.Note, "budget") {
+		t.Fatalf("the budget must stop research (took %s): %+v", took, r)
+	}
+}
+
+func TestDenialNamesTheFactsTheAnswerRestedOn(t *testing.T) {
+	b := newBox(t)
+	cmd, _ := standIn(t, "Denis may have known Yeltsin.")
+	withResearch(b, cmd)
+	remember(t, b, `{"text":"My friend Denis served in the Kremlin regiment from 1992 to 1994."}`)
+	kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0)
+	a := recall(t, b, `{"text":"Could Denis have known Yeltsin?","depth":"extreme","relearn":false}`)
+	if a.DepthUsed != LevelResearch || len(a.Items) < 2 {
+		t.Fatalf("the answer and the passage the walk gave it: %+v", a.Items)
+	}
+	d, err := b.Deny(a.Items[0].ID, "never met", t0)
+	if err != nil || len(d.With) == 0 || d.With[0] != a.Items[1].Fact {
+		t.Fatalf("the denial names what the answer rested on: %+v %v", d, err)
+	}
+	den, _ := os.ReadFile(filepath.Join(b.LongDir, filepath.FromSlash(DenialsFile)))
+	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied: Denis · known · Yeltsin") {
+		t.Fatalf("%s", den)
 	}
 }

@@ -20,6 +20,9 @@ type RememberRequest struct {
 	Claim string
 	Basis string
 	List  string
+	// Shape lets the deterministic rules put the phrase into tables; it
+	// is off when the caller sent any table parameter (theirs wins).
+	Shape bool
 }
 
 var tableParams = map[string]bool{"key": true, "kind": true, "value": true, "claim": true, "basis": true, "list": true}
@@ -89,7 +92,15 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			fates[k] = unsupported("unknown parameter; it changed nothing")
 		}
 	}
-	// Table parameters only mean something together.
+	// Table parameters only mean something together: a refused kind or
+	// list stops the table write rather than put the value somewhere the
+	// caller did not ask for.
+	for _, k := range []string{"kind", "list"} {
+		if f, sent := fates[k]; sent && f.Fate == FateBadForm && req.Table != "" {
+			fates["table"] = bad("no table write: " + k + " is bad_form (" + f.Reason + ")")
+			req.Table = ""
+		}
+	}
 	if req.Table != "" && req.Key == "" {
 		fates["table"] = bad("a table write needs key (the row the value is about)")
 		req.Table = ""
@@ -99,6 +110,12 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			if f, sent := fates[k]; sent && f.Fate == FateAccepted {
 				fates[k] = bad(k + " needs a usable table")
 			}
+		}
+	}
+	req.Shape = true
+	for k := range fates {
+		if k == "table" || tableParams[k] {
+			req.Shape = false
 		}
 	}
 	if req.Table != "" && req.Kind == "" {
@@ -119,6 +136,9 @@ func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time
 	ans.Stores = append(ans.Stores, Stored{Store: "memory_text", ID: id, Path: ".claude/memory_long/" + rel, What: "the text as a record" + scopeWords(req.Scope)})
 	b.chronicle(now, "remember", fmt.Sprintf("%s in %s%s", id, rel, tableWords(req)))
 	if req.Table == "" {
+		if req.Shape {
+			return ans, b.shapeTables(ans, req, id, now)
+		}
 		return ans, nil
 	}
 	if b.Tables == nil {
@@ -194,4 +214,66 @@ func tableWords(req RememberRequest) string {
 		return ""
 	}
 	return fmt.Sprintf("; table %s, key %s", req.Table, req.Key)
+}
+
+// shapeTables writes what a shaping rule read out of the phrase: tables
+// and kinds are made as needed and reported like the caller's own.
+func (b *Box) shapeTables(ans *RememberAnswer, req RememberRequest, record string, now time.Time) error {
+	keyOf := func(table, genitive string) string {
+		if b.Tables != nil {
+			keys, _ := b.Tables.Keys(table)
+			for _, k := range keys {
+				if sameStem(k, genitive) || sameStem(k, nominative(genitive)) {
+					return k
+				}
+			}
+		}
+		return nominative(genitive)
+	}
+	rule, vals := shape(req.Text, keyOf)
+	if rule == "" {
+		ans.Shape = &ShapeNote{Rule: "none", Note: "no shaping rule reads this phrase whole; it is kept as a text record only (give table, key and kind to put a value in a table)"}
+		return nil
+	}
+	if b.Tables == nil {
+		return fmt.Errorf("remember: no relational store")
+	}
+	ans.Shape = &ShapeNote{Rule: rule, Note: fmt.Sprintf("the phrase lists %d value(s) the %s rule reads without guessing; written to tables as stated by the person", len(vals), rule)}
+	created := map[string]bool{}
+	for _, v := range vals {
+		t, c, err := b.Tables.Create(v.Table, now)
+		if err != nil {
+			return fmt.Errorf("remember: create table %s: %w", v.Table, err)
+		}
+		if c {
+			created[t] = true
+			ans.TablesCreated = append(ans.TablesCreated, t)
+		}
+		_, k, kc, err := b.Tables.NewKind(t, v.Kind, now)
+		if err != nil {
+			return fmt.Errorf("remember: make kind %s.%s: %w", t, v.Kind, err)
+		}
+		if kc {
+			ans.KindsCreated = append(ans.KindsCreated, t+"."+k)
+		}
+		cell, err := b.Tables.Write(t, k, tables.Value{Key: v.Key, Value: v.Value, Claim: tables.ClaimStated, Basis: "record " + record,
+			Calendar: req.Scope.Calendar, Geo: req.Scope.Geo}, now)
+		if err != nil {
+			return fmt.Errorf("remember: write %s.%s[%s]: %w", t, k, v.Key, err)
+		}
+		ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: cell.ID, Table: t, What: fmt.Sprintf("shaped by rule %s: %s.%s[%s] = %s", rule, t, k, v.Key, v.Value)})
+		if created[t] && !contains(ans.NewTablesWithRows, t) {
+			ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
+		}
+	}
+	return nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }

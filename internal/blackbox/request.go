@@ -82,6 +82,10 @@ type Caps struct {
 
 // RecallRequest is a decoded recall.
 type RecallRequest struct {
+	// Relearn puts a level 4–5 answer back before it returns (default
+	// true); false opts out.
+	Relearn bool
+
 	Query string
 	Depth string
 	Chain bool
@@ -121,7 +125,11 @@ func nameFate(k string, v json.RawMessage, dst *string) Fate {
 	if !isStr || s == "" {
 		return bad(k + " must be a non-empty string")
 	}
-	if _, err := tables.Normalize(s); err != nil {
+	check := tables.Normalize
+	if k == "kind" {
+		check = tables.CheckKind
+	}
+	if _, err := check(s); err != nil {
 		return bad(err.Error())
 	}
 	*dst = s
@@ -134,7 +142,7 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 	if err != nil {
 		return RecallRequest{}, nil, err
 	}
-	req := RecallRequest{Query: q, Depth: "standard", Limit: 5}
+	req := RecallRequest{Query: q, Depth: "standard", Limit: 5, Relearn: true}
 	fates := map[string]Fate{}
 	for k, v := range r {
 		if k == "text" || k == "query" {
@@ -169,6 +177,17 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 			}
 			req.Chain = b
 			fates[k] = ok(map[bool]string{true: "the search steps are returned in chain", false: "no chain returned"}[b])
+		case "relearn":
+			v, isBool := asBool(v)
+			if !isBool {
+				fates[k] = bad("relearn must be true or false")
+				continue
+			}
+			req.Relearn = v
+			fates[k] = ok(map[bool]string{
+				true:  "a level 4–5 answer is relearned before it returns (object, summary page, graph link, link table when it exists): the same question costs level 2–3 next time",
+				false: "a level 4–5 answer is not relearned: the same question will pay level 4–5 again",
+			}[v])
 		case "table", "kind":
 			dst := &req.Table
 			if k == "kind" {

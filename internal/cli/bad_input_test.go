@@ -115,6 +115,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"schedule", "status", "x1"}, `schedule status: takes no arguments, got "x1"`, true},
 		{[]string{"skill", "log", "a", "b"}, "skill log: accepts 1 arg(s), received 2", true},
 		{[]string{"tables", "x1"}, `tables: takes no arguments, got "x1"`, true},
+		{[]string{"tables", "repair", "x1"}, `tables repair: takes no arguments, got "x1"`, true},
 		{[]string{"truth", "hash", "a", "b"}, "truth hash: accepts 1 arg(s), received 2", true},
 		{[]string{"wiki", "graph", "x1"}, `wiki graph: takes no arguments, got "x1"`, true},
 		{[]string{"wiki", "index", "x1"}, `wiki index: takes no arguments, got "x1"`, true},
@@ -154,6 +155,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"skill", "log", "s", "--project", missingProject}, missingProject, true},
 		{[]string{"skill", "revert", "s", "--project", missingProject}, missingProject, true},
 		{[]string{"tables", "--project", missingProject}, missingProject, true},
+		{[]string{"tables", "repair", "--project", missingProject}, missingProject, true},
 
 		{[]string{"truth", "hash", "wiki/a.md", "--project", missingProject}, missingProject, true},
 		{[]string{"truth", "set", "wiki/a.md", "--from", "-", "--expect-hash", "h", "--project", missingProject}, missingProject, true},

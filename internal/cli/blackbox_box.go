@@ -8,9 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -65,9 +65,8 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	}
 	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
 		box.Research = blackbox.ClaudeResearch{
-			Command: cmd, Memhook: f.Executable, Model: eff.Distiller.Model, Dir: root,
-			Env:      append(f.Environ(), NestedEnv+"=1"),
-			MaxCalls: eff.Recall.ExtremeMaxCalls, Budget: time.Duration(eff.Recall.ExtremeSeconds) * time.Second, Now: f.Now,
+			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ()},
+			Memhook: f.Executable, Model: eff.Distiller.Model,
 		}
 	}
 	return box, func() { st.Close() }, nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/tables"
+
 	"github.com/spf13/cobra"
 )
 
@@ -29,7 +31,52 @@ func newCmdTables(f *Factory, runF func(*TablesOptions) error) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	cmd.AddCommand(newCmdTablesRepair(f, nil))
 	return cmd
+}
+
+// TablesRepairOptions are the inputs of `memhook tables repair`.
+type TablesRepairOptions struct {
+	*Factory
+	Project string
+}
+
+func newCmdTablesRepair(f *Factory, runF func(*TablesRepairOptions) error) *cobra.Command {
+	opts := &TablesRepairOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "repair",
+		Short: "Move journal ops that cannot apply out of the tables journal and rebuild the cache",
+		Long: `Rebuild the relational store's cache from its journal
+(.claude/memory_long/tables/journal.jsonl) and move every line that cannot
+apply — a kind named like a column every row has, a line that is not an op —
+into journal.jsonl.rejected beside it, with the reason. Nothing is deleted.
+Prints what was kept and what was moved.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return tablesRepairRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	return cmd
+}
+
+func tablesRepairRun(opts *TablesRepairOptions) error {
+	box, done, err := opts.openBox(opts.Project)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := box.Tables.Repair(opts.Now())
+	if err != nil {
+		return fmt.Errorf("tables repair: %w", err)
+	}
+	if res.Removed == nil {
+		res.Removed = []tables.Skipped{}
+	}
+	return printObject(opts.Out, res, nil)
 }
 
 func tablesRun(opts *TablesOptions) error {
@@ -41,6 +88,9 @@ func tablesRun(opts *TablesOptions) error {
 	ts, err := box.Tables.Describe()
 	if err != nil {
 		return err
+	}
+	if sk, err := box.Tables.Skipped(); err == nil && len(sk) > 0 {
+		fmt.Fprintf(opts.Err, "%d journal ops could not apply and were skipped (first: %s); run `memhook tables repair` to move them out of the journal\n", len(sk), sk[0].Error)
 	}
 	if opts.JSON {
 		if ts == nil {

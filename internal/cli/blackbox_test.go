@@ -155,15 +155,23 @@ func TestExtremeRecallRunsBoundedNestedClaude(t *testing.T) {
 	env, proj := bbEnv(t)
 	bin := t.TempDir()
 	claude := filepath.Join(bin, "claude")
-	os.WriteFile(claude, []byte("#!/bin/sh\n[ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
+	// It counts its calls, and answers only when nested and given the
+	// prompt on stdin.
+	os.WriteFile(claude, []byte("#!/bin/sh\necho x >> '"+bin+"/calls'\ngrep -q 'penguin census' && [ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
 	env["CEREBRO_DISTILLER_COMMAND"] = claude
 	out, _, _ := run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "quarterly penguin census")
 	a := object(t, out)
-	if a["depth_used"].(float64) != 5 || !strings.Contains(a["answer"].(string), "Ada") || a["relearn"] == nil {
+	if a["depth_used"].(float64) != 5 || !strings.Contains(a["answer"].(string), "Ada") || a["relearned"] == nil {
 		t.Fatalf("%s", out)
 	}
-	env[NestedEnv] = "1"
+	// Relearned before it returned: the second ask costs no model call.
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "quarterly penguin census")
+	callLog, _ := os.ReadFile(filepath.Join(bin, "calls"))
+	if a := object(t, out); a["depth_used"].(float64) > 3 || strings.Count(string(callLog), "x") != 2 {
+		t.Fatalf("second ask: %d calls\n%s", strings.Count(string(callLog), "x"), out)
+	}
+	env[NestedEnv] = "1"
+	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "the walrus census")
 	if a := object(t, out); a["depth_used"].(float64) != 3 {
 		t.Fatalf("a nested recall must not climb to 5: %s", out)
 	}
@@ -204,5 +212,41 @@ func TestRememberReportsWhatWasStoredWhenATableFails(t *testing.T) {
 	a := object(t, out)
 	if code != 1 || a["error"] == nil || len(a["stores"].([]any)) != 1 || !strings.Contains(errOut, "memhook: error:") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestReservedKindAndTablesRepair(t *testing.T) {
+	env, proj := bbEnv(t)
+	// The adversarial repro: a kind named like a column every row has.
+	out, _, code := run(t, env, "", "remember", "--project", proj, "x", "--table", "offices", "--key", "madrid", "--kind", "geo", "--value", "1")
+	a := object(t, out)
+	if code != 0 || a["params"].(map[string]any)["kind"].(map[string]any)["fate"] != "bad_form" || len(a["tables_created"].([]any)) != 0 {
+		t.Fatalf("a reserved kind is bad_form, nothing journaled: exit %d\n%s", code, out)
+	}
+	out, _, code = run(t, env, "", "remember", "--project", proj, "Madrid office phone", "--table", "offices", "--key", "madrid", "--kind", "phone", "--value", "111")
+	if code != 0 {
+		t.Fatalf("the store still works: %s", out)
+	}
+	// A journal line an older memhook let through: the store keeps working,
+	// tables says so, and repair moves the line out.
+	journal := filepath.Join(proj, ".claude", "memory_long", "tables", "journal.jsonl")
+	f, _ := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"op":"kind","table":"offices","kind":"geo","at":"2026-11-30T10:00:00Z"}` + "\n")
+	f.Close()
+	out, errOut, code := run(t, env, "", "tables", "--project", proj)
+	if code != 0 || !strings.Contains(out, "offices  kinds: phone  1 rows") || !strings.Contains(errOut, "tables repair") {
+		t.Fatalf("tables with a bad op: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, _, code = run(t, env, "", "recall", "--project", proj, "madrid offices phone")
+	if rec := object(t, out); code != 0 || rec["depth_used"].(float64) != 1 || !strings.Contains(rec["report"].([]any)[0].(map[string]any)["note"].(string), "tables repair") {
+		t.Fatalf("recall with a bad op in the journal answers and says so: %s", out)
+	}
+	out, _, code = run(t, env, "", "tables", "repair", "--project", proj)
+	r := object(t, out)
+	if code != 0 || len(r["removed"].([]any)) != 1 || r["kept"].(float64) != 3 {
+		t.Fatalf("repair: exit %d\n%s", code, out)
+	}
+	if _, errOut, _ = run(t, env, "", "tables", "--project", proj); errOut != "" {
+		t.Fatalf("after repair nothing is skipped: %s", errOut)
 	}
 }

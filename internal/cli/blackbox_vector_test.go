@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,8 +49,12 @@ func TestDeepRecallClimbsToVectorsOnlyWhenTextFails(t *testing.T) {
 	}
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "deep", q)
 	a := object(t, out)
-	if a["depth_used"].(float64) != 4 || !strings.Contains(a["answer"].(string), "blue sedan") || a["relearn"] == nil {
-		t.Fatalf("deep depth answers at level 4 by similarity: %s", out)
+	if a["depth_used"].(float64) != 4 || !strings.Contains(a["answer"].(string), "blue sedan") || a["relearned"] == nil {
+		t.Fatalf("deep depth answers at level 4 by similarity, relearned: %s", out)
+	}
+	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "deep", q)
+	if a := object(t, out); a["depth_used"].(float64) > 3 || !strings.Contains(fmt.Sprint(a["answer"]), "blue sedan") {
+		t.Fatalf("relearned: the same question costs level 2–3 next time: %s", out)
 	}
 	if note := a["params"].(map[string]any)["depth"].(map[string]any)["note"].(string); strings.Contains(note, "unavailable") {
 		t.Fatalf("with a provider level 4 is available: %q", note)

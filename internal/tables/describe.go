@@ -51,3 +51,28 @@ func (s *Store) Describe() ([]TableInfo, error) {
 	}
 	return out, nil
 }
+
+// Keys lists the distinct row keys of a table, in the order first written.
+func (s *Store) Keys(table string) ([]string, error) {
+	t, err := Normalize(table)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Exists(t) {
+		return nil, nil
+	}
+	rows, err := s.db.Query(`SELECT key FROM ` + sqlName(t) + ` GROUP BY key ORDER BY min(id)`)
+	if err != nil {
+		return nil, fmt.Errorf("list keys of %s: %w", t, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}

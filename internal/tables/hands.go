@@ -66,7 +66,7 @@ func (s *Store) NewKind(table, kind string, now time.Time) (t, k string, created
 	if t, err = Normalize(table); err != nil {
 		return "", "", false, err
 	}
-	if k, err = Normalize(kind); err != nil {
+	if k, err = CheckKind(kind); err != nil {
 		return "", "", false, err
 	}
 	if s.HasKind(t, k) {

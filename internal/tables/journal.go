@@ -28,10 +28,21 @@ type Op struct {
 	At       time.Time `json:"at"`
 }
 
-// readOps reads the journal from byte offset and returns the ops and the
+// entry is one journal line: the op, or why it cannot be read, and where
+// the line starts.
+type entry struct {
+	op   Op
+	at   int64 // byte offset of the line
+	bad  error // the line is not an op
+	line []byte
+}
+
+// readOps reads the journal from byte offset and returns its entries and the
 // offset after the last whole line. A torn last line (a crash mid-append)
-// is left for the next run and never applied.
-func readOps(path string, offset int64) ([]Op, int64, error) {
+// is left for the next run and never applied; a whole line that is not an
+// op is returned with its error, to be skipped and reported, not to stop
+// every later op.
+func readOps(path string, offset int64) ([]entry, int64, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
@@ -44,18 +55,18 @@ func readOps(path string, offset int64) ([]Op, int64, error) {
 		return nil, offset, fmt.Errorf("seek table journal: %w", err)
 	}
 	r := bufio.NewReader(f)
-	var ops []Op
+	var ops []entry
 	pos := offset
 	for {
 		line, err := r.ReadBytes('\n')
 		if len(line) > 0 && line[len(line)-1] == '\n' {
 			pos += int64(len(line))
 			if t := bytes.TrimSpace(line); len(t) > 0 {
-				var op Op
-				if jerr := json.Unmarshal(t, &op); jerr != nil {
-					return nil, offset, fmt.Errorf("read table journal at byte %d: %w", pos-int64(len(line)), jerr)
+				e := entry{at: pos - int64(len(line)), line: append([]byte(nil), t...)}
+				if jerr := json.Unmarshal(t, &e.op); jerr != nil {
+					e.bad = fmt.Errorf("not a table op: %w", jerr)
 				}
-				ops = append(ops, op)
+				ops = append(ops, e)
 			}
 		}
 		if err == io.EOF {

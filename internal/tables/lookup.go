@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/kljensen/snowball/russian"
 )
 
 // Cell is one value found in the store, with the scope it holds under.
@@ -42,28 +44,50 @@ type Query struct {
 }
 
 // Words splits text into lower-case words, adding the transliteration of
-// Cyrillic words so they meet the names they became.
+// Cyrillic words, and of their stems, so they meet the names they became
+// ("команде" meets the table komanda through the stem "команд").
 func Words(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 		out = append(out, w)
 		if n, err := Normalize(w); err == nil && n != w {
 			out = append(out, n)
+			if st := russian.Stem(w, false); st != w {
+				if n2, err := Normalize(st); err == nil && n2 != n {
+					out = append(out, n2)
+				}
+			}
 		}
 	}
 	return out
 }
 
 // near treats plural and case endings as the same word: cheap, and enough
-// for a lookup by names the caller chose.
+// for a lookup by names the caller chose. Russian words meet by their
+// Snowball stems (Димы and Дима, Юли and Юля).
 func near(a, b string) bool {
 	if a == b {
 		return true
+	}
+	if cyrillic(a) && cyrillic(b) {
+		sa, sb := russian.Stem(a, false), russian.Stem(b, false)
+		if sa == sb && len([]rune(sa)) >= 2 {
+			return true
+		}
 	}
 	if len(a) > len(b) {
 		a, b = b, a
 	}
 	return len(a) >= 4 && strings.HasPrefix(b, a) && len(b)-len(a) <= 2
+}
+
+func cyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
 }
 
 func anyNear(words []string, name string) bool {
@@ -237,3 +261,20 @@ func without(words []string, key string) []string {
 	}
 	return out
 }
+
+// Cells returns every value of a table: each kind's values of a root
+// table, or the rows of a list (kind "value").
+func (s *Store) Cells(table string) ([]Cell, error) {
+	sh, _, _, err := s.shape(s.db, table)
+	if err != nil {
+		return nil, err
+	}
+	if sh == ShapeList {
+		return s.listCells(table)
+	}
+	return s.rootCells(table)
+}
+
+// Named reports whether a name (a table's or a kind's) is named by one of
+// the words, the way Lookup decides it.
+func Named(words []string, name string) bool { return anyNear(words, name) }

@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
@@ -66,7 +67,8 @@ func (s *Store) Close() error { return s.db.Close() }
 const schema = `
 CREATE TABLE IF NOT EXISTS _meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS _tables(name TEXT PRIMARY KEY, shape TEXT NOT NULL, parent TEXT NOT NULL DEFAULT '', parent_kind TEXT NOT NULL DEFAULT '', created TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS _kinds(tbl TEXT NOT NULL, kind TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY(tbl, kind));`
+CREATE TABLE IF NOT EXISTS _kinds(tbl TEXT NOT NULL, kind TEXT NOT NULL, created TEXT NOT NULL, PRIMARY KEY(tbl, kind));
+CREATE TABLE IF NOT EXISTS _skipped(at INTEGER PRIMARY KEY, line TEXT NOT NULL, error TEXT NOT NULL);`
 
 // sync replays the journal tail the cache has not seen; a journal shorter
 // than what the cache saw was replaced, so the cache starts over. The
@@ -99,9 +101,19 @@ func (s *Store) sync() error {
 	if err != nil {
 		return err
 	}
-	for i, op := range ops {
-		if err := apply(tx, op); err != nil {
-			return fmt.Errorf("replay table journal op %d (%s %s): %w", i+1, op.Op, op.Table, err)
+	// Each op applies whole or not at all (a savepoint each): an op that
+	// cannot apply — a hand-edited line, one journaled by an older memhook
+	// that checked less — is skipped and recorded, and every later op
+	// still applies. One bad line must not take the store down for good.
+	for _, e := range ops {
+		err := e.bad
+		if err == nil {
+			err = applyOne(tx, e.op)
+		}
+		if err != nil {
+			if _, xerr := tx.Exec(`INSERT OR REPLACE INTO _skipped(at, line, error) VALUES(?,?,?)`, e.at, string(e.line), err.Error()); xerr != nil {
+				return fmt.Errorf("record skipped table op at byte %d: %w", e.at, xerr)
+			}
 		}
 	}
 	if _, err := tx.Exec(`INSERT OR REPLACE INTO _meta(k,v) VALUES('offset',?)`, strconv.FormatInt(end, 10)); err != nil {
@@ -138,8 +150,81 @@ func reset(tx *sql.Tx) error {
 			return fmt.Errorf("drop cached table %s: %w", n, err)
 		}
 	}
-	_, err = tx.Exec(`DELETE FROM _tables; DELETE FROM _kinds; DELETE FROM _meta;`)
+	_, err = tx.Exec(`DELETE FROM _tables; DELETE FROM _kinds; DELETE FROM _meta; DELETE FROM _skipped;`)
 	return err
+}
+
+// applyOne applies op inside a savepoint, so a failing op leaves nothing
+// half-done (a kind is four ALTERs).
+func applyOne(tx *sql.Tx, op Op) error {
+	if _, err := tx.Exec(`SAVEPOINT op`); err != nil {
+		return err
+	}
+	err := checkNames(op)
+	if err == nil {
+		err = apply(tx, op)
+	}
+	if err != nil {
+		if _, rerr := tx.Exec(`ROLLBACK TO op`); rerr != nil {
+			return fmt.Errorf("%w (and rolling it back: %v)", err, rerr)
+		}
+	}
+	tx.Exec(`RELEASE op`)
+	return err
+}
+
+// checkNames refuses names that did not pass Normalize or collide with
+// the columns every row has: a journal line is text anyone could edit.
+func checkNames(op Op) error {
+	for _, n := range []string{op.Table, op.List} {
+		if n == "" {
+			continue
+		}
+		if got, err := Normalize(n); err != nil || got != n {
+			return fmt.Errorf("name %q is not a normalised name", n)
+		}
+	}
+	if op.Kind != "" {
+		if got, err := Normalize(op.Kind); err != nil || got != op.Kind {
+			return fmt.Errorf("kind %q is not a normalised name", op.Kind)
+		}
+		if err := reservedKind(op.Kind); err != nil {
+			return err
+		}
+	}
+	if op.Op == "" || op.Table == "" {
+		return fmt.Errorf("op %q without a table", op.Op)
+	}
+	return nil
+}
+
+// ReservedKinds are the columns every root row already has; a kind of the
+// same name would add a column twice.
+var ReservedKinds = []string{"id", "key", "calendar", "geo", "created"}
+
+// ErrReserved means a kind's name is taken by a column every row has.
+var ErrReserved = errors.New("reserved kind name")
+
+func reservedKind(k string) error {
+	for _, r := range ReservedKinds {
+		if k == r {
+			return fmt.Errorf("kind %q: %w: every row already has the column %s (reserved: %s, and names holding __); pick another name, e.g. %s_value", k, ErrReserved, r, strings.Join(ReservedKinds, ", "), k)
+		}
+	}
+	if strings.Contains(k, "__") {
+		return fmt.Errorf("kind %q: %w: __ separates a kind from its claim, basis and time columns", k, ErrReserved)
+	}
+	return nil
+}
+
+// CheckKind normalises a kind name and refuses one that collides with the
+// columns every row has, before anything is journaled.
+func CheckKind(kind string) (string, error) {
+	k, err := Normalize(kind)
+	if err != nil {
+		return "", err
+	}
+	return k, reservedKind(k)
 }
 
 // commit journals op, then applies it to the cache, under the journal's
@@ -193,6 +278,9 @@ type querier interface {
 // check refuses an op the current tables cannot take, before it is
 // journaled: the journal holds only ops that apply.
 func (s *Store) check(op Op) error {
+	if err := checkNames(op); err != nil {
+		return err
+	}
 	switch op.Op {
 	case "kind", "write", "promote":
 		sh, _, _, err := s.shape(s.db, op.Table)

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -182,5 +183,94 @@ func TestConcurrentCatchUpAppliesOnce(t *testing.T) {
 	cells, err := open(t, dir).Lookup(Query{Table: "log_entry", Key: "k"})
 	if err != nil || len(cells) != 20 {
 		t.Fatalf("want 20 rows after concurrent catch-up, got %d (%v)", len(cells), err)
+	}
+}
+
+func TestReservedKindRefusedBeforeTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("offices", t0)
+	for _, k := range []string{"geo", "id", "created", "calendar", "Key", "GEO"} {
+		if _, _, _, err := s.NewKind("offices", k, t0); !errors.Is(err, ErrReserved) && !strings.Contains(fmt.Sprint(err), "keyword") {
+			t.Fatalf("kind %q: %v", k, err)
+		}
+	}
+	j, _ := os.ReadFile(filepath.Join(dir, "journal.jsonl"))
+	if strings.Count(string(j), "\n") != 1 {
+		t.Fatalf("a refused kind must not reach the journal:\n%s", j)
+	}
+	if _, _, _, err := s.NewKind("offices", "geo value", t0); err != nil {
+		t.Fatalf("a name around a reserved one is fine: %v", err)
+	}
+}
+
+func TestReplaySkipsWhatCannotApplyAndRepairMovesIt(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "journal.jsonl")
+	// A journal an older memhook wrote: a kind named after a column every
+	// row has, a line that is not JSON, a write to a missing kind.
+	lines := []string{
+		`{"op":"create","table":"offices","at":"2026-11-30T10:00:00Z"}`,
+		`{"op":"kind","table":"offices","kind":"geo","at":"2026-11-30T10:00:00Z"}`,
+		`not json`,
+		`{"op":"kind","table":"offices","kind":"phone","at":"2026-11-30T10:00:00Z"}`,
+		`{"op":"write","table":"offices","kind":"geo","key":"madrid","value":"1","claim":"stated","at":"2026-11-30T10:00:00Z"}`,
+		`{"op":"write","table":"offices","kind":"phone","key":"madrid","value":"111","claim":"stated","at":"2026-11-30T10:00:00Z"}`,
+	}
+	os.WriteFile(journal, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	s := open(t, dir)
+	cells, err := s.Lookup(Query{Table: "offices", Key: "madrid"})
+	if err != nil || len(cells) != 1 || cells[0].Value != "111" {
+		t.Fatalf("the ops that apply still apply: %+v %v", cells, err)
+	}
+	sk, _ := s.Skipped()
+	if len(sk) != 3 || !strings.Contains(sk[0].Error, "reserved") || !strings.Contains(sk[1].Error, "not a table op") {
+		t.Fatalf("skipped: %+v", sk)
+	}
+	// A write after the bad lines lands and survives a rebuild.
+	if _, err := s.Write("offices", "phone", Value{Key: "barcelona", Value: "222"}, t0); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Repair(t0)
+	if err != nil || len(res.Removed) != 3 || res.Kept != 4 {
+		t.Fatalf("repair: %+v %v", res, err)
+	}
+	j, _ := os.ReadFile(journal)
+	rej, _ := os.ReadFile(journal + RejectedSuffix)
+	if strings.Contains(string(j), `"geo"`) || strings.Contains(string(j), "not json") || strings.Count(string(rej), "\n") != 3 || !strings.Contains(string(rej), "not json") {
+		t.Fatalf("journal:\n%s\nrejected:\n%s", j, rej)
+	}
+	if sk, _ := s.Skipped(); len(sk) != 0 {
+		t.Fatalf("after repair nothing is skipped: %+v", sk)
+	}
+	s.Close()
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	s2 := open(t, dir)
+	cells, _ = s2.Lookup(Query{Table: "offices", Kind: "phone", Key: "barcelona"})
+	if len(cells) != 1 || cells[0].Value != "222" {
+		t.Fatalf("a fresh cache from the repaired journal: %+v", cells)
+	}
+	again, err := s2.Repair(t0)
+	if err != nil || len(again.Removed) != 0 || again.Rejected != "" {
+		t.Fatalf("a clean journal is left alone: %+v %v", again, err)
+	}
+}
+
+func TestRepairRefusesALinkInPlaceOfTheJournal(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("offices", t0)
+	target := filepath.Join(t.TempDir(), "elsewhere.jsonl")
+	os.WriteFile(target, []byte("keep me\n"), 0o644)
+	journal := filepath.Join(dir, "journal.jsonl")
+	os.Remove(journal)
+	if err := os.Symlink(target, journal); err != nil {
+		t.Skip("no symlinks here")
+	}
+	if _, err := s.Repair(t0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("repair through a link: %v", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
+		t.Fatalf("the link's target was rewritten: %q", b)
 	}
 }
