@@ -54,11 +54,19 @@ func newMemory(t *testing.T) *memory {
 	tmp := t.TempDir()
 	m := &memory{root: filepath.Join(tmp, "atlas"), stale: filepath.Join(tmp, "borealis")}
 	m.env = map[string]string{"HOME": tmp, "CEREBRO_HOME": filepath.Join(tmp, "desk"), "CEREBRO_STATE_DIR": filepath.Join(tmp, "state")}
-	for _, p := range []string{m.root, m.stale} {
+	done := filepath.Join(tmp, "cygnus")
+	for _, p := range []string{m.root, m.stale, done} {
 		if err := os.MkdirAll(filepath.Join(p, ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		memhook(t, m.env, "long", "on", "--project", p)
+	}
+	for _, set := range [][]string{
+		{m.root, "stage", "build"}, {m.root, "next", "ship the playground"},
+		{m.stale, "plan_status", "blocked"}, {m.stale, "blockers", "waiting for the vendor's API keys"},
+		{done, "status", "completed"}, {done, "summary", "the Telegram bot's memory, in production"},
+	} {
+		memhook(t, m.env, "planfact", "set", set[1], set[2], "--project", set[0])
 	}
 	memhook(t, m.env, "remember", "Dima's phone is 111", "--table", "friends", "--key", "Dima", "--kind", "phone", "--value", "111", "--project", m.root)
 	memhook(t, m.env, "remember", "The taxi charges no pickup fee", "--geo", "Madrid", "--project", m.root)
@@ -68,15 +76,22 @@ func newMemory(t *testing.T) *memory {
 	write(t, filepath.Join(long, "wiki", "Denis.md"), "---\ntype: entity\ntitle: Denis\n---\n\n# Denis\n\nA friend; served in the [[Kremlin regiment]] from 1992 to 1994.\n")
 	write(t, filepath.Join(long, "wiki", "Kremlin regiment.md"), "---\ntype: entity\ntitle: Kremlin regiment\n---\n\n# Kremlin regiment\n\nThe presidential regiment.\nA note with markup: <script>document.title='pwned'</script><img src=x onerror=alert(1)>\n")
 	now := time.Now()
-	for i := 0; i < 12; i += 2 {
-		day := now.AddDate(0, 0, -i*3)
+	for i := 0; i < 50; i++ {
+		if i%7 == 3 || i%5 == 1 || i > 20 && i%3 != 0 {
+			continue // a realistic week: not every day has a distillate
+		}
+		day := now.AddDate(0, 0, -i)
 		write(t, filepath.Join(m.root, ".claude", "memory_short", "daily", day.Format("2006-01-02")+".md"),
 			"# "+day.Format("2006-01-02")+"\n\n- worked on the playground\n- asked about [[Denis]]\n")
 	}
 	old := now.AddDate(0, 0, -45)
-	day := filepath.Join(m.stale, ".claude", "memory_short", "daily", old.Format("2006-01-02")+".md")
-	write(t, day, "# old work\n")
-	for _, p := range []string{day, filepath.Join(m.stale, ".claude", "memory_long", "log.md")} {
+	stale := []string{filepath.Join(m.stale, ".claude", "memory_long", "log.md"), filepath.Join(m.stale, ".claude", "memory_long", "План-факт.md")}
+	for i := 45; i < 56; i += 2 {
+		day := filepath.Join(m.stale, ".claude", "memory_short", "daily", now.AddDate(0, 0, -i).Format("2006-01-02")+".md")
+		write(t, day, "# old work\n")
+		stale = append(stale, day)
+	}
+	for _, p := range stale {
 		if err := os.Chtimes(p, old, old); err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +174,7 @@ func browser(t *testing.T) context.Context {
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	var png []byte
-	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 90)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
 	dir := filepath.Join("..", "..", "docs", "screenshots")
@@ -333,8 +348,14 @@ func TestBrowserDashboardAndMemory(t *testing.T) {
 	}
 	var bars int
 	run(t, ctx, chromedp.Evaluate(`document.querySelectorAll("#activity-chart rect:not(.bg)").length`, &bars))
-	if bars != 16 {
-		t.Errorf("the activity chart has %d bars, want 2 projects × 8 weeks", bars)
+	if bars != 24 {
+		t.Errorf("the activity chart has %d bars, want 3 projects × 8 weeks", bars)
+	}
+	if got := text(t, ctx, "#completed"); !strings.Contains(got, "cygnus") || !strings.Contains(got, "Q4 case candidate") {
+		t.Errorf("completed %q lacks the Q4 candidate", got)
+	}
+	if got := text(t, ctx, `#active tr[data-project="borealis"]`); !strings.Contains(got, "waiting for the vendor's API keys") {
+		t.Errorf("the blocker is not shown: %q", got)
 	}
 	shot(t, ctx, "dashboard")
 

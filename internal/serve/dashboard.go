@@ -56,6 +56,7 @@ type chartRow struct {
 
 type chartBar struct {
 	X, Y, W, H int
+	MidX, TextY int // where the day count is written
 	BgY, BgH   int // the full-height track behind the bar
 	Days       int
 	Week       string
@@ -93,24 +94,34 @@ func weekDays(root string, start time.Time) []int {
 }
 
 func chart(ps []*rollup.Project, today time.Time) *activityChart {
-	const label, barW, gap, rowH, top = 170, 22, 6, 30, 24
+	const label, barW, gap, rowH, top = 180, 52, 10, 44, 28
 	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
 	// Weeks end on today: the last bar is the last seven days.
 	start := today.AddDate(0, 0, -7*chartWeeks+1)
-	c := &activityChart{Max: 7}
+	c := &activityChart{Max: 1}
 	for i := 0; i < chartWeeks; i++ {
 		c.Weeks = append(c.Weeks, start.AddDate(0, 0, 7*i).Format("Jan 2"))
 	}
+	counts := make([][]int, len(ps))
+	for i, p := range ps {
+		counts[i] = weekDays(p.Path, start)
+		for _, n := range counts[i] {
+			c.Max = max(c.Max, n)
+		}
+	}
 	for i, p := range ps {
 		row := chartRow{Name: p.Name, Stale: p.Activity == rollup.Stale, Y: top + i*rowH}
-		for wk, n := range weekDays(p.Path, start) {
-			h := n * (rowH - 8) / c.Max
+		for wk, n := range counts[i] {
+			// Scaled to the busiest week shown, so that a quiet org's
+			// differences stay visible; the number is written on the bar.
+			h := n * (rowH - 20) / c.Max
 			row.Bars = append(row.Bars, chartBar{X: label + wk*(barW+gap), Y: row.Y + rowH - 4 - h, W: barW, H: h,
-				BgY: row.Y + 4, BgH: rowH - 8, Days: n, Week: c.Weeks[wk]})
+				BgY: row.Y + 4, BgH: rowH - 8, Days: n, Week: c.Weeks[wk],
+				MidX: label + wk*(barW+gap) + barW/2, TextY: row.Y + rowH - 7 - h})
 		}
 		c.Rows = append(c.Rows, row)
 	}
 	c.Width = label + chartWeeks*(barW+gap) + 10
-	c.Height = top + len(ps)*rowH + 22
+	c.Height = top + len(ps)*rowH + 12
 	return c
 }
