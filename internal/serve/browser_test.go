@@ -71,7 +71,10 @@ func newMemory(t *testing.T) *memory {
 	memhook(t, m.env, "remember", "Dima's phone is 111", "--table", "friends", "--key", "Dima", "--kind", "phone", "--value", "111", "--project", m.root)
 	memhook(t, m.env, "remember", "The taxi charges no pickup fee", "--geo", "Madrid", "--project", m.root)
 	memhook(t, m.env, "remember", "The taxi charges a pickup fee of two euros", "--geo", "Barcelona", "--project", m.root)
-	memhook(t, m.env, "graph", "link", "Denis", "Kremlin regiment", "--rel", "served in", "--project", m.root)
+	for _, rel := range [][3]string{{"Denis", "served in", "Kremlin regiment"}, {"Denis", "friend of", "Dima"}, {"Dima", "lives in", "Madrid"}, {"Kremlin regiment", "guards", "Moscow Kremlin"}} {
+		memhook(t, m.env, "graph", "link", rel[0], rel[2], "--rel", rel[1], "--project", m.root)
+	}
+	write(t, filepath.Join(m.root, ".claude", "memory_long", "wiki", "Dima.md"), "---\ntype: entity\ntitle: Dima\n---\n\n# Dima\n\nProduct manager; a friend of [[Denis]]; moved to Madrid.\n")
 	long := filepath.Join(m.root, ".claude", "memory_long")
 	write(t, filepath.Join(long, "wiki", "Denis.md"), "---\ntype: entity\ntitle: Denis\n---\n\n# Denis\n\nA friend; served in the [[Kremlin regiment]] from 1992 to 1994.\n")
 	write(t, filepath.Join(long, "wiki", "Kremlin regiment.md"), "---\ntype: entity\ntitle: Kremlin regiment\n---\n\n# Kremlin regiment\n\nThe presidential regiment.\nA note with markup: <script>document.title='pwned'</script><img src=x onerror=alert(1)>\n")
