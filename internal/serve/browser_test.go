@@ -173,14 +173,25 @@ func browser(t *testing.T) context.Context {
 	return ctx
 }
 
-// shot saves a full-page screenshot to docs/screenshots for the README.
+// shot takes a full-page PNG screenshot. `make screenshots` sets
+// CEREBRO_SCREENSHOTS=docs/screenshots, the folder the README links; other
+// runs keep them in the test's temp dir, so a test run leaves the tree
+// clean.
 func shot(t *testing.T, ctx context.Context, name string) {
 	t.Helper()
 	var png []byte
 	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
-	dir := filepath.Join("..", "..", "docs", "screenshots")
+	if len(png) < 8 || string(png[1:4]) != "PNG" {
+		t.Fatalf("screenshot %s is not a PNG", name)
+	}
+	dir := os.Getenv("CEREBRO_SCREENSHOTS")
+	if dir == "" {
+		dir = t.TempDir()
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join("..", "..", dir)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
