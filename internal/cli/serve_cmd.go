@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -27,6 +29,9 @@ type ServeOptions struct {
 	Addr      string
 	Project   string
 	SkillsDir string
+	// Background starts the server as a detached process and returns once
+	// it answers (the slash command's way: it cannot wait for Ctrl-C).
+	Background bool
 	// Listener, when set, is used instead of listening on Addr (tests).
 	Listener net.Listener
 }
@@ -49,11 +54,15 @@ the skills page shows each skill's versions. It listens on loopback unless
 			if runF != nil {
 				return runF(ctx, opts)
 			}
+			if opts.Background {
+				return serveBackground(ctx, opts)
+			}
 			return serveRun(ctx, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Addr, "addr", DefaultServeAddr, "host:port to listen on (a non-loopback host exposes memory to the network)")
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().BoolVar(&opts.Background, "background", false, "start the server detached, print its address and return (stop it with kill PID)")
 	cmd.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder (default: <project>/.claude/skills and $CLAUDE_PLUGIN_ROOT/skills)")
 	return cmd
 }
@@ -167,4 +176,69 @@ func ServeWith(ctx context.Context, sys System, opts ServeOptions) error {
 	}
 	opts.Factory = &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
 	return serveRun(ctx, &opts)
+}
+
+// answering reports whether a memhook server answers at addr.
+func answering(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/en/settings?section=memory-test", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// serveBackground starts `memhook serve` detached, its output in the
+// state dir's logs/serve.log, and waits until it answers.
+func serveBackground(ctx context.Context, opts *ServeOptions) error {
+	url := "http://" + opts.Addr + "/en/settings?section=memory-test"
+	if answering(ctx, opts.Addr) {
+		fmt.Fprintf(opts.Out, "memhook serve: already serving at %s\n", url)
+		return nil
+	}
+	root, err := opts.projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(opts.Paths.Logs(), 0o755); err != nil {
+		return fmt.Errorf("serve: make the log folder: %w", err)
+	}
+	logPath := filepath.Join(opts.Paths.Logs(), "serve.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("serve: open %s: %w", logPath, err)
+	}
+	defer logf.Close()
+	args := []string{"serve", "--addr", opts.Addr, "--project", root}
+	if opts.SkillsDir != "" {
+		args = append(args, "--skills-dir", opts.SkillsDir)
+	}
+	cmd := exec.Command(opts.Executable, args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.Dir = opts.Environ(), logf, logf, root
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return withHint(fmt.Errorf("serve: the server exited at once (%v)", err), "see "+logPath)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if answering(ctx, opts.Addr) {
+			fmt.Fprintf(opts.Out, "memhook serve: serving at %s (process %d; stop it with `kill %d`; log %s)\n", url, pid, pid, logPath)
+			return nil
+		}
+	}
+	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", opts.Addr), "see "+logPath)
 }
