@@ -141,12 +141,15 @@ func (f *Factory) searchProject(ctx context.Context, root, query string, limit i
 func serveRun(ctx context.Context, opts *ServeOptions) error {
 	ln := opts.Listener
 	if ln == nil {
-		if !serve.IsLoopback(opts.Addr) {
-			fmt.Fprintf(opts.Err, "memhook: warning: serving on %s: anyone who can reach this address can read and change this project's memory\n", opts.Addr)
+		if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+			return withHint(fmt.Errorf("serve: --addr %q: want host:port", opts.Addr), "for example --addr "+DefaultServeAddr)
 		}
 		var err error
 		if ln, err = net.Listen("tcp", opts.Addr); err != nil {
 			return withHint(fmt.Errorf("serve: listen on %s: %w", opts.Addr, err), "choose another port with --addr 127.0.0.1:PORT")
+		}
+		if !serve.IsLoopback(opts.Addr) {
+			fmt.Fprintf(opts.Err, "memhook: warning: serving on %s: anyone who can reach this address can read and change this project's memory\n", opts.Addr)
 		}
 		if host, _, _ := net.SplitHostPort(opts.Addr); host != "" {
 			// Keep the name given (localhost, a host name) as the served
