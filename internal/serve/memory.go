@@ -37,8 +37,24 @@ type pageLink struct {
 	Path, Title, Type string
 }
 
+// vault loads the long-term wiki without the pages the browser may not
+// read (a symlinked page, whose content lives elsewhere): they are neither
+// listed, nor linked, nor counted as backlinks.
 func (s *Server) vault() (*wiki.Vault, error) {
-	return wiki.Load(filepath.Join(s.opts.Root, filepath.FromSlash(longRel)), wiki.Options{Skip: longSkip, MaxFileBytes: maxFileBytes})
+	v, err := wiki.Load(filepath.Join(s.opts.Root, filepath.FromSlash(longRel)), wiki.Options{Skip: longSkip, MaxFileBytes: maxFileBytes})
+	if err != nil {
+		return nil, err
+	}
+	kept := v.Pages[:0]
+	for _, p := range v.Pages {
+		if _, err := s.resolve(longRel + "/" + p.Path); err == nil {
+			kept = append(kept, p)
+		}
+	}
+	// Links still resolve to a dropped page by name; opening it is refused
+	// like any path outside the memory roots.
+	v.Pages = kept
+	return v, nil
 }
 
 func (s *Server) memory(w http.ResponseWriter, r *http.Request) {

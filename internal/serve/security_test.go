@@ -43,7 +43,7 @@ func TestSecurity(t *testing.T) {
 	m := newMemory(t)
 	// A symlink inside the memory root pointing out of it.
 	secret := filepath.Join(t.TempDir(), "secret.md")
-	os.WriteFile(secret, []byte("the secret"), 0o644)
+	os.WriteFile(secret, []byte("---\ntitle: the secret title\n---\nthe secret [[Denis]]"), 0o644)
 	if err := os.Symlink(secret, filepath.Join(m.root, ".claude", "memory_long", "wiki", "link.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +129,12 @@ func TestSecurity(t *testing.T) {
 			}
 		}
 		// The symlinked page is not listed either.
-		if _, body := get(t, c, newReq(t, "GET", m.url+"/en/memory", "")); strings.Contains(body, "the secret") {
-			t.Error("the memory page shows a symlinked file's content")
+		if _, body := get(t, c, newReq(t, "GET", m.url+"/en/memory", "")); strings.Contains(body, "the secret") || strings.Contains(body, "link.md") {
+			t.Error("the memory page lists a symlinked page")
+		}
+		_, body := get(t, c, newReq(t, "GET", m.url+"/en/memory/file?path="+url.QueryEscape(".claude/memory_long/wiki/Denis.md"), ""))
+		if strings.Contains(body, "link.md") || strings.Contains(body, "the secret") {
+			t.Error("a symlinked page counts as a backlink")
 		}
 	})
 
@@ -157,4 +161,41 @@ func TestSecurity(t *testing.T) {
 			t.Errorf("CSP %q", csp)
 		}
 	})
+}
+
+var itemRE = regexp.MustCompile(`id="item-(inf-[0-9a-f]{12})"`)
+
+// TestRelearnFromPage: an item the page offered is relearned from the page:
+// its question and answer become an object and the summary a wiki page.
+func TestRelearnFromPage(t *testing.T) {
+	m := newMemory(t)
+	m.start(t)
+	c := &http.Client{}
+	page := m.url + "/en/settings?section=memory-test"
+	_, body := get(t, c, newReq(t, "GET", page, ""))
+	tok := tokenRE.FindStringSubmatch(body)[1]
+	run := url.Values{"csrf": {tok}, "text": {"what is Dima's phone"}, "action": {"run"}, "depth": {"standard"}}
+	_, body = get(t, c, newReq(t, "POST", page, run.Encode()))
+	item := itemRE.FindStringSubmatch(body)
+	if item == nil {
+		t.Fatalf("no item offered:\n%s", body)
+	}
+	rl := url.Values{"csrf": {tok}, "id": {item[1]}, "about": {"Dima"}, "summary": {"Dima's phone is 111, from the friends table"}}
+	code, body := get(t, c, newReq(t, "POST", m.url+"/en/relearn", rl.Encode()))
+	if code != 200 || !strings.Contains(body, "Relearned "+item[1]+" as sha256-") {
+		t.Fatalf("relearn: %d\n%s", code, body)
+	}
+	pages, _ := filepath.Glob(filepath.Join(m.root, ".claude", "memory_long", "wiki", "relearned", "*.md"))
+	if len(pages) != 1 {
+		t.Fatalf("relearned pages %v", pages)
+	}
+	data, _ := os.ReadFile(pages[0])
+	if !strings.Contains(string(data), "from the friends table") {
+		t.Errorf("summary page:\n%s", data)
+	}
+	// An id this server never offered is refused, not relearned.
+	rl.Set("id", "inf-000000000000")
+	if code, _ := get(t, c, newReq(t, "POST", m.url+"/en/relearn", rl.Encode())); code != http.StatusUnprocessableEntity {
+		t.Errorf("relearn of an unknown item: %d", code)
+	}
 }
