@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -16,7 +17,7 @@ import (
 // NestedEnv is set in the environment of every Claude Code process cerebro
 // starts itself (the claude distiller, extreme recall): hooks seeing it do
 // nothing, so a nested session never captures, flushes or recurses.
-const NestedEnv = "CEREBRO_NESTED"
+const NestedEnv = claude.NestedEnv
 
 // HookOptions are the inputs of `memhook hook <event>`.
 type HookOptions struct {

@@ -1,6 +1,6 @@
 //go:build windows
 
-package distill
+package claude
 
 import (
 	"os/exec"
@@ -15,7 +15,7 @@ func startOwnGroup(cmd *exec.Cmd) {
 
 // killGroup ends the child. Windows has no process-group kill without a
 // job object; the child's own children may outlive it, and WaitDelay stops
-// Distill from waiting on their pipes.
+// Run from waiting on their pipes.
 func killGroup(cmd *exec.Cmd) error {
 	if cmd.Process == nil {
 		return nil

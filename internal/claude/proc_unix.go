@@ -1,6 +1,6 @@
 //go:build unix
 
-package distill
+package claude
 
 import (
 	"os/exec"

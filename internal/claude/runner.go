@@ -1,0 +1,186 @@
+// Package claude runs one headless `claude -p` the way every part of cerebro
+// that calls a model must: bounded in time and output, with the prompt on
+// standard input (argv is readable by every local user through ps, and is
+// capped at 128 KiB), outside the caller's Claude Code session, and with the
+// whole process group killed at the deadline so nothing outlives memhook.
+//
+// Use it as
+//
+//	r := claude.Runner{Command: "claude", Timeout: time.Minute, Env: env, Dir: root}
+//	res, err := r.Run(ctx, claude.Call{Prompt: prompt, AllowedTools: "Read,Grep"})
+//
+// and check errors.Is(err, claude.ErrTimeout). The child's environment marks
+// it nested (NestedEnv), so cerebro's own hooks inside it do nothing and a
+// recall it makes never starts another model call.
+package claude
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// NestedEnv is set in the environment of every claude process cerebro
+// starts; a memhook that sees it knows it runs inside cerebro's own call.
+const NestedEnv = "CEREBRO_NESTED"
+
+// insideEnv marks a shell started by Claude Code. A child carrying it would
+// think it runs inside the parent's session.
+const insideEnv = "CLAUDECODE"
+
+// Defaults for a Runner's zero fields.
+const (
+	DefaultTimeout   = 120 * time.Second
+	DefaultMaxOutput = 256 << 10
+	// waitDelay bounds how long Run waits for pipes that a killed group's
+	// stray descendants might still hold open.
+	waitDelay      = 2 * time.Second
+	maxStderrShown = 500
+)
+
+// ErrTimeout means the call did not finish within its timeout; the process
+// group was killed.
+var ErrTimeout = errors.New("timed out")
+
+// Runner holds what stays the same between calls.
+type Runner struct {
+	Command   string        // the claude executable; "claude" when empty
+	Timeout   time.Duration // the whole call; DefaultTimeout when 0
+	Env       []string      // the child's whole environment; cleaned and marked nested by Run
+	Dir       string        // the child's working directory; the caller's when empty
+	MaxOutput int           // bytes of stdout kept; DefaultMaxOutput when 0
+}
+
+// Call is one request.
+type Call struct {
+	Prompt       string   // sent on stdin
+	Model        string   // optional --model
+	AllowedTools string   // optional --allowedTools; -p grants no tool without it
+	Args         []string // further flags, appended as given
+}
+
+// Result is what a finished call produced.
+type Result struct {
+	Output    string  // stdout, at most MaxOutput bytes
+	Truncated bool    // stdout was longer than MaxOutput
+	Seconds   float64 // wall time of the call
+}
+
+// Run starts `claude -p --output-format text`, writes the prompt to its
+// stdin, and waits for it within the timeout. A non-zero exit is an error
+// carrying the start of stderr.
+func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
+	name := r.Command
+	if name == "" {
+		name = "claude"
+	}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	max := r.MaxOutput
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	args := []string{"-p", "--output-format", "text"}
+	if c.Model != "" {
+		args = append(args, "--model", c.Model)
+	}
+	if c.AllowedTools != "" {
+		args = append(args, "--allowedTools", c.AllowedTools)
+	}
+	args = append(args, c.Args...)
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = r.Dir
+	cmd.Env = ChildEnv(r.Env)
+	cmd.Stdin = strings.NewReader(c.Prompt)
+	stdout := &capped{max: max}
+	stderr := &capped{max: 4 << 10}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	startOwnGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = waitDelay
+
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Output: stdout.String(), Truncated: stdout.over, Seconds: time.Since(start).Seconds()}
+	if cerr := ctx.Err(); cerr != nil {
+		if errors.Is(cerr, context.DeadlineExceeded) {
+			return res, fmt.Errorf("run %s: %w after %s", name, ErrTimeout, timeout)
+		}
+		return res, fmt.Errorf("run %s: %w", name, cerr)
+	}
+	if err != nil {
+		if msg := oneLine(stderr.String()); msg != "" {
+			return res, fmt.Errorf("run %s: %w: %s", name, err, clip(msg, maxStderrShown))
+		}
+		return res, fmt.Errorf("run %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// ChildEnv is env without the inside-Claude-Code marker and with the nested
+// marker set once.
+func ChildEnv(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == insideEnv || k == NestedEnv {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, NestedEnv+"=1")
+}
+
+// Nested tells whether env belongs to a process cerebro started through a
+// Runner: such a process must not call a model again.
+func Nested(env []string) bool {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == NestedEnv && v != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// capped keeps at most max bytes and notes overflow. It must not offer
+// ReadFrom (as an embedded bytes.Buffer would): io.Copy would bypass the cap.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room < len(p) {
+		c.over = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) String() string { return c.buf.String() }
