@@ -412,7 +412,12 @@ func TestBrowserDashboardAndMemory(t *testing.T) {
 		t.Errorf("the cited lines are %q", got)
 	}
 
-	// Skills: log, diff, revert with a confirmation.
+	// Skills: the list, then log, diff, revert with a confirmation.
+	run(t, ctx, chromedp.Navigate(m.url+"/en/skills"), chromedp.WaitVisible("#skills", chromedp.ByID))
+	if got := text(t, ctx, "#skills"); !strings.Contains(got, "use-tables") {
+		t.Errorf("skills list %q", got)
+	}
+	shot(t, ctx, "skills")
 	run(t, ctx, chromedp.Navigate(m.url+"/en/skills/use-tables"), chromedp.WaitVisible("#diff", chromedp.ByID))
 	if !strings.Contains(text(t, ctx, "#diff"), "+Write values in place; promote") {
 		t.Errorf("diff %q", text(t, ctx, "#diff"))
