@@ -55,11 +55,11 @@ type chartRow struct {
 }
 
 type chartBar struct {
-	X, Y, W, H int
+	X, Y, W, H  int
 	MidX, TextY int // where the day count is written
-	BgY, BgH   int // the full-height track behind the bar
-	Days       int
-	Week       string
+	BgY, BgH    int // the full-height track behind the bar
+	Days        int
+	Week        string
 }
 
 var dayName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})\.md$`)
