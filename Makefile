@@ -5,7 +5,7 @@ BIN := bin/memhook$(shell $(GO) env GOEXE)
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
 LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
 
-.PHONY: build test e2e install bench vet clean
+.PHONY: build test e2e install bench vet clean screenshots
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
@@ -24,6 +24,10 @@ e2e: build
 
 bench: build
 	./bench/run
+
+# The pages of `memhook serve`, taken by its browser tests (needs chromium).
+screenshots:
+	CEREBRO_SCREENSHOTS=docs/screenshots $(GO) test -count=1 -run Browser ./internal/serve/
 
 clean:
 	rm -rf bin

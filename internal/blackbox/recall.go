@@ -61,7 +61,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 				rep.Denied++
 				continue
 			}
-			switch it.Fit = fit(it.Scope, req.Scope); it.Fit {
+			switch it.Fit = fitAny(it.Scope, req.scopes()); it.Fit {
 			case "other":
 				rep.OutScope++
 				continue
@@ -149,7 +149,7 @@ func (b *Box) settle(ans *RecallAnswer, level int, items []Item, req RecallReque
 	} else {
 		ans.Answer = top.Text
 	}
-	if m := dependence(items, req.Scope); len(m) > 0 {
+	if m := dependence(items, req.wanted()); len(m) > 0 {
 		ans.Kind, ans.Missing = KindParamDep, m
 	}
 }

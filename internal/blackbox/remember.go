@@ -80,8 +80,8 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			fates[k] = ok("written as given")
 		case "claim":
 			s, _ := asString(v)
-			if s != tables.ClaimStated && s != tables.ClaimInferred && s != tables.ClaimComputed {
-				fates[k] = bad("claim must be stated, inferred or computed")
+			if p := contractParam(VerbRemember, k); !p.Allowed(s) {
+				fates[k] = bad(p.ChoiceError())
 				continue
 			}
 			req.Claim = s
@@ -89,7 +89,7 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 		case "thread":
 			fates[k] = unsupported("remember calls no model, so there is no thread to continue")
 		default:
-			fates[k] = unsupported("unknown parameter; it changed nothing")
+			fates[k] = doorFate(VerbRemember, k)
 		}
 	}
 	// Table parameters only mean something together: a refused kind or

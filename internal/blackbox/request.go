@@ -94,6 +94,9 @@ type RecallRequest struct {
 	Key   string
 	Kind  string
 	Limit int
+	// Scopes is the scope as a list of records (the "scope" parameter); an
+	// item answers when it fits any of them or Scope.
+	Scopes []Scope
 }
 
 // shared fates for scope and table names, used by both verbs.
@@ -162,9 +165,9 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 		switch k {
 		case "depth":
 			s, _ := asString(v)
-			max, known := depthMax[s]
-			if !known {
-				fates[k] = bad("depth must be standard, deep or extreme")
+			max, p := depthMax[s], contractParam(VerbRecall, k)
+			if !p.Allowed(s) {
+				fates[k] = bad(p.ChoiceError())
 				continue
 			}
 			req.Depth = s
@@ -208,8 +211,8 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 			fates[k] = ok("level 1 looks only at rows with this key (case-insensitive, exact)")
 		case "limit":
 			n, isInt := asInt(v)
-			if !isInt || n < 1 || n > 50 {
-				fates[k] = bad("limit must be a whole number from 1 to 50")
+			if p := contractParam(VerbRecall, k); !isInt || n < p.Min || n > p.Max {
+				fates[k] = bad(fmt.Sprintf("limit must be a whole number from %d to %d", p.Min, p.Max))
 				continue
 			}
 			req.Limit = n
@@ -218,8 +221,10 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 			fates[k] = unsupported("recall calls no model in a thread, so there is no thread to continue")
 		case "lang":
 			fates[k] = unsupported("answers are the stored records in the language they were written in")
+		case "scope":
+			fates[k] = scopeListFate(v, &req.Scopes)
 		default:
-			fates[k] = unsupported("unknown parameter; it changed nothing")
+			fates[k] = doorFate(VerbRecall, k)
 		}
 	}
 	return req, fates, nil

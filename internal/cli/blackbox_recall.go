@@ -35,16 +35,11 @@ every parameter sent. The contract is in docs/blackbox.md.`,
 			return recallRun(opts)
 		},
 	}
-	opts.Flags.bind(cmd, map[string]string{
-		"depth":    "standard (levels 1–3), deep (adds vector), extreme (adds research)",
-		"calendar": "scope: YYYY, YYYY-MM, YYYY-MM-DD or FROM..TO",
-		"geo":      "scope: a place",
-		"table":    "level 1 looks only in this table",
-		"key":      "level 1 looks only at this row",
-		"kind":     "level 1 looks only at this kind",
-	})
-	cmd.Flags().BoolVar(&opts.Chain, "chain", false, "return the chain of search steps")
-	cmd.Flags().IntVar(&opts.Limit, "limit", 5, "at most this many items per level")
+	opts.Flags.bind(cmd, blackbox.FlagUsages(blackbox.VerbRecall))
+	chain, _ := blackbox.Lookup(blackbox.VerbRecall, "chain")
+	limit, _ := blackbox.Lookup(blackbox.VerbRecall, "limit")
+	cmd.Flags().BoolVar(&opts.Chain, "chain", false, chain.Hint)
+	cmd.Flags().IntVar(&opts.Limit, "limit", 5, limit.Hint)
 	return cmd
 }
 

@@ -32,17 +32,7 @@ parameter. The contract is in docs/blackbox.md.`,
 			return rememberRun(opts)
 		},
 	}
-	opts.Flags.bind(cmd, map[string]string{
-		"table":    "the table the value goes to (created when missing)",
-		"key":      "the row: who or what the value is about",
-		"kind":     "the kind (column group) of the value, made when missing",
-		"value":    "the value (default: the text)",
-		"claim":    "stated, inferred or computed",
-		"basis":    "what the value rests on",
-		"list":     "make the kind a list in this table and append the value",
-		"calendar": "scope: YYYY, YYYY-MM, YYYY-MM-DD or FROM..TO",
-		"geo":      "scope: a place",
-	})
+	opts.Flags.bind(cmd, blackbox.FlagUsages(blackbox.VerbRemember))
 	return cmd
 }
 

@@ -48,6 +48,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
 		newCmdOrg(f),
+		newCmdServe(f, nil),
 	)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")

@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/serve"
+	"github.com/spf13/cobra"
+)
+
+// DefaultServeAddr is the playground's address: loopback, the seed's port.
+const DefaultServeAddr = "127.0.0.1:3700"
+
+// ServeOptions are the inputs of `memhook serve`.
+type ServeOptions struct {
+	*Factory
+	Addr      string
+	Project   string
+	SkillsDir string
+	// Background starts the server as a detached process and returns once
+	// it answers (the slash command's way: it cannot wait for Ctrl-C).
+	Background bool
+	// Listener, when set, is used instead of listening on Addr (tests).
+	Listener net.Listener
+}
+
+func newCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
+	opts := &ServeOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the memory playground, dashboard, memory browser and skills on 127.0.0.1:3700",
+		Long: `Serve a small web application over the project's memory: the playground
+(/en/settings?section=memory-test) asks memory directly and shows the raw answer
+and why; the dashboard shows the org rollup; the memory browser shows the daily
+distillates, the long-term wiki with backlinks, the knowledge graph and search;
+the skills page shows each skill's versions. It listens on loopback unless
+--addr names another address (then it warns). Ctrl-C stops it. See docs/serve.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if runF != nil {
+				return runF(ctx, opts)
+			}
+			if opts.Background {
+				return serveBackground(ctx, opts)
+			}
+			return serveRun(ctx, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Addr, "addr", DefaultServeAddr, "host:port to listen on (a non-loopback host exposes memory to the network)")
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().BoolVar(&opts.Background, "background", false, "start the server detached, print its address and return (stop it with kill PID)")
+	cmd.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder (default: <project>/.claude/skills and $CLAUDE_PLUGIN_ROOT/skills)")
+	return cmd
+}
+
+// NewServer wires the web application to a project's memory the way the
+// commands open it: the same box, search, rollup and skills.
+func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
+	root, err := f.projectRoot(opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	dirs := []string{opts.SkillsDir}
+	if opts.SkillsDir == "" {
+		dirs = []string{filepath.Join(root, ".claude", "skills")}
+		if p := f.Getenv("CLAUDE_PLUGIN_ROOT"); p != "" {
+			dirs = append(dirs, filepath.Join(p, "skills"))
+		}
+	}
+	return serve.New(serve.Options{
+		Addr: opts.Addr, Root: root, SkillsDirs: dirs, Now: f.Now, Log: f.Err,
+		OpenBox: func() (*blackbox.Box, func(), error) { return f.openBox(root) },
+		Search: func(ctx context.Context, query string, limit int) (*search.Response, error) {
+			return f.searchProject(ctx, root, query, limit)
+		},
+		Rollup: func() *rollup.Report {
+			eff, err := f.Config("")
+			if err != nil {
+				return &rollup.Report{Date: f.Now().Format("2006-01-02"), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
+			}
+			return rollup.Collect(rollup.Options{
+				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),
+				FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
+			})
+		},
+	})
+}
+
+// searchProject is `memhook search --scope project`: the indexes caught
+// up within the budget, then searched.
+func (f *Factory) searchProject(ctx context.Context, root, query string, limit int) (*search.Response, error) {
+	s, err := f.memoryRoots(root, "", string(search.ScopeProject))
+	if err != nil {
+		return nil, err
+	}
+	uctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.Search.UpdateBudgetMS)*time.Millisecond)
+	defer cancel()
+	var idxs []*search.Index
+	defer func() {
+		for _, ix := range idxs {
+			ix.Close()
+		}
+	}()
+	var notes []string
+	for _, r := range s.existing() {
+		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
+		if err != nil {
+			return nil, err
+		}
+		idxs = append(idxs, ix)
+		st, err := ix.Update(uctx, f.Now(), nil)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Complete {
+			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read); searched what is indexed", search.DisplayPath(r.Dir, s.project), st.Pending))
+		}
+	}
+	resp, err := search.Search(ctx, idxs, query, s.searchOptions(limit, f.Now()))
+	if err != nil {
+		return nil, err
+	}
+	resp.Notes = append(notes, resp.Notes...)
+	return resp, nil
+}
+
+func serveRun(ctx context.Context, opts *ServeOptions) error {
+	ln := opts.Listener
+	if ln == nil {
+		if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+			return withHint(fmt.Errorf("serve: --addr %q: want host:port", opts.Addr), "for example --addr "+DefaultServeAddr)
+		}
+		var err error
+		if ln, err = net.Listen("tcp", opts.Addr); err != nil {
+			return withHint(fmt.Errorf("serve: listen on %s: %w", opts.Addr, err), "choose another port with --addr 127.0.0.1:PORT")
+		}
+		if !serve.IsLoopback(opts.Addr) {
+			fmt.Fprintf(opts.Err, "memhook: warning: serving on %s: anyone who can reach this address can read and change this project's memory\n", opts.Addr)
+		}
+		if host, _, _ := net.SplitHostPort(opts.Addr); host != "" {
+			// Keep the name given (localhost, a host name) as the served
+			// address; only the port comes from the listener (":0").
+			_, port, _ := net.SplitHostPort(ln.Addr().String())
+			opts.Addr = net.JoinHostPort(host, port)
+		} else {
+			opts.Addr = ln.Addr().String()
+		}
+	} else {
+		opts.Addr = ln.Addr().String()
+	}
+	srv, err := opts.NewServer(opts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Fprintf(opts.Out, "memhook serve: http://%s/en/settings?section=memory-test (Ctrl-C stops)\n", opts.Addr)
+	return srv.Serve(ctx, ln)
+}
+
+// ServeWith runs `memhook serve` with opts until ctx ends; tests pass a
+// listener on a free port.
+func ServeWith(ctx context.Context, sys System, opts ServeOptions) error {
+	if sys.Now == nil {
+		sys.Now = time.Now
+	}
+	opts.Factory = &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	return serveRun(ctx, &opts)
+}
+
+// answering reports whether a memhook server answers at addr.
+func answering(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/en/settings?section=memory-test", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// serveBackground starts `memhook serve` detached, its output in the
+// state dir's logs/serve.log, and waits until it answers.
+func serveBackground(ctx context.Context, opts *ServeOptions) error {
+	url := "http://" + opts.Addr + "/en/settings?section=memory-test"
+	if answering(ctx, opts.Addr) {
+		fmt.Fprintf(opts.Out, "memhook serve: already serving at %s\n", url)
+		return nil
+	}
+	root, err := opts.projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(opts.Paths.Logs(), 0o755); err != nil {
+		return fmt.Errorf("serve: make the log folder: %w", err)
+	}
+	logPath := filepath.Join(opts.Paths.Logs(), "serve.log")
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("serve: open %s: %w", logPath, err)
+	}
+	defer logf.Close()
+	args := []string{"serve", "--addr", opts.Addr, "--project", root}
+	if opts.SkillsDir != "" {
+		args = append(args, "--skills-dir", opts.SkillsDir)
+	}
+	cmd := exec.Command(opts.Executable, args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.Dir = opts.Environ(), logf, logf, root
+	detach(cmd)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return withHint(fmt.Errorf("serve: the server exited at once (%v)", err), "see "+logPath)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if answering(ctx, opts.Addr) {
+			fmt.Fprintf(opts.Out, "memhook serve: serving at %s (process %d; stop it with `kill %d`; log %s)\n", url, pid, pid, logPath)
+			return nil
+		}
+	}
+	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", opts.Addr), "see "+logPath)
+}

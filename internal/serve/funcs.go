@@ -1,0 +1,45 @@
+package serve
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/blackbox"
+)
+
+// levelWords are the levels as a person reads them.
+var levelWords = map[int]string{
+	blackbox.LevelTables: "tables", blackbox.LevelText: "memory text", blackbox.LevelGraph: "knowledge graph",
+	blackbox.LevelVector: "meaning search (vectors)", blackbox.LevelResearch: "model research",
+}
+
+var kindWords = map[string]string{
+	blackbox.KindAffirmative:   "Affirmative: values a person stated, in scope.",
+	blackbox.KindProbabilistic: "Probabilistic: found by text, graph or research, or inferred, or of unknown scope.",
+	blackbox.KindParamDep:      "Depends on a parameter you did not give: see Missing.",
+	blackbox.KindNone:          "Nothing found up to the depth used.",
+}
+
+var funcs = template.FuncMap{
+	"json": func(v any) string {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return fmt.Sprint(v)
+		}
+		return string(b)
+	},
+	"isText":   func(v any) bool { _, ok := v.(string); return ok },
+	"join":     strings.Join,
+	"level":    func(n int) string { return levelWords[n] },
+	"kindText": func(k string) string { return kindWords[k] },
+	"short": func(s string) string {
+		if len(s) > 12 {
+			return s[:12]
+		}
+		return s
+	},
+	"fates": fateRows,
+	"add":   func(a, b int) int { return a + b },
+}

@@ -1,0 +1,137 @@
+package serve
+
+import (
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// guard refuses foreign hosts and cross-site state changes, bounds
+// request bodies and sets the headers that keep a page inert.
+func (s *Server) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cache-Control", "no-store")
+		if !s.hosts[strings.ToLower(r.Host)] {
+			// A page on another site that resolves its name to this
+			// address (DNS rebinding) sends its own name as Host.
+			fmt.Fprintf(s.opts.Log, "memhook serve: refused host %q\n", r.Host)
+			http.Error(w, "refused: this server answers only for "+s.opts.Addr, http.StatusMisdirectedRequest)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			if err := s.checkPost(r); err != nil {
+				fmt.Fprintf(s.opts.Log, "memhook serve: refused %s %s: %v\n", r.Method, r.URL.Path, err)
+				http.Error(w, "refused: "+err.Error(), http.StatusForbidden)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// checkPost accepts a state change only from this server's own pages: the
+// Origin, when the browser sends one, is the served host, and the form
+// carries the process's token.
+func (s *Server) checkPost(r *http.Request) error {
+	if o := r.Header.Get("Origin"); o != "" && o != "null" {
+		u, err := url.Parse(o)
+		if err != nil || !s.hosts[strings.ToLower(u.Host)] {
+			return fmt.Errorf("cross-site request from %s", o)
+		}
+	}
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return fmt.Errorf("request larger than %d bytes", MaxRequestBytes)
+		}
+		return fmt.Errorf("read the form: %w", err)
+	}
+	got := r.PostForm.Get("csrf")
+	if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+		return errors.New("missing or wrong CSRF token: reload the page and submit again")
+	}
+	return nil
+}
+
+// errOutside is a path the browser may not read.
+var errOutside = errors.New("not a file of this project's memory")
+
+// memoryRoots are the folders files may be read from, relative to the
+// project root (slash-separated).
+var memoryRoots = []string{".claude/memory_long", ".claude/memory_short"}
+
+// resolve turns a slash path relative to the project root into a file
+// under one of the memory roots, refusing "..", absolute paths and any
+// symlink on the way.
+func (s *Server) resolve(rel string) (string, error) {
+	if rel == "" || strings.Contains(rel, "\\") || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return "", errOutside
+	}
+	for _, part := range strings.Split(rel, "/") {
+		if part == ".." || part == "." || part == "" {
+			return "", errOutside
+		}
+	}
+	inside := false
+	for _, root := range memoryRoots {
+		if strings.HasPrefix(rel, root+"/") {
+			inside = true
+		}
+	}
+	if !inside {
+		return "", errOutside
+	}
+	// Walk every component with Lstat: a symlink anywhere may point out.
+	p := s.opts.Root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return "", errOutside
+		}
+	}
+	return p, nil
+}
+
+// readMemory reads a memory file, bounded.
+func (s *Server) readMemory(rel string) ([]byte, error) {
+	p, err := s.resolve(rel)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errOutside
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%s is larger than %d bytes", rel, maxFileBytes)
+	}
+	return data, nil
+}
