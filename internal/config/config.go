@@ -40,6 +40,7 @@ type Config struct {
 	Rollup    Rollup    `toml:"rollup"`
 	Org       Org       `toml:"org"`
 	Recall    Recall    `toml:"recall"`
+	Evolution Evolution `toml:"evolution"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -124,6 +125,20 @@ type Recall struct {
 	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
+// Evolution bounds the skills' shadow runs and decides their candidates
+// (docs/skills.md).
+type Evolution struct {
+	ShadowShare    float64 `toml:"shadow_share"`    // share of real recalls a candidate is shadowed on; 0 = off
+	DailyBudget    int     `toml:"daily_budget"`    // model calls per day for shadow runs (2 per pair)
+	TimeoutSeconds int     `toml:"timeout_seconds"` // per shadow claude -p call
+	MinVerdicts    int     `toml:"min_verdicts"`    // judged pairs before a candidate is promoted or removed on verdicts
+	Margin         float64 `toml:"margin"`          // share of judged pairs the candidate must lead by
+	PriceSlack     float64 `toml:"price_slack"`     // how much more (fraction) the candidate may cost
+	MaxPairs       int     `toml:"max_pairs"`       // a trial ends after this many pairs
+	TrialDays      int     `toml:"trial_days"`      // or this many days
+	ProposeAfter   int     `toml:"propose_after"`   // bad verdicts or misses among a skill's last 10 runs that make a proposal
+}
+
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
@@ -141,6 +156,8 @@ func Default() Config {
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
 		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
+		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
+			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 	}
 }
 
