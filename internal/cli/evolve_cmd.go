@@ -125,7 +125,6 @@ func evolveRules(eff config.Evolution) evolve.Rules {
 	return evolve.Rules{MinVerdicts: eff.MinVerdicts, Margin: eff.Margin, PriceSlack: eff.PriceSlack, MaxPairs: eff.MaxPairs, TrialDays: eff.TrialDays}
 }
 
-
 // skillsWithCandidates lists the skills of the project that have
 // candidates, each in the folder Claude Code loads it from.
 func (f *Factory) skillsWithCandidates(root string) ([]skill.Ref, error) {

@@ -116,6 +116,9 @@ func (r *hookRun) recordSkillTurn() {
 		if i := strings.LastIndexByte(name, ':'); i >= 0 {
 			name = name[i+1:]
 		}
+		if name == "" {
+			break
+		}
 		if open {
 			err = j.Tool(id, "Skill("+name+")", now)
 			break
