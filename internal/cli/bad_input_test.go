@@ -63,7 +63,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"skill", "log"}, "skill log: accepts 1 arg(s), received 0", true},
 		{[]string{"skill", "revert"}, "skill revert: accepts 1 arg(s), received 0", true},
 		{[]string{"skill", "candidate"}, "skill candidate: accepts 1 arg(s), received 0", true},
-		{[]string{"verdict", "r1"}, "verdict: accepts 2 arg(s), received 1", true},
+		{[]string{"verdict", "r1"}, "verdict: requires at least 2 arg(s), only received 1", true},
 		{[]string{"verdict", "r1", "fine"}, `verdict "fine": want good or bad`, true},
 		{[]string{"verdict", "r1", "good"}, `verdict: no run "r1" in this project's records`, true},
 		{[]string{"evolve", "shadow"}, "evolve shadow: accepts 1 arg(s), received 0", true},

@@ -327,14 +327,17 @@ type VerdictOptions struct {
 func newCmdVerdict(f *Factory, runF func(*VerdictOptions) error) *cobra.Command {
 	opts := &VerdictOptions{Factory: f}
 	cmd := &cobra.Command{
-		Use:   "verdict RUN_ID good|bad",
+		Use:   "verdict RUN_ID good|bad [WHY...]",
 		Short: "Judge a memory run from outside: good or bad (a run without a verdict is unfinished)",
 		Long: `Record the verdict of the person or calling model on one run (recall answers
 carry their run_id). Self-assessment is never a verdict: a run nobody judged
 stays unfinished and counts as neither success nor failure.`,
-		Args: cobra.ExactArgs(2),
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Run, opts.Verdict = args[0], args[1]
+			if opts.Note == "" {
+				opts.Note = strings.Join(args[2:], " ") // the slash command passes its words as they come
+			}
 			if runF != nil {
 				return runF(opts)
 			}
