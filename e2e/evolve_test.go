@@ -26,7 +26,9 @@ func TestSkillEvolutionCycle(t *testing.T) {
 	s.Env["CEREBRO_EVOLUTION_SHADOW_SHARE"] = "1"
 	s.Env["CEREBRO_EVOLUTION_MIN_VERDICTS"] = "1"
 	s.Env["CEREBRO_DISTILLER_COMMAND"] = claudeBin
-	s.Mock.On(Rule{Match: func(tn *Turn) bool { return strings.Contains(tn.Text, "CANDIDATE-TEXT") && strings.Contains(tn.Text, "<skill>") },
+	s.Mock.On(Rule{Match: func(tn *Turn) bool {
+		return strings.Contains(tn.Text, "CANDIDATE-TEXT") && strings.Contains(tn.Text, "<skill>")
+	},
 		Reply: func(*Turn) []Block { return []Block{Text("SCOPED ANSWER: the staging host is blue")} }})
 	s.Memhook("remember", "the staging host is blue")
 	memhook := `env CLAUDE_PLUGIN_DATA="` + s.PluginData() + `" "` + filepath.Join(repoRoot, "scripts", "memhook") + `"`
