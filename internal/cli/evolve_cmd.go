@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/evolve"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skill"
@@ -33,6 +35,8 @@ type EvolveOptions struct {
 	DryRun  bool
 	Limit   int
 	JSON    bool
+	All     bool   // decide in every project registered on the desk
+	Home    string // the desk, with --all
 }
 
 func newCmdEvolve(f *Factory, runF func(*EvolveOptions) error) *cobra.Command {
@@ -57,6 +61,8 @@ and a record that ` + "`memhook evolve log`" + ` shows.`,
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be decided, change nothing")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every project registered on the desk (the daily job)")
+	cmd.Flags().StringVar(&opts.Home, "home", "", "with --all: the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
 	shadow := &EvolveOptions{Factory: f, Action: "shadow"}
@@ -104,6 +110,9 @@ list the pairs with --list --json and judge one with --pair ID --better 1|2|both
 }
 
 func evolveRun(opts *EvolveOptions) error {
+	if opts.All && opts.Action == "decide" {
+		return opts.decideAll()
+	}
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
@@ -222,6 +231,34 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 			fmt.Fprintf(opts.Out, " (commit %.12s)", it.Commit)
 		}
 		fmt.Fprintln(opts.Out)
+	}
+	return nil
+}
+
+// decideAll decides the candidates of every registered project; a project
+// that fails is reported and the next one still runs.
+func (opts *EvolveOptions) decideAll() error {
+	paths := opts.Paths
+	if opts.Home != "" {
+		paths.Home = opts.Home
+	}
+	reg, err := registry.Read(paths.Registry())
+	if err != nil {
+		return err
+	}
+	var failed []string
+	for _, p := range reg.Projects {
+		if st, err := os.Stat(p.Path); err != nil || !st.IsDir() {
+			continue // the rollup reports unreachable projects
+		}
+		fmt.Fprintf(opts.Out, "%s (%s):\n", p.Name, p.Path)
+		if err := opts.decideRun(p.Path, opts.runJournal(p.Path)); err != nil {
+			fmt.Fprintf(opts.Out, "  error: %v\n", err)
+			failed = append(failed, p.Name)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("evolve: failed in %s", strings.Join(failed, ", "))
 	}
 	return nil
 }

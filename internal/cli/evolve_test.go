@@ -322,7 +322,14 @@ func TestEvolvePromotesTheWinnerAndRemovesTheLoser(t *testing.T) {
 	if after, _ := repo.Log("", 0); len(after) != len(before) {
 		t.Fatal("a dry run committed")
 	}
-	out := h.mh(t, "", "evolve")
+	// The daily job decides in every registered project.
+	if _, e, code := run(t, h.env, "", "registry", "add", h.proj); code != 0 {
+		t.Fatal(e)
+	}
+	out, e, code := run(t, h.env, "", "evolve", "--all")
+	if code != 0 || !strings.Contains(out, "("+h.proj+"):") {
+		t.Fatalf("evolve --all: %d %s\n%s", code, e, out)
+	}
 	skillFile := filepath.Join(h.proj, ".claude", "skills", "memory", "SKILL.md")
 	if got := readFile(t, skillFile); got != candText {
 		t.Fatalf("the active file after promotion: %q\n%s", got, out)
