@@ -212,7 +212,7 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 	}
 	if err := st.Sync(); err == nil {
 		for _, name := range []string{evolve.InstructionSkill, "relearn"} {
-			opts.refreshProposal(st, j, name)
+			opts.refreshProposal(st, j, root, name)
 		}
 	}
 	if opts.JSON {

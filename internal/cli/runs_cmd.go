@@ -161,12 +161,21 @@ func (f *Factory) recordVerb(kind, dir string, raw blackbox.Raw, ans any) any {
 		run.Skills = []runrec.Skill{{Name: name, Version: evolve.FileVersion(file)}}
 	}
 	if v, ok := raw["verdict"]; ok && params != nil {
-		params["verdict"] = f.callerVerdict(j, v, now)
+		params["verdict"] = f.callerVerdict(j, root, v, now)
 	}
 	if err := j.Append(run); err != nil {
 		fmt.Fprintf(f.Err, "memhook: warning: %v\n", err)
 		return ans
 	}
+	if run.Miss() && name != "" {
+		if st, err := runrec.OpenStore(j); err == nil {
+			f.refreshProposal(st, j, root, name)
+			st.Close()
+		}
+	}
+	// The person's reference is taken at the memory's first use, from the
+	// plugin's shipped instruction, before any edit can reach it.
+	f.reference().EnsureInitial(f.instructionFiles(root), now)
 	fields.RunID = run.ID
 	fields.Proposal = readProposal(j, name)
 	if kind == runrec.KindRecall && run.Parent == "" && file != "" {
@@ -177,7 +186,7 @@ func (f *Factory) recordVerb(kind, dir string, raw blackbox.Raw, ans any) any {
 
 // callerVerdict records the verdict a calling model sent with its next
 // request: {"run": ID, "verdict": "good"|"bad", "note": TEXT}.
-func (f *Factory) callerVerdict(j runrec.Journal, raw json.RawMessage, now time.Time) blackbox.Fate {
+func (f *Factory) callerVerdict(j runrec.Journal, root string, raw json.RawMessage, now time.Time) blackbox.Fate {
 	var v struct {
 		Run     string `json:"run"`
 		RunID   string `json:"run_id"`
@@ -190,7 +199,7 @@ func (f *Factory) callerVerdict(j runrec.Journal, raw json.RawMessage, now time.
 	if v.Run == "" {
 		v.Run = v.RunID
 	}
-	if err := f.giveVerdict(j, v.Run, v.Verdict, v.Note, "caller", now); err != nil {
+	if err := f.giveVerdict(j, root, v.Run, v.Verdict, v.Note, "caller", now); err != nil {
 		return blackbox.Fate{Fate: blackbox.FateBadForm, Reason: err.Error()}
 	}
 	return blackbox.Fate{Fate: blackbox.FateAccepted, Note: fmt.Sprintf("verdict %s recorded for run %s", v.Verdict, v.Run)}
@@ -198,7 +207,7 @@ func (f *Factory) callerVerdict(j runrec.Journal, raw json.RawMessage, now time.
 
 // giveVerdict records a verdict on a run that exists, then refreshes the
 // skill's proposal.
-func (f *Factory) giveVerdict(j runrec.Journal, id, verdict, note, source string, now time.Time) error {
+func (f *Factory) giveVerdict(j runrec.Journal, root, id, verdict, note, source string, now time.Time) error {
 	if _, err := runrec.ParseVerdict(verdict); err != nil {
 		return err
 	}
@@ -219,7 +228,7 @@ func (f *Factory) giveVerdict(j runrec.Journal, id, verdict, note, source string
 	}
 	for _, s := range run.Skills {
 		if err := st.Sync(); err == nil {
-			f.refreshProposal(st, j, s.Name)
+			f.refreshProposal(st, j, root, s.Name)
 		}
 	}
 	return nil
@@ -231,7 +240,7 @@ const proposalWindow = 10
 // refreshProposal writes (or clears) the note the model reads in the next
 // answer of the skill's verbs when the skill keeps failing: memhook says
 // so, the model or a person writes the candidate.
-func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, name string) {
+func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, root, name string) {
 	runs, err := st.Runs(runrec.Filter{})
 	if err != nil {
 		return
@@ -251,7 +260,7 @@ func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, name strin
 	}
 	sum := runrec.Summarize(mine)
 	limit := 3
-	if eff, err := f.Config(""); err == nil && eff.Evolution.ProposeAfter > 0 {
+	if eff, err := f.Config(root); err == nil && eff.Evolution.ProposeAfter > 0 {
 		limit = eff.Evolution.ProposeAfter
 	}
 	props := map[string]string{}
@@ -362,7 +371,7 @@ func verdictRun(opts *VerdictOptions) error {
 	if err != nil {
 		return withHint(err, "memhook verdict RUN_ID good|bad [--note TEXT]")
 	}
-	if err := opts.giveVerdict(opts.runJournal(root), opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
+	if err := opts.giveVerdict(opts.runJournal(root), root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "verdict %s recorded for run %s\n", v, opts.Run)
