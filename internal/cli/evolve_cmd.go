@@ -136,12 +136,11 @@ func evolveRules(eff config.Evolution) evolve.Rules {
 
 // skillsWithCandidates lists the skills of the project that have
 // candidates, each in the folder Claude Code loads it from.
-func (f *Factory) skillsWithCandidates(root string) ([]skill.Ref, error) {
+func (f *Factory) skillsWithCandidates(root string) []skill.Ref {
 	var out []skill.Ref
 	seen := map[string]bool{}
 	for _, d := range f.skillDirs(root) {
-		ents, _ := readDirNames(d)
-		for _, name := range ents {
+		for _, name := range skillNames(d) {
 			if seen[name] {
 				continue
 			}
@@ -155,7 +154,7 @@ func (f *Factory) skillsWithCandidates(root string) ([]skill.Ref, error) {
 			}
 		}
 	}
-	return out, nil
+	return out
 }
 
 // evolveItem is one candidate's decision, for printing.
@@ -181,10 +180,7 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 	if err != nil {
 		return err
 	}
-	refs, err := opts.skillsWithCandidates(root)
-	if err != nil {
-		return err
-	}
+	refs := opts.skillsWithCandidates(root)
 	var items []evolveItem
 	now := opts.Now()
 	for _, ref := range refs {
@@ -495,17 +491,13 @@ func (opts *EvolveOptions) evolveLog(j runrec.Journal) error {
 	return nil
 }
 
-func readDirNames(dir string) ([]string, error) {
-	ents, err := filepathGlobDirs(dir)
-	sort.Strings(ents)
-	return ents, err
-}
-
-func filepathGlobDirs(dir string) ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(dir, "*", "SKILL.md"))
+// skillNames lists the folders of dir that hold a SKILL.md, sorted.
+func skillNames(dir string) []string {
+	m, _ := filepath.Glob(filepath.Join(dir, "*", "SKILL.md"))
 	var out []string
 	for _, p := range m {
 		out = append(out, filepath.Base(filepath.Dir(p)))
 	}
-	return out, err
+	sort.Strings(out)
+	return out
 }

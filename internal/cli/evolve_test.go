@@ -475,3 +475,43 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 		t.Errorf("memhook --help shows the person's command:\n%s", help)
 	}
 }
+
+func TestJudgeBlindPairs(t *testing.T) {
+	h := newEvolveEnv(t)
+	j := h.journal()
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
+	for _, arm := range []string{runrec.ArmActive, runrec.ArmCandidate} {
+		sk := runrec.Skill{Name: "memory"}
+		if arm == runrec.ArmCandidate {
+			sk.Candidate = "c1"
+		}
+		j.Append(runrec.Run{ID: "x-" + arm, Time: now, Kind: runrec.KindShadow, Pair: "p1", Arm: arm, ModelCalls: 1,
+			Request: "which host", Answer: "ANSWER OF THE " + strings.ToUpper(arm), Skills: []runrec.Skill{sk}})
+	}
+	h.env["CLAUDECODE"] = "1"
+	if _, e, code := run(t, h.env, "1\n", "evolve", "judge", "--project", h.proj); code == 0 || !strings.Contains(e, "refused inside Claude Code") {
+		t.Fatalf("the model must not judge: %d %s", code, e)
+	}
+	delete(h.env, "CLAUDECODE")
+	out := h.mh(t, "1\n", "evolve", "judge")
+	first := "candidate"
+	if strings.Index(out, "ANSWER OF THE ACTIVE") < strings.Index(out, "ANSWER OF THE CANDIDATE") {
+		first = "active"
+	}
+	if strings.Contains(out, "candidate]") || strings.Contains(out, "c1") || !strings.Contains(out, "1 pairs judged") {
+		t.Fatalf("the pair must be shown blind and judged:\n%s", out)
+	}
+	runs, _ := h.runs(t)
+	for _, r := range runs {
+		want := runrec.Bad
+		if r.Arm == first {
+			want = runrec.Good
+		}
+		if r.Verdict != want {
+			t.Errorf("%s arm: verdict %q, want %q (answer 1 was the %s's)", r.Arm, r.Verdict, want, first)
+		}
+	}
+	if out := h.mh(t, "", "evolve", "judge", "--list"); strings.Contains(out, "p1") {
+		t.Errorf("a judged pair is listed again:\n%s", out)
+	}
+}
