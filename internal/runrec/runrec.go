@@ -55,7 +55,7 @@ type Skill struct {
 	Name string `json:"name"`
 	// Version is the git object id of the skill file's content: it names
 	// one version exactly, uncommitted or not, without walking history on
-	// the hot path (`memhook runs` resolves it to the commit).
+	// the hot path (`git log --find-object=VERSION` names the commit).
 	Version   string `json:"version,omitempty"`
 	Candidate string `json:"candidate,omitempty"` // the candidate id, for a shadow arm
 }
