@@ -102,8 +102,8 @@ func TestSkillEvolutionCycle(t *testing.T) {
 		t.Fatalf("the shadow pair was not recorded: %v\nlog: %v", shadow, s.MemhookLog())
 	}
 	for _, x := range shadow {
-		if x["error"] != nil || x["model_calls"] != float64(1) || x["parent"] != runs("recall")[1]["id"] {
-			t.Fatalf("a shadow arm of the second recall, one model call, no error: %v", x)
+		if x["error"] != nil || x["model_calls"] != float64(1) || x["tokens"] == nil || x["parent"] != runs("recall")[1]["id"] {
+			t.Fatalf("a shadow arm of the second recall, one model call with its tokens, no error: %v", x)
 		}
 	}
 	nested := 0

@@ -185,7 +185,8 @@ func standInShadowClaude(t *testing.T) (dir, log string) {
 		`prompt=$(cat)` + "\n" +
 		`printf 'ARGS %s\n' "$*" >> "` + log + `"` + "\n" +
 		`printf 'NESTED %s CLAUDECODE %s PARENT %s\n' "$CEREBRO_NESTED" "$CLAUDECODE" "$CEREBRO_RUN_PARENT" >> "` + log + `"` + "\n" +
-		`case "$prompt" in *CANDIDATE-TEXT*) echo "STANDIN-ANSWER from the candidate";; *ACTIVE-TEXT*) echo "STANDIN-ANSWER from the active";; *) echo NONE;; esac` + "\n"
+		`case "$prompt" in *CANDIDATE-TEXT*) a="STANDIN-ANSWER from the candidate";; *ACTIVE-TEXT*) a="STANDIN-ANSWER from the active";; *) a=NONE;; esac` + "\n" +
+		`printf '{"type":"result","result":"%s","usage":{"input_tokens":10,"cache_read_input_tokens":3,"output_tokens":5}}\n' "$a"` + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -228,11 +229,11 @@ func TestShadowRunsOnTheShareWithinBudgetAndReturnsNothing(t *testing.T) {
 	if ac.Parent != parent || cc.Parent != parent || ac.Pair == "" || ac.Pair != cc.Pair {
 		t.Errorf("the arms must shadow run %s as one pair: %+v %+v", parent, ac, cc)
 	}
-	if !strings.Contains(ac.Answer, "from the active") || !strings.Contains(cc.Answer, "from the candidate") || cc.Skills[0].Candidate != "scoped" || cc.ModelCalls != 1 {
+	if !strings.Contains(ac.Answer, "from the active") || !strings.Contains(cc.Answer, "from the candidate") || cc.Skills[0].Candidate != "scoped" || cc.ModelCalls != 1 || cc.Tokens != 18 || ac.Tokens != 18 {
 		t.Errorf("each arm runs its own text and records its answer: active %+v candidate %+v", ac, cc)
 	}
 	log := readFile(t, calls)
-	if strings.Count(log, "ARGS -p --output-format text --allowedTools Read,Grep,Glob,Bash(") != 2 || strings.Contains(log, "STANDIN") ||
+	if strings.Count(log, "ARGS -p --output-format text --allowedTools Read,Grep,Glob,Bash(") != 2 || strings.Count(log, "recall:*) --output-format json\n") != 2 || strings.Contains(log, "STANDIN") ||
 		strings.Count(log, "NESTED 1 CLAUDECODE  PARENT r") != 2 {
 		t.Errorf("two bounded, nested calls with the prompt on stdin, CLAUDECODE stripped and the arm's run id passed:\n%s", log)
 	}

@@ -2,6 +2,7 @@ package evolve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -107,11 +108,14 @@ func (s Shadow) Run(ctx context.Context, parent runrec.Run, ref skill.Ref, c Can
 		*a.id = id
 		r := s.Runner
 		r.Env = append(append([]string(nil), r.Env...), ParentEnv+"="+id)
-		res, err := r.Run(ctx, claude.Call{Prompt: s.prompt(a.text, parent.Request), AllowedTools: s.tools()})
+		// The JSON result (the later --output-format wins) carries the
+		// tokens the model spent; text output would not.
+		res, err := r.Run(ctx, claude.Call{Prompt: s.prompt(a.text, parent.Request), AllowedTools: s.tools(), Args: []string{"--output-format", "json"}})
+		answer, tokens := parseResult(res.Output)
 		rec := runrec.Run{
 			ID: id, Time: s.Now(), Kind: runrec.KindShadow, Request: parent.Request, Session: parent.Session,
-			ModelCalls: 1, Seconds: res.Seconds, Skills: []runrec.Skill{a.sk}, Parent: parent.ID,
-			Pair: p.ID, Arm: a.arm, Answer: strings.TrimSpace(res.Output), AnswerKind: answerKind(res.Output, err),
+			ModelCalls: 1, Tokens: tokens, Seconds: res.Seconds, Skills: []runrec.Skill{a.sk}, Parent: parent.ID,
+			Pair: p.ID, Arm: a.arm, Answer: answer, AnswerKind: answerKind(answer, err),
 		}
 		if err != nil {
 			rec.Error = err.Error()
@@ -124,6 +128,28 @@ func (s Shadow) Run(ctx context.Context, parent runrec.Run, ref skill.Ref, c Can
 		}
 	}
 	return p, firstErr
+}
+
+// parseResult reads claude -p's JSON result: the answer and the tokens
+// it reports (input, cache and output). Anything else is taken as the
+// plain answer, with no tokens known.
+func parseResult(out string) (string, int) {
+	var v struct {
+		Type   string `json:"type"`
+		Result string `json:"result"`
+		Usage  struct {
+			Input       int `json:"input_tokens"`
+			CacheCreate int `json:"cache_creation_input_tokens"`
+			CacheRead   int `json:"cache_read_input_tokens"`
+			Output      int `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	t := strings.TrimSpace(out)
+	if json.Unmarshal([]byte(t), &v) != nil || v.Type != "result" {
+		return t, 0
+	}
+	u := v.Usage
+	return strings.TrimSpace(v.Result), u.Input + u.CacheCreate + u.CacheRead + u.Output
 }
 
 // NoAnswer is what an arm replies when it found nothing.
