@@ -65,6 +65,9 @@ func pluginEntries(t *testing.T) (commands, skills map[string]string) {
 	return commands, skills
 }
 
+// personOnly are the commands marked disable-model-invocation.
+var personOnly = map[string]bool{"cerebro:verdict": true}
+
 // TestCommandsAndSkillsListed checks Claude Code loads every command and
 // skill of the plugin and lists each, with its description, to the model.
 func TestCommandsAndSkillsListed(t *testing.T) {
@@ -88,6 +91,12 @@ func TestCommandsAndSkillsListed(t *testing.T) {
 			}
 			if desc == "" {
 				t.Errorf("%s has no description", name)
+			} else if personOnly[name] {
+				// disable-model-invocation: the person's command (a verdict
+				// on the model's own run) is never offered to the model.
+				if strings.Contains(first, jsonEscape(desc[:min(40, len(desc))])) {
+					t.Errorf("the model's first request lists the person-only %s", name)
+				}
 			} else if !strings.Contains(first, name) || !strings.Contains(first, jsonEscape(desc[:min(40, len(desc))])) {
 				t.Errorf("the model's first request does not list %s with its description %q", name, desc)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/spf13/cobra"
 )
 
@@ -65,5 +66,5 @@ func recallRun(opts *RecallOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	ans, err := box.Recall(context.Background(), req, fates, opts.Now())
-	return printObject(opts.Out, ans, err)
+	return printObject(opts.Out, opts.recordVerb(runrec.KindRecall, opts.Flags.Project, raw, ans), err)
 }

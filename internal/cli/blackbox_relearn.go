@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/spf13/cobra"
 )
 
@@ -58,10 +59,11 @@ func relearnRun(opts *RelearnOptions) error {
 	defer done()
 	idx, _ := box.Text.(blackbox.Indexer)
 	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, idx, opts.Now())
+	out := opts.recordVerb(runrec.KindRelearn, opts.Project, blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}, res)
 	if err != nil && res != nil {
 		res.Error = err.Error()
-		printObject(opts.Out, res, nil)
+		printObject(opts.Out, out, nil)
 		return err
 	}
-	return printObject(opts.Out, res, err)
+	return printObject(opts.Out, out, err)
 }

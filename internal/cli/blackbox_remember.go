@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/spf13/cobra"
 )
 
@@ -51,11 +52,12 @@ func rememberRun(opts *RememberOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	ans, err := box.Remember(req, fates, opts.Now())
+	out := opts.recordVerb(runrec.KindRemember, opts.Flags.Project, raw, ans)
 	if err != nil && ans != nil {
 		// Part of the memory took the text: say what, and what failed.
 		ans.Error = err.Error()
-		printObject(opts.Out, ans, nil)
+		printObject(opts.Out, out, nil)
 		return err
 	}
-	return printObject(opts.Out, ans, err)
+	return printObject(opts.Out, out, err)
 }

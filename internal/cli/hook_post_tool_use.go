@@ -3,11 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/evolve"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/tidwall/gjson"
 )
 
 // editTools are Claude Code's tools that write a file named by
@@ -15,9 +21,11 @@ import (
 var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true}
 
 // hookPostToolUse commits an edit of a skill file at once, so every edit
-// of a skill can be rolled back. Other tools and files cost one map lookup
-// and a path split.
+// of a skill can be rolled back, and records a turn the Skill tool drives:
+// the skill (at its version) and the tools that followed it. Other tools
+// cost one stat of the session's open-turn marker.
 func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
+	r.recordSkillTurn()
 	if !editTools[r.In.ToolName] || r.In.ToolFilePath == "" {
 		return nil, nil
 	}
@@ -28,6 +36,15 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	ref, ok := skill.Locate(path)
 	if !ok {
 		return nil, nil
+	}
+	if ref.Name == evolve.InstructionSkill {
+		// The person's reference is the instruction before any edit: take
+		// it from the first committed version if none was taken yet.
+		files := []string{path}
+		if p := r.pluginRoot(); p != "" {
+			files = append([]string{filepath.Join(p, "skills", filepath.FromSlash(evolve.InstructionName))}, files...)
+		}
+		r.reference().EnsureInitial(files, r.Now())
 	}
 	res, err := skill.Commit(ref, r.In.ToolName, r.Now())
 	if err != nil {
@@ -41,4 +58,107 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 		r.Log.Write(runlog.Entry{Time: r.Now(), Event: "skill-commit", Session: r.In.SessionID, Project: ref.Root, Level: "info", Message: msg})
 	}
 	return nil, nil
+}
+
+// staleTurn is when an open turn whose Stop never came is ignored.
+const staleTurn = time.Hour
+
+// turnMarker is the file that says a session's turn is driven by a skill:
+// the run id and when it started.
+func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
+	if r.rootErr != nil || r.root == "" || r.In.SessionID == "" || strings.ContainsAny(r.In.SessionID, `/\.`) {
+		return runrec.Journal{}, "", false
+	}
+	j := r.runJournal(r.root)
+	return j, filepath.Join(j.Dir, "open", r.In.SessionID), true
+}
+
+func readTurnMarker(path string, now time.Time) (id string, start time.Time, ok bool) {
+	b, err := readBounded(path, 256)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	id, ns, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	n, err := strconv.ParseInt(ns, 10, 64)
+	if id == "" || err != nil {
+		return "", time.Time{}, false
+	}
+	start = time.Unix(0, n)
+	return id, start, now.Sub(start) < staleTurn
+}
+
+// recordSkillTurn opens a turn record when the Skill tool ran and adds
+// every later tool of the turn to it. Failures are logged, never returned:
+// the skill commit must not depend on them.
+func (r *hookRun) recordSkillTurn() {
+	j, marker, ok := r.turnMarker()
+	if !ok {
+		return
+	}
+	now := r.Now()
+	tool := r.In.ToolName
+	if tool == "Bash" {
+		if cmd := gjson.GetBytes(r.In.Raw, "tool_input.command").String(); strings.Contains(cmd, "memhook") {
+			// Which verb the skill led to is the fact worth keeping.
+			for _, verb := range []string{"recall", "remember", "relearn", "deny", "tables", "graph", "verdict"} {
+				if strings.Contains(cmd, " "+verb) {
+					tool = "Bash(memhook " + verb + ")"
+					break
+				}
+			}
+		}
+	}
+	var err error
+	id, _, open := readTurnMarker(marker, now)
+	switch {
+	case tool == "Skill":
+		name := gjson.GetBytes(r.In.Raw, "tool_input.skill").String()
+		if i := strings.LastIndexByte(name, ':'); i >= 0 {
+			name = name[i+1:]
+		}
+		if name == "" {
+			break
+		}
+		if open {
+			err = j.Tool(id, "Skill("+name+")", now)
+			break
+		}
+		run := runrec.Run{ID: runrec.NewID(now), Time: now, Kind: runrec.KindTurn, Session: r.In.SessionID, Tools: []string{"Skill(" + name + ")"}, Open: true}
+		sk := runrec.Skill{Name: name}
+		if f := r.skillFile(r.root, name); f != "" {
+			sk.Version = evolve.FileVersion(f)
+		}
+		run.Skills = []runrec.Skill{sk}
+		if err = j.Append(run); err == nil {
+			err = os.MkdirAll(filepath.Dir(marker), 0o700)
+		}
+		if err == nil {
+			err = os.WriteFile(marker, []byte(run.ID+" "+strconv.FormatInt(now.UnixNano(), 10)), 0o600)
+		}
+	case open:
+		err = j.Tool(id, tool, now)
+	}
+	if err != nil {
+		r.Log.Write(runlog.Entry{Time: now, Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
+	}
+}
+
+// endSkillTurn closes the session's skill-driven turn at Stop with its wall
+// time. Without an open turn it costs one failed open.
+func (r *hookRun) endSkillTurn() {
+	j, marker, ok := r.turnMarker()
+	if !ok {
+		return
+	}
+	now := r.Now()
+	id, start, open := readTurnMarker(marker, now)
+	if id == "" {
+		return
+	}
+	os.Remove(marker)
+	if open {
+		if err := j.End(id, now.Sub(start).Seconds(), now); err != nil {
+			r.Log.Write(runlog.Entry{Time: now, Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
+		}
+	}
 }

@@ -76,6 +76,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 }
 
 func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
+	r.endSkillTurn() // evolve: closes a skill-driven turn's run record (docs/skills.md)
 	sc, err := r.scope()
 	if err != nil {
 		return nil, err

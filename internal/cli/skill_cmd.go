@@ -3,8 +3,12 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/evolve"
 
 	"github.com/cerebro-mem/cerebro/internal/skill"
 	"github.com/spf13/cobra"
@@ -20,6 +24,8 @@ type SkillOptions struct {
 	Rev       string
 	Limit     int
 	JSON      bool
+	From      string // candidate: the file holding the candidate's text
+	ID        string // candidate: its id
 }
 
 func newCmdSkill(f *Factory, runF func(*SkillOptions) error) *cobra.Command {
@@ -35,6 +41,7 @@ else $CLAUDE_PLUGIN_ROOT/skills.`,
 		{"log", "List the commits of a skill, newest first"},
 		{"diff", "Show what the skill's latest commit (or --rev) changed"},
 		{"revert", "Restore the skill's previous version as a new commit"},
+		{"candidate", "Add a candidate version beside the active one (committed); it competes in the shadow"},
 	} {
 		opts := &SkillOptions{Factory: f, Action: a.use}
 		sub := &cobra.Command{
@@ -57,6 +64,10 @@ else $CLAUDE_PLUGIN_ROOT/skills.`,
 			sub.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
 		case "diff":
 			sub.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
+		case "candidate":
+			sub.Use = "candidate NAME --from FILE"
+			sub.Flags().StringVar(&opts.From, "from", "", "the candidate's SKILL.md text (- for stdin; required)")
+			sub.Flags().StringVar(&opts.ID, "id", "", "the candidate's id (default: c<date>-<time>)")
 		}
 		cmd.AddCommand(sub)
 	}
@@ -72,10 +83,7 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 		if err != nil {
 			return skill.Ref{}, err
 		}
-		dirs = append(dirs, filepath.Join(root, ".claude", "skills"))
-		if p := o.Getenv("CLAUDE_PLUGIN_ROOT"); p != "" {
-			dirs = append(dirs, filepath.Join(p, "skills"))
-		}
+		dirs = o.skillDirs(root)
 	}
 	var firstErr error
 	for _, d := range dirs {
@@ -100,6 +108,8 @@ func skillRun(opts *SkillOptions) error {
 		return err
 	}
 	switch opts.Action {
+	case "candidate":
+		return skillCandidate(opts, ref)
 	case "log":
 		log, err := skill.Log(ref, opts.Limit)
 		if err != nil {
@@ -133,4 +143,55 @@ func skillRun(opts *SkillOptions) error {
 		fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
 		return nil
 	}
+}
+
+// skillCandidate writes a candidate beside the skill's evolving copy. A
+// skill found only in the plugin (a cache a plugin update replaces) first
+// gets its evolving copy in <project>/.claude/skills, committed with the
+// candidate.
+func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
+	if opts.From == "" {
+		return withHint(fmt.Errorf("skill candidate %s: --from is required", opts.Name), "memhook skill candidate NAME --from FILE")
+	}
+	var text []byte
+	var err error
+	if opts.From == "-" {
+		text, err = io.ReadAll(io.LimitReader(opts.In, evolve.MaxSkillBytes+1))
+	} else {
+		text, err = evolve.ReadSkill(opts.From)
+	}
+	if err != nil {
+		return fmt.Errorf("skill candidate %s: read %s: %w", opts.Name, opts.From, err)
+	}
+	var also []string
+	if opts.SkillsDir == "" {
+		root, err := opts.projectRoot(opts.Project)
+		if err != nil {
+			return err
+		}
+		own := filepath.Join(root, ".claude", "skills")
+		if ref.Root != own {
+			active, err := evolve.ReadSkill(ref.File)
+			if err != nil {
+				return fmt.Errorf("skill candidate %s: read the active version: %w", opts.Name, err)
+			}
+			copyRef := skill.Ref{Root: own, Name: ref.Name, File: filepath.Join(own, ref.Name, "SKILL.md")}
+			if err := atomicfile.Write(copyRef.File, active, 0o644); err != nil {
+				return fmt.Errorf("skill candidate %s: make the evolving copy: %w", opts.Name, err)
+			}
+			ref, also = copyRef, []string{copyRef.File}
+		}
+	}
+	c, res, err := evolve.AddCandidate(ref, opts.ID, text, opts.Now(), also...)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printObject(opts.Out, map[string]any{"candidate": c, "commit": res.Commit, "repo": res.Repo, "evolving_copy": len(also) > 0}, nil)
+	}
+	fmt.Fprintf(opts.Out, "candidate %s of skill %s: %s (commit %.12s in %s)\n", c.ID, c.Skill, c.File, res.Commit, res.Repo)
+	if len(also) > 0 {
+		fmt.Fprintf(opts.Out, "the skill's evolving copy is now %s\n", ref.File)
+	}
+	return nil
 }

@@ -41,6 +41,7 @@ type Config struct {
 	Org       Org       `toml:"org"`
 	Recall    Recall    `toml:"recall"`
 	Limits    Limits    `toml:"limits"`
+	Evolution Evolution `toml:"evolution"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -138,6 +139,20 @@ type Limits struct {
 	IngestBytes         int64 `toml:"ingest_bytes"`          // a source given to ingest or org ingest, checked before copying
 }
 
+// Evolution bounds the skills' shadow runs and decides their candidates
+// (docs/skills.md).
+type Evolution struct {
+	ShadowShare    float64 `toml:"shadow_share"`    // share of real recalls a candidate is shadowed on; 0 = off
+	DailyBudget    int     `toml:"daily_budget"`    // model calls per day for shadow runs (2 per pair)
+	TimeoutSeconds int     `toml:"timeout_seconds"` // per shadow claude -p call
+	MinVerdicts    int     `toml:"min_verdicts"`    // judged pairs before a candidate is promoted or removed on verdicts
+	Margin         float64 `toml:"margin"`          // share of judged pairs the candidate must lead by
+	PriceSlack     float64 `toml:"price_slack"`     // how much more (fraction) the candidate may cost
+	MaxPairs       int     `toml:"max_pairs"`       // a trial ends after this many pairs
+	TrialDays      int     `toml:"trial_days"`      // or this many days
+	ProposeAfter   int     `toml:"propose_after"`   // bad verdicts or misses among a skill's last 10 runs that make a proposal
+}
+
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
@@ -157,6 +172,8 @@ func Default() Config {
 		Org:       Org{RawLargeBytes: 1 << 20},
 		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
 		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
+		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
+			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 	}
 }
 

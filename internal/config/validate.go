@@ -48,6 +48,16 @@ var bounds = map[string]bound{
 	"limits.note_bytes":            {64 << 10, 1 << 30},
 	"limits.transcript_line_bytes": {1 << 20, 256 << 20},
 	"limits.ingest_bytes":          {1 << 10, 16 << 30},
+	"search.recency_floor":         {-1, 1},
+	"evolution.shadow_share":       {0, 1},
+	"evolution.daily_budget":       {0, 10_000},
+	"evolution.timeout_seconds":    {1, 3_600},
+	"evolution.min_verdicts":       {1, 10_000},
+	"evolution.margin":             {0, 1},
+	"evolution.price_slack":        {0, 100},
+	"evolution.max_pairs":          {1, 100_000},
+	"evolution.trial_days":         {1, 3_650},
+	"evolution.propose_after":      {1, 10},
 }
 
 // choices lists the keys that take one of a few words.

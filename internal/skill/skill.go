@@ -107,6 +107,50 @@ func Commit(ref Ref, tool string, now time.Time) (Result, error) {
 	return res, nil
 }
 
+// CommitFiles commits several files of one skill (added, changed or
+// deleted) as one commit with the given message: a promotion replaces the
+// active file and deletes the candidate in the same commit.
+func CommitFiles(ref Ref, files []string, msg string, now time.Time) (Result, error) {
+	res := Result{Skill: ref.Name}
+	r, created, err := open(ref.Dir(), ref.Root)
+	if err != nil {
+		return res, fmt.Errorf("commit skill %s: %w", ref.Name, err)
+	}
+	res.Repo, res.Initialized = r.Root(), created
+	h, err := r.CommitPaths(files, msg, now)
+	if errors.Is(err, gitrepo.ErrNothingToCommit) {
+		return res, nil
+	}
+	if err != nil {
+		return res, fmt.Errorf("commit skill %s: %w", ref.Name, err)
+	}
+	res.Commit = h
+	return res, nil
+}
+
+// FirstVersion returns the content of file in the oldest commit that holds
+// it, or false when it was never committed.
+func FirstVersion(file string) ([]byte, bool) {
+	r, err := gitrepo.Open(filepath.Dir(file))
+	if err != nil {
+		return nil, false
+	}
+	rel, err := r.Rel(file)
+	if err != nil {
+		return nil, false
+	}
+	log, err := r.Log(file, 0)
+	if err != nil {
+		return nil, false
+	}
+	for i := len(log) - 1; i >= 0; i-- {
+		if b, err := r.FileAt(log[i].Hash, rel); err == nil {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
 // Named returns the skill called name under root, refusing names that are
 // not one plain folder.
 func Named(root, name string) (Ref, error) {
