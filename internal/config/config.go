@@ -40,6 +40,7 @@ type Config struct {
 	Rollup    Rollup    `toml:"rollup"`
 	Org       Org       `toml:"org"`
 	Recall    Recall    `toml:"recall"`
+	Night     Night     `toml:"night"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -74,6 +75,11 @@ type Hook struct {
 type Long struct {
 	CoreMaxChars  int   `toml:"core_max_chars"`  // CORE.md hard cap, enforced by its writer
 	RawLargeBytes int64 `toml:"raw_large_bytes"` // ingested files above this go to raw/_large/
+	// Git says where the history of memory_long/ lives: "auto" (its own
+	// repository unless the project's repository already tracks it), "own",
+	// "project" (the person commits it with the project; cerebro commits
+	// nothing) or "off".
+	Git string `toml:"git"`
 }
 
 // Search tunes the memory index and ranking.
@@ -124,6 +130,20 @@ type Recall struct {
 	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
+// Night tunes the night pass over project long-term memory (memhook
+// night). Its budget is read from the user's settings only: a project file
+// cannot raise what a night may spend.
+type Night struct {
+	Model            string `toml:"model"`              // "" (deterministic steps only) or "claude"
+	Command          string `toml:"command"`            // the claude executable
+	ClaudeModel      string `toml:"claude_model"`       // optional --model for claude -p
+	MaxCalls         int    `toml:"max_calls"`          // model calls a night, across projects
+	MaxTokens        int    `toml:"max_tokens"`         // estimated input tokens a night, across projects
+	TimeoutSeconds   int    `toml:"timeout_seconds"`    // per call
+	CompileAfterDays int    `toml:"compile_after_days"` // closed days older than this are ready to compile
+	MaxDayChars      int    `toml:"max_day_chars"`      // a longer day goes to the model in parts
+}
+
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
@@ -131,7 +151,7 @@ func Default() Config {
 		Distiller: Distiller{Kind: "extractive", Command: "claude", TimeoutSeconds: 120, DailyBudget: 20},
 		Inject:    Inject{MaxChars: 9000},
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
-		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20},
+		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20, Git: "auto"},
 		Search: Search{
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
@@ -141,6 +161,8 @@ func Default() Config {
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
 		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
+		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
+			CompileAfterDays: 7, MaxDayChars: 60000},
 	}
 }
 
