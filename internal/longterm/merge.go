@@ -61,11 +61,11 @@ func FactsHash(data []byte) string {
 type MergePlan struct {
 	Page      string   `json:"page"`
 	From      string   `json:"from"`
-	Facts     []string `json:"facts"`      // the merged facts section, in date order
-	Added     int      `json:"added"`      // facts that come from OTHER
-	Joined    int      `json:"joined"`     // facts both pages held: one line keeps both evidence links
-	Archived  int      `json:"archived"`   // lines of OTHER's text kept in PAGE's archive section
-	PageHash  string   `json:"page_hash"`  // hashes when planned
+	Facts     []string `json:"facts"`     // the merged facts section, in date order
+	Added     int      `json:"added"`     // facts that come from OTHER
+	Joined    int      `json:"joined"`    // facts both pages held: one line keeps both evidence links
+	Archived  int      `json:"archived"`  // lines of OTHER's text kept in PAGE's archive section
+	PageHash  string   `json:"page_hash"` // hashes when planned
 	FromHash  string   `json:"from_hash"`
 	otherBody []string // OTHER's text besides its facts
 }

@@ -129,6 +129,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	n.lint()
 	n.core()
 	n.ready()
+	// Edits a person made while the night ran are committed too, so a
+	// rerun finds nothing left.
+	n.leftovers()
 	if !o.DryRun {
 		if data, err := json.MarshalIndent(rep, "", "  "); err == nil {
 			if err := writeState(s, LastFile, append(data, '\n')); err != nil {
@@ -186,7 +189,9 @@ func (n *run) leftovers() {
 	if !n.hist.Versioned() {
 		return
 	}
-	n.rep.ran("commit-leftovers")
+	if len(n.rep.Ran) == 0 || n.rep.Ran[len(n.rep.Ran)-1] != "commit-leftovers" && n.rep.Ran[0] != "commit-leftovers" {
+		n.rep.ran("commit-leftovers")
+	}
 	h, paths, err := n.hist.CommitAll("night: commit edits found uncommitted", n.o.Now)
 	if err != nil {
 		n.rep.problem(err)
