@@ -302,3 +302,85 @@ func TestNightBudgetStopsAtCalls(t *testing.T) {
 		t.Fatalf("next night: %d calls in all, want 6", n)
 	}
 }
+
+// TestNightWithoutModelCallsNothing: the default night is deterministic.
+func TestNightWithoutModelCallsNothing(t *testing.T) {
+	e := newNightEnv(t, false)
+	start := time.Date(2026, 10, 1, 0, 0, 0, 0, time.Local)
+	for i := 0; i < 10; i++ {
+		e.writeDay(t, start.AddDate(0, 0, i), i+1)
+	}
+	out, errOut, code := e.run(t, "", "night", "--project", e.proj, "--now", "2026-10-30", "--dry-run")
+	if code != 0 || !strings.Contains(out, "roll-ups to write: week/2026-W40.md, week/2026-W41.md") {
+		t.Fatalf("dry run: %s%s", out, errOut)
+	}
+	if exists(filepath.Join(e.proj, ".claude", "memory_short", "rollups")) {
+		t.Fatal("the dry run wrote roll-ups")
+	}
+	out, errOut, code = e.run(t, "", "night", "--project", e.proj, "--now", "2026-10-30")
+	if code != 0 {
+		t.Fatalf("night: %s%s", out, errOut)
+	}
+	if e.callCount(t) != 0 || strings.Contains(out, "compiled and archived") {
+		t.Fatalf("a night without night.model called the model:\n%s", out)
+	}
+	// Ready: closed days older than 7 days, never the latest closed one.
+	if !strings.Contains(out, "ready to compile: 2026-10-01, 2026-10-02, 2026-10-03, 2026-10-04, 2026-10-05, 2026-10-06, 2026-10-07, 2026-10-08, 2026-10-09\n") {
+		t.Fatalf("ready list:\n%s", out)
+	}
+	lintFile := filepath.Join(e.proj, ".claude", "memory_long", ".cerebro", "night", "lint.json")
+	if !strings.HasPrefix(readFile(t, lintFile), "[") {
+		t.Fatal("lint findings not kept")
+	}
+}
+
+// TestLongHistoryAndFactMerge: long log|diff|revert and fact merge on the
+// memory's own repository.
+func TestLongHistoryAndFactMerge(t *testing.T) {
+	e := newNightEnv(t, false)
+	e.writeDay(t, time.Date(2026, 11, 2, 0, 0, 0, 0, time.Local), 2)
+	e.writeDay(t, time.Date(2026, 11, 5, 0, 0, 0, 0, time.Local), 5)
+	other := "---\ntype: topic\n---\n\n# Trains\n\nOld notes on trains.\n\n## Facts\n\n- 2026-11-05: release train for sprint 5 leaves on Friday · [[daily/2026-11-05]] 09:00\n- 2026-11-02: release train for sprint 2 leaves on Friday · [[daily/2026-11-02]] 11:00\n"
+	if _, errOut, code := e.run(t, other, "wiki", "write", "wiki/Trains.md", "--project", e.proj); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, errOut, code := e.run(t, "", "fact", "add", "wiki/Releases.md", "release train for sprint 2 leaves on Friday", "--evidence", "daily/2026-11-02", "--time", "09:00", "--project", e.proj); code != 0 {
+		t.Fatal(errOut)
+	}
+	d, errOut, code := e.run(t, "", "long", "diff", "wiki/Releases.md", "--project", e.proj)
+	if code != 0 || !strings.Contains(d, "+- 2026-11-02: release train for sprint 2 leaves on Friday · [[daily/2026-11-02]] 09:00") {
+		t.Fatalf("long diff: %s%s", d, errOut)
+	}
+	// A merge asks first; "n" leaves both pages alone.
+	before := tree(t, e.proj)
+	out, _, code := e.run(t, "n\n", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
+	if code != 0 || !strings.Contains(out, "merge? [y/N]") || !strings.Contains(out, "nothing merged") || len(diffTrees(before, tree(t, e.proj))) > 0 {
+		t.Fatalf("declined merge:\n%s", out)
+	}
+	logBefore, _, _ := e.run(t, "", "long", "log", "--limit", "0", "--project", e.proj)
+	out, errOut, code = e.run(t, "", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--yes", "--project", e.proj)
+	if code != 0 {
+		t.Fatalf("merge: %s%s", out, errOut)
+	}
+	long := filepath.Join(e.proj, ".claude", "memory_long")
+	card := readFile(t, filepath.Join(long, "wiki", "Releases.md"))
+	want := "## Facts\n\n- 2026-11-02: release train for sprint 2 leaves on Friday · [[daily/2026-11-02]] 09:00 · [[daily/2026-11-02]] 11:00\n- 2026-11-05: release train for sprint 5 leaves on Friday · [[daily/2026-11-05]] 09:00\n"
+	if !strings.Contains(card, want) || !strings.Contains(card, "Old notes on trains.") {
+		t.Fatalf("merged card:\n%s", card)
+	}
+	redirect := readFile(t, filepath.Join(long, "wiki", "Trains.md"))
+	if !strings.Contains(redirect, "type: redirect") || !strings.Contains(redirect, "[[wiki/Releases]]") {
+		t.Fatalf("redirect:\n%s", redirect)
+	}
+	logAfter, _, _ := e.run(t, "", "long", "log", "--limit", "0", "--project", e.proj)
+	if strings.Count(logAfter, "\n")-strings.Count(logBefore, "\n") != 1 || !strings.Contains(logAfter, "memhook fact merge wiki/Trains.md into wiki/Releases.md") {
+		t.Fatalf("merge is not one commit:\n%s", logAfter)
+	}
+	// Revert restores the page as it was before the merge, as a new commit.
+	if out, errOut, code := e.run(t, "", "long", "revert", "wiki/Trains.md", "--project", e.proj); code != 0 {
+		t.Fatalf("revert: %s%s", out, errOut)
+	}
+	if got := readFile(t, filepath.Join(long, "wiki", "Trains.md")); got != other {
+		t.Fatalf("reverted page:\n%s", got)
+	}
+}
