@@ -144,7 +144,9 @@ func nightRun(opts *NightOptions) error {
 		}
 		return printObject(opts.Out, reports[0], nil)
 	}
-	if failed > 0 && !opts.All {
+	if failed > 0 {
+		// Every project has had its turn; the exit code tells the
+		// scheduler that some failed.
 		return &exitError{code: 1}
 	}
 	return nil

@@ -39,9 +39,10 @@ esac
 `
 
 type nightEnv struct {
-	env   map[string]string
-	proj  string
-	calls string
+	terminal bool
+	env      map[string]string
+	proj     string
+	calls    string
 }
 
 func (e *nightEnv) run(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -53,9 +54,10 @@ func (e *nightEnv) run(t *testing.T, stdin string, args ...string) (string, stri
 	}
 	sys := System{
 		In: strings.NewReader(stdin), Out: &out, Err: &errb,
-		Getenv:  func(k string) string { return e.env[k] },
-		Environ: func() []string { return environ },
-		Now:     func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+		Getenv:   func(k string) string { return e.env[k] },
+		Environ:  func() []string { return environ },
+		Now:      func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+		Terminal: e.terminal,
 	}
 	code := Main(args, sys)
 	return out.String(), errb.String(), code
@@ -382,5 +384,30 @@ func TestLongHistoryAndFactMerge(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(long, "wiki", "Trains.md")); got != other {
 		t.Fatalf("reverted page:\n%s", got)
+	}
+}
+
+// TestNightAllQuietAndIsolated: under a scheduler night --all prints
+// nothing but failures, and a project that fails does not stop the next.
+func TestNightAllQuietAndIsolated(t *testing.T) {
+	e := newNightEnv(t, false)
+	gone := filepath.Join(filepath.Dir(e.proj), "gone")
+	os.MkdirAll(gone, 0o755)
+	if _, errOut, code := e.run(t, "", "long", "on", "--project", gone); code != 0 {
+		t.Fatal(errOut)
+	}
+	os.RemoveAll(gone)
+	e.writeDay(t, time.Date(2026, 10, 1, 0, 0, 0, 0, time.Local), 1)
+	out, errOut, code := e.run(t, "", "night", "--all", "--now", "2026-10-06")
+	if code != 1 || out != "" || !strings.Contains(errOut, gone) || strings.Contains(errOut, "night [") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if !exists(filepath.Join(e.proj, ".claude", "memory_short", "rollups", "week", "2026-W40.md")) {
+		t.Fatal("the failing project stopped the others")
+	}
+	e.terminal = true
+	out, errOut, _ = e.run(t, "", "night", "--all", "--now", "2026-10-06")
+	if !strings.Contains(errOut, "night [1/2]") || !strings.Contains(errOut, "night [2/2]") || !strings.Contains(out, e.proj) {
+		t.Fatalf("no progress on a terminal:\n%s\n%s", out, errOut)
 	}
 }
