@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -213,7 +212,7 @@ func (n *run) compileDays(ctx context.Context) {
 }
 
 func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
-	data, err := os.ReadFile(d.Path)
+	data, err := readBounded(d.Path)
 	if err != nil {
 		return err
 	}
@@ -384,7 +383,7 @@ func (n *run) truths(ctx context.Context) {
 	readJSON(n.s.Path(truthStateFile), &state)
 	ranStep := false
 	for _, p := range cards(v) {
-		data, err := os.ReadFile(n.s.Path(p.Path))
+		data, err := readBounded(n.s.Path(p.Path))
 		if err != nil || len(longterm.Facts(data)) == 0 {
 			continue
 		}

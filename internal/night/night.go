@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -278,7 +279,7 @@ func (n *run) lint() {
 
 func (n *run) core() {
 	n.rep.ran("core-cap")
-	data, err := os.ReadFile(n.s.Path(longterm.CoreFile))
+	data, err := readBounded(n.s.Path(longterm.CoreFile))
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			n.rep.problem(fmt.Errorf("read CORE.md: %w", err))
@@ -340,8 +341,34 @@ func writeState(s *longterm.Store, rel string, data []byte) error {
 	return nil
 }
 
+// maxFileBytes bounds every read of a day or page: a project folder is
+// untrusted input, and a planted giant file must not take the night's
+// memory.
+const maxFileBytes = 8 << 20
+
+// readBounded reads a regular file (never through a symbolic link) of at
+// most maxFileBytes.
+func readBounded(p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	if fi.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%s is over %d bytes", p, maxFileBytes)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxFileBytes))
+}
+
 func readJSON(p string, v any) bool {
-	data, err := os.ReadFile(p)
+	data, err := readBounded(p)
 	if err != nil {
 		return false
 	}
