@@ -130,7 +130,8 @@ func nightRun(opts *NightOptions) error {
 		}
 		reports = append(reports, rep)
 		if !opts.DryRun {
-			if lerr := appendNightLog(deskDir, now, rep); lerr != nil && !quiet {
+			// The line is stamped with when the run happened; date= is the night's.
+			if lerr := appendNightLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
 				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", lerr)
 			}
 		}
