@@ -178,7 +178,10 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	case "":
 	case "claude":
 		if claude.Nested(opts.Environ()) {
-			return nil, fmt.Errorf("night: model steps refused inside a nested claude run")
+			// A model call from inside cerebro's own claude run would
+			// recurse; the deterministic steps still run.
+			fmt.Fprintln(opts.Err, "memhook: warning: night: inside a nested claude run, model steps are skipped")
+			break
 		}
 		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
 			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
