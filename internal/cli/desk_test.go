@@ -187,8 +187,8 @@ func TestScheduleCron(t *testing.T) {
 	os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755)
 
 	out, _, code := runExe(t, env, exe, "schedule", "install", "--dry-run", "--at", "06:45")
-	want := "45 6 * * * " + exe + " rollup --home " + env["CEREBRO_HOME"] + " >/dev/null # cerebro-rollup"
-	if code != 0 || !strings.Contains(out, want) {
+	want := "45 6 * * * " + exe + " schedule run --home " + env["CEREBRO_HOME"] + " >/dev/null # cerebro-rollup"
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "night: memhook night --all") {
 		t.Fatalf("dry run:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(state, "crontab")); err == nil {

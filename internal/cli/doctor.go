@@ -74,6 +74,7 @@ func doctorRun(opts *DoctorOptions) error {
 		rep.add("ok", "", "short-term memory %s", l.DailyDir())
 		if l.LongActive() {
 			rep.add("ok", "", "long-term memory active at %s", l.LongDir())
+			doctorNight(rep, l)
 		}
 	}
 	cfg, err := opts.Config(root)

@@ -387,8 +387,8 @@ func mustParent(t *testing.T, r *gitrepo.Repo, h string) string {
 	return p
 }
 
-// tree hashes every file under dirs except those skip accepts.
-func tree(t *testing.T, skip func(string) bool, dirs ...string) map[string]string {
+// hashTree hashes every file under dirs except those skip accepts.
+func hashTree(t *testing.T, skip func(string) bool, dirs ...string) map[string]string {
 	out := map[string]string{}
 	for _, d := range dirs {
 		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
@@ -450,12 +450,12 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	skip := func(p string) bool {
 		return p == skillFile || strings.Contains(p, string(filepath.Separator)+".git"+string(filepath.Separator)) || strings.Contains(p, string(filepath.Separator)+"logs"+string(filepath.Separator))
 	}
-	was := tree(t, skip, h.proj, h.env["CEREBRO_STATE_DIR"])
+	was := hashTree(t, skip, h.proj, h.env["CEREBRO_STATE_DIR"])
 	out2 := h.mh(t, "", "instruction", "reset")
 	if got := readFile(t, skillFile); got != activeText {
 		t.Fatalf("reset left %q\n%s", got, out2)
 	}
-	now := tree(t, skip, h.proj, h.env["CEREBRO_STATE_DIR"])
+	now := hashTree(t, skip, h.proj, h.env["CEREBRO_STATE_DIR"])
 	if len(now) != len(was) || len(was) < 6 {
 		t.Errorf("files before %d, after %d", len(was), len(now))
 	}

@@ -43,6 +43,7 @@ every file. long status says what is there.`,
 	})
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
+	cmd.AddCommand(newLongHistoryCmds(f, nil)...)
 	return cmd
 }
 
@@ -72,6 +73,16 @@ func longRun(opts *LongOptions) error {
 			fmt.Fprintf(opts.Out, "kept (already there, not touched): %s\n", strings.Join(res.Kept, ", "))
 		}
 		fmt.Fprintf(opts.Out, "registered with the org desk as %s (%s)\n", id, reg)
+		if h, err := opts.history(s, root); err != nil {
+			fmt.Fprintf(opts.Err, "memhook: warning: no history for long-term memory: %v\n", err)
+		} else if h.Versioned() {
+			if _, _, err := h.CommitAll("long on", now); err != nil {
+				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", err)
+			}
+			fmt.Fprintf(opts.Out, "history: every change memhook makes is a commit in %s (`memhook long log`)\n", h.Repo.Root())
+		} else {
+			fmt.Fprintf(opts.Out, "history: %s\n", h.Note)
+		}
 		return nil
 	case "off":
 		if err := s.Off(now); err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -53,12 +54,16 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 }
 
 func compileRun(opts *CompileOptions) error {
-	s, _, err := opts.longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
 	if opts.Action == "done" {
-		moved, err := s.CompileDone(opts.Days, opts.Now())
+		var moved []string
+		err := opts.memoryCommit(s, root, "compile done "+strings.Join(opts.Days, " "), func() (err error) {
+			moved, err = s.CompileDone(opts.Days, opts.Now())
+			return err
+		})
 		if err != nil {
 			return err
 		}

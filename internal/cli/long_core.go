@@ -65,7 +65,11 @@ func coreRun(opts *CoreOptions) error {
 	if opts.Action == "add" {
 		edit = s.CoreAdd
 	}
-	n, err := edit(text, max, opts.Now())
+	var n int
+	err = opts.memoryCommit(s, root, "core "+opts.Action, func() (err error) {
+		n, err = edit(text, max, opts.Now())
+		return err
+	})
 	if err != nil {
 		return err
 	}

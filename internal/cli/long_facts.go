@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+
 	"github.com/spf13/cobra"
 )
 
@@ -41,16 +43,20 @@ in short-term memory (daily/ or daily/_archive/).`,
 	add.Flags().StringVar(&opts.Time, "time", "", "time of day in the evidence, HH:MM")
 	add.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	add.MarkFlagRequired("evidence")
-	cmd.AddCommand(add)
+	cmd.AddCommand(add, newCmdFactMerge(f, nil))
 	return cmd
 }
 
 func factRun(opts *FactOptions) error {
-	s, _, err := opts.longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
-	res, err := s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
+	var res *longterm.FactResult
+	err = opts.memoryCommit(s, root, "fact add "+opts.Page, func() (err error) {
+		res, err = s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -107,7 +113,7 @@ the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 }
 
 func truthRun(opts *TruthOptions) error {
-	s, _, err := opts.longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -128,7 +134,7 @@ func truthRun(opts *TruthOptions) error {
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)
 	}
-	if err := s.TruthSet(opts.Page, text, opts.Expect, opts.Now()); err != nil {
+	if err := opts.memoryCommit(s, root, "truth set "+opts.Page, func() error { return s.TruthSet(opts.Page, text, opts.Expect, opts.Now()) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "%s: compiled truth replaced; the old one is in its archive section\n", opts.Page)

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 )
@@ -46,7 +48,11 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.Ingest(opts.File, eff.Long.RawLargeBytes, eff.Limits.IngestBytes, opts.Now())
+	var res *longterm.IngestResult
+	err = opts.memoryCommit(s, root, "ingest "+filepath.Base(opts.File), func() (err error) {
+		res, err = s.Ingest(opts.File, eff.Long.RawLargeBytes, eff.Limits.IngestBytes, opts.Now())
+		return err
+	})
 	if err != nil {
 		return err
 	}

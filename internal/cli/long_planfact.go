@@ -53,12 +53,16 @@ status: active|paused|completed (completed also fills the completed date).`,
 }
 
 func planFactRun(opts *PlanFactOptions) error {
-	s, _, err := opts.longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
 	if opts.Action == "set" {
-		rest, err := s.PlanFactSet(opts.Field, opts.Values, opts.Now())
+		var rest []planfact.Problem
+		err := opts.memoryCommit(s, root, "planfact set "+opts.Field, func() (err error) {
+			rest, err = s.PlanFactSet(opts.Field, opts.Values, opts.Now())
+			return err
+		})
 		if err != nil {
 			return err
 		}

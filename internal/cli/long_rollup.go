@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -43,7 +44,7 @@ only read.`,
 }
 
 func rollupDaysRun(opts *RollupDaysOptions) error {
-	s, _, err := opts.longStore(opts.Project)
+	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,11 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 		}
 		now = d.Add(12 * time.Hour)
 	}
-	res, err := s.RollupDays(now)
+	var res *longterm.RollupResult
+	err = opts.memoryCommit(s, root, "rollup-days", func() (err error) {
+		res, err = s.RollupDays(now)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("rollup-days: %w", err)
 	}

@@ -71,7 +71,11 @@ func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
 	if len(text) > maxPageBytes {
 		return withHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
-	res, err := s.WritePage(opts.Page, text, opts.Now())
+	var res *longterm.PageWriteResult
+	err = opts.memoryCommit(s, s.Project, "wiki write "+opts.Page, func() (err error) {
+		res, err = s.WritePage(opts.Page, text, opts.Now())
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdCore(f, nil),
 		newCmdRollupDays(f, nil),
 		newCmdLint(f, nil),
+		newCmdNight(f, nil),
 		newCmdOrg(f),
 		newCmdServe(f, nil),
 	)

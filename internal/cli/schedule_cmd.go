@@ -14,7 +14,8 @@ import (
 // ScheduleOptions are the inputs of `memhook schedule ...`.
 type ScheduleOptions struct {
 	*Factory
-	Action string // install, remove, status
+	Action string // install, remove, status, run
+	Home   string // run: the desk, passed on to every job
 	DryRun bool
 	At     string // HH:MM; default rollup.hour:00
 	OS     string // with --dry-run: show the plan of another OS
@@ -24,10 +25,12 @@ type ScheduleOptions struct {
 func newCmdSchedule(f *Factory, runF func(*ScheduleOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
-		Short: "Install, remove or show the daily `memhook rollup` in the OS scheduler",
-		Long: `One daily entry runs the org rollup: a systemd user timer (or a crontab line
-when no user manager is reachable) on Linux, a launchd agent on macOS, a Task
-Scheduler task on Windows. --dry-run prints exactly what would be written and run.`,
+		Short: "Install, remove or show the daily jobs (night pass, org rollup) in the OS scheduler",
+		Long: `One daily entry runs ` + "`memhook schedule run`" + `, which runs the daily jobs in order
+(the night pass over every registered project, then the org rollup): a systemd
+user timer (or a crontab line when no user manager is reachable) on Linux, a
+launchd agent on macOS, a Task Scheduler task on Windows. --dry-run prints
+exactly what would be written and run.`,
 	}
 	sub := func(action, short string) *cobra.Command {
 		opts := &ScheduleOptions{Factory: f, Action: action}
@@ -45,6 +48,9 @@ Scheduler task on Windows. --dry-run prints exactly what would be written and ru
 			c.Flags().StringVar(&opts.OS, "os", "", "with --dry-run: plan for this OS (linux, darwin, windows)")
 			c.Flags().MarkHidden("os")
 		}
+		if action == "run" {
+			c.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
+		}
 		if action == "install" {
 			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default rollup.hour from the config, :00)")
 		}
@@ -55,6 +61,7 @@ Scheduler task on Windows. --dry-run prints exactly what would be written and ru
 		sub("install", "Install (or move) the daily rollup entry; installing twice leaves one"),
 		sub("remove", "Remove the daily rollup entry"),
 		sub("status", "Show what is installed"),
+		sub("run", "Run the daily jobs now, as the scheduler does; a failing job does not stop the next"),
 	)
 	return cmd
 }
@@ -65,6 +72,9 @@ var scheduleEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_D
 	"XDG_CONFIG_HOME", "LANG", "TMPDIR", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP"}
 
 func scheduleRun(opts *ScheduleOptions) error {
+	if opts.Action == "run" {
+		return scheduleJobs(opts)
+	}
 	goos := runtime.GOOS
 	if opts.OS != "" {
 		if !opts.DryRun {
@@ -125,15 +135,18 @@ func scheduleRun(opts *ScheduleOptions) error {
 			return err
 		}
 		t := base
-		t.Command = []string{exe, "rollup", "--home", opts.Paths.Home}
+		t.Command = []string{exe, "schedule", "run", "--home", opts.Paths.Home}
 		t.Hour, t.Minute = hour, minute
 		plan, err := ex.InstallAllPlan(t, backends, !opts.DryRun)
 		if err != nil {
 			return err
 		}
-		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook rollup` daily at %02d:%02d", backends[0], hour, minute))
+		if opts.DryRun {
+			fmt.Fprint(opts.Out, schedule.DescribeJobs()+"\n")
+		}
+		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook schedule run` (%s) daily at %02d:%02d", backends[0], schedule.JobNames(), hour, minute))
 	case "remove":
-		return applySchedule(opts, ex, ex.RemoveAllPlan(base, backends), "removed the daily rollup entry")
+		return applySchedule(opts, ex, ex.RemoveAllPlan(base, backends), "removed the daily entry")
 	}
 	return fmt.Errorf("schedule: unknown action %q", opts.Action)
 }
@@ -186,4 +199,30 @@ func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 		return 0, 0, withHint(fmt.Errorf("schedule: --at %q is not HH:MM", opts.At), "for example --at 07:30")
 	}
 	return t.Hour(), t.Minute(), nil
+}
+
+// scheduleJobs runs every daily job in order, each as its own memhook
+// command with the desk passed on; one failing job does not stop the
+// next, and the run fails when any did.
+func scheduleJobs(opts *ScheduleOptions) error {
+	var failed []string
+	for _, j := range schedule.Jobs {
+		args := append([]string{}, j.Args...)
+		if opts.Home != "" {
+			args = append(args, "--home", opts.Home)
+		}
+		cmd := newRootCmd(opts.Factory)
+		cmd.SetArgs(args)
+		cmd.SetIn(opts.In)
+		cmd.SetOut(opts.Out)
+		cmd.SetErr(opts.Err)
+		if err := cmd.Execute(); err != nil {
+			failed = append(failed, j.Name)
+			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
+		}
+	}
+	if len(failed) > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
 }

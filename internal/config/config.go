@@ -42,6 +42,7 @@ type Config struct {
 	Recall    Recall    `toml:"recall"`
 	Limits    Limits    `toml:"limits"`
 	Evolution Evolution `toml:"evolution"`
+	Night     Night     `toml:"night"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -76,6 +77,11 @@ type Hook struct {
 type Long struct {
 	CoreMaxChars  int   `toml:"core_max_chars"`  // CORE.md hard cap, enforced by its writer
 	RawLargeBytes int64 `toml:"raw_large_bytes"` // ingested files above this go to raw/_large/
+	// Git says where the history of memory_long/ lives: "auto" (its own
+	// repository unless the project's repository already tracks it), "own",
+	// "project" (the person commits it with the project; cerebro commits
+	// nothing) or "off".
+	Git string `toml:"git"`
 }
 
 // Search tunes the memory index and ranking.
@@ -153,6 +159,20 @@ type Evolution struct {
 	ProposeAfter   int     `toml:"propose_after"`   // bad verdicts or misses among a skill's last 10 runs that make a proposal
 }
 
+// Night tunes the night pass over project long-term memory (memhook
+// night). Its budget is read from the user's settings only: a project file
+// cannot raise what a night may spend.
+type Night struct {
+	Model            string `toml:"model"`              // "" (deterministic steps only) or "claude"
+	Command          string `toml:"command"`            // the claude executable
+	ClaudeModel      string `toml:"claude_model"`       // optional --model for claude -p
+	MaxCalls         int    `toml:"max_calls"`          // model calls a night, across projects
+	MaxTokens        int    `toml:"max_tokens"`         // estimated input tokens a night, across projects
+	TimeoutSeconds   int    `toml:"timeout_seconds"`    // per call
+	CompileAfterDays int    `toml:"compile_after_days"` // closed days older than this are ready to compile
+	MaxDayChars      int    `toml:"max_day_chars"`      // a longer day goes to the model in parts
+}
+
 // Default returns the built-in settings.
 func Default() Config {
 	return Config{
@@ -160,7 +180,7 @@ func Default() Config {
 		Distiller: Distiller{Kind: "extractive", Command: "claude", TimeoutSeconds: 120, DailyBudget: 20},
 		Inject:    Inject{MaxChars: 9000},
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
-		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20},
+		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20, Git: "auto"},
 		Search: Search{
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
@@ -174,6 +194,8 @@ func Default() Config {
 		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
 		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
+		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
+			CompileAfterDays: 7, MaxDayChars: 60000},
 	}
 }
 

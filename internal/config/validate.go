@@ -58,12 +58,18 @@ var bounds = map[string]bound{
 	"evolution.max_pairs":          {1, 100_000},
 	"evolution.trial_days":         {1, 3_650},
 	"evolution.propose_after":      {1, 10},
+	"night.max_calls":              {0, 10_000},
+	"night.max_tokens":             {0, 100_000_000},
+	"night.timeout_seconds":        {1, 3_600},
+	"night.compile_after_days":     {1, 3_650},
+	"night.max_day_chars":          {1_000, 10_000_000},
 }
 
 // choices lists the keys that take one of a few words.
 var choices = map[string][]string{
 	"distiller.kind":     {"extractive", "claude"},
 	"embedding.provider": {"", "ollama", "openai"},
+	"night.model":        {"", "claude"},
 }
 
 // Range describes the allowed values of key ("200..1000000", "extractive|claude"),

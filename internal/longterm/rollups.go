@@ -98,7 +98,13 @@ type RollupResult struct {
 }
 
 // RollupDays builds every roll-up whose period is complete at now.
-func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
+func (s *Store) RollupDays(now time.Time) (*RollupResult, error) { return s.rollupDays(now, false) }
+
+// RollupPlan says what [Store.RollupDays] would write at now, writing
+// nothing.
+func (s *Store) RollupPlan(now time.Time) (*RollupResult, error) { return s.rollupDays(now, true) }
+
+func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 	digests, err := s.readDays()
 	if err != nil {
 		return nil, err
@@ -116,8 +122,25 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 	for _, d := range digests {
 		byDate[d.Date] = d
 	}
+	planned := map[string]bool{}
+	exists := func(rel string) bool {
+		if planned[rel] {
+			return true
+		}
+		_, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(rel)))
+		return err == nil
+	}
 	write := func(rel string, data []byte) error {
-		changed, err := writeIfChanged(filepath.Join(s.RollupDir, filepath.FromSlash(rel)), data)
+		planned[rel] = true
+		p := filepath.Join(s.RollupDir, filepath.FromSlash(rel))
+		var changed bool
+		var err error
+		if dryRun {
+			old, rerr := os.ReadFile(p)
+			changed = rerr != nil || string(old) != string(data)
+		} else {
+			changed, err = writeIfChanged(p, data)
+		}
 		if err != nil {
 			return fmt.Errorf("write roll-up %s: %w", rel, err)
 		}
@@ -136,7 +159,7 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 	}
 	// Months: from the first day's month.
 	for m := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, loc); m.AddDate(0, 1, -1).Before(today); m = m.AddDate(0, 1, 0) {
-		if !s.weeksEndingInBuilt(m, mondayOf(first)) {
+		if !weeksEndingInBuilt(m, mondayOf(first), exists) {
 			break
 		}
 		if err := write(monthRel(m), renderMonth(m, mondayOf(first), byDate)); err != nil {
@@ -151,7 +174,7 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 		}
 		built := true
 		for m := from; m <= 12; m++ {
-			if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(monthRel(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc))))); err != nil {
+			if !exists(monthRel(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc))) {
 				built = false
 			}
 		}
@@ -162,7 +185,7 @@ func (s *Store) RollupDays(now time.Time) (*RollupResult, error) {
 			return nil, err
 		}
 	}
-	if len(res.Written) > 0 && s.Dir != "" {
+	if len(res.Written) > 0 && s.Dir != "" && !dryRun {
 		if fi, err := os.Stat(s.Dir); err == nil && fi.IsDir() {
 			if err := s.Log(now, "rollup-days", fmt.Sprintf("wrote %d roll-ups: %s", len(res.Written), strings.Join(res.Written, ", "))); err != nil {
 				return nil, err
@@ -200,13 +223,13 @@ func (s *Store) readDays() ([]DayDigest, error) {
 
 // weeksEndingInBuilt reports whether every ISO week that ends in month,
 // from the first recorded week on, has its file.
-func (s *Store) weeksEndingInBuilt(month, firstMonday time.Time) bool {
+func weeksEndingInBuilt(month, firstMonday time.Time, exists func(string) bool) bool {
 	for d := month; d.Month() == month.Month(); d = d.AddDate(0, 0, 1) {
 		mon := d.AddDate(0, 0, -6)
 		if d.Weekday() != time.Sunday || mon.Before(firstMonday) {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(s.RollupDir, filepath.FromSlash(weekRel(mon)))); err != nil {
+		if !exists(weekRel(mon)) {
 			return false
 		}
 	}

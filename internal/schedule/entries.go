@@ -20,19 +20,19 @@ func systemdService(t Target) string {
 	}
 	return fmt.Sprintf(`# %s
 [Unit]
-Description=cerebro org rollup: the daily dashboard of all registered projects
+Description=cerebro daily jobs: %s
 
 [Service]
 Type=oneshot
 ExecStart=%s
-`, header, strings.Join(args, " "))
+`, header, JobNames(), strings.Join(args, " "))
 }
 
 func systemdTimer(t Target) string {
 	// Persistent catches up a run missed while the machine was off.
 	return fmt.Sprintf(`# %s
 [Unit]
-Description=Run the cerebro org rollup every day
+Description=Run the cerebro daily jobs (%s) every day
 
 [Timer]
 OnCalendar=*-*-* %02d:%02d:00
@@ -40,7 +40,7 @@ Persistent=true
 
 [Install]
 WantedBy=timers.target
-`, header, t.Hour, t.Minute)
+`, header, JobNames(), t.Hour, t.Minute)
 }
 
 // systemdQuote quotes one ExecStart word: double quotes with C escapes, and

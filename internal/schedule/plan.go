@@ -1,5 +1,6 @@
 // Package schedule installs, removes and reports the one daily entry in the
-// operating system's scheduler that runs `memhook rollup`: a systemd user
+// operating system's scheduler that runs `memhook schedule run`, which runs
+// each of [Jobs] in turn (the night pass, then the org rollup): a systemd user
 // timer (or, without a usable user manager, a crontab line) on Linux, a
 // launchd agent on macOS, a Task Scheduler task on Windows.
 //

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/spf13/cobra"
+)
+
+// history opens the version history of a project's long-term memory as
+// long.git says.
+func (f *Factory) history(s *longterm.Store, root string) (*longterm.History, error) {
+	eff, err := f.Config(root)
+	if err != nil {
+		return nil, err
+	}
+	return s.History(eff.Long.Git, f.Now())
+}
+
+// memoryCommit runs fn, then commits what it changed in the project's
+// long-term memory as one commit naming action (also when fn failed after
+// writing, as a refused truth leaves its pending file). A commit that
+// fails is a warning: the change itself is made and `memhook night`
+// commits it later.
+func (f *Factory) memoryCommit(s *longterm.Store, root, action string, fn func() error) error {
+	h, err := f.history(s, root)
+	if err != nil {
+		if errors.Is(err, longterm.ErrInactive) {
+			return fn()
+		}
+		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)
+		return fn()
+	}
+	before, err := h.Snapshot()
+	if err != nil {
+		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)
+		return fn()
+	}
+	ferr := fn()
+	if _, _, err := h.Commit(before, action, f.Now()); err != nil {
+		fmt.Fprintf(f.Err, "memhook: warning: %v (the change is made; `memhook night` commits it later)\n", err)
+	}
+	return ferr
+}
+
+// LongHistoryOptions are the inputs of `memhook long log|diff|revert`.
+type LongHistoryOptions struct {
+	*Factory
+	Action  string
+	Path    string
+	Rev     string
+	Limit   int
+	JSON    bool
+	Project string
+}
+
+func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cobra.Command {
+	var out []*cobra.Command
+	for _, a := range []action{
+		{"log", "List the commits of long-term memory (or of PATH), newest first"},
+		{"diff", "Show what the latest commit of PATH (or --rev) changed"},
+		{"revert", "Restore PATH's previous committed version as a new commit"},
+	} {
+		opts := &LongHistoryOptions{Factory: f, Action: a.name}
+		use := a.name + " [PATH]"
+		args := cobra.MaximumNArgs(1)
+		if a.name == "revert" {
+			use, args = a.name+" PATH", cobra.ExactArgs(1)
+		}
+		c := &cobra.Command{
+			Use: use, Short: a.short, Args: args,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					opts.Path = args[0]
+				}
+				if runF != nil {
+					return runF(opts)
+				}
+				return longHistoryRun(opts)
+			},
+		}
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+		switch a.name {
+		case "log":
+			c.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
+		case "diff":
+			c.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the latest touching PATH)")
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func longHistoryRun(opts *LongHistoryOptions) error {
+	s, root, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	h, err := opts.history(s, root)
+	if err != nil {
+		return fmt.Errorf("long %s: %w", opts.Action, err)
+	}
+	if !h.Versioned() {
+		return withHint(fmt.Errorf("long %s: %w: %s", opts.Action, longterm.ErrNoHistory, h.Note), "set long.git = \"own\" to keep a history of its own")
+	}
+	switch opts.Action {
+	case "log":
+		log, err := h.Log(opts.Path, opts.Limit)
+		if err != nil {
+			return fmt.Errorf("long log: %w", err)
+		}
+		if opts.JSON {
+			return printObject(opts.Out, log, nil)
+		}
+		for _, c := range log {
+			fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
+		}
+		return nil
+	case "diff":
+		d, err := h.Diff(opts.Path, opts.Rev)
+		if err != nil {
+			return fmt.Errorf("long diff: %w", err)
+		}
+		if opts.JSON {
+			return printObject(opts.Out, map[string]string{"path": opts.Path, "diff": d}, nil)
+		}
+		fmt.Fprint(opts.Out, d)
+		return nil
+	}
+	hash, err := h.Revert(opts.Path, opts.Now())
+	if errors.Is(err, longterm.ErrNoPrevious) {
+		return withHint(err, "`memhook long log "+opts.Path+"` lists its versions")
+	}
+	if err != nil {
+		return fmt.Errorf("long revert: %w", err)
+	}
+	if _, err := s.RebuildIndex(); err != nil {
+		fmt.Fprintf(opts.Err, "memhook: warning: %v\n", err)
+	}
+	if opts.JSON {
+		return printObject(opts.Out, map[string]string{"path": opts.Path, "commit": hash}, nil)
+	}
+	fmt.Fprintf(opts.Out, "%s reverted to its previous version: commit %.12s\n", opts.Path, hash)
+	return nil
+}
+
+// FactMergeOptions are the inputs of `memhook fact merge`.
+type FactMergeOptions struct {
+	*Factory
+	Page    string
+	From    string
+	Yes     bool
+	Project string
+}
+
+func newCmdFactMerge(f *Factory, runF func(*FactMergeOptions) error) *cobra.Command {
+	opts := &FactMergeOptions{Factory: f}
+	c := &cobra.Command{
+		Use:   "merge PAGE --from OTHER [--yes]",
+		Short: "Fold OTHER's dated facts into PAGE, in date order, leaving a redirect page",
+		Long: `merge prints its plan and asks before it writes (--yes skips the question):
+PAGE gets both pages' dated facts in date order (a fact both hold keeps both
+evidence links), OTHER's remaining text goes to PAGE's archive section, and
+OTHER becomes a redirect page linking PAGE. One commit records it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Page = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return factMergeRun(opts)
+		},
+	}
+	c.Flags().StringVar(&opts.From, "from", "", "the card folded into PAGE (required)")
+	c.Flags().BoolVar(&opts.Yes, "yes", false, "merge without asking")
+	c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	return c
+}
+
+func factMergeRun(opts *FactMergeOptions) error {
+	if opts.From == "" {
+		return withHint(fmt.Errorf("fact merge: --from OTHER is required"), "name the card to fold into PAGE, e.g. --from wiki/Old.md")
+	}
+	s, root, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	plan, err := s.PlanMerge(opts.Page, opts.From)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(opts.Out, plan.Describe())
+	if !opts.Yes {
+		fmt.Fprint(opts.Out, "merge? [y/N] ")
+		answer, _ := bufio.NewReader(opts.In).ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintln(opts.Out, "\nnothing merged")
+			return nil
+		}
+	}
+	err = opts.memoryCommit(s, root, "fact merge "+plan.From+" into "+plan.Page, func() error { return s.Merge(plan, opts.Now()) })
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Out, "merged %s into %s; %s is now a redirect\n", plan.From, plan.Page, plan.From)
+	return nil
+}

@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/night"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/spf13/cobra"
+)
+
+// NightOptions are the inputs of `memhook night`.
+type NightOptions struct {
+	*Factory
+	Project string
+	All     bool
+	Date    string // --now YYYY-MM-DD
+	DryRun  bool
+	JSON    bool
+	Home    string
+}
+
+// NightLogFile is the desk's night log: one line per project and run.
+const NightLogFile = "night.log"
+
+// nightBudgetFile keeps what the current night has spent, so runs on the
+// same night share one budget.
+const nightBudgetFile = "night-budget.json"
+
+func newCmdNight(f *Factory, runF func(*NightOptions) error) *cobra.Command {
+	opts := &NightOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "night [--project DIR | --all] [--now DATE] [--dry-run]",
+		Short: "Consolidate long-term memory: roll-ups, index, graph, lint, commits; compile days with a model when configured",
+		Long: `night runs one idempotent pass per project and day. Without a model it rolls
+up closed weeks, months and years, rebuilds the graph and index.md, runs lint
+(findings kept for doctor), checks CORE.md's cap, lists closed days ready to
+compile and commits edits found uncommitted. With night.model = "claude" it
+also compiles ready days into wiki/_private/ digests and archives them, writes
+dated facts the person stated that day, and proposes compiled truths — within
+night.max_calls and night.max_tokens, with a per-day cache so a rerun costs
+nothing. Each project's run adds a line to the desk's night.log.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return nightRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", "", "a directory inside the project (default: the current one)")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "every project registered with the org desk")
+	cmd.Flags().StringVar(&opts.Date, "now", "", "the night's date, YYYY-MM-DD (default today); that day is never closed")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would run; write nothing and call no model")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the reports as JSON")
+	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
+	return cmd
+}
+
+func nightRun(opts *NightOptions) error {
+	if opts.All && opts.Project != "" {
+		return withHint(fmt.Errorf("night: --all and --project exclude each other"), "pass one of them")
+	}
+	if opts.Home != "" {
+		home, err := filepath.Abs(opts.Home)
+		if err != nil {
+			return fmt.Errorf("night: resolve --home: %w", err)
+		}
+		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
+			return withHint(fmt.Errorf("night: desk %s is not a folder", home), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
+		}
+		opts.Paths.Home = home
+	}
+	now := opts.Now()
+	if opts.Date != "" {
+		d, err := time.ParseInLocation("2006-01-02", opts.Date, time.Local)
+		if err != nil {
+			return withHint(fmt.Errorf("night: read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
+		}
+		// The night of a date runs at its end: that date is "today".
+		now = d.Add(23*time.Hour + 59*time.Minute)
+	}
+	user, err := opts.Config("")
+	if err != nil {
+		return err
+	}
+	deskDir := opts.Paths.DeskShortDir()
+	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format("2006-01-02"), user.Night.MaxCalls, user.Night.MaxTokens)
+	if opts.DryRun {
+		budget = night.LoadBudget("", now.Format("2006-01-02"), user.Night.MaxCalls, user.Night.MaxTokens)
+	}
+
+	var roots []string
+	if opts.All {
+		reg, err := registry.Read(opts.Paths.Registry())
+		if err != nil {
+			return withHint(fmt.Errorf("night: %w", err), "see `memhook registry` to repair the registry")
+		}
+		for _, p := range reg.Projects {
+			roots = append(roots, p.Path)
+		}
+	} else {
+		root, err := opts.projectRoot(opts.Project)
+		if err != nil {
+			return err
+		}
+		roots = []string{root}
+	}
+	quiet := opts.All && !opts.Terminal && !opts.JSON
+	var reports []*night.Report
+	failed := 0
+	for i, root := range roots {
+		if opts.All && opts.Terminal {
+			fmt.Fprintf(opts.Err, "night [%d/%d] %s …\n", i+1, len(roots), root)
+		}
+		rep, err := nightProject(opts, root, now, budget)
+		if err != nil {
+			failed++
+			rep = &night.Report{Project: root, Date: now.Format("2006-01-02"), Problems: []string{err.Error()}}
+			if !opts.JSON {
+				fmt.Fprintf(opts.Err, "memhook: error: night %s: %v\n", root, err)
+			}
+		}
+		reports = append(reports, rep)
+		if !opts.DryRun {
+			// The line is stamped with when the run happened; date= is the night's.
+			if lerr := appendNightLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
+				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", lerr)
+			}
+		}
+		if !opts.JSON && !quiet {
+			printNightReport(opts, rep)
+		}
+	}
+	if opts.JSON {
+		if opts.All {
+			return printObject(opts.Out, reports, nil)
+		}
+		return printObject(opts.Out, reports[0], nil)
+	}
+	if failed > 0 {
+		// Every project has had its turn; the exit code tells the
+		// scheduler that some failed.
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+// nightProject runs one project's night with its own settings (the model
+// choice may differ per project; the budget is the night's).
+func nightProject(opts *NightOptions, root string, now time.Time, budget *night.Budget) (rep *night.Report, err error) {
+	defer func() {
+		// One project's failure never stops the others.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("night stopped by an internal error: %v", r)
+		}
+	}()
+	if fi, serr := os.Stat(root); serr != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("project folder %s is not reachable", root)
+	}
+	eff, err := opts.Config(root)
+	if err != nil {
+		return nil, err
+	}
+	o := night.Options{
+		Store: longterm.New(root), Now: now, DryRun: opts.DryRun,
+		CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,
+		GitMode: eff.Long.Git, Budget: budget, MaxDayChars: eff.Night.MaxDayChars,
+	}
+	switch eff.Night.Model {
+	case "":
+	case "claude":
+		if claude.Nested(opts.Environ()) {
+			// A model call from inside cerebro's own claude run would
+			// recurse; the deterministic steps still run.
+			fmt.Fprintln(opts.Err, "memhook: warning: night: inside a nested claude run, model steps are skipped")
+			break
+		}
+		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
+			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
+			Env: opts.Environ(), Dir: root,
+		}}
+	default:
+		return nil, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")
+	}
+	return night.Run(context.Background(), o)
+}
+
+func appendNightLog(dir string, now time.Time, r *night.Report) error {
+	line := fmt.Sprintf("%s date=%s project=%q ran=%s calls=%d tokens=%d cached=%d wrote=%d commits=%d compiled=%d facts=%d proposals=%d truths=%d truth_pending=%d rollups=%d ready=%d lint_errors=%d lint_warnings=%d problems=%d",
+		now.UTC().Format(time.RFC3339), r.Date, r.Project, strings.Join(r.Ran, ","), r.Calls, r.Tokens, r.Cached,
+		len(r.Wrote), len(r.Commits), len(r.Compiled), r.Facts, r.Proposals, r.Truths, len(r.TruthPending),
+		len(r.Rollups), len(r.Ready), r.LintErrors, r.LintWarnings, len(r.Problems))
+	if r.BudgetStop {
+		line += " budget=stopped"
+	}
+	if r.Skipped != "" {
+		line += fmt.Sprintf(" skipped=%q", r.Skipped)
+	}
+	if len(r.Problems) > 0 {
+		line += fmt.Sprintf(" first_problem=%q", r.Problems[0])
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("night log: %w", err)
+	}
+	if err := atomicfile.Append(filepath.Join(dir, NightLogFile), []byte(line+"\n"), 0o644); err != nil {
+		return fmt.Errorf("night log: %w", err)
+	}
+	return nil
+}
+
+func printNightReport(opts *NightOptions, r *night.Report) {
+	w := opts.Out
+	prefix := "night"
+	if r.DryRun {
+		prefix = "night (dry run: nothing written, no model called)"
+	}
+	fmt.Fprintf(w, "%s %s: %s\n", prefix, r.Date, r.Project)
+	if r.Skipped != "" {
+		fmt.Fprintf(w, "  skipped: %s\n", r.Skipped)
+		return
+	}
+	fmt.Fprintf(w, "  ran: %s\n", strings.Join(r.Ran, ", "))
+	verb := "written"
+	if r.DryRun {
+		verb = "to write"
+	}
+	if len(r.Rollups) > 0 {
+		fmt.Fprintf(w, "  roll-ups %s: %s\n", verb, strings.Join(r.Rollups, ", "))
+	}
+	if len(r.Compiled) > 0 {
+		fmt.Fprintf(w, "  compiled and archived: %s\n", strings.Join(r.Compiled, ", "))
+	}
+	if r.Facts+r.Proposals+r.Truths+len(r.TruthPending) > 0 {
+		fmt.Fprintf(w, "  facts written: %d, proposals kept: %d, truths replaced: %d, truths pending: %s\n", r.Facts, r.Proposals, r.Truths, orNone(r.TruthPending))
+	}
+	fmt.Fprintf(w, "  cost: %d model calls, ~%d tokens, %d answers from the cache", r.Calls, r.Tokens, r.Cached)
+	if r.BudgetStop {
+		fmt.Fprint(w, " — the night's budget stopped the model steps; the rest waits for the next night")
+	}
+	fmt.Fprintln(w)
+	if len(r.Ready) > 0 {
+		fmt.Fprintf(w, "  ready to compile: %s\n", strings.Join(r.Ready, ", "))
+	}
+	fmt.Fprintf(w, "  lint: %d errors, %d warnings (`memhook lint`); CORE.md %d of %d characters\n", r.LintErrors, r.LintWarnings, r.CoreChars, r.CoreMax)
+	if r.History != "" {
+		fmt.Fprintf(w, "  history: %s\n", r.History)
+	} else if !r.DryRun {
+		fmt.Fprintf(w, "  commits: %d\n", len(r.Commits))
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "  problem: %s\n", p)
+	}
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

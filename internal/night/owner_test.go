@@ -1,0 +1,54 @@
+package night
+
+import "testing"
+
+func TestOwnerEvidence(t *testing.T) {
+	day := []byte(`---
+type: daily
+---
+
+## 10:15–10:40 · session 8f825584 · auto
+
+### Asked
+- Let's always deploy through the staging cluster first.
+- Релизы выходят по пятницам, запомни.
+### Done
+- I migrated the database to Postgres 17.
+
+## 14:02–14:30 · session 11111111 · auto
+
+### Asked
+- add a flag
+`)
+	cases := []struct {
+		fact string
+		ok   bool
+		at   string
+	}{
+		{"deploys go through the staging cluster first", true, "10:15"}, // key terms, stemmed
+		{"релизы выходят по пятницам", true, "10:15"},                   // the text itself
+		{"the database was migrated to Postgres 17", false, ""},         // only the assistant said it
+		{"add a flag", true, "14:02"},
+		{"releases leave on Mondays", false, ""},
+	}
+	for _, c := range cases {
+		r, ok := OwnerEvidence(day, c.fact)
+		if ok != c.ok || r.Time != c.at {
+			t.Errorf("%q: ok %v at %q, want %v at %q", c.fact, ok, r.Time, c.ok, c.at)
+		}
+	}
+}
+
+func TestBudget(t *testing.T) {
+	b := LoadBudget("", "2026-10-01", 2, 100)
+	if !b.Allow("short") {
+		t.Fatal("first call refused")
+	}
+	b.Spend("short")
+	if b.Allow(string(make([]byte, 400))) {
+		t.Fatal("a prompt over the token budget was allowed")
+	}
+	if !b.Stopped || b.Allow("x") {
+		t.Fatal("a stopped budget allows calls")
+	}
+}
