@@ -12,7 +12,7 @@ import (
 func newCmdOrg(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "org",
-		Short: "The org knowledge vault: init, ingest, query, lint, rm",
+		Short: "Manage the org knowledge vault: init, ingest, query, lint, rm",
 		Long: `The org knowledge vault at $CEREBRO_HOME is the organisation's shareable wiki:
 cases, regulations, approaches, tools, work types, maps and sources, curated
 by a person. Every change is a git commit; share it by adding a remote.`,
