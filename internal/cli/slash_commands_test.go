@@ -2,9 +2,9 @@ package cli
 
 import (
 	"os"
-	"slices"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
