@@ -25,8 +25,9 @@ var ShortCommands = []string{
 }
 
 // shortMarker marks a command file as cerebro's: install replaces only
-// such files and remove deletes only them.
-const shortMarker = "<!-- cerebro: installed by `memhook commands install`; `memhook commands remove` deletes it -->"
+// such files and remove deletes only them. It is a YAML comment in the
+// frontmatter, so it costs the model no tokens.
+const shortMarker = "# cerebro: installed by `memhook commands install`; `memhook commands remove` deletes it"
 
 // CommandsOptions are the inputs of `memhook commands install|remove|status`.
 type CommandsOptions struct {
@@ -239,7 +240,7 @@ func shortCommandText(plugin, root string) (string, error) {
 		return "", errors.New("frontmatter not closed")
 	}
 	end += 4 + len("\n---\n")
-	t := plugin[:end] + shortMarker + "\n" + plugin[end:]
+	t := "---\n" + shortMarker + "\n" + plugin[4:]
 	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
 	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))
 	for _, n := range ShortCommands {

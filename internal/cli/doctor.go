@@ -84,6 +84,7 @@ func doctorChecks() []doctorCheck {
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkRegistry(rep, o.Paths.Registry()) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOrgVault(rep, o.Paths.Home) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
 	}
@@ -210,6 +211,60 @@ func checkOrgVault(rep *doctorReport, home string) {
 	rep.add("ok", "", "org vault %s: %s (by /org_ingest, /org_query, /org_lint, /org_rollup or `memhook org init`)", home, pathLater)
 }
 
+// checkPluginCopy says which copy of the plugin Claude Code runs. At
+// install it copies the plugin to ~/.claude/plugins/cache/…, but a plugin
+// from a directory marketplace (make install registers the checkout) runs
+// from that directory: CLAUDE_PLUGIN_ROOT is the checkout (with a trailing
+// slash, hence the "//" in paths Claude Code writes), so `make build`
+// takes effect without a reinstall and the cached copy is not used.
+func checkPluginCopy(rep *doctorReport, f *Factory) {
+	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
+		rep.add("ok", "", "plugin running from %s (CLAUDE_PLUGIN_ROOT)", filepath.Clean(r))
+		return
+	}
+	plugins := filepath.Join(filepath.Dir(config.PluginDataRoot(f.Getenv)))
+	installed := readSmallJSON(filepath.Join(plugins, "installed_plugins.json"))
+	if installed == "" {
+		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+		return
+	}
+	known := readSmallJSON(filepath.Join(plugins, "known_marketplaces.json"))
+	found := false
+	gjson.Get(installed, "plugins").ForEach(func(key, val gjson.Result) bool {
+		id := key.String()
+		name, market, ok := strings.Cut(id, "@")
+		if !ok || name != "cerebro" {
+			return true
+		}
+		found = true
+		cached := filepath.Clean(val.Get("0.installPath").String())
+		src := gjson.Get(known, gjson.Escape(market)+".source")
+		if src.Get("source").String() == "directory" {
+			rep.add("ok", "", "plugin %s runs from %s (a directory marketplace runs its source folder; the copy in %s is not used)", id, filepath.Clean(src.Get("path").String()), cached)
+		} else {
+			rep.add("ok", "", "plugin %s runs from %s (the copy Claude Code made at install)", id, cached)
+		}
+		return true
+	})
+	if !found {
+		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+	}
+}
+
+// readSmallJSON reads a Claude Code settings file of at most 1 MiB; ""
+// when it is missing or larger.
+func readSmallJSON(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !gjson.ValidBytes(data) {
+		return ""
+	}
+	return string(data)
+}
+
 // checkOnPath tells whether `memhook` in a terminal finds a memhook.
 func checkOnPath(rep *doctorReport, f *Factory) {
 	for _, dir := range filepath.SplitList(f.Getenv("PATH")) {
@@ -223,6 +278,17 @@ func checkOnPath(rep *doctorReport, f *Factory) {
 				return
 			}
 		}
+	}
+	bindir := f.Getenv("CEREBRO_BIN_DIR")
+	if bindir == "" {
+		bindir = f.Getenv("XDG_BIN_HOME")
+	}
+	if bindir == "" {
+		bindir = filepath.Join(f.Getenv("HOME"), ".local", "bin")
+	}
+	if fi, err := os.Stat(filepath.Join(bindir, "memhook")); err == nil && !fi.IsDir() {
+		rep.add("warn", "add it to PATH, e.g. in ~/.profile: export PATH=\""+bindir+":$PATH\"", "memhook on PATH: missing; the launcher %s exists but %s is not on PATH", filepath.Join(bindir, "memhook"), bindir)
+		return
 	}
 	rep.add("warn", "run `make install` in the plugin checkout: it puts a memhook launcher in ~/.local/bin and says how to add that folder to PATH", "memhook on PATH: missing (`which memhook` finds nothing)")
 }
