@@ -235,11 +235,9 @@ func shortCommandText(plugin, root string) (string, error) {
 	if !strings.HasPrefix(plugin, "---\n") {
 		return "", errors.New("no frontmatter")
 	}
-	end := strings.Index(plugin[4:], "\n---\n")
-	if end < 0 {
+	if !strings.Contains(plugin[4:], "\n---\n") {
 		return "", errors.New("frontmatter not closed")
 	}
-	end += 4 + len("\n---\n")
 	t := "---\n" + shortMarker + "\n" + plugin[4:]
 	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
 	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))

@@ -222,7 +222,7 @@ func checkPluginCopy(rep *doctorReport, f *Factory) {
 		rep.add("ok", "", "plugin running from %s (CLAUDE_PLUGIN_ROOT)", filepath.Clean(r))
 		return
 	}
-	plugins := filepath.Join(filepath.Dir(config.PluginDataRoot(f.Getenv)))
+	plugins := filepath.Dir(config.PluginDataRoot(f.Getenv)) // ~/.claude/plugins
 	installed := readSmallJSON(filepath.Join(plugins, "installed_plugins.json"))
 	if installed == "" {
 		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
