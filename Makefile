@@ -5,7 +5,7 @@ BIN := bin/memhook$(shell $(GO) env GOEXE)
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
 LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
 
-.PHONY: build test e2e install bench vet clean screenshots
+.PHONY: build test e2e install uninstall bench vet clean screenshots
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
@@ -18,6 +18,12 @@ test: build vet
 
 install: build
 	./scripts/install
+
+# Removes what install added outside Claude Code: the short commands (a
+# person's own command files are kept) and the memhook launcher. The plugin
+# itself: claude plugin uninstall cerebro@cerebro.
+uninstall: build
+	./scripts/uninstall
 
 e2e: build
 	./e2e/run

@@ -99,14 +99,15 @@ func TestLongActiveCommand(t *testing.T) {
 	s.checkHooks()
 }
 
-// TestDoctorCommand: /cerebro:doctor reports on the same state dir the
-// hooks use (CLAUDE_PLUGIN_DATA reaches memhook through the command's
-// `env` prefix) and sees the hooks that already ran.
+// TestDoctorCommand: /cerebro:health (memhook doctor; the command is not
+// named doctor, which is Claude Code's own) reports on the same state dir
+// the hooks use (CLAUDE_PLUGIN_DATA reaches memhook as `slash --state-dir`)
+// and sees the hooks that already ran.
 func TestDoctorCommand(t *testing.T) {
 	s := newSandbox(t)
 	live := s.Live()
 	live.Send("hello")
-	live.Send("/cerebro:doctor")
+	live.Send("/cerebro:health")
 	live.Close()
 	got := s.lastUserText()
 	if !strings.Contains(got, "state dir "+s.PluginData()) {

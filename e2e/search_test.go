@@ -46,9 +46,11 @@ func promptContext(r Request) string {
 	return ""
 }
 
+var recallCitation = regexp.MustCompile(`"cite": "\.claude/memory_short/daily/\d{4}-\d{2}-\d{2}\.md:\d+"`)
+
 var dailyCitation = regexp.MustCompile(`\.claude/memory_short/daily/\d{4}-\d{2}-\d{2}\.md#L\d+-L\d+`)
 
-// TestRecallCommandAndAutoRecall: /cerebro:recall finds, with citations,
+// TestRecallCommandAndAutoRecall: /cerebro:recall (memhook recall) finds, with citations,
 // what an earlier session of the test put in the daily file, and the model
 // gets it in the command's one turn; with auto-recall on, a later prompt's
 // request carries a recalled snippet once the index exists, and none before.
@@ -72,13 +74,16 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 		}
 	}
 
+	// /recall runs the black-box recall (the same word means the same
+	// thing in the CLI and in Claude Code): one answer object whose items
+	// cite the daily file by path:line.
 	r := s.Prompt("/cerebro:recall Axolotl refunds")
 	got := s.commandTurn("recall")
-	if !dailyCitation.MatchString(got) || !strings.Contains(got, `"snippet"`) || !strings.Contains(got, "Axolotl Pay settle") {
-		t.Fatalf("the model did not get search hits with daily-file citations; it got:\n%s", got)
+	if !recallCitation.MatchString(got) || !strings.Contains(got, `"depth_used": 2`) || !strings.Contains(got, "Axolotl Pay settle") {
+		t.Fatalf("the model did not get recall's answer with daily-file citations; it got:\n%s", got)
 	}
 	if strings.Contains(got, "exited with status") {
-		t.Fatalf("memhook search failed:\n%s", got)
+		t.Fatalf("memhook recall failed:\n%s", got)
 	}
 	if n := len(s.requestsOf(r.SessionID())); n != 1 {
 		t.Errorf("/cerebro:recall took %d model requests, want 1 (the turn that reads the output)", n)

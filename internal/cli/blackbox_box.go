@@ -89,7 +89,10 @@ func (r *requestFlags) bind(cmd *cobra.Command, names map[string]string) {
 	cmd.Flags().StringVar(&r.Request, "request", "", "read the request as a JSON object from FILE (- for stdin)")
 	cmd.Flags().StringArrayVar(&r.Params, "param", nil, "any parameter as KEY=VALUE (VALUE read as JSON when it parses); repeatable")
 	cmd.Flags().StringVar(&r.Project, "project", ".", "a directory of the project")
-	cmd.Flags().Bool("json", true, "print JSON (always on: the answer is an object)")
+	// The answer is always one JSON object; --json is still accepted (and
+	// hidden) so that callers written against the old flag keep working.
+	cmd.Flags().Bool("json", true, "")
+	_ = cmd.Flags().MarkHidden("json")
 }
 
 // raw assembles the request: the JSON request first, then the text

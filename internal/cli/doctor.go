@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -62,46 +64,40 @@ func (r *doctorReport) add(level, hint, format string, args ...any) {
 	r.findings = append(r.findings, finding{level: level, what: fmt.Sprintf(format, args...), hint: hint})
 }
 
+// doctorCheck is one check of the report: it adds its findings to rep.
+// A new check is one function added to doctorChecks.
+type doctorCheck func(rep *doctorReport, opts *DoctorOptions, env *doctorEnv)
+
+// doctorEnv is what several checks share, computed once.
+type doctorEnv struct {
+	now  time.Time
+	root string // the project root, "" when it could not be resolved
+}
+
+func doctorChecks() []doctorCheck {
+	return []doctorCheck{
+		checkProject,
+		checkConfig,
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkStateDir(rep, o.Paths) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOtherStateDirs(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkDesk(rep, o.Paths) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkRegistry(rep, o.Paths.Registry()) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOrgVault(rep, o.Paths.Home) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
+	}
+}
+
 func doctorRun(opts *DoctorOptions) error {
 	rep := &doctorReport{}
-	now := opts.Now()
-	root, err := opts.projectRoot(opts.Project)
-	if err != nil {
-		rep.add("broken", "run doctor from inside a project, or pass --project with an existing directory", "project: %v", err)
-	} else {
-		l := project.Layout{Root: root}
-		rep.add("ok", "", "project %s (id %s)", root, project.ID(root))
-		rep.add("ok", "", "short-term memory %s", l.DailyDir())
-		if l.LongActive() {
-			rep.add("ok", "", "long-term memory active at %s", l.LongDir())
-			doctorNight(rep, l)
-		}
+	env := &doctorEnv{now: opts.Now()}
+	for _, check := range doctorChecks() {
+		check(rep, opts, env)
 	}
-	cfg, err := opts.Config(root)
-	if err != nil {
-		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
-	} else {
-		broken := map[string]bool{}
-		for _, w := range cfg.Broken {
-			broken[w] = true
-			rep.add("broken", "fix the file named (the hooks use the defaults for what cannot be read meanwhile); `memhook config` shows what applies", "configuration: %s", w)
-		}
-		for _, w := range cfg.Warnings {
-			if broken[w] {
-				continue
-			}
-			rep.add("warn", "fix or remove the key named (the hooks use its default meanwhile); `memhook config` lists every key and its value", "configuration: %s", w)
-		}
-		if k := cfg.Distiller.Kind; k != "extractive" && k != "claude" {
-			rep.add("warn", `set distiller.kind to "extractive" or "claude"`, "distiller.kind %q is unknown; extractive is used", k)
-		}
-	}
-	checkStateDir(rep, opts.Paths.State)
-	rep.add("ok", "", "cerebro home %s", opts.Paths.Home)
-	checkRegistry(rep, opts.Paths.Registry())
-	checkVersion(rep, opts.Factory)
-	timings := checkHookLog(rep, opts.Paths.Logs(), now)
-	checkPending(rep, opts.Paths.Sessions(), now)
+	timings := checkHookLog(rep, opts.Paths.Logs(), env.now)
+	checkPending(rep, opts.Paths.Sessions(), env.now)
 
 	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
 	broken := false
@@ -128,22 +124,261 @@ func doctorRun(opts *DoctorOptions) error {
 	return nil
 }
 
-func checkStateDir(rep *doctorReport, dir string) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		rep.add("broken", "set CEREBRO_STATE_DIR to a writable directory", "state dir %s: %v", dir, err)
+// Path states, said the same way for every path.
+const (
+	pathOK      = "ok"
+	pathMissing = "missing"
+	pathLater   = "will be created on first use"
+)
+
+// pathState is "ok" for an existing path of the wanted kind, else
+// firstUse when something creates it on first use, else "missing".
+func pathState(path string, dir bool, createdOnUse bool) (string, bool) {
+	fi, err := os.Stat(path)
+	if err == nil && fi.IsDir() == dir {
+		return pathOK, true
+	}
+	if createdOnUse {
+		return pathLater, false
+	}
+	return pathMissing, false
+}
+
+func checkProject(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
+	root, err := opts.projectRoot(opts.Project)
+	if err != nil {
+		rep.add("broken", "run doctor from inside a project, or pass --project with an existing directory", "project: %v", err)
 		return
 	}
-	f, err := os.CreateTemp(dir, ".doctor-*")
+	env.root = root
+	// The plugin's own checkout is where people run `make install`: it is
+	// not a project whose memory they mean to check.
+	if _, err := os.Stat(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil && root == pluginRoot(opts.Factory) {
+		rep.add("ok", "", "project: none checked (this is cerebro's own checkout; run doctor in a project, or pass --project)")
+		env.root = ""
+		return
+	}
+	l := project.Layout{Root: root}
+	rep.add("ok", "", "project %s (id %s)", root, project.ID(root))
+	st, _ := pathState(l.DailyDir(), true, true)
+	rep.add("ok", "", "short-term memory %s: %s", l.DailyDir(), st)
+	if l.LongActive() {
+		rep.add("ok", "", "long-term memory %s: ok", l.LongDir())
+		doctorNight(rep, l)
+	} else {
+		rep.add("ok", "", "long-term memory: off (/cerebro:memory_long_active on switches it on)")
+	}
+}
+
+func checkConfig(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
+	cfg, err := opts.Config(env.root)
 	if err != nil {
+		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
+		return
+	}
+	broken := map[string]bool{}
+	for _, w := range cfg.Broken {
+		broken[w] = true
+		rep.add("broken", "fix the file named (the hooks use the defaults for what cannot be read meanwhile); `memhook config` shows what applies", "configuration: %s", w)
+	}
+	for _, w := range cfg.Warnings {
+		if broken[w] {
+			continue
+		}
+		rep.add("warn", "fix or remove the key named (the hooks use its default meanwhile); `memhook config` lists every key and its value", "configuration: %s", w)
+	}
+	if k := cfg.Distiller.Kind; k != "extractive" && k != "claude" {
+		rep.add("warn", `set distiller.kind to "extractive" or "claude"`, "distiller.kind %q is unknown; extractive is used", k)
+	}
+}
+
+// checkOtherStateDirs names the state dirs not in use, with their last
+// use: after a `claude --plugin-dir` session the hooks wrote to
+// cerebro-inline, which a terminal never reads unless told.
+func checkOtherStateDirs(rep *doctorReport, f *Factory) {
+	in := filepath.Clean(f.Paths.State)
+	for _, d := range config.FindStateDirs(f.Getenv) {
+		if filepath.Clean(d.Dir) == in {
+			continue
+		}
+		rep.add("ok", "", "other state dir %s, last used %s (not read; CEREBRO_STATE_DIR=%s reads it)", d.Dir, d.LastUse.Local().Format("2006-01-02 15:04"), d.Dir)
+	}
+}
+
+func checkDesk(rep *doctorReport, paths config.Paths) {
+	st, _ := pathState(paths.Home, true, true)
+	rep.add("ok", "", "cerebro home (desk) %s: %s", paths.Home, st)
+	st, _ = pathState(filepath.Join(paths.DeskShortDir(), "daily"), true, true)
+	rep.add("ok", "", "desk daily folder %s: %s", filepath.Join(paths.DeskShortDir(), "daily"), st)
+}
+
+func checkOrgVault(rep *doctorReport, home string) {
+	if _, err := orgvault.Open(home); err == nil {
+		rep.add("ok", "", "org vault %s: ok", home)
+		return
+	}
+	rep.add("ok", "", "org vault %s: %s (by /org_ingest, /org_query, /org_lint, /org_rollup or `memhook org init`)", home, pathLater)
+}
+
+// checkPluginCopy says which copy of the plugin Claude Code runs. At
+// install it copies the plugin to ~/.claude/plugins/cache/…, but a plugin
+// from a directory marketplace (make install registers the checkout) runs
+// from that directory: CLAUDE_PLUGIN_ROOT is the checkout (with a trailing
+// slash, hence the "//" in paths Claude Code writes), so `make build`
+// takes effect without a reinstall and the cached copy is not used.
+func checkPluginCopy(rep *doctorReport, f *Factory) {
+	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
+		rep.add("ok", "", "plugin running from %s (CLAUDE_PLUGIN_ROOT)", filepath.Clean(r))
+		return
+	}
+	plugins := filepath.Dir(config.PluginDataRoot(f.Getenv)) // ~/.claude/plugins
+	installed := readSmallJSON(filepath.Join(plugins, "installed_plugins.json"))
+	if installed == "" {
+		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+		return
+	}
+	known := readSmallJSON(filepath.Join(plugins, "known_marketplaces.json"))
+	found := false
+	gjson.Get(installed, "plugins").ForEach(func(key, val gjson.Result) bool {
+		id := key.String()
+		name, market, ok := strings.Cut(id, "@")
+		if !ok || name != "cerebro" {
+			return true
+		}
+		found = true
+		cached := filepath.Clean(val.Get("0.installPath").String())
+		src := gjson.Get(known, gjson.Escape(market)+".source")
+		if src.Get("source").String() == "directory" {
+			rep.add("ok", "", "plugin %s runs from %s (a directory marketplace runs its source folder; the copy in %s is not used)", id, filepath.Clean(src.Get("path").String()), cached)
+		} else {
+			rep.add("ok", "", "plugin %s runs from %s (the copy Claude Code made at install)", id, cached)
+		}
+		return true
+	})
+	if !found {
+		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+	}
+}
+
+// readSmallJSON reads a Claude Code settings file of at most 1 MiB; ""
+// when it is missing or larger.
+func readSmallJSON(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !gjson.ValidBytes(data) {
+		return ""
+	}
+	return string(data)
+}
+
+// checkOnPath tells whether `memhook` in a terminal finds a memhook.
+func checkOnPath(rep *doctorReport, f *Factory) {
+	for _, dir := range filepath.SplitList(f.Getenv("PATH")) {
+		if dir == "" {
+			continue
+		}
+		for _, name := range []string{"memhook", "memhook.exe"} {
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				rep.add("ok", "", "memhook on PATH: %s", p)
+				return
+			}
+		}
+	}
+	bindir := f.Getenv("CEREBRO_BIN_DIR")
+	if bindir == "" {
+		bindir = f.Getenv("XDG_BIN_HOME")
+	}
+	if bindir == "" {
+		bindir = filepath.Join(f.Getenv("HOME"), ".local", "bin")
+	}
+	if fi, err := os.Stat(filepath.Join(bindir, "memhook")); err == nil && !fi.IsDir() {
+		rep.add("warn", "add it to PATH, e.g. in ~/.profile: export PATH=\""+bindir+":$PATH\"", "memhook on PATH: missing; the launcher %s exists but %s is not on PATH", filepath.Join(bindir, "memhook"), bindir)
+		return
+	}
+	rep.add("warn", "run `make install` in the plugin checkout: it puts a memhook launcher in ~/.local/bin and says how to add that folder to PATH", "memhook on PATH: missing (`which memhook` finds nothing)")
+}
+
+func checkShortCommands(rep *doctorReport, f *Factory) {
+	dir := userCommandsDir(f)
+	st := ShortStatus(dir)
+	var ours, theirs, missing []string
+	for _, n := range ShortCommands {
+		switch st[n] {
+		case shortOurs:
+			ours = append(ours, "/"+n)
+		case shortTheirs:
+			theirs = append(theirs, "/"+n)
+		default:
+			missing = append(missing, "/"+n)
+		}
+	}
+	switch {
+	case len(missing) == len(ShortCommands):
+		rep.add("warn", "run `memhook commands install` (make install does) for /org_ingest, /recall, …; /cerebro:NAME works meanwhile", "short commands in %s: missing", dir)
+	case len(missing) > 0:
+		rep.add("warn", "run `memhook commands install` again", "short commands in %s: %d installed, missing %s", dir, len(ours), strings.Join(missing, " "))
+	default:
+		rep.add("ok", "", "short commands in %s: %d installed", dir, len(ours))
+	}
+	if len(theirs) > 0 {
+		rep.add("ok", "", "short commands left to a person's own file: %s (use /cerebro:NAME)", strings.Join(theirs, " "))
+	}
+}
+
+// checkStateDir says which state dir is in use and why, and whether it can
+// be written; it creates nothing (a fresh machine has none until the
+// first hook runs).
+func checkStateDir(rep *doctorReport, paths config.Paths) {
+	dir := paths.State
+	why := paths.StateWhy
+	if why == "" {
+		why = "set by the caller"
+	}
+	st, ok := pathState(dir, true, true)
+	if !ok {
+		parent := dir
+		for {
+			if _, err := os.Stat(parent); err == nil {
+				break
+			}
+			next := filepath.Dir(parent)
+			if next == parent {
+				break
+			}
+			parent = next
+		}
+		if err := probeWritable(parent); err != nil {
+			rep.add("broken", "set CEREBRO_STATE_DIR to a writable directory", "state dir %s (%s): cannot be created: %v", dir, why, err)
+			return
+		}
+		rep.add("ok", "", "state dir %s: %s (chosen by %s)", dir, st, why)
+		return
+	}
+	if err := probeWritable(dir); err != nil {
 		rep.add("broken", "set CEREBRO_STATE_DIR to a writable directory", "state dir %s is not writable: %v", dir, err)
 		return
 	}
+	rep.add("ok", "", "state dir %s: ok (chosen by %s)", dir, why)
+}
+
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return err
+	}
 	f.Close()
-	os.Remove(f.Name())
-	rep.add("ok", "", "state dir %s", dir)
+	return os.Remove(f.Name())
 }
 
 func checkRegistry(rep *doctorReport, path string) {
+	if st, ok := pathState(path, false, true); !ok {
+		rep.add("ok", "", "registry %s: %s (by /memory_long_active on)", path, st)
+		return
+	}
 	reg, err := registry.Read(path)
 	switch {
 	case errors.Is(err, registry.ErrCorrupt):
@@ -154,7 +389,7 @@ func checkRegistry(rep *doctorReport, path string) {
 		for _, p := range reg.Validate() {
 			rep.add("warn", "edit or remove the entry", "registry entry %d (%s): %s", p.Index, p.ID, p.Message)
 		}
-		rep.add("ok", "", "registry %s (%d projects)", path, len(reg.Projects))
+		rep.add("ok", "", "registry %s: ok, %s", path, plural(len(reg.Projects), "project"))
 	}
 }
 
@@ -242,4 +477,11 @@ func checkPending(rep *doctorReport, dir string, now time.Time) {
 		return
 	}
 	rep.add("ok", "", "no session waiting for a flush")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -27,7 +27,7 @@ type GraphOptions struct {
 func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "graph",
-		Short: "The knowledge graph: context from wiki links and recorded relations, with citations",
+		Short: "Answer from the knowledge graph (wiki links and recorded relations, with citations) or record a relation",
 	}
 	run := func(opts *GraphOptions) error {
 		if runF != nil {
@@ -38,7 +38,7 @@ func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
 	ask := &GraphOptions{Factory: f, Action: "ask"}
 	askCmd := &cobra.Command{
 		Use:   "ask QUESTION...",
-		Short: "Entities named in the question, their neighbours and backlinks, and paths between them",
+		Short: "List the entities a question names, their neighbours and backlinks, and the paths between them",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ask.Question = strings.Join(args, " ")

@@ -68,11 +68,12 @@ func hookHandlers() map[string]hookHandler {
 func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {
 	opts := &HookOptions{Factory: f}
 	return &cobra.Command{
-		Use:    "hook EVENT",
-		Short:  "Handle a Claude Code hook event (reads the hook JSON on stdin)",
-		Long:   "Handle a Claude Code hook event. Always exits 0: errors go to the log in the state dir.",
-		Args:   cobra.ExactArgs(1),
-		Hidden: false,
+		Use:   "hook EVENT",
+		Short: "Handle a Claude Code hook event (reads the hook JSON on stdin)",
+		Long:  "Handle a Claude Code hook event. Always exits 0: errors go to the log in the state dir.",
+		Args:  cobra.ExactArgs(1),
+		// Claude Code calls it, people never do: kept out of --help.
+		Hidden: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Event = args[0]
 			if runF != nil {

@@ -28,7 +28,7 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 	for _, a := range []string{"set", "add"} {
 		action := a
 		sub := &cobra.Command{
-			Use: action + " TEXT|-", Short: action + " CORE.md text within the size cap", Args: cobra.ExactArgs(1),
+			Use: action + " TEXT|-", Short: strings.ToUpper(action[:1]) + action[1:] + " CORE.md text within the size cap", Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action, opts.Text = action, args[0]
 				if runF != nil {

@@ -265,14 +265,6 @@ func TestNightMonth(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 // TestNightBudgetStopsAtCalls gives the night ten ready days and a budget
 // of three calls.

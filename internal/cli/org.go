@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/orgvault"
@@ -11,7 +12,7 @@ import (
 func newCmdOrg(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "org",
-		Short: "The org knowledge vault: init, ingest, query, lint, rm",
+		Short: "Manage the org knowledge vault: init, ingest, query, lint, rm",
 		Long: `The org knowledge vault at $CEREBRO_HOME is the organisation's shareable wiki:
 cases, regulations, approaches, tools, work types, maps and sources, curated
 by a person. Every change is a git commit; share it by adding a remote.`,
@@ -69,13 +70,42 @@ func orgInitRun(opts *OrgInitOptions) error {
 	return nil
 }
 
-// openOrg opens the vault, with the hint to create it when absent.
+// openOrg opens the vault for a command that only changes what is in it
+// (org rm): a vault that is not there is an error with the hint to create
+// it.
 func openOrg(f *Factory) (*orgvault.Vault, error) {
+	return orgvault.Open(f.Paths.Home)
+}
+
+// openOrCreateOrg opens the vault, creating it on first use: ingest, query,
+// lint and rollup are how people meet the vault, and failing them with "run
+// org init first" only sends them to type a command that asks nothing.
+// The creation is announced on stderr, so a --json stdout stays one object.
+func openOrCreateOrg(f *Factory) (*orgvault.Vault, error) {
 	v, err := orgvault.Open(f.Paths.Home)
-	if err != nil {
+	var missing *orgvault.NotInitializedError
+	if !errors.As(err, &missing) {
+		return v, err
+	}
+	if err := ensureOrgVault(f); err != nil {
 		return nil, err
 	}
-	return v, nil
+	return orgvault.Open(f.Paths.Home)
+}
+
+// ensureOrgVault lays out the vault when it is missing and says so.
+func ensureOrgVault(f *Factory) error {
+	if _, err := orgvault.Open(f.Paths.Home); err == nil {
+		return nil
+	}
+	res, err := orgvault.Init(f.Paths.Home, f.Now())
+	if err != nil {
+		return withHint(fmt.Errorf("create the org vault on first use: %w", err), "check that "+f.Paths.Home+" (CEREBRO_HOME) is writable, then run `memhook org init`")
+	}
+	if len(res.Created) > 0 {
+		fmt.Fprintf(f.Err, "memhook: created the org vault at %s on first use (%d files, commit %s; `memhook org init` does the same)\n", res.Root, len(res.Created), short(res.Commit))
+	}
+	return nil
 }
 
 func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {

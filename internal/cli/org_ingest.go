@@ -50,7 +50,7 @@ them with [REDACTED:kind] markers. The change is logged and committed.`,
 }
 
 func orgIngestRun(opts *OrgIngestOptions) error {
-	v, err := openOrg(opts.Factory)
+	v, err := openOrCreateOrg(opts.Factory)
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ secrets or personal data. It exits 1 when it finds errors.`,
 }
 
 func orgLintRun(opts *OrgLintOptions) error {
-	v, err := openOrg(opts.Factory)
+	v, err := openOrCreateOrg(opts.Factory)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 }
 
 func orgQueryRun(opts *OrgQueryOptions) error {
-	v, err := openOrg(opts.Factory)
+	v, err := openOrCreateOrg(opts.Factory)
 	if err != nil {
 		return err
 	}

@@ -15,11 +15,39 @@ func orgEnv(t *testing.T) (map[string]string, string) {
 	return map[string]string{"HOME": dir, "CEREBRO_HOME": home, "CEREBRO_STATE_DIR": filepath.Join(dir, "state")}, home
 }
 
-func TestOrgNeedsInit(t *testing.T) {
-	env, _ := orgEnv(t)
-	_, errOut, code := run(t, env, "", "org", "lint")
+// The vault creates itself on first use by ingest, query, lint and rollup,
+// and says so; org rm, which only changes what is there, still needs one.
+func TestOrgVaultCreatedOnFirstUse(t *testing.T) {
+	env, home := orgEnv(t)
+	_, errOut, code := run(t, env, "", "org", "rm", "x.md")
 	if code != 1 || !strings.Contains(errOut, "no org vault") || !strings.Contains(errOut, "memhook org init") {
-		t.Fatalf("exit %d stderr:\n%s", code, errOut)
+		t.Fatalf("org rm without a vault: exit %d stderr:\n%s", code, errOut)
+	}
+	if _, err := os.Stat(home); err == nil {
+		t.Fatalf("org rm created %s", home)
+	}
+	src := filepath.Join(t.TempDir(), "memo.md")
+	os.WriteFile(src, []byte("# Памятка\nКак мы ведём релизы.\n"), 0o644)
+	out, errOut, code := run(t, env, "", "org", "ingest", src)
+	if code != 0 || !strings.Contains(errOut, "created the org vault at "+home+" on first use") || !strings.Contains(out, "sources/memo.md") {
+		t.Fatalf("first org ingest: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(home, "SCHEMA.md")); err != nil {
+		t.Fatalf("no SCHEMA.md after the first ingest: %v", err)
+	}
+	_, errOut, code = run(t, env, "", "org", "lint")
+	if code != 0 || strings.Contains(errOut, "created the org vault") {
+		t.Fatalf("second use announced a creation again or failed: exit %d\n%s", code, errOut)
+	}
+	for _, args := range [][]string{{"org", "query", "релизы"}, {"org", "lint"}, {"rollup"}} {
+		env2, home2 := orgEnv(t)
+		_, errOut, code := run(t, env2, "", args...)
+		if !strings.Contains(errOut, "created the org vault at "+home2) {
+			t.Errorf("%v on a fresh desk: exit %d, no announcement\n%s", args, code, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(home2, "SCHEMA.md")); err != nil {
+			t.Errorf("%v did not create the vault: %v", args, err)
+		}
 	}
 }
 

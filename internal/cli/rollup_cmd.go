@@ -75,6 +75,9 @@ func rollupRun(opts *RollupOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := ensureOrgVault(opts.Factory); err != nil {
+		return err
+	}
 	today := opts.Now()
 	if opts.Date != "" {
 		if today, err = time.ParseInLocation("2006-01-02", opts.Date, time.Local); err != nil {

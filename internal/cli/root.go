@@ -54,12 +54,29 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdNight(f, nil),
 		newCmdOrg(f),
 		newCmdServe(f, nil),
+		newCmdSlash(f),
+		newCmdVersion(f),
+		newCmdCommands(f, nil),
 	)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")
 	})
 	checkUsage(root)
 	return root
+}
+
+// newCmdVersion answers `memhook version`, which people type as often as
+// --version.
+func newCmdVersion(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print memhook's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintf(f.Out, "memhook version %s\n", Version)
+			return err
+		},
+	}
 }
 
 // commandName is the command's path without "memhook", for messages that

@@ -31,7 +31,7 @@ type SkillOptions struct {
 func newCmdSkill(f *Factory, runF func(*SkillOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill",
-		Short: "A skill's versions: every edit is a commit; log, diff, revert",
+		Short: "Log, diff and revert a skill's versions (every edit is a commit)",
 		Long: `Every edit of a skill file is committed at once (by the PostToolUse hook and by
 memhook itself). These commands read that history and undo an edit as a new
 commit. The skill is looked up under --skills-dir, else <project>/.claude/skills,

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,19 +12,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Every slash command follows the pattern that works in Claude Code
-// (briefs/commands.md): one `!` line that runs an existing memhook command
-// with the plugin's data dir and routes its errors to the model, and
-// allowed-tools covering that line. Every memhook call a command tells the
-// model to make must be allowed too: in `claude -p` a tool call the command
-// does not allow is refused ("This command requires approval"), and
-// interactively it stops to ask.
+// Every slash command follows the one safe pattern: a fenced `!` block
+// that runs `memhook slash` with the plugin's data dir and hands it
+// $ARGUMENTS in a quoted here-document, which no shell expands (Claude Code
+// pastes $ARGUMENTS into the block as text and writes an argument's "!" as
+// "\!", so no argument line can end the here-document). allowed-tools
+// allows exactly that invocation, and each memhook call the command tells
+// the model to make by its own prefix: in `claude -p` a tool call the
+// command does not allow is refused, and interactively it stops to ask.
 func TestSlashCommands(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "commands", "*.md"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no commands: %v", err)
 	}
-	bang := regexp.MustCompile("^!`env CLAUDE_PLUGIN_DATA=\"\\$\\{CLAUDE_PLUGIN_DATA\\}\" \"\\$\\{CLAUDE_PLUGIN_ROOT\\}/scripts/memhook\" ([^`]*) 2>&1 \\|\\| echo \"\\(memhook [^`]*exited with status \\$\\?[^`]*\\)\"`$")
+	const mh = `"${CLAUDE_PLUGIN_ROOT}/scripts/memhook"`
+	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) <<'!CEREBRO'\n(\$ARGUMENTS\n)?!CEREBRO\n` + "```\n")
 	call := regexp.MustCompile(`scripts/memhook" ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
 	root := newRootCmd(&Factory{})
 	for _, words := range [][]string{{"nosuch", ""}, {"org", "nosuch"}} {
@@ -48,29 +51,64 @@ func TestSlashCommands(t *testing.T) {
 		if meta.Description == "" {
 			t.Errorf("%s: no description", name)
 		}
-		bangs := 0
-		for _, line := range strings.Split(string(body), "\n") {
-			if strings.HasPrefix(line, "!`") {
-				bangs++
-				if !bang.MatchString(line) {
-					t.Errorf("%s: `!` line does not follow the working pattern: %s", name, line)
-				}
-				if !strings.Contains(meta.AllowedTools, "Bash(env CLAUDE_PLUGIN_DATA=*)") || !strings.Contains(meta.AllowedTools, "Bash(echo:*)") {
-					t.Errorf("%s: allowed-tools %q does not cover the `!` line", name, meta.AllowedTools)
-				}
-			} else if strings.Contains(line, "scripts/memhook\"") && !strings.Contains(meta.AllowedTools, "Bash(${CLAUDE_PLUGIN_ROOT}/scripts/memhook:*)") {
-				t.Errorf("%s: tells the model to run memhook but allowed-tools %q does not allow it", name, meta.AllowedTools)
+		blocks := block.FindAllStringSubmatch(string(body), -1)
+		if len(blocks) != 1 || !strings.HasPrefix(string(body), blocks[0][0]) {
+			t.Errorf("%s: the body must open with exactly one `memhook slash` block in the safe pattern; found %d", name, len(blocks))
+			continue
+		}
+		sub := blocks[0][1]
+		if !commandExists(root, strings.Fields(strings.TrimPrefix(sub, "--text "))[:min(2, len(strings.Fields(strings.TrimPrefix(sub, "--text "))))]) {
+			t.Errorf("%s: memhook %s does not exist", name, sub)
+		}
+		rules := allowedBash(meta.AllowedTools)
+		want := mh + ` slash --state-dir "${CLAUDE_PLUGIN_DATA}" ` + sub + ":*"
+		if len(rules) == 0 || rules[0] != want {
+			t.Errorf("%s: the first allowed Bash rule is %q, want exactly the block's invocation %q", name, first(rules), want)
+		}
+		for _, r := range rules {
+			if !strings.HasPrefix(r, mh+" ") || strings.Contains(r, "=*") || strings.HasSuffix(r, mh+":*") {
+				t.Errorf("%s: allowed-tools rule Bash(%s) is wider than one memhook invocation", name, r)
 			}
+		}
+		if strings.Contains(string(body), "!`") || strings.Count(string(body), "$ARGUMENTS") > 1 && !strings.Contains(meta.AllowedTools, "Read") {
+			t.Errorf("%s: an inline `!` line or $ARGUMENTS outside the block", name)
+		}
+		rest := strings.TrimPrefix(string(body), blocks[0][0])
+		for _, line := range strings.Split(rest, "\n") {
 			for _, m := range call.FindAllStringSubmatch(line, -1) {
 				if !commandExists(root, m[1:]) {
 					t.Errorf("%s: memhook %s does not exist", name, strings.TrimSpace(m[1]+" "+m[2]))
+					continue
+				}
+				if m[1] == "slash" {
+					continue
+				}
+				prefix := mh + " " + m[1]
+				if cmd, _, _ := root.Find([]string{m[1]}); cmd != nil && cmd.HasSubCommands() {
+					prefix += " " + m[2]
+				}
+				if !slices.Contains(rules, prefix+":*") {
+					t.Errorf("%s: tells the model to run %s but allowed-tools does not allow it (%q)", name, prefix, meta.AllowedTools)
 				}
 			}
 		}
-		if bangs != 1 {
-			t.Errorf("%s: %d `!` lines, want 1", name, bangs)
-		}
 	}
+}
+
+// allowedBash lists the patterns of the Bash(…) rules in allowed-tools.
+func allowedBash(tools string) []string {
+	var out []string
+	for _, m := range regexp.MustCompile(`Bash\(([^)]*)\)`).FindAllStringSubmatch(tools, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
 }
 
 // commandExists reports whether words name a memhook command: a command

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,7 +130,10 @@ func TestResolvePaths(t *testing.T) {
 	}
 }
 
-func TestResolvePathsFindsThePluginDataFolder(t *testing.T) {
+// A terminal run uses one documented state dir whatever ran last: the
+// installed plugin's, never the --plugin-dir one because it was used more
+// recently; FindStateDirs lists both for doctor.
+func TestResolvePathsNeverSwitchesStateDirSilently(t *testing.T) {
 	home := t.TempDir()
 	inline := filepath.Join(home, ".claude", "plugins", "data", "cerebro-inline")
 	installed := filepath.Join(home, ".claude", "plugins", "data", "cerebro-cerebro")
@@ -137,17 +141,30 @@ func TestResolvePathsFindsThePluginDataFolder(t *testing.T) {
 	os.MkdirAll(filepath.Join(installed, "logs"), 0o755)
 	os.MkdirAll(filepath.Join(home, ".claude", "plugins", "data", "other-x"), 0o755)
 	old := time.Now().Add(-time.Hour)
-	os.WriteFile(filepath.Join(inline, "logs", "hooks.log"), []byte("x"), 0o644)
-	os.Chtimes(filepath.Join(inline, "logs", "hooks.log"), old, old)
-	os.Chtimes(inline, old, old)
 	os.WriteFile(filepath.Join(installed, "logs", "hooks.log"), []byte("x"), 0o644)
-	if got := ResolvePaths(mapEnv(map[string]string{"HOME": home})).State; got != installed {
-		t.Fatalf("state = %s, want the folder the hooks used last, %s", got, installed)
+	os.Chtimes(filepath.Join(installed, "logs", "hooks.log"), old, old)
+	os.Chtimes(installed, old, old)
+	os.WriteFile(filepath.Join(inline, "logs", "hooks.log"), []byte("x"), 0o644)
+	p := ResolvePaths(mapEnv(map[string]string{"HOME": home}))
+	if p.State != installed || !strings.Contains(p.StateWhy, "default") {
+		t.Fatalf("state = %s (%s), want the installed plugin's %s although --plugin-dir's was used later", p.State, p.StateWhy, installed)
 	}
-	if got := ResolvePaths(mapEnv(map[string]string{"HOME": home, "CEREBRO_STATE_DIR": "/st"})).State; got != "/st" {
-		t.Fatalf("an explicit state dir must win, got %s", got)
+	if got := ResolvePaths(mapEnv(map[string]string{"HOME": home, "CEREBRO_STATE_DIR": "/st"})); got.State != "/st" || got.StateWhy != "CEREBRO_STATE_DIR" {
+		t.Fatalf("an explicit state dir must win, got %+v", got)
 	}
-	if got := ResolvePaths(mapEnv(map[string]string{"HOME": t.TempDir()})).State; !strings.HasSuffix(got, "cerebro") {
-		t.Fatalf("without plugin data: %s", got)
+	fresh := t.TempDir()
+	if got := ResolvePaths(mapEnv(map[string]string{"HOME": fresh})).State; got != filepath.Join(fresh, ".claude", "plugins", "data", "cerebro-cerebro") {
+		t.Fatalf("on a fresh HOME: %s", got)
+	}
+	found := FindStateDirs(mapEnv(map[string]string{"HOME": home}))
+	var dirs []string
+	for _, f := range found {
+		dirs = append(dirs, f.Dir)
+		if f.Dir == inline && time.Since(f.LastUse) > time.Minute {
+			t.Errorf("last use of %s = %v, want the hook log's write", inline, f.LastUse)
+		}
+	}
+	if len(found) != 2 || !slices.Contains(dirs, inline) || !slices.Contains(dirs, installed) {
+		t.Errorf("FindStateDirs = %v, want the two cerebro data dirs", dirs)
 	}
 }

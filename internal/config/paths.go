@@ -11,28 +11,71 @@ import (
 type Paths struct {
 	Home  string // the org desk ($CEREBRO_HOME, default ~/cerebro)
 	State string // plugin state: cursors, journals, logs, indexes
+	// StateWhy says which rule chose State, for `memhook doctor`.
+	StateWhy string
 }
+
+// InstalledPluginData is the folder name Claude Code gives the data dir of
+// cerebro installed from its own marketplace (named cerebro):
+// <plugin>-<marketplace>. `claude --plugin-dir` uses cerebro-inline.
+const InstalledPluginData = "cerebro-cerebro"
 
 // ResolvePaths applies the documented defaults: CEREBRO_HOME or ~/cerebro;
 // CLAUDE_PLUGIN_DATA (set by Claude Code for hooks), else CEREBRO_STATE_DIR,
-// else the data folder Claude Code gave the installed plugin (so memhook run
-// from a terminal sees the hooks' state), else the OS state dir.
+// else the data dir of the plugin installed from its marketplace. The last
+// is one fixed folder on purpose: picking whichever data dir was used last
+// made a terminal's memhook switch state silently after one
+// `claude --plugin-dir` run.
 func ResolvePaths(env Env) Paths {
 	home := env("CEREBRO_HOME")
 	if home == "" {
 		home = filepath.Join(homeDir(env), "cerebro")
 	}
-	state := env("CLAUDE_PLUGIN_DATA")
-	if state == "" {
-		state = env("CEREBRO_STATE_DIR")
+	if s := env("CLAUDE_PLUGIN_DATA"); s != "" {
+		return Paths{Home: home, State: s, StateWhy: "CLAUDE_PLUGIN_DATA, set by Claude Code for the plugin's hooks"}
 	}
-	if state == "" {
-		state = pluginDataDir(env)
+	if s := env("CEREBRO_STATE_DIR"); s != "" {
+		return Paths{Home: home, State: s, StateWhy: "CEREBRO_STATE_DIR"}
 	}
-	if state == "" {
-		state = stateDir(env)
+	return Paths{Home: home, State: filepath.Join(PluginDataRoot(env), InstalledPluginData),
+		StateWhy: "the default: the data dir Claude Code gives the plugin installed from its marketplace (`make install`), shared with its hooks"}
+}
+
+// PluginDataRoot is the folder holding every plugin's data dir:
+// $CLAUDE_CONFIG_DIR/plugins/data, default ~/.claude/plugins/data.
+func PluginDataRoot(env Env) string {
+	claude := env("CLAUDE_CONFIG_DIR")
+	if claude == "" {
+		claude = filepath.Join(homeDir(env), ".claude")
 	}
-	return Paths{Home: home, State: state}
+	return filepath.Join(claude, "plugins", "data")
+}
+
+// StateDirFound is a state dir that exists, with its last use.
+type StateDirFound struct {
+	Dir     string
+	LastUse time.Time // the hook log's last write, else the folder's
+}
+
+// FindStateDirs lists the state dirs that exist on this machine: every
+// cerebro-* plugin data dir (installed, --plugin-dir) and the OS state
+// dir older versions used. Doctor shows them beside the one in use.
+func FindStateDirs(env Env) []StateDirFound {
+	matches, _ := filepath.Glob(filepath.Join(PluginDataRoot(env), "cerebro-*"))
+	matches = append(matches, stateDir(env))
+	var out []StateDirFound
+	for _, m := range matches {
+		fi, err := os.Stat(m)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		t := fi.ModTime()
+		if li, err := os.Stat(filepath.Join(m, "logs", "hooks.log")); err == nil && li.ModTime().After(t) {
+			t = li.ModTime()
+		}
+		out = append(out, StateDirFound{Dir: m, LastUse: t})
+	}
+	return out
 }
 
 // DeskShortDir is the desk's private short-term folder: registry, rollup,
@@ -50,32 +93,6 @@ func (p Paths) Sessions() string { return filepath.Join(p.State, "sessions") }
 
 // Indexes holds the search indexes, one per memory root.
 func (p Paths) Indexes() string { return filepath.Join(p.State, "index") }
-
-// pluginDataDir finds ~/.claude/plugins/data/cerebro-<marketplace>, the
-// folder Claude Code hands cerebro's hooks as CLAUDE_PLUGIN_DATA. With
-// several (installed and --plugin-dir), the one used last wins.
-func pluginDataDir(env Env) string {
-	claude := env("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		claude = filepath.Join(homeDir(env), ".claude")
-	}
-	matches, _ := filepath.Glob(filepath.Join(claude, "plugins", "data", "cerebro-*"))
-	best, bestTime := "", time.Time{}
-	for _, m := range matches {
-		fi, err := os.Stat(m)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		t := fi.ModTime()
-		if li, err := os.Stat(filepath.Join(m, "logs", "hooks.log")); err == nil && li.ModTime().After(t) {
-			t = li.ModTime()
-		}
-		if best == "" || t.After(bestTime) {
-			best, bestTime = m, t
-		}
-	}
-	return best
-}
 
 func homeDir(env Env) string {
 	if h := env("HOME"); h != "" {

@@ -1,0 +1,277 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/spf13/cobra"
+)
+
+// ShortCommands are the slash commands the product promised by their short
+// names (/org_ingest, not /cerebro:org_ingest): Claude Code namespaces every
+// plugin command, so these are user-level commands in ~/.claude/commands/
+// that run the plugin's memhook. Each is made from the plugin's own
+// commands/<name>.md.
+var ShortCommands = []string{
+	"memory_long_active", "org_init", "org_ingest", "org_query", "org_lint", "org_rollup",
+	"org_dashboard", "ingest", "compile", "recall", "flush",
+}
+
+// shortMarker marks a command file as cerebro's: install replaces only
+// such files and remove deletes only them. It is a YAML comment in the
+// frontmatter, so it costs the model no tokens.
+const shortMarker = "# cerebro: installed by `memhook commands install`; `memhook commands remove` deletes it"
+
+// CommandsOptions are the inputs of `memhook commands install|remove|status`.
+type CommandsOptions struct {
+	*Factory
+	Action     string
+	Dir        string // where user-level commands live (~/.claude/commands)
+	PluginRoot string // the plugin checkout whose commands/ and scripts/memhook are used
+}
+
+func newCmdCommands(f *Factory, runF func(*CommandsOptions) error) *cobra.Command {
+	opts := &CommandsOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "commands",
+		Short: "Install, remove or list the short slash commands (/org_ingest, /recall, …)",
+		Long: `Claude Code names a plugin's commands /cerebro:NAME. These short forms
+(/memory_long_active, /org_ingest, /recall, …) are user-level commands in
+~/.claude/commands/ that run this plugin's memhook. A command file a person
+wrote is never overwritten: install skips it and says so, remove leaves it.`,
+	}
+	for _, a := range []struct{ name, short string }{
+		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)"},
+		{"remove", "Delete the short commands cerebro installed, and nothing else"},
+		{"status", "Show which short commands are installed, missing or a person's own"},
+	} {
+		a := a
+		sub := &cobra.Command{
+			Use: a.name, Short: a.short, Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error {
+				opts.Action = a.name
+				if runF != nil {
+					return runF(opts)
+				}
+				return commandsRun(opts)
+			},
+		}
+		sub.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
+		if a.name == "install" {
+			sub.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
+		}
+		cmd.AddCommand(sub)
+	}
+	return cmd
+}
+
+// userCommandsDir is ~/.claude/commands, or $CLAUDE_CONFIG_DIR/commands.
+func userCommandsDir(f *Factory) string {
+	claude := f.Getenv("CLAUDE_CONFIG_DIR")
+	if claude == "" {
+		home := f.Getenv("HOME")
+		if home == "" {
+			home = f.Getenv("USERPROFILE")
+		}
+		claude = filepath.Join(home, ".claude")
+	}
+	return filepath.Join(claude, "commands")
+}
+
+// pluginRoot is the checkout this memhook belongs to (bin/memhook's
+// parent), else CLAUDE_PLUGIN_ROOT.
+func pluginRoot(f *Factory) string {
+	var candidates []string
+	if f.Executable != "" {
+		if exe, err := filepath.EvalSymlinks(f.Executable); err == nil {
+			candidates = append(candidates, filepath.Dir(filepath.Dir(exe)))
+		}
+	}
+	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
+		candidates = append(candidates, filepath.Clean(r))
+	}
+	for _, c := range candidates {
+		if _, err := os.Stat(filepath.Join(c, ".claude-plugin", "plugin.json")); err == nil {
+			return c
+		}
+	}
+	return ""
+}
+
+// shortState is what one short command's file is.
+type shortState int
+
+const (
+	shortMissing shortState = iota
+	shortOurs
+	shortTheirs
+)
+
+func (s shortState) String() string {
+	return [...]string{"not installed", "installed", "a person's own file (left alone)"}[s]
+}
+
+// readShort reports whose file dir/name.md is; it reads at most 64 KiB and
+// never follows a symbolic link (a link is nobody's to overwrite).
+func readShort(path string) (shortState, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return shortMissing, nil
+	}
+	if err != nil {
+		return shortTheirs, err
+	}
+	if !fi.Mode().IsRegular() {
+		return shortTheirs, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return shortTheirs, err
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, 64<<10))
+	if err != nil {
+		return shortTheirs, err
+	}
+	if bytes.Contains(data, []byte(shortMarker)) {
+		return shortOurs, nil
+	}
+	return shortTheirs, nil
+}
+
+// ShortStatus lists each short command's state in dir, for status and doctor.
+func ShortStatus(dir string) map[string]shortState {
+	out := map[string]shortState{}
+	for _, n := range ShortCommands {
+		st, _ := readShort(filepath.Join(dir, n+".md"))
+		out[n] = st
+	}
+	return out
+}
+
+func commandsRun(opts *CommandsOptions) error {
+	dir := opts.Dir
+	if dir == "" {
+		dir = userCommandsDir(opts.Factory)
+	}
+	switch opts.Action {
+	case "install":
+		return commandsInstall(opts, dir)
+	case "remove":
+		return commandsRemove(opts, dir)
+	}
+	st := ShortStatus(dir)
+	for _, n := range ShortCommands {
+		fmt.Fprintf(opts.Out, "/%-19s %s\n", n, st[n])
+	}
+	return nil
+}
+
+func commandsInstall(opts *CommandsOptions, dir string) error {
+	root := opts.PluginRoot
+	if root == "" {
+		root = pluginRoot(opts.Factory)
+	}
+	if root == "" {
+		return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("commands install: %w", err)
+	}
+	// The path goes into a shell line between double quotes.
+	if strings.ContainsAny(root, "\"`$\\\n") {
+		return fmt.Errorf("commands install: the plugin path %q holds a character a shell line cannot quote safely; move the checkout", root)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("commands install: create %s: %w", dir, err)
+	}
+	installed, skipped := 0, 0
+	for _, n := range ShortCommands {
+		path := filepath.Join(dir, n+".md")
+		st, err := readShort(path)
+		if err != nil {
+			return fmt.Errorf("commands install: read %s: %w", path, err)
+		}
+		if st == shortTheirs {
+			fmt.Fprintf(opts.Out, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
+			skipped++
+			continue
+		}
+		src := filepath.Join(root, "commands", n+".md")
+		data, err := os.ReadFile(src)
+		if err != nil {
+			return fmt.Errorf("commands install: read the plugin's %s: %w", src, err)
+		}
+		text, err := shortCommandText(string(data), root)
+		if err != nil {
+			return fmt.Errorf("commands install: %s: %w", src, err)
+		}
+		if err := atomicfile.Write(path, []byte(text), 0o644); err != nil {
+			return fmt.Errorf("commands install: write %s: %w", path, err)
+		}
+		installed++
+	}
+	fmt.Fprintf(opts.Out, "installed %d short commands in %s (running %s)", installed, dir, filepath.Join(root, "scripts", "memhook"))
+	if skipped > 0 {
+		fmt.Fprintf(opts.Out, "; skipped %d", skipped)
+	}
+	fmt.Fprintln(opts.Out)
+	return nil
+}
+
+// shortCommandText turns the plugin's command into the user-level one:
+// the plugin's paths become the checkout's absolute path, the state dir
+// is left to memhook's default (the installed plugin's data dir, which
+// its hooks use), /cerebro:NAME becomes /NAME, and the marker is added.
+func shortCommandText(plugin, root string) (string, error) {
+	if !strings.HasPrefix(plugin, "---\n") {
+		return "", errors.New("no frontmatter")
+	}
+	if !strings.Contains(plugin[4:], "\n---\n") {
+		return "", errors.New("frontmatter not closed")
+	}
+	t := "---\n" + shortMarker + "\n" + plugin[4:]
+	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
+	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))
+	for _, n := range ShortCommands {
+		t = strings.ReplaceAll(t, "/cerebro:"+n, "/"+n)
+	}
+	if strings.Contains(t, "${CLAUDE_PLUGIN_") {
+		return "", errors.New("a plugin variable is left that a user-level command cannot resolve")
+	}
+	return t, nil
+}
+
+func commandsRemove(opts *CommandsOptions, dir string) error {
+	removed := 0
+	for _, n := range ShortCommands {
+		path := filepath.Join(dir, n+".md")
+		st, err := readShort(path)
+		if err != nil {
+			return fmt.Errorf("commands remove: read %s: %w", path, err)
+		}
+		switch st {
+		case shortOurs:
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("commands remove: %w", err)
+			}
+			removed++
+		case shortTheirs:
+			fmt.Fprintf(opts.Out, "kept %s: not cerebro's\n", path)
+		}
+	}
+	// An empty folder is no one's content: leave no trace of the install.
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+		_ = os.Remove(dir)
+	}
+	fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", removed, dir)
+	return nil
+}

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// Every command's one-line help starts with what it does, a verb in the
+// imperative ("Check…", "Search…"), so the list in --help reads as one
+// kind of thing; a noun phrase ("The org vault: …") is what it used to be.
+func TestHelpLinesStartWithAVerb(t *testing.T) {
+	root := newRootCmd(&Factory{})
+	notVerbs := []string{"The ", "A ", "An ", "Entities ", "Memory ", "Short-term ", "Long-term ", "Project "}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden || sub.Name() == "help" {
+				continue
+			}
+			s := sub.Short
+			if s == "" {
+				t.Errorf("%s has no one-line help", sub.CommandPath())
+			}
+			for _, p := range notVerbs {
+				if strings.HasPrefix(s, p) {
+					t.Errorf("%s: %q starts with a noun phrase, not a verb", sub.CommandPath(), s)
+				}
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
+}

@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/spf13/cobra"
+)
+
+// maxSlashArgs bounds what a slash command may hand memhook on stdin: a
+// file name, a question, a few flags.
+const maxSlashArgs = 64 << 10
+
+// newCmdSlash is how the slash commands run memhook. Claude Code pastes a
+// command's $ARGUMENTS into its shell line as text, unquoted, so any `;`,
+// `$(…)` or backquote in them would run in the user's shell. The commands
+// therefore put $ARGUMENTS in a quoted here-document (which the shell
+// never expands) and memhook splits the words itself: quotes group, a
+// backslash escapes, nothing is ever expanded or run.
+func newCmdSlash(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "slash [--state-dir DIR] [--text] COMMAND... < ARGUMENTS",
+		Short: "Run a memhook command with the arguments of a slash command read from stdin",
+		Long: `Run COMMAND... (e.g. "org ingest") with the words read from stdin appended,
+split like a shell would split them (quotes group words, a backslash escapes
+the next character) but never expanded: no variables, no command
+substitution, no globbing. The slash commands use it so that what a person
+or a model types after /org_ingest can never run in the shell.
+
+--text passes the whole of stdin as one argument (a question, where an
+apostrophe is not a quote). It always exits 0 and prints errors and the
+exit status on stdout: Claude Code drops a slash command whose shell line
+fails.
+
+--state-dir is the state dir the plugin's hooks use (CLAUDE_PLUGIN_DATA,
+which Claude Code substitutes into a command's text but does not export).`,
+		Hidden:             true,
+		DisableFlagParsing: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return slashRun(f, args)
+		},
+	}
+}
+
+// slashOptions are the inputs of `memhook slash`.
+type slashOptions struct {
+	StateDir string
+	Text     bool // the whole of stdin is one argument (a question)
+	Command  []string
+}
+
+func parseSlashArgs(args []string) (slashOptions, error) {
+	var o slashOptions
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--text":
+			o.Text = true
+			args = args[1:]
+		case a == "--state-dir" && len(args) > 1:
+			o.StateDir, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--state-dir="):
+			o.StateDir, args = strings.TrimPrefix(a, "--state-dir="), args[1:]
+		case strings.HasPrefix(a, "-"):
+			return o, fmt.Errorf("slash: unknown option %q before the command", a)
+		default:
+			o.Command = args
+			return o, nil
+		}
+	}
+	return o, errors.New("slash: name the memhook command to run")
+}
+
+// slashRun runs the command and always exits 0 with what happened on
+// stdout: Claude Code drops a slash command whose shell line fails, and
+// the model should see the error and its hint instead.
+func slashRun(f *Factory, args []string) error {
+	o, err := parseSlashArgs(args)
+	if err != nil {
+		return withHint(err, "e.g. memhook slash --state-dir DIR org ingest <<'EOF'")
+	}
+	// An empty --state-dir is Claude Code without a plugin data dir (a
+	// user-level command): the terminal's state dir applies.
+	if o.StateDir != "" {
+		f.Paths.State = filepath.Clean(o.StateDir)
+		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
+	}
+	data, err := io.ReadAll(io.LimitReader(f.In, maxSlashArgs+1))
+	if err != nil {
+		return fmt.Errorf("slash: read the arguments from stdin: %w", err)
+	}
+	if len(data) > maxSlashArgs {
+		return fmt.Errorf("slash: the arguments exceed %d bytes", maxSlashArgs)
+	}
+	var words []string
+	if o.Text {
+		// Claude Code writes an argument's "!" as "\!" (so it cannot start
+		// a shell block of its own); a question wants it back.
+		if t := strings.TrimSpace(strings.ReplaceAll(string(data), `\!`, "!")); t != "" {
+			words = []string{"--", t}
+		}
+	} else if words, err = splitWords(string(data)); err != nil {
+		return slashReport(f, withHint(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash"))
+	}
+	f.In = strings.NewReader("")
+	inner := newRootCmd(f)
+	inner.SetArgs(append(append([]string{}, o.Command...), words...))
+	inner.SetIn(f.In)
+	inner.SetOut(f.Out)
+	inner.SetErr(f.Out)
+	f.Err = f.Out // one stream, in order, for the model to read
+	return slashReport(f, inner.Execute())
+}
+
+// slashReport prints err the way Main does, plus the exit status, on stdout.
+func slashReport(f *Factory, err error) error {
+	if err == nil {
+		return nil
+	}
+	code := 1
+	var ex *exitError
+	if errors.As(err, &ex) {
+		code = ex.code
+	} else {
+		fmt.Fprintf(f.Out, "memhook: error: %v\n", err)
+		var h hinter
+		if errors.As(err, &h) && h.Hint() != "" {
+			fmt.Fprintf(f.Out, "memhook: hint: %s\n", h.Hint())
+		}
+	}
+	fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", code)
+	return nil
+}
+
+// splitWords splits s into words the way a POSIX shell splits a command
+// line, without any expansion: blanks separate; '…' keeps everything;
+// "…" keeps everything but lets \" and \\ through; outside quotes a
+// backslash takes the next character literally (Claude Code writes an
+// argument's "!" as "\!").
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case r == '\\':
+			inWord = true
+			if i+1 < len(rs) {
+				i++
+				if rs[i] != '\n' {
+					cur.WriteRune(rs[i])
+				}
+			}
+		case r == '\'':
+			inWord = true
+			j := i + 1
+			for j < len(rs) && rs[j] != '\'' {
+				j++
+			}
+			if j == len(rs) {
+				return nil, errors.New("unterminated ' in the arguments")
+			}
+			cur.WriteString(string(rs[i+1 : j]))
+			i = j
+		case r == '"':
+			inWord = true
+			j := i + 1
+			for ; j < len(rs) && rs[j] != '"'; j++ {
+				if rs[j] == '\\' && j+1 < len(rs) && (rs[j+1] == '"' || rs[j+1] == '\\') {
+					j++
+				}
+				cur.WriteRune(rs[j])
+			}
+			if j == len(rs) {
+				return nil, errors.New(`unterminated " in the arguments`)
+			}
+			i = j
+		default:
+			inWord = true
+			cur.WriteRune(r)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
