@@ -129,7 +129,7 @@ func TestClaudeDistillerKeepsTurnsAskedForDuringARun(t *testing.T) {
 	// The stand-in lists the features its prompt mentions, so the test
 	// sees which turns each run was given.
 	h.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, h,
-		"sleep 0.5; printf '### Asked\\n'; printf '%s\\n' \"$2\" | grep -oE 'add(ed)? feature [0-9]' | sort -u | sed 's/^/- CLAUDE /'\n")
+		"sleep 0.5; printf '### Asked\\n'; cat | grep -oE 'add(ed)? feature [0-9]' | sort -u | sed 's/^/- CLAUDE /'\n")
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "2"
 	h.env["CEREBRO_SHORT_MIN_REPLIES"] = "1"
 	for i := 0; i < 3; i++ {

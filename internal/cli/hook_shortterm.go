@@ -15,6 +15,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/inject"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/session"
 )
 
@@ -169,7 +170,7 @@ func (r *hookRun) unrecorded(sc *hookScope, captureErr error) error {
 		return captureErr
 	}
 	dir := unrecordedDir(sc.layout)
-	err := os.MkdirAll(dir, 0o755)
+	err := safefs.MkdirAll(dir)
 	if err == nil {
 		err = atomicfile.Write(filepath.Join(dir, r.In.SessionID), []byte(r.In.TranscriptPath+"\n"), 0o600)
 	}
@@ -183,7 +184,7 @@ func (r *hookRun) unrecorded(sc *hookScope, captureErr error) error {
 // from their transcripts, once the state dir takes writes again.
 func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 	dir := unrecordedDir(sc.layout)
-	ents, err := os.ReadDir(dir)
+	ents, err := safefs.ReadDir(dir)
 	if err != nil {
 		return nil // none (or unreadable: nothing to do from here)
 	}
@@ -197,7 +198,7 @@ func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 		if id == r.In.SessionID || strings.HasPrefix(id, ".") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, id))
+		data, err := safefs.ReadFile(filepath.Join(dir, id), 4096)
 		if err != nil || len(data) > 4096 {
 			continue
 		}

@@ -265,7 +265,6 @@ func TestNightMonth(t *testing.T) {
 	}
 }
 
-
 // TestNightBudgetStopsAtCalls gives the night ten ready days and a budget
 // of three calls.
 func TestNightBudgetStopsAtCalls(t *testing.T) {

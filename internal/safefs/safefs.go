@@ -51,11 +51,11 @@ func Refused(err error) bool {
 // and that are confined to the folder holding .claude. The rest of .claude
 // (Claude Code's own settings, the plugin state under ~/.claude/plugins) is
 // not cerebro's layout and may legitimately be a link elsewhere.
-var confined = map[string]bool{"memory_short": true, "memory_long": true, "cerebro.toml": true}
+var confined = map[string]bool{"memory_short": true, "memory_long": true, "cerebro.toml": true, ".cerebro": true}
 
 // RootOf returns the folder a path is confined to: the parent of the last
 // ".claude" component when the component after it is one of cerebro's
-// (memory_short, memory_long, cerebro.toml), else "" (only the final
+// (memory_short, memory_long, cerebro.toml, .cerebro), else "" (only the final
 // component is guarded).
 func RootOf(path string) string {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
