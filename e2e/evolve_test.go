@@ -52,9 +52,9 @@ func TestSkillEvolutionCycle(t *testing.T) {
 	id := rec[0]["id"].(string)
 
 	// A turn the Skill tool drives is recorded by the hooks.
-	s.Prompt("how to recall TRIGGER_SKILL:cerebro:memory")
-	if turns := runs("turn"); len(turns) != 1 || turns[0]["open"] != nil || !strings.Contains(fmt.Sprint(turns[0]["skills"]), "name:memory") ||
-		fmt.Sprint(turns[0]["tools"]) != "[Skill(memory)]" {
+	s.Prompt("how to recall TRIGGER_SKILL:cerebro:use-memory")
+	if turns := runs("turn"); len(turns) != 1 || turns[0]["open"] != nil || !strings.Contains(fmt.Sprint(turns[0]["skills"]), "name:use-memory") ||
+		fmt.Sprint(turns[0]["tools"]) != "[Skill(use-memory)]" {
 		t.Errorf("want one closed turn record of the memory skill: %v", turns)
 	}
 
@@ -70,8 +70,8 @@ func TestSkillEvolutionCycle(t *testing.T) {
 	// 3. A candidate written by the model and added with memhook (committed).
 	draft := filepath.Join(s.Project, "draft.md")
 	s.Prompt("draft it TRIGGER_WRITE:" + draft + ":CANDIDATE-TEXT recall with the scope the person gave")
-	s.Prompt("TRIGGER_BASHCMD:" + memhook + " skill candidate memory --from " + draft + " --id scoped")
-	cand := filepath.Join(s.Project, ".claude", "skills", "memory", "candidates", "scoped", "SKILL.md")
+	s.Prompt("TRIGGER_BASHCMD:" + memhook + " skill candidate use-memory --from " + draft + " --id scoped")
+	cand := filepath.Join(s.Project, ".claude", "skills", "use-memory", "candidates", "scoped", "SKILL.md")
 	if !strings.Contains(readFile(t, cand), "CANDIDATE-TEXT") {
 		t.Fatal("the candidate was not written")
 	}
@@ -79,11 +79,11 @@ func TestSkillEvolutionCycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if log, _ := repo.Log(".claude/skills/memory", 0); len(log) != 1 || log[0].Message != "skill memory: candidate scoped" {
+	if log, _ := repo.Log(".claude/skills/use-memory", 0); len(log) != 1 || log[0].Message != "skill use-memory: candidate scoped" {
 		t.Fatalf("the candidate and the evolving copy must be one commit: %+v", log)
 	}
-	active := readFile(t, filepath.Join(s.Project, ".claude", "skills", "memory", "SKILL.md"))
-	if active != readFile(t, filepath.Join(repoRoot, "skills", "memory", "SKILL.md")) {
+	active := readFile(t, filepath.Join(s.Project, ".claude", "skills", "use-memory", "SKILL.md"))
+	if active != readFile(t, filepath.Join(repoRoot, "skills", "use-memory", "SKILL.md")) {
 		t.Fatal("the evolving copy is not the plugin's active version")
 	}
 
@@ -138,17 +138,17 @@ func TestSkillEvolutionCycle(t *testing.T) {
 	}
 	s.Memhook("evolve", "judge", "--pair", pairs.Pairs[0].Pair, "--better", better)
 	out := s.Memhook("evolve")
-	if !strings.Contains(out, "memory/scoped: promote — won on verdicts") {
+	if !strings.Contains(out, "use-memory/scoped: promote — won on verdicts") {
 		t.Fatalf("evolve:\n%s", out)
 	}
-	if got := readFile(t, filepath.Join(s.Project, ".claude", "skills", "memory", "SKILL.md")); !strings.Contains(got, "CANDIDATE-TEXT") {
+	if got := readFile(t, filepath.Join(s.Project, ".claude", "skills", "use-memory", "SKILL.md")); !strings.Contains(got, "CANDIDATE-TEXT") {
 		t.Fatalf("the active version after promotion: %q", got)
 	}
-	log, _ := repo.Log(".claude/skills/memory", 0)
-	if len(log) != 2 || !strings.HasPrefix(log[0].Message, "skill memory: promote candidate scoped — won on verdicts") {
+	log, _ := repo.Log(".claude/skills/use-memory", 0)
+	if len(log) != 2 || !strings.HasPrefix(log[0].Message, "skill use-memory: promote candidate scoped — won on verdicts") {
 		t.Fatalf("the promotion must be one commit: %+v", log)
 	}
-	if l := s.Memhook("evolve", "log"); !strings.Contains(l, "memory/scoped  promote  commit "+log[0].Hash[:12]) {
+	if l := s.Memhook("evolve", "log"); !strings.Contains(l, "use-memory/scoped  promote  commit "+log[0].Hash[:12]) {
 		t.Errorf("evolve log:\n%s", l)
 	}
 	s.checkHooks()

@@ -35,10 +35,10 @@ func newEvolveEnv(t *testing.T) *hookEnv {
 	if _, err := gitrepo.Init(h.proj); err != nil {
 		t.Fatal(err)
 	}
-	f := filepath.Join(h.proj, ".claude", "skills", "memory", "SKILL.md")
+	f := filepath.Join(h.proj, ".claude", "skills", "use-memory", "SKILL.md")
 	testfile.Write(t, f, activeText)
 	repo, _ := gitrepo.Open(h.proj)
-	if _, err := repo.CommitPaths([]string{f}, "skill memory: first", time.Now()); err != nil {
+	if _, err := repo.CommitPaths([]string{f}, "skill use-memory: first", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -119,11 +119,11 @@ func TestRunRecordsForEachKind(t *testing.T) {
 			t.Errorf("%s record %+v, want id %s with request and seconds", kind, r, id)
 		}
 	}
-	if r := byKind["recall"]; r.Depth != ans.DepthUsed || r.AnswerKind != ans.Kind || len(r.Skills) != 1 || r.Skills[0].Name != "memory" || r.Skills[0].Version != version {
+	if r := byKind["recall"]; r.Depth != ans.DepthUsed || r.AnswerKind != ans.Kind || len(r.Skills) != 1 || r.Skills[0].Name != "use-memory" || r.Skills[0].Version != version {
 		t.Errorf("recall record %+v, want depth %d kind %s and skill memory@%s", r, ans.DepthUsed, ans.Kind, version)
 	}
 	turn := byKind["turn"]
-	if turn.Open || len(turn.Skills) != 1 || turn.Skills[0].Name != "memory" || turn.Skills[0].Version != version ||
+	if turn.Open || len(turn.Skills) != 1 || turn.Skills[0].Name != "use-memory" || turn.Skills[0].Version != version ||
 		strings.Join(turn.Tools, ",") != "Skill(memory),Bash(memhook recall),Write" {
 		t.Errorf("turn record %+v, want closed, skill memory, tools Skill(memory),Bash(memhook recall),Write", turn)
 	}
@@ -151,7 +151,7 @@ func TestVerdictsFromOutsideAndUnfinishedRuns(t *testing.T) {
 	if ans.Params["verdict"]["fate"] != "accepted" {
 		t.Errorf("the verdict field's fate: %v", ans.Params["verdict"])
 	}
-	if !strings.Contains(ans.Proposal, "memhook skill candidate memory --from FILE") {
+	if !strings.Contains(ans.Proposal, "memhook skill candidate use-memory --from FILE") {
 		t.Errorf("two bad verdicts make a proposal the model reads in the answer; got %q", ans.Proposal)
 	}
 	runs, sum := h.runs(t)
@@ -201,7 +201,7 @@ func TestShadowRunsOnTheShareWithinBudgetAndReturnsNothing(t *testing.T) {
 	bin, calls := standInShadowClaude(t)
 	cand := filepath.Join(t.TempDir(), "cand.md")
 	testfile.Write(t, cand, candText)
-	h.mh(t, "", "skill", "candidate", "memory", "--from", cand, "--id", "scoped")
+	h.mh(t, "", "skill", "candidate", "use-memory", "--from", cand, "--id", "scoped")
 	h.mh(t, "", "remember", "the staging host is blue")
 
 	extra := []string{"PATH=" + bin + ":/usr/bin:/bin", "CLAUDECODE=1",
@@ -287,7 +287,7 @@ func pairs(t *testing.T, j runrec.Journal, c string, n, candGood, actGood int, n
 		pair := "p-" + c + "-" + string(rune('a'+i))
 		for _, arm := range []string{runrec.ArmActive, runrec.ArmCandidate} {
 			id := pair + "-" + arm
-			sk := runrec.Skill{Name: "memory"}
+			sk := runrec.Skill{Name: "use-memory"}
 			good := i < actGood
 			if arm == runrec.ArmCandidate {
 				sk.Candidate, good = c, i < candGood
@@ -309,7 +309,7 @@ func TestEvolvePromotesTheWinnerAndRemovesTheLoser(t *testing.T) {
 	for id, text := range map[string]string{"winner": candText, "loser": "---\nname: memory\n---\nLOSER\n"} {
 		f := filepath.Join(t.TempDir(), id+".md")
 		testfile.Write(t, f, text)
-		h.mh(t, "", "skill", "candidate", "memory", "--from", f, "--id", id)
+		h.mh(t, "", "skill", "candidate", "use-memory", "--from", f, "--id", id)
 	}
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
 	pairs(t, h.journal(), "winner", 5, 5, 2, now) // 5 of 5 good against 2: lead 0.6
@@ -331,12 +331,12 @@ func TestEvolvePromotesTheWinnerAndRemovesTheLoser(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "("+h.proj+"):") {
 		t.Fatalf("evolve --all: %d %s\n%s", code, e, out)
 	}
-	skillFile := filepath.Join(h.proj, ".claude", "skills", "memory", "SKILL.md")
+	skillFile := filepath.Join(h.proj, ".claude", "skills", "use-memory", "SKILL.md")
 	if got := readFile(t, skillFile); got != candText {
 		t.Fatalf("the active file after promotion: %q\n%s", got, out)
 	}
 	for _, id := range []string{"winner", "loser"} {
-		if _, err := os.Stat(filepath.Join(h.proj, ".claude", "skills", "memory", "candidates", id)); !os.IsNotExist(err) {
+		if _, err := os.Stat(filepath.Join(h.proj, ".claude", "skills", "use-memory", "candidates", id)); !os.IsNotExist(err) {
 			t.Errorf("candidate %s still exists", id)
 		}
 	}
@@ -345,8 +345,8 @@ func TestEvolvePromotesTheWinnerAndRemovesTheLoser(t *testing.T) {
 		t.Fatalf("want exactly one commit per decision, got %d new", len(after)-len(before))
 	}
 	msgs := after[0].Message + "\n" + after[1].Message
-	if !strings.Contains(msgs, "skill memory: promote candidate winner — won on verdicts: good 5 of 5 judged pairs against 2") ||
-		!strings.Contains(msgs, "skill memory: remove candidate loser — lost on verdicts: good 1 of 5") {
+	if !strings.Contains(msgs, "skill use-memory: promote candidate winner — won on verdicts: good 5 of 5 judged pairs against 2") ||
+		!strings.Contains(msgs, "skill use-memory: remove candidate loser — lost on verdicts: good 1 of 5") {
 		t.Errorf("commit messages:\n%s", msgs)
 	}
 	var v struct {
@@ -372,7 +372,7 @@ func TestEvolvePromotesTheWinnerAndRemovesTheLoser(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, l := range strings.Split(d, "\n") {
-			if strings.HasPrefix(l, "diff --git") && !strings.Contains(l, ".claude/skills/memory/") {
+			if strings.HasPrefix(l, "diff --git") && !strings.Contains(l, ".claude/skills/use-memory/") {
 				t.Errorf("commit %s touched %s", c.Message, l)
 			}
 		}
@@ -406,7 +406,7 @@ func hashTree(t *testing.T, skip func(string) bool, dirs ...string) map[string]s
 
 func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	h := newEvolveEnv(t)
-	skillFile := filepath.Join(h.proj, ".claude", "skills", "memory", "SKILL.md")
+	skillFile := filepath.Join(h.proj, ".claude", "skills", "use-memory", "SKILL.md")
 	var out bytes.Buffer
 	sys := System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: func(k string) string { return h.env[k] }, Environ: os.Environ, Now: time.Now}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
@@ -435,7 +435,7 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	h.mh(t, "", "verdict", id, "good")
 	cand := filepath.Join(t.TempDir(), "c.md")
 	testfile.Write(t, cand, candText)
-	h.mh(t, "", "skill", "candidate", "memory", "--from", cand, "--id", "kept")
+	h.mh(t, "", "skill", "candidate", "use-memory", "--from", cand, "--id", "kept")
 	testfile.Write(t, filepath.Join(h.proj, ".claude", "skills", "use-tables", "SKILL.md"), "tables skill\n")
 	testfile.Write(t, skillFile, "DEGRADED instruction\n")
 	h.hook(t, "post-tool-use", h.input("s1", "PostToolUse", "tool_name", "Edit", "tool_input", "x"))
@@ -443,7 +443,7 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	h.hook(t, "post-tool-use", string(b))
 	repo, _ := gitrepo.Open(h.proj)
 	before, _ := repo.Log("", 0)
-	if !strings.HasPrefix(before[0].Message, "skill memory: Edit") {
+	if !strings.HasPrefix(before[0].Message, "skill use-memory: Edit") {
 		t.Fatalf("the edit was not committed: %+v", before[0])
 	}
 
@@ -468,7 +468,7 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	if len(after) != len(before)+1 {
 		t.Fatalf("want one commit, got %d", len(after)-len(before))
 	}
-	if d, _ := repo.Diff("", before[0].Hash, after[0].Hash); strings.Count(d, "diff --git") != 1 || !strings.Contains(d, ".claude/skills/memory/SKILL.md") {
+	if d, _ := repo.Diff("", before[0].Hash, after[0].Hash); strings.Count(d, "diff --git") != 1 || !strings.Contains(d, ".claude/skills/use-memory/SKILL.md") {
 		t.Errorf("the reset commit touches more than the instruction:\n%s", d)
 	}
 	// Nothing the model reads mentions it: the command is hidden from help.
@@ -482,7 +482,7 @@ func TestJudgeBlindPairs(t *testing.T) {
 	j := h.journal()
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local)
 	for _, arm := range []string{runrec.ArmActive, runrec.ArmCandidate} {
-		sk := runrec.Skill{Name: "memory"}
+		sk := runrec.Skill{Name: "use-memory"}
 		if arm == runrec.ArmCandidate {
 			sk.Candidate = "c1"
 		}

@@ -38,14 +38,14 @@ func TestSampledKeepsTheDeclaredShare(t *testing.T) {
 // arms makes one pair's two runs with verdicts and prices.
 func arms(pair, cand, actV, candV string, actSec, candSec float64) []runrec.Run {
 	return []runrec.Run{
-		{ID: pair + "a", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmActive, ModelCalls: 1, Seconds: actSec, Verdict: actV, Skills: []runrec.Skill{{Name: "memory"}}},
-		{ID: pair + "c", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmCandidate, ModelCalls: 1, Seconds: candSec, Verdict: candV, Skills: []runrec.Skill{{Name: "memory", Candidate: cand}}},
+		{ID: pair + "a", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmActive, ModelCalls: 1, Seconds: actSec, Verdict: actV, Skills: []runrec.Skill{{Name: "use-memory"}}},
+		{ID: pair + "c", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmCandidate, ModelCalls: 1, Seconds: candSec, Verdict: candV, Skills: []runrec.Skill{{Name: "use-memory", Candidate: cand}}},
 	}
 }
 
 func TestDecideByVerdictsThenPrice(t *testing.T) {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	c := Candidate{Skill: "memory", ID: "c1", Since: now.Add(-24 * time.Hour)}
+	c := Candidate{Skill: "use-memory", ID: "c1", Since: now.Add(-24 * time.Hour)}
 	build := func(n int, actV, candV string, actSec, candSec float64) []runrec.Run {
 		var out []runrec.Run
 		for i := 0; i < n; i++ {
@@ -92,7 +92,7 @@ func TestDecideByVerdictsThenPrice(t *testing.T) {
 func TestReferenceRefusesATamperedCopy(t *testing.T) {
 	dir := t.TempDir()
 	ref := Reference{Dir: filepath.Join(dir, "ref")}
-	f := filepath.Join(dir, "skills", "memory", "SKILL.md")
+	f := filepath.Join(dir, "skills", "use-memory", "SKILL.md")
 	testfile.Write(t, f, "first\n")
 	if took, err := ref.EnsureInitial([]string{f}, time.Now()); !took || err != nil {
 		t.Fatalf("initial reference: %v %v", took, err)
@@ -107,7 +107,7 @@ func TestReferenceRefusesATamperedCopy(t *testing.T) {
 	if b, _ := os.ReadFile(f); string(b) != "first\n" {
 		t.Fatalf("reset: %q", b)
 	}
-	stored := filepath.Join(ref.Dir, "files", "memory", "SKILL.md")
+	stored := filepath.Join(ref.Dir, "files", "use-memory", "SKILL.md")
 	if st, _ := os.Stat(stored); st.Mode().Perm()&0o222 != 0 {
 		t.Errorf("the stored copy is writable: %v", st.Mode())
 	}

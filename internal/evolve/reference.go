@@ -16,7 +16,7 @@ import (
 )
 
 // InstructionSkill is the skill holding the memory instruction.
-const InstructionSkill = "memory"
+const InstructionSkill = "use-memory"
 
 // Reference is the person's copy of the first memory instruction, kept in
 // the state dir, outside every folder Claude Code loads or the model is
@@ -34,7 +34,7 @@ type Manifest struct {
 
 // RefEntry is one file of the instruction: its path inside a skills folder.
 type RefEntry struct {
-	Name   string `json:"name"` // e.g. memory/SKILL.md
+	Name   string `json:"name"` // e.g. use-memory/SKILL.md
 	SHA256 string `json:"sha256"`
 	Size   int    `json:"size"`
 }
@@ -130,7 +130,7 @@ type Restored struct {
 }
 
 // Reset writes the reference's instruction into each file (each a
-// <skills>/memory/SKILL.md) and commits it, one commit per file, touching
+// <skills>/use-memory/SKILL.md) and commits it, one commit per file, touching
 // nothing else: no candidate, no other skill, no data.
 func (r Reference) Reset(files []string, now time.Time) ([]Restored, error) {
 	_, ref, err := r.Load()

@@ -85,7 +85,7 @@ func TestSlotsCountInJournalOrder(t *testing.T) {
 func BenchmarkAppend(b *testing.B) {
 	j := Journal{Dir: b.TempDir()}
 	r := Run{Time: t0, Kind: KindRecall, Request: "when does the deploy key rotate", Depth: 2, AnswerKind: "affirmative",
-		Skills: []Skill{{Name: "memory", Version: "ce013625030ba8dba906f756967f9e9ca394464a"}}}
+		Skills: []Skill{{Name: "use-memory", Version: "ce013625030ba8dba906f756967f9e9ca394464a"}}}
 	for i := 0; i < b.N; i++ {
 		r.ID = NewID(t0)
 		if err := j.Append(r); err != nil {
