@@ -35,6 +35,14 @@ var cerebroCommandText = regexp.MustCompile(`(?i)/cerebro:|\bflush\b|recall kest
 // changed something (long-term memory switched on) is a single outcome line.
 func TestOwnCommandsAreNotRequests(t *testing.T) {
 	s := newSandbox(t)
+	// An ordinary reply that leaves something open, and a command's reply
+	// that sounds like it does: only the first belongs in Open.
+	s.Mock.On(Rule{Trigger: "retry policy", Reply: func(*Turn) []Block {
+		return []Block{Text("The Kestrel retry policy still needs a dead-letter queue.")}
+	}})
+	s.Mock.On(Rule{Trigger: commandTag("health"), Reply: func(*Turn) []Block {
+		return []Block{Text("TODO: rerun the health check once long-term memory settles.")}
+	}})
 	id := newSessionID(t)
 	live := s.Live("--session-id", id)
 	live.Send("Let us name the ingestion worker Kestrel")
@@ -65,6 +73,9 @@ func TestOwnCommandsAreNotRequests(t *testing.T) {
 	if !strings.Contains(headed(all, "Asked"), "retry policy for the Kestrel worker") {
 		t.Fatalf("the distillates' Asked lacks the ordinary prompts:\n%s", s.Daily())
 	}
+	if !strings.Contains(headed(all, "Open"), "dead-letter queue") {
+		t.Fatalf("the distillates' Open lacks what the ordinary reply left open:\n%s", s.Daily())
+	}
 	for _, head := range []string{"Asked", "Open"} {
 		if m := cerebroCommandText.FindString(headed(all, head)); m != "" {
 			t.Errorf("the distillates' %s names a cerebro command (%q):\n%s", head, m, s.Daily())
@@ -86,6 +97,9 @@ func TestOwnCommandsAreNotRequests(t *testing.T) {
 	}
 	if !strings.Contains(headed(ctx, "Asked"), "retry policy for the Kestrel worker") {
 		t.Fatalf("the next session's inject has no Asked with the ordinary prompts:\n%s", ctx)
+	}
+	if !strings.Contains(headed(ctx, "Open"), "dead-letter queue") {
+		t.Fatalf("the next session's inject has no Open with what the ordinary reply left open:\n%s", ctx)
 	}
 	for _, head := range []string{"Asked", "Open"} {
 		if m := cerebroCommandText.FindString(headed(ctx, head)); m != "" {
