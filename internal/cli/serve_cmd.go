@@ -14,7 +14,9 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/evolve"
 	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/spf13/cobra"
@@ -81,8 +83,27 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			dirs = append(dirs, filepath.Join(p, "skills"))
 		}
 	}
+	rules := evolve.DefaultRules()
+	if eff, err := f.Config(root); err == nil {
+		rules = evolveRules(eff.Evolution)
+	}
+	j := f.runJournal(root)
 	return serve.New(serve.Options{
 		Addr: opts.Addr, Root: root, SkillsDirs: dirs, Now: f.Now, Log: f.Err,
+		Rules: rules,
+		Runs: func() ([]runrec.Run, error) {
+			st, err := runrec.OpenStore(j)
+			if err != nil {
+				return nil, err
+			}
+			defer st.Close()
+			return st.Runs(runrec.Filter{})
+		},
+		// The same path as `memhook verdict RUN_ID good|bad`: the run must
+		// exist and the skill's proposal is refreshed.
+		Verdict: func(run, verdict string) error {
+			return f.giveVerdict(j, root, run, verdict, "", "person", f.Now())
+		},
 		OpenBox: func() (*blackbox.Box, func(), error) { return f.openBox(root) },
 		Search: func(ctx context.Context, query string, limit int) (*search.Response, error) {
 			return f.searchProject(ctx, root, query, limit)

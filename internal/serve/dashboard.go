@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/rollup"
 )
@@ -18,6 +19,24 @@ const chartWeeks = 8
 type dashboardView struct {
 	Report *rollup.Report
 	Chart  *activityChart
+	Nights []nightRow
+}
+
+// nightRow is one project's last night pass, as doctor reads it.
+type nightRow struct {
+	Project string
+	Report  *night.Report // nil: no night has run there
+}
+
+// nights reads each project's last night: two bounded files per project,
+// whatever the history.
+func nights(ps []*rollup.Project) []nightRow {
+	var out []nightRow
+	for _, p := range ps {
+		last, _, _ := night.ReadLast(project.Layout{Root: p.Path}.LongDir())
+		out = append(out, nightRow{Project: p.Name, Report: last})
+	}
+	return out
 }
 
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +53,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		today = s.opts.Now()
 	}
-	s.render(w, r, "dashboard", "dashboard", "Org dashboard", http.StatusOK, page{Data: dashboardView{Report: rep, Chart: chart(all, today)}})
+	s.render(w, r, "dashboard", "dashboard", "Org dashboard", http.StatusOK, page{Data: dashboardView{Report: rep, Chart: chart(all, today), Nights: nights(all)}})
 }
 
 // activityChart is the days with a daily distillate per project and week:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 )
 
 // levelWords are the levels as a person reads them.
@@ -42,4 +43,5 @@ var funcs = template.FuncMap{
 	},
 	"fates": fateRows,
 	"add":   func(a, b int) int { return a + b },
+	"arms":  func(act, cand *runrec.Run) []*runrec.Run { return []*runrec.Run{act, cand} },
 }

@@ -32,7 +32,9 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/evolve"
 	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
 
@@ -59,8 +61,15 @@ type Options struct {
 	Rollup func() *rollup.Report
 	// SkillsDirs are the folders holding skills, searched in order.
 	SkillsDirs []string
-	Now        func() time.Time
-	Log        io.Writer // one line per refused request; nil: discarded
+	// Runs reads the project's run records, which weigh the skills'
+	// candidates with Rules (nil: the skill pages show no candidates).
+	Runs  func() ([]runrec.Run, error)
+	Rules evolve.Rules
+	// Verdict records a person's verdict (good or bad) on a run, as
+	// `memhook verdict` does (nil: no verdict buttons).
+	Verdict func(run, verdict string) error
+	Now     func() time.Time
+	Log     io.Writer // one line per refused request; nil: discarded
 }
 
 // Server is the web application.
@@ -182,6 +191,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{lang}/skills", s.lang(s.skills))
 	mux.HandleFunc("GET /{lang}/skills/{name}", s.lang(s.skill))
 	mux.HandleFunc("POST /{lang}/skills/{name}/revert", s.lang(s.revertPost))
+	mux.HandleFunc("POST /{lang}/skills/{name}/verdict", s.lang(s.verdictPost))
 	return s.guard(mux)
 }
 

@@ -64,6 +64,22 @@ type skillView struct {
 	Diff     string
 	Confirm  bool // the revert's confirmation step
 	Previous *gitrepo.Commit
+	// Candidates are the skill's rival versions under trial, with their
+	// figures; CanJudge shows the verdict buttons.
+	Candidates []candidateView
+	CanJudge   bool
+}
+
+// skillPage is the skill's log and candidates, without a diff: the page
+// after a verdict. The caller holds s.mu.
+func (s *Server) skillPage(ref skill.Ref, r *http.Request) (skillView, error) {
+	v := skillView{Name: ref.Name, Dir: ref.Dir(), CanJudge: s.opts.Verdict != nil}
+	var err error
+	if v.Log, err = skill.Log(ref, 50); err != nil {
+		return v, err
+	}
+	v.Candidates, err = s.candidates(ref)
+	return v, err
 }
 
 func (s *Server) findSkill(r *http.Request) (skill.Ref, error) {
@@ -84,8 +100,10 @@ func (s *Server) skill(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, err)
 		return
 	}
-	v := skillView{Name: ref.Name, Dir: ref.Dir()}
-	if v.Log, err = skill.Log(ref, 50); err != nil {
+	s.mu.Lock()
+	v, err := s.skillPage(ref, r)
+	s.mu.Unlock()
+	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
 	}
