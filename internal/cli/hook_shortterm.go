@@ -135,7 +135,7 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.recoverUnrecorded(ctx, sc); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := (session.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now()); err != nil {
+	if _, err := (session.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now(), sc.layout.ShortDir(), sc.layout.LongDir()); err != nil {
 		errs = append(errs, err)
 	}
 	if sc.layout.LongActive() {

@@ -13,6 +13,7 @@ type IngestOptions struct {
 	*Factory
 	File    string
 	Project string
+	Redact  bool
 }
 
 func newCmdIngest(f *Factory, runF func(*IngestOptions) error) *cobra.Command {
@@ -25,7 +26,9 @@ long.raw_large_bytes), creates a source page stub in wiki/sources/ linking it,
 appends log.md and rebuilds index.md. It refuses symbolic links, directories,
 files inside memory_long, and binary junk: text must be UTF-8 without NUL
 bytes; .pdf, office, epub and image files are accepted when their first bytes
-match their type. raw/ is never overwritten.`,
+match their type. raw/ is never overwritten. A source holding secrets or
+personal data (API keys, passwords, card numbers...) is refused, as by
+org ingest; --redact stores it with each one replaced by [REDACTED:kind].`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
@@ -36,6 +39,7 @@ match their type. raw/ is never overwritten.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	cmd.Flags().BoolVar(&opts.Redact, "redact", false, "replace secrets and personal data with [REDACTED:kind] markers instead of refusing")
 	return cmd
 }
 
@@ -50,7 +54,7 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	var res *longterm.IngestResult
 	err = opts.memoryCommit(s, root, "ingest "+filepath.Base(opts.File), func() (err error) {
-		res, err = s.Ingest(opts.File, eff.Long.RawLargeBytes, eff.Limits.IngestBytes, opts.Now())
+		res, err = s.IngestWith(opts.File, longterm.IngestOptions{LargeBytes: eff.Long.RawLargeBytes, MaxBytes: eff.Limits.IngestBytes, Redact: opts.Redact, Now: opts.Now()})
 		return err
 	})
 	if err != nil {
@@ -63,6 +67,9 @@ func ingestRun(opts *IngestOptions) error {
 		fmt.Fprintf(opts.Out, "copied to %s (%d bytes, over %d: stored in raw/_large/)\n", res.Raw, res.Bytes, eff.Long.RawLargeBytes)
 	default:
 		fmt.Fprintf(opts.Out, "copied to %s (%d bytes)\n", res.Raw, res.Bytes)
+	}
+	if res.Redacted > 0 {
+		fmt.Fprintf(opts.Out, "redacted %d secret(s) or personal data in the stored copy\n", res.Redacted)
 	}
 	if res.PageKept {
 		fmt.Fprintf(opts.Out, "source page: %s (already there, kept)\n", res.Page)

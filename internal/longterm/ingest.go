@@ -17,6 +17,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/rawfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // IngestError is a source memhook refuses to ingest.
@@ -34,6 +35,7 @@ type IngestResult struct {
 	Already  bool   // an identical copy was already in raw/
 	PageKept bool   // the source page existed and was left alone
 	Bytes    int64
+	Redacted int // secrets replaced by markers in the stored copy
 }
 
 // documentMagic lists the binary document types ingest accepts, by
@@ -64,6 +66,24 @@ var documentMagic = map[string][]string{
 // raw/ is immutable: an identical copy is reused, a different
 // file with the same name gets a numbered name.
 func (s *Store) Ingest(file string, largeBytes, maxBytes int64, now time.Time) (*IngestResult, error) {
+	return s.IngestWith(file, IngestOptions{LargeBytes: largeBytes, MaxBytes: maxBytes, Now: now})
+}
+
+// IngestOptions tune [Store.IngestWith].
+type IngestOptions struct {
+	LargeBytes int64     // sources above this go to raw/_large/
+	MaxBytes   int64     // a source above this is refused before copying (0: no limit)
+	Redact     bool      // replace secrets with [REDACTED:kind] markers instead of refusing
+	Now        time.Time // the time written into the page and the log
+}
+
+// IngestWith is [Store.Ingest] with the secret scan's choice: a source
+// holding secrets or personal data is refused with a
+// [*rawfile.RefusedError] unless opts.Redact is set, when the stored copy
+// has each one replaced by a marker — the same scan as the org vault's
+// ingest ([rawfile.ScreenText], [rawfile.ScreenBinary]).
+func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, error) {
+	largeBytes, maxBytes, now := opts.LargeBytes, opts.MaxBytes, opts.Now
 	if err := s.requireScaffold(); err != nil {
 		return nil, err
 	}
@@ -116,8 +136,11 @@ func (s *Store) Ingest(file string, largeBytes, maxBytes int64, now time.Time) (
 		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
 	}
 	defer os.Remove(staging) // gone after the rename; left only on a failure
-	res.Bytes = n
 	sum := check.hash.Sum(nil)
+	if n, sum, res.Redacted, err = screenStaged(staging, filepath.Base(abs), n, sum, !check.text, opts.Redact); err != nil {
+		return nil, err
+	}
+	res.Bytes = n
 	res.Large = rawfile.DirFor(n, largeBytes) == LargeDir
 	err = s.withLock(func() error {
 		raw, already, err := s.placeRaw(name, staging, n, sum, largeBytes)
@@ -135,6 +158,9 @@ func (s *Store) Ingest(file string, largeBytes, maxBytes int64, now time.Time) (
 		if already {
 			what = "already in raw/, identical"
 		}
+		if res.Redacted > 0 {
+			what += fmt.Sprintf(", redacted %d", res.Redacted)
+		}
 		if err := s.logLocked(now, "ingest", fmt.Sprintf("%s → %s (%s, %d bytes); page %s", filepath.Base(abs), raw, what, n, res.Page)); err != nil {
 			return err
 		}
@@ -144,6 +170,34 @@ func (s *Store) Ingest(file string, largeBytes, maxBytes int64, now time.Time) (
 		return nil, err
 	}
 	return res, nil
+}
+
+// screenStaged runs the secret scan on the staged copy: a binary source
+// or one too large to hold is scanned by its printable runs, text is
+// scanned whole and, when redacted, the staged copy is rewritten and its
+// size and hash follow.
+func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool) (int64, []byte, int, error) {
+	f, err := os.Open(staging)
+	if err != nil {
+		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
+	}
+	defer f.Close()
+	if binary || n > rawfile.MaxTextBytes {
+		return n, sum, 0, rawfile.ScreenBinary(name, f, n, redact)
+	}
+	data, err := safefs.ReadAll(f, staging, rawfile.MaxTextBytes)
+	if err != nil {
+		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
+	}
+	out, count, err := rawfile.ScreenText(name, data, redact)
+	if err != nil || count == 0 {
+		return n, sum, 0, err
+	}
+	if err := atomicfile.Write(staging, out, 0o644); err != nil {
+		return 0, nil, 0, fmt.Errorf("redact %s: %w", name, err)
+	}
+	h := sha256.Sum256(out)
+	return int64(len(out)), h[:], count, nil
 }
 
 // placeRaw moves the staged copy into raw/ or raw/_large/ (see

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -139,5 +140,39 @@ func TestIngestStreamsLargeTextAcrossChunks(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(s.Path(".cerebro/ingest")); len(entries) != 0 {
 		t.Fatalf("staging files left: %v", entries)
+	}
+}
+
+// The project's ingest runs the org's secret scan: a planted key refuses
+// the source (nothing copied), --redact stores it with a marker instead.
+func TestIngestRefusesSecretsAndRedacts(t *testing.T) {
+	s := newProject(t)
+	key := "sk-proj-" + "Qm7xK2pLw9Zt4Rv8Nc3Bh6Jd1Fs5Gy0TaXe7Ui2Ok4Pl9Mn3"
+	src := filepath.Join(t.TempDir(), "notes.md")
+	testfile.Write(t, src, "# setup\n\nOPENAI_API_KEY="+key+"\nthen run it\n")
+	_, err := s.Ingest(src, 1<<20, 64<<20, now)
+	var ref *rawfile.RefusedError
+	if !errors.As(err, &ref) || len(ref.Findings) == 0 || strings.Contains(err.Error(), key) {
+		t.Fatalf("want a refusal that does not print the key, got %v", err)
+	}
+	if _, err := os.Stat(s.Path("raw/notes.md")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a refused source was copied: %v", err)
+	}
+	res, err := s.IngestWith(src, IngestOptions{LargeBytes: 1 << 20, MaxBytes: 64 << 20, Redact: true, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := testfile.Read(t, s.Path(res.Raw))
+	if res.Redacted == 0 || strings.Contains(raw, key) || !strings.Contains(raw, "[REDACTED:") || !strings.Contains(raw, "then run it") {
+		t.Fatalf("redacted=%d raw copy:\n%s", res.Redacted, raw)
+	}
+	if res.Bytes != int64(len(raw)) {
+		t.Fatalf("bytes %d, stored %d", res.Bytes, len(raw))
+	}
+	// A document's printable text is scanned too, and cannot be redacted.
+	pdf := filepath.Join(t.TempDir(), "leak.pdf")
+	testfile.Write(t, pdf, "%PDF-1.4\n\x00\x01 token "+key+" \x00")
+	if _, err := s.Ingest(pdf, 1<<20, 64<<20, now); !errors.As(err, &ref) {
+		t.Fatalf("pdf with a key: %v", err)
 	}
 }

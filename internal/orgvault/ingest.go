@@ -16,37 +16,16 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/secrets"
 	"gopkg.in/yaml.v3"
 )
 
-// Located is a finding with the file it was found in.
-type Located struct {
-	File string `json:"file"`
-	secrets.Finding
-}
-
-func (l Located) String() string {
-	return fmt.Sprintf("%s:%d:%d %s (%s) %s", l.File, l.Line, l.Col, l.Kind, l.Category(), l.Preview)
-}
+// Located is a finding with the file it was found in (shared with the
+// project's ingest through internal/rawfile).
+type Located = rawfile.Located
 
 // RefusedError is ingest's refusal: the content holds secrets or personal
-// data. It lists each finding's place and kind, never the value.
-type RefusedError struct{ Findings []Located }
-
-func (e *RefusedError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "refused: %d secret(s) or personal data found", len(e.Findings))
-	for _, f := range e.Findings {
-		b.WriteString("\n  " + f.String())
-	}
-	return b.String()
-}
-
-// Hint says what the person can do.
-func (e *RefusedError) Hint() string {
-	return "remove them from the source, or run again with --redact to replace each with a [REDACTED:kind] marker"
-}
+// data (see [rawfile.RefusedError]).
+type RefusedError = rawfile.RefusedError
 
 // IngestOptions tune an ingest.
 type IngestOptions struct {
@@ -66,12 +45,8 @@ type IngestResult struct {
 }
 
 // Text files up to this size are read whole (they may need redacting);
-// anything else is streamed, and its printable runs are scanned up to
-// binaryScanBytes.
-const (
-	maxTextBytes    = 64 << 20
-	binaryScanBytes = 16 << 20
-)
+// anything else is streamed, and its printable runs are scanned.
+const maxTextBytes = rawfile.MaxTextBytes
 
 func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
 	// The same refusals as the project's ingest: no link, no special file,
@@ -100,22 +75,11 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 	}
 	if binary {
 		data = nil
-		sample := make([]byte, min(info.Size(), binaryScanBytes))
-		if _, err := f.ReadAt(sample, 0); err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("read %s: %w", src, err)
+		if err := rawfile.ScreenBinary(base, f, info.Size(), opts.Redact); err != nil {
+			return nil, err
 		}
-		if found := scanBinary(base, sample); len(found) > 0 {
-			if opts.Redact {
-				return nil, fmt.Errorf("refused: %d secret(s) or personal data found in binary file %s, which cannot be redacted", len(found), base)
-			}
-			return nil, &RefusedError{Findings: found}
-		}
-	} else if found := secrets.Scan(string(data)); len(found) > 0 {
-		if !opts.Redact {
-			return nil, &RefusedError{Findings: locate(base, found)}
-		}
-		data = []byte(secrets.Redact(string(data), found))
-		res.Redacted = len(found)
+	} else if data, res.Redacted, err = rawfile.ScreenText(base, data, opts.Redact); err != nil {
+		return nil, err
 	}
 	size := info.Size()
 	write := func(dst string) error {
@@ -178,43 +142,6 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		return nil, err
 	}
 	return res, nil
-}
-
-func locate(file string, fs []secrets.Finding) []Located {
-	out := make([]Located, len(fs))
-	for i, f := range fs {
-		out[i] = Located{File: file, Finding: f}
-	}
-	return out
-}
-
-// scanBinary scans the printable runs of a binary file (as `strings`
-// would), so that a key inside a PDF or an archive's text is still seen.
-func scanBinary(name string, data []byte) []Located {
-	var out []Located
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end-start >= 6 {
-			for _, f := range secrets.Scan(string(data[start:end])) {
-				f.Start += start
-				f.End += start
-				f.Line, f.Col = 0, 0
-				out = append(out, Located{File: fmt.Sprintf("%s@%d", name, f.Start), Finding: f})
-			}
-		}
-		start = -1
-	}
-	for i, c := range data {
-		if c >= 32 && c < 127 || c == '\n' || c == '\t' {
-			if start < 0 {
-				start = i
-			}
-		} else {
-			flush(i)
-		}
-	}
-	flush(len(data))
-	return out
 }
 
 // writeNew writes a new file, refusing to replace an existing one.

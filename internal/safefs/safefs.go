@@ -81,6 +81,10 @@ type Dir struct {
 // Path is the directory's path as given.
 func (d *Dir) Path() string { return d.path }
 
+// FS is the directory as an [fs.FS] confined to it: a walk does not leave
+// it through a symbolic link.
+func (d *Dir) FS() fs.FS { return d.r.FS() }
+
 // Close releases the directory.
 func (d *Dir) Close() error { return d.r.Close() }
 

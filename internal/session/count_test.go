@@ -169,3 +169,80 @@ func TestCleanStaleRemovesOldTempFilesOnly(t *testing.T) {
 		t.Errorf("second call the same day removed %d", n)
 	}
 }
+
+// The memory folders are swept with the session dir, once a day: an
+// hour-old temp file of a killed write goes, at any depth within bounds; a
+// fresh one, a note, a look-alike name and anything reached through a
+// symbolic link stay.
+func TestCleanStaleSweepsMemoryFolders(t *testing.T) {
+	store := Store{Root: t.TempDir()}
+	os.MkdirAll(filepath.Join(store.Root, "p"), 0o755)
+	proj := t.TempDir()
+	short := filepath.Join(proj, ".claude", "memory_short")
+	long := filepath.Join(proj, ".claude", "memory_long")
+	outside := t.TempDir()
+	now := time.Now()
+	old := now.Add(-2 * time.Hour)
+	mk := func(p string, stale bool) string {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if stale {
+			os.Chtimes(p, old, old)
+		}
+		return p
+	}
+	gone := []string{
+		mk(filepath.Join(short, "daily", ".2026-11-30.md.tmp-123"), true),
+		mk(filepath.Join(long, ".index.md.tmp-9"), true),
+		mk(filepath.Join(long, "wiki", "decisions", ".x.md.tmp-42"), true),
+	}
+	stay := []string{
+		mk(filepath.Join(short, "daily", ".2026-11-30.md.tmp-456"), false),
+		mk(filepath.Join(short, "daily", "2026-11-30.md"), true),
+		mk(filepath.Join(long, "notes.tmp-1"), true),
+		mk(filepath.Join(long, ".draft.md.tmp-abc"), true),
+		mk(filepath.Join(outside, ".secret.md.tmp-7"), true),
+	}
+	if err := os.Symlink(outside, filepath.Join(long, "wiki", "linked")); err != nil {
+		t.Fatal(err)
+	}
+	n, err := store.CleanStale("p", now, short, long)
+	if err != nil || n != len(gone) {
+		t.Fatalf("removed %d, %v; want %d", n, err, len(gone))
+	}
+	for _, p := range gone {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("stale temp file kept: %s", p)
+		}
+	}
+	for _, p := range stay {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s removed", p)
+		}
+	}
+	// Once a day: a new stale file waits for tomorrow.
+	late := mk(filepath.Join(long, ".log.md.tmp-5"), true)
+	if n, _ := store.CleanStale("p", now, short, long); n != 0 {
+		t.Errorf("second sweep the same day removed %d", n)
+	}
+	// The next day both it and the temp file that was fresh are stale.
+	if n, _ := store.CleanStale("p", now.Add(24*time.Hour), short, long); n != 2 {
+		t.Errorf("next day removed %d, want 2", n)
+	}
+	if _, err := os.Lstat(late); err == nil {
+		t.Error("next day kept the stale file")
+	}
+	// A memory folder that is a symbolic link is not swept at all.
+	linkProj := t.TempDir()
+	os.MkdirAll(filepath.Join(linkProj, ".claude"), 0o755)
+	linked := filepath.Join(linkProj, ".claude", "memory_long")
+	os.Symlink(outside, linked)
+	if n, err := CleanStaleTemps(linked, now); n != 0 || err != nil {
+		t.Errorf("swept through a linked folder: %d, %v", n, err)
+	}
+	if _, err := os.Lstat(stay[len(stay)-1]); err != nil {
+		t.Error("a file outside the project was removed")
+	}
+}

@@ -22,11 +22,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // LockTimeout bounds how long a hook waits for the session lock; a flush
@@ -315,20 +317,33 @@ const staleTmpAge = time.Hour
 // hour old, at most once a day per project (a stamp file says when), so
 // the cost of listing the dir is not paid on every SessionStart. It
 // returns how many it removed.
-func (s Store) CleanStale(projectID string, now time.Time) (int, error) {
+//
+// memoryDirs are the project's memory folders (.claude/memory_short,
+// .claude/memory_long), swept the same day under the same stamp: killed
+// atomic writes leave their temp files beside the notes, where Obsidian
+// and `git status` show them. See [CleanStaleTemps] for how.
+func (s Store) CleanStale(projectID string, now time.Time, memoryDirs ...string) (int, error) {
 	dir := filepath.Join(s.Root, projectID)
 	stamp := filepath.Join(dir, ".cleaned-"+now.Format("2006-01-02"))
 	if _, err := os.Stat(stamp); err == nil {
 		return 0, nil
 	}
+	n := 0
+	var errs []error
+	for _, m := range memoryDirs {
+		k, err := CleanStaleTemps(m, now)
+		n += k
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return n, errors.Join(errs...)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("list session dir: %w", err)
+		return n, fmt.Errorf("list session dir: %w", err)
 	}
-	n := 0
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".cleaned-") && name != filepath.Base(stamp) {
@@ -346,6 +361,63 @@ func (s Store) CleanStale(projectID string, now time.Time) (int, error) {
 	}
 	if f, err := os.Create(stamp); err == nil {
 		f.Close()
+	}
+	return n, errors.Join(errs...)
+}
+
+// Bounds of one sweep of a memory folder: it runs once a day, but a
+// repository may plant a huge tree there.
+const (
+	sweepDepth   = 4
+	sweepEntries = 20000
+)
+
+// tempName matches atomicfile's temp files: ".<name>.tmp-<digits>".
+var tempName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+
+// CleanStaleTemps removes, under root (a memory folder, walked
+// [sweepDepth] levels deep and at most [sweepEntries] entries), the regular
+// files named as atomicfile names its temp files that are at least an hour
+// old. The walk is confined to root: symbolic links are neither followed
+// nor removed, and a root that is missing is nothing to do.
+func CleanStaleTemps(root string, now time.Time) (int, error) {
+	if fi, err := os.Lstat(root); err != nil || !fi.IsDir() {
+		return 0, nil // missing, or a link or file where the folder should be: not ours to sweep
+	}
+	d, err := safefs.OpenDir("", root, false)
+	if err != nil {
+		return 0, fmt.Errorf("sweep %s: %w", root, err)
+	}
+	defer d.Close()
+	n, seen := 0, 0
+	errStop := errors.New("stop")
+	err = fs.WalkDir(d.FS(), ".", func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is skipped, not fatal
+		}
+		if seen++; seen > sweepEntries {
+			return errStop
+		}
+		if e.IsDir() {
+			if p != "." && strings.Count(p, "/") >= sweepDepth {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !e.Type().IsRegular() || !tempName.MatchString(e.Name()) {
+			return nil
+		}
+		fi, err := d.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < staleTmpAge {
+			return nil
+		}
+		if d.Remove(p) == nil {
+			n++
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return n, fmt.Errorf("sweep %s: %w", root, err)
 	}
 	return n, nil
 }

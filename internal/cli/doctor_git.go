@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/project"
+)
+
+// checkMemoryInGit says whether the project's memory folders are
+// committed in the project's repository, ignored by it, or neither: an
+// untracked memory folder clutters `git status` and is neither shared nor
+// kept out on purpose, so the person gets a hint for both choices.
+func checkMemoryInGit(rep *doctorReport, root string) {
+	if root == "" {
+		return
+	}
+	l := project.Layout{Root: root}
+	var dirs []string
+	for _, d := range []string{l.ShortDir(), l.LongDir()} {
+		if fi, err := os.Lstat(d); err == nil && fi.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return // no memory yet: nothing to commit or ignore
+	}
+	repo, err := gitrepo.Open(root)
+	if errors.Is(err, gitrepo.ErrNoRepo) {
+		rep.add("ok", "", "project memory in git: the project is not a git repository")
+		return
+	}
+	if err != nil {
+		rep.add("warn", "", "project memory in git: %v", err)
+		return
+	}
+	for _, d := range dirs {
+		rel, err := repo.Rel(d)
+		if err != nil {
+			rep.add("warn", "", "project memory in git: %v", err)
+			continue
+		}
+		shown := filepath.ToSlash(rel)
+		st, err := repo.PathState(shown)
+		switch {
+		case err != nil:
+			rep.add("warn", "", "project memory in git: %s: %v", shown, err)
+		case st == gitrepo.Tracked:
+			rep.add("ok", "", "%s: committed in the project's git repository (shared with everyone who clones it)", shown)
+		case st == gitrepo.Ignored:
+			rep.add("ok", "", "%s: ignored by the project's git repository (stays on this machine)", shown)
+		default:
+			rep.add("warn", "share it: git add "+shown+" && git commit; or keep it local: add /"+shown+"/ to .gitignore (see docs/short-term.md, \"Should memory be committed?\")",
+				"%s: neither committed nor ignored by the project's git repository", shown)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+)
+
+// doctor tells of each memory folder whether the project's repository
+// commits it, ignores it, or neither (with a hint for both choices).
+func TestCheckMemoryInGitTellsTheThreeStates(t *testing.T) {
+	root := t.TempDir()
+	repo, err := gitrepo.Init(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, data string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	report := func() string {
+		rep := &doctorReport{}
+		checkMemoryInGit(rep, root)
+		var b strings.Builder
+		for _, f := range rep.findings {
+			b.WriteString(f.level + " " + f.what + " | " + f.hint + "\n")
+		}
+		return b.String()
+	}
+	if out := report(); out != "" {
+		t.Fatalf("no memory yet, yet doctor says:\n%s", out)
+	}
+	write(".claude/memory_short/daily/2026-11-30.md", "# day\n")
+	write(".claude/memory_long/index.md", "# index\n")
+	out := report()
+	if !strings.Contains(out, "warn .claude/memory_short: neither committed nor ignored") || !strings.Contains(out, "add /.claude/memory_short/ to .gitignore") {
+		t.Fatalf("untracked:\n%s", out)
+	}
+	if _, err := repo.CommitPaths([]string{".claude/memory_short"}, "memory", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	write(".gitignore", "/.claude/memory_long/\n")
+	out = report()
+	for _, want := range []string{
+		"ok .claude/memory_short: committed in the project's git repository",
+		"ok .claude/memory_long: ignored by the project's git repository",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "warn") {
+		t.Errorf("a warning for a folder in a chosen state:\n%s", out)
+	}
+}
