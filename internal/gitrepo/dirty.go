@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"os"
 	"path/filepath"
 
@@ -34,7 +35,7 @@ func (r *Repo) Dirty(rel string) (map[string]string, error) {
 		if fs.Worktree == git.Unmodified && fs.Staging == git.Unmodified {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(name)))
+		data, err := safefs.ReadNote(filepath.Join(r.root, filepath.FromSlash(name)))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			out[name] = ""

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io"
 	"os"
 	"path/filepath"
@@ -154,10 +156,11 @@ func (r *Repo) RestorePath(path, rev, message string, when time.Time) (string, e
 	}
 	for name, data := range old {
 		abs := filepath.Join(r.root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {
 			return "", err
 		}
-		if err := os.WriteFile(abs, data, 0o644); err != nil {
+		// A revert never writes through a link planted where a page was.
+		if err := atomicfile.Write(abs, data, 0o644); err != nil {
 			return "", fmt.Errorf("restore: write %s: %w", name, err)
 		}
 		paths = append(paths, name)

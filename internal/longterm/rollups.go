@@ -136,7 +136,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 		var changed bool
 		var err error
 		if dryRun {
-			old, rerr := os.ReadFile(p)
+			old, rerr := safefs.ReadNote(p)
 			changed = rerr != nil || string(old) != string(data)
 		} else {
 			changed, err = writeIfChanged(p, data)

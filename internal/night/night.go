@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io"
 	"os"
 	"path/filepath"
@@ -329,7 +330,7 @@ func (n *run) ready() {
 // when its bytes change, so a rerun leaves it as it was.
 func writeState(s *longterm.Store, rel string, data []byte) error {
 	p := s.Path(rel)
-	if old, err := os.ReadFile(p); err == nil && string(old) == string(data) {
+	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -359,7 +360,7 @@ func readBounded(p string) ([]byte, error) {
 	if fi.Size() > maxFileBytes {
 		return nil, fmt.Errorf("%s is over %d bytes", p, maxFileBytes)
 	}
-	f, err := os.Open(p)
+	f, err := safefs.Open(p)
 	if err != nil {
 		return nil, err
 	}

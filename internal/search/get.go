@@ -3,8 +3,8 @@ package search
 import (
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -100,7 +100,7 @@ func within(root, p string) (string, bool) {
 // ReadLines returns lines [from, from+n) of a file (1-based; n 0 means to
 // the end). A file that does not exist yet reads as empty.
 func ReadLines(path string, from, n int) (string, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

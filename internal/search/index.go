@@ -7,9 +7,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/textan"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -359,9 +359,11 @@ func (ix *Index) scan() (map[string]fileState, map[string]int64, error) {
 // the content was unchanged and only the file's stat was refreshed.
 func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, now time.Time) (int, error) {
 	abs := filepath.Join(ix.Root.Dir, filepath.FromSlash(rel))
-	data, err := os.ReadFile(abs)
+	// Memory folders are a repository's to plant: a link, FIFO or device
+	// where a note should be is dropped from the index, never read.
+	data, err := safefs.ReadNote(abs)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) || safefs.Refused(err) {
 			return 0, w.deleteFile(rel, true)
 		}
 		return 0, fmt.Errorf("index %s: %w", abs, err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io"
 	"os"
 	"time"
@@ -43,7 +44,7 @@ type entry struct {
 // op is returned with its error, to be skipped and reported, not to stop
 // every later op.
 func readOps(path string, offset int64) ([]entry, int64, error) {
-	f, err := os.Open(path)
+	f, err := safefs.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, 0, nil
 	}

@@ -267,7 +267,8 @@ func TestRepairRefusesALinkInPlaceOfTheJournal(t *testing.T) {
 	if err := os.Symlink(target, journal); err != nil {
 		t.Skip("no symlinks here")
 	}
-	if _, err := s.Repair(t0); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	// Refused when read (the safe file layer) or, failing that, when rewritten.
+	if _, err := s.Repair(t0); err == nil || !strings.Contains(err.Error(), "not a regular file") && !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("repair through a link: %v", err)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "keep me\n" {
