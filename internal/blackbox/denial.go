@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // DenialsFile holds every rejected inference, relative to the long-term root.
@@ -62,7 +63,7 @@ func (d deniedSet) claimDenied(c *Claim) *Claim {
 // denied reads the rejected inferences.
 func denied(longDir string) (deniedSet, error) {
 	out := deniedSet{ids: map[string]bool{}}
-	f, err := os.Open(filepath.Join(longDir, filepath.FromSlash(DenialsFile)))
+	f, err := safefs.Open(filepath.Join(longDir, filepath.FromSlash(DenialsFile)))
 	if errors.Is(err, os.ErrNotExist) {
 		return out, nil
 	}
@@ -120,7 +121,7 @@ func rememberOffers(path string, items []Item, query string, now time.Time) erro
 }
 
 func readOffers(path string) ([]offer, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadNote(path)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
 	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	for _, p := range pages {
-		data, err := os.ReadFile(p)
+		data, err := safefs.ReadNote(p)
 		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
 			continue
 		}

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Hit is one passage a text or vector search found.
@@ -191,7 +192,7 @@ type passage struct {
 // passages splits a Markdown file into passages, a heading to the next;
 // frontmatter is not a passage.
 func passages(path string) []*passage {
-	f, err := os.Open(path)
+	f, err := safefs.Open(path)
 	if err != nil {
 		return nil
 	}

@@ -3,10 +3,10 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"os"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // RelationsFile is where relations live, relative to the memory root; the
@@ -74,7 +75,7 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 		return r, fmt.Errorf("create graph directory: %w", err)
 	}
 	err := atomicfile.WithLock(path, func() error {
-		data, err := os.ReadFile(path)
+		data, err := safefs.ReadNote(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
@@ -98,7 +99,7 @@ func relID(line string) string {
 // ReadRelations reads every relation line; other lines (a person's notes)
 // are left alone.
 func ReadRelations(root string) ([]Relation, error) {
-	f, err := os.Open(filepath.Join(root, filepath.FromSlash(RelationsFile)))
+	f, err := safefs.Open(filepath.Join(root, filepath.FromSlash(RelationsFile)))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -3,7 +3,6 @@ package longterm
 import (
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"path"
 	"regexp"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Fact is one dated fact line of a page.

@@ -3,10 +3,11 @@ package search
 import (
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // OutsideError refuses a path that is not a Markdown file inside a memory

@@ -7,14 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/textan"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 // Params are the settings baked into an index; changing any of them

@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io"
 	"os"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Op is one write, as journaled. The journal (JSON lines, append-only) is

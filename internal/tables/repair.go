@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // Skipped is a journal line the cache could not apply.
@@ -151,7 +152,7 @@ func readJournal(path string) ([]byte, error) {
 	if st.Size() > MaxRepairBytes {
 		return nil, fmt.Errorf("read table journal: %s is %d bytes, over the %d repair rewrites in memory", path, st.Size(), MaxRepairBytes)
 	}
-	f, err := os.Open(path)
+	f, err := safefs.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read table journal: %w", err)
 	}
