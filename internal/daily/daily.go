@@ -5,11 +5,13 @@
 // [Append] adds a section under the file's lock, creating the file whole
 // (frontmatter included) on first write, so concurrent sessions never
 // interleave and a crash never leaves a file without its frontmatter.
-// [Recent] finds the files inject reads; [Sections] splits a file.
+// [Render] and [Header] write the format and [Parse] is their exact
+// inverse: every reader of a daily file (inject, roll-ups, the night
+// pass) goes through Parse rather than reading the Markdown itself.
+// [Recent] finds the files inject reads.
 package daily
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,7 +49,10 @@ func Marker(sessionID string, from, to int64, seq int) string {
 }
 
 // Render is the section's text, starting with "## " and ending with a
-// blank line.
+// blank line. [Parse] gives s back (times to the minute, Body trimmed) as
+// long as the Body has no line starting "## " outside fenced code, nor
+// inside it directly followed by a segment marker: the distillers write
+// "### " subsections of one-line "- " items and never a marker.
 func Render(s Section) string {
 	short := s.SessionID
 	if len(short) > 8 {
@@ -92,12 +97,34 @@ func Append(dir, project string, s Section) (string, error) {
 		if err != nil {
 			return fmt.Errorf("stat daily file: %w", err)
 		}
-		return atomicfile.AppendUnlocked(path, []byte(text), 0o644)
+		data := []byte(text)
+		if !endsWithNewline(path, fi.Size()) {
+			// A hand edit left the last line open: the heading must start
+			// a line of its own, or no reader would find the section.
+			data = append([]byte("\n"), data...)
+		}
+		return atomicfile.AppendUnlocked(path, data, 0o644)
 	})
 	if err != nil {
 		return "", fmt.Errorf("write daily section: %w", err)
 	}
 	return path, nil
+}
+
+// endsWithNewline reports whether the file's last byte is a newline; a
+// file it cannot read counts as ending with one (the append reports the
+// error).
+func endsWithNewline(path string, size int64) bool {
+	f, err := safefs.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, size-1); err != nil {
+		return true
+	}
+	return b[0] == '\n'
 }
 
 // LockPath is where the appends to a day's file take their lock: under
@@ -120,10 +147,8 @@ func HasSegment(path, sessionID string, seq int) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("read daily file: %w", err)
 	}
-	needle := fmt.Sprintf("session=%s ", sessionID)
-	suffix := fmt.Sprintf(" seq=%d -->", seq)
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "<!-- cerebro:segment ") && strings.Contains(line, needle) && strings.HasSuffix(line, suffix) {
+	for _, e := range Parse(data).Sections {
+		if e.Marked && e.SessionID == sessionID && e.Seq == seq {
 			return true, nil
 		}
 	}
@@ -166,31 +191,12 @@ func Recent(dir string, today time.Time) ([]string, error) {
 }
 
 // Sections splits a daily file into its "## " sections, in file order,
-// without the frontmatter and title. Lines inside fenced code are not
-// mistaken for headings.
+// without the frontmatter and title: the Raw text of each of [Parse]'s
+// sections.
 func Sections(data []byte) []string {
-	lines := bytes.SplitAfter(data, []byte("\n"))
 	var out []string
-	var cur strings.Builder
-	inSection, fence := false, false
-	for _, l := range lines {
-		s := string(l)
-		if strings.HasPrefix(strings.TrimSpace(s), "```") {
-			fence = !fence
-		}
-		if !fence && strings.HasPrefix(s, "## ") {
-			if inSection {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			inSection = true
-		}
-		if inSection {
-			cur.WriteString(s)
-		}
-	}
-	if inSection {
-		out = append(out, cur.String())
+	for _, e := range Parse(data).Sections {
+		out = append(out, e.Raw)
 	}
 	return out
 }
