@@ -77,11 +77,13 @@ func Build(o Options) (string, error) {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
 		var secs []string
-		for _, sec := range daily.Sections(data) {
-			if o.Session != "" && strings.Contains(sec, "<!-- cerebro:segment session="+o.Session+" ") {
+		for _, sec := range daily.Parse(data).Sections {
+			if o.Session != "" && sec.Marked && sec.SessionID == o.Session {
 				continue
 			}
-			secs = append(secs, dropMarker(sec))
+			// The model needs the heading and the distillate; the block
+			// already names the file.
+			secs = append(secs, sec.Text())
 		}
 		if len(secs) == 0 {
 			continue
@@ -301,19 +303,6 @@ func newestWeek(dir string) (string, error) {
 	}
 	sort.Strings(names)
 	return filepath.Join(dir, names[len(names)-1]), nil
-}
-
-// dropMarker removes the segment comment: the model needs the heading and
-// the distillate; the block already names the file.
-func dropMarker(sec string) string {
-	lines := strings.SplitAfter(sec, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if !strings.HasPrefix(l, "<!-- cerebro:segment ") {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "")
 }
 
 // untouchedPlanFact reports whether a plan-fact still holds what

@@ -140,6 +140,26 @@ func TestResumedSessionIsNotHandedItsOwnTurns(t *testing.T) {
 	}
 }
 
+// TestResumeKeepsASectionThatQuotesAMarker: the session a section belongs
+// to is its own marker's, not any marker-like line in its text (a note
+// that quotes one in a code block is another session's, kept whole).
+func TestResumeKeepsASectionThatQuotesAMarker(t *testing.T) {
+	l := project.Layout{Root: filepath.Join(t.TempDir(), "proj")}
+	quoted := "<!-- cerebro:segment session=self from=0 to=1 seq=1 -->"
+	addSection(t, l, now.Add(-3*time.Hour), "other", "### Learned\n- the marker looks like this:\n\n```\n"+quoted+"\n```\n")
+	addSection(t, l, now.Add(-2*time.Hour), "self", "### Asked\n- add --json to lint\n")
+	got, err := Build(Options{Layout: l, Now: now, Session: "self"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "--json") || !strings.Contains(got, "the marker looks like this") || !strings.Contains(got, quoted) {
+		t.Fatalf("resume inject:\n%s", got)
+	}
+	if strings.Contains(got, "session=other") {
+		t.Fatalf("a section's own marker was injected:\n%s", got)
+	}
+}
+
 func itoaTest(i int) string { return string(rune('0' + i)) }
 
 // TestUntouchedTemplatesAreNotInjected: CORE.md and План-факт.md as
