@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -37,55 +38,22 @@ type DayDigest struct {
 	Open      []string
 }
 
-// ParseDay reads the daily file format: one "## " section per flush,
-// "### Asked|Done|Decided|Files and commands|Open" subsections of "- "
-// items.
+// ParseDay takes a roll-up's digest from a daily file as [daily.Parse]
+// reads it: each "## " section is a session, its first Asked item (with
+// its start time) the headline, its Decided and Open items the day's.
 func ParseDay(date string, data []byte) DayDigest {
 	d := DayDigest{Date: date}
-	var sub, start string
-	askedSeen := false
-	inFence := false
-	for _, raw := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(raw)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(t, "## "):
-			d.Sessions++
-			sub, askedSeen = "", false
-			head := strings.TrimSpace(t[3:])
-			start = strings.TrimSpace(strings.SplitN(head, "·", 2)[0])
-			if i := strings.IndexAny(start, "–-"); i > 0 {
-				start = strings.TrimSpace(start[:i])
+	for _, sec := range daily.Parse(data).Sections {
+		d.Sessions++
+		if asked := sec.Items(daily.HeadAsked); len(asked) > 0 {
+			h := asked[0]
+			if sec.StartClock != "" {
+				h = sec.StartClock + " · " + h
 			}
-		case strings.HasPrefix(t, "### "):
-			sub = strings.ToLower(strings.TrimSpace(t[4:]))
-		case strings.HasPrefix(t, "- ") && d.Sessions > 0:
-			item := strings.TrimSpace(t[2:])
-			if item == "" {
-				continue
-			}
-			switch sub {
-			case "asked":
-				if !askedSeen {
-					askedSeen = true
-					h := item
-					if start != "" {
-						h = start + " · " + item
-					}
-					d.Headlines = append(d.Headlines, h)
-				}
-			case "decided":
-				d.Decisions = append(d.Decisions, item)
-			case "open":
-				d.Open = append(d.Open, item)
-			}
+			d.Headlines = append(d.Headlines, h)
 		}
+		d.Decisions = append(d.Decisions, sec.Items(daily.HeadDecided)...)
+		d.Open = append(d.Open, sec.Items(daily.HeadOpen)...)
 	}
 	return d
 }

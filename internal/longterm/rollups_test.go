@@ -3,6 +3,7 @@ package longterm
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,6 +87,17 @@ func TestRollupMonthWaitsForWeekEndingInIt(t *testing.T) {
 	}
 	if !contains(res.Written, "month/2026-10.md") || contains(res.Written, "week/2026-W44.md") {
 		t.Fatalf("%v", res.Written)
+	}
+}
+
+// TestParseDayAfterAnOpenFence: a fence a hand edit left open does not
+// hide the sessions written after it (the flush's exactly-once check and
+// inject see them, so the roll-up does too), and a "~~~" block is code.
+func TestParseDayAfterAnOpenFence(t *testing.T) {
+	d := ParseDay("2026-11-24", []byte("---\ntype: daily\n---\n# 2026-11-24\n"+session("09:12", "q1", "", "")+"```\n"+
+		strings.Replace(session("11:00", "q2", "d2", ""), "session=8f825584", "session=8f825584-2", 1)+"~~~\n## not a section\n- x\n~~~\n"))
+	if d.Sessions != 2 || len(d.Headlines) != 2 || d.Headlines[1] != "11:00 · q2" || len(d.Decisions) != 1 {
+		t.Fatalf("%+v", d)
 	}
 }
 
