@@ -8,8 +8,10 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -167,20 +169,30 @@ func dayPrompt(day string, part, parts int, text string, cs []*wiki.Page) string
 	return b.String()
 }
 
-// splitDay cuts a day at its "## " section heads into parts of at most
-// max characters (a single longer section is its own part).
-func splitDay(text string, max int) []string {
+// splitDay cuts a day between its sections (as [daily.Parse] reads them)
+// into parts of at most max characters; a single longer section is its
+// own part, and the frontmatter and title go with the first section.
+func splitDay(data []byte, max int) []string {
+	d := daily.Parse(data)
+	units := []string{d.Preamble}
+	for i, sec := range d.Sections {
+		if i == 0 {
+			units[0] += sec.Raw
+			continue
+		}
+		units = append(units, sec.Raw)
+	}
 	var parts []string
 	var cur strings.Builder
 	curN := 0
-	for _, sec := range strings.SplitAfter(text, "\n") {
-		n := len([]rune(sec))
-		if strings.HasPrefix(sec, "## ") && curN > 0 && curN+n > max {
+	for _, u := range units {
+		n := utf8.RuneCountInString(u)
+		if curN > 0 && curN+n > max {
 			parts = append(parts, cur.String())
 			cur.Reset()
 			curN = 0
 		}
-		cur.WriteString(sec)
+		cur.WriteString(u)
 		curN += n
 	}
 	if curN > 0 || len(parts) == 0 {
@@ -221,7 +233,7 @@ func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
 		return err
 	}
 	cs := cards(v)
-	parts := splitDay(string(data), n.o.MaxDayChars)
+	parts := splitDay(data, n.o.MaxDayChars)
 	cp := cachePath(n.s, d.Date+".json")
 	var c dayCache
 	if !readJSON(cp, &c) || c.DayHash != longterm.Hash(data) || len(c.Answers) != len(parts) {

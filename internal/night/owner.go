@@ -1,9 +1,9 @@
 package night
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
@@ -15,34 +15,13 @@ type Reply struct {
 	Text string
 }
 
-var sectionTimeRe = regexp.MustCompile(`^##\s+(\d{2}:\d{2})`)
-
-// UserReplies returns the person's replies recorded in a daily file.
+// UserReplies returns the person's replies recorded in a daily file, as
+// [daily.Parse] reads it.
 func UserReplies(day []byte) []Reply {
 	var out []Reply
-	var at string
-	asked, inFence := false, false
-	for _, raw := range strings.Split(strings.ReplaceAll(string(day), "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(raw)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(t, "## "):
-			at, asked = "", false
-			if m := sectionTimeRe.FindStringSubmatch(t); m != nil {
-				at = m[1]
-			}
-		case strings.HasPrefix(t, "### "):
-			asked = strings.EqualFold(strings.TrimSpace(t[4:]), "asked")
-		case asked && strings.HasPrefix(t, "- "):
-			if s := strings.TrimSpace(t[2:]); s != "" {
-				out = append(out, Reply{Time: at, Text: s})
-			}
+	for _, sec := range daily.Parse(day).Sections {
+		for _, item := range sec.Items(daily.HeadAsked) {
+			out = append(out, Reply{Time: sec.StartClock, Text: item})
 		}
 	}
 	return out

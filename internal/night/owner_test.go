@@ -39,6 +39,16 @@ type: daily
 	}
 }
 
+// TestOwnerEvidenceAfterAnOpenFence: a code fence a hand edit left open
+// does not hide what the person said in the sections written after it.
+func TestOwnerEvidenceAfterAnOpenFence(t *testing.T) {
+	day := []byte("---\ntype: daily\n---\n\n## 09:00–09:30 · session aaaaaaaa · auto\n<!-- cerebro:segment session=aaaaaaaa-1 from=0 to=1 seq=1 -->\n\n### Done\n- pasted a log\n```\n\n" +
+		"## 10:15–10:40 · session bbbbbbbb · auto\n<!-- cerebro:segment session=bbbbbbbb-2 from=0 to=1 seq=1 -->\n\n### Asked\n- releases leave on Fridays\n")
+	if r, ok := OwnerEvidence(day, "releases leave on Fridays"); !ok || r.Time != "10:15" {
+		t.Fatalf("ok %v at %q", ok, r.Time)
+	}
+}
+
 func TestBudget(t *testing.T) {
 	b := LoadBudget("", "2026-10-01", 2, 100)
 	if !b.Allow("short") {
