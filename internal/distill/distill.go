@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -30,14 +31,15 @@ type Segment struct {
 	Dir string
 }
 
-// The subsection headings, in the order they appear.
+// The subsection headings, in the order they appear: the daily format's,
+// which package daily owns (its readers look the lists up by them).
 const (
-	HeadAsked   = "Asked"
-	HeadDone    = "Done"
-	HeadDecided = "Decided"
-	HeadLearned = "Learned"
-	HeadFiles   = "Files and commands"
-	HeadOpen    = "Open"
+	HeadAsked   = daily.HeadAsked
+	HeadDone    = daily.HeadDone
+	HeadDecided = daily.HeadDecided
+	HeadLearned = daily.HeadLearned
+	HeadFiles   = daily.HeadFiles
+	HeadOpen    = daily.HeadOpen
 )
 
 // Headings lists the subsections in order.

@@ -1,10 +1,13 @@
 package distill
 
 import (
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -32,6 +35,29 @@ func checkBody(t *testing.T, body string, limit int) {
 		default:
 			t.Fatalf("line is neither a known subsection nor a bullet: %q", line)
 		}
+	}
+	checkReadBack(t, body)
+}
+
+// checkReadBack asserts that the daily file's reader gives back the
+// body's lists exactly once a flush has written it.
+func checkReadBack(t *testing.T, body string) {
+	t.Helper()
+	at := time.Date(2026, 11, 30, 9, 0, 0, 0, time.Local)
+	d := daily.Parse([]byte(daily.Header(at, "p") + daily.Render(daily.Section{Start: at, End: at, SessionID: "s", Trigger: "auto", Seq: 1, Body: body})))
+	if len(d.Sections) != 1 {
+		t.Fatalf("the body reads back as %d sections: %q", len(d.Sections), body)
+	}
+	var want []daily.List
+	for _, line := range strings.Split(body, "\n") {
+		if h, ok := strings.CutPrefix(line, "### "); ok {
+			want = append(want, daily.List{Head: h})
+		} else if b, ok := strings.CutPrefix(line, "- "); ok && len(want) > 0 {
+			want[len(want)-1].Items = append(want[len(want)-1].Items, strings.TrimSpace(b))
+		}
+	}
+	if got := d.Sections[0].Lists; !reflect.DeepEqual(got, want) {
+		t.Fatalf("read back\n got %q\nwant %q", got, want)
 	}
 }
 
