@@ -223,3 +223,22 @@ func FuzzParse(f *testing.F) {
 func hasSectionLine(body string) bool {
 	return len(sectionStarts(strings.TrimSpace(body), 0)) > 0
 }
+
+// BenchmarkParse reads a day of 200 sections (about 200 KB), the size a
+// busy day reaches; inject parses two such files at every SessionStart.
+func BenchmarkParse(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(Header(day, "p"))
+	for i := 0; i < 200; i++ {
+		s := section(fmt.Sprintf("session-%03d-c7d3-4270-8057", i), 1)
+		s.Body = strings.Repeat("### Done\n- "+strings.Repeat("word ", 40)+"\n", 5)
+		sb.WriteString(Render(s))
+	}
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if d := Parse(data); len(d.Sections) != 200 {
+			b.Fatal(len(d.Sections))
+		}
+	}
+}
