@@ -10,7 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 )
 
@@ -53,11 +53,11 @@ Each segment is written exactly once however many flushers race.`,
 }
 
 func flushRun(opts *FlushOptions) error {
-	store := session.Store{Root: opts.Paths.Sessions()}
-	var targets []*session.Session
+	store := shortterm.Store{Root: opts.Paths.Sessions()}
+	var targets []*shortterm.Session
 	trigger, final := opts.Trigger, opts.Final
-	if trigger != "" && !slices.Contains(session.Triggers(), trigger) {
-		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(session.Triggers(), ", "))
+	if trigger != "" && !slices.Contains(shortterm.Triggers(), trigger) {
+		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(shortterm.Triggers(), ", "))
 	}
 	switch {
 	case opts.Session != "":
@@ -67,7 +67,7 @@ func flushRun(opts *FlushOptions) error {
 		}
 		targets = append(targets, s)
 		if trigger == "" {
-			trigger = session.TriggerManual
+			trigger = shortterm.TriggerManual
 		}
 	case opts.Pending:
 		ids, err := store.Projects()
@@ -82,7 +82,7 @@ func flushRun(opts *FlushOptions) error {
 			targets = append(targets, p...)
 		}
 		if trigger == "" {
-			trigger = session.TriggerRecovery
+			trigger = shortterm.TriggerRecovery
 		}
 	default:
 		root, err := opts.projectRoot(opts.Project)
@@ -95,7 +95,7 @@ func flushRun(opts *FlushOptions) error {
 		}
 		targets = p
 		if trigger == "" {
-			trigger = session.TriggerManual
+			trigger = shortterm.TriggerManual
 		}
 	}
 	if len(targets) == 0 {
@@ -116,13 +116,13 @@ func flushRun(opts *FlushOptions) error {
 // while this one ran (the claude distiller's hooks do not start a second
 // background run); the last look and the release of the session's
 // background slot are one locked step.
-func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
+func flushOne(f *Factory, log *runlog.Log, s *shortterm.Session, trigger string, final bool) error {
 	for range 8 {
 		if err := flushStep(f, log, s, trigger, final); err != nil {
 			return err
 		}
 		again := false
-		err := s.Update(func(st *session.State) error {
+		err := s.Update(func(st *shortterm.State) error {
 			if st.Again != "" {
 				trigger, final, again = st.Again, st.AgainFinal, true
 				st.Again, st.AgainFinal = "", false
@@ -138,7 +138,7 @@ func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, f
 	return nil
 }
 
-func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
+func flushStep(f *Factory, log *runlog.Log, s *shortterm.Session, trigger string, final bool) error {
 	start := f.Now()
 	st, err := s.Load()
 	if err != nil {

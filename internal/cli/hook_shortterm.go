@@ -16,7 +16,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // recoverIdle is how long another session of the project must have been
@@ -43,8 +43,8 @@ type hookScope struct {
 	layout project.Layout
 	id     string
 	cfg    *config.Effective
-	sess   *session.Session
-	meta   session.Meta
+	sess   *shortterm.Session
+	meta   shortterm.Meta
 }
 
 func (r *hookRun) scope() (*hookScope, error) {
@@ -57,11 +57,11 @@ func (r *hookRun) scope() (*hookScope, error) {
 		return nil, fmt.Errorf("load config: %w", err)
 	}
 	id := project.ID(root)
-	store := session.Store{Root: r.Paths.Sessions()}
+	store := shortterm.Store{Root: r.Paths.Sessions()}
 	return &hookScope{
 		layout: project.Layout{Root: root}, id: id, cfg: cfg,
 		sess: store.Session(id, r.In.SessionID),
-		meta: session.Meta{Project: root, Transcript: r.In.TranscriptPath},
+		meta: shortterm.Meta{Project: root, Transcript: r.In.TranscriptPath},
 	}, nil
 }
 
@@ -86,11 +86,11 @@ func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, r.unrecorded(sc, err)
 	}
-	th := session.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
+	th := shortterm.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
 	if !th.Due(st) {
 		return nil, nil
 	}
-	return nil, r.flush(ctx, sc, st, session.TriggerAuto, false)
+	return nil, r.flush(ctx, sc, st, shortterm.TriggerAuto, false)
 }
 
 func hookPreCompact(ctx context.Context, r *hookRun) ([]byte, error) {
@@ -102,7 +102,7 @@ func hookPreCompact(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.flush(ctx, sc, st, session.TriggerPreCompact, false)
+	return nil, r.flush(ctx, sc, st, shortterm.TriggerPreCompact, false)
 }
 
 func hookSessionEnd(ctx context.Context, r *hookRun) ([]byte, error) {
@@ -114,7 +114,7 @@ func hookSessionEnd(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.flush(ctx, sc, st, session.TriggerSessionEnd, true)
+	return nil, r.flush(ctx, sc, st, shortterm.TriggerSessionEnd, true)
 }
 
 // hookSessionStart recovers other sessions' unflushed segments, registers
@@ -135,7 +135,7 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.recoverUnrecorded(ctx, sc); err != nil {
 		errs = append(errs, err)
 	}
-	if _, err := (session.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now(), sc.layout.ShortDir(), sc.layout.LongDir()); err != nil {
+	if _, err := (shortterm.Store{Root: r.Paths.Sessions()}).CleanStale(sc.id, r.Now(), sc.layout.ShortDir(), sc.layout.LongDir()); err != nil {
 		errs = append(errs, err)
 	}
 	if sc.layout.LongActive() {
@@ -188,7 +188,7 @@ func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 	if err != nil {
 		return nil // none (or unreadable: nothing to do from here)
 	}
-	store := session.Store{Root: r.Paths.Sessions()}
+	store := shortterm.Store{Root: r.Paths.Sessions()}
 	var errs []error
 	for i, e := range ents {
 		if i >= recoverMax || ctx.Err() != nil {
@@ -206,7 +206,7 @@ func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 		other := store.Session(sc.id, id)
 		// The state starts at the transcript's beginning: what the hooks
 		// could not record is all in the transcript.
-		err = other.Update(func(st *session.State) error {
+		err = other.Update(func(st *shortterm.State) error {
 			st.Project, st.Transcript, st.Ended = sc.layout.Root, tr, true
 			return nil
 		})
@@ -221,7 +221,7 @@ func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 		}
 		osc := *sc
 		osc.sess = other
-		if err := r.flush(ctx, &osc, st, session.TriggerRecovery, true); err != nil {
+		if err := r.flush(ctx, &osc, st, shortterm.TriggerRecovery, true); err != nil {
 			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
 			continue
 		}
@@ -233,7 +233,7 @@ func (r *hookRun) recoverUnrecorded(ctx context.Context, sc *hookScope) error {
 // recoverProject flushes, once, the segments other sessions of this project
 // left behind (a cancelled SessionEnd, a killed process).
 func (r *hookRun) recoverProject(ctx context.Context, sc *hookScope) error {
-	store := session.Store{Root: r.Paths.Sessions()}
+	store := shortterm.Store{Root: r.Paths.Sessions()}
 	pending, err := store.Pending(sc.id)
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func (r *hookRun) recoverProject(ctx context.Context, sc *hookScope) error {
 		n++
 		osc := *sc
 		osc.sess = other
-		if err := r.flush(ctx, &osc, st, session.TriggerRecovery, true); err != nil {
+		if err := r.flush(ctx, &osc, st, shortterm.TriggerRecovery, true); err != nil {
 			errs = append(errs, fmt.Errorf("recover session %s: %w", other.ID, err))
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // CrashEnv names a flush point ("after-read", "after-distill",
@@ -24,7 +24,7 @@ const CrashEnv = "CEREBRO_TEST_CRASH"
 // flush runs a session's flush from a hook: inline with the extractive
 // distiller; with the claude distiller it starts `memhook flush --session`
 // detached and returns at once, because a model call never fits a hook.
-func (r *hookRun) flush(ctx context.Context, sc *hookScope, st *session.State, trigger string, final bool) error {
+func (r *hookRun) flush(ctx context.Context, sc *hookScope, st *shortterm.State, trigger string, final bool) error {
 	if sc.cfg.Distiller.Kind == "claude" {
 		return r.flushDetached(sc, st, trigger, final)
 	}
@@ -33,10 +33,10 @@ func (r *hookRun) flush(ctx context.Context, sc *hookScope, st *session.State, t
 	return err
 }
 
-func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool) session.FlushOptions {
-	o := session.FlushOptions{
+func (f *Factory) flushOptions(cfg *config.Effective, trigger string, final bool) shortterm.FlushOptions {
+	o := shortterm.FlushOptions{
 		Trigger: trigger, Now: f.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
-		Force:   trigger == session.TriggerPreCompact,
+		Force:   trigger == shortterm.TriggerPreCompact,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)
@@ -57,7 +57,7 @@ func (f *Factory) claudeDistill(cfg *config.Effective, log *runlog.Log) func(ctx
 		note := func(msg string) {
 			log.Write(runlog.Entry{Time: f.Now(), Event: "distill", Session: seg.SessionID, Level: "warn", Message: msg})
 		}
-		ok, err := session.TakeBudget(BudgetDir(f.Paths), f.Now(), cfg.Distiller.DailyBudget)
+		ok, err := shortterm.TakeBudget(BudgetDir(f.Paths), f.Now(), cfg.Distiller.DailyBudget)
 		if err != nil || !ok {
 			note(fmt.Sprintf("claude distiller skipped (daily budget of %d calls used, or %v): extractive used", cfg.Distiller.DailyBudget, err))
 			return distill.Extractive(seg)
@@ -84,10 +84,10 @@ func BudgetDir(p config.Paths) string { return filepath.Join(p.State, "distiller
 // asks it to go again once it is done: the request and the running run's
 // last look at it happen under the session lock, so no request falls
 // between them (see flushOne).
-func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string, final bool) error {
+func (r *hookRun) flushDetached(sc *hookScope, st *shortterm.State, trigger string, final bool) error {
 	window := time.Duration(sc.cfg.Distiller.TimeoutSeconds)*time.Second + time.Minute
 	spawn := false
-	err := sc.sess.Update(func(s *session.State) error {
+	err := sc.sess.Update(func(s *shortterm.State) error {
 		if !s.Background.IsZero() && r.Now().Sub(s.Background) < window {
 			s.Again, s.AgainFinal = trigger, s.AgainFinal || final
 			return nil
@@ -99,7 +99,7 @@ func (r *hookRun) flushDetached(sc *hookScope, st *session.State, trigger string
 		return err
 	}
 	if err := r.startFlush(sc, trigger, final); err != nil {
-		sc.sess.Update(func(s *session.State) error { s.Background = time.Time{}; return nil })
+		sc.sess.Update(func(s *shortterm.State) error { s.Background = time.Time{}; return nil })
 		return err
 	}
 	return nil
@@ -126,7 +126,7 @@ func (r *hookRun) startFlush(sc *hookScope, trigger string, final bool) error {
 	return nil
 }
 
-func (r *hookRun) logFlush(sessionID, trigger string, res session.FlushResult, err error) {
+func (r *hookRun) logFlush(sessionID, trigger string, res shortterm.FlushResult, err error) {
 	e := runlog.Entry{Time: r.Now(), Event: "flush", Session: sessionID, Level: "info"}
 	switch {
 	case err != nil:

@@ -13,7 +13,7 @@
 //
 // Layout under the sessions dir: <project-id>/<session>.json (state),
 // <project-id>/<session>.jsonl (journal), <project-id>/pending/<session>.
-package session
+package shortterm
 
 import (
 	"encoding/json"
