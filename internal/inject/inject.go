@@ -35,6 +35,9 @@ type Options struct {
 	// replaced it, already holds those turns), so a resume never hands a
 	// session back what it said.
 	Session string
+	// Given, when set, holds the sections the session was already handed
+	// (left out, as its own are) and receives those handed now.
+	Given *Given
 }
 
 // coreShare bounds CORE.md within the budget so that it never crowds out
@@ -48,6 +51,7 @@ const intro = "# Recalled memory (cerebro)\n" +
 type block struct {
 	kind, source, label string
 	parts               []string // units that may be dropped whole
+	keys                []string // a daily block's section keys, one per part
 }
 
 func (b block) render(parts []string) string {
@@ -76,11 +80,16 @@ func Build(o Options) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
-		var secs []string
+		var secs, keys []string
 		for _, sec := range daily.Sections(data) {
 			if o.Session != "" && strings.Contains(sec, "<!-- cerebro:segment session="+o.Session+" ") {
 				continue
 			}
+			key := SectionKey(sec)
+			if o.Given != nil && o.Given.Had[key] {
+				continue
+			}
+			keys = append(keys, key)
 			secs = append(secs, dropMarker(sec))
 		}
 		if len(secs) == 0 {
@@ -88,9 +97,10 @@ func Build(o Options) (string, error) {
 		}
 		for i, j := 0, len(secs)-1; i < j; i, j = i+1, j-1 {
 			secs[i], secs[j] = secs[j], secs[i]
+			keys[i], keys[j] = keys[j], keys[i]
 		}
 		day := strings.TrimSuffix(filepath.Base(f), ".md")
-		dailyBlocks = append(dailyBlocks, block{kind: "short-term", source: f, label: fmt.Sprintf(" date=%q", day), parts: secs})
+		dailyBlocks = append(dailyBlocks, block{kind: "short-term", source: f, label: fmt.Sprintf(" date=%q", day), parts: secs, keys: keys})
 	}
 	if o.Layout.LongActive() {
 		if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
@@ -118,17 +128,22 @@ func Build(o Options) (string, error) {
 	if len(dailyBlocks) == 0 && len(tail) == 0 {
 		return "", nil
 	}
-	return fit(max, dailyBlocks, tail), nil
+	text, gave := fit(max, dailyBlocks, tail)
+	if o.Given != nil {
+		o.Given.Gave = gave
+	}
+	return text, nil
 }
 
 // fit spends the budget on CORE and plan-fact first (they are small and
 // bounded), then on daily sections newest first, then on the roll-up; what
 // does not fit whole is left out. Output order stays daily, core, plan-fact,
-// roll-up.
-func fit(max int, dailyBlocks, tail []block) string {
+// roll-up. It also returns the keys of the daily sections it kept.
+func fit(max int, dailyBlocks, tail []block) (string, []string) {
 	left := max - runes(intro)
 	var kept = map[int][]string{}
 	var tailKept []bool
+	var gave []string
 	for _, b := range tail {
 		if b.kind == "weekly-rollup" {
 			tailKept = append(tailKept, false)
@@ -148,7 +163,7 @@ func fit(max int, dailyBlocks, tail []block) string {
 			break
 		}
 		budget := left - overhead
-		for _, p := range b.parts {
+		for j, p := range b.parts {
 			c := runes(p) + 1
 			if c > budget {
 				if first {
@@ -156,11 +171,13 @@ func fit(max int, dailyBlocks, tail []block) string {
 					// cut at a line boundary.
 					cut := cutRunes(p, budget-20)
 					kept[i] = append(kept[i], cut+"\n…(cut)")
+					gave = append(gave, b.keys[j])
 					budget = 0
 				}
 				break
 			}
 			kept[i] = append(kept[i], p)
+			gave = append(gave, b.keys[j])
 			budget -= c
 			first = false
 		}
@@ -204,9 +221,9 @@ func fit(max int, dailyBlocks, tail []block) string {
 		}
 	}
 	if n == 0 {
-		return ""
+		return "", nil
 	}
-	return strings.TrimRight(s.String(), "\n") + "\n"
+	return strings.TrimRight(s.String(), "\n") + "\n", gave
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
