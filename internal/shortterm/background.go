@@ -12,7 +12,7 @@ import (
 // flush runs a session's flush from a hook: inline with the extractive
 // distiller; with the claude distiller it starts `memhook flush --session`
 // detached and returns at once, because a model call never fits a hook.
-func (m *Memory) flush(ctx context.Context, sc *scope, st *State, trigger string, final bool) error {
+func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final bool) error {
 	if sc.cfg.Distiller.Kind == "claude" {
 		return m.flushDetached(sc, trigger, final)
 	}

@@ -117,7 +117,7 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if !th.Due(st) {
 		return nil
 	}
-	return m.flush(ctx, sc, st, TriggerAuto, false)
+	return m.flush(ctx, sc, TriggerAuto, false)
 }
 
 // PreCompact flushes whatever is unflushed, whatever its size: compaction
@@ -127,11 +127,10 @@ func (m *Memory) PreCompact(ctx context.Context, h Hook) error {
 	if err != nil {
 		return err
 	}
-	st, err := sc.sess.Touch(m.Now(), sc.meta, false)
-	if err != nil {
+	if _, err := sc.sess.Touch(m.Now(), sc.meta, false); err != nil {
 		return err
 	}
-	return m.flush(ctx, sc, st, TriggerPreCompact, false)
+	return m.flush(ctx, sc, TriggerPreCompact, false)
 }
 
 // SessionEnd flushes the rest of the session; a trivial session is parked.
@@ -140,11 +139,10 @@ func (m *Memory) SessionEnd(ctx context.Context, h Hook) error {
 	if err != nil {
 		return err
 	}
-	st, err := sc.sess.Touch(m.Now(), sc.meta, true)
-	if err != nil {
+	if _, err := sc.sess.Touch(m.Now(), sc.meta, true); err != nil {
 		return err
 	}
-	return m.flush(ctx, sc, st, TriggerSessionEnd, true)
+	return m.flush(ctx, sc, TriggerSessionEnd, true)
 }
 
 // SessionStart recovers other sessions' unflushed segments, sweeps stale

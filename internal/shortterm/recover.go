@@ -71,14 +71,9 @@ func (m *Memory) recoverUnrecorded(ctx context.Context, sc *scope, self string) 
 			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
 			continue
 		}
-		st, err := other.Load()
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
 		osc := *sc
 		osc.sess = other
-		if err := m.flush(ctx, &osc, st, TriggerRecovery, true); err != nil {
+		if err := m.flush(ctx, &osc, TriggerRecovery, true); err != nil {
 			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
 			continue
 		}
@@ -111,7 +106,7 @@ func (m *Memory) recoverProject(ctx context.Context, sc *scope, self string) err
 		n++
 		osc := *sc
 		osc.sess = other
-		if err := m.flush(ctx, &osc, st, TriggerRecovery, true); err != nil {
+		if err := m.flush(ctx, &osc, TriggerRecovery, true); err != nil {
 			errs = append(errs, fmt.Errorf("recover session %s: %w", other.ID, err))
 		}
 	}
