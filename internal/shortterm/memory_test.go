@@ -2,6 +2,7 @@ package shortterm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,5 +170,40 @@ func TestGivenIsBoundedAndSurvivesGarbage(t *testing.T) {
 	}
 	if got := s.Given(); len(got) != 0 {
 		t.Fatalf("an oversized file read as %d keys", len(got))
+	}
+}
+
+// TestFlushReportsWhatEachSessionGot: `memhook flush` flushes the project's
+// pending sessions and says per session what it wrote or why nothing; an
+// unknown session is ErrNoSession; nothing pending is no report.
+func TestFlushReportsWhatEachSessionGot(t *testing.T) {
+	f := newMemory(t)
+	ctx := context.Background()
+	f.turns(t, "big", "ledger", 3)
+	f.turns(t, "small", "typo", 1)
+	reps, err := f.m.Flush(ctx, FlushRequest{Root: f.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]FlushReport{}
+	for _, r := range reps {
+		got[r.Session] = r
+	}
+	if r := got["big"]; len(reps) != 2 || r.File == "" || r.Seq != 1 || r.Replies != 6 || r.Chars == 0 {
+		t.Fatalf("reports %+v", reps)
+	}
+	if r := got["small"]; r.File != "" || !strings.Contains(r.Skipped, "too few replies so far (2)") {
+		t.Fatalf("small session: %+v", r)
+	}
+	// The live trivial session stays pending; the flushed one does not.
+	reps, err = f.m.Flush(ctx, FlushRequest{Root: f.root, Final: true})
+	if err != nil || len(reps) != 1 || reps[0].Session != "small" || !strings.Contains(reps[0].Skipped, "trivial session") {
+		t.Fatalf("second flush: %+v %v", reps, err)
+	}
+	if reps, err := f.m.Flush(ctx, FlushRequest{Root: f.root}); err != nil || len(reps) != 0 {
+		t.Fatalf("nothing pending, got %+v %v", reps, err)
+	}
+	if _, err := f.m.Flush(ctx, FlushRequest{Session: "nobody"}); !errors.Is(err, ErrNoSession) {
+		t.Fatalf("unknown session: %v", err)
 	}
 }
