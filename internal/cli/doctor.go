@@ -468,7 +468,7 @@ func checkPending(rep *doctorReport, dir string, now time.Time) {
 				rep.add("warn", "delete the file; its session's unflushed part is then lost", "session state: %v", err)
 				continue
 			}
-			if st.Ended || now.Sub(st.LastSeen) > shortterm.RecoverIdle {
+			if st.Over(now) {
 				stale++
 			}
 		}

@@ -127,7 +127,7 @@ func (m *Memory) flushStep(ctx context.Context, s *Session, trigger string, fina
 	}
 	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.
-	over := final || st.Ended || m.Now().Sub(st.LastSeen) >= RecoverIdle
+	over := final || st.Over(m.Now())
 	o := m.flushOptions(cfg, trigger, over)
 	if cfg.Distiller.Kind == "claude" {
 		o.Distill = redacting(cfg, m.claudeDistill(cfg))

@@ -60,6 +60,13 @@ type Hook struct {
 // still open in another terminal is left to flush itself.
 const RecoverIdle = 10 * time.Minute
 
+// Over reports whether the session is over as far as its segment goes:
+// SessionEnd was seen, or it has been silent [RecoverIdle]. A recovery
+// flushes only such sessions, and only they may be judged trivial.
+func (st *State) Over(now time.Time) bool {
+	return st.Ended || now.Sub(st.LastSeen) >= RecoverIdle
+}
+
 // recoverMax bounds how many sessions one SessionStart recovers, so its
 // cost does not grow with a backlog; `memhook flush --pending` takes all.
 const recoverMax = 3

@@ -100,7 +100,7 @@ func (m *Memory) recoverProject(ctx context.Context, sc *scope, self string) err
 			errs = append(errs, err)
 			continue
 		}
-		if !st.Ended && m.Now().Sub(st.LastSeen) < RecoverIdle {
+		if !st.Over(m.Now()) {
 			continue
 		}
 		n++
