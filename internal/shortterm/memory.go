@@ -180,7 +180,7 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 			errs = append(errs, fmt.Errorf("register project: %w", err))
 		}
 	}
-	text, err := m.inject(sc, h)
+	text, err := m.inject(ctx, sc, h)
 	if err != nil {
 		errs = append(errs, err)
 	}
@@ -192,7 +192,7 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 // on resume, clear and compact its own sections and the sections it was
 // given before are left out; what it is handed now is remembered, at every
 // start, for its next one.
-func (m *Memory) inject(sc *scope, h Hook) (string, error) {
+func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) {
 	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}}
 	if h.Source != "" && h.Source != "startup" {
 		o.Session = h.SessionID
@@ -201,6 +201,11 @@ func (m *Memory) inject(sc *scope, h Hook) (string, error) {
 	text, err := inject.Build(o)
 	if err != nil {
 		return "", fmt.Errorf("build inject: %w", err)
+	}
+	if ctx.Err() != nil {
+		// Past the hook's deadline the text is dropped, not handed: it
+		// must not count as given.
+		return text, nil
 	}
 	if err := sc.sess.AddGiven(o.Given.Gave); err != nil {
 		return text, err
