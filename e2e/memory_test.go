@@ -260,6 +260,65 @@ func TestClearStartsAnInjectedSession(t *testing.T) {
 	s.checkHooks()
 }
 
+// recalledOf are the recalled-memory blocks the last request of a session
+// carries: a resumed conversation keeps the block of every earlier start.
+func (s *Sandbox) recalledOf(sessionID string) []string {
+	s.t.Helper()
+	var last Request
+	for _, r := range s.Mock.Messages() {
+		if r.Header.Get("X-Claude-Code-Session-Id") == sessionID {
+			last = r
+		}
+	}
+	var out []string
+	for _, m := range systemMessages(last) {
+		if strings.Contains(m, "Recalled memory (cerebro)") {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func countHolding(blocks []string, text string) int {
+	n := 0
+	for _, b := range blocks {
+		if strings.Contains(b, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestResumeIsHandedOnlyWhatItWasNotGiven: a session handed another
+// session's section at its start is not handed it again by its resumes,
+// however many; what the other session wrote since is handed, once.
+func TestResumeIsHandedOnlyWhatItWasNotGiven(t *testing.T) {
+	s := newSandbox(t)
+	other := newSessionID(t)
+	s.Prompt("The staging database is called Numbat", "--session-id", other)
+	s.Prompt("Its backups run hourly", "--resume", other)
+	id := newSessionID(t)
+	s.Prompt("Name the cache service Wombat", "--session-id", id)
+	s.Prompt("Wombat keeps entries for ten minutes", "--resume", id)
+	s.Prompt("Numbat moves to port 5433", "--resume", other)
+	s.Prompt("Wombat evicts the oldest entry first", "--resume", id)
+	s.Prompt("Wombat runs on port 6380", "--resume", id)
+	if len(sectionsOf(Sections(s.Daily()), other)) < 2 {
+		t.Fatalf("the other session wrote fewer than two sections:\n%s", s.Daily())
+	}
+	blocks := s.recalledOf(id)
+	if n := countHolding(blocks, "hourly"); n != 1 {
+		t.Errorf("the other session's first section was handed %d times, want once:\n%s", n, strings.Join(blocks, "\n----\n"))
+	}
+	if n := countHolding(blocks, "5433"); n != 1 {
+		t.Errorf("the other session's newer section was handed %d times, want once:\n%s", n, strings.Join(blocks, "\n----\n"))
+	}
+	if n := countHolding(blocks, "Wombat"); n != 0 {
+		t.Errorf("a resume was handed the session's own turns:\n%s", strings.Join(blocks, "\n----\n"))
+	}
+	s.checkHooks()
+}
+
 // TestResumedSessionIsNotHandedItsOwnTurns: claude -p ends the session
 // after every turn, so each --resume is a SessionStart (source resume)
 // after the session's own turns were flushed. The inject of a resume never

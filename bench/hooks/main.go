@@ -19,7 +19,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/distill"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 var (
@@ -184,7 +184,7 @@ func measureWith(name string, env []string, event string, stdin []byte, before f
 // measureFlush times Flush of a segment of 10 turns (20 replies) written
 // to a real transcript and journal, each run on a fresh session.
 func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duration) {
-	store := session.Store{Root: filepath.Join(work, "flush-state")}
+	store := shortterm.Store{Root: filepath.Join(work, "flush-state")}
 	var times []time.Duration
 	for i := 0; i < *n/4+1; i++ {
 		s := store.Session("proj", fmt.Sprintf("f%04d", i))
@@ -195,14 +195,14 @@ func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duratio
 		for j := 0; j < 10; j++ {
 			fmt.Fprintf(f, `{"type":"user","timestamp":%q,"uuid":"u%d","message":{"role":"user","content":%q}}`+"\n", now.Format(time.RFC3339), j, prompt)
 			fmt.Fprintf(f, `{"type":"assistant","timestamp":%q,"message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","name":"Edit","input":{"file_path":"internal/x.go"}}]}}`+"\n", now.Format(time.RFC3339), j, reply)
-			_, err := s.Capture(now, "user", prompt, session.Meta{Project: proj, Transcript: tr})
+			_, err := s.Capture(now, "user", prompt, shortterm.Meta{Project: proj, Transcript: tr})
 			check(err)
-			_, err = s.Capture(now, "assistant", reply, session.Meta{Project: proj, Transcript: tr})
+			_, err = s.Capture(now, "assistant", reply, shortterm.Meta{Project: proj, Transcript: tr})
 			check(err)
 		}
 		f.Close()
 		start := time.Now()
-		res, err := s.Flush(context.Background(), session.FlushOptions{Trigger: "auto", Now: now, MinReplies: 4,
+		res, err := s.Flush(context.Background(), shortterm.FlushOptions{Trigger: "auto", Now: now, MinReplies: 4,
 			Distill: func(_ context.Context, seg distill.Segment) string { return distill.Extractive(seg) }})
 		check(err)
 		times = append(times, time.Since(start))

@@ -14,7 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
@@ -453,7 +453,7 @@ func checkHookLog(rep *doctorReport, dir string, now time.Time) []runlog.Timing 
 }
 
 func checkPending(rep *doctorReport, dir string, now time.Time) {
-	store := session.Store{Root: dir}
+	store := shortterm.Store{Root: dir}
 	ids, err := store.Projects()
 	if err != nil {
 		rep.add("warn", "check the permissions of the state dir", "sessions: %v", err)
@@ -468,7 +468,7 @@ func checkPending(rep *doctorReport, dir string, now time.Time) {
 				rep.add("warn", "delete the file; its session's unflushed part is then lost", "session state: %v", err)
 				continue
 			}
-			if st.Ended || now.Sub(st.LastSeen) > recoverIdle {
+			if st.Over(now) {
 				stale++
 			}
 		}

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/session"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 )
 
@@ -53,123 +51,32 @@ Each segment is written exactly once however many flushers race.`,
 }
 
 func flushRun(opts *FlushOptions) error {
-	store := session.Store{Root: opts.Paths.Sessions()}
-	var targets []*session.Session
-	trigger, final := opts.Trigger, opts.Final
-	if trigger != "" && !slices.Contains(session.Triggers(), trigger) {
-		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(session.Triggers(), ", "))
+	trigger := opts.Trigger
+	if trigger != "" && !slices.Contains(shortterm.Triggers(), trigger) {
+		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(shortterm.Triggers(), ", "))
 	}
-	switch {
-	case opts.Session != "":
-		s, err := store.Find(opts.Session)
-		if err != nil {
-			return withHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
-		}
-		targets = append(targets, s)
-		if trigger == "" {
-			trigger = session.TriggerManual
-		}
-	case opts.Pending:
-		ids, err := store.Projects()
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			p, err := store.Pending(id)
-			if err != nil {
-				return err
-			}
-			targets = append(targets, p...)
-		}
-		if trigger == "" {
-			trigger = session.TriggerRecovery
-		}
-	default:
+	req := shortterm.FlushRequest{Session: opts.Session, Pending: opts.Pending, Trigger: trigger, Final: opts.Final}
+	if req.Session == "" && !req.Pending {
 		root, err := opts.projectRoot(opts.Project)
 		if err != nil {
 			return err
 		}
-		p, err := store.Pending(project.ID(root))
-		if err != nil {
-			return err
-		}
-		targets = p
-		if trigger == "" {
-			trigger = session.TriggerManual
+		req.Root = root
+	}
+	m := opts.shortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
+	reports, err := m.Flush(context.Background(), req)
+	if errors.Is(err, shortterm.ErrNoSession) {
+		return withHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
+	}
+	for _, r := range reports {
+		if r.File != "" {
+			fmt.Fprintf(opts.Out, "%s: wrote section %d (%d replies, %d characters) to %s\n", r.Session, r.Seq, r.Replies, r.Chars, r.File)
+		} else {
+			fmt.Fprintf(opts.Out, "%s: skipped (%s)\n", r.Session, r.Skipped)
 		}
 	}
-	if len(targets) == 0 {
+	if err == nil && len(reports) == 0 {
 		fmt.Fprintln(opts.Out, "nothing to flush: no session has unflushed dialogue")
-		return nil
 	}
-	log := runlog.Open(opts.Paths.Logs(), 1<<20)
-	var errs []error
-	for _, s := range targets {
-		if err := flushOne(opts.Factory, log, s, trigger, final); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// flushOne flushes a session, then takes up any flush a hook asked for
-// while this one ran (the claude distiller's hooks do not start a second
-// background run); the last look and the release of the session's
-// background slot are one locked step.
-func flushOne(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
-	for range 8 {
-		if err := flushStep(f, log, s, trigger, final); err != nil {
-			return err
-		}
-		again := false
-		err := s.Update(func(st *session.State) error {
-			if st.Again != "" {
-				trigger, final, again = st.Again, st.AgainFinal, true
-				st.Again, st.AgainFinal = "", false
-				return nil
-			}
-			st.Background = time.Time{}
-			return nil
-		})
-		if err != nil || !again {
-			return err
-		}
-	}
-	return nil
-}
-
-func flushStep(f *Factory, log *runlog.Log, s *session.Session, trigger string, final bool) error {
-	start := f.Now()
-	st, err := s.Load()
-	if err != nil {
-		return err
-	}
-	cfg, err := f.Config(st.Project)
-	if err != nil {
-		return err
-	}
-	// A pending session counts as over (so a trivial one is parked) only
-	// once it ended or fell silent; a live one is flushed but never judged.
-	over := final || st.Ended || f.Now().Sub(st.LastSeen) >= recoverIdle
-	o := f.flushOptions(cfg, trigger, over)
-	if cfg.Distiller.Kind == "claude" {
-		o.Distill = redacting(cfg, f.claudeDistill(cfg, log))
-	}
-	res, err := s.Flush(context.Background(), o)
-	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
-		MS: float64(f.Now().Sub(start).Microseconds()) / 1000}
-	switch {
-	case err != nil:
-		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
-		log.Write(e)
-		return fmt.Errorf("flush session %s: %w", s.ID, err)
-	case res.File != "":
-		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
-		fmt.Fprintf(f.Out, "%s: wrote section %d (%d replies, %d characters) to %s\n", s.ID, res.Seq, res.Replies, res.Chars, res.File)
-	default:
-		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
-		fmt.Fprintf(f.Out, "%s: skipped (%s)\n", s.ID, res.Skipped)
-	}
-	log.Write(e)
-	return nil
+	return err
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
@@ -49,4 +50,50 @@ func TestImportRules(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestShortTermOwnsTheLifecycle: internal/shortterm takes everything as
+// plain values (no cli, no cobra, no environment read inside), and only
+// shortterm builds the SessionStart inject, so the lifecycle has one
+// owner.
+func TestShortTermOwnsTheLifecycle(t *testing.T) {
+	root := filepath.Join("..", "..")
+	files, _ := filepath.Glob(filepath.Join(root, "internal", "shortterm", "*.go"))
+	if len(files) == 0 {
+		t.Fatal("internal/shortterm not found")
+	}
+	for _, p := range files {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, 0)
+		if err != nil {
+			t.Fatalf("parse %s: %v", p, err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasSuffix(path, "/internal/cli") || strings.Contains(path, "spf13/") {
+				t.Errorf("%s imports %s", p, path)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" && (sel.Sel.Name == "Getenv" || sel.Sel.Name == "Environ" || sel.Sel.Name == "LookupEnv") {
+					t.Errorf("%s reads the environment (os.%s): take it as a field of Memory", p, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+	cli, _ := filepath.Glob("*.go")
+	for _, p := range cli {
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatalf("parse %s: %v", p, err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasSuffix(path, "/internal/inject") && !strings.HasSuffix(p, "_test.go") {
+				t.Errorf("%s imports %s: the inject is shortterm's (SessionStart)", p, path)
+			}
+		}
+	}
 }

@@ -189,14 +189,3 @@ func Recent(dir string, today time.Time) ([]string, error) {
 	}
 	return out, nil
 }
-
-// Sections splits a daily file into its "## " sections, in file order,
-// without the frontmatter and title: the Raw text of each of [Parse]'s
-// sections.
-func Sections(data []byte) []string {
-	var out []string
-	for _, e := range Parse(data).Sections {
-		out = append(out, e.Raw)
-	}
-	return out
-}

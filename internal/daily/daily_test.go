@@ -43,7 +43,7 @@ func TestDailyFileGolden(t *testing.T) {
 	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 3); ok {
 		t.Fatal("HasSegment finds a section never written")
 	}
-	if n := len(Sections(data)); n != 2 {
+	if n := len(Parse(data).Sections); n != 2 {
 		t.Fatalf("%d sections, want 2", n)
 	}
 }
@@ -62,7 +62,7 @@ func TestConcurrentAppendsKeepEverySection(t *testing.T) {
 	}
 	wg.Wait()
 	data, _ := os.ReadFile(Path(dir, day))
-	if strings.Count(string(data), "type: daily") != 1 || len(Sections(data)) != 20 {
+	if strings.Count(string(data), "type: daily") != 1 || len(Parse(data).Sections) != 20 {
 		t.Fatalf("want one frontmatter and 20 sections:\n%s", data)
 	}
 }
@@ -86,8 +86,8 @@ func TestRecentPicksTodayAndPreviousDayWithContent(t *testing.T) {
 
 func TestSectionsIgnoreHeadingsInCode(t *testing.T) {
 	data := "---\ntype: daily\n---\n\n# d\n\n## a\ntext\n```\n## not a heading\n```\n## b\n"
-	if got := Sections([]byte(data)); len(got) != 2 || !strings.Contains(got[0], "not a heading") {
-		t.Fatalf("%q", got)
+	if got := Parse([]byte(data)).Sections; len(got) != 2 || !strings.Contains(got[0].Raw, "not a heading") {
+		t.Fatalf("%+v", got)
 	}
 }
 

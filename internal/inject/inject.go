@@ -35,6 +35,9 @@ type Options struct {
 	// replaced it, already holds those turns), so a resume never hands a
 	// session back what it said.
 	Session string
+	// Given, when set, holds the sections the session was already handed
+	// (left out, as its own are) and receives those handed now.
+	Given *Given
 }
 
 // coreShare bounds CORE.md within the budget so that it never crowds out
@@ -42,12 +45,13 @@ type Options struct {
 const coreShare = 3
 
 const intro = "# Recalled memory (cerebro)\n" +
-	"Notes recalled by the cerebro plugin from this project's memory files, newest first. " +
+	"Notes recalled by the cerebro plugin from this project's memory files, in time order, the newest last. " +
 	"They describe earlier sessions and may be out of date; the source of each block is named on it.\n\n"
 
 type block struct {
 	kind, source, label string
 	parts               []string // units that may be dropped whole
+	keys                []string // a daily block's section keys, one per part
 }
 
 func (b block) render(parts []string) string {
@@ -76,11 +80,16 @@ func Build(o Options) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
-		var secs []string
+		var secs, keys []string
 		for _, sec := range daily.Parse(data).Sections {
 			if o.Session != "" && sec.Marked && sec.SessionID == o.Session {
 				continue
 			}
+			key := SectionKey(sec)
+			if o.Given != nil && o.Given.Had[key] {
+				continue
+			}
+			keys = append(keys, key)
 			// The model needs the heading and the distillate; the block
 			// already names the file.
 			secs = append(secs, sec.Text())
@@ -90,9 +99,10 @@ func Build(o Options) (string, error) {
 		}
 		for i, j := 0, len(secs)-1; i < j; i, j = i+1, j-1 {
 			secs[i], secs[j] = secs[j], secs[i]
+			keys[i], keys[j] = keys[j], keys[i]
 		}
 		day := strings.TrimSuffix(filepath.Base(f), ".md")
-		dailyBlocks = append(dailyBlocks, block{kind: "short-term", source: f, label: fmt.Sprintf(" date=%q", day), parts: secs})
+		dailyBlocks = append(dailyBlocks, block{kind: "short-term", source: f, label: fmt.Sprintf(" date=%q", day), parts: secs, keys: keys})
 	}
 	if o.Layout.LongActive() {
 		if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
@@ -120,17 +130,23 @@ func Build(o Options) (string, error) {
 	if len(dailyBlocks) == 0 && len(tail) == 0 {
 		return "", nil
 	}
-	return fit(max, dailyBlocks, tail), nil
+	text, gave := fit(max, dailyBlocks, tail)
+	if o.Given != nil {
+		o.Given.Gave = gave
+	}
+	return text, nil
 }
 
 // fit spends the budget on CORE and plan-fact first (they are small and
 // bounded), then on daily sections newest first, then on the roll-up; what
-// does not fit whole is left out. Output order stays daily, core, plan-fact,
-// roll-up.
-func fit(max int, dailyBlocks, tail []block) string {
+// does not fit whole is left out. Output order stays daily (in time order),
+// core, plan-fact, roll-up. It also returns the keys of the daily sections it kept.
+func fit(max int, dailyBlocks, tail []block) (string, []string) {
 	left := max - runes(intro)
 	var kept = map[int][]string{}
+	notes := map[int]string{}
 	var tailKept []bool
+	var gave []string
 	for _, b := range tail {
 		if b.kind == "weekly-rollup" {
 			tailKept = append(tailKept, false)
@@ -150,7 +166,7 @@ func fit(max int, dailyBlocks, tail []block) string {
 			break
 		}
 		budget := left - overhead
-		for _, p := range b.parts {
+		for j, p := range b.parts {
 			c := runes(p) + 1
 			if c > budget {
 				if first {
@@ -158,11 +174,13 @@ func fit(max int, dailyBlocks, tail []block) string {
 					// cut at a line boundary.
 					cut := cutRunes(p, budget-20)
 					kept[i] = append(kept[i], cut+"\n…(cut)")
+					gave = append(gave, b.keys[j])
 					budget = 0
 				}
 				break
 			}
 			kept[i] = append(kept[i], p)
+			gave = append(gave, b.keys[j])
 			budget -= c
 			first = false
 		}
@@ -173,11 +191,11 @@ func fit(max int, dailyBlocks, tail []block) string {
 				note = "1 older section omitted: " + b.source
 			}
 			if runes(b.render(append(append([]string(nil), kept[i]...), note))) <= left {
-				kept[i] = append(kept[i], note)
+				notes[i] = note
 			}
 		}
 		if len(kept[i]) > 0 {
-			left -= runes(b.render(kept[i]))
+			left -= runes(b.render(shown(kept[i], notes[i])))
 		}
 		if budget == 0 {
 			break
@@ -193,9 +211,11 @@ func fit(max int, dailyBlocks, tail []block) string {
 	var s strings.Builder
 	s.WriteString(intro)
 	n := 0
-	for i, b := range dailyBlocks {
+	// The budget went to the newest sections; they are shown in time
+	// order so that a session's sections read as it worked.
+	for i := len(dailyBlocks) - 1; i >= 0; i-- {
 		if len(kept[i]) > 0 {
-			s.WriteString(b.render(kept[i]))
+			s.WriteString(dailyBlocks[i].render(shown(kept[i], notes[i])))
 			n++
 		}
 	}
@@ -206,9 +226,22 @@ func fit(max int, dailyBlocks, tail []block) string {
 		}
 	}
 	if n == 0 {
-		return ""
+		return "", nil
 	}
-	return strings.TrimRight(s.String(), "\n") + "\n"
+	return strings.TrimRight(s.String(), "\n") + "\n", gave
+}
+
+// shown puts a block's kept sections, chosen newest first, in time order,
+// after the note saying what older ones were left out.
+func shown(kept []string, note string) []string {
+	out := make([]string, 0, len(kept)+1)
+	if note != "" {
+		out = append(out, note)
+	}
+	for i := len(kept) - 1; i >= 0; i-- {
+		out = append(out, kept[i])
+	}
+	return out
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }

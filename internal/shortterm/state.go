@@ -1,19 +1,4 @@
-// Package session keeps cerebro's per-session short-term state in the
-// plugin's state dir: a small state file (cursors and counters) and an
-// append-only journal of the hook inputs (prompts and final assistant
-// messages) for every Claude Code session, plus a pending marker per
-// session that has dialogue not yet flushed to the daily file.
-//
-// The hot path ([Session.Capture]) appends one journal line and rewrites the
-// small state file; it never reads the transcript or the memory. [Flush]
-// turns the unflushed segment (transcript from the saved offset, combined
-// with the journal, see combine.go) into one daily section and advances the
-// cursors only after the section is durable. [Store.Pending] lists the
-// sessions a recovery must flush.
-//
-// Layout under the sessions dir: <project-id>/<session>.json (state),
-// <project-id>/<session>.jsonl (journal), <project-id>/pending/<session>.
-package session
+package shortterm
 
 import (
 	"encoding/json"
@@ -126,7 +111,7 @@ func (s Store) Find(sessionID string) (*Session, error) {
 		return nil, fmt.Errorf("find session %s: %w", sessionID, err)
 	}
 	if len(matches) == 0 {
-		return nil, fmt.Errorf("find session %s: no state in %s", sessionID, s.Root)
+		return nil, fmt.Errorf("find session %s: %w in %s", sessionID, ErrNoSession, s.Root)
 	}
 	return s.Session(filepath.Base(filepath.Dir(matches[0])), sessionID), nil
 }

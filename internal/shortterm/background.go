@@ -1,0 +1,77 @@
+package shortterm
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+)
+
+// flush runs a session's flush from a hook: inline with the extractive
+// distiller; with the claude distiller it starts `memhook flush --session`
+// detached and returns at once, because a model call never fits a hook.
+func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final bool) error {
+	if sc.cfg.Distiller.Kind == "claude" {
+		return m.flushDetached(sc, trigger, final)
+	}
+	res, err := sc.sess.Flush(ctx, m.flushOptions(sc.cfg, trigger, final))
+	m.logFlush(sc.sess.ID, trigger, res, err)
+	return err
+}
+
+// flushDetached starts the background flush, or, when one is running,
+// asks it to go again once it is done: the request and the running run's
+// last look at it happen under the session lock, so no request falls
+// between them (see flushOne).
+func (m *Memory) flushDetached(sc *scope, trigger string, final bool) error {
+	window := time.Duration(sc.cfg.Distiller.TimeoutSeconds)*time.Second + time.Minute
+	spawn := false
+	err := sc.sess.Update(func(s *State) error {
+		if !s.Background.IsZero() && m.Now().Sub(s.Background) < window {
+			s.Again, s.AgainFinal = trigger, s.AgainFinal || final
+			return nil
+		}
+		s.Background, spawn = m.Now(), true
+		return nil
+	})
+	if err != nil || !spawn {
+		return err
+	}
+	if err := m.startFlush(sc, trigger, final); err != nil {
+		sc.sess.Update(func(s *State) error { s.Background = time.Time{}; return nil })
+		return err
+	}
+	return nil
+}
+
+func (m *Memory) startFlush(sc *scope, trigger string, final bool) error {
+	if m.Spawn == nil {
+		return fmt.Errorf("start background flush: no way to start memhook")
+	}
+	args := []string{"flush", "--session", sc.sess.ID, "--trigger", trigger}
+	if final {
+		args = append(args, "--final")
+	}
+	pid, err := m.Spawn(sc.layout.Root, args)
+	if err != nil {
+		return fmt.Errorf("start background flush: %w", err)
+	}
+	m.Log.Write(runlog.Entry{Time: m.Now(), Event: "flush", Session: sc.sess.ID, Level: "info",
+		Message: "started background flush pid " + strconv.Itoa(pid) + " (" + trigger + ")"})
+	return nil
+}
+
+func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error) {
+	e := runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID, Level: "info"}
+	switch {
+	case err != nil:
+		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
+	case res.File != "":
+		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
+	default:
+		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
+	}
+	m.Log.Write(e)
+}

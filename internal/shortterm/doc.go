@@ -1,0 +1,34 @@
+// Package shortterm owns cerebro's short-term memory from hook to daily
+// file: capture, the flush thresholds, the trivial rule, recovery of
+// flushes that were cancelled or killed, the background flush of the claude
+// distiller, redaction, the distiller's daily budget and the SessionStart
+// inject. internal/cli only decodes a hook's JSON, sets its deadline,
+// dispatches to the one method of [Memory] for the event and prints.
+//
+// Use it as:
+//
+//	m := &shortterm.Memory{Sessions: paths.Sessions(), Budget: shortterm.BudgetDir(paths.State),
+//		Config: loadConfig, Now: time.Now, Log: log, Spawn: startDetached, Environ: os.Environ()}
+//	err := m.Stop(ctx, shortterm.Hook{Root: root, SessionID: id, Transcript: tr, Text: lastMessage})
+//	text, err := m.SessionStart(ctx, shortterm.Hook{Root: root, SessionID: id, Transcript: tr, Source: "resume"})
+//	reports, err := m.Flush(ctx, shortterm.FlushRequest{Pending: true})
+//
+// Underneath, per-session state lives in the plugin's state dir: a small
+// state file (cursors and counters) and an append-only journal of the hook
+// inputs (prompts and final assistant messages) for every Claude Code
+// session, plus a pending marker per session that has dialogue not yet
+// flushed to the daily file.
+//
+// The hot path ([Session.Capture]) appends one journal line and rewrites the
+// small state file; it reads the transcript only from where the last Stop
+// stopped. [Session.Flush] turns the unflushed segment (transcript from the
+// saved offset, combined with the journal, see combine.go) into one daily
+// section and advances the cursors only after the section is durable.
+// [Store.Pending] lists the sessions a recovery must flush.
+//
+// Layout under the sessions dir: <project-id>/<session>.json (state),
+// <project-id>/<session>.cursor.json (its durable copy),
+// <project-id>/<session>.jsonl (journal), <project-id>/<session>.given (the
+// other sessions' sections already injected into it),
+// <project-id>/pending/<session>.
+package shortterm

@@ -1,0 +1,82 @@
+package shortterm
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/inject"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
+)
+
+// What a session was handed by SessionStart is remembered so that a
+// resume does not hand it again: one key per section (inject.SectionKey)
+// a line, in <session>.given beside its state.
+const (
+	// maxGiven bounds the keys kept, newest last: inject reads only the
+	// two newest daily files, so older keys can never matter again.
+	maxGiven = 256
+	// givenBytes bounds the read; the file is ours, but a torn or foreign
+	// one must not cost a SessionStart more than this.
+	givenBytes = 64 << 10
+)
+
+func (x *Session) givenPath() string { return filepath.Join(x.dir, x.ID+".given") }
+
+// Given is the set of sections the session was handed before. A missing
+// or unreadable file is an empty set: at worst a section is handed twice.
+func (x *Session) Given() map[string]bool {
+	keys := x.givenKeys()
+	set := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		set[k] = true
+	}
+	return set
+}
+
+func (x *Session) givenKeys() []string {
+	data, err := safefs.ReadFile(x.givenPath(), givenBytes)
+	if err != nil {
+		return nil
+	}
+	var keys []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimSpace(l); inject.ValidKey(l) {
+			keys = append(keys, l)
+		}
+	}
+	return keys
+}
+
+// AddGiven adds keys to the session's set, keeping the newest [maxGiven].
+func (x *Session) AddGiven(keys []string) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	old := x.givenKeys()
+	seen := make(map[string]bool, len(old)+len(keys))
+	var all []string
+	add := func(list []string) {
+		for _, k := range list {
+			if inject.ValidKey(k) && !seen[k] {
+				seen[k] = true
+				all = append(all, k)
+			}
+		}
+	}
+	add(old)
+	had := len(all)
+	if add(keys); len(all) == had {
+		return nil
+	}
+	if len(all) > maxGiven {
+		all = all[len(all)-maxGiven:]
+	}
+	// Losing it to a power cut costs a section handed twice: no fsync.
+	err := atomicfile.ReplaceUnsynced(x.givenPath(), []byte(strings.Join(all, "\n")+"\n"), 0o600)
+	if err != nil {
+		return fmt.Errorf("remember injected sections: %w", err)
+	}
+	return nil
+}

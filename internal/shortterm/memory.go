@@ -1,0 +1,214 @@
+package shortterm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/inject"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+)
+
+// Memory is the short-term lifecycle of every project as the hooks and
+// `memhook flush` drive it: one method per hook event, each taking plain
+// values and returning plain results. Its fields are what it needs from
+// the process; none of them is read from the environment here.
+type Memory struct {
+	// Sessions is the sessions dir in the state dir.
+	Sessions string
+	// Budget is the folder of the claude distiller's daily counts
+	// ([BudgetDir]).
+	Budget string
+	// Registry is the desk's project registry; SessionStart registers a
+	// project with long-term memory there ("" leaves it alone).
+	Registry string
+	// Config gives a project root's effective settings. `memhook flush`
+	// reaches sessions of several projects, each with its own.
+	Config func(root string) (*config.Effective, error)
+	Now    func() time.Time
+	Log    *runlog.Log
+	// Spawn starts `memhook <args>` in dir, detached so that it outlives
+	// the hook, and returns its pid: the claude distiller's flush runs
+	// there, because a model call never fits a hook.
+	Spawn func(dir string, args []string) (int, error)
+	// Environ is the environment a nested claude distiller inherits.
+	Environ []string
+	// Crash names a flush point at which the process exits abruptly (the
+	// kill tests set it); "" in real use.
+	Crash string
+}
+
+// Hook is one hook's input.
+type Hook struct {
+	Root       string // the session's project root
+	SessionID  string
+	Transcript string
+	// Text is the prompt at UserPromptSubmit and the last assistant
+	// message at Stop.
+	Text string
+	// Source is SessionStart's: startup, resume, clear or compact.
+	Source string
+}
+
+// RecoverIdle is how long another session of the project must have been
+// silent before SessionStart flushes its segment as a recovery: a session
+// still open in another terminal is left to flush itself.
+const RecoverIdle = 10 * time.Minute
+
+// Over reports whether the session is over as far as its segment goes:
+// SessionEnd was seen, or it has been silent [RecoverIdle]. A recovery
+// flushes only such sessions, and only they may be judged trivial.
+func (st *State) Over(now time.Time) bool {
+	return st.Ended || now.Sub(st.LastSeen) >= RecoverIdle
+}
+
+// recoverMax bounds how many sessions one SessionStart recovers, so its
+// cost does not grow with a backlog; `memhook flush --pending` takes all.
+const recoverMax = 3
+
+// scope is what every event resolves first.
+type scope struct {
+	layout project.Layout
+	id     string
+	cfg    *config.Effective
+	sess   *Session
+	meta   Meta
+}
+
+func (m *Memory) store() Store { return Store{Root: m.Sessions} }
+
+func (m *Memory) scope(h Hook) (*scope, error) {
+	cfg, err := m.Config(h.Root)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	id := project.ID(h.Root)
+	return &scope{
+		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,
+		sess: m.store().Session(id, h.SessionID),
+		meta: Meta{Project: h.Root, Transcript: h.Transcript},
+	}, nil
+}
+
+// UserPromptSubmit captures the prompt (the hot path: one journal line and
+// the counters).
+func (m *Memory) UserPromptSubmit(h Hook) error {
+	sc, err := m.scope(h)
+	if err != nil {
+		return err
+	}
+	if _, err := sc.sess.Capture(m.Now(), "user", h.Text, sc.meta); err != nil {
+		return m.unrecorded(sc, h, err)
+	}
+	return nil
+}
+
+// Stop captures the turn's final message, counts what the turn added, and
+// flushes the segment once it reaches short.flush_chars or
+// short.flush_replies.
+func (m *Memory) Stop(ctx context.Context, h Hook) error {
+	sc, err := m.scope(h)
+	if err != nil {
+		return err
+	}
+	st, err := sc.sess.Capture(m.Now(), "assistant", h.Text, sc.meta)
+	if err != nil {
+		return m.unrecorded(sc, h, err)
+	}
+	th := Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
+	if !th.Due(st) {
+		return nil
+	}
+	return m.flush(ctx, sc, TriggerAuto, false)
+}
+
+// PreCompact flushes whatever is unflushed, whatever its size: compaction
+// must lose nothing.
+func (m *Memory) PreCompact(ctx context.Context, h Hook) error {
+	sc, err := m.scope(h)
+	if err != nil {
+		return err
+	}
+	if _, err := sc.sess.Touch(m.Now(), sc.meta, false); err != nil {
+		return err
+	}
+	return m.flush(ctx, sc, TriggerPreCompact, false)
+}
+
+// SessionEnd flushes the rest of the session; a trivial session is parked.
+func (m *Memory) SessionEnd(ctx context.Context, h Hook) error {
+	sc, err := m.scope(h)
+	if err != nil {
+		return err
+	}
+	if _, err := sc.sess.Touch(m.Now(), sc.meta, true); err != nil {
+		return err
+	}
+	return m.flush(ctx, sc, TriggerSessionEnd, true)
+}
+
+// SessionStart recovers other sessions' unflushed segments, sweeps stale
+// temporary files, registers the project when long-term memory is on, and
+// returns the recalled memory to inject ("" for none). Each step fails on
+// its own: a broken registry never costs the inject.
+func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
+	sc, err := m.scope(h)
+	if err != nil {
+		return "", err
+	}
+	var errs []error
+	if _, err := sc.sess.Touch(m.Now(), sc.meta, false); err != nil {
+		errs = append(errs, err)
+	}
+	if err := m.recoverProject(ctx, sc, h.SessionID); err != nil {
+		errs = append(errs, err)
+	}
+	if err := m.recoverUnrecorded(ctx, sc, h.SessionID); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := m.store().CleanStale(sc.id, m.Now(), sc.layout.ShortDir(), sc.layout.LongDir()); err != nil {
+		errs = append(errs, err)
+	}
+	if m.Registry != "" && sc.layout.LongActive() {
+		p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
+		if err := registry.Touch(m.Registry, p, m.Now()); err != nil {
+			errs = append(errs, fmt.Errorf("register project: %w", err))
+		}
+	}
+	text, err := m.inject(ctx, sc, h)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return text, errors.Join(errs...)
+}
+
+// inject builds the recalled memory. A session's context (or the summary
+// that replaced it) already holds what it said and what it was handed, so
+// on resume, clear and compact its own sections and the sections it was
+// given before are left out; what it is handed now is remembered, at every
+// start, for its next one.
+func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) {
+	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}}
+	if h.Source != "" && h.Source != "startup" {
+		o.Session = h.SessionID
+		o.Given.Had = sc.sess.Given()
+	}
+	text, err := inject.Build(o)
+	if err != nil {
+		return "", fmt.Errorf("build inject: %w", err)
+	}
+	if ctx.Err() != nil {
+		// Past the hook's deadline the text is dropped, not handed: it
+		// must not count as given.
+		return text, nil
+	}
+	if err := sc.sess.AddGiven(o.Given.Gave); err != nil {
+		return text, err
+	}
+	return text, nil
+}

@@ -1,0 +1,209 @@
+package shortterm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+)
+
+// memoryFixture drives Memory as the hooks do, on one project, with a
+// clock that moves a minute per call.
+type memoryFixture struct {
+	m    *Memory
+	root string
+	cfg  *config.Effective
+	now  time.Time
+}
+
+func newMemory(t *testing.T) *memoryFixture {
+	t.Helper()
+	f := &memoryFixture{root: filepath.Join(t.TempDir(), "proj"), now: t0}
+	state := t.TempDir()
+	c := config.Effective{Config: config.Default()}
+	f.cfg = &c
+	f.m = &Memory{
+		Sessions: filepath.Join(state, "sessions"), Budget: BudgetDir(state),
+		Config: func(string) (*config.Effective, error) { return f.cfg, nil },
+		Now:    func() time.Time { f.now = f.now.Add(time.Minute); return f.now },
+		Log:    runlog.Open(filepath.Join(state, "logs"), 1<<20),
+	}
+	return f
+}
+
+func (f *memoryFixture) hook(session string) Hook {
+	return Hook{Root: f.root, SessionID: session, Transcript: filepath.Join(f.root, "none", session+".jsonl")}
+}
+
+// turns runs n prompt/reply turns of a session; replies carry their
+// session's name so a test can tell whose section it got.
+func (f *memoryFixture) turns(t *testing.T, session, topic string, n int) {
+	t.Helper()
+	for i := range n {
+		h := f.hook(session)
+		h.Text = fmt.Sprintf("question %d about %s", i, topic)
+		if err := f.m.UserPromptSubmit(h); err != nil {
+			t.Fatal(err)
+		}
+		h.Text = fmt.Sprintf("I changed the %s code, step %d.", topic, i)
+		if err := f.m.Stop(context.Background(), h); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (f *memoryFixture) end(t *testing.T, session string) {
+	t.Helper()
+	if err := f.m.SessionEnd(context.Background(), f.hook(session)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *memoryFixture) start(t *testing.T, session, source string) string {
+	t.Helper()
+	h := f.hook(session)
+	h.Source = source
+	text, err := f.m.SessionStart(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
+// TestStopFlushesAtTheReplyThreshold: Stop decides the flush itself, on
+// short.flush_replies, and only then.
+func TestStopFlushesAtTheReplyThreshold(t *testing.T) {
+	f := newMemory(t)
+	f.cfg.Short.FlushReplies = 6
+	f.turns(t, "s1", "parser", 2)
+	if f.dailyCount(t) != 0 {
+		t.Fatal("flushed before the threshold")
+	}
+	f.turns(t, "s1", "parser", 1)
+	if f.dailyCount(t) != 1 {
+		t.Fatalf("%d sections after 6 replies, want 1", f.dailyCount(t))
+	}
+}
+
+func (f *memoryFixture) dailyCount(t *testing.T) int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(f.root, ".claude", "memory_short", "daily", "*.md"))
+	n := 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(data), "<!-- cerebro:segment ")
+	}
+	return n
+}
+
+// TestResumeHandsEachSectionOnce: a resumed session is handed neither its
+// own sections nor the other sessions' sections it was handed before, on
+// every resume; what was written since is handed.
+func TestResumeHandsEachSectionOnce(t *testing.T) {
+	f := newMemory(t)
+	f.start(t, "a", "startup")
+	f.turns(t, "a", "alpha", 3)
+	f.end(t, "a")
+	if got := f.start(t, "b", "startup"); !strings.Contains(got, "alpha") {
+		t.Fatalf("b was not handed a's section:\n%s", got)
+	}
+	f.turns(t, "b", "beta", 3)
+	f.end(t, "b")
+	got := f.start(t, "a", "resume")
+	if !strings.Contains(got, "beta") || strings.Contains(got, "alpha") {
+		t.Fatalf("first resume of a:\n%s", got)
+	}
+	if got := f.start(t, "a", "resume"); got != "" {
+		t.Fatalf("second resume of a handed again:\n%s", got)
+	}
+	// b was handed a's first section at its start: a resume of b leaves it
+	// out, and hands a's newer one.
+	f.turns(t, "a", "gamma", 3)
+	f.end(t, "a")
+	got = f.start(t, "b", "resume")
+	if !strings.Contains(got, "gamma") || strings.Contains(got, "alpha") || strings.Contains(got, "beta") {
+		t.Fatalf("resume of b:\n%s", got)
+	}
+	// A new session is handed everything.
+	got = f.start(t, "c", "startup")
+	for _, w := range []string{"alpha", "beta", "gamma"} {
+		if !strings.Contains(got, w) {
+			t.Fatalf("new session missing %s:\n%s", w, got)
+		}
+	}
+}
+
+// TestGivenIsBoundedAndSurvivesGarbage: the remembered set keeps the
+// newest keys only, and a broken or planted file reads as empty or as its
+// valid lines, never as an error.
+func TestGivenIsBoundedAndSurvivesGarbage(t *testing.T) {
+	s := (Store{Root: t.TempDir()}).Session("p", "s")
+	var keys []string
+	for i := range maxGiven + 50 {
+		keys = append(keys, fmt.Sprintf("x#%d", i))
+	}
+	if err := s.AddGiven(keys); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Given()
+	if len(got) != maxGiven || got["x#0"] || !got[fmt.Sprintf("x#%d", maxGiven+49)] {
+		t.Fatalf("%d keys kept; oldest kept %v", len(got), got["x#0"])
+	}
+	if err := os.WriteFile(s.givenPath(), []byte("ok#1\n<script>\n"+strings.Repeat("z", 500)+"\n\x00\nok#2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Given(); len(got) != 2 || !got["ok#1"] || !got["ok#2"] {
+		t.Fatalf("garbage read as %v", got)
+	}
+	if err := os.WriteFile(s.givenPath(), []byte(strings.Repeat("a#1\n", givenBytes)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Given(); len(got) != 0 {
+		t.Fatalf("an oversized file read as %d keys", len(got))
+	}
+}
+
+// TestFlushReportsWhatEachSessionGot: `memhook flush` flushes the project's
+// pending sessions and says per session what it wrote or why nothing; an
+// unknown session is ErrNoSession; nothing pending is no report.
+func TestFlushReportsWhatEachSessionGot(t *testing.T) {
+	f := newMemory(t)
+	ctx := context.Background()
+	f.turns(t, "big", "ledger", 3)
+	f.turns(t, "small", "typo", 1)
+	reps, err := f.m.Flush(ctx, FlushRequest{Root: f.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]FlushReport{}
+	for _, r := range reps {
+		got[r.Session] = r
+	}
+	if r := got["big"]; len(reps) != 2 || r.File == "" || r.Seq != 1 || r.Replies != 6 || r.Chars == 0 {
+		t.Fatalf("reports %+v", reps)
+	}
+	if r := got["small"]; r.File != "" || !strings.Contains(r.Skipped, "too few replies so far (2)") {
+		t.Fatalf("small session: %+v", r)
+	}
+	// The live trivial session stays pending; the flushed one does not.
+	reps, err = f.m.Flush(ctx, FlushRequest{Root: f.root, Final: true})
+	if err != nil || len(reps) != 1 || reps[0].Session != "small" || !strings.Contains(reps[0].Skipped, "trivial session") {
+		t.Fatalf("second flush: %+v %v", reps, err)
+	}
+	if reps, err := f.m.Flush(ctx, FlushRequest{Root: f.root}); err != nil || len(reps) != 0 {
+		t.Fatalf("nothing pending, got %+v %v", reps, err)
+	}
+	if _, err := f.m.Flush(ctx, FlushRequest{Session: "nobody"}); !errors.Is(err, ErrNoSession) {
+		t.Fatalf("unknown session: %v", err)
+	}
+}
