@@ -5,7 +5,7 @@
 // mid-word, and is cited by exactly the lines it shows.
 //
 // Use [Cut] with the lines of a passage, the query's stems (as
-// [textan.Stems] or [textan.Terms] give them) and a size in characters
+// [textan.Stems] or [textan.Terms] give them, the keys of a map) and a size in characters
 // (runes); [Excerpt.First] and [Excerpt.Last] index the lines shown.
 package excerpt
 
@@ -26,7 +26,7 @@ type Excerpt struct {
 	Text        string
 	First, Last int
 	// Matched is how many distinct query stems the text holds.
-	Matched int
+	Matched  int
 	from, to int // rune offsets of the text shown in the lines joined by "\n"
 }
 
@@ -36,7 +36,8 @@ type word struct {
 	stem       string
 }
 
-// Cut returns the excerpt of lines for the query stems terms, at most max
+// Cut returns the excerpt of lines for the query stems terms (its keys; a
+// map to float64 weighs them, a rare word above a common one), at most max
 // runes long (ellipses included). When whole lines fit, it shows whole
 // lines: those around the best span, the following line first (what
 // comes after a match — the answer, the items under a heading — is what a
@@ -46,7 +47,7 @@ type word struct {
 // word is cut only when it alone is longer than the window. With no query
 // word in the lines it shows their start. Lines holding nothing but
 // spaces at the edges of the excerpt are left out.
-func Cut(lines []string, terms map[string]bool, max int) Excerpt {
+func Cut[V any](lines []string, terms map[string]V, max int) Excerpt {
 	if len(lines) == 0 || max <= 0 {
 		return Excerpt{}
 	}
@@ -75,8 +76,15 @@ func Cut(lines []string, terms map[string]bool, max int) Excerpt {
 		}
 		return lo
 	}
+	weight := make(map[string]float64, len(terms))
+	for k, v := range terms {
+		weight[k] = 1
+		if f, ok := any(v).(float64); ok && f > 0 {
+			weight[k] = f
+		}
+	}
 	words := split(rs)
-	a, b := bestSpan(words, terms, max-2)
+	a, b := bestSpan(words, weight, max-2)
 	none := a < 0
 	if none { // nothing matches: the start
 		a, b = 0, 0
@@ -186,42 +194,39 @@ func split(rs []rune) []word {
 }
 
 // bestSpan is the rune range [a, b) from the start of one query word to the
-// end of another, at most win long, holding the most distinct query stems;
-// more occurrences, then the shorter span, break ties. A single query word
-// longer than win is a span of its own. -1 when no query word occurs.
-func bestSpan(words []word, terms map[string]bool, win int) (int, int) {
+// end of another, at most win long, holding the most distinct query stems
+// (by weight); more occurrences, then the shorter span, break ties. A
+// single query word longer than win is a span of its own. -1 when no query
+// word occurs.
+func bestSpan(words []word, weight map[string]float64, win int) (int, int) {
 	var ms []word
 	for _, w := range words {
-		if terms[w.stem] {
+		if _, ok := weight[w.stem]; ok {
 			ms = append(ms, w)
 		}
 	}
 	if len(ms) == 0 {
 		return -1, -1
 	}
-	bestA, bestB, bestD, bestN := ms[0].start, ms[0].end, 0, 0
+	bestA, bestB, bestW, bestN := ms[0].start, ms[0].end, -1.0, 0
 	count := map[string]int{}
-	distinct := 0
+	sum := 0.0
 	j := 0
 	for i := range ms {
-		if j < i {
-			j = i
-			count = map[string]int{}
-			distinct = 0
-		}
 		for j < len(ms) && (j == i || ms[j].end-ms[i].start <= win) {
 			if count[ms[j].stem] == 0 {
-				distinct++
+				sum += weight[ms[j].stem]
 			}
 			count[ms[j].stem]++
 			j++
 		}
 		n, a, b := j-i, ms[i].start, ms[j-1].end
-		if distinct > bestD || distinct == bestD && (n > bestN || n == bestN && b-a < bestB-bestA) {
-			bestA, bestB, bestD, bestN = a, b, distinct, n
+		switch d := sum - bestW; {
+		case d > 1e-9, d > -1e-9 && (n > bestN || n == bestN && b-a < bestB-bestA):
+			bestA, bestB, bestW, bestN = a, b, sum, n
 		}
 		if count[ms[i].stem]--; count[ms[i].stem] == 0 {
-			distinct--
+			sum -= weight[ms[i].stem]
 		}
 	}
 	return bestA, bestB
@@ -243,10 +248,10 @@ func snap(rs []rune, s, e int) (int, int) {
 }
 
 // matched counts the distinct query stems among the words inside [s, e).
-func matched(words []word, terms map[string]bool, s, e int) int {
+func matched[V any](words []word, terms map[string]V, s, e int) int {
 	seen := map[string]bool{}
 	for _, w := range words {
-		if w.start >= s && w.end <= e && terms[w.stem] {
+		if _, ok := terms[w.stem]; ok && w.start >= s && w.end <= e {
 			seen[w.stem] = true
 		}
 	}

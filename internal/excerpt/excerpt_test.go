@@ -180,3 +180,15 @@ func FuzzCut(f *testing.F) {
 		checkCut(t, lines, max, Cut(lines, query(q), max))
 	})
 }
+
+func TestCutWeighsRareWordsAbove(t *testing.T) {
+	line := "run the tests " + filler(enFill, 600) + "kubeconfig lives in ops " + filler(enFill, 600)
+	w := map[string]float64{"run": 0.15, "test": 0.15, "kubeconfig": 1}
+	ex := Cut([]string{line}, w, 100)
+	if !strings.Contains(ex.Text, "kubeconfig lives in ops") {
+		t.Fatalf("want the rare word's span, got %q", ex.Text)
+	}
+	if ex2 := Cut([]string{line}, map[string]bool{"run": true, "test": true, "kubeconfig": true}, 100); !strings.Contains(ex2.Text, "run the tests") {
+		t.Fatalf("unweighted, two words beat one: %q", ex2.Text)
+	}
+}
