@@ -10,6 +10,7 @@
 package excerpt
 
 import (
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -37,7 +38,8 @@ type word struct {
 }
 
 // Cut returns the excerpt of lines for the query stems terms (its keys; a
-// map to float64 weighs them, a rare word above a common one), at most max
+// map to float64 weighs them, a rare word above a common one; without
+// weights, a word on fewer of the lines weighs more), at most max
 // runes long (ellipses included). When whole lines fit, it shows whole
 // lines: those around the best span, the following line first (what
 // comes after a match — the answer, the items under a heading — is what a
@@ -76,15 +78,19 @@ func Cut[V any](lines []string, terms map[string]V, max int) Excerpt {
 		}
 		return lo
 	}
+	words := split(rs)
 	weight := make(map[string]float64, len(terms))
+	weighed := false
 	for k, v := range terms {
 		weight[k] = 1
 		if f, ok := any(v).(float64); ok && f > 0 {
-			weight[k] = f
+			weight[k], weighed = f, true
 		}
 	}
-	words := split(rs)
-	a, b := bestSpan(words, weight, max-2)
+	if !weighed {
+		lineWeights(words, weight, lineOf, lines)
+	}
+	a, b, w := bestSpan(words, weight, max-2)
 	none := a < 0
 	if none { // nothing matches: the start
 		a, b = 0, 0
@@ -97,6 +103,13 @@ func Cut[V any](lines []string, terms map[string]V, max int) Excerpt {
 	}
 	la, lb := lineOf(a), lineOf(max0(b-1, a))
 	size := func(f, l int) int { return lineStart[l+1] - 1 - lineStart[f] }
+	if !none {
+		// whole lines holding as much of the query as the best span, if
+		// any do, rather than a piece of a line
+		if f, l, lw := lineCore(words, weight, lineOf, size, len(lines), max); lw >= w-1e-9 {
+			la, lb = f, l
+		}
+	}
 	if size(la, lb) <= max {
 		f, l := la, lb
 		for grew := true; grew; {
@@ -120,10 +133,14 @@ func Cut[V any](lines []string, terms map[string]V, max int) Excerpt {
 		from, to := lineStart[f], lineStart[l+1]-1
 		return Excerpt{Text: out, First: f, Last: l, Matched: matched(words, terms, from, to), from: from, to: to}
 	}
-	// A window of runes centred on the span.
+	// A window of runes centred on the span, or from the start of its
+	// line when that fits: a line's head says who or what it is about.
 	win := max - 2
 	s, e := (a+b)/2-win/2, 0
-	if s > a || none {
+	switch {
+	case b-lineStart[la] <= win:
+		s = lineStart[la]
+	case none:
 		s = a
 	}
 	if s+win > len(rs) {
@@ -193,12 +210,77 @@ func split(rs []rune) []word {
 	return out
 }
 
+// lineWeights weighs query stems that came without weights by the lines
+// holding them, as IDF does by documents: a word on every line of the text
+// (a speaker's name in a conversation, the page's subject) says little
+// about which line to show, one on a single line says much.
+func lineWeights(words []word, weight map[string]float64, lineOf func(int) int, lines []string) {
+	n := 0
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			n++
+		}
+	}
+	df := map[string]int{}
+	last := map[string]int{}
+	for _, w := range words {
+		if _, ok := weight[w.stem]; !ok {
+			continue
+		}
+		if i := lineOf(w.start) + 1; last[w.stem] != i {
+			last[w.stem] = i
+			df[w.stem]++
+		}
+	}
+	for k, d := range df {
+		weight[k] = math.Log(1 + float64(n)/float64(d))
+	}
+}
+
+// lineCore is the run of whole lines f..l, at most max runes, holding
+// the query stems of the most weight; more occurrences, then fewer lines,
+// break ties. w is -1 when no run of lines fits.
+func lineCore(words []word, weight map[string]float64, lineOf func(int) int, size func(int, int) int, n, max int) (f, l int, w float64) {
+	byLine := make([][]string, n)
+	for _, wd := range words {
+		if _, ok := weight[wd.stem]; ok {
+			i := lineOf(wd.start)
+			byLine[i] = append(byLine[i], wd.stem)
+		}
+	}
+	w, bestN := -1.0, 0
+	for i := 0; i < n; i++ {
+		if len(byLine[i]) == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		sum, cnt := 0.0, 0
+		for j := i; j < n && size(i, j) <= max; j++ {
+			for _, st := range byLine[j] {
+				if !seen[st] {
+					seen[st] = true
+					sum += weight[st]
+				}
+				cnt++
+			}
+			if len(byLine[j]) == 0 {
+				continue
+			}
+			switch d := sum - w; {
+			case d > 1e-9, d > -1e-9 && (cnt > bestN || cnt == bestN && j-i < l-f):
+				f, l, w, bestN = i, j, sum, cnt
+			}
+		}
+	}
+	return f, l, w
+}
+
 // bestSpan is the rune range [a, b) from the start of one query word to the
 // end of another, at most win long, holding the most distinct query stems
 // (by weight); more occurrences, then the shorter span, break ties. A
 // single query word longer than win is a span of its own. -1 when no query
-// word occurs.
-func bestSpan(words []word, weight map[string]float64, win int) (int, int) {
+// word occurs. w is the span's weight.
+func bestSpan(words []word, weight map[string]float64, win int) (a0, b0 int, w float64) {
 	var ms []word
 	for _, w := range words {
 		if _, ok := weight[w.stem]; ok {
@@ -206,7 +288,7 @@ func bestSpan(words []word, weight map[string]float64, win int) (int, int) {
 		}
 	}
 	if len(ms) == 0 {
-		return -1, -1
+		return -1, -1, 0
 	}
 	bestA, bestB, bestW, bestN := ms[0].start, ms[0].end, -1.0, 0
 	count := map[string]int{}
@@ -229,7 +311,7 @@ func bestSpan(words []word, weight map[string]float64, win int) (int, int) {
 			sum -= weight[ms[i].stem]
 		}
 	}
-	return bestA, bestB
+	return bestA, bestB, bestW
 }
 
 // snap moves s forward and e backward off any word they would cut.
