@@ -3,12 +3,15 @@ package search
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 // words repeats a few plain words until the text is n runes or more.
@@ -103,3 +106,96 @@ func TestAutoRecallShowsTheMatchOfALongNote(t *testing.T) {
 		t.Fatalf("item of %d characters, want at most %d cut before the match: %q", n, recallSnippetChars, text)
 	}
 }
+
+// TestVaultSnippetsShowTheirCitedLines: on the Russian help vault with
+// each paragraph joined into one line (the help vault has no line longer
+// than a snippet; real notes often do), with each note's title as the
+// query and three words from far into each line longer than a snippet,
+// every snippet of the top 5 is its cited lines — whole, or a piece of
+// them cut at word boundaries where an ellipsis says so — and holds a
+// query word whenever those lines do.
+func TestVaultSnippetsShowTheirCitedLines(t *testing.T) {
+	src, dir := vaultDir(t, "ru"), t.TempDir()
+	var names []string
+	long := 0
+	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		names = append(names, strings.TrimSuffix(d.Name(), ".md"))
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paras := strings.Split(string(data), "\n\n")
+		for i, para := range paras {
+			if !strings.HasPrefix(para, "---") { // front matter stays as it is
+				paras[i] = strings.ReplaceAll(para, "\n", " ")
+			}
+			if rs := []rune(paras[i]); len(rs) > SnippetChars {
+				long++
+				if ws := strings.Fields(string(rs[len(rs)*3/4:])); len(ws) > 4 {
+					names = append(names, strings.Join(ws[1:4], " "))
+				}
+			}
+		}
+		rel, _ := filepath.Rel(src, p)
+		write(t, filepath.Join(dir, rel), strings.Join(paras, "\n\n"))
+		return nil
+	})
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindOrg}, Params{})
+	var snippets, windows int
+	for _, q := range names {
+		r, err := Search(context.Background(), []*Index{ix}, q, defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		stems := map[string]bool{}
+		for _, s := range textan.QueryTerms(q) {
+			stems[s] = true
+		}
+		holds := func(text string) bool {
+			for _, s := range textan.Stems(text) {
+				if stems[s] {
+					return true
+				}
+			}
+			return false
+		}
+		for _, res := range r.Results[:min(5, len(r.Results))] {
+			snippets++
+			cited, err := ReadLines(filepath.FromSlash(res.Path), res.StartLine, res.EndLine-res.StartLine+1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cited = strings.TrimSuffix(cited, "\n")
+			if utf8.RuneCountInString(res.Snippet) > SnippetChars {
+				t.Fatalf("%s: snippet of %d characters", res.Citation, utf8.RuneCountInString(res.Snippet))
+			}
+			if res.Snippet != cited {
+				windows++
+				body := strings.TrimSuffix(strings.TrimPrefix(res.Snippet, excerpt.Ellipsis), excerpt.Ellipsis)
+				i := strings.Index(cited, body)
+				if i < 0 {
+					t.Fatalf("%s: the snippet is not a piece of its cited lines:\n%s", res.Citation, res.Snippet)
+				}
+				before, _ := utf8.DecodeLastRuneInString(cited[:i])
+				after, _ := utf8.DecodeRuneInString(cited[i+len(body):])
+				first, _ := utf8.DecodeRuneInString(body)
+				last, _ := utf8.DecodeLastRuneInString(body)
+				if i > 0 && wordRune(before) && wordRune(first) || i+len(body) < len(cited) && wordRune(after) && wordRune(last) {
+					t.Errorf("%s: cut mid-word: %q", res.Citation, res.Snippet)
+				}
+			}
+			if holds(cited) && !holds(res.Snippet) {
+				t.Errorf("%s: the cited lines hold a word of %q, the snippet none:\n%s", res.Citation, q, res.Snippet)
+			}
+		}
+	}
+	t.Logf("%d queries (%d lines longer than a snippet), %d snippets, %d of them a window of longer lines", len(names), long, snippets, windows)
+	if windows == 0 {
+		t.Errorf("no snippet was cut from a long line: the test checks nothing it was written for")
+	}
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
