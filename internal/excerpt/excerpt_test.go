@@ -1,6 +1,7 @@
 package excerpt
 
 import (
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -190,5 +191,31 @@ func TestCutWeighsRareWordsAbove(t *testing.T) {
 	}
 	if ex2 := Cut([]string{line}, map[string]bool{"run": true, "test": true, "kubeconfig": true}, 100); !strings.Contains(ex2.Text, "run the tests") {
 		t.Fatalf("unweighted, two words beat one: %q", ex2.Text)
+	}
+}
+
+func TestCutWordsOnManyLinesWeighLittle(t *testing.T) {
+	var lines []string
+	for i := 0; i < 30; i++ {
+		who := "Melanie"
+		if i > 10 {
+			who = "Caroline"
+		}
+		lines = append(lines, fmt.Sprintf("- [D%d] %s: %s", i, who, filler(enFill, 90)))
+	}
+	lines[5] = "- [D5] Melanie: running, running and more running"
+	lines[20] = "- [D20] Caroline: That charity race sounds great!"
+	q := query("when did Melanie run a charity race")
+	// unweighted, line 5 holds as many distinct words, and more of them
+	if ex := Cut(lines, q, 110); ex.First != 20 || ex.Last != 20 {
+		t.Fatalf("lines %d-%d, want line 20 whose words are on no other line:\n%s", ex.First, ex.Last, ex.Text)
+	}
+}
+
+func TestCutStartsAtTheLineHeadWhenTheMatchIsNear(t *testing.T) {
+	line := "- [D3:1] Caroline: " + filler(enFill, 250) + "my school event went well " + filler(enFill, 400)
+	ex := Cut([]string{line}, query("school event"), 400)
+	if !strings.HasPrefix(ex.Text, "- [D3:1] Caroline:") || !strings.Contains(ex.Text, "school event") || !strings.HasSuffix(ex.Text, Ellipsis) {
+		t.Fatalf("the line's head and the match wanted: %q", ex.Text)
 	}
 }
