@@ -219,3 +219,12 @@ func TestCutStartsAtTheLineHeadWhenTheMatchIsNear(t *testing.T) {
 		t.Fatalf("the line's head and the match wanted: %q", ex.Text)
 	}
 }
+
+// BenchmarkCut is auto-recall's cut of one 700-character snippet to 300.
+func BenchmarkCut(b *testing.B) {
+	lines := []string{filler(enFill, 300), "the deploy keys were rotated on Tuesday", filler(enFill, 300)}
+	q := map[string]float64{"deploy": 1, "key": 1, "rotat": 1, "remind": 0.15}
+	for i := 0; i < b.N; i++ {
+		Cut(lines, q, 300)
+	}
+}
