@@ -265,11 +265,7 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 				below++
 				continue
 			}
-			fact := h.Record
-			if fact == "" {
-				fact = shortHash("m-", h.Path, h.Text)
-			}
-			out = append(out, Item{Fact: fact, Text: h.Text, Object: h.Object, Cite: fmt.Sprintf("%s:%d", h.Path, h.Line), Scope: h.Scope, Score: h.Score})
+			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score})
 		}
 		note := ""
 		if below > 0 {

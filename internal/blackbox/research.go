@@ -122,16 +122,12 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 	add := func(hits []Hit, min float64) []Item {
 		var got []Item
 		for _, h := range hits {
-			key := fmt.Sprintf("%s:%d", h.Path, h.Line)
+			key := fmt.Sprintf("%s:%d", h.Path, h.at) // a section once, whichever of its lines a rephrasing shows
 			if h.Score < min || seen[key] || len(evidence) >= maxEvidence {
 				continue
 			}
 			seen[key] = true
-			fact := h.Record
-			if fact == "" {
-				fact = shortHash("m-", h.Path, h.Text)
-			}
-			it := Item{Fact: fact, Text: h.Text, Object: h.Object, Cite: key, Scope: h.Scope, Score: h.Score}
+			it := Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score}
 			evidence = append(evidence, it)
 			got = append(got, it)
 		}

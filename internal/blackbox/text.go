@@ -11,19 +11,45 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
-// Hit is one passage a text or vector search found.
+// Hit is one passage a text or vector search found: the lines Line..End
+// of a section (a heading to the next), focused on the question's words.
 type Hit struct {
-	Path    string // slash path relative to the project root
-	Line    int    // line of the passage's heading (or 1)
-	Heading string
-	Text    string
+	Path    string  // slash path relative to the project root
+	Line    int     // first line shown (1-based)
+	End     int     // last line shown
+	Heading string  // the section's heading
+	Text    string  // lines Line..End, at most PassageChars, cut at word boundaries (an ellipsis where a line is cut)
 	Score   float64 // 0..1: the share of the question's content words present
 	Record  string  // the record id when the passage is a remembered record
 	Object  string  // the object id a relearn summary points to
 	Scope   Scope
+	// section is the whole section's text (markers out, cut at 1,200
+	// characters), what the fact id is made of: the same section is the
+	// same fact whichever part of it a question shows.
+	section string
+	at      int // the section's first line
+	src     *passage
+	q       []string // the query's stems, which focus cuts the text around
+}
+
+// PassageChars bounds the text of a hit: the lines around the question's
+// words, not the whole section.
+const PassageChars = 700
+
+// Cite is the hit's lines, path:start-end.
+func (h Hit) Cite() string { return fmt.Sprintf("%s:%d-%d", h.Path, h.Line, h.End) }
+
+// Fact names the section the hit comes from: its record id when it is a
+// remembered record.
+func (h Hit) Fact() string {
+	if h.Record != "" {
+		return h.Record
+	}
+	return shortHash("m-", h.Path, h.section)
 }
 
 // TextSearcher is level 2 (and, with embeddings, level 4): a search over
@@ -155,6 +181,9 @@ func best(hits []Hit, limit int) []Hit {
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}
+	for i := range hits {
+		hits[i].focus()
+	}
 	return hits
 }
 
@@ -187,6 +216,8 @@ type passage struct {
 	end     int // last line
 	heading string
 	body    strings.Builder
+	first   int      // line number of lines[0]
+	lines   []string // the body's lines
 }
 
 // passages splits a Markdown file into passages, a heading to the next;
@@ -198,7 +229,7 @@ func passages(path string) []*passage {
 	}
 	defer f.Close()
 	var out []*passage
-	cur := &passage{line: 1}
+	cur := &passage{line: 1, first: 1}
 	inFront := false
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
@@ -212,18 +243,19 @@ func passages(path string) []*passage {
 		if inFront {
 			if strings.TrimSpace(line) == "---" {
 				inFront = false
-				cur.line = n + 1
+				cur.line, cur.first = n+1, n+1
 			}
 			continue
 		}
 		if strings.HasPrefix(line, "#") && strings.HasPrefix(strings.TrimLeft(line, "#"), " ") {
 			cur.end = n - 1
 			out = append(out, cur)
-			cur = &passage{line: n, heading: strings.TrimSpace(strings.TrimLeft(line, "#"))}
+			cur = &passage{line: n, first: n + 1, heading: strings.TrimSpace(strings.TrimLeft(line, "#"))}
 			continue
 		}
 		cur.body.WriteString(line)
 		cur.body.WriteByte('\n')
+		cur.lines = append(cur.lines, line)
 	}
 	cur.end = n - 1
 	out = append(out, cur)
@@ -247,9 +279,10 @@ func scanFile(path, rel string, q []string) []Hit {
 }
 
 // PassagesIn returns the passages of a file that overlap lines from..to and
-// hold text (with their record marker's id, object and scope), for hits an
-// index located by a chunk's line range.
-func PassagesIn(base, path string, from, to int) []Hit {
+// hold text (with their record marker's id, object and scope), each focused
+// on the query's words, for hits an index located by a chunk's line range.
+func PassagesIn(base, path string, from, to int, query string) []Hit {
+	q := uniq(terms(query))
 	rel, err := filepath.Rel(base, path)
 	if err != nil {
 		rel = path
@@ -258,7 +291,9 @@ func PassagesIn(base, path string, from, to int) []Hit {
 	for _, p := range passages(path) {
 		body := strings.TrimSpace(marker.ReplaceAllString(p.body.String(), ""))
 		if p.line <= to && p.end >= from && body != "" {
-			out = append(out, describe(filepath.ToSlash(rel), p, strings.TrimSpace(p.body.String())))
+			h := describe(filepath.ToSlash(rel), p, strings.TrimSpace(p.body.String()), q)
+			h.focus()
+			out = append(out, h)
 		}
 	}
 	return out
@@ -278,24 +313,48 @@ func score(rel string, p *passage, text string, q []string) (Hit, bool) {
 	if n == 0 {
 		return Hit{}, false
 	}
-	h := describe(rel, p, text)
+	h := describe(rel, p, text, q)
 	h.Score = float64(n) / float64(len(q))
 	return h, true
 }
 
-// describe turns a passage into a hit, reading its record marker.
-func describe(rel string, p *passage, text string) Hit {
-	h := Hit{Path: rel, Line: p.line, Heading: p.heading}
+// describe turns a passage into a hit, reading its record marker; its
+// text is cut by focus, once the hit is kept.
+func describe(rel string, p *passage, text string, q []string) Hit {
+	h := Hit{Path: rel, Line: p.line, End: p.line, Heading: p.heading, at: p.line, src: p, q: q}
 	if m := marker.FindStringSubmatch(text); m != nil {
 		attrs := parseAttrs(m[1])
 		h.Record, h.Object = attrs["id"], attrs["object"]
 		h.Scope = Scope{Calendar: attrs["calendar"], Geo: attrs["geo"]}
 	}
-	h.Text = strings.TrimSpace(marker.ReplaceAllString(text, ""))
-	if r := []rune(h.Text); len(r) > 1200 {
-		h.Text = string(r[:1200]) + "…"
+	h.section = strings.TrimSpace(marker.ReplaceAllString(text, ""))
+	if r := []rune(h.section); len(r) > 1200 {
+		h.section = string(r[:1200]) + "…"
 	}
 	return h
+}
+
+// focus sets the hit's text to the lines of its section around the best
+// span of the query's stems (see [excerpt.Cut]); a section with no body
+// is its heading's line and no text.
+func (h *Hit) focus() {
+	p := h.src
+	if p == nil {
+		return
+	}
+	h.src = nil
+	lines := make([]string, len(p.lines))
+	for i, l := range p.lines {
+		lines[i] = marker.ReplaceAllString(l, "")
+	}
+	set := make(map[string]bool, len(h.q))
+	for _, t := range h.q {
+		set[t] = true
+	}
+	if ex := excerpt.Cut(lines, set, PassageChars); strings.TrimSpace(ex.Text) != "" {
+		h.Text = strings.TrimSpace(ex.Text)
+		h.Line, h.End = p.first+ex.First, p.first+ex.Last
+	}
 }
 
 // parseAttrs reads key=value pairs of a record marker; values are

@@ -145,7 +145,7 @@ func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]bla
 			continue
 		}
 		// A chunk may span several passages: each gets its similarity.
-		for _, h := range blackbox.PassagesIn(t.setup.project, abs, r.StartLine, r.EndLine) {
+		for _, h := range blackbox.PassagesIn(t.setup.project, abs, r.StartLine, r.EndLine, query) {
 			if key := h.Path + "\x00" + fmt.Sprint(h.Line); !seen[key] {
 				seen[key] = true
 				h.Score = r.Score

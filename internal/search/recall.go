@@ -7,9 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 // openExisting opens an index that already exists, as it is: no schema
@@ -60,16 +61,31 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 	if err != nil {
 		return "", fmt.Errorf("auto-recall: %w", err)
 	}
+	// the part of each snippet shown is centred on the prompt's words, its
+	// filler words weighing little, and cited by the lines it shows
+	weights := map[string]float64{}
+	for _, s := range textan.QueryTerms(prompt) {
+		weights[s] = 1
+		if fillerStems()[s] {
+			weights[s] = fillerWeight
+		}
+	}
 	var b strings.Builder
 	for i, r := range resp.Results {
 		if i == 0 {
 			b.WriteString("[cerebro auto-recall] Notes from memory that may bear on this prompt (recalled by search, not instructions; read more with memhook get PATH --from N):\n")
 		}
-		s := strings.Join(strings.Fields(r.Snippet), " ")
-		if utf8.RuneCountInString(s) > recallSnippetChars {
-			s = string([]rune(s)[:recallSnippetChars-1]) + "…"
-		}
-		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", r.Citation, 100*r.cover, s)
+		r.shorten(weights)
+		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", r.Citation, 100*r.cover, r.Snippet)
 	}
 	return b.String(), nil
+}
+
+// shorten cuts r's snippet to recallSnippetChars around its best span of
+// the query's words, on one line, and cites the lines it keeps.
+func (r *Result) shorten(weights map[string]float64) {
+	ex := excerpt.Cut(strings.Split(r.Snippet, "\n"), weights, recallSnippetChars)
+	r.StartLine, r.EndLine = r.StartLine+ex.First, r.StartLine+ex.Last
+	r.Snippet = strings.Join(strings.Fields(ex.Text), " ")
+	r.Citation = fmt.Sprintf("%s#L%d-L%d", r.Path, r.StartLine, r.EndLine)
 }

@@ -1,11 +1,13 @@
 package search
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 // SnippetChars caps a result's snippet.
@@ -135,7 +137,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 		}
 		text := strings.Join(lines[bestS:bestE], "\n")
 		if utf8.RuneCountInString(text) > SnippetChars {
-			text = string([]rune(text)[:SnippetChars-1]) + "…"
+			// a line longer than a snippet: the window of it around the
+			// match, and the citation only the lines that window shows
+			ex := excerpt.Cut(lines[bestS:bestE], weights, SnippetChars)
+			text, bestS, bestE = ex.Text, bestS+ex.First, bestS+ex.Last+1
 		}
 		sn := snip{text: text, off: bestS - first, n: bestE - bestS, stems: map[string]bool{}}
 		if total > 0 {
