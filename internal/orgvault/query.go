@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/textan"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
@@ -113,6 +114,9 @@ func (d *doc) score(terms []string) (float64, int, int) {
 	return s, from + 1, to + 1
 }
 
+// excerptChars bounds an answer's excerpt, as search bounds a snippet.
+const excerptChars = 700
+
 func (d *doc) hit(terms []string, via string) (Hit, bool) {
 	s, a, b := d.score(terms)
 	if s == 0 {
@@ -120,8 +124,15 @@ func (d *doc) hit(terms []string, via string) (Hit, bool) {
 	}
 	h := Hit{Path: d.path, Title: d.title, Score: s, Via: via}
 	if a > 0 {
-		h.Citation = fmt.Sprintf("%s#L%d-L%d", d.path, a, b)
-		h.Excerpt = strings.TrimSpace(strings.Join(d.raw[a-1:b], "\n"))
+		// A vault note's paragraph can be one long line: show the part
+		// around the query's words, cited by the lines it shows.
+		want := make(map[string]bool, len(terms))
+		for _, t := range terms {
+			want[t] = true
+		}
+		ex := excerpt.Cut(d.raw[a-1:b], want, excerptChars)
+		h.Citation = fmt.Sprintf("%s#L%d-L%d", d.path, a+ex.First, a+ex.Last)
+		h.Excerpt = strings.TrimSpace(ex.Text)
 	} else {
 		h.Citation = d.path + "#L1-L1"
 	}

@@ -59,6 +59,37 @@ func TestQueryFallsBackToText(t *testing.T) {
 	}
 }
 
+// TestQueryExcerptOfALongLineShowsTheMatch: a paragraph written as one
+// long line is cut around the query's words, at word boundaries, and the
+// citation names the line shown.
+func TestQueryExcerptOfALongLineShowsTheMatch(t *testing.T) {
+	v := curated(t)
+	long := strings.Repeat("Общие слова о работе команды и планах. ", 80) + "Дежурство по выходным передаётся в понедельник утром. " + strings.Repeat("Ещё немного текста про встречи. ", 40)
+	write(t, v.Root, "raw/long.txt", "Заметка\n\n"+long+"\n")
+	ans, err := v.Query("дежурство по выходным", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h *Hit
+	for i := range ans.Hits {
+		if ans.Hits[i].Path == "raw/long.txt" {
+			h = &ans.Hits[i]
+		}
+	}
+	if h == nil {
+		t.Fatalf("the long note is not among %+v", ans.Hits)
+	}
+	if !strings.Contains(h.Excerpt, "Дежурство по выходным") || len([]rune(h.Excerpt)) > excerptChars {
+		t.Fatalf("excerpt (%d runes) misses the match: %q", len([]rune(h.Excerpt)), h.Excerpt)
+	}
+	if !strings.HasPrefix(h.Excerpt, "…") || !strings.HasSuffix(h.Excerpt, "…") {
+		t.Fatalf("the cut sides are not marked: %q", h.Excerpt)
+	}
+	if h.Citation != "raw/long.txt#L3-L3" {
+		t.Fatalf("citation %s, want the long line alone", h.Citation)
+	}
+}
+
 func TestTerms(t *testing.T) {
 	if got := Terms("Ретроспективы и ретроспектива; running runs"); !reflect.DeepEqual(got, []string{"ретроспектив", "ретроспектив", "run", "run"}) {
 		t.Fatalf("Terms = %v", got)
