@@ -287,6 +287,20 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 	shot(t, ctx, "playground")
 
+	// A text recall cites "path:start-end"; the cite opens the memory
+	// browser at those lines.
+	run(t, ctx, chromedp.Navigate(page), chromedp.WaitVisible("#text", chromedp.ByID),
+		chromedp.SendKeys("#text", "which regiment is the presidential regiment", chromedp.ByID),
+		chromedp.Click("#run", chromedp.ByID), chromedp.WaitVisible("#answer", chromedp.ByID),
+		chromedp.WaitVisible(".item a.cite", chromedp.ByQuery))
+	cite := text(t, ctx, ".item a.cite")
+	run(t, ctx, chromedp.Click(".item a.cite", chromedp.ByQuery), chromedp.WaitVisible(".ln.mark", chromedp.ByQuery))
+	var shown string
+	run(t, ctx, chromedp.Evaluate(`Array.from(document.querySelectorAll(".ln.mark")).map(e => e.textContent).join("\n")`, &shown))
+	if !strings.Contains(shown, "presidential regiment") {
+		t.Errorf("cite %s opened at %q", cite, shown)
+	}
+
 	// Parameter-dependent: the taxi records hold for two places.
 	run(t, ctx, chromedp.Navigate(page), chromedp.WaitVisible("#text", chromedp.ByID),
 		chromedp.SendKeys("#text", "taxi pickup fee", chromedp.ByID),

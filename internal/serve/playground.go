@@ -47,6 +47,7 @@ type playgroundView struct {
 	FormError   string
 	Sent        string // the request object sent, as JSON
 	Answer      *blackbox.RecallAnswer
+	CiteHrefs   map[string]string // item id → the memory browser at the cited lines
 	Raw         string // the answer object, as JSON
 	Relearned   string
 }
@@ -138,6 +139,7 @@ func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Answer = ans
+	v.CiteHrefs = s.citeHrefs(r.PathValue("lang"), ans.Items)
 	out, _ := json.MarshalIndent(ans, "", "  ")
 	v.Raw = string(out)
 	s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK, page{Data: v})
@@ -204,6 +206,30 @@ func (v *playgroundView) request(depth string) (blackbox.Raw, error) {
 		set("scope", recs)
 	}
 	return raw, nil
+}
+
+// citeHrefs links each item cited as "path:start-end" to the memory
+// browser at those lines, when the path is a memory file it can show.
+func (s *Server) citeHrefs(lang string, items []blackbox.Item) map[string]string {
+	out := map[string]string{}
+	for _, it := range items {
+		i := strings.LastIndexByte(it.Cite, ':')
+		if i <= 0 {
+			continue
+		}
+		path, lines := it.Cite[:i], it.Cite[i+1:]
+		a, b, ok := strings.Cut(lines, "-")
+		from, err1 := strconv.Atoi(a)
+		to, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || from < 1 || to < from {
+			continue
+		}
+		if _, err := s.resolve(path); err != nil {
+			continue
+		}
+		out[it.ID] = fmt.Sprintf("/%s/memory/file?path=%s&from=%d&to=%d#L%d", lang, urlQuery(path), from, to, from)
+	}
+	return out
 }
 
 // recall asks memory, the way `memhook recall` does.
