@@ -135,6 +135,36 @@ func jaccard(a, b map[string]bool) float64 {
 	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
+// unrepeated drops, from hits ranked best first, each passage that mostly
+// shows lines a better one of the same file already shows: neighbouring
+// chunks overlap, so two of them can yield the same passage or nearly,
+// and a result that repeats another tells the reader nothing new. A
+// passage sharing half of its lines or fewer stays: it shows as much
+// that is new.
+func unrepeated(ranked []*hit) []*hit {
+	type span struct{ from, to int }
+	shown := map[string][]span{}
+	out := ranked[:0:0]
+	for _, h := range ranked {
+		key := h.ix.Root.Dir + "\x00" + h.rel
+		from := h.start + h.snip.off
+		to := from + max(h.snip.n, 1) - 1
+		repeats := false
+		for _, s := range shown[key] {
+			if shared := min(to, s.to) - max(from, s.from) + 1; 2*shared > to-from+1 {
+				repeats = true
+				break
+			}
+		}
+		if repeats {
+			continue
+		}
+		shown[key] = append(shown[key], span{from, to})
+		out = append(out, h)
+	}
+	return out
+}
+
 // Diversity: at most perFile of the first topK results come from one
 // file, unless the query names that file; spare more hits are ranked
 // than asked for so that the ones moved down have successors.

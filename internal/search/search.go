@@ -248,6 +248,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		}
 		return all[i].snip.n < all[j].snip.n
 	})
+	all = unrepeated(all)
 	var picked []*hit
 	if o.MMR {
 		picked = mmr(all, o.Limit+spare, o.MMRLambda)

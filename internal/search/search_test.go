@@ -240,3 +240,34 @@ func TestSnippetCappedAndCitesItsLines(t *testing.T) {
 		t.Fatalf("snippet is not the cited lines")
 	}
 }
+
+// Neighbouring chunks overlap, so two can yield the same passage: it is
+// shown once.
+func TestOverlappingChunksDoNotRepeatAPassage(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		if i == 15 {
+			b.WriteString("The kafka retention is seven days for the audit topic.\n")
+			continue
+		}
+		fmt.Fprintf(&b, "Line %d says nothing much about the weather today.\n", i)
+	}
+	write(t, filepath.Join(dir, "notes.md"), b.String())
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindDir}, Params{ChunkTokens: 60, OverlapTokens: 40})
+	r, err := Search(context.Background(), []*Index{ix}, "kafka retention", defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) == 0 || r.Results[0].StartLine > 15 || r.Results[0].EndLine < 15 {
+		t.Fatalf("first result does not show line 15: %+v", r.Results)
+	}
+	for i, a := range r.Results {
+		for _, b := range r.Results[:i] {
+			shared := min(a.EndLine, b.EndLine) - max(a.StartLine, b.StartLine) + 1
+			if 2*shared > a.EndLine-a.StartLine+1 {
+				t.Errorf("result %d (lines %d-%d) repeats lines %d-%d", i+1, a.StartLine, a.EndLine, b.StartLine, b.EndLine)
+			}
+		}
+	}
+}

@@ -22,7 +22,7 @@ import (
 
 // Version names the tokenizing and stemming rules; search puts it in its
 // index fingerprint, so changing the rules rebuilds every index.
-const Version = "words-snowball-en-ru-1"
+const Version = "words-snowball-en-ru-2"
 
 // Words splits text into lowercase words of Unicode letters and digits,
 // folding ё to е so that both spellings of a Russian word meet.
@@ -54,13 +54,16 @@ func Words(text string) []string {
 }
 
 // Stem reduces one lowercase word to its Snowball stem, Russian for words
-// in Cyrillic script and English otherwise; digits and mixed words stay as
-// they are.
+// in Cyrillic script and English otherwise (an irregular past or plural
+// by its base: "ran" as "run"); digits and mixed words stay as they are.
 func Stem(w string) string {
 	switch script(w) {
 	case cyrillic:
 		return russian.Stem(w, true)
 	case latin:
+		if base, ok := irregular()[w]; ok {
+			w = base
+		}
 		return english.Stem(w, true)
 	}
 	return w

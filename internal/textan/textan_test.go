@@ -42,3 +42,23 @@ func TestQueryTermsDistinctAndNeverEmpty(t *testing.T) {
 		t.Errorf("QueryTerms of stop words only = %q, want %q", got, want)
 	}
 }
+
+func TestIrregularFormsMeetTheirBase(t *testing.T) {
+	// a note in the past meets a question in the present
+	for note, query := range map[string]string{
+		"We ran the migration":      "run the migration",
+		"she took the kids":         "take kids",
+		"The children went to camp": "child go camp",
+		"Written and sold":          "write and sell",
+	} {
+		if got, want := Terms(note), Terms(query); !reflect.DeepEqual(got, want) {
+			t.Errorf("Terms(%q) = %q, want those of %q: %q", note, got, query, want)
+		}
+	}
+	// a form that is as often another word stays itself
+	for _, w := range []string{"found", "left", "saw", "bit"} {
+		if got := Stem(w); got == Stem(map[string]string{"found": "find", "left": "leave", "saw": "see", "bit": "bite"}[w]) {
+			t.Errorf("Stem(%q) = %q, the stem of its verb", w, got)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/kljensen/snowball/english"
 )
@@ -49,9 +50,10 @@ type sample struct {
 }
 
 func main() {
+	def := config.Default().Search
 	data := flag.String("data", "../shared/bench/locomo-dev.json", "LoCoMo JSON")
-	chunk := flag.Int("chunk", 400, "chunk tokens")
-	overlap := flag.Int("overlap", 80, "overlap tokens")
+	chunk := flag.Int("chunk", def.ChunkTokens, "chunk tokens")
+	overlap := flag.Int("overlap", def.OverlapTokens, "overlap tokens")
 	flag.Parse()
 	if err := run(*data, *chunk, *overlap); err != nil {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
@@ -130,6 +132,7 @@ func run(dataPath string, chunk, overlap int) error {
 	var base5 float64
 	var rows, datedRows []string
 	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
+	byConv := make([]metrics, len(convs))
 	nDated := 0
 	for vi, v := range variants {
 		var m, dated metrics
@@ -137,8 +140,7 @@ func run(dataPath string, chunk, overlap int) error {
 			for _, q := range c.qs {
 				// "now" is the day after the last session, so that "last
 				// year" or "in June" resolve as they would the day after
-				o := search.Options{Limit: 10, CandidatePool: 50, HalfLifeDays: 30, MMR: true, MMRLambda: 0.7,
-					VectorWeight: 0.7, TextWeight: 0.3, Now: c.last.AddDate(0, 0, 1)}
+				o := defaults(c.last.AddDate(0, 0, 1))
 				namesDate := len(search.ParseDates(q.Question, o.Now).Ranges) > 0
 				v.opt(&o)
 				t0 := time.Now()
@@ -158,6 +160,7 @@ func run(dataPath string, chunk, overlap int) error {
 				}
 				if vi == headline {
 					byCat[q.Category].add(r, el)
+					byConv[ci].add(r, el)
 				}
 			}
 		}
@@ -181,7 +184,8 @@ func run(dataPath string, chunk, overlap int) error {
 		}
 	}
 	bm12, bm5, g12 := &metrics{}, &metrics{}, &metrics{}
-	for _, c := range convs {
+	bm12conv := make([]metrics, len(convs))
+	for ci, c := range convs {
 		w12, err := readWindows(c.files, 12)
 		if err != nil {
 			return err
@@ -198,7 +202,11 @@ func run(dataPath string, chunk, overlap int) error {
 			}{{bm12, w12, bm25Windows}, {bm5, w5, bm25Windows}, {g12, w12, grepWindows}} {
 				t0 := time.Now()
 				snippets := b.ws.top(b.score(b.ws, q.Question), 10)
-				b.m.add(rank(snippets, q.Evidence), time.Since(t0))
+				r, el := rank(snippets, q.Evidence), time.Since(t0)
+				b.m.add(r, el)
+				if b.m == bm12 {
+					bm12conv[ci].add(r, el)
+				}
 			}
 		}
 	}
@@ -217,9 +225,25 @@ func run(dataPath string, chunk, overlap int) error {
 	for c := 1; c <= 4; c++ {
 		fmt.Println(byCat[c].row(fmt.Sprintf("  category %d (%d questions)", c, len(byCat[c].ranks))))
 	}
+	fmt.Printf("\nby conversation (cerebro, defaults), each with plain BM25 over 12-line windows:\n")
+	for ci, c := range convs {
+		fmt.Println(byConv[ci].row(fmt.Sprintf("  %s (%d questions)", filepath.Base(c.dir), len(c.qs))))
+		fmt.Println(bm12conv[ci].row("    plain BM25, 12-line windows"))
+	}
 	fmt.Printf("\nrecall@5 cerebro (defaults) − plain BM25 over 12-line windows: %.3f − %.3f = %+.3f\n", base5, bm12.recall(5), base5-bm12.recall(5))
 	fmt.Printf("recall@5 cerebro (defaults) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
 	return nil
+}
+
+// defaults are the search options a user gets (config.Default), with
+// now the day after the conversation's last session.
+func defaults(now time.Time) search.Options {
+	c := config.Default().Search
+	return search.Options{
+		Limit: 10, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor,
+		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
+		DateBoost: c.DateBoost, Now: now,
+	}
 }
 
 var dateRe = regexp.MustCompile(`^\s*(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) (\w+), (\d{4})$`)
