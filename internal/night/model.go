@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -189,7 +189,7 @@ func splitDay(text string, max int) []string {
 	return parts
 }
 
-var hhmm = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
+var hhmm = lazyregexp.New(`^([01]\d|2[0-3]):[0-5]\d$`)
 
 func (n *run) compileDays(ctx context.Context) {
 	days, err := n.readyDays()

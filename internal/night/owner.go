@@ -1,9 +1,9 @@
 package night
 
 import (
-	"regexp"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
@@ -15,7 +15,7 @@ type Reply struct {
 	Text string
 }
 
-var sectionTimeRe = regexp.MustCompile(`^##\s+(\d{2}:\d{2})`)
+var sectionTimeRe = lazyregexp.New(`^##\s+(\d{2}:\d{2})`)
 
 // UserReplies returns the person's replies recorded in a daily file.
 func UserReplies(day []byte) []Reply {
