@@ -10,10 +10,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 
-	adrg "github.com/adrg/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"gopkg.in/yaml.v3"
 )
 
@@ -65,7 +64,7 @@ func Split(data []byte) (Block, error) {
 	return Block{}, fmt.Errorf("line 1: frontmatter opened with --- is never closed")
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyregexp.New(`line (\d+)`)
 
 // Parse decodes the frontmatter of data into v and returns the body. Errors
 // carry the line number in the file ("line 4: ...").
@@ -74,8 +73,7 @@ func Parse(data []byte, v any) (body []byte, err error) {
 	if err != nil {
 		return data, err
 	}
-	format := adrg.NewFormat("---", "---", yaml.Unmarshal)
-	if _, err := adrg.Parse(bytes.NewReader(data[:b.BodyStart]), v, format); err != nil {
+	if err := yaml.Unmarshal(b.YAML, v); err != nil {
 		return data[b.BodyStart:], fmt.Errorf("frontmatter: %s", shiftLines(err.Error(), b.StartLine-1))
 	}
 	return data[b.BodyStart:], nil
