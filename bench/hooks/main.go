@@ -27,6 +27,7 @@ import (
 var (
 	bin      = flag.String("bin", "bin/memhook", "memhook binary to measure")
 	hello    = flag.String("hello", "", "a hello-world Go binary: the floor of any Go process (bench/hooks/hello)")
+	shim     = flag.String("shim", "", "scripts/memhook beside a bin/memhook: also time a Stop as hooks.json runs it (sh -c)")
 	rssOf    = flag.Bool("rss-of", false, "internal: run the command given after the flags, print its peak RSS in KB on stderr")
 	n        = flag.Int("n", 200, "runs per scenario")
 	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts to build test transcripts from")
@@ -85,6 +86,16 @@ func main() {
 	var helloGo result
 	if *hello != "" {
 		helloGo = hot[6]
+	}
+	var viaShim result
+	if *shim != "" {
+		// Timed apart (its rounds would add load to the others'): beside the
+		// same stop measured again, for a difference taken in one series.
+		pair := interleave(*n,
+			hookRunner("stop (no flush), 10 KB transcript, again", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
+			hookRunner(shimPrefix+"stop, 10 KB", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil))
+		viaShim = pair[1]
+		shimCost = pair[1].p50 - pair[0].p50
 	}
 	// A turn that appended 5 MB of tool output: Stop scans only what the
 	// turn appended, and skips tool output at its type.
@@ -152,6 +163,11 @@ func main() {
 		fmt.Printf("ratio hello-world Go binary / spawn of true:     %.2f (the floor for one static Go binary)\n", ratio(helloGo, spawn))
 		fmt.Printf("memhook's init above a hello-world Go binary (p50): %s\n", ms(base.p50-helloGo.p50))
 	}
+	if *shim != "" {
+		fmt.Printf("%-56s %9s %9s\n", viaShim.name, ms(viaShim.p50), ms(viaShim.p95))
+		fmt.Printf("the shell and scripts/memhook add to a hook (p50): %s; stop as hooks.json runs it / spawn of true: %.2f\n",
+			ms(shimCost), float64(rs[2].p50+shimCost)/float64(spawn.p50))
+	}
 	fmt.Printf("stop after a 5 MB turn, p50: %s (target <= 20 ms)\n", ms(turnBig.p50))
 	fmt.Printf("targets: hot path p50 <= 5 ms, session-start <= 20 ms, extractive flush <= 50 ms\n")
 }
@@ -214,6 +230,12 @@ func fiveMBTurn(reply string) []byte {
 	return b.Bytes()
 }
 
+// shimPrefix names the scenarios run through scripts/memhook.
+const shimPrefix = "via hooks.json (sh -c scripts/memhook): "
+
+// shimCost is what the shell and scripts/memhook add to a hook (p50).
+var shimCost time.Duration
+
 // rssRuns is how many extra runs per scenario go through the launcher
 // that reads the peak RSS.
 const rssRuns = 5
@@ -225,6 +247,10 @@ func hookRunner(name string, env []string, event string, stdin []byte, before fu
 			before()
 		}
 		cmd := exec.Command(*bin, "hook", event)
+		if strings.HasPrefix(name, shimPrefix) {
+			// What Claude Code runs for hooks.json's command.
+			cmd = exec.Command("sh", "-c", fmt.Sprintf("%q hook %s", *shim, event))
+		}
 		if launch {
 			self, err := os.Executable()
 			check(err)
