@@ -33,7 +33,10 @@ type Block struct {
 // Split finds the frontmatter block. A file whose first line is "---" but
 // never closes the block has broken frontmatter and gets an error.
 func Split(data []byte) (Block, error) {
+	// Offsets count from the file's first byte, a byte order mark included.
+	bom := len(data)
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	bom -= len(data)
 	first, rest, found := bytes.Cut(data, []byte("\n"))
 	if string(bytes.TrimRight(first, " \t\r")) != "---" || !found {
 		return Block{}, ErrNone
@@ -48,7 +51,7 @@ func Split(data []byte) (Block, error) {
 			if more {
 				end++
 			}
-			b := Block{YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: end}
+			b := Block{YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: bom + end}
 			if len(b.YAML) > MaxSize {
 				return Block{}, fmt.Errorf("frontmatter: larger than %d bytes", MaxSize)
 			}
