@@ -140,3 +140,35 @@ func TestShimBuildsOnFirstUse(t *testing.T) {
 		t.Fatalf("after the build: exit %d, output %q", code, out)
 	}
 }
+
+// Once bin/memhook exists, every hook goes straight to it without running
+// another program (dirname, uname): PATH here holds nothing but sh.
+func TestShimFastPathRunsNoOtherProgram(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the shim runs under sh")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	root := t.TempDir()
+	if err := copyTree(filepath.Join("..", "scripts", "memhook"), filepath.Join(root, "scripts", "memhook")); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-in binary that shows the arguments it got.
+	stub := "#!" + sh + "\necho \"memhook stand-in: $*\"\n"
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin", "memhook"), []byte(stub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	onlySh := t.TempDir()
+	if err := os.Symlink(sh, filepath.Join(onlySh, "sh")); err != nil {
+		t.Fatal(err)
+	}
+	out, code := shim(t, root, onlySh, "{}", "hook", "stop")
+	if code != 0 || strings.TrimSpace(out) != "memhook stand-in: hook stop" {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+}

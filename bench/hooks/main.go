@@ -1,7 +1,9 @@
 // Command hooks measures cerebro's hooks as Claude Code runs them: one
 // memhook process per event. It prints p50/p95 wall time and peak RSS per
 // scenario, and the ratios that show hot-path cost does not grow with the
-// transcript or the history. Run it through bench/hooks/run.
+// transcript or the history, next to two floors timed in the same rounds:
+// the spawn of `true` and of a hello-world Go binary (what any one static
+// Go binary costs). Run it through bench/hooks/run.
 package main
 
 import (
@@ -24,6 +26,9 @@ import (
 
 var (
 	bin      = flag.String("bin", "bin/memhook", "memhook binary to measure")
+	hello    = flag.String("hello", "", "a hello-world Go binary: the floor of any Go process (bench/hooks/hello)")
+	shim     = flag.String("shim", "", "scripts/memhook beside a bin/memhook: also time a Stop as hooks.json runs it (sh -c)")
+	rssOf    = flag.Bool("rss-of", false, "internal: run the command given after the flags, print its peak RSS in KB on stderr")
 	n        = flag.Int("n", 200, "runs per scenario")
 	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts to build test transcripts from")
 )
@@ -36,6 +41,9 @@ type result struct {
 
 func main() {
 	flag.Parse()
+	if *rssOf {
+		os.Exit(runForRSS(flag.Args()))
+	}
 	work, err := os.MkdirTemp("", "cerebro-bench-")
 	check(err)
 	defer os.RemoveAll(work)
@@ -43,8 +51,10 @@ func main() {
 	check(os.MkdirAll(filepath.Join(proj, ".git"), 0o755))
 	env := append(os.Environ(), "CEREBRO_STATE_DIR="+filepath.Join(work, "state"), "CEREBRO_HOME="+filepath.Join(work, "home"),
 		"CEREBRO_CONFIG="+filepath.Join(work, "none.toml"),
-		// No automatic flush in the hot-path scenarios.
-		"CEREBRO_SHORT_FLUSH_CHARS=1000000000", "CEREBRO_SHORT_FLUSH_REPLIES=1000000000")
+		// No automatic flush in the hot-path scenarios: the largest values
+		// the configuration accepts (out of range, the defaults would apply
+		// and Stop would flush every 20 replies).
+		"CEREBRO_SHORT_FLUSH_CHARS=1000000", "CEREBRO_SHORT_FLUSH_REPLIES=10000")
 	small := makeTranscript(filepath.Join(work, "small.jsonl"), 10<<10)
 	big := makeTranscript(filepath.Join(work, "big.jsonl"), 2700<<10)
 
@@ -58,12 +68,35 @@ func main() {
 	}
 	prompt := "Please look at the failing test in internal/session and fix the race you find there."
 	reply := strings.Repeat("I fixed the race by taking the session lock before reading the cursor. ", 8)
-	var rs []result
-	base := measure("baseline: memhook hook with the nested guard (no work)", append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small))
-	rs = append(rs, measure("user-prompt-submit, 10 KB transcript", env, "user-prompt-submit", input("small", "UserPromptSubmit", small, "prompt", prompt)))
-	rs = append(rs, measure("user-prompt-submit, 2.7 MB transcript", env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt)))
-	rs = append(rs, measure("stop (no flush), 10 KB transcript", env, "stop", input("small", "Stop", small, "last_assistant_message", reply)))
-	rs = append(rs, measure("stop (no flush), 2.7 MB transcript", env, "stop", input("big", "Stop", big, "last_assistant_message", reply)))
+	// The hot path and its floors run in turns, one run of each per round,
+	// so that the ratios hold on a machine whose load changes during the
+	// benchmark.
+	floors := []*runner{cmdRunner("spawn of `true` (floor)", "true")}
+	if *hello != "" {
+		floors = append(floors, cmdRunner("hello-world Go binary (floor of a Go process)", *hello))
+	}
+	hot := interleave(*n, append([]*runner{
+		hookRunner("baseline: memhook hook with the nested guard (no work)", append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small), nil),
+		hookRunner("user-prompt-submit, 10 KB transcript", env, "user-prompt-submit", input("small", "UserPromptSubmit", small, "prompt", prompt), nil),
+		hookRunner("user-prompt-submit, 2.7 MB transcript", env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt), nil),
+		hookRunner("stop (no flush), 10 KB transcript", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
+		hookRunner("stop (no flush), 2.7 MB transcript", env, "stop", input("big", "Stop", big, "last_assistant_message", reply), nil),
+	}, floors...)...)
+	base, rs, spawn := hot[0], append([]result(nil), hot[1:5]...), hot[5]
+	var helloGo result
+	if *hello != "" {
+		helloGo = hot[6]
+	}
+	var viaShim result
+	if *shim != "" {
+		// Timed apart (its rounds would add load to the others'): beside the
+		// same stop measured again, for a difference taken in one series.
+		pair := interleave(*n,
+			hookRunner("stop (no flush), 10 KB transcript, again", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
+			hookRunner(shimPrefix+"stop, 10 KB", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil))
+		viaShim = pair[1]
+		shimCost = pair[1].p50 - pair[0].p50
+	}
 	// A turn that appended 5 MB of tool output: Stop scans only what the
 	// turn appended, and skips tool output at its type.
 	growing := filepath.Join(work, "growing.jsonl")
@@ -74,11 +107,18 @@ func main() {
 		check(err)
 		_, err = f.Write(turn5MB)
 		check(err)
+		// Synced, so that the kernel's writeback of this untimed write
+		// does not stall the hook's own small writes.
+		check(f.Sync())
 		check(f.Close())
 	}
-	turnBig := measureWith("stop, a turn that appended 5 MB of tool output", env, "stop",
-		input("grow", "Stop", growing, "last_assistant_message", reply), grow)
-	spawn := measureCmd("spawn of `true` (floor)", "true")
+	// Each run appends 10 MB (Claude Code writes tool output twice, in the
+	// result and in the message); fewer runs keep the file under 1 GB.
+	turnBig := interleave(min(*n, 60), hookRunner("stop, a turn that appended 5 MB of tool output", env, "stop",
+		input("grow", "Stop", growing, "last_assistant_message", reply), grow))[0]
+	if _, err := os.Stat(filepath.Join(proj, ".claude", "memory_short", "daily")); err == nil {
+		check(fmt.Errorf("a hot-path scenario flushed: its figures include a flush"))
+	}
 
 	// SessionStart with a full inject, with two daily files and with a
 	// year of them.
@@ -117,7 +157,17 @@ func main() {
 	fmt.Printf("%-56s %9s %9s %7d KB\n", turnBig.name, ms(turnBig.p50), ms(turnBig.p95), turnBig.rssKB)
 	fmt.Printf("ratio user-prompt-submit / spawn of true (p50): %.2f (target <= 5)\n", ratio(rs[0], spawn))
 	fmt.Printf("ratio stop / spawn of true (p50):               %.2f (target <= 5)\n", ratio(rs[2], spawn))
-	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (the Go runtime's start, under every hook)\n", ratio(base, spawn))
+	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (the Go runtime's start and memhook's init, under every hook)\n", ratio(base, spawn))
+	if *hello != "" {
+		fmt.Printf("%-56s %9s %9s\n", helloGo.name, ms(helloGo.p50), ms(helloGo.p95))
+		fmt.Printf("ratio hello-world Go binary / spawn of true:     %.2f (the floor for one static Go binary)\n", ratio(helloGo, spawn))
+		fmt.Printf("memhook's init above a hello-world Go binary (p50): %s\n", ms(base.p50-helloGo.p50))
+	}
+	if *shim != "" {
+		fmt.Printf("%-56s %9s %9s\n", viaShim.name, ms(viaShim.p50), ms(viaShim.p95))
+		fmt.Printf("the shell and scripts/memhook add to a hook (p50): %s; stop as hooks.json runs it / spawn of true: %.2f\n",
+			ms(shimCost), float64(rs[2].p50+shimCost)/float64(spawn.p50))
+	}
 	fmt.Printf("stop after a 5 MB turn, p50: %s (target <= 20 ms)\n", ms(turnBig.p50))
 	fmt.Printf("targets: hot path p50 <= 5 ms, session-start <= 20 ms, extractive flush <= 50 ms\n")
 }
@@ -127,20 +177,45 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Micros
 func ratio(a, b result) float64 { return float64(a.p50) / float64(b.p50) }
 
 func measure(name string, env []string, event string, stdin []byte) result {
-	return measureWith(name, env, event, stdin, nil)
+	return interleave(*n, hookRunner(name, env, event, stdin, nil))[0]
 }
 
-// measureCmd times the spawn of a plain command: the floor every hook
+// runner is one scenario: a timed run, and a run through the launcher
+// that reads the peak RSS (nil for plain commands).
+type runner struct {
+	name string
+	run  func(i int) time.Duration
+	rss  func() int64
+}
+
+// interleave runs each runner once per round, runs rounds, then reads
+// the hooks' peak RSS in rssRuns more rounds.
+func interleave(runs int, rs ...*runner) []result {
+	times := make([][]time.Duration, len(rs))
+	for i := 0; i < runs; i++ {
+		for j, r := range rs {
+			times[j] = append(times[j], r.run(i))
+		}
+	}
+	out := make([]result, len(rs))
+	for j, r := range rs {
+		out[j].name = r.name
+		out[j].p50, out[j].p95 = quantiles(times[j])
+		for k := 0; r.rss != nil && k < rssRuns; k++ {
+			out[j].rssKB = max(out[j].rssKB, r.rss())
+		}
+	}
+	return out
+}
+
+// cmdRunner times the spawn of a plain command: the floor every hook
 // pays.
-func measureCmd(name, prog string) result {
-	var times []time.Duration
-	for i := 0; i < *n; i++ {
+func cmdRunner(name, prog string) *runner {
+	return &runner{name: name, run: func(int) time.Duration {
 		start := time.Now()
 		check(exec.Command(prog).Run())
-		times = append(times, time.Since(start))
-	}
-	p50, p95 := quantiles(times)
-	return result{name: name, p50: p50, p95: p95}
+		return time.Since(start)
+	}}
 }
 
 // fiveMBTurn is one turn's worth of transcript: an assistant tool call,
@@ -155,30 +230,82 @@ func fiveMBTurn(reply string) []byte {
 	return b.Bytes()
 }
 
-func measureWith(name string, env []string, event string, stdin []byte, before func()) result {
-	var times []time.Duration
-	var rss int64
-	for i := 0; i < *n; i++ {
+// shimPrefix names the scenarios run through scripts/memhook.
+const shimPrefix = "via hooks.json (sh -c scripts/memhook): "
+
+// shimCost is what the shell and scripts/memhook add to a hook (p50).
+var shimCost time.Duration
+
+// rssRuns is how many extra runs per scenario go through the launcher
+// that reads the peak RSS.
+const rssRuns = 5
+
+// hookRunner runs `memhook hook event` with stdin, after before (if any).
+func hookRunner(name string, env []string, event string, stdin []byte, before func()) *runner {
+	start := func(launch bool) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 		if before != nil {
 			before()
 		}
 		cmd := exec.Command(*bin, "hook", event)
+		if strings.HasPrefix(name, shimPrefix) {
+			// What Claude Code runs for hooks.json's command.
+			cmd = exec.Command("sh", "-c", fmt.Sprintf("%q hook %s", *shim, event))
+		}
+		if launch {
+			self, err := os.Executable()
+			check(err)
+			cmd = exec.Command(self, "-rss-of", "--", *bin, "hook", event)
+		}
 		cmd.Env = env
 		cmd.Stdin = bytes.NewReader(stdin)
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		start := time.Now()
-		check(cmd.Run())
-		times = append(times, time.Since(start))
-		if r := peakRSSKB(cmd.ProcessState); r > rss {
-			rss = r
-		}
-		if event == "session-start" && i == 0 && !bytes.Contains(out.Bytes(), []byte("additionalContext")) {
-			check(fmt.Errorf("%s: no inject", name))
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		return cmd, &out, &errOut
+	}
+	return &runner{
+		name: name,
+		run: func(i int) time.Duration {
+			cmd, out, _ := start(false)
+			t0 := time.Now()
+			check(cmd.Run())
+			d := time.Since(t0)
+			if event == "session-start" && i == 0 && !bytes.Contains(out.Bytes(), []byte("additionalContext")) {
+				check(fmt.Errorf("%s: no inject", name))
+			}
+			return d
+		},
+		rss: func() int64 {
+			cmd, _, errOut := start(true)
+			check(cmd.Run())
+			return parseRSS(errOut.String())
+		},
+	}
+}
+
+// runForRSS is the launcher: a fresh, small process that runs the hook and
+// reports its peak RSS. Read directly from the benchmark's own child, the
+// figure would include the benchmark's memory: Linux starts the child's
+// peak at its parent's when the parent (a Go program) spawns it sharing
+// its address space until exec.
+func runForRSS(args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		return 1
+	}
+	fmt.Fprintf(os.Stderr, "rss-kb %d\n", peakRSSKB(cmd.ProcessState))
+	return 0
+}
+
+func parseRSS(stderr string) int64 {
+	var kb int64
+	for _, l := range strings.Split(stderr, "\n") {
+		if v, ok := strings.CutPrefix(l, "rss-kb "); ok {
+			fmt.Sscan(v, &kb)
 		}
 	}
-	p50, p95 := quantiles(times)
-	return result{name: name, p50: p50, p95: p95, rssKB: rss}
+	return kb
 }
 
 // measureFlush times Flush of a segment of 10 turns (20 replies) written

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/tables"
 )
 
@@ -63,8 +64,8 @@ var (
 		{"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
 		{"jan", 1}, {"feb", 2}, {"apr", 4}, {"jun", 6}, {"jul", 7}, {"aug", 8}, {"sep", 9}, {"sept", 9}, {"oct", 10}, {"nov", 11}, {"dec", 12},
 	}
-	yearWord = regexp.MustCompile(`\b(19|20)\d\d\b`)
-	numberRe = regexp.MustCompile(`^[^\d\s+-]{0,3}\s*([+-]?\d[\d\s\x{00a0}\x{202f}.,]*)\s*[^\d]{0,12}$`)
+	yearWord = lazyregexp.New(`\b(19|20)\d\d\b`)
+	numberRe = lazyregexp.New(`^[^\d\s+-]{0,3}\s*([+-]?\d[\d\s\x{00a0}\x{202f}.,]*)\s*[^\d]{0,12}$`)
 )
 
 func hasAny(s string, words []string) bool {

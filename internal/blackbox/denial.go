@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -33,7 +34,7 @@ type offer struct {
 	At    time.Time `json:"at"`
 }
 
-var denialMarker = regexp.MustCompile(`<!-- cerebro:denial ([^>]*)-->`)
+var denialMarker = lazyregexp.New(`<!-- cerebro:denial ([^>]*)-->`)
 
 // deniedSet is every rejected inference: by id (its wording and fact) and
 // by claim (its entities, whatever the wording).

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 )
 
 // ClaudeResearch makes level 5's model calls through the shared runner:
@@ -77,7 +77,7 @@ func answerPrompt(q string, evidence []Item) string {
 	return b.String()
 }
 
-var listPrefix = regexp.MustCompile(`^\s*(?:[-*•]|\d+[.)])\s*`)
+var listPrefix = lazyregexp.New(`^\s*(?:[-*•]|\d+[.)])\s*`)
 
 // rephrasings reads the model's lines: bullets and numbers stripped,
 // duplicates and the question itself dropped, at most MaxRephrasings.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/kljensen/snowball/russian"
 )
 
@@ -30,30 +31,30 @@ type ShapeNote struct {
 // phrase's free words.
 var (
 	reName   = `\p{Lu}\p{Ll}+(?:[ -]\p{Lu}\p{Ll}+)?`
-	reNameOK = regexp.MustCompile(`^` + reName + `$`)
+	reNameOK = lazyregexp.New(`^` + reName + `$`)
 
-	ruGroup = regexp.MustCompile(`(?i)^\s*(?:у\s+(?:меня|нас)\s+)?в\s+(?:моей\s+|нашей\s+)?(команде|отделе|семье|группе)(?:\s+(?:работают|работает|есть|состоят|состоит))?\s*[:—–]?\s*`)
-	enGroup = regexp.MustCompile(`(?i)^\s*(?:in\s+)?(?:my|our)\s+(team|department|family|group)(?:\s+(?:has|have|is|are|includes|include))?\s*[:—–,]?\s*`)
+	ruGroup = lazyregexp.New(`(?i)^\s*(?:у\s+(?:меня|нас)\s+)?в\s+(?:моей\s+|нашей\s+)?(команде|отделе|семье|группе)(?:\s+(?:работают|работает|есть|состоят|состоит))?\s*[:—–]?\s*`)
+	enGroup = lazyregexp.New(`(?i)^\s*(?:in\s+)?(?:my|our)\s+(team|department|family|group)(?:\s+(?:has|have|is|are|includes|include))?\s*[:—–,]?\s*`)
 	// An item of a group list: Name — role (an em or en dash, a spaced
 	// hyphen, or "is the" in English).
-	groupItem = regexp.MustCompile(`^(` + reName + `)(?:\s*[—–]\s*|\s+-\s+|\s+is\s+(?:the\s+|a\s+|an\s+|our\s+)?)([\p{L}\d+][\p{L}\d\s().+-]*)$`)
+	groupItem = lazyregexp.New(`^(` + reName + `)(?:\s*[—–]\s*|\s+-\s+|\s+is\s+(?:the\s+|a\s+|an\s+|our\s+)?)([\p{L}\d+][\p{L}\d\s().+-]*)$`)
 
-	ruFriends = regexp.MustCompile(`(?i)^\s*у\s+меня\s+(?:есть\s+)?(друг|друзья|подруга|подруги)\s*[:—–]?\s*`)
-	enFriends = regexp.MustCompile(`(?i)^\s*(?:i\s+have\s+(?:a\s+)?friends?|my\s+friends\s+are|my\s+friend\s+is)\s*[:—–]?\s*`)
+	ruFriends = lazyregexp.New(`(?i)^\s*у\s+меня\s+(?:есть\s+)?(друг|друзья|подруга|подруги)\s*[:—–]?\s*`)
+	enFriends = lazyregexp.New(`(?i)^\s*(?:i\s+have\s+(?:a\s+)?friends?|my\s+friends\s+are|my\s+friend\s+is)\s*[:—–]?\s*`)
 
-	enContactOf = regexp.MustCompile(`^(?i:(?:the\s+)?(phone(?:\s+number)?|email|e-mail)\s+of\s+)(` + reName + `)(?i:\s+is\s+|\s*[:—–]\s*)(.+?)\.?\s*$`)
-	enContactS  = regexp.MustCompile(`^(` + reName + `)(?i:'s\s+(phone(?:\s+number)?|email|e-mail)(?:\s+is\s+|\s*[:—–]\s*))(.+?)\.?\s*$`)
-	ruContactOf = regexp.MustCompile(`^(?i:(?:номер\s+)?(телефона?|почта|email|e-mail)\s+(?:у\s+)?)(\p{Lu}\p{Ll}+)(?:\s*[:—–]\s*|\s+(?i:это\s+)?)(.+?)\.?\s*$`)
-	ruContactU  = regexp.MustCompile(`^(?i:у\s+)(\p{Lu}\p{Ll}+)(?i:\s+(?:номер\s+)?(телефон|почта|email|e-mail))(?:\s*[:—–]\s*|\s+)(.+?)\.?\s*$`)
+	enContactOf = lazyregexp.New(`^(?i:(?:the\s+)?(phone(?:\s+number)?|email|e-mail)\s+of\s+)(` + reName + `)(?i:\s+is\s+|\s*[:—–]\s*)(.+?)\.?\s*$`)
+	enContactS  = lazyregexp.New(`^(` + reName + `)(?i:'s\s+(phone(?:\s+number)?|email|e-mail)(?:\s+is\s+|\s*[:—–]\s*))(.+?)\.?\s*$`)
+	ruContactOf = lazyregexp.New(`^(?i:(?:номер\s+)?(телефона?|почта|email|e-mail)\s+(?:у\s+)?)(\p{Lu}\p{Ll}+)(?:\s*[:—–]\s*|\s+(?i:это\s+)?)(.+?)\.?\s*$`)
+	ruContactU  = lazyregexp.New(`^(?i:у\s+)(\p{Lu}\p{Ll}+)(?i:\s+(?:номер\s+)?(телефон|почта|email|e-mail))(?:\s*[:—–]\s*|\s+)(.+?)\.?\s*$`)
 
-	ruPhones = regexp.MustCompile(`(?i)^\s*(?:номера\s+)?телефон(?:ы|ов)(?:\s+(?:моих\s+|наших\s+)?(?:друзей|коллег|контактов))?\s*[:—–]\s*`)
-	enPhones = regexp.MustCompile(`(?i)^\s*(?:the\s+)?phone(?:\s+number)?s(?:\s+of\s+(?:my\s+|our\s+)?(?:friends|colleagues|contacts))?\s*[:—–]\s*`)
+	ruPhones = lazyregexp.New(`(?i)^\s*(?:номера\s+)?телефон(?:ы|ов)(?:\s+(?:моих\s+|наших\s+)?(?:друзей|коллег|контактов))?\s*[:—–]\s*`)
+	enPhones = lazyregexp.New(`(?i)^\s*(?:the\s+)?phone(?:\s+number)?s(?:\s+of\s+(?:my\s+|our\s+)?(?:friends|colleagues|contacts))?\s*[:—–]\s*`)
 
-	enBorn = regexp.MustCompile(`^(` + reName + `)(?i:\s+was\s+born\s+in\s+)(.+?)\.?\s*$`)
-	ruBorn = regexp.MustCompile(`^(` + reName + `)\s+(?i:родил(?:ся|ась))\s+(в\s+.+?|\d{4}\s+года?)\.?\s*$`)
+	enBorn = lazyregexp.New(`^(` + reName + `)(?i:\s+was\s+born\s+in\s+)(.+?)\.?\s*$`)
+	ruBorn = lazyregexp.New(`^(` + reName + `)\s+(?i:родил(?:ся|ась))\s+(в\s+.+?|\d{4}\s+года?)\.?\s*$`)
 
-	phoneValue = regexp.MustCompile(`^\+?\d[\d\s().-]{2,30}$`)
-	emailValue = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+	phoneValue = lazyregexp.New(`^\+?\d[\d\s().-]{2,30}$`)
+	emailValue = lazyregexp.New(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 )
 
 var groupTables = map[string]string{
@@ -97,7 +98,7 @@ func shape(text string, keyOf func(table, genitive string) string) (string, []Sh
 		return "", nil
 	}
 	for _, p := range []struct {
-		re               *regexp.Regexp
+		re               *lazyregexp.Regexp
 		table, kind, sep string
 	}{{ruPhones, "контакты", "телефон", `,|;|\s+и\s+`}, {enPhones, "contacts", "phone", `,|;|\s+and\s+`}} {
 		if loc := p.re.FindStringIndex(text); loc != nil {
@@ -119,7 +120,7 @@ func shape(text string, keyOf func(table, genitive string) string) (string, []Sh
 	if m := enContactS.FindStringSubmatch(text); m != nil {
 		return contact("contacts", m[2], m[1], m[3])
 	}
-	for _, re := range []*regexp.Regexp{ruContactOf, ruContactU} {
+	for _, re := range []*lazyregexp.Regexp{ruContactOf, ruContactU} {
 		if m := re.FindStringSubmatch(text); m != nil {
 			kindWord, name, value := m[1], m[2], m[3]
 			if re == ruContactU {

@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -82,7 +82,7 @@ type MarkdownScan struct {
 	SkipFiles []string
 }
 
-var marker = regexp.MustCompile(`<!-- cerebro:record ([^>]*)-->`)
+var marker = lazyregexp.New(`<!-- cerebro:record ([^>]*)-->`)
 
 // Search implements [TextSearcher].
 func (m MarkdownScan) Search(ctx context.Context, query string, limit int) ([]Hit, error) {

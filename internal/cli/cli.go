@@ -124,6 +124,9 @@ func Main(args []string, sys System) int {
 		sys.Now = time.Now
 	}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	if hookFastPath(f, args) {
+		return 0
+	}
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(sys.In)

@@ -85,6 +85,18 @@ func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {
 	}
 }
 
+// hookFastPath runs `memhook hook EVENT` without building the command
+// tree: a hook is one process per event on every turn, and building every
+// cobra command costs about half as much again as a Stop's own work.
+// Anything else (flags, help, a wrong argument count) goes through cobra.
+func hookFastPath(f *Factory, args []string) bool {
+	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
+		return false
+	}
+	hookRunMain(&HookOptions{Factory: f, Event: args[1]})
+	return true
+}
+
 // hookRunMain never returns an error: a hook fails open. Its only output is
 // the handler's JSON, written whole after the handler finished in time.
 func hookRunMain(opts *HookOptions) {

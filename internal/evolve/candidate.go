@@ -24,12 +24,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/skill"
 )
@@ -49,7 +49,7 @@ type Candidate struct {
 	Since time.Time `json:"since"` // when it was written (the file's time)
 }
 
-var idRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+var idRE = lazyregexp.New(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
 // CandidateFile is where candidate id of the skill lives.
 func CandidateFile(ref skill.Ref, id string) string {

@@ -10,10 +10,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 
-	adrg "github.com/adrg/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"gopkg.in/yaml.v3"
 )
 
@@ -34,7 +33,10 @@ type Block struct {
 // Split finds the frontmatter block. A file whose first line is "---" but
 // never closes the block has broken frontmatter and gets an error.
 func Split(data []byte) (Block, error) {
+	// Offsets count from the file's first byte, a byte order mark included.
+	bom := len(data)
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	bom -= len(data)
 	first, rest, found := bytes.Cut(data, []byte("\n"))
 	if string(bytes.TrimRight(first, " \t\r")) != "---" || !found {
 		return Block{}, ErrNone
@@ -49,7 +51,7 @@ func Split(data []byte) (Block, error) {
 			if more {
 				end++
 			}
-			b := Block{YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: end}
+			b := Block{YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: bom + end}
 			if len(b.YAML) > MaxSize {
 				return Block{}, fmt.Errorf("frontmatter: larger than %d bytes", MaxSize)
 			}
@@ -65,7 +67,7 @@ func Split(data []byte) (Block, error) {
 	return Block{}, fmt.Errorf("line 1: frontmatter opened with --- is never closed")
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = lazyregexp.New(`line (\d+)`)
 
 // Parse decodes the frontmatter of data into v and returns the body. Errors
 // carry the line number in the file ("line 4: ...").
@@ -74,8 +76,7 @@ func Parse(data []byte, v any) (body []byte, err error) {
 	if err != nil {
 		return data, err
 	}
-	format := adrg.NewFormat("---", "---", yaml.Unmarshal)
-	if _, err := adrg.Parse(bytes.NewReader(data[:b.BodyStart]), v, format); err != nil {
+	if err := yaml.Unmarshal(b.YAML, v); err != nil {
 		return data[b.BodyStart:], fmt.Errorf("frontmatter: %s", shiftLines(err.Error(), b.StartLine-1))
 	}
 	return data[b.BodyStart:], nil

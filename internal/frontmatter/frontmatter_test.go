@@ -63,3 +63,22 @@ func TestSetFieldKeepsOrderCommentsAndBody(t *testing.T) {
 		t.Fatalf("new block: %q", out)
 	}
 }
+
+// A block closed by "..." (YAML's end of document) and a file that starts
+// with a byte order mark both decode, and the body starts where it does
+// in the file.
+func TestParseDotsAndByteOrderMark(t *testing.T) {
+	for _, data := range []string{"---\ntype: case\n...\n# Title\n", "\ufeff---\ntype: case\n---\n# Title\n"} {
+		var v struct {
+			Type string `yaml:"type"`
+		}
+		body, err := Parse([]byte(data), &v)
+		if err != nil || v.Type != "case" || string(body) != "# Title\n" {
+			t.Errorf("%q: got %+v, body %q, err %v", data, v, body, err)
+		}
+	}
+	out, err := SetField([]byte("\ufeff---\na: 1\n---\nbody\n"), "b", "2")
+	if err != nil || !strings.HasSuffix(string(out), "\n---\nbody\n") || !strings.Contains(string(out), "b: \"2\"") && !strings.Contains(string(out), "b: 2") {
+		t.Errorf("SetField after a byte order mark: %q, %v", out, err)
+	}
+}

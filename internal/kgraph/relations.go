@@ -22,11 +22,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -48,7 +48,7 @@ type Relation struct {
 // A relation line names entities in plain text, not as [[links]]: an
 // entity needs no page, and a link to a missing page would be a broken
 // link to the wiki's lint.
-var relLine = regexp.MustCompile(`^- (.+?) · (.+?) · (.+?) · (\d{4}-\d\d-\d\dT\S+)(?: · source: (.*))?$`)
+var relLine = lazyregexp.New(`^- (.+?) · (.+?) · (.+?) · (\d{4}-\d\d-\d\dT\S+)(?: · source: (.*))?$`)
 
 const relHeader = "---\ntype: relations\n---\n\n# Relations\n\nRecorded by `memhook graph link` and `memhook relearn`: one line per relation, `- A · relation · B · time · source: …`.\n\n"
 

@@ -3,11 +3,11 @@ package longterm
 import (
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +19,7 @@ type Day struct {
 	Path string `json:"path"`
 }
 
-var dayFileRe = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})\.md$`)
+var dayFileRe = lazyregexp.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
 
 // listDays returns the day files directly in dir, sorted by date.
 func listDays(dir string) ([]Day, error) {

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -22,7 +22,7 @@ type FactResult struct {
 	Already bool // the same fact line was already on the page
 }
 
-var hhmmRe = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
+var hhmmRe = lazyregexp.New(`^([01]\d|2[0-3]):[0-5]\d$`)
 
 // FactAdd appends a dated fact with its evidence to the page's facts
 // section, creating the section when missing. Existing lines are never

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -21,7 +22,7 @@ type Fact struct {
 	Line     string // the line as written
 }
 
-var factLineRe = regexp.MustCompile(`^-\s+(\d{4}-\d{2}-\d{2}):\s+(.*)$`)
+var factLineRe = lazyregexp.New(`^-\s+(\d{4}-\d{2}-\d{2}):\s+(.*)$`)
 
 // Facts returns the dated facts of a page's facts section, in page order.
 // Lines that are not "- YYYY-MM-DD: …" are left out.

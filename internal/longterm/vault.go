@@ -9,10 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -52,7 +52,7 @@ func (s *Store) LoadVault() (*wiki.Vault, error) {
 	return v, nil
 }
 
-var evidenceRe = regexp.MustCompile(`(?i)^daily/(?:_archive/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$`)
+var evidenceRe = lazyregexp.New(`(?i)^daily/(?:_archive/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$`)
 
 // EvidenceDay returns the day an evidence link ([[daily/YYYY-MM-DD]]) names.
 func EvidenceDay(target string) (string, bool) {

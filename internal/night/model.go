@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/daily"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
@@ -201,7 +201,7 @@ func splitDay(data []byte, max int) []string {
 	return parts
 }
 
-var hhmm = regexp.MustCompile(`^([01]\d|2[0-3]):[0-5]\d$`)
+var hhmm = lazyregexp.New(`^([01]\d|2[0-3]):[0-5]\d$`)
 
 func (n *run) compileDays(ctx context.Context) {
 	days, err := n.readyDays()

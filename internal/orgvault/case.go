@@ -5,9 +5,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
@@ -16,8 +16,8 @@ import (
 )
 
 // lessonHeading marks a section of project memory worth carrying over.
-var lessonHeading = regexp.MustCompile(`(?i)(урок|вывод|lesson|learned|итог|ретро|retro)`)
-var decisionHeading = regexp.MustCompile(`(?i)(решени|решили|decision|decided|adr)`)
+var lessonHeading = lazyregexp.New(`(?i)(урок|вывод|lesson|learned|итог|ретро|retro)`)
+var decisionHeading = lazyregexp.New(`(?i)(решени|решили|decision|decided|adr)`)
 
 // item is one line of project memory with its origin.
 type item struct {

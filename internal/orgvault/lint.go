@@ -7,11 +7,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/secrets"
@@ -31,9 +31,9 @@ var Rules = map[string]string{
 var structural = map[string]bool{SchemaFile: true, IndexFile: true, LogFile: true}
 
 // replacedContext marks a line that links a deprecated page knowingly.
-var replacedContext = regexp.MustCompile(`(?i)(deprecated|replaced|superseded|obsolete|устарел|замен|вместо|ранее|бывш)`)
+var replacedContext = lazyregexp.New(`(?i)(deprecated|replaced|superseded|obsolete|устарел|замен|вместо|ранее|бывш)`)
 
-var dateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var dateRe = lazyregexp.New(`^\d{4}-\d{2}-\d{2}$`)
 
 type linter struct {
 	root   string

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"regexp"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/rollup"
@@ -81,7 +81,7 @@ type chartBar struct {
 	Week        string
 }
 
-var dayName = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})\.md$`)
+var dayName = lazyregexp.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
 
 // weekDays counts the project's daily files per week: names only, two
 // directory listings, whatever the history.
