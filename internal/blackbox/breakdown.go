@@ -3,7 +3,6 @@ package blackbox
 import (
 	"fmt"
 	"math/big"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -166,7 +165,7 @@ func parseAmount(v string) (*big.Rat, bool) {
 			n = strings.ReplaceAll(strings.ReplaceAll(n, ".", ""), ",", ".")
 		}
 	case comma >= 0:
-		if regexp.MustCompile(`^[+-]?\d{1,3}(,\d{3})+$`).MatchString(n) {
+		if commaThousands.MatchString(n) {
 			n = strings.ReplaceAll(n, ",", "")
 		} else if strings.Count(n, ",") == 1 {
 			n = strings.Replace(n, ",", ".", 1)
@@ -174,7 +173,7 @@ func parseAmount(v string) (*big.Rat, bool) {
 			return nil, false
 		}
 	case strings.Count(n, ".") > 1:
-		if !regexp.MustCompile(`^[+-]?\d{1,3}(\.\d{3})+$`).MatchString(n) {
+		if !dotThousands.MatchString(n) {
 			return nil, false
 		}
 		n = strings.ReplaceAll(n, ".", "")
@@ -413,3 +412,9 @@ func orDash(s string) string {
 func cellText(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)
 }
+
+// Numbers grouped in thousands: "1,234,567" and "1.234.567".
+var (
+	commaThousands = lazyregexp.New(`^[+-]?\d{1,3}(,\d{3})+$`)
+	dotThousands   = lazyregexp.New(`^[+-]?\d{1,3}(\.\d{3})+$`)
+)

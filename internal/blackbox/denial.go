@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -172,7 +171,7 @@ var ErrBadID = errors.New("not an inference id (recall's items carry ids startin
 // it rested on nor the record of the denial.
 func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 	id = strings.TrimSpace(id)
-	if !regexp.MustCompile(`^inf-[0-9a-f]{12}$`).MatchString(id) {
+	if !infID.MatchString(id) {
 		return Denial{}, fmt.Errorf("deny %q: %w", id, ErrBadID)
 	}
 	if strings.TrimSpace(reason) == "" {
@@ -254,3 +253,6 @@ func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
 	}
 	return ""
 }
+
+// infID is the shape of an answer item's id.
+var infID = lazyregexp.New(`^inf-[0-9a-f]{12}$`)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -243,5 +242,7 @@ func (s *Store) Merge(p *MergePlan, now time.Time) error {
 
 func isRedirect(data []byte) bool {
 	head, _ := splitHead(string(data))
-	return regexp.MustCompile(`(?m)^type:\s*["']?redirect["']?\s*$`).MatchString(head)
+	return redirectType.MatchString(head)
 }
+
+var redirectType = lazyregexp.New(`(?m)^type:\s*["']?redirect["']?\s*$`)

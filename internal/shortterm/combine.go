@@ -3,11 +3,11 @@ package shortterm
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -115,9 +115,9 @@ func itemKey(it transcript.Item) string {
 }
 
 var (
-	commandMessage = regexp.MustCompile(`(?s)<command-message>.*?</command-message>`)
-	commandName    = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
-	commandArgs    = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+	commandMessage = lazyregexp.New(`(?s)<command-message>.*?</command-message>`)
+	commandName    = lazyregexp.New(`(?s)<command-name>(.*?)</command-name>`)
+	commandArgs    = lazyregexp.New(`(?s)<command-args>(.*?)</command-args>`)
 )
 
 // MessageKey identifies a message's text independently of how the hook

@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
@@ -358,7 +358,7 @@ const (
 )
 
 // tempName matches atomicfile's temp files: ".<name>.tmp-<digits>".
-var tempName = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
+var tempName = lazyregexp.New(`^\..+\.tmp-[0-9]+$`)
 
 // CleanStaleTemps removes, under root (a memory folder, walked
 // [sweepDepth] levels deep and at most [sweepEntries] entries), the regular
