@@ -248,8 +248,9 @@ func hookRunner(name string, env []string, event string, stdin []byte, before fu
 		}
 		cmd := exec.Command(*bin, "hook", event)
 		if strings.HasPrefix(name, shimPrefix) {
-			// What Claude Code runs for hooks.json's command.
-			cmd = exec.Command("sh", "-c", fmt.Sprintf("%q hook %s", *shim, event))
+			// What Claude Code runs: hooks.json's own command for the
+			// event, the plugin root being the shim's.
+			cmd = exec.Command("sh", "-c", hookCommand(event))
 		}
 		if launch {
 			self, err := os.Executable()
@@ -377,4 +378,30 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// hookCommand returns hooks/hooks.json's command for a hook event (as
+// `memhook hook EVENT` names it), with ${CLAUDE_PLUGIN_ROOT} set to the
+// plugin laid out around -shim.
+func hookCommand(event string) string {
+	data, err := os.ReadFile(filepath.Join("hooks", "hooks.json"))
+	check(err)
+	var file struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	check(json.Unmarshal(data, &file))
+	for _, groups := range file.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if strings.HasSuffix(h.Command, " hook "+event) {
+					root := filepath.Dir(filepath.Dir(*shim))
+					return strings.ReplaceAll(h.Command, "${CLAUDE_PLUGIN_ROOT}", root)
+				}
+			}
+		}
+	}
+	check(fmt.Errorf("hooks.json has no command for %s", event))
+	return ""
 }
