@@ -97,10 +97,7 @@ func Parse(data []byte) Day {
 	bodyStart := 0
 	if b, err := frontmatter.Split(data); err == nil {
 		d.Type, d.Date, d.Project = headerFields(b.YAML)
-		bodyStart = b.BodyStart
-		if strings.HasPrefix(text, "\ufeff") {
-			bodyStart += len("\ufeff") // Split's offsets are past the byte-order mark
-		}
+		bodyStart = b.BodyStart // counted from the first byte, a byte-order mark included
 	}
 	starts := sectionStarts(text, bodyStart)
 	end := len(text)
