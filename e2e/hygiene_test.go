@@ -9,13 +9,19 @@ import (
 )
 
 // headed returns the lines under every "### head" heading of a distillate
-// or inject, up to the next heading.
+// or inject, up to the next heading or the end of the memory block.
 func headed(text, head string) string {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.Split(text, "\n") {
 		if strings.HasPrefix(line, "#") {
 			in = strings.TrimSpace(strings.TrimLeft(line, "#")) == head
+			continue
+		}
+		if strings.HasPrefix(line, "</memory>") {
+			// The memory block ends; what follows in the same system
+			// message is Claude Code's, not cerebro's.
+			in = false
 			continue
 		}
 		if in {
