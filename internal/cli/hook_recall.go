@@ -24,7 +24,7 @@ func (r *hookRun) autoRecall(ctx context.Context, sc *hookScope) ([]byte, error)
 	defer cancel()
 	roots := search.Roots(sc.layout.Root, r.Paths.Home, r.Getenv("HOME"), search.ScopeAll)
 	o := search.Options{
-		Limit: c.AutoRecallLimit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor,
+		Limit: c.AutoRecallLimit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, DateBoost: c.DateBoost, Now: r.Now(), Base: sc.layout.Root,
 	}
 	block, err := search.AutoRecall(ctx, r.Paths.Indexes(), roots, prompt, o, c.AutoRecallScore)

@@ -82,7 +82,7 @@ func (s *memorySetup) existing() []search.Root {
 func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
 	c := s.cfg.Search
 	return search.Options{
-		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor,
+		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
 		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project,
 	}

@@ -104,6 +104,9 @@ type Search struct {
 	// orders hits of comparable relevance, never an exact old answer below
 	// a weak new one. Negative: plain exponential decay.
 	RecencyFloor float64 `toml:"recency_floor"`
+	// SnippetChars caps what a result shows: a longer snippet holds more
+	// context around the match and costs more of the reader's tokens.
+	SnippetChars int `toml:"snippet_chars"`
 }
 
 // Embedding configures the optional vector provider; an empty provider
@@ -185,7 +188,7 @@ func Default() Config {
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
 			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
-			RecencyFloor: 0.9,
+			RecencyFloor: 0.9, SnippetChars: 700,
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},

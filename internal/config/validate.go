@@ -49,6 +49,7 @@ var bounds = map[string]bound{
 	"limits.transcript_line_bytes": {1 << 20, 256 << 20},
 	"limits.ingest_bytes":          {1 << 10, 16 << 30},
 	"search.recency_floor":         {-1, 1},
+	"search.snippet_chars":         {200, 8_000},
 	"evolution.shadow_share":       {0, 1},
 	"evolution.daily_budget":       {0, 10_000},
 	"evolution.timeout_seconds":    {1, 3_600},

@@ -46,7 +46,7 @@ func TestMethodsMatchRegexp(t *testing.T) {
 	r := New(expr)
 	re := r.Re()
 	checks := []struct {
-		name     string
+		name      string
 		got, want any
 	}{
 		{"String", r.String(), expr},

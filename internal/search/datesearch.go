@@ -252,7 +252,7 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 			if err != nil {
 				return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
 			}
-			h.snip = leadSnippet(h.text, h.start)
+			h.snip = leadSnippet(h.text, h.start, o.snippetChars())
 			all = append(all, listed{h, p})
 		}
 	}
@@ -309,8 +309,8 @@ func inside(p DayRange, ranges []DayRange) bool {
 
 // leadSnippet is the start of a file's first chunk as a snippet: the
 // front matter (type, date, project: nothing a reader needs) and blank
-// lines skipped, then whole lines up to SnippetChars.
-func leadSnippet(text string, startLine int) snip {
+// lines skipped, then whole lines up to limit runes.
+func leadSnippet(text string, startLine, limit int) snip {
 	lines := strings.Split(text, "\n")
 	from := 0
 	if startLine == 1 && len(lines) > 0 && strings.TrimSpace(lines[0]) == "---" {
@@ -325,13 +325,13 @@ func leadSnippet(text string, startLine int) snip {
 		from++
 	}
 	to, size := from, 0
-	for to < len(lines) && (to == from || size+utf8.RuneCountInString(lines[to])+1 <= SnippetChars+1) {
+	for to < len(lines) && (to == from || size+utf8.RuneCountInString(lines[to])+1 <= limit+1) {
 		size += utf8.RuneCountInString(lines[to]) + 1
 		to++
 	}
 	t := strings.Join(lines[from:to], "\n")
-	if utf8.RuneCountInString(t) > SnippetChars {
-		t = string([]rune(t)[:SnippetChars-1]) + "…"
+	if utf8.RuneCountInString(t) > limit {
+		t = string([]rune(t)[:limit-1]) + "…"
 	}
 	return snip{text: t, off: from, n: to - from}
 }

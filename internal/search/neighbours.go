@@ -8,11 +8,11 @@ import (
 )
 
 // neighbours gives each hit the lines of its file just before and after
-// its chunk (up to a snippet's length each way), so that a snippet near a
+// its chunk (up to limit runes, a snippet's length, each way), so that a snippet near a
 // chunk's edge can still show what comes next. A file's chunks are
 // written one after another, so the chunks around chunk n are n−1 and
 // n+1 when they belong to the same file; one query fetches them all.
-func (ix *Index) neighbours(ctx context.Context, hits map[int64]*hit) error {
+func (ix *Index) neighbours(ctx context.Context, hits map[int64]*hit, limit int) error {
 	if len(hits) == 0 {
 		return nil
 	}
@@ -36,33 +36,33 @@ func (ix *Index) neighbours(ctx context.Context, hits map[int64]*hit) error {
 		}
 		lines := strings.Split(text, "\n")
 		if h, ok := hits[id+1]; ok && h.rel == path && h.start > start && h.start-start <= len(lines) {
-			h.before = lastChars(lines[:h.start-start])
+			h.before = lastChars(lines[:h.start-start], limit)
 		}
 		if h, ok := hits[id-1]; ok && h.rel == path && h.end+1 >= start && h.end < start+len(lines)-1 {
-			h.after = firstChars(lines[h.end-start+1:])
+			h.after = firstChars(lines[h.end-start+1:], limit)
 		}
 	}
 	return rows.Err()
 }
 
-// firstChars is the leading lines of lines that fit in a snippet.
-func firstChars(lines []string) []string {
+// firstChars is the leading lines of lines that fit in limit runes.
+func firstChars(lines []string, limit int) []string {
 	size := 0
 	for i, l := range lines {
 		size += utf8.RuneCountInString(l) + 1
-		if size > SnippetChars+1 {
+		if size > limit+1 {
 			return lines[:i]
 		}
 	}
 	return lines
 }
 
-// lastChars is the trailing lines of lines that fit in a snippet.
-func lastChars(lines []string) []string {
+// lastChars is the trailing lines of lines that fit in limit runes.
+func lastChars(lines []string, limit int) []string {
 	size := 0
 	for i := len(lines) - 1; i >= 0; i-- {
 		size += utf8.RuneCountInString(lines[i]) + 1
-		if size > SnippetChars+1 {
+		if size > limit+1 {
 			return lines[i+1:]
 		}
 	}

@@ -43,11 +43,21 @@ type Options struct {
 	// Base makes result paths relative when they lie under it (the
 	// project root); others stay absolute.
 	Base string
+	// SnippetChars caps a result's snippet; 0 means [SnippetChars].
+	SnippetChars int
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
 	gated    bool
 	minCover float64
+}
+
+// snippetChars is the cap on a result's snippet these options ask for.
+func (o Options) snippetChars() int {
+	if o.SnippetChars > 0 {
+		return o.SnippetChars
+	}
+	return SnippetChars
 }
 
 // Result is one hit as memhook prints it.
@@ -187,12 +197,12 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 				resp.Mode = ModeHybrid
 			}
 		}
-		if err := ix.neighbours(ctx, byID); err != nil {
+		if err := ix.neighbours(ctx, byID, o.snippetChars()); err != nil {
 			return nil, false, err
 		}
 		for _, h := range byID {
 			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fields: h.fields}
-			for _, sn := range pickSnippets(c, weights, passagesPerChunk) {
+			for _, sn := range pickSnippets(c, weights, passagesPerChunk, o.snippetChars()) {
 				p := *h
 				p.snip = sn
 				p.cover = coverage(stems, gate, sn.stems)

@@ -10,7 +10,8 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
-// SnippetChars caps a result's snippet.
+// SnippetChars caps a result's snippet unless [Options.SnippetChars] says
+// otherwise.
 const SnippetChars = 700
 
 // passageK1 saturates a word's repeats inside a passage as BM25's k1
@@ -38,7 +39,7 @@ type chunkText struct {
 }
 
 // pickSnippets picks up to max runs of whole lines that do not overlap,
-// each at most SnippetChars long, best first. A run's matching core
+// each at most limit runes long, best first. A run's matching core
 // starts and ends on a chunk line holding a query word; it is the core
 // scoring best by BM25 over its own words (IDF weights, repeats
 // saturated), the smaller core winning a tie, and it must leave room for
@@ -46,7 +47,7 @@ type chunkText struct {
 // matches (the answer to a question, the items under a heading) is what
 // the reader wants to see. The run is then padded with the lines after
 // the core, then before it, while they fit, across the chunk's edges.
-func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
+func pickSnippets(c chunkText, weights map[string]float64, max, limit int) []snip {
 	own := strings.Split(c.text, "\n")
 	ownStems := strings.Split(c.stems, "\n")
 	if len(ownStems) != len(own) { // stems stored without line breaks
@@ -85,7 +86,7 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 		runes[i] = utf8.RuneCountInString(lines[i]) + 1
 	}
 	used := make([]bool, len(lines))
-	fits := func(size, i int) bool { return i >= 0 && i < len(lines) && !used[i] && size+runes[i] <= SnippetChars+1 }
+	fits := func(size, i int) bool { return i >= 0 && i < len(lines) && !used[i] && size+runes[i] <= limit+1 }
 	var out []snip
 	for len(out) < max {
 		bestS, bestE, bestSize, bestVal := -1, -1, 0, 0.0
@@ -136,10 +137,10 @@ func pickSnippets(c chunkText, weights map[string]float64, max int) []snip {
 			}
 		}
 		text := strings.Join(lines[bestS:bestE], "\n")
-		if utf8.RuneCountInString(text) > SnippetChars {
+		if utf8.RuneCountInString(text) > limit {
 			// a line longer than a snippet: the window of it around the
 			// match, and the citation only the lines that window shows
-			ex := excerpt.Cut(lines[bestS:bestE], weights, SnippetChars)
+			ex := excerpt.Cut(lines[bestS:bestE], weights, limit)
 			text, bestS, bestE = ex.Text, bestS+ex.First, bestS+ex.Last+1
 		}
 		sn := snip{text: text, off: bestS - first, n: bestE - bestS, stems: map[string]bool{}}

@@ -199,3 +199,35 @@ func TestVaultSnippetsShowTheirCitedLines(t *testing.T) {
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// TestSnippetCharsSetsTheCap: Options.SnippetChars widens or narrows what a
+// result shows, around the same match, within the cap asked for.
+func TestSnippetCharsSetsTheCap(t *testing.T) {
+	dir := t.TempDir()
+	fill := []string{"garden", "wall", "painted", "green", "summer", "nobody", "noticed", "autumn", "leaves", "covered"}
+	long := words(2700, fill...) + "Then the deploy keys were rotated by Marta on Tuesday. " + words(2700, fill...)
+	write(t, filepath.Join(dir, "page.md"), "# Page\n\n"+long+"\n")
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindDir}, Params{})
+	sizes := map[int]int{}
+	for _, limit := range []int{300, 0, 2000} {
+		o := defaults()
+		o.SnippetChars = limit
+		r, err := Search(context.Background(), []*Index{ix}, "rotation of the deploy keys", o)
+		if err != nil || len(r.Results) == 0 {
+			t.Fatalf("cap %d: no results (%v)", limit, err)
+		}
+		sn := r.Results[0].Snippet
+		want := limit
+		if want == 0 {
+			want = SnippetChars
+		}
+		n := utf8.RuneCountInString(sn)
+		if n > want || n < want*3/4 || !strings.Contains(sn, "deploy keys were rotated") {
+			t.Fatalf("cap %d: a snippet of %d characters, or without the match: %q", limit, n, sn)
+		}
+		sizes[want] = n
+	}
+	if !(sizes[300] < sizes[SnippetChars] && sizes[SnippetChars] < sizes[2000]) {
+		t.Fatalf("snippet sizes do not follow the cap: %v", sizes)
+	}
+}

@@ -33,7 +33,7 @@ func TestSnippetPicksTheRareWord(t *testing.T) {
 	lines[15] = "- the kubeconfig for the deploy lives in ops/"
 	text, stems := chunkOf(lines...)
 	w := map[string]float64{"deploy": 0.2, "kubeconfig": 3}
-	sn := pickSnippets(chunkText{text: text, stems: stems}, w, 1)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, w, 1, SnippetChars)
 	if len(sn) != 1 || !strings.Contains(sn[0].text, "kubeconfig") {
 		t.Fatalf("snippet %+v lacks the rare word", sn)
 	}
@@ -49,7 +49,7 @@ func TestSnippetSaturatesRepeats(t *testing.T) {
 	lines[1] = "- cache cache cache cache cache cache"
 	lines[14] = "- the cache eviction bug"
 	text, stems := chunkOf(lines...)
-	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"cach": 1, "evict": 1}, 1)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"cach": 1, "evict": 1}, 1, SnippetChars)
 	if len(sn) != 1 || !strings.Contains(sn[0].text, "eviction") {
 		t.Fatalf("snippet %q went to the repeated word", sn[0].text)
 	}
@@ -60,7 +60,7 @@ func TestSnippetSecondPassageFromAnotherRegion(t *testing.T) {
 	lines[1] = "- postgres migration planned"
 	lines[16] = "- postgres migration done"
 	text, stems := chunkOf(lines...)
-	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"postgr": 2, "migrat": 2}, 2)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"postgr": 2, "migrat": 2}, 2, SnippetChars)
 	if len(sn) != 2 {
 		t.Fatalf("%d passages, want 2", len(sn))
 	}
@@ -110,7 +110,7 @@ func TestSnippetKeepsWhatFollowsTheMatch(t *testing.T) {
 		"- finance moved the deadline to Friday: " + strings.Repeat("details of the new schedule ", 12),
 	}, filler(3)...)
 	text, stems := chunkOf(lines...)
-	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"travel": 1, "budget": 1}, 1)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, map[string]float64{"travel": 1, "budget": 1}, 1, SnippetChars)
 	if !strings.Contains(sn[0].text, "budget") || !strings.Contains(sn[0].text, "finance moved") {
 		t.Fatalf("snippet lacks the line after the match:\n%s", sn[0].text)
 	}

@@ -48,7 +48,7 @@ type playgroundView struct {
 	Sent        string // the request object sent, as JSON
 	Answer      *blackbox.RecallAnswer
 	CiteHrefs   map[string]string // item id → the memory browser at the cited lines
-	Raw         string // the answer object, as JSON
+	Raw         string            // the answer object, as JSON
 	Relearned   string
 }
 

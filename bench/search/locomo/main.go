@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -112,6 +113,15 @@ func run(dataPath string, chunk, overlap int) error {
 		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
 		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
 	}
+	// The 12-line windows of the BM25 baseline show more text than a
+	// snippet does; the same search with snippets as long as those
+	// windows on average compares like with like.
+	shown, err := meanWindowChars(convs, 12)
+	if err != nil {
+		return err
+	}
+	variants = append(variants, variant{fmt.Sprintf("cerebro, defaults, snippets of %d chars", shown),
+		func(o *search.Options) { o.SnippetChars = shown }})
 	const headline = 0 // the defaults: the by-category breakdown
 	idxDir := filepath.Join(work, "index")
 	var idxs []*search.Index
@@ -471,6 +481,26 @@ func readWindows(files []string, n int) (*windows, error) {
 	}
 	ws.avg = float64(total) / math.Max(float64(len(ws.text)), 1)
 	return ws, nil
+}
+
+// meanWindowChars is how many characters a window of n lines holds on
+// average over the conversations' files.
+func meanWindowChars(convs []*conv, n int) (int, error) {
+	total, count := 0, 0
+	for _, c := range convs {
+		ws, err := readWindows(c.files, n)
+		if err != nil {
+			return 0, err
+		}
+		for _, t := range ws.text {
+			total += utf8.RuneCountInString(t)
+			count++
+		}
+	}
+	if count == 0 {
+		return search.SnippetChars, nil
+	}
+	return total / count, nil
 }
 
 // bm25Windows is Okapi BM25 (k1 1.2, b 0.75) of each window for the
