@@ -3,13 +3,13 @@ package serve
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // chartWeeks is how many weeks the activity chart shows.
@@ -89,12 +89,10 @@ func weekDays(root string, start time.Time) []int {
 	counts := make([]int, chartWeeks)
 	l := project.Layout{Root: root}
 	for _, dir := range []string{l.DailyDir(), l.ArchiveDir()} {
-		f, err := os.Open(dir)
+		names, err := safefs.ReadDirNames(dir)
 		if err != nil {
 			continue
 		}
-		names, _ := f.Readdirnames(-1)
-		f.Close()
 		for _, n := range names {
 			m := dayName.FindStringSubmatch(n)
 			if m == nil {

@@ -4,12 +4,13 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
 
 // guard refuses foreign hosts and cross-site state changes, bounds
@@ -114,24 +115,14 @@ func (s *Server) readMemory(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errOutside
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxFileBytes {
+	// Through the safe file layer: a FIFO planted as a note is refused
+	// without blocking the server, a link is not followed.
+	data, err := safefs.ReadFile(p, maxFileBytes)
+	if errors.Is(err, safefs.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", rel, maxFileBytes)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return data, nil
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
@@ -64,12 +64,11 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 		dir      string
 		archived bool
 	}{{l.DailyDir(), false}, {l.ArchiveDir(), true}} {
-		f, err := os.Open(d.dir)
+		// The project's folders: a planted link or FIFO is refused.
+		names, err := safefs.ReadDirNames(d.dir)
 		if err != nil {
 			continue
 		}
-		names, _ := f.Readdirnames(-1)
-		f.Close()
 		for _, n := range names {
 			if m := dayName.FindStringSubmatch(n); m != nil {
 				rel, _ := filepath.Rel(s.opts.Root, filepath.Join(d.dir, n))
