@@ -1,7 +1,11 @@
 # cerebro — build, test and install the memhook helper and the plugin.
 # memhook is pure Go: built with CGO_ENABLED=0 it is one static binary.
+# memhook-hot, built beside it, runs the per-turn hooks (UserPromptSubmit,
+# Stop) without memhook's start-up cost and hands it the rest.
 GO ?= go
-BIN := bin/memhook$(shell $(GO) env GOEXE)
+EXE := $(shell $(GO) env GOEXE)
+BIN := bin/memhook$(EXE)
+HOT := bin/memhook-hot$(EXE)
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
 LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
 
@@ -9,6 +13,7 @@ LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSIO
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(HOT) ./cmd/memhook-hot
 
 vet:
 	$(GO) vet ./...

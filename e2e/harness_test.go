@@ -44,9 +44,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	repoRoot = root
-	if _, err := os.Stat(filepath.Join(repoRoot, "bin", "memhook")); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: bin/memhook is missing; run `make build` first (make e2e does)")
-		os.Exit(1)
+	for _, bin := range []string{"memhook", "memhook-hot"} {
+		if _, err := os.Stat(filepath.Join(repoRoot, "bin", bin)); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: bin/%s is missing; run `make build` first (make e2e does)\n", bin)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	printHookStats(os.Stdout)

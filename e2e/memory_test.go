@@ -133,6 +133,15 @@ func TestDistillateFlushedDuringSessionAndInjected(t *testing.T) {
 			t.Errorf("the auto distillate lacks %q:\n%s", want, during[0].Body)
 		}
 	}
+	// The per-turn hooks ran memhook-hot (scripts/memhook routes them
+	// there), which captured the turn and handed the due flush to memhook.
+	handed := false
+	for _, e := range s.MemhookLog() {
+		handed = handed || e.Get("event").String() == "stop" && e.Get("message").String() == "handed to memhook: flush due"
+	}
+	if !handed {
+		t.Error("no Stop handed a due flush from memhook-hot to memhook (is bin/memhook-hot built?)")
+	}
 	live.Send("Next we need a migration for the cents column")
 	live.Close()
 	s.Prompt("Add an index on the Quokka accounts table", "--resume", id)

@@ -1,5 +1,6 @@
 // Command hooks measures cerebro's hooks as Claude Code runs them: one
-// memhook process per event. It prints p50/p95 wall time and peak RSS per
+// process per event, memhook-hot for the per-turn hooks and memhook for
+// the others. It prints p50/p95 wall time and peak RSS per
 // scenario, and the ratios that show hot-path cost does not grow with the
 // transcript or the history, next to two floors timed in the same rounds:
 // the spawn of `true` and of a hello-world Go binary (what any one static
@@ -26,6 +27,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "bin/memhook", "memhook binary to measure")
+	hotBin   = flag.String("hot", "bin/memhook-hot", "memhook-hot binary to measure (the per-turn hooks), beside -bin")
 	hello    = flag.String("hello", "", "a hello-world Go binary: the floor of any Go process (bench/hooks/hello)")
 	shim     = flag.String("shim", "", "scripts/memhook beside a bin/memhook: also time a Stop as hooks.json runs it (sh -c)")
 	rssOf    = flag.Bool("rss-of", false, "internal: run the command given after the flags, print its peak RSS in KB on stderr")
@@ -75,25 +77,29 @@ func main() {
 	if *hello != "" {
 		floors = append(floors, cmdRunner("hello-world Go binary (floor of a Go process)", *hello))
 	}
+	// The per-turn hooks run memhook-hot, as scripts/memhook routes them;
+	// memhook alone is timed beside it for comparison.
 	hot := interleave(*n, append([]*runner{
-		hookRunner("baseline: memhook hook with the nested guard (no work)", append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small), nil),
-		hookRunner("user-prompt-submit, 10 KB transcript", env, "user-prompt-submit", input("small", "UserPromptSubmit", small, "prompt", prompt), nil),
-		hookRunner("user-prompt-submit, 2.7 MB transcript", env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt), nil),
-		hookRunner("stop (no flush), 10 KB transcript", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
-		hookRunner("stop (no flush), 2.7 MB transcript", env, "stop", input("big", "Stop", big, "last_assistant_message", reply), nil),
+		hookRunner("baseline: memhook-hot with the nested guard (no work)", *hotBin, append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small), nil),
+		hookRunner("user-prompt-submit, 10 KB transcript", *hotBin, env, "user-prompt-submit", input("small", "UserPromptSubmit", small, "prompt", prompt), nil),
+		hookRunner("user-prompt-submit, 2.7 MB transcript", *hotBin, env, "user-prompt-submit", input("big", "UserPromptSubmit", big, "prompt", prompt), nil),
+		hookRunner("stop (no flush), 10 KB transcript", *hotBin, env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
+		hookRunner("stop (no flush), 2.7 MB transcript", *hotBin, env, "stop", input("big", "Stop", big, "last_assistant_message", reply), nil),
+		hookRunner("baseline: memhook with the nested guard (no work)", *bin, append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small), nil),
+		hookRunner("stop (no flush), 10 KB, memhook alone", *bin, env, "stop", input("small2", "Stop", small, "last_assistant_message", reply), nil),
 	}, floors...)...)
-	base, rs, spawn := hot[0], append([]result(nil), hot[1:5]...), hot[5]
+	base, rs, baseFull, stopFull, spawn := hot[0], append([]result(nil), hot[1:5]...), hot[5], hot[6], hot[7]
 	var helloGo result
 	if *hello != "" {
-		helloGo = hot[6]
+		helloGo = hot[8]
 	}
 	var viaShim result
 	if *shim != "" {
 		// Timed apart (its rounds would add load to the others'): beside the
 		// same stop measured again, for a difference taken in one series.
 		pair := interleave(*n,
-			hookRunner("stop (no flush), 10 KB transcript, again", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
-			hookRunner(shimPrefix+"stop, 10 KB", env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil))
+			hookRunner("stop (no flush), 10 KB transcript, again", *hotBin, env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil),
+			hookRunner(shimPrefix+"stop, 10 KB", *hotBin, env, "stop", input("small", "Stop", small, "last_assistant_message", reply), nil))
 		viaShim = pair[1]
 		shimCost = pair[1].p50 - pair[0].p50
 	}
@@ -114,7 +120,7 @@ func main() {
 	}
 	// Each run appends 10 MB (Claude Code writes tool output twice, in the
 	// result and in the message); fewer runs keep the file under 1 GB.
-	turnBig := interleave(min(*n, 60), hookRunner("stop, a turn that appended 5 MB of tool output", env, "stop",
+	turnBig := interleave(min(*n, 60), hookRunner("stop, a turn that appended 5 MB of tool output", *hotBin, env, "stop",
 		input("grow", "Stop", growing, "last_assistant_message", reply), grow))[0]
 	if _, err := os.Stat(filepath.Join(proj, ".claude", "memory_short", "daily")); err == nil {
 		check(fmt.Errorf("a hot-path scenario flushed: its figures include a flush"))
@@ -142,8 +148,8 @@ func main() {
 
 	flushP50, flushP95 := measureFlush(work, proj, prompt, reply)
 
-	fmt.Printf("%-56s %9s %9s %10s\n", "scenario (one memhook process per run)", "p50", "p95", "peak RSS")
-	for _, r := range append([]result{base}, rs...) {
+	fmt.Printf("%-56s %9s %9s %10s\n", "scenario (one hook process per run)", "p50", "p95", "peak RSS")
+	for _, r := range append([]result{base, baseFull, stopFull}, rs...) {
 		fmt.Printf("%-56s %9s %9s %7d KB\n", r.name, ms(r.p50), ms(r.p95), r.rssKB)
 	}
 	fmt.Printf("%-56s %9s %9s %10s\n", "extractive flush of a 20-reply segment (in process)", ms(flushP50), ms(flushP95), "-")
@@ -157,11 +163,13 @@ func main() {
 	fmt.Printf("%-56s %9s %9s %7d KB\n", turnBig.name, ms(turnBig.p50), ms(turnBig.p95), turnBig.rssKB)
 	fmt.Printf("ratio user-prompt-submit / spawn of true (p50): %.2f (target <= 5)\n", ratio(rs[0], spawn))
 	fmt.Printf("ratio stop / spawn of true (p50):               %.2f (target <= 5)\n", ratio(rs[2], spawn))
-	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (the Go runtime's start and memhook's init, under every hook)\n", ratio(base, spawn))
+	fmt.Printf("ratio memhook-hot doing nothing / spawn of true: %.2f (the Go runtime's start and the hot binary's init, under every turn)\n", ratio(base, spawn))
+	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (what the per-turn hooks would pay before any work without memhook-hot)\n", ratio(baseFull, spawn))
+	fmt.Printf("ratio stop by memhook alone / spawn of true:     %.2f\n", ratio(stopFull, spawn))
 	if *hello != "" {
 		fmt.Printf("%-56s %9s %9s\n", helloGo.name, ms(helloGo.p50), ms(helloGo.p95))
 		fmt.Printf("ratio hello-world Go binary / spawn of true:     %.2f (the floor for one static Go binary)\n", ratio(helloGo, spawn))
-		fmt.Printf("memhook's init above a hello-world Go binary (p50): %s\n", ms(base.p50-helloGo.p50))
+		fmt.Printf("init above a hello-world Go binary (p50): memhook-hot %s, memhook %s\n", ms(base.p50-helloGo.p50), ms(baseFull.p50-helloGo.p50))
 	}
 	if *shim != "" {
 		fmt.Printf("%-56s %9s %9s\n", viaShim.name, ms(viaShim.p50), ms(viaShim.p95))
@@ -177,7 +185,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Micros
 func ratio(a, b result) float64 { return float64(a.p50) / float64(b.p50) }
 
 func measure(name string, env []string, event string, stdin []byte) result {
-	return interleave(*n, hookRunner(name, env, event, stdin, nil))[0]
+	return interleave(*n, hookRunner(name, *bin, env, event, stdin, nil))[0]
 }
 
 // runner is one scenario: a timed run, and a run through the launcher
@@ -240,13 +248,13 @@ var shimCost time.Duration
 // that reads the peak RSS.
 const rssRuns = 5
 
-// hookRunner runs `memhook hook event` with stdin, after before (if any).
-func hookRunner(name string, env []string, event string, stdin []byte, before func()) *runner {
+// hookRunner runs `<binary> hook event` with stdin, after before (if any).
+func hookRunner(name, binary string, env []string, event string, stdin []byte, before func()) *runner {
 	start := func(launch bool) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
 		if before != nil {
 			before()
 		}
-		cmd := exec.Command(*bin, "hook", event)
+		cmd := exec.Command(binary, "hook", event)
 		if strings.HasPrefix(name, shimPrefix) {
 			// What Claude Code runs: hooks.json's own command for the
 			// event, the plugin root being the shim's.
@@ -255,7 +263,7 @@ func hookRunner(name string, env []string, event string, stdin []byte, before fu
 		if launch {
 			self, err := os.Executable()
 			check(err)
-			cmd = exec.Command(self, "-rss-of", "--", *bin, "hook", event)
+			cmd = exec.Command(self, "-rss-of", "--", binary, "hook", event)
 		}
 		cmd.Env = env
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -330,7 +338,7 @@ func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duratio
 		}
 		f.Close()
 		start := time.Now()
-		res, err := s.Flush(context.Background(), shortterm.FlushOptions{Trigger: "auto", Now: now, MinReplies: 4,
+		res, err := shortterm.FlushSession(context.Background(), s, shortterm.FlushOptions{Trigger: "auto", Now: now, MinReplies: 4,
 			Distill: func(_ context.Context, seg distill.Segment) string { return distill.Extractive(seg) }})
 		check(err)
 		times = append(times, time.Since(start))

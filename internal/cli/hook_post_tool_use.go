@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/evolve"
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skill"
@@ -70,7 +71,7 @@ func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
 		return runrec.Journal{}, "", false
 	}
 	j := r.runJournal(r.root)
-	return j, filepath.Join(j.Dir, "open", r.In.SessionID), true
+	return j, r.Paths.OpenTurn(project.ID(r.root), r.In.SessionID), true
 }
 
 func readTurnMarker(path string, now time.Time) (id string, start time.Time, ok bool) {

@@ -61,7 +61,8 @@ func (r *hookRun) shortHook(text string) (shortterm.Hook, error) {
 	if r.rootErr != nil {
 		return shortterm.Hook{}, r.rootErr
 	}
-	return shortterm.Hook{Root: r.root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source}, nil
+	return shortterm.Hook{Root: r.root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source,
+		Captured: r.Getenv(hook.CapturedEnv) == r.In.SessionID}, nil
 }
 
 // hookScope is what auto-recall needs of the session's project.

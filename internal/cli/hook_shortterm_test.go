@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -18,6 +21,7 @@ import (
 type hookEnv struct {
 	env  map[string]string
 	proj string
+	hot  bool // proc runs the per-turn hooks with memhook-hot
 }
 
 func newHookEnv(t *testing.T) *hookEnv {
@@ -384,5 +388,40 @@ func TestSessionUnrecordedForAFullStateDirIsRecovered(t *testing.T) {
 	h.hook(t, "session-start", h.input("next2", "SessionStart", "source", "startup"))
 	if n := strings.Count(h.daily(), "Marmot flag to"); n != 1 {
 		t.Errorf("recovered %d times", n)
+	}
+}
+
+// TestCapturedHandOverIsNotCapturedAgain: memhook-hot captures a message
+// and hands the event over with hook.CapturedEnv naming the session; memhook
+// then only does the rest. A value naming another session is ignored, so
+// a stale variable never silences capture.
+func TestCapturedHandOverIsNotCapturedAgain(t *testing.T) {
+	h := newHookEnv(t)
+	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "4"
+	h.turn(t, "s1", "Please rename the flag.", "I renamed the flag.")
+	h.hook(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", "Please rename the option too."))
+	h.env[hook.CapturedEnv] = "someone-else"
+	h.hook(t, "stop", h.input("s1", "Stop", "last_assistant_message", "I renamed the option."))
+	if got := h.daily(); countContaining(bulletsUnder(got, "### Done"), "renamed the option") != 1 {
+		t.Fatalf("a stale %s kept the reply out, or it was written twice:\n%s", hook.CapturedEnv, got)
+	}
+	// Two more turns, the last as memhook-hot hands it over: the journal
+	// already holds its reply.
+	h.env[hook.CapturedEnv] = ""
+	h.turn(t, "s1", "Now add a test for it.", "I added a test.")
+	h.hook(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", "And one for the option."))
+	s := shortterm.Store{Root: filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")}.Session(project.ID(h.proj), "s1")
+	if _, err := s.Capture(time.Now(), "assistant", "I added the option's test.", shortterm.Meta{Project: h.proj}); err != nil {
+		t.Fatal(err)
+	}
+	h.env[hook.CapturedEnv] = "s1"
+	h.hook(t, "stop", h.input("s1", "Stop", "last_assistant_message", "I added the option's test."))
+	got := h.daily()
+	if n := countContaining(bulletsUnder(got, "### Done"), "the option's test"); n != 1 {
+		t.Fatalf("the handed-over reply is in Done %d times, want 1 (flushed once, not captured again):\n%s", n, got)
+	}
+	entries, _, err := s.ReadJournal(0)
+	if err != nil || len(entries) != 8 {
+		t.Fatalf("journal %d entries (%v), want 8", len(entries), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,6 +60,8 @@ func TestImportRules(t *testing.T) {
 func TestShortTermOwnsTheLifecycle(t *testing.T) {
 	root := filepath.Join("..", "..")
 	files, _ := filepath.Glob(filepath.Join(root, "internal", "shortterm", "*.go"))
+	capture, _ := filepath.Glob(filepath.Join(root, "internal", "shortterm", "capture", "*.go"))
+	files = append(files, capture...)
 	if len(files) == 0 {
 		t.Fatal("internal/shortterm not found")
 	}
@@ -95,5 +98,27 @@ func TestShortTermOwnsTheLifecycle(t *testing.T) {
 				t.Errorf("%s imports %s: the inject is shortterm's (SessionStart)", p, path)
 			}
 		}
+	}
+}
+
+// TestHotBinaryLinksLittle: memhook-hot exists to start fast, which it
+// does only while it links none of memhook's heavy packages; an import
+// added anywhere under it would quietly bring back their start-up cost.
+func TestHotBinaryLinksLittle(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/memhook-hot").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavy := []string{"modernc.org/", "github.com/go-git/", "github.com/spf13/", "net/http", "github.com/ProtonMail/",
+		"github.com/cerebro-mem/cerebro/internal/shortterm\n", "github.com/cerebro-mem/cerebro/internal/cli\n",
+		"github.com/cerebro-mem/cerebro/internal/search\n", "github.com/cerebro-mem/cerebro/internal/distill\n"}
+	deps := string(out)
+	for _, h := range heavy {
+		if strings.Contains(deps, h) {
+			t.Errorf("memhook-hot links %s", strings.TrimSpace(h))
+		}
+	}
+	if !strings.Contains(deps, "github.com/cerebro-mem/cerebro/internal/shortterm/capture\n") {
+		t.Error("memhook-hot does not link the capture package: the test lists the wrong command")
 	}
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // memhookBin is the binary built once for the tests that run real
-// processes.
-var memhookBin string
+// processes; hotBin is memhook-hot, built beside it as make does.
+var memhookBin, hotBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "memhook-test-")
@@ -24,20 +24,28 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	memhookBin = filepath.Join(dir, "memhook")
-	if out, err := exec.Command("go", "build", "-o", memhookBin, "../../cmd/memhook").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build memhook: %v\n%s", err, out)
-		os.Exit(1)
+	memhookBin, hotBin = filepath.Join(dir, "memhook"), filepath.Join(dir, "memhook-hot")
+	for bin, pkg := range map[string]string{memhookBin: "../../cmd/memhook", hotBin: "../../cmd/memhook-hot"} {
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "build %s: %v\n%s", pkg, err, out)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-// proc runs the built memhook with h's environment (and extra variables).
+// proc runs the built memhook with h's environment (and extra variables);
+// with h.hot, the per-turn hooks go to memhook-hot, as scripts/memhook
+// routes them.
 func (h *hookEnv) proc(t *testing.T, stdin string, extra []string, args ...string) (string, int) {
 	t.Helper()
-	cmd := exec.Command(memhookBin, args...)
+	bin := memhookBin
+	if h.hot && len(args) == 2 && args[0] == "hook" && (args[1] == "user-prompt-submit" || args[1] == "stop") {
+		bin = hotBin
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(envList(h.env), extra...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
@@ -82,7 +90,16 @@ func assistantLine(id, text string) string {
 // project at once, each a sequence of real hook processes with a growing,
 // lagging transcript, while `flush --pending` runs alongside.
 func TestConcurrentSessionsLoseAndDuplicateNothing(t *testing.T) {
-	h := newHookEnv(t)
+	for _, hot := range []bool{false, true} {
+		t.Run(fmt.Sprintf("memhook-hot=%v", hot), func(t *testing.T) {
+			h := newHookEnv(t)
+			h.hot = hot
+			concurrentSessions(t, h)
+		})
+	}
+}
+
+func concurrentSessions(t *testing.T, h *hookEnv) {
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "6"
 	const sessions, turns = 4, 9
 	var wg sync.WaitGroup
@@ -135,6 +152,18 @@ func TestConcurrentSessionsLoseAndDuplicateNothing(t *testing.T) {
 			if n := countContaining(done, key); n != 1 {
 				t.Errorf("reply %q in Done %d times", key, n)
 			}
+		}
+	}
+	if h.hot {
+		// The flushes that came due at Stop were handed to memhook.
+		handed := 0
+		for _, e := range h.log(t) {
+			if e.Event == "stop" && e.Message == "handed to memhook: flush due" {
+				handed++
+			}
+		}
+		if handed == 0 {
+			t.Error("memhook-hot handed no due flush to memhook")
 		}
 	}
 	if t.Failed() {

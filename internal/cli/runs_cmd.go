@@ -25,7 +25,7 @@ var processStart = time.Now()
 // runJournal is where a project's run records live (state dir: data, not
 // definitions).
 func (f *Factory) runJournal(root string) runrec.Journal {
-	return runrec.Journal{Dir: filepath.Join(f.Paths.State, "runs", project.ID(root))}
+	return runrec.Journal{Dir: f.Paths.Runs(project.ID(root))}
 }
 
 // verbSkill is the skill that teaches the model each verb.

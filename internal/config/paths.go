@@ -88,6 +88,15 @@ func (p Paths) Registry() string { return filepath.Join(p.DeskShortDir(), "regis
 // Logs holds the size-capped hook log.
 func (p Paths) Logs() string { return filepath.Join(p.State, "logs") }
 
+// Runs is a project's run records (runrec's journal folder).
+func (p Paths) Runs(projectID string) string { return filepath.Join(p.State, "runs", projectID) }
+
+// OpenTurn marks a session's turn that a skill drives: PostToolUse opens
+// it, Stop closes it.
+func (p Paths) OpenTurn(projectID, sessionID string) string {
+	return filepath.Join(p.Runs(projectID), "open", sessionID)
+}
+
 // Sessions holds per-session cursors and journals.
 func (p Paths) Sessions() string { return filepath.Join(p.State, "sessions") }
 

@@ -2,6 +2,9 @@
 // hook receives on stdin and the JSON a hook may print on stdout. It holds
 // no memory logic.
 //
+// [Run] is the frame of one hook process, shared by memhook and
+// memhook-hot: decode, resolve the project, log, keep the deadline, print.
+//
 // [Decode] reads and validates the input; [SessionStartContext] and
 // [PromptContext] build the only outputs cerebro prints. A hook that has
 // nothing to say prints nothing.
@@ -17,6 +20,12 @@ import (
 
 	"github.com/tidwall/gjson"
 )
+
+// CapturedEnv is set by memhook-hot, to the session id, when it hands an
+// event it captured already over to memhook: memhook then does the rest
+// (a flush, auto-recall) without capturing the message again. Any other
+// value, a stale one included, is ignored.
+const CapturedEnv = "CEREBRO_HOOK_CAPTURED"
 
 // MaxInput bounds stdin: prompts and last messages are large but finite.
 const MaxInput = 16 << 20

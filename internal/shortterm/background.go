@@ -16,7 +16,7 @@ func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final boo
 	if sc.cfg.Distiller.Kind == "claude" {
 		return m.flushDetached(sc, trigger, final)
 	}
-	res, err := sc.sess.Flush(ctx, m.flushOptions(sc.cfg, trigger, final))
+	res, err := FlushSession(ctx, sc.sess, m.flushOptions(sc.cfg, trigger, final))
 	m.logFlush(sc.sess.ID, trigger, res, err)
 	return err
 }

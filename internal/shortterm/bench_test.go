@@ -45,7 +45,7 @@ func BenchmarkFlushExtractive(b *testing.B) {
 		}
 		f.Close()
 		b.StartTimer()
-		res, err := s.Flush(context.Background(), FlushOptions{Trigger: TriggerAuto, Now: t0.Add(time.Hour), MinReplies: 4,
+		res, err := FlushSession(context.Background(), s, FlushOptions{Trigger: TriggerAuto, Now: t0.Add(time.Hour), MinReplies: 4,
 			Distill: func(_ context.Context, seg distill.Segment) string { return distill.Extractive(seg) }})
 		if err != nil || res.File == "" {
 			b.Fatalf("%+v %v", res, err)

@@ -109,7 +109,7 @@ func TestTrivialRuleAndForce(t *testing.T) {
 			s.Capture(t0, "user", "rename the flag in main.go", meta)
 			os.WriteFile(tr, []byte(userLine("rename the flag in main.go")+asstLine("m1", "", tc.tool, filepath.Join(dir, "main.go"))+toolResult(5)), 0o600)
 			s.Capture(t0, "assistant", "Renamed the flag.", meta)
-			res, err := s.Flush(t.Context(), FlushOptions{Trigger: TriggerSessionEnd, Now: t0, MinReplies: 4, Final: true, Force: tc.force,
+			res, err := FlushSession(t.Context(), s, FlushOptions{Trigger: TriggerSessionEnd, Now: t0, MinReplies: 4, Final: true, Force: tc.force,
 				Distill: verbatim})
 			if err != nil {
 				t.Fatal(err)

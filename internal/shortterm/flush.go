@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/daily"
 	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -70,11 +71,11 @@ type snapshot struct {
 	st                   State
 }
 
-// Flush writes the session's unflushed segment as one daily section and
+// FlushSession writes the session's unflushed segment as one daily section and
 // advances its cursors. Two flushers of one session never write the same
 // segment twice: each reads a snapshot under the session lock, and only
 // the one that finds the cursors unchanged at commit time writes.
-func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error) {
+func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult, error) {
 	crash := o.Crash
 	if crash == nil {
 		crash = func(string) {}
@@ -84,15 +85,15 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	// Reading needs no fsync; update switches to a durable save when the
 	// cursors move (a settled intent, a dropped segment).
 	durable := false
-	err := x.update(func(st *State) error {
-		if err := x.reconcile(st); err != nil {
+	err := x.UpdateWith(func(st *State) error {
+		if err := x.Reconcile(st); err != nil {
 			return err
 		}
 		durable = st.Intent != nil
-		if err := x.finishIntent(st); err != nil {
+		if err := finishIntent(x, st); err != nil {
 			return err
 		}
-		s, err := x.read(st)
+		s, err := readSegment(x, st)
 		if err != nil {
 			return err
 		}
@@ -109,7 +110,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		case len(s.items) == 0:
 			res.Skipped = "nothing new"
 			durable = durable || s.to != s.from || s.jto != s.jfrom
-			x.advance(st, s, false)
+			advance(x, st, s, false)
 			return nil
 		case trivial && o.Final:
 			// Not saved, and not dropped either: `claude -p --resume` ends
@@ -128,15 +129,15 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		return nil
 	}, func(st *State) error {
 		if durable {
-			return x.save(st)
+			return x.Save(st)
 		}
-		return x.saveFast(st)
+		return x.SaveFast(st)
 	})
 	if err != nil {
 		return res, err
 	}
 	if snap == nil {
-		return res, x.syncPending()
+		return res, syncPending(x)
 	}
 	crash("after-read")
 	seg := distill.Segment{
@@ -156,7 +157,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 	body := o.Distill(ctx, seg)
 	crash("after-distill")
 	err = x.Update(func(st *State) error {
-		if err := x.finishIntent(st); err != nil {
+		if err := finishIntent(x, st); err != nil {
 			return err
 		}
 		if st.Offset != snap.from || st.JournalOffset != snap.jfrom {
@@ -167,7 +168,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			// Only acknowledgements and session commands: consumed, with
 			// no section to show for it.
 			res.Skipped = "nothing to distil"
-			x.advance(st, snap, false)
+			advance(x, st, snap, false)
 			return nil
 		}
 		layout := project.Layout{Root: st.Project}
@@ -177,7 +178,7 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 		}
 		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
 			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried, Sub: snap.sub}
-		if err := x.save(st); err != nil {
+		if err := x.Save(st); err != nil {
 			return err
 		}
 		crash("after-intent")
@@ -193,31 +194,31 @@ func (x *Session) Flush(ctx context.Context, o FlushOptions) (FlushResult, error
 			}
 		}
 		res.Chars = transcript.Chars(snap.items)
-		x.advance(st, snap, true)
+		advance(x, st, snap, true)
 		return nil
 	})
 	if err != nil {
 		return res, err
 	}
 	crash("after-commit")
-	return res, x.syncPending()
+	return res, syncPending(x)
 }
 
 // syncPending sets or clears the pending marker from the saved state. It
 // runs only after the state is saved, so a marker is never cleared for a
 // segment whose cursor has not durably moved.
-func (x *Session) syncPending() error {
+func syncPending(x *Session) error {
 	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
 		st, err := x.Load()
 		if err != nil {
 			return err
 		}
-		return x.setPending(!st.Parked && (st.SegReplies > 0 || st.Intent != nil))
+		return x.SetPending(!st.Parked && (st.SegReplies > 0 || st.Intent != nil))
 	})
 }
 
 // read takes the snapshot of the unflushed segment.
-func (x *Session) read(st *State) (*snapshot, error) {
+func readSegment(x *Session, st *State) (*snapshot, error) {
 	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset, st: *st}
 	entries, jto, err := x.ReadJournal(st.JournalOffset)
 	if err != nil {
@@ -295,7 +296,7 @@ func readTranscript(path string, from int64) ([]transcript.Item, int64) {
 
 // advance moves the cursors past the snapshot and recounts what the hooks
 // journaled meanwhile.
-func (x *Session) advance(st *State, s *snapshot, wrote bool) {
+func advance(x *Session, st *State, s *snapshot, wrote bool) {
 	st.Offset, st.JournalOffset = s.to, s.jto
 	st.Carried = s.carried
 	if s.sub != nil {
@@ -309,7 +310,7 @@ func (x *Session) advance(st *State, s *snapshot, wrote bool) {
 	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
 	if entries, _, err := x.ReadJournal(st.JournalOffset); err == nil {
 		for _, e := range entries {
-			count(st, e)
+			capture.Count(st, e)
 		}
 	}
 }
@@ -317,7 +318,7 @@ func (x *Session) advance(st *State, s *snapshot, wrote bool) {
 // finishIntent settles a section write left half done by a dead flusher:
 // if the section reached the daily file the cursors move past it, else the
 // intent is dropped and the segment is flushed again.
-func (x *Session) finishIntent(st *State) error {
+func finishIntent(x *Session, st *State) error {
 	in := st.Intent
 	if in == nil {
 		return nil
@@ -327,7 +328,7 @@ func (x *Session) finishIntent(st *State) error {
 		return err
 	}
 	if ok {
-		x.advance(st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried, sub: in.Sub}, true)
+		advance(x, st, &snapshot{to: in.Offset, jto: in.JournalOffset, carried: in.Carried, sub: in.Sub}, true)
 	}
 	st.Intent = nil
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
 // FlushRequest says which sessions `memhook flush` flushes.
@@ -28,7 +29,7 @@ type FlushReport struct {
 }
 
 // ErrNoSession: the session named has no state in the sessions dir.
-var ErrNoSession = errors.New("no state")
+var ErrNoSession = capture.ErrNoSession
 
 // Flush runs `memhook flush`: it flushes the sessions the request names,
 // each exactly once however many flushers race, and reports what each
@@ -132,7 +133,7 @@ func (m *Memory) flushStep(ctx context.Context, s *Session, trigger string, fina
 	if cfg.Distiller.Kind == "claude" {
 		o.Distill = redacting(cfg, m.claudeDistill(cfg))
 	}
-	res, err := s.Flush(ctx, o)
+	res, err := FlushSession(ctx, s, o)
 	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
 		MS: float64(m.Now().Sub(start).Microseconds()) / 1000}
 	switch {

@@ -22,12 +22,12 @@ const (
 	givenBytes = 64 << 10
 )
 
-func (x *Session) givenPath() string { return filepath.Join(x.dir, x.ID+".given") }
+func givenPath(x *Session) string { return filepath.Join(x.Dir(), x.ID+".given") }
 
-// Given is the set of sections the session was handed before. A missing
+// given is the set of sections the session was handed before. A missing
 // or unreadable file is an empty set: at worst a section is handed twice.
-func (x *Session) Given() map[string]bool {
-	keys := x.givenKeys()
+func given(x *Session) map[string]bool {
+	keys := givenKeys(x)
 	set := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		set[k] = true
@@ -35,8 +35,8 @@ func (x *Session) Given() map[string]bool {
 	return set
 }
 
-func (x *Session) givenKeys() []string {
-	data, err := safefs.ReadFile(x.givenPath(), givenBytes)
+func givenKeys(x *Session) []string {
+	data, err := safefs.ReadFile(givenPath(x), givenBytes)
 	if err != nil {
 		return nil
 	}
@@ -49,12 +49,12 @@ func (x *Session) givenKeys() []string {
 	return keys
 }
 
-// AddGiven adds keys to the session's set, keeping the newest [maxGiven].
-func (x *Session) AddGiven(keys []string) error {
+// addGiven adds keys to the session's set, keeping the newest [maxGiven].
+func addGiven(x *Session, keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	old := x.givenKeys()
+	old := givenKeys(x)
 	seen := make(map[string]bool, len(old)+len(keys))
 	var all []string
 	add := func(list []string) {
@@ -74,7 +74,7 @@ func (x *Session) AddGiven(keys []string) error {
 		all = all[len(all)-maxGiven:]
 	}
 	// Losing it to a power cut costs a section handed twice: no fsync.
-	err := atomicfile.ReplaceUnsynced(x.givenPath(), []byte(strings.Join(all, "\n")+"\n"), 0o600)
+	err := atomicfile.ReplaceUnsynced(givenPath(x), []byte(strings.Join(all, "\n")+"\n"), 0o600)
 	if err != nil {
 		return fmt.Errorf("remember injected sections: %w", err)
 	}

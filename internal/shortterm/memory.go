@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
 // Memory is the short-term lifecycle of every project as the hooks and
@@ -53,19 +54,13 @@ type Hook struct {
 	Text string
 	// Source is SessionStart's: startup, resume, clear or compact.
 	Source string
+	// Captured: memhook-hot captured Text already and handed the rest of
+	// the event over (see [hook.HandOver]); it is not captured twice.
+	Captured bool
 }
 
-// RecoverIdle is how long another session of the project must have been
-// silent before SessionStart flushes its segment as a recovery: a session
-// still open in another terminal is left to flush itself.
-const RecoverIdle = 10 * time.Minute
-
-// Over reports whether the session is over as far as its segment goes:
-// SessionEnd was seen, or it has been silent [RecoverIdle]. A recovery
-// flushes only such sessions, and only they may be judged trivial.
-func (st *State) Over(now time.Time) bool {
-	return st.Ended || now.Sub(st.LastSeen) >= RecoverIdle
-}
+// RecoverIdle: see [capture.RecoverIdle].
+const RecoverIdle = capture.RecoverIdle
 
 // recoverMax bounds how many sessions one SessionStart recovers, so its
 // cost does not grow with a backlog; `memhook flush --pending` takes all.
@@ -102,6 +97,9 @@ func (m *Memory) UserPromptSubmit(h Hook) error {
 	if err != nil {
 		return err
 	}
+	if h.Captured {
+		return nil
+	}
 	if _, err := sc.sess.Capture(m.Now(), "user", h.Text, sc.meta); err != nil {
 		return m.unrecorded(sc, h, err)
 	}
@@ -116,7 +114,12 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if err != nil {
 		return err
 	}
-	st, err := sc.sess.Capture(m.Now(), "assistant", h.Text, sc.meta)
+	var st *State
+	if h.Captured {
+		st, err = sc.sess.Load()
+	} else {
+		st, err = sc.sess.Capture(m.Now(), "assistant", h.Text, sc.meta)
+	}
 	if err != nil {
 		return m.unrecorded(sc, h, err)
 	}
@@ -196,7 +199,7 @@ func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) 
 	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}}
 	if h.Source != "" && h.Source != "startup" {
 		o.Session = h.SessionID
-		o.Given.Had = sc.sess.Given()
+		o.Given.Had = given(sc.sess)
 	}
 	text, err := inject.Build(o)
 	if err != nil {
@@ -207,7 +210,7 @@ func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) 
 		// must not count as given.
 		return text, nil
 	}
-	if err := sc.sess.AddGiven(o.Given.Gave); err != nil {
+	if err := addGiven(sc.sess, o.Given.Gave); err != nil {
 		return text, err
 	}
 	return text, nil

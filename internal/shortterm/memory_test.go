@@ -152,23 +152,23 @@ func TestGivenIsBoundedAndSurvivesGarbage(t *testing.T) {
 	for i := range maxGiven + 50 {
 		keys = append(keys, fmt.Sprintf("x#%d", i))
 	}
-	if err := s.AddGiven(keys); err != nil {
+	if err := addGiven(s, keys); err != nil {
 		t.Fatal(err)
 	}
-	got := s.Given()
+	got := given(s)
 	if len(got) != maxGiven || got["x#0"] || !got[fmt.Sprintf("x#%d", maxGiven+49)] {
 		t.Fatalf("%d keys kept; oldest kept %v", len(got), got["x#0"])
 	}
-	if err := os.WriteFile(s.givenPath(), []byte("ok#1\n<script>\n"+strings.Repeat("z", 500)+"\n\x00\nok#2\n"), 0o600); err != nil {
+	if err := os.WriteFile(givenPath(s), []byte("ok#1\n<script>\n"+strings.Repeat("z", 500)+"\n\x00\nok#2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Given(); len(got) != 2 || !got["ok#1"] || !got["ok#2"] {
+	if got := given(s); len(got) != 2 || !got["ok#1"] || !got["ok#2"] {
 		t.Fatalf("garbage read as %v", got)
 	}
-	if err := os.WriteFile(s.givenPath(), []byte(strings.Repeat("a#1\n", givenBytes)), 0o600); err != nil {
+	if err := os.WriteFile(givenPath(s), []byte(strings.Repeat("a#1\n", givenBytes)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Given(); len(got) != 0 {
+	if got := given(s); len(got) != 0 {
 		t.Fatalf("an oversized file read as %d keys", len(got))
 	}
 }

@@ -8,40 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
-// unrecordedDir holds a marker per session whose state could not be
-// written (a full or broken state dir): the marker goes into the project,
-// which is often on another disk, so the next SessionStart can still
-// recover the session from its transcript.
-func unrecordedDir(l project.Layout) string {
-	return filepath.Join(l.Root, ".claude", ".cerebro", "unrecorded")
-}
-
-// unrecorded leaves the marker for a session whose capture failed and
-// returns the capture's error for the log.
+// unrecorded leaves the recovery marker of a session whose capture failed
+// (see [capture.Unrecorded]).
 func (m *Memory) unrecorded(sc *scope, h Hook, captureErr error) error {
-	if h.Transcript == "" || h.SessionID == "" || strings.ContainsAny(h.SessionID, `/\`) {
-		return captureErr
-	}
-	dir := unrecordedDir(sc.layout)
-	err := safefs.MkdirAll(dir)
-	if err == nil {
-		err = atomicfile.Write(filepath.Join(dir, h.SessionID), []byte(h.Transcript+"\n"), 0o600)
-	}
-	if err != nil {
-		return errors.Join(captureErr, fmt.Errorf("leave recovery marker: %w", err))
-	}
-	return captureErr
+	return capture.Unrecorded(sc.layout.Root, h.SessionID, h.Transcript, captureErr)
 }
 
 // recoverUnrecorded flushes the sessions whose state could not be written,
 // from their transcripts, once the state dir takes writes again.
 func (m *Memory) recoverUnrecorded(ctx context.Context, sc *scope, self string) error {
-	dir := unrecordedDir(sc.layout)
+	dir := capture.UnrecordedDir(sc.layout.Root)
 	ents, err := safefs.ReadDir(dir)
 	if err != nil {
 		return nil // none (or unreadable: nothing to do from here)

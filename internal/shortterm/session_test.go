@@ -129,7 +129,7 @@ func (f *fixture) turn(q, r string, lagged bool) {
 
 func (f *fixture) flush(trigger string, final bool) FlushResult {
 	f.t.Helper()
-	res, err := f.sess.Flush(context.Background(), f.opts(trigger, final))
+	res, err := FlushSession(context.Background(), f.sess, f.opts(trigger, final))
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestConcurrentFlushersWriteOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := f.sess.Flush(context.Background(), f.opts(TriggerRecovery, true)); err != nil {
+			if _, err := FlushSession(context.Background(), f.sess, f.opts(TriggerRecovery, true)); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -262,7 +262,7 @@ func TestCrashAtEveryPointIsExactlyOnce(t *testing.T) {
 			}
 			func() {
 				defer func() { recover() }()
-				f.sess.Flush(context.Background(), o)
+				FlushSession(context.Background(), f.sess, o)
 			}()
 			f.flush(TriggerRecovery, true)
 			f.flush(TriggerRecovery, true)
@@ -303,18 +303,6 @@ func TestBudget(t *testing.T) {
 	if ok, _ := TakeBudget(dir, t0.AddDate(0, 0, 1), 2); !ok {
 		t.Fatal("the budget did not reset the next day")
 	}
-}
-
-func FuzzParseState(f *testing.F) {
-	f.Add([]byte(`{"offset":10,"journal_offset":5,"carried":[{"k":"x"}]}`))
-	f.Add([]byte(`{"offset":-1}`))
-	f.Add([]byte(`nul`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		st, err := parseState(data)
-		if err == nil && (st.Offset < 0 || st.JournalOffset < 0) {
-			t.Fatal("negative offset accepted")
-		}
-	})
 }
 
 func FuzzJournal(f *testing.F) {

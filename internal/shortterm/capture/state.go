@@ -1,4 +1,18 @@
-package shortterm
+// Package capture is the hot path of short-term memory: a session's
+// journal of hook inputs and its state file of cursors and counters, under
+// the sessions dir of the state dir. It links nothing heavier than the
+// safe file layer and the transcript counter, so the small memhook-hot
+// binary that runs UserPromptSubmit and Stop (cmd/memhook-hot) can use it;
+// package shortterm builds flushes, recovery and the inject on top.
+//
+//	sess := capture.Store{Root: sessionsDir}.Session(projectID, sessionID)
+//	st, err := sess.Capture(now, "assistant", lastMessage, capture.Meta{Project: root, Transcript: path})
+//	due := capture.Thresholds{Chars: 12000, Replies: 20}.Due(st)
+//
+// Layout under the sessions dir: <project-id>/<session>.json (state),
+// <project-id>/<session>.cursor.json (its durable copy),
+// <project-id>/<session>.jsonl (journal), <project-id>/pending/<session>.
+package capture
 
 import (
 	"encoding/json"
@@ -15,6 +29,21 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/safefs"
 )
+
+// ErrNoSession: the session named has no state in the sessions dir.
+var ErrNoSession = errors.New("no state")
+
+// RecoverIdle is how long another session of the project must have been
+// silent before SessionStart flushes its segment as a recovery: a session
+// still open in another terminal is left to flush itself.
+const RecoverIdle = 10 * time.Minute
+
+// Over reports whether the session is over as far as its segment goes:
+// SessionEnd was seen, or it has been silent [RecoverIdle]. A recovery
+// flushes only such sessions, and only they may be judged trivial.
+func (st *State) Over(now time.Time) bool {
+	return st.Ended || now.Sub(st.LastSeen) >= RecoverIdle
+}
 
 // LockTimeout bounds how long a hook waits for the session lock; a flush
 // holds it only for reads and one append, never while a model runs.
@@ -159,13 +188,17 @@ func (x *Session) StatePath() string { return filepath.Join(x.dir, x.ID+".json")
 // JournalPath is the session's journal of hook inputs.
 func (x *Session) JournalPath() string { return filepath.Join(x.dir, x.ID+".jsonl") }
 
+// Dir is the folder of the session's files, shared with its project's
+// other sessions.
+func (x *Session) Dir() string { return x.dir }
+
 func (x *Session) pendingPath() string { return filepath.Join(x.dir, "pending", x.ID) }
 
 // Load reads the state; a missing file is a fresh state (nil error).
 //
 // The state lives in two files: the main one, rewritten on every hook
 // without fsync, and a durable copy written with fsync by every flush (see
-// [Session.save]). Each write bumps Rev, and Load takes the newer readable
+// [Session.Save]). Each write bumps Rev, and Load takes the newer readable
 // one, so a power cut that breaks or rolls back the main file never sends
 // the cursors back; the counters are then rebuilt from the journal.
 func (x *Session) Load() (*State, error) {
@@ -209,9 +242,9 @@ func parseState(data []byte) (*State, error) {
 	return &st, nil
 }
 
-// save writes the state durably: the fsynced copy first, then the main
+// Save writes the state durably: the fsynced copy first, then the main
 // file. Flushes use it, because their cursors must never go back.
-func (x *Session) save(st *State) error {
+func (x *Session) Save(st *State) error {
 	st.Rev++
 	data, err := json.Marshal(st)
 	if err != nil {
@@ -226,10 +259,10 @@ func (x *Session) save(st *State) error {
 	return nil
 }
 
-// saveFast writes the main file without fsync: the hot path's counters can
+// SaveFast writes the main file without fsync: the hot path's counters can
 // be rebuilt from the journal, and its cursors are the ones the durable
 // copy already holds.
-func (x *Session) saveFast(st *State) error {
+func (x *Session) SaveFast(st *State) error {
 	st.Rev++
 	data, err := json.Marshal(st)
 	if err != nil {
@@ -246,14 +279,14 @@ func (x *Session) durablePath() string { return filepath.Join(x.dir, x.ID+".curs
 // Update runs fn on the state under the session lock and saves the result
 // durably when fn returns nil.
 func (x *Session) Update(fn func(*State) error) error {
-	return x.update(fn, x.save)
+	return x.UpdateWith(fn, x.Save)
 }
 
 func (x *Session) updateFast(fn func(*State) error) error {
-	return x.update(fn, x.saveFast)
+	return x.UpdateWith(fn, x.SaveFast)
 }
 
-func (x *Session) update(fn func(*State) error, save func(*State) error) error {
+func (x *Session) UpdateWith(fn func(*State) error, save func(*State) error) error {
 	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
 		st, err := x.Load()
 		if err != nil {
@@ -266,7 +299,7 @@ func (x *Session) update(fn func(*State) error, save func(*State) error) error {
 	})
 }
 
-func (x *Session) setPending(on bool) error {
+func (x *Session) SetPending(on bool) error {
 	p := x.pendingPath()
 	if !on {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {

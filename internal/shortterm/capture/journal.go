@@ -1,4 +1,4 @@
-package shortterm
+package capture
 
 import (
 	"bufio"
@@ -52,7 +52,7 @@ func (t Thresholds) Due(st *State) bool {
 func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
 	var out *State
 	err := x.updateFast(func(st *State) error {
-		if err := x.reconcile(st); err != nil {
+		if err := x.Reconcile(st); err != nil {
 			return err
 		}
 		line, err := json.Marshal(Entry{Role: role, Text: text, Time: now})
@@ -73,12 +73,12 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		if role == "assistant" {
 			countTurn(st, now, text)
 		} else if strings.TrimSpace(text) != "" {
-			count(st, Entry{Role: role, Text: text, Time: now})
+			Count(st, Entry{Role: role, Text: text, Time: now})
 			st.Replies++
 		}
 		st.LastSeen = now
 		st.Parked, st.Ended = false, false
-		if err := x.setPending(true); err != nil {
+		if err := x.SetPending(true); err != nil {
 			return err
 		}
 		out = st
@@ -92,7 +92,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 func (x *Session) Touch(now time.Time, meta Meta, ended bool) (*State, error) {
 	var out *State
 	err := x.updateFast(func(st *State) error {
-		if err := x.reconcile(st); err != nil {
+		if err := x.Reconcile(st); err != nil {
 			return err
 		}
 		if meta.Project != "" {
@@ -180,7 +180,7 @@ func countTurn(st *State, now time.Time, final string) {
 	}
 }
 
-func count(st *State, e Entry) {
+func Count(st *State, e Entry) {
 	if st.SegReplies == 0 && st.SegStart.IsZero() {
 		st.SegStart = e.Time
 	}
@@ -188,10 +188,10 @@ func count(st *State, e Entry) {
 	st.SegChars += utf8.RuneCountInString(e.Text)
 }
 
-// reconcile rebuilds the segment counters from the journal when the state
+// Reconcile rebuilds the segment counters from the journal when the state
 // does not account for all of it (a hook was killed between the journal
 // append and the state write). Only the unflushed part is read.
-func (x *Session) reconcile(st *State) error {
+func (x *Session) Reconcile(st *State) error {
 	fi, err := os.Stat(x.JournalPath())
 	size := int64(0)
 	if err == nil {
@@ -214,7 +214,7 @@ func (x *Session) reconcile(st *State) error {
 	added := len(entries) - st.SegReplies
 	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
 	for _, e := range entries {
-		count(st, e)
+		Count(st, e)
 	}
 	if added > 0 {
 		st.Replies += added

@@ -1,0 +1,14 @@
+// Command memhook-hot runs the hooks Claude Code fires on every turn
+// (UserPromptSubmit, Stop) at a fraction of memhook's start-up cost, and
+// hands memhook whatever else an event needs. See internal/hotpath.
+package main
+
+import (
+	"os"
+
+	"github.com/cerebro-mem/cerebro/internal/hotpath"
+)
+
+func main() {
+	os.Exit(hotpath.Main(os.Args[1:], hotpath.OS()))
+}

@@ -1,0 +1,175 @@
+// Package hotpath is memhook-hot, the small binary Claude Code's hooks run
+// on every turn (UserPromptSubmit, Stop). A Go process pays, before main,
+// for the start-up of every package it links; memhook links SQLite, go-git
+// and an HTTP server, which makes its start alone cost about four spawns
+// of `true`. This binary links only the hook frame, the configuration and
+// the session journal (package capture), so a turn costs what its capture
+// costs.
+//
+// It does the capture itself. Whatever is left of the event — a flush that
+// became due, auto-recall, a turn a skill drives — it hands to memhook: it
+// replaces itself with `memhook hook EVENT` on the same input, telling it
+// the message is captured already ([hook.CapturedEnv]). Any other event is
+// memhook's from the start. So memhook alone still does everything, and a
+// plugin without memhook-hot works as before, only slower.
+//
+//	os.Exit(hotpath.Main(os.Args[1:], hotpath.OS()))
+package hotpath
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/transcript"
+)
+
+// System is what the process takes from its surroundings.
+type System struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	// Environ is memhook's environment when the event is handed over.
+	Environ func() []string
+	Now     func() time.Time
+	// Memhook is the full memhook binary, beside this one.
+	Memhook string
+	// TempDir holds, for an instant, the input handed to memhook.
+	TempDir string
+	// Run starts memhook on an event: it replaces this process where the
+	// system can (see run_unix.go), and returns the exit code to use.
+	Run func(memhook string, args, env []string, stdin []byte, sys System) int
+}
+
+// OS is the real process.
+func OS() System {
+	exe, _ := os.Executable()
+	name := "memhook"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return System{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Getenv: os.Getenv, Environ: os.Environ, Now: time.Now,
+		Memhook: filepath.Join(filepath.Dir(exe), name),
+		Run:     runMemhook,
+	}
+}
+
+// Main runs `memhook-hot hook EVENT`. Anything else is memhook's.
+func Main(args []string, sys System) int {
+	if len(args) != 2 || args[0] != "hook" {
+		fmt.Fprintln(sys.Err, "memhook-hot: runs Claude Code's per-turn hooks (hook user-prompt-submit|stop); use memhook for everything else")
+		return 2
+	}
+	event := args[1]
+	h := &hot{sys: sys, paths: config.ResolvePaths(sys.Getenv), configs: map[string]*config.Effective{}}
+	handlers := map[string]hook.Handler{
+		"user-prompt-submit": h.userPromptSubmit,
+		"stop":               h.stop,
+	}
+	if handlers[event] == nil {
+		// Not a per-turn event: memhook reads the input itself.
+		return sys.Run(sys.Memhook, args, sys.Environ(), nil, sys)
+	}
+	if sys.TempDir == "" {
+		sys.TempDir = h.paths.State
+	}
+	p := hook.Process{In: sys.In, Out: sys.Out, Getenv: sys.Getenv, Now: sys.Now, Paths: h.paths, Config: h.config}
+	ho, in := hook.Run(p, event, handlers)
+	if ho == nil {
+		return 0
+	}
+	env := append(sys.Environ(), ho.Env...)
+	return sys.Run(sys.Memhook, args, env, in.Raw, sys)
+}
+
+// hot is one process's state: the settings are loaded once per project.
+type hot struct {
+	sys     System
+	paths   config.Paths
+	configs map[string]*config.Effective
+}
+
+func (h *hot) config(root string) (*config.Effective, error) {
+	if eff, ok := h.configs[root]; ok {
+		return eff, nil
+	}
+	eff, err := config.Load(h.sys.Getenv, root)
+	if err != nil {
+		return nil, fmt.Errorf("load config: %w", err)
+	}
+	// As memhook does: the limit reaches the transcript reader here.
+	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
+	h.configs[root] = eff
+	return eff, nil
+}
+
+// scope is what both events resolve: the session's journal and the
+// project's settings.
+func (h *hot) scope(c *hook.Call) (*capture.Session, *config.Effective, error) {
+	if c.RootErr != nil {
+		return nil, nil, c.RootErr
+	}
+	cfg, err := h.config(c.Root)
+	if err != nil {
+		return nil, nil, err
+	}
+	sess := capture.Store{Root: h.paths.Sessions()}.Session(project.ID(c.Root), c.In.SessionID)
+	return sess, cfg, nil
+}
+
+func captured(c *hook.Call, reason string) *hook.HandOver {
+	return &hook.HandOver{Reason: reason, Env: []string{hook.CapturedEnv + "=" + c.In.SessionID}}
+}
+
+// userPromptSubmit captures the prompt; auto-recall, when it is on, is
+// memhook's (it searches the indexes).
+func (h *hot) userPromptSubmit(ctx context.Context, c *hook.Call) ([]byte, error) {
+	sess, cfg, err := h.scope(c)
+	if err != nil {
+		return nil, err
+	}
+	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath}
+	if _, err := sess.Capture(h.sys.Now(), "user", c.In.Prompt, meta); err != nil {
+		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
+	}
+	prompt := strings.TrimSpace(c.In.Prompt)
+	if cfg.Search.AutoRecall && prompt != "" && !strings.HasPrefix(prompt, "/") {
+		return nil, captured(c, "auto-recall")
+	}
+	return nil, nil
+}
+
+// stop captures the turn's final message and counts the turn; a flush that
+// is now due, and a turn a skill drove (its run record is closed at Stop),
+// are memhook's.
+func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
+	sess, cfg, err := h.scope(c)
+	if err != nil {
+		return nil, err
+	}
+	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath}
+	st, err := sess.Capture(h.sys.Now(), "assistant", c.In.LastAssistantMessage, meta)
+	if err != nil {
+		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
+	}
+	th := capture.Thresholds{Chars: cfg.Short.FlushChars, Replies: cfg.Short.FlushReplies}
+	if th.Due(st) {
+		return nil, captured(c, "flush due")
+	}
+	if _, err := os.Lstat(h.paths.OpenTurn(project.ID(c.Root), c.In.SessionID)); err == nil {
+		return nil, captured(c, "a skill's turn ends")
+	}
+	return nil, nil
+}

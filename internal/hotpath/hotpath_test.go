@@ -1,0 +1,204 @@
+package hotpath
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+)
+
+// handed is what memhook would have been started with.
+type handed struct {
+	args  []string
+	env   []string
+	stdin []byte
+}
+
+type fixture struct {
+	env   map[string]string
+	proj  string
+	calls []handed
+	out   bytes.Buffer
+}
+
+func newFixture(t *testing.T) *fixture {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "proj")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	return &fixture{proj: proj, env: map[string]string{
+		"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "CEREBRO_HOME": filepath.Join(dir, "cerebro"),
+		"CEREBRO_CONFIG": filepath.Join(dir, "none.toml"), "CEREBRO_SHORT_FLUSH_REPLIES": "4",
+	}}
+}
+
+func (f *fixture) input(session, event string, kv ...string) string {
+	m := map[string]any{"session_id": session, "cwd": f.proj, "hook_event_name": event,
+		"transcript_path": filepath.Join(f.proj, "..", session+".jsonl")}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func (f *fixture) run(t *testing.T, stdin string, args ...string) int {
+	t.Helper()
+	var errOut bytes.Buffer
+	sys := System{
+		In: strings.NewReader(stdin), Out: &f.out, Err: &errOut,
+		Getenv:  func(k string) string { return f.env[k] },
+		Environ: func() []string { return []string{"PATH=/bin"} },
+		Now:     time.Now, Memhook: "/plugin/bin/memhook",
+		Run: func(memhook string, args, env []string, stdin []byte, sys System) int {
+			if memhook != "/plugin/bin/memhook" {
+				t.Errorf("memhook is %q", memhook)
+			}
+			f.calls = append(f.calls, handed{args, env, stdin})
+			return 0
+		},
+	}
+	return Main(args, sys)
+}
+
+func (f *fixture) session(id string) *capture.Session {
+	paths := config.ResolvePaths(func(k string) string { return f.env[k] })
+	root, _ := project.RootFor(f.proj, paths.Home)
+	return capture.Store{Root: paths.Sessions()}.Session(project.ID(root), id)
+}
+
+func (f *fixture) journal(t *testing.T, id string) []capture.Entry {
+	entries, _, err := f.session(id).ReadJournal(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+func (f *fixture) log(t *testing.T) []runlog.Entry {
+	entries, err := runlog.Open(filepath.Join(f.env["CEREBRO_STATE_DIR"], "logs"), 0).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}
+
+func TestTurnsAreCapturedWithoutMemhook(t *testing.T) {
+	f := newFixture(t)
+	f.run(t, f.input("s1", "UserPromptSubmit", "prompt", "rename the flag"), "hook", "user-prompt-submit")
+	f.run(t, f.input("s1", "Stop", "last_assistant_message", "Renamed it."), "hook", "stop")
+	if len(f.calls) != 0 {
+		t.Fatalf("memhook was started: %+v", f.calls)
+	}
+	got := f.journal(t, "s1")
+	if len(got) != 2 || got[0].Text != "rename the flag" || got[1].Role != "assistant" || got[1].Text != "Renamed it." {
+		t.Fatalf("journal %+v", got)
+	}
+	if f.out.Len() != 0 {
+		t.Fatalf("stdout %q", f.out.String())
+	}
+}
+
+func TestDueFlushIsHandedOverCaptured(t *testing.T) {
+	f := newFixture(t)
+	for i := range 2 {
+		f.run(t, f.input("s1", "UserPromptSubmit", "prompt", fmt.Sprintf("question %d", i)), "hook", "user-prompt-submit")
+		f.run(t, f.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("answer %d", i)), "hook", "stop")
+	}
+	// Four replies with short.flush_replies 4: the second Stop is due.
+	if len(f.calls) != 1 {
+		t.Fatalf("%d hand-overs, want 1", len(f.calls))
+	}
+	c := f.calls[0]
+	if strings.Join(c.args, " ") != "hook stop" {
+		t.Fatalf("args %q", c.args)
+	}
+	if !strings.Contains(strings.Join(c.env, "\n"), hook.CapturedEnv+"=s1") || !strings.Contains(strings.Join(c.env, "\n"), "PATH=/bin") {
+		t.Fatalf("env %q", c.env)
+	}
+	if string(c.stdin) != f.input("s1", "Stop", "last_assistant_message", "answer 1") {
+		t.Fatalf("stdin %q", c.stdin)
+	}
+	if n := len(f.journal(t, "s1")); n != 4 {
+		t.Fatalf("journal has %d entries, want 4 (memhook must not capture again)", n)
+	}
+	var msgs []string
+	for _, e := range f.log(t) {
+		msgs = append(msgs, e.Message)
+	}
+	if !strings.Contains(strings.Join(msgs, "\n"), "handed to memhook: flush due") {
+		t.Fatalf("log %q", msgs)
+	}
+}
+
+func TestAutoRecallIsMemhooks(t *testing.T) {
+	f := newFixture(t)
+	f.env["CEREBRO_SEARCH_AUTO_RECALL"] = "true"
+	f.run(t, f.input("s1", "UserPromptSubmit", "prompt", "/cerebro:flush"), "hook", "user-prompt-submit")
+	if len(f.calls) != 0 {
+		t.Fatal("a slash command was handed over for auto-recall")
+	}
+	f.run(t, f.input("s1", "UserPromptSubmit", "prompt", "where is the flag parsed?"), "hook", "user-prompt-submit")
+	if len(f.calls) != 1 || !strings.Contains(strings.Join(f.calls[0].env, "\n"), hook.CapturedEnv+"=s1") {
+		t.Fatalf("hand-overs %+v", f.calls)
+	}
+	if n := len(f.journal(t, "s1")); n != 2 {
+		t.Fatalf("journal has %d entries, want 2", n)
+	}
+}
+
+func TestSkillTurnEndIsMemhooks(t *testing.T) {
+	f := newFixture(t)
+	paths := config.ResolvePaths(func(k string) string { return f.env[k] })
+	root, _ := project.RootFor(f.proj, paths.Home)
+	marker := paths.OpenTurn(project.ID(root), "s1")
+	os.MkdirAll(filepath.Dir(marker), 0o700)
+	os.WriteFile(marker, []byte("run1 1"), 0o600)
+	f.run(t, f.input("s1", "Stop", "last_assistant_message", "done"), "hook", "stop")
+	if len(f.calls) != 1 {
+		t.Fatalf("%d hand-overs, want 1", len(f.calls))
+	}
+}
+
+func TestOtherEventsGoToMemhookUnread(t *testing.T) {
+	f := newFixture(t)
+	in := f.input("s1", "SessionStart", "source", "startup")
+	var stdin bytes.Buffer
+	stdin.WriteString(in)
+	sys := System{In: &stdin, Getenv: func(k string) string { return f.env[k] }, Environ: func() []string { return nil },
+		Now: time.Now, Memhook: "memhook", Run: func(_ string, args, _ []string, data []byte, sys System) int {
+			f.calls = append(f.calls, handed{args: args, stdin: data})
+			return 0
+		}}
+	Main([]string{"hook", "session-start"}, sys)
+	if len(f.calls) != 1 || f.calls[0].stdin != nil || stdin.String() != in {
+		t.Fatalf("session-start: %+v, stdin left %q", f.calls, stdin.String())
+	}
+}
+
+func TestNestedAndBrokenInputDoNothing(t *testing.T) {
+	f := newFixture(t)
+	f.env["CEREBRO_NESTED"] = "1"
+	if code := f.run(t, f.input("s1", "Stop", "last_assistant_message", "x"), "hook", "stop"); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if len(f.journal(t, "s1")) != 0 || len(f.calls) != 0 {
+		t.Fatal("a nested session captured")
+	}
+	delete(f.env, "CEREBRO_NESTED")
+	if code := f.run(t, "{not json", "hook", "stop"); code != 0 || len(f.calls) != 0 {
+		t.Fatalf("broken input: exit %d, %d hand-overs", code, len(f.calls))
+	}
+	if code := f.run(t, "", "version"); code != 2 {
+		t.Fatalf("a command that is not a hook: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package hotpath
+
+func runMemhook(memhook string, args, env []string, stdin []byte, sys System) int {
+	return runChild(memhook, args, env, stdin, sys)
+}

@@ -1,0 +1,39 @@
+//go:build unix
+
+package hotpath
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// runMemhook replaces this process with memhook, so the event costs one
+// process and memhook's output and exit are the hook's. The input it
+// already read is handed on as stdin through a file removed at once: a
+// pipe could not hold a large prompt without a writer left alive.
+func runMemhook(memhook string, args, env []string, stdin []byte, sys System) int {
+	if stdin != nil {
+		f, err := os.CreateTemp(sys.TempDir, ".hook-input-*")
+		if err != nil {
+			return runChild(memhook, args, env, stdin, sys)
+		}
+		os.Remove(f.Name())
+		_, err = f.Write(stdin)
+		if err == nil {
+			_, err = f.Seek(0, 0)
+		}
+		if err == nil {
+			err = unix.Dup2(int(f.Fd()), 0)
+		}
+		if err != nil {
+			f.Close()
+			return runChild(memhook, args, env, stdin, sys)
+		}
+	}
+	err := syscall.Exec(memhook, append([]string{memhook}, args...), env)
+	fmt.Fprintf(sys.Err, "memhook-hot: run memhook: %v\n", err)
+	return 0
+}
