@@ -137,7 +137,7 @@ func TestDistillateFlushedDuringSessionAndInjected(t *testing.T) {
 	// there), which captured the turn and handed the due flush to memhook.
 	handed := false
 	for _, e := range s.MemhookLog() {
-		handed = handed || e.Get("event").String() == "stop" && e.Get("message").String() == "handed to memhook: flush due"
+		handed = handed || e.Get("event").String() == "stop" && e.Get("message").String() == "from memhook-hot: flush due"
 	}
 	if !handed {
 		t.Error("no Stop handed a due flush from memhook-hot to memhook (is bin/memhook-hot built?)")

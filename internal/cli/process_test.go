@@ -158,7 +158,7 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 		// The flushes that came due at Stop were handed to memhook.
 		handed := 0
 		for _, e := range h.log(t) {
-			if e.Event == "stop" && e.Message == "handed to memhook: flush due" {
+			if e.Event == "stop" && e.Message == "from memhook-hot: flush due" {
 				handed++
 			}
 		}

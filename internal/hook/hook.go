@@ -27,6 +27,10 @@ import (
 // value, a stale one included, is ignored.
 const CapturedEnv = "CEREBRO_HOOK_CAPTURED"
 
+// HandOverEnv is set by memhook-hot, to the reason, on every event it
+// hands to memhook; memhook's log entry for the event names it.
+const HandOverEnv = "CEREBRO_HOOK_HANDOVER"
+
 // MaxInput bounds stdin: prompts and last messages are large but finite.
 const MaxInput = 16 << 20
 

@@ -51,8 +51,10 @@ type Handler func(ctx context.Context, c *Call) ([]byte, error)
 
 // HandOver is what a handler of memhook-hot returns, as its error, for an
 // event it leaves to memhook: the work that remains (a flush that is due,
-// auto-recall) needs packages the hot binary does not link. Run logs it
-// and returns it; the caller then runs memhook with the same input.
+// auto-recall) needs packages the hot binary does not link. Run returns it
+// without a log entry of its own; the caller then runs memhook with the
+// same input and [HandOverEnv] set to the reason, and memhook's entry, the
+// event's only one, says so.
 type HandOver struct {
 	Reason string
 	// Env is added to memhook's environment (what was done already).
@@ -101,10 +103,15 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	}
 	log := runlog.Open(p.Paths.Logs(), logMax)
 	entry := runlog.Entry{Time: start, Event: event}
+	if reason := p.Getenv(HandOverEnv); reason != "" {
+		entry.Level, entry.Message = "info", "from memhook-hot: "+reason
+	}
 	var handOver *HandOver
 	defer func() {
 		if r := recover(); r != nil {
 			entry.Level, entry.Message = "error", fmt.Sprintf("panic: %v", r)
+		} else if handOver != nil {
+			return
 		}
 		entry.MS = float64(p.Now().Sub(start).Microseconds()) / 1000
 		log.Write(entry)
@@ -144,7 +151,6 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	case r := <-done:
 		switch {
 		case errors.As(r.err, &handOver):
-			entry.Level, entry.Message = "info", r.err.Error()
 		case r.err != nil:
 			entry.Level, entry.Message = "error", r.err.Error()
 		}

@@ -1,5 +1,6 @@
 // Package hotpath is memhook-hot, the small binary Claude Code's hooks run
-// on every turn (UserPromptSubmit, Stop). A Go process pays, before main,
+// on every turn (UserPromptSubmit, Stop) and after every edit or command
+// (PostToolUse). A Go process pays, before main,
 // for the start-up of every package it links; memhook links SQLite, go-git
 // and an HTTP server, which makes its start alone cost about four spawns
 // of `true`. This binary links only the hook frame, the configuration and
@@ -7,7 +8,8 @@
 // costs.
 //
 // It does the capture itself. Whatever is left of the event — a flush that
-// became due, auto-recall, a turn a skill drives — it hands to memhook: it
+// became due, auto-recall, a turn a skill drives, an edit of a skill — it
+// hands to memhook: it
 // replaces itself with `memhook hook EVENT` on the same input, telling it
 // the message is captured already ([hook.CapturedEnv]). Any other event is
 // memhook's from the start. So memhook alone still does everything, and a
@@ -77,6 +79,7 @@ func Main(args []string, sys System) int {
 	handlers := map[string]hook.Handler{
 		"user-prompt-submit": h.userPromptSubmit,
 		"stop":               h.stop,
+		"post-tool-use":      h.postToolUse,
 	}
 	if handlers[event] == nil {
 		// Not a per-turn event: memhook reads the input itself.
@@ -90,7 +93,7 @@ func Main(args []string, sys System) int {
 	if ho == nil {
 		return 0
 	}
-	env := append(sys.Environ(), ho.Env...)
+	env := append(append(sys.Environ(), ho.Env...), hook.HandOverEnv+"="+ho.Reason)
 	return sys.Run(sys.Memhook, args, env, in.Raw, sys)
 }
 
@@ -170,6 +173,35 @@ func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
 	}
 	if _, err := os.Lstat(h.paths.OpenTurn(project.ID(c.Root), c.In.SessionID)); err == nil {
 		return nil, captured(c, "a skill's turn ends")
+	}
+	return nil, nil
+}
+
+// postToolUse has nothing to do for most tools: memhook commits an edit
+// of a skill file and records the tools of a turn a skill drives. Any path
+// under a skills folder is handed over (memhook tells which are skills).
+func (h *hot) postToolUse(ctx context.Context, c *hook.Call) ([]byte, error) {
+	if c.RootErr != nil {
+		return nil, c.RootErr
+	}
+	whole := &hook.HandOver{Reason: "post-tool-use"}
+	switch c.In.ToolName {
+	case "Skill":
+		whole.Reason = "a skill ran"
+		return nil, whole
+	case "Write", "Edit", "MultiEdit":
+		path := c.In.ToolFilePath
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(c.In.CWD, path)
+		}
+		if strings.Contains(filepath.ToSlash(path), "/skills/") {
+			whole.Reason = "a skill file may have changed"
+			return nil, whole
+		}
+	}
+	if _, err := os.Lstat(h.paths.OpenTurn(project.ID(c.Root), c.In.SessionID)); err == nil {
+		whole.Reason = "a skill's turn goes on"
+		return nil, whole
 	}
 	return nil, nil
 }

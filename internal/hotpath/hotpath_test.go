@@ -131,12 +131,12 @@ func TestDueFlushIsHandedOverCaptured(t *testing.T) {
 	if n := len(f.journal(t, "s1")); n != 4 {
 		t.Fatalf("journal has %d entries, want 4 (memhook must not capture again)", n)
 	}
-	var msgs []string
-	for _, e := range f.log(t) {
-		msgs = append(msgs, e.Message)
+	if !strings.Contains(strings.Join(c.env, "\n"), hook.HandOverEnv+"=flush due") {
+		t.Fatalf("env %q lacks the reason", c.env)
 	}
-	if !strings.Contains(strings.Join(msgs, "\n"), "handed to memhook: flush due") {
-		t.Fatalf("log %q", msgs)
+	// The event's one log entry is memhook's: this one wrote none.
+	if n := len(f.log(t)); n != 3 {
+		t.Fatalf("%d log entries, want 3 (the handed-over Stop is memhook's to log)", n)
 	}
 }
 
@@ -200,5 +200,45 @@ func TestNestedAndBrokenInputDoNothing(t *testing.T) {
 	}
 	if code := f.run(t, "", "version"); code != 2 {
 		t.Fatalf("a command that is not a hook: exit %d, want 2", code)
+	}
+}
+
+func TestToolsAreLeftAloneButSkills(t *testing.T) {
+	f := newFixture(t)
+	post := func(tool, input string) []handed {
+		f.calls = nil
+		in := fmt.Sprintf(`{"session_id":"s1","cwd":%q,"hook_event_name":"PostToolUse","tool_name":%q,"tool_input":%s}`, f.proj, tool, input)
+		f.run(t, in, "hook", "post-tool-use")
+		return f.calls
+	}
+	for _, tc := range []struct{ tool, input string }{
+		{"Bash", `{"command":"go test ./..."}`},
+		{"Edit", `{"file_path":"main.go"}`},
+		{"Write", `{"file_path":"` + filepath.Join(f.proj, "docs", "skills.md") + `"}`},
+	} {
+		if got := post(tc.tool, tc.input); len(got) != 0 {
+			t.Errorf("%s %s was handed over", tc.tool, tc.input)
+		}
+	}
+	for _, tc := range []struct{ tool, input string }{
+		{"Edit", `{"file_path":".claude/skills/use-tables/SKILL.md"}`},
+		{"Skill", `{"skill":"cerebro:relearn"}`},
+	} {
+		got := post(tc.tool, tc.input)
+		if len(got) != 1 || strings.Join(got[0].args, " ") != "hook post-tool-use" || !strings.Contains(string(got[0].stdin), tc.input) {
+			t.Fatalf("%s %s: hand-overs %+v, want the whole event", tc.tool, tc.input, got)
+		}
+		if strings.Contains(strings.Join(got[0].env, "\n"), hook.CapturedEnv) {
+			t.Fatalf("%s: handed over as captured", tc.tool)
+		}
+	}
+	// Every tool of a turn a skill drives is recorded by memhook.
+	paths := config.ResolvePaths(func(k string) string { return f.env[k] })
+	root, _ := project.RootFor(f.proj, paths.Home)
+	marker := paths.OpenTurn(project.ID(root), "s1")
+	os.MkdirAll(filepath.Dir(marker), 0o700)
+	os.WriteFile(marker, []byte("run1 1"), 0o600)
+	if got := post("Bash", `{"command":"memhook recall x"}`); len(got) != 1 {
+		t.Fatalf("a tool of a skill's turn: %d hand-overs, want 1", len(got))
 	}
 }
