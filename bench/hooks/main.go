@@ -87,11 +87,12 @@ func main() {
 		hookRunner("stop (no flush), 2.7 MB transcript", *hotBin, env, "stop", input("big", "Stop", big, "last_assistant_message", reply), nil),
 		hookRunner("baseline: memhook with the nested guard (no work)", *bin, append(env, "CEREBRO_NESTED=1"), "stop", input("base", "Stop", small), nil),
 		hookRunner("stop (no flush), 10 KB, memhook alone", *bin, env, "stop", input("small2", "Stop", small, "last_assistant_message", reply), nil),
+		hookRunner("post-tool-use, a Bash call", *hotBin, env, "post-tool-use", input("small", "PostToolUse", small, "tool_name", "Bash"), nil),
 	}, floors...)...)
-	base, rs, baseFull, stopFull, spawn := hot[0], append([]result(nil), hot[1:5]...), hot[5], hot[6], hot[7]
+	base, rs, baseFull, stopFull, post, spawn := hot[0], append([]result(nil), hot[1:5]...), hot[5], hot[6], hot[7], hot[8]
 	var helloGo result
 	if *hello != "" {
-		helloGo = hot[8]
+		helloGo = hot[9]
 	}
 	var viaShim result
 	if *shim != "" {
@@ -149,7 +150,7 @@ func main() {
 	flushP50, flushP95 := measureFlush(work, proj, prompt, reply)
 
 	fmt.Printf("%-56s %9s %9s %10s\n", "scenario (one hook process per run)", "p50", "p95", "peak RSS")
-	for _, r := range append([]result{base, baseFull, stopFull}, rs...) {
+	for _, r := range append([]result{base, baseFull, stopFull, post}, rs...) {
 		fmt.Printf("%-56s %9s %9s %7d KB\n", r.name, ms(r.p50), ms(r.p95), r.rssKB)
 	}
 	fmt.Printf("%-56s %9s %9s %10s\n", "extractive flush of a 20-reply segment (in process)", ms(flushP50), ms(flushP95), "-")
@@ -166,6 +167,7 @@ func main() {
 	fmt.Printf("ratio memhook-hot doing nothing / spawn of true: %.2f (the Go runtime's start and the hot binary's init, under every turn)\n", ratio(base, spawn))
 	fmt.Printf("ratio memhook doing nothing / spawn of true:     %.2f (what the per-turn hooks would pay before any work without memhook-hot)\n", ratio(baseFull, spawn))
 	fmt.Printf("ratio stop by memhook alone / spawn of true:     %.2f\n", ratio(stopFull, spawn))
+	fmt.Printf("ratio post-tool-use / spawn of true (p50):       %.2f (after every edit and command)\n", ratio(post, spawn))
 	if *hello != "" {
 		fmt.Printf("%-56s %9s %9s\n", helloGo.name, ms(helloGo.p50), ms(helloGo.p95))
 		fmt.Printf("ratio hello-world Go binary / spawn of true:     %.2f (the floor for one static Go binary)\n", ratio(helloGo, spawn))
