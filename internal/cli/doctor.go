@@ -85,6 +85,7 @@ func doctorChecks() []doctorCheck {
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkRegistry(rep, o.Paths.Registry()) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOrgVault(rep, o.Paths.Home) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkHotBinary(rep, o.Executable) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
@@ -419,6 +420,26 @@ func checkVersion(rep *doctorReport, f *Factory) {
 		return
 	}
 	rep.add("warn", "run the memhook from the plugin's bin/ or set CLAUDE_PLUGIN_ROOT", "memhook %s; plugin.json not found to compare", Version)
+}
+
+// checkHotBinary looks for memhook-hot beside memhook: without it the
+// per-turn hooks run memhook, correct but about twice as slow; built long
+// before memhook, it is stale and runs old capture code.
+func checkHotBinary(rep *doctorReport, exe string) {
+	if exe == "" {
+		return
+	}
+	hot := filepath.Join(filepath.Dir(exe), "memhook-hot"+filepath.Ext(exe))
+	hi, err := os.Stat(hot)
+	if err != nil {
+		rep.add("warn", "run `make build` in the plugin checkout", "%s is missing: the per-turn hooks run memhook, about twice as slow", hot)
+		return
+	}
+	if mi, err := os.Stat(exe); err == nil && hi.ModTime().Before(mi.ModTime().Add(-10*time.Minute)) {
+		rep.add("warn", "run `make build` in the plugin checkout", "%s is older than memhook: the per-turn hooks run an older build", hot)
+		return
+	}
+	rep.add("ok", "", "memhook-hot %s runs the per-turn hooks", hot)
 }
 
 // checkHookLog reports the most recent errors of the last day and slow
