@@ -8,6 +8,13 @@
 // questions naming a date are reported apart. A grep-style baseline
 // (query-word counts over windows of lines as long as a snippet) runs
 // over the same files in the same run.
+//
+// The defaults and plain BM25 over 12-line windows are also reported on
+// two halves of the questions (each conversation's even- and
+// odd-numbered ones): a ranking change is worth keeping only when it
+// helps on both, not when it wins a few questions of one. -misses N
+// prints each question the defaults miss at 5, with its evidence lines
+// and the first N snippets returned, to read what a rule should fix.
 package main
 
 import (
@@ -55,8 +62,9 @@ func main() {
 	data := flag.String("data", "../shared/bench/locomo-dev.json", "LoCoMo JSON")
 	chunk := flag.Int("chunk", def.ChunkTokens, "chunk tokens")
 	overlap := flag.Int("overlap", def.OverlapTokens, "overlap tokens")
+	misses := flag.Int("misses", 0, "print the defaults' misses at 5 (question, evidence lines, the first N snippets)")
 	flag.Parse()
-	if err := run(*data, *chunk, *overlap); err != nil {
+	if err := run(*data, *chunk, *overlap, *misses); err != nil {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
 		os.Exit(1)
 	}
@@ -69,7 +77,7 @@ type conv struct {
 	qs    []qa
 }
 
-func run(dataPath string, chunk, overlap int) error {
+func run(dataPath string, chunk, overlap, misses int) error {
 	raw, err := os.ReadFile(dataPath)
 	if err != nil {
 		return fmt.Errorf("read %s: %w (see ../shared/bench/README.md)", dataPath, err)
@@ -143,11 +151,12 @@ func run(dataPath string, chunk, overlap int) error {
 	var rows, datedRows []string
 	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
 	byConv := make([]metrics, len(convs))
+	var byHalf [2]metrics
 	nDated := 0
 	for vi, v := range variants {
 		var m, dated metrics
 		for ci, c := range convs {
-			for _, q := range c.qs {
+			for qi, q := range c.qs {
 				// "now" is the day after the last session, so that "last
 				// year" or "in June" resolve as they would the day after
 				o := defaults(c.last.AddDate(0, 0, 1))
@@ -171,6 +180,10 @@ func run(dataPath string, chunk, overlap int) error {
 				if vi == headline {
 					byCat[q.Category].add(r, el)
 					byConv[ci].add(r, el)
+					byHalf[qi%2].add(r, el)
+					if misses > 0 && (r == 0 || r > 5) {
+						printMiss(c, q, r, snippets, misses)
+					}
 				}
 			}
 		}
@@ -195,6 +208,7 @@ func run(dataPath string, chunk, overlap int) error {
 	}
 	bm12, bm5, g12 := &metrics{}, &metrics{}, &metrics{}
 	bm12conv := make([]metrics, len(convs))
+	var bm12half [2]metrics
 	for ci, c := range convs {
 		w12, err := readWindows(c.files, 12)
 		if err != nil {
@@ -204,7 +218,7 @@ func run(dataPath string, chunk, overlap int) error {
 		if err != nil {
 			return err
 		}
-		for _, q := range c.qs {
+		for qi, q := range c.qs {
 			for _, b := range []struct {
 				m     *metrics
 				ws    *windows
@@ -216,6 +230,7 @@ func run(dataPath string, chunk, overlap int) error {
 				b.m.add(r, el)
 				if b.m == bm12 {
 					bm12conv[ci].add(r, el)
+					bm12half[qi%2].add(r, el)
 				}
 			}
 		}
@@ -240,9 +255,44 @@ func run(dataPath string, chunk, overlap int) error {
 		fmt.Println(byConv[ci].row(fmt.Sprintf("  %s (%d questions)", filepath.Base(c.dir), len(c.qs))))
 		fmt.Println(bm12conv[ci].row("    plain BM25, 12-line windows"))
 	}
+	fmt.Printf("\nby half (each conversation's questions alternately; cerebro, defaults), each with plain BM25 over 12-line windows:\n")
+	for h, name := range []string{"even", "odd"} {
+		fmt.Println(byHalf[h].row(fmt.Sprintf("  %s-numbered questions (%d)", name, len(byHalf[h].ranks))))
+		fmt.Println(bm12half[h].row("    plain BM25, 12-line windows"))
+	}
 	fmt.Printf("\nrecall@5 cerebro (defaults) − plain BM25 over 12-line windows: %.3f − %.3f = %+.3f\n", base5, bm12.recall(5), base5-bm12.recall(5))
 	fmt.Printf("recall@5 cerebro (defaults) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
 	return nil
+}
+
+// printMiss shows a question the defaults missed at 5: its evidence
+// lines, the rank they came at, and the first n snippets returned.
+func printMiss(c *conv, q qa, r int, snippets []string, n int) {
+	fmt.Printf("MISS [%s] cat %d rank %d: %s\n", filepath.Base(c.dir), q.Category, r, q.Question)
+	for _, e := range q.Evidence {
+		for _, id := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
+			fmt.Printf("  evidence %s\n", evidenceLine(c, id))
+		}
+	}
+	for i, s := range snippets[:min(n, len(snippets))] {
+		fmt.Printf("  #%d %s\n", i+1, strings.ReplaceAll(s, "\n", "\n     "))
+	}
+}
+
+// evidenceLine is the line of the conversation's files carrying dia_id id.
+func evidenceLine(c *conv, id string) string {
+	for _, f := range c.files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.Contains(l, "["+id+"]") {
+				return filepath.Base(f) + ": " + l
+			}
+		}
+	}
+	return id + " (not found)"
 }
 
 // defaults are the search options a user gets (config.Default), with
