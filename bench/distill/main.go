@@ -23,6 +23,7 @@ import (
 
 var (
 	bin      = flag.String("bin", "bin/memhook", "memhook binary to replay through")
+	hotBin   = flag.String("hot", "", "memhook-hot beside -bin: the per-turn hooks go through it, as scripts/memhook routes them")
 	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts")
 	facts    = flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of the transcripts")
 	scorer   = flag.String("scorer", "../shared/bench/distill_score.py", "the scorer")
@@ -178,7 +179,11 @@ func replay(work, file string, lines []line) (string, int) {
 			m[kv[i]] = kv[i+1]
 		}
 		in, _ := json.Marshal(m)
-		cmd := exec.Command(*bin, "hook", strings.ToLower(kebab(event)))
+		prog := *bin
+		if *hotBin != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
+			prog = *hotBin
+		}
+		cmd := exec.Command(prog, "hook", strings.ToLower(kebab(event)))
 		cmd.Env, cmd.Stdin, cmd.Dir = env, bytes.NewReader(in), proj
 		res, err := cmd.Output()
 		check(err)

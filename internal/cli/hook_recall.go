@@ -16,10 +16,10 @@ import (
 // budget inside the hook's deadline; slash commands are left alone.
 func (r *hookRun) autoRecall(ctx context.Context, sc *hookScope) ([]byte, error) {
 	c := sc.cfg.Search
-	prompt := strings.TrimSpace(r.In.Prompt)
-	if !c.AutoRecall || prompt == "" || strings.HasPrefix(prompt, "/") {
+	if !c.AutoRecalls(r.In.Prompt) {
 		return nil, nil
 	}
+	prompt := strings.TrimSpace(r.In.Prompt)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.AutoRecallBudget)*time.Millisecond)
 	defer cancel()
 	roots := search.Roots(sc.layout.Root, r.Paths.Home, r.Getenv("HOME"), search.ScopeAll)

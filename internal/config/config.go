@@ -109,6 +109,14 @@ type Search struct {
 	SnippetChars int `toml:"snippet_chars"`
 }
 
+// AutoRecalls reports whether auto-recall answers this prompt: it is on,
+// and the prompt is neither empty nor a slash command. memhook-hot hands
+// exactly these prompts to memhook.
+func (s Search) AutoRecalls(prompt string) bool {
+	prompt = strings.TrimSpace(prompt)
+	return s.AutoRecall && prompt != "" && !strings.HasPrefix(prompt, "/")
+}
+
 // Embedding configures the optional vector provider; an empty provider
 // keeps search BM25-only and offline.
 type Embedding struct {

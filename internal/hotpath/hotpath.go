@@ -71,7 +71,7 @@ func OS() System {
 // Main runs `memhook-hot hook EVENT`. Anything else is memhook's.
 func Main(args []string, sys System) int {
 	if len(args) != 2 || args[0] != "hook" {
-		fmt.Fprintln(sys.Err, "memhook-hot: runs Claude Code's per-turn hooks (hook user-prompt-submit|stop); use memhook for everything else")
+		fmt.Fprintln(sys.Err, "memhook-hot: runs Claude Code's per-turn hooks (hook user-prompt-submit|stop|post-tool-use); use memhook for everything else")
 		return 2
 	}
 	event := args[1]
@@ -147,8 +147,7 @@ func (h *hot) userPromptSubmit(ctx context.Context, c *hook.Call) ([]byte, error
 	if _, err := sess.Capture(h.sys.Now(), "user", c.In.Prompt, meta); err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
-	prompt := strings.TrimSpace(c.In.Prompt)
-	if cfg.Search.AutoRecall && prompt != "" && !strings.HasPrefix(prompt, "/") {
+	if cfg.Search.AutoRecalls(c.In.Prompt) {
 		return nil, captured(c, "auto-recall")
 	}
 	return nil, nil
