@@ -1,19 +1,18 @@
 // Package hotpath is memhook-hot, the small binary Claude Code's hooks run
 // on every turn (UserPromptSubmit, Stop) and after every edit or command
-// (PostToolUse). A Go process pays, before main,
-// for the start-up of every package it links; memhook links SQLite, go-git
-// and an HTTP server, which makes its start alone cost about four spawns
-// of `true`. This binary links only the hook frame, the configuration and
-// the session journal (package capture), so a turn costs what its capture
-// costs.
+// (PostToolUse). A Go process pays, before main, for the start-up of every
+// package it links; memhook links SQLite, go-git and an HTTP server, which
+// makes its start alone cost four to five spawns of `true`. This binary
+// links only the hook frame, the configuration and the session journal
+// (package capture), so a turn costs what its capture costs.
 //
 // It does the capture itself. Whatever is left of the event — a flush that
 // became due, auto-recall, a turn a skill drives, an edit of a skill — it
-// hands to memhook: it
-// replaces itself with `memhook hook EVENT` on the same input, telling it
-// the message is captured already ([hook.CapturedEnv]). Any other event is
-// memhook's from the start. So memhook alone still does everything, and a
-// plugin without memhook-hot works as before, only slower.
+// hands to memhook: it replaces itself with `memhook hook EVENT` on the
+// same input, telling it the message is captured already
+// ([hook.CapturedEnv]). Any other event is memhook's from the start. So
+// memhook alone still does everything, and a plugin without memhook-hot
+// works as before, only slower.
 //
 //	os.Exit(hotpath.Main(os.Args[1:], hotpath.OS()))
 package hotpath
