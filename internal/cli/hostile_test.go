@@ -28,6 +28,9 @@ import (
 //   - every process returns before its deadline (a hang is killed and
 //     fails the test);
 //   - once the planted thing is removed, the session is recovered.
+//
+// The per-turn hooks run memhook-hot, as scripts/memhook routes them, so
+// the suite covers what a user runs; memhook takes the events it is handed.
 
 // hostileRSS is the peak resident memory any one process may reach.
 const hostileRSS = 200 << 20
@@ -43,6 +46,7 @@ type hostile struct {
 
 func newHostile(t *testing.T) *hostile {
 	h := &hostile{hookEnv: newHookEnv(t)}
+	h.hot = true
 	h.outside = filepath.Join(filepath.Dir(h.proj), "outside")
 	os.MkdirAll(h.outside, 0o755)
 	h.bashrc = filepath.Join(h.outside, "bashrc")
@@ -56,7 +60,7 @@ func (h *hostile) exec(t *testing.T, stdin string, args ...string) (stdout, stde
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, memhookBin, args...)
+	cmd := exec.CommandContext(ctx, h.binFor(args), args...)
 	cmd.Env = envList(h.env)
 	cmd.Dir = h.proj
 	cmd.Stdin = strings.NewReader(stdin)

@@ -41,11 +41,7 @@ func TestMain(m *testing.M) {
 // routes them.
 func (h *hookEnv) proc(t *testing.T, stdin string, extra []string, args ...string) (string, int) {
 	t.Helper()
-	bin := memhookBin
-	if h.hot && len(args) == 2 && args[0] == "hook" && (args[1] == "user-prompt-submit" || args[1] == "stop") {
-		bin = hotBin
-	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(h.binFor(args), args...)
 	cmd.Env = append(envList(h.env), extra...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
@@ -58,6 +54,18 @@ func (h *hookEnv) proc(t *testing.T, stdin string, extra []string, args ...strin
 		t.Fatal(err)
 	}
 	return out.String(), code
+}
+
+// binFor is the binary that runs args: with h.hot, memhook-hot for the
+// hooks scripts/memhook routes to it.
+func (h *hookEnv) binFor(args []string) string {
+	if h.hot && len(args) == 2 && args[0] == "hook" {
+		switch args[1] {
+		case "user-prompt-submit", "stop", "post-tool-use":
+			return hotBin
+		}
+	}
+	return memhookBin
 }
 
 func envList(m map[string]string) []string {
