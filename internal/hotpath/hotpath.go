@@ -30,6 +30,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
@@ -48,8 +49,9 @@ type System struct {
 	// TempDir holds, for an instant, the input handed to memhook.
 	TempDir string
 	// Run starts memhook on an event: it replaces this process where the
-	// system can (see run_unix.go), and returns the exit code to use.
-	Run func(memhook string, args, env []string, stdin []byte, sys System) int
+	// system can (see run_unix.go), so it returns only when that failed,
+	// or, elsewhere, once memhook is done.
+	Run func(memhook string, args, env []string, stdin []byte, sys System) error
 }
 
 // OS is the real process.
@@ -82,7 +84,8 @@ func Main(args []string, sys System) int {
 	}
 	if handlers[event] == nil {
 		// Not a per-turn event: memhook reads the input itself.
-		return sys.Run(sys.Memhook, args, sys.Environ(), nil, sys)
+		h.handOverFailed(event, sys.Run(sys.Memhook, args, sys.Environ(), nil, sys))
+		return 0
 	}
 	if sys.TempDir == "" {
 		sys.TempDir = h.paths.State
@@ -93,7 +96,21 @@ func Main(args []string, sys System) int {
 		return 0
 	}
 	env := append(append(sys.Environ(), ho.Env...), hook.HandOverEnv+"="+ho.Reason)
-	return sys.Run(sys.Memhook, args, env, in.Raw, sys)
+	h.handOverFailed(event, sys.Run(sys.Memhook, args, env, in.Raw, sys))
+	return 0
+}
+
+// handOverFailed logs a hand-over that could not start memhook (a plugin
+// whose memhook is missing or not runnable). The hook still exits 0: what
+// was captured stays, and the flush comes with a later event.
+func (h *hot) handOverFailed(event string, err error) {
+	if err == nil {
+		return
+	}
+	fmt.Fprintf(h.sys.Err, "memhook-hot: hand %s over to memhook: %v\n", event, err)
+	log := runlog.Open(h.paths.Logs(), 1<<20)
+	log.Write(runlog.Entry{Time: h.sys.Now(), Event: event, Level: "error",
+		Message: fmt.Sprintf("hand over to memhook: %v (run make build in the plugin checkout)", err)})
 }
 
 // hot is one process's state: the settings are loaded once per project.

@@ -3,6 +3,7 @@ package hotpath
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,10 +26,11 @@ type handed struct {
 }
 
 type fixture struct {
-	env   map[string]string
-	proj  string
-	calls []handed
-	out   bytes.Buffer
+	runErr error // what starting memhook returns
+	env    map[string]string
+	proj   string
+	calls  []handed
+	out    bytes.Buffer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -59,12 +61,12 @@ func (f *fixture) run(t *testing.T, stdin string, args ...string) int {
 		Getenv:  func(k string) string { return f.env[k] },
 		Environ: func() []string { return []string{"PATH=/bin"} },
 		Now:     time.Now, Memhook: "/plugin/bin/memhook",
-		Run: func(memhook string, args, env []string, stdin []byte, sys System) int {
+		Run: func(memhook string, args, env []string, stdin []byte, sys System) error {
 			if memhook != "/plugin/bin/memhook" {
 				t.Errorf("memhook is %q", memhook)
 			}
 			f.calls = append(f.calls, handed{args, env, stdin})
-			return 0
+			return f.runErr
 		},
 	}
 	return Main(args, sys)
@@ -175,9 +177,9 @@ func TestOtherEventsGoToMemhookUnread(t *testing.T) {
 	var stdin bytes.Buffer
 	stdin.WriteString(in)
 	sys := System{In: &stdin, Getenv: func(k string) string { return f.env[k] }, Environ: func() []string { return nil },
-		Now: time.Now, Memhook: "memhook", Run: func(_ string, args, _ []string, data []byte, sys System) int {
+		Now: time.Now, Memhook: "memhook", Run: func(_ string, args, _ []string, data []byte, sys System) error {
 			f.calls = append(f.calls, handed{args: args, stdin: data})
-			return 0
+			return nil
 		}}
 	Main([]string{"hook", "session-start"}, sys)
 	if len(f.calls) != 1 || f.calls[0].stdin != nil || stdin.String() != in {
@@ -240,5 +242,26 @@ func TestToolsAreLeftAloneButSkills(t *testing.T) {
 	os.WriteFile(marker, []byte("run1 1"), 0o600)
 	if got := post("Bash", `{"command":"memhook recall x"}`); len(got) != 1 {
 		t.Fatalf("a tool of a skill's turn: %d hand-overs, want 1", len(got))
+	}
+}
+
+// A hand-over that cannot start memhook (missing from the plugin) keeps
+// the capture, exits 0 and says why in the log.
+func TestFailedHandOverIsLogged(t *testing.T) {
+	f := newFixture(t)
+	f.runErr = errors.New("fork/exec /plugin/bin/memhook: no such file or directory")
+	for i := range 2 {
+		f.run(t, f.input("s1", "UserPromptSubmit", "prompt", fmt.Sprintf("question %d", i)), "hook", "user-prompt-submit")
+		if code := f.run(t, f.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("answer %d", i)), "hook", "stop"); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	}
+	if n := len(f.journal(t, "s1")); n != 4 {
+		t.Fatalf("journal has %d entries, want 4", n)
+	}
+	entries := f.log(t)
+	last := entries[len(entries)-1]
+	if last.Event != "stop" || last.Level != "error" || !strings.Contains(last.Message, "no such file") {
+		t.Fatalf("last log entry %+v", last)
 	}
 }

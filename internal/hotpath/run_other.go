@@ -2,6 +2,6 @@
 
 package hotpath
 
-func runMemhook(memhook string, args, env []string, stdin []byte, sys System) int {
+func runMemhook(memhook string, args, env []string, stdin []byte, sys System) error {
 	return runChild(memhook, args, env, stdin, sys)
 }

@@ -3,7 +3,6 @@
 package hotpath
 
 import (
-	"fmt"
 	"os"
 	"syscall"
 
@@ -14,7 +13,7 @@ import (
 // process and memhook's output and exit are the hook's. The input it
 // already read is handed on as stdin through a file removed at once: a
 // pipe could not hold a large prompt without a writer left alive.
-func runMemhook(memhook string, args, env []string, stdin []byte, sys System) int {
+func runMemhook(memhook string, args, env []string, stdin []byte, sys System) error {
 	if stdin != nil {
 		f, err := os.CreateTemp(sys.TempDir, ".hook-input-*")
 		if err != nil {
@@ -33,7 +32,5 @@ func runMemhook(memhook string, args, env []string, stdin []byte, sys System) in
 			return runChild(memhook, args, env, stdin, sys)
 		}
 	}
-	err := syscall.Exec(memhook, append([]string{memhook}, args...), env)
-	fmt.Fprintf(sys.Err, "memhook-hot: run memhook: %v\n", err)
-	return 0
+	return syscall.Exec(memhook, append([]string{memhook}, args...), env)
 }
