@@ -139,6 +139,9 @@ func TestShimBuildsOnFirstUse(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "memhook version") {
 		t.Fatalf("after the build: exit %d, output %q", code, out)
 	}
+	if _, err := os.Stat(filepath.Join(root, "bin", "memhook-hot")); err != nil {
+		t.Fatalf("the first-use build left out memhook-hot: %v", err)
+	}
 }
 
 // Once bin/memhook exists, every hook goes straight to it without running
@@ -170,5 +173,23 @@ func TestShimFastPathRunsNoOtherProgram(t *testing.T) {
 	out, code := shim(t, root, onlySh, "{}", "hook", "stop")
 	if code != 0 || strings.TrimSpace(out) != "memhook stand-in: hook stop" {
 		t.Fatalf("exit %d, output %q", code, out)
+	}
+	// With memhook-hot beside it, the per-turn and per-tool hooks go there
+	// and every other event to memhook, still without another program.
+	hot := "#!" + sh + "\necho \"memhook-hot stand-in: $*\"\n"
+	if err := os.WriteFile(filepath.Join(root, "bin", "memhook-hot"), []byte(hot), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for event, want := range map[string]string{
+		"user-prompt-submit": "memhook-hot stand-in", "stop": "memhook-hot stand-in", "post-tool-use": "memhook-hot stand-in",
+		"session-start": "memhook stand-in", "pre-compact": "memhook stand-in", "session-end": "memhook stand-in",
+	} {
+		out, code := shim(t, root, onlySh, "{}", "hook", event)
+		if code != 0 || strings.TrimSpace(out) != want+": hook "+event {
+			t.Errorf("hook %s: exit %d, output %q, want %q", event, code, out, want)
+		}
+	}
+	if out, _ := shim(t, root, onlySh, "", "search", "stop"); strings.TrimSpace(out) != "memhook stand-in: search stop" {
+		t.Errorf("a command went to %q", out)
 	}
 }
