@@ -35,13 +35,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 }
 
 func (h *hookEnv) input(session, event string, kv ...string) string {
-	m := map[string]any{"session_id": session, "cwd": h.proj, "hook_event_name": event,
-		"transcript_path": filepath.Join(h.proj, "..", session+".jsonl")}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return testfile.HookInput(h.proj, session, event, kv...)
 }
 
 func (h *hookEnv) hook(t *testing.T, event, stdin string) string {
@@ -71,11 +65,7 @@ func (h *hookEnv) daily() string {
 }
 
 func (h *hookEnv) log(t *testing.T) []runlog.Entry {
-	entries, err := runlog.Open(filepath.Join(h.env["CEREBRO_STATE_DIR"], "logs"), 0).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return entries
+	return testfile.HookLog(t, h.env["CEREBRO_STATE_DIR"])
 }
 
 func TestHooksFlushAtReplyThresholdAndAtEnd(t *testing.T) {

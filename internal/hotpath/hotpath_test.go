@@ -2,7 +2,6 @@ package hotpath
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // handed is what memhook would have been started with.
@@ -44,13 +44,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 func (f *fixture) input(session, event string, kv ...string) string {
-	m := map[string]any{"session_id": session, "cwd": f.proj, "hook_event_name": event,
-		"transcript_path": filepath.Join(f.proj, "..", session+".jsonl")}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return testfile.HookInput(f.proj, session, event, kv...)
 }
 
 func (f *fixture) run(t *testing.T, stdin string, args ...string) int {
@@ -87,11 +81,7 @@ func (f *fixture) journal(t *testing.T, id string) []capture.Entry {
 }
 
 func (f *fixture) log(t *testing.T) []runlog.Entry {
-	entries, err := runlog.Open(filepath.Join(f.env["CEREBRO_STATE_DIR"], "logs"), 0).Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return entries
+	return testfile.HookLog(t, f.env["CEREBRO_STATE_DIR"])
 }
 
 func TestTurnsAreCapturedWithoutMemhook(t *testing.T) {

@@ -6,6 +6,8 @@
 //	got := testfile.Read(t, path)
 //	dir := testfile.Shared(t, "fixtures", "transcripts")
 //	testfile.Golden(t, filepath.Join("testdata", "x.golden"), got)
+//	in := testfile.HookInput(proj, "s1", "Stop", "last_assistant_message", "Done.")
+//	entries := testfile.HookLog(t, stateDir)
 //
 // Only tests import it.
 package testfile
