@@ -262,6 +262,13 @@ func TestHostileTranscripts(t *testing.T) {
 			if got := h.dailyText(); !strings.Contains(got, "flag 3") {
 				t.Errorf("the session's prompts were lost:\n%s", got)
 			}
+			// Refused at once, not waited on: a hook that sat out its
+			// deadline on the transcript dropped its work.
+			for _, e := range h.log(t) {
+				if strings.Contains(e.Message, "deadline") {
+					t.Errorf("%s hook ran into its deadline: %s", e.Event, e.Message)
+				}
+			}
 			h.untouched(t)
 		})
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -42,14 +41,13 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	if from < 0 {
 		return t, from, fmt.Errorf("count transcript %s: negative offset %d", path, from)
 	}
-	f, err := os.Open(path)
+	// Through the same bounded, non-blocking open as Read: the path comes
+	// from hook input and may name a FIFO or /dev/zero.
+	f, err := open(path, from, maxBytes)
 	if err != nil {
-		return t, from, fmt.Errorf("count transcript: %w", err)
+		return t, from, err
 	}
 	defer f.Close()
-	if _, err := f.Seek(from, io.SeekStart); err != nil {
-		return t, from, fmt.Errorf("count transcript %s: seek to %d: %w", path, from, err)
-	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	var consumed int64
 	seen := map[string]int{}

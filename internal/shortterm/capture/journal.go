@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
@@ -273,7 +274,7 @@ func parseJournal(r *bufio.Reader) ([]Entry, int64, error) {
 // lineAlignedSize is the transcript's size when it ends a line, else 0 (a
 // line still being written would be cut; reading from 0 is then safe).
 func lineAlignedSize(path string) int64 {
-	f, err := os.Open(path)
+	f, err := safefs.Open(path) // hook input: a FIFO must not block
 	if err != nil {
 		return 0
 	}
