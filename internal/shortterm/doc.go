@@ -2,8 +2,10 @@
 // file: capture, the flush thresholds, the trivial rule, recovery of
 // flushes that were cancelled or killed, the background flush of the claude
 // distiller, redaction, the distiller's daily budget and the SessionStart
-// inject. internal/cli only decodes a hook's JSON, sets its deadline,
-// dispatches to the one method of [Memory] for the event and prints.
+// inject. internal/cli only dispatches a hook, through the frame of
+// internal/hook (decode, deadline, log, print), to the one method of
+// [Memory] for the event; memhook-hot (internal/hotpath) runs the capture
+// of the per-turn hooks itself and hands memhook the rest.
 //
 // Use it as:
 //
@@ -19,12 +21,13 @@
 // session, plus a pending marker per session that has dialogue not yet
 // flushed to the daily file.
 //
-// The hot path ([Session.Capture]) appends one journal line and rewrites the
+// The hot path ([capture.Session.Capture], in package capture so that
+// memhook-hot links it alone) appends one journal line and rewrites the
 // small state file; it reads the transcript only from where the last Stop
-// stopped. [Session.Flush] turns the unflushed segment (transcript from the
+// stopped. [FlushSession] turns the unflushed segment (transcript from the
 // saved offset, combined with the journal, see combine.go) into one daily
 // section and advances the cursors only after the section is durable.
-// [Store.Pending] lists the sessions a recovery must flush.
+// [capture.Store.Pending] lists the sessions a recovery must flush.
 //
 // Layout under the sessions dir: <project-id>/<session>.json (state),
 // <project-id>/<session>.cursor.json (its durable copy),
