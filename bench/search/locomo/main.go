@@ -15,6 +15,11 @@
 // helps on both, not when it wins a few questions of one. -misses N
 // prints each question the defaults miss at 5, with its evidence lines
 // and the first N snippets returned, to read what a rule should fix.
+//
+// The lexical reach (reach.go) sorts the questions by whether an evidence
+// line, or only a turn next to it, or neither, shares a content word with
+// the question, and gives the defaults' and BM25's recall in each class:
+// how much of what is missed a word-matching rule could still find.
 package main
 
 import (
@@ -33,6 +38,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/textan"
 )
 
 type turn struct {
@@ -72,6 +78,8 @@ type conv struct {
 	files []string
 	last  time.Time
 	qs    []qa
+	// speakers' names, in lowercase words
+	speakers map[string]bool
 }
 
 func run(dataPath string, chunk, overlap, misses int) error {
@@ -128,6 +136,10 @@ func run(dataPath string, chunk, overlap, misses int) error {
 	variants = append(variants, variant{fmt.Sprintf("cerebro, defaults, snippets of %d chars", shown),
 		func(o *search.Options) { o.SnippetChars = shown }})
 	const headline = 0 // the defaults: the by-category breakdown
+	reach, err := lexicalReach(convs)
+	if err != nil {
+		return err
+	}
 	idxDir := filepath.Join(work, "index")
 	var idxs []*search.Index
 	start := time.Now()
@@ -178,8 +190,9 @@ func run(dataPath string, chunk, overlap, misses int) error {
 					byCat[q.Category].add(r, el)
 					byConv[ci].add(r, el)
 					byHalf[qi%2].add(r, el)
+					reach.ranks[reach.class[ci][qi]].add(r, el)
 					if misses > 0 && (r == 0 || r > 5) {
-						printMiss(c, q, r, snippets, misses)
+						printMiss(c, q, r, reach.class[ci][qi], snippets, misses)
 					}
 				}
 			}
@@ -228,6 +241,7 @@ func run(dataPath string, chunk, overlap, misses int) error {
 				if b.m == bm12 {
 					bm12conv[ci].add(r, el)
 					bm12half[qi%2].add(r, el)
+					reach.bm12[reach.class[ci][qi]].add(r, el)
 				}
 			}
 		}
@@ -258,14 +272,15 @@ func run(dataPath string, chunk, overlap, misses int) error {
 		fmt.Println(bm12half[h].row("    plain BM25, 12-line windows"))
 	}
 	fmt.Printf("\nrecall@5 cerebro (defaults) − plain BM25 over 12-line windows: %.3f − %.3f = %+.3f\n", base5, bm12.recall(5), base5-bm12.recall(5))
+	reach.print()
 	fmt.Printf("recall@5 cerebro (defaults) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
 	return nil
 }
 
 // printMiss shows a question the defaults missed at 5: its evidence
 // lines, the rank they came at, and the first n snippets returned.
-func printMiss(c *conv, q qa, r int, snippets []string, n int) {
-	fmt.Printf("MISS [%s] cat %d rank %d: %s\n", filepath.Base(c.dir), q.Category, r, q.Question)
+func printMiss(c *conv, q qa, r int, cl reachClass, snippets []string, n int) {
+	fmt.Printf("MISS [%s] cat %d rank %d, %s: %s\n", filepath.Base(c.dir), q.Category, r, cl, q.Question)
 	for _, e := range q.Evidence {
 		for _, id := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
 			fmt.Printf("  evidence %s\n", evidenceLine(c, id))
@@ -315,7 +330,7 @@ func sessionTime(s string) (time.Time, error) {
 
 // writeSessions writes each session as a daily file in the daily format.
 func writeSessions(dir string, s sample) (*conv, error) {
-	c := &conv{dir: dir}
+	c := &conv{dir: dir, speakers: map[string]bool{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -347,6 +362,9 @@ func writeSessions(dir string, s sample) (*conv, error) {
 				text += " [shared an image: " + tr.BlipCaption + "]"
 			}
 			fmt.Fprintf(&b, "- [%s] %s: %s\n", tr.DiaID, tr.Speaker, text)
+			for _, w := range textan.Words(tr.Speaker) {
+				c.speakers[w] = true
+			}
 		}
 		name := day + ".md"
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {

@@ -10,7 +10,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/textan"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/textan"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
