@@ -53,7 +53,9 @@ var dailyCitation = regexp.MustCompile(`\.claude/memory_short/daily/\d{4}-\d{2}-
 // TestRecallCommandAndAutoRecall: /cerebro:recall (memhook recall) finds, with citations,
 // what an earlier session of the test put in the daily file, and the model
 // gets it in the command's one turn; with auto-recall on, a later prompt's
-// request carries a recalled snippet once the index exists, and none before.
+// request carries a recalled snippet once the index exists, and none before;
+// the command's allowed-tools let the model read around a hit and recall
+// once more in other words.
 func TestRecallCommandAndAutoRecall(t *testing.T) {
 	s := newSandbox(t)
 	s.Env["CEREBRO_SEARCH_AUTO_RECALL"] = "true"
@@ -110,6 +112,25 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 	reqs = s.Mock.Messages()
 	if res := reqs[len(reqs)-1].JSON().Get("messages|@reverse|0").Raw; !strings.Contains(res, "tool_result") || !strings.Contains(res, "Axolotl Pay settle") {
 		t.Errorf("the model's memhook get during /cerebro:recall did not return the daily file:\n%s", res)
+	}
+
+	// Memory is matched by words: a question in other words finds nothing,
+	// and the command lets the model recall once more in the words a note
+	// would use, on its own allowed-tools, without a permission prompt.
+	retry := fmt.Sprintf(`%q slash --state-dir %q --text recall "Axolotl refunds"`, memhookPath(), s.PluginData())
+	s.Mock.On(Rule{Trigger: commandTag("recall"), Match: func(t *Turn) bool { return !t.HasToolResult }, Reply: func(*Turn) []Block { return bash(retry) }})
+	s.Prompt("/cerebro:recall reimbursement timeline")
+	if got := s.commandTurn("recall"); !strings.Contains(got, `"kind": "none"`) {
+		t.Errorf("a question no note words like was answered; the model got:\n%s", got)
+	}
+	reqs = s.Mock.Messages()
+	last := reqs[len(reqs)-1].JSON().Get("messages|@reverse|0.content.0")
+	res := last.Get("content").String()
+	if last.Get("type").String() != "tool_result" || !recallCitation.MatchString(res) || !strings.Contains(res, "Axolotl Pay settle") {
+		t.Errorf("the model's second recall in other words did not reach memory:\n%s", res)
+	}
+	if strings.Contains(res, "exited with status") || strings.Contains(res, "permission") {
+		t.Errorf("the model's second recall failed or was not allowed:\n%s", res)
 	}
 	s.checkHooks()
 }
