@@ -117,7 +117,7 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 	// Memory is matched by words: a question in other words finds nothing,
 	// and the command lets the model recall once more in the words a note
 	// would use, on its own allowed-tools, without a permission prompt.
-	retry := fmt.Sprintf(`%q slash --state-dir %q --text recall "Axolotl refunds"`, memhookPath(), s.PluginData())
+	retry := fmt.Sprintf(`%q slash --state-dir %q --text recall 'Axolotl refunds'`, memhookPath(), s.PluginData())
 	s.Mock.On(Rule{Trigger: commandTag("recall"), Match: func(t *Turn) bool { return !t.HasToolResult }, Reply: func(*Turn) []Block { return bash(retry) }})
 	s.Prompt("/cerebro:recall reimbursement timeline")
 	if got := s.commandTurn("recall"); !strings.Contains(got, `"kind": "none"`) {
