@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +51,7 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 	for _, a := range []struct{ name, short string }{
 		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)"},
 		{"remove", "Delete the short commands cerebro installed, and nothing else"},
-		{"status", "Show which short commands are installed, missing or a person's own"},
+		{"status", "Show which short commands are installed, out of date, missing or a person's own"},
 	} {
 		a := a
 		sub := &cobra.Command{
@@ -64,7 +65,7 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 			},
 		}
 		sub.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
-		if a.name == "install" {
+		if a.name != "remove" {
 			sub.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
 		}
 		cmd.AddCommand(sub)
@@ -112,10 +113,14 @@ const (
 	shortMissing shortState = iota
 	shortOurs
 	shortTheirs
+	// shortStale is cerebro's file, written from an older text of the
+	// plugin's command or for a checkout that has moved: the command
+	// still runs, with the instructions it had when installed.
+	shortStale
 )
 
 func (s shortState) String() string {
-	return [...]string{"not installed", "installed", "a person's own file (left alone)"}[s]
+	return [...]string{"not installed", "installed", "a person's own file (left alone)", "installed, out of date (memhook commands install refreshes it)"}[s]
 }
 
 // readShort reports whose file dir/name.md is; it reads at most 64 KiB and
@@ -146,14 +151,37 @@ func readShort(path string) (shortState, error) {
 	return shortTheirs, nil
 }
 
-// ShortStatus lists each short command's state in dir, for status and doctor.
-func ShortStatus(dir string) map[string]shortState {
+// ShortStatus lists each short command's state in dir, for status and
+// doctor. With the plugin checkout's root, a file of cerebro's that is
+// not what install would write now is out of date.
+func ShortStatus(dir, root string) map[string]shortState {
 	out := map[string]shortState{}
 	for _, n := range ShortCommands {
-		st, _ := readShort(filepath.Join(dir, n+".md"))
+		path := filepath.Join(dir, n+".md")
+		st, _ := readShort(path)
+		if st == shortOurs && root != "" && !shortCurrent(path, n, root) {
+			st = shortStale
+		}
 		out[n] = st
 	}
 	return out
+}
+
+// shortCurrent reports whether the short command at path is what install
+// would write from the checkout at root; when the checkout's command
+// cannot be read there is nothing to compare, and the file counts as
+// current.
+func shortCurrent(path, name, root string) bool {
+	plugin, err := safefs.ReadFile(filepath.Join(root, "commands", name+".md"), 64<<10)
+	if err != nil {
+		return true
+	}
+	want, err := shortCommandText(string(plugin), root)
+	if err != nil {
+		return true
+	}
+	got, err := safefs.ReadFile(path, 64<<10)
+	return err != nil || string(got) == want
 }
 
 func commandsRun(opts *CommandsOptions) error {
@@ -167,7 +195,11 @@ func commandsRun(opts *CommandsOptions) error {
 	case "remove":
 		return commandsRemove(opts, dir)
 	}
-	st := ShortStatus(dir)
+	root := opts.PluginRoot
+	if root == "" {
+		root = pluginRoot(opts.Factory)
+	}
+	st := ShortStatus(dir, root)
 	for _, n := range ShortCommands {
 		fmt.Fprintf(opts.Out, "/%-19s %s\n", n, st[n])
 	}

@@ -68,3 +68,54 @@ func TestShortCommandsInstallRemove(t *testing.T) {
 		t.Errorf("remove left the empty %s behind", dir)
 	}
 }
+
+// A short command installed from an older text of the plugin's command
+// (or for a checkout that has moved) still runs what it was given, so
+// status and doctor say it is out of date, and install refreshes it.
+func TestShortCommandOutOfDate(t *testing.T) {
+	home := t.TempDir()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home, "CLAUDE_PLUGIN_ROOT": root}
+	if out, errOut, code := run(t, env, "", "commands", "install", "--plugin-root", root); code != 0 {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, _ := run(t, env, "", "commands", "status"); strings.Contains(out, "out of date") || !strings.Contains(out, "/recall              installed") {
+		t.Fatalf("status right after install:\n%s", out)
+	}
+	if out, _, _ := run(t, env, "", "doctor"); strings.Contains(out, "out of date") || !strings.Contains(out, "11 installed") {
+		t.Fatalf("doctor right after install:\n%s", out)
+	}
+
+	recall := filepath.Join(home, ".claude", "commands", "recall.md")
+	data, err := os.ReadFile(recall)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := strings.Replace(string(data), "Do not run the same recall again.", "Do not run the recall again.", 1)
+	if older == string(data) {
+		t.Fatal("the test's edit did not apply: the command's text has changed")
+	}
+	os.WriteFile(recall, []byte(older), 0o644)
+
+	out, _, _ := run(t, env, "", "commands", "status")
+	if !strings.Contains(out, "/recall              installed, out of date") || strings.Contains(out, "/flush               installed, out of date") {
+		t.Errorf("status after the plugin's recall changed:\n%s", out)
+	}
+	out, _, _ = run(t, env, "", "doctor")
+	if !strings.Contains(out, "short commands out of date, written from an older plugin or for a moved checkout: /recall") || !strings.Contains(out, "memhook commands install") {
+		t.Errorf("doctor after the plugin's recall changed:\n%s", out)
+	}
+	// Without a checkout to compare with, nothing is called out of date.
+	delete(env, "CLAUDE_PLUGIN_ROOT")
+	if out, _, _ := run(t, env, "", "commands", "status"); strings.Contains(out, "out of date") {
+		t.Errorf("status with no checkout to compare with:\n%s", out)
+	}
+
+	run(t, env, "", "commands", "install", "--plugin-root", root)
+	if got, _ := os.ReadFile(recall); string(got) != string(data) {
+		t.Errorf("install did not refresh the out-of-date /recall:\n%s", got)
+	}
+}

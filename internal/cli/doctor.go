@@ -306,12 +306,15 @@ func checkOnPath(rep *doctorReport, f *Factory) {
 
 func checkShortCommands(rep *doctorReport, f *Factory) {
 	dir := userCommandsDir(f)
-	st := ShortStatus(dir)
-	var ours, theirs, missing []string
+	st := ShortStatus(dir, pluginRoot(f))
+	var ours, stale, theirs, missing []string
 	for _, n := range ShortCommands {
 		switch st[n] {
 		case shortOurs:
 			ours = append(ours, "/"+n)
+		case shortStale:
+			ours = append(ours, "/"+n)
+			stale = append(stale, "/"+n)
 		case shortTheirs:
 			theirs = append(theirs, "/"+n)
 		default:
@@ -325,6 +328,9 @@ func checkShortCommands(rep *doctorReport, f *Factory) {
 		rep.add("warn", "run `memhook commands install` again", "short commands in %s: %d installed, missing %s", dir, len(ours), strings.Join(missing, " "))
 	default:
 		rep.add("ok", "", "short commands in %s: %d installed", dir, len(ours))
+	}
+	if len(stale) > 0 {
+		rep.add("warn", "run `memhook commands install` again (make install does)", "short commands out of date, written from an older plugin or for a moved checkout: %s", strings.Join(stale, " "))
 	}
 	if len(theirs) > 0 {
 		rep.add("ok", "", "short commands left to a person's own file: %s (use /cerebro:NAME)", strings.Join(theirs, " "))
