@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -123,65 +122,42 @@ func (s shortState) String() string {
 	return [...]string{"not installed", "installed", "a person's own file (left alone)", "installed, out of date (memhook commands install refreshes it)"}[s]
 }
 
-// readShort reports whose file dir/name.md is; it reads at most 64 KiB and
-// never follows a symbolic link (a link is nobody's to overwrite).
-func readShort(path string) (shortState, error) {
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return shortMissing, nil
+// readShort reports whose file dir/name.md is, with its text when it is
+// cerebro's; it reads at most 64 KiB through the safe file layer, which
+// never follows a symbolic link (a link is nobody's to overwrite) nor
+// opens a FIFO.
+func readShort(path string) (shortState, []byte, error) {
+	data, err := safefs.ReadFile(path, 64<<10)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return shortMissing, nil, nil
+	case safefs.Refused(err):
+		return shortTheirs, nil, nil
+	case err != nil:
+		return shortTheirs, nil, err
+	case bytes.Contains(data, []byte(shortMarker)):
+		return shortOurs, data, nil
 	}
-	if err != nil {
-		return shortTheirs, err
-	}
-	if !fi.Mode().IsRegular() {
-		return shortTheirs, nil
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return shortTheirs, err
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, 64<<10))
-	if err != nil {
-		return shortTheirs, err
-	}
-	if bytes.Contains(data, []byte(shortMarker)) {
-		return shortOurs, nil
-	}
-	return shortTheirs, nil
+	return shortTheirs, nil, nil
 }
 
 // ShortStatus lists each short command's state in dir, for status and
 // doctor. With the plugin checkout's root, a file of cerebro's that is
-// not what install would write now is out of date.
+// not what install would write now is out of date; when the checkout's
+// command cannot be read there is nothing to compare, and it counts as
+// current.
 func ShortStatus(dir, root string) map[string]shortState {
 	out := map[string]shortState{}
 	for _, n := range ShortCommands {
-		path := filepath.Join(dir, n+".md")
-		st, _ := readShort(path)
-		if st == shortOurs && root != "" && !shortCurrent(path, n, root) {
-			st = shortStale
+		st, data, _ := readShort(filepath.Join(dir, n+".md"))
+		if st == shortOurs && root != "" {
+			if want, err := shortText(root, n); err == nil && string(data) != want {
+				st = shortStale
+			}
 		}
 		out[n] = st
 	}
 	return out
-}
-
-// shortCurrent reports whether the short command at path is what install
-// would write from the checkout at root; when the checkout's command
-// cannot be read there is nothing to compare, and the file counts as
-// current.
-func shortCurrent(path, name, root string) bool {
-	plugin, err := safefs.ReadFile(filepath.Join(root, "commands", name+".md"), 64<<10)
-	if err != nil {
-		return true
-	}
-	want, err := shortCommandText(string(plugin), root)
-	if err != nil {
-		return true
-	}
-	got, err := safefs.ReadFile(path, 64<<10)
-	return err != nil || string(got) == want
 }
 
 func commandsRun(opts *CommandsOptions) error {
@@ -228,7 +204,7 @@ func commandsInstall(opts *CommandsOptions, dir string) error {
 	installed, skipped := 0, 0
 	for _, n := range ShortCommands {
 		path := filepath.Join(dir, n+".md")
-		st, err := readShort(path)
+		st, _, err := readShort(path)
 		if err != nil {
 			return fmt.Errorf("commands install: read %s: %w", path, err)
 		}
@@ -237,14 +213,9 @@ func commandsInstall(opts *CommandsOptions, dir string) error {
 			skipped++
 			continue
 		}
-		src := filepath.Join(root, "commands", n+".md")
-		data, err := os.ReadFile(src)
+		text, err := shortText(root, n)
 		if err != nil {
-			return fmt.Errorf("commands install: read the plugin's %s: %w", src, err)
-		}
-		text, err := shortCommandText(string(data), root)
-		if err != nil {
-			return fmt.Errorf("commands install: %s: %w", src, err)
+			return fmt.Errorf("commands install: %w", err)
 		}
 		if err := atomicfile.Write(path, []byte(text), 0o644); err != nil {
 			return fmt.Errorf("commands install: write %s: %w", path, err)
@@ -257,6 +228,21 @@ func commandsInstall(opts *CommandsOptions, dir string) error {
 	}
 	fmt.Fprintln(opts.Out)
 	return nil
+}
+
+// shortText is the short command install writes for name from the
+// checkout at root.
+func shortText(root, name string) (string, error) {
+	src := filepath.Join(root, "commands", name+".md")
+	data, err := safefs.ReadFile(src, 64<<10)
+	if err != nil {
+		return "", fmt.Errorf("read the plugin's %s: %w", src, err)
+	}
+	text, err := shortCommandText(string(data), root)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", src, err)
+	}
+	return text, nil
 }
 
 // shortCommandText turns the plugin's command into the user-level one:
@@ -286,7 +272,7 @@ func commandsRemove(opts *CommandsOptions, dir string) error {
 	removed := 0
 	for _, n := range ShortCommands {
 		path := filepath.Join(dir, n+".md")
-		st, err := readShort(path)
+		st, _, err := readShort(path)
 		if err != nil {
 			return fmt.Errorf("commands remove: read %s: %w", path, err)
 		}

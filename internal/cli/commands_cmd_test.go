@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -117,5 +118,42 @@ func TestShortCommandOutOfDate(t *testing.T) {
 	run(t, env, "", "commands", "install", "--plugin-root", root)
 	if got, _ := os.ReadFile(recall); string(got) != string(data) {
 		t.Errorf("install did not refresh the out-of-date /recall:\n%s", got)
+	}
+}
+
+// A link or a FIFO under a short command's name is nobody's to overwrite
+// or remove: install skips it without following or blocking on it, and
+// remove keeps it.
+func TestShortCommandLinkAndFIFOAreLeftAlone(t *testing.T) {
+	home := t.TempDir()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": home}
+	dir := filepath.Join(home, ".claude", "commands")
+	os.MkdirAll(dir, 0o755)
+	target := filepath.Join(home, "elsewhere.md")
+	os.WriteFile(target, []byte("# cerebro: installed by memhook commands install\n"), 0o644)
+	if err := os.Symlink(target, filepath.Join(dir, "recall.md")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "flush.md"), 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	out, errOut, code := run(t, env, "", "commands", "install", "--plugin-root", root)
+	if code != 0 || !strings.Contains(out, "skipped /recall") || !strings.Contains(out, "skipped /flush") {
+		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)
+	}
+	if got, _ := os.ReadFile(target); !strings.HasPrefix(string(got), "# cerebro") || strings.Contains(string(got), "allowed-tools") {
+		t.Errorf("install wrote through the link:\n%s", got)
+	}
+	if out, _, _ = run(t, env, "", "commands", "remove"); !strings.Contains(out, "removed 9 short commands") {
+		t.Errorf("remove:\n%s", out)
+	}
+	for _, n := range []string{"recall.md", "flush.md"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("remove took %s: %v", n, err)
+		}
 	}
 }
