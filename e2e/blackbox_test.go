@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // TestSkillEditBecomesACommit: the model writes a skill file with the Write

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // TestSkillEvolutionCycle: one whole cycle of a skill as a hypothesis. The

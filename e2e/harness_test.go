@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/tidwall/gjson"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 )
 
 // LongDir is the project's long-term memory root.

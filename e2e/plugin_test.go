@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 )
 
 func TestValidateStrict(t *testing.T) {

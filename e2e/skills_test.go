@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // TestSkillEditAfterReadCommitsAgain: after the Write that creates a skill

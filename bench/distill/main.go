@@ -18,7 +18,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 var (

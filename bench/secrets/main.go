@@ -1,4 +1,4 @@
-// Command secrets measures internal/secrets: every finding over the real
+// Command secrets measures internal/text/secrets: every finding over the real
 // vaults that is not one of their few real e-mail addresses is printed as a
 // false positive; planted values of every kind give recall per kind.
 package main
@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/secrets"
+	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 )
 
 func main() {

@@ -1,12 +1,12 @@
 // Command memhook-hot runs the hooks Claude Code fires on every turn
 // (UserPromptSubmit, Stop) at a fraction of memhook's start-up cost, and
-// hands memhook whatever else an event needs. See internal/hotpath.
+// hands memhook whatever else an event needs. See internal/shortterm/hotpath.
 package main
 
 import (
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/hotpath"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/hotpath"
 )
 
 func main() {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
 
 // benchProject fills a project with 2,000 remembered records and a table,

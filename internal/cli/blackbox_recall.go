@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 

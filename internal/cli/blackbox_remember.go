@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/tables"
+	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 
 	"github.com/spf13/cobra"
 )

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 )
 

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
-	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // runExe is run with memhook's own path set, as the scheduler commands

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // checkMemoryInGit says whether the project's memory folders are

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/lint"
-	"github.com/cerebro-mem/cerebro/internal/night"
+	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
 

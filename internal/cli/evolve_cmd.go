@@ -15,11 +15,11 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/evolve"
-	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
 )
 

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/evolve"
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/spf13/cobra"
 )
 

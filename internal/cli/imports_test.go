@@ -15,8 +15,8 @@ import (
 // dependency.
 func TestImportRules(t *testing.T) {
 	owners := map[string]string{
-		"modernc.org/sqlite":          "internal/sqlitedb",
-		"github.com/go-git/go-git/v5": "internal/gitrepo",
+		"modernc.org/sqlite":          "internal/store/sqlitedb",
+		"github.com/go-git/go-git/v5": "internal/store/gitrepo",
 		"github.com/spf13/cobra":      "internal/cli",
 		"github.com/spf13/pflag":      "internal/cli",
 	}
@@ -94,7 +94,7 @@ func TestShortTermOwnsTheLifecycle(t *testing.T) {
 			t.Fatalf("parse %s: %v", p, err)
 		}
 		for _, imp := range f.Imports {
-			if path := strings.Trim(imp.Path.Value, `"`); strings.HasSuffix(path, "/internal/inject") && !strings.HasSuffix(p, "_test.go") {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.HasSuffix(path, "/internal/shortterm/inject") && !strings.HasSuffix(p, "_test.go") {
 				t.Errorf("%s imports %s: the inject is shortterm's (SessionStart)", p, path)
 			}
 		}
@@ -111,7 +111,7 @@ func TestHotBinaryLinksLittle(t *testing.T) {
 	}
 	heavy := []string{"modernc.org/", "github.com/go-git/", "github.com/spf13/", "net/http", "github.com/ProtonMail/",
 		"github.com/cerebro-mem/cerebro/internal/shortterm\n", "github.com/cerebro-mem/cerebro/internal/cli\n",
-		"github.com/cerebro-mem/cerebro/internal/search\n", "github.com/cerebro-mem/cerebro/internal/distill\n"}
+		"github.com/cerebro-mem/cerebro/internal/search\n", "github.com/cerebro-mem/cerebro/internal/shortterm/distill\n"}
 	deps := string(out)
 	for _, h := range heavy {
 		if strings.Contains(deps, h) {

@@ -14,8 +14,8 @@ import (
 // (a package-level regexp, a big map, a parsed template) is paid on every
 // turn whether the hook uses it or not. Allocations at init are
 // deterministic, unlike time, so they are what this guards: a pattern
-// table compiled at init (internal/blackbox once allocated 1.1 MB there)
-// fails here; declare it with internal/lazyregexp or build it in a
+// table compiled at init (internal/recall/blackbox once allocated 1.1 MB there)
+// fails here; declare it with internal/text/lazyregexp or build it in a
 // sync.OnceValue instead.
 const (
 	initOwnPackageBytes  = 32 << 10  // any one package of this module

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
-	"github.com/cerebro-mem/cerebro/internal/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )

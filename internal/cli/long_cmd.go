@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/spf13/cobra"
 )
 

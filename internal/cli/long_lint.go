@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
 

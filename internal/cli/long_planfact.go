@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/planfact"
+	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/spf13/cobra"
 )
 

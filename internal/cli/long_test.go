@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 )
 
 // longEnv is an isolated desk and a project directory.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/orgvault"
-	"github.com/cerebro-mem/cerebro/internal/registry"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/spf13/cobra"
 )
 

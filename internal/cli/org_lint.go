@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/distill"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 // TestEveryCommandIsHousekeepingToTheDistiller ties the distiller's list

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/spf13/cobra"
 )
 

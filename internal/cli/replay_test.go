@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
 )
 
 // TestReplayRealTranscripts plays each real transcript through the hooks as

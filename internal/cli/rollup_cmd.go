@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/rollup"
+	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/spf13/cobra"
 )
 

@@ -10,11 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/evolve"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/spf13/cobra"
 )
 

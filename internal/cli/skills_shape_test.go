@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 )
 
 // The plugin's skills are loaded by Claude Code by folder name; a skill

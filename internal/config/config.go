@@ -20,7 +20,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Env looks up an environment variable; empty means unset.
@@ -148,7 +148,7 @@ type Recall struct {
 }
 
 // Limits bounds every read of a file a repository controls (see
-// internal/safefs): a file over its limit is refused with a logged skip,
+// internal/store/safefs): a file over its limit is refused with a logged skip,
 // never read whole.
 type Limits struct {
 	NoteBytes           int64 `toml:"note_bytes"`            // a note, page, daily file, log.md or План-факт.md

@@ -3,8 +3,8 @@ package longterm
 import (
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // FactResult says what [Store.FactAdd] did.

@@ -20,10 +20,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/rawfile"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Names of the scaffold's files and folders, relative to the long-term root.

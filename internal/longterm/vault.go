@@ -12,9 +12,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/wiki"
+	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // LoadVault reads the long-term root as a wiki. raw/ holds sources, not

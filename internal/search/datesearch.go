@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"path"
 	"sort"
 	"strconv"

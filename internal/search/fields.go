@@ -4,8 +4,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/frontmatter"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Fields (BM25F): a chunk is scored on its body and on two short fields,

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // OutsideError refuses a path that is not a Markdown file inside a memory

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Params are the settings baked into an index; changing any of them

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"math"
 	"path"
 	"regexp"

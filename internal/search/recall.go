@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/excerpt"
-	"github.com/cerebro-mem/cerebro/internal/sqlitedb"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // openExisting opens an index that already exists, as it is: no schema

@@ -14,7 +14,7 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"math"
 	"path/filepath"
 	"sort"

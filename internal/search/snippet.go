@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/excerpt"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // SnippetChars caps a result's snippet unless [Options.SnippetChars] says

@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/excerpt"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // words repeats a few plain words until the text is n runes or more.

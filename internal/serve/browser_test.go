@@ -15,7 +15,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/cli"
 	"github.com/cerebro-mem/cerebro/internal/serve"
-	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/chromedp/chromedp"
 )
 

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/evolve"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 )
 
 // candidateView is one candidate of a skill: the decision `memhook evolve`

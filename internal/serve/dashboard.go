@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
-	"github.com/cerebro-mem/cerebro/internal/night"
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
+	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/rollup"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // chartWeeks is how many weeks the activity chart shows.

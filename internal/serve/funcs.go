@@ -6,8 +6,8 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 )
 
 // levelWords are the levels as a person reads them.

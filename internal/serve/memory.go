@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/wiki"
+	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 const longRel = ".claude/memory_long"

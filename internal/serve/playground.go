@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
 
 // control is one contract parameter drawn on the playground.

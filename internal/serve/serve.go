@@ -31,11 +31,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/evolve"
-	"github.com/cerebro-mem/cerebro/internal/rollup"
-	"github.com/cerebro-mem/cerebro/internal/runrec"
+	"github.com/cerebro-mem/cerebro/internal/org/rollup"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 )
 
 //go:embed templates/*.html static/*

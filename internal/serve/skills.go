@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/gitrepo"
-	"github.com/cerebro-mem/cerebro/internal/skill"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 type skillsView struct {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 )
 
 // BenchmarkCapture is the hot path's work inside the hook process.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 // Combine builds a segment's dialogue from the two records of it: items,

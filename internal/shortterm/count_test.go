@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 func userLine(text string) string {

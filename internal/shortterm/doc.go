@@ -4,7 +4,7 @@
 // distiller, redaction, the distiller's daily budget and the SessionStart
 // inject. internal/cli only dispatches a hook, through the frame of
 // internal/hook (decode, deadline, log, print), to the one method of
-// [Memory] for the event; memhook-hot (internal/hotpath) runs the capture
+// [Memory] for the event; memhook-hot (internal/shortterm/hotpath) runs the capture
 // of the per-turn hooks itself and hands memhook the rest.
 //
 // Use it as:

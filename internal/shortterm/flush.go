@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/daily"
-	"github.com/cerebro-mem/cerebro/internal/distill"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 )
 
 // Flush triggers, as written in section headings.

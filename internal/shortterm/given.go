@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/inject"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // What a session was handed by SessionStart is remembered so that a

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/inject"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
 )
 
 // Memory is the short-term lifecycle of every project as the hooks and

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/safefs"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // unrecorded leaves the recovery marker of a session whose capture failed

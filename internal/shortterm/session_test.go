@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/distill"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.Local)

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"github.com/kljensen/snowball/english"
 )
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // What no word-matching ranker can find: questions none of whose

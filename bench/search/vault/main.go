@@ -18,7 +18,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/textan"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 )

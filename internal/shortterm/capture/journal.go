@@ -13,9 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Entry is one journal line: a prompt (role "user") or the final assistant

@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/cerebro-mem/cerebro/internal/lazyregexp"
-	"github.com/cerebro-mem/cerebro/internal/transcript"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // Carry is a journal message written ahead of the transcript.

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/safefs"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // UnrecordedDir holds a marker per session whose state could not be

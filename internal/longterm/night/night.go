@@ -1,0 +1,388 @@
+// Package night is the night pass over one project's long-term memory:
+// one idempotent run per project and day that keeps memory consolidated
+// without a person running commands.
+//
+//	rep, err := night.Run(ctx, night.Options{Store: longterm.New(root), Now: now,
+//		CoreMaxChars: 2000, CompileAfterDays: 7, GitMode: "auto",
+//		Model: nil /* or night.Claude{...} */, Budget: night.LoadBudget(...)})
+//
+// Deterministic steps always run and cost nothing: edits found uncommitted
+// are committed, closed weeks, months and years are rolled up, the graph
+// and index.md are rebuilt, lint runs and its findings are kept in
+// .cerebro/night/lint.json, CORE.md is checked against its cap, and closed
+// days older than CompileAfterDays are listed as ready to compile.
+//
+// With a Model, ready days are compiled into wiki/_private/ digests and
+// archived, dated facts proposed for cards are written when the person's
+// own reply that day states them (else they stay proposals in the digest),
+// and a new compiled truth is proposed for each card whose facts moved,
+// through the page-hash check. Every answer is cached per day (and per
+// page state) in .cerebro/night/cache/, so a rerun costs no call; the
+// [Budget] stops model steps at its numbers. Each change is one commit in
+// the memory's own repository (see longterm.History).
+package night
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// Model answers one prompt with text.
+type Model interface {
+	Ask(ctx context.Context, prompt string) (string, error)
+}
+
+// Options are one project's night.
+type Options struct {
+	Store            *longterm.Store
+	Now              time.Time // the night's local date and time; its day is never closed
+	DryRun           bool      // say what would run; write nothing, call nothing
+	CoreMaxChars     int
+	CompileAfterDays int    // closed days older than this many days are ready to compile
+	GitMode          string // long.git
+	Model            Model  // nil: deterministic steps only
+	Budget           *Budget
+	MaxDayChars      int // a day longer than this goes to the model in parts (0: 60,000)
+}
+
+// Report is what one project's night did.
+type Report struct {
+	Project      string   `json:"project"`
+	Date         string   `json:"date"`
+	DryRun       bool     `json:"dry_run,omitempty"`
+	Skipped      string   `json:"skipped,omitempty"` // why nothing ran
+	Ran          []string `json:"ran"`
+	Wrote        []string `json:"wrote"`    // files written, relative to the project's .claude/
+	Rollups      []string `json:"rollups"`  // roll-ups written (or, in a dry run, to write)
+	Ready        []string `json:"ready"`    // closed days ready to compile, still in daily/
+	Compiled     []string `json:"compiled"` // days compiled and archived
+	Facts        int      `json:"facts"`    // facts written to cards
+	Proposals    int      `json:"proposals"`
+	Truths       int      `json:"truths"`        // compiled truths replaced
+	TruthPending []string `json:"truth_pending"` // pages whose proposal waits: a person edited them
+	Calls        int      `json:"calls"`
+	Tokens       int      `json:"tokens"`
+	Cached       int      `json:"cached"` // answers taken from the cache
+	BudgetStop   bool     `json:"budget_stopped,omitempty"`
+	LintErrors   int      `json:"lint_errors"`
+	LintWarnings int      `json:"lint_warnings"`
+	CoreChars    int      `json:"core_chars"`
+	CoreMax      int      `json:"core_max"`
+	Commits      []string `json:"commits"`
+	History      string   `json:"history,omitempty"` // why nothing is committed
+	Problems     []string `json:"problems"`
+}
+
+func (r *Report) ran(step string)       { r.Ran = append(r.Ran, step) }
+func (r *Report) problem(err error)     { r.Problems = append(r.Problems, err.Error()) }
+func (r *Report) wrote(paths ...string) { r.Wrote = append(r.Wrote, paths...) }
+
+// Names under the memory's hidden state folder.
+const (
+	stateDir = ".cerebro/night"
+	LintFile = stateDir + "/lint.json" // the last night's lint findings
+	LastFile = stateDir + "/last.json" // the last night's report
+)
+
+// Run runs one project's night. A failing step is reported in
+// Report.Problems and the next step still runs; the error is only for a
+// night that could not start.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	s := o.Store
+	rep := &Report{Project: s.Project, Date: o.Now.Format("2006-01-02"), DryRun: o.DryRun,
+		Ran: []string{}, Wrote: []string{}, Rollups: []string{}, Ready: []string{}, Compiled: []string{},
+		TruthPending: []string{}, Commits: []string{}, Problems: []string{}, CoreMax: o.CoreMaxChars}
+	if fi, err := os.Stat(s.Dir); err != nil || !fi.IsDir() {
+		rep.Skipped = "long-term memory is not set up (`memhook long on`)"
+		return rep, nil
+	}
+	if s.Project != "" && !(project.Layout{Root: s.Project}).LongActive() {
+		rep.Skipped = "long-term memory is switched off (`memhook long on` switches it back)"
+		return rep, nil
+	}
+	if o.MaxDayChars <= 0 {
+		o.MaxDayChars = 60000
+	}
+	n := &run{o: o, s: s, rep: rep}
+	if err := n.openHistory(); err != nil {
+		rep.problem(err)
+	}
+	n.leftovers()
+	n.rollups()
+	if o.Model != nil {
+		n.compileDays(ctx)
+		n.truths(ctx)
+	}
+	n.indexAndGraph()
+	n.lint()
+	n.core()
+	n.ready()
+	// Edits a person made while the night ran are committed too, so a
+	// rerun finds nothing left.
+	n.leftovers()
+	if !o.DryRun {
+		if data, err := json.MarshalIndent(rep, "", "  "); err == nil {
+			if err := writeState(s, LastFile, append(data, '\n')); err != nil {
+				rep.problem(err)
+			}
+		}
+	}
+	return rep, nil
+}
+
+type run struct {
+	o    Options
+	s    *longterm.Store
+	rep  *Report
+	hist *longterm.History
+}
+
+func (n *run) openHistory() error {
+	if n.o.DryRun {
+		return nil
+	}
+	h, err := n.s.History(n.o.GitMode, n.o.Now)
+	if err != nil {
+		return fmt.Errorf("open the history of long-term memory: %w", err)
+	}
+	n.hist = h
+	n.rep.History = h.Note
+	return nil
+}
+
+// step runs fn between a snapshot and a commit, so its changes become one
+// commit naming action.
+func (n *run) step(action string, fn func() error) error {
+	var before longterm.Snapshot
+	if n.hist.Versioned() {
+		var err error
+		if before, err = n.hist.Snapshot(); err != nil {
+			return err
+		}
+	}
+	ferr := fn()
+	if !n.hist.Versioned() {
+		return ferr
+	}
+	h, _, err := n.hist.Commit(before, action, n.o.Now)
+	if err != nil {
+		n.rep.problem(err)
+	} else if h != "" {
+		n.rep.Commits = append(n.rep.Commits, h)
+	}
+	return ferr
+}
+
+func (n *run) leftovers() {
+	if !n.hist.Versioned() {
+		return
+	}
+	if len(n.rep.Ran) == 0 || n.rep.Ran[len(n.rep.Ran)-1] != "commit-leftovers" && n.rep.Ran[0] != "commit-leftovers" {
+		n.rep.ran("commit-leftovers")
+	}
+	h, paths, err := n.hist.CommitAll("night: commit edits found uncommitted", n.o.Now)
+	if err != nil {
+		n.rep.problem(err)
+		return
+	}
+	if h != "" {
+		n.rep.Commits = append(n.rep.Commits, h)
+		for _, p := range paths {
+			n.rep.wrote("memory_long/" + p + " (committed)")
+		}
+	}
+}
+
+func (n *run) rollups() {
+	n.rep.ran("rollups")
+	if n.o.DryRun {
+		res, err := n.s.RollupPlan(n.o.Now)
+		if err != nil {
+			n.rep.problem(fmt.Errorf("plan roll-ups: %w", err))
+			return
+		}
+		n.rep.Rollups = append(n.rep.Rollups, res.Written...)
+		return
+	}
+	err := n.step("night rollup-days", func() error {
+		res, err := n.s.RollupDays(n.o.Now)
+		if err != nil {
+			return err
+		}
+		n.rep.Rollups = append(n.rep.Rollups, res.Written...)
+		for _, w := range res.Written {
+			n.rep.wrote("memory_short/rollups/" + w)
+		}
+		return nil
+	})
+	if err != nil {
+		n.rep.problem(fmt.Errorf("roll-ups: %w", err))
+	}
+}
+
+func (n *run) indexAndGraph() {
+	n.rep.ran("index")
+	n.rep.ran("graph")
+	if n.o.DryRun {
+		return
+	}
+	err := n.step("night index", func() error {
+		if changed, err := n.s.RebuildIndex(); err != nil {
+			return err
+		} else if changed {
+			n.rep.wrote("memory_long/" + longterm.IndexFile)
+		}
+		if changed, err := n.s.RebuildGraph(); err != nil {
+			return err
+		} else if changed {
+			n.rep.wrote("memory_long/" + longterm.GraphFile)
+		}
+		return nil
+	})
+	if err != nil {
+		n.rep.problem(fmt.Errorf("index and graph: %w", err))
+	}
+}
+
+func (n *run) lint() {
+	n.rep.ran("lint")
+	found, err := n.s.Lint(longterm.LintOptions{CoreMaxChars: n.o.CoreMaxChars, Project: true})
+	if err != nil {
+		n.rep.problem(fmt.Errorf("lint: %w", err))
+		return
+	}
+	if found == nil {
+		found = []lint.Finding{}
+	}
+	n.rep.LintErrors, n.rep.LintWarnings = lint.Count(found)
+	if n.o.DryRun {
+		return
+	}
+	data, _ := json.MarshalIndent(found, "", "  ")
+	if err := writeState(n.s, LintFile, append(data, '\n')); err != nil {
+		n.rep.problem(err)
+	}
+}
+
+func (n *run) core() {
+	n.rep.ran("core-cap")
+	data, err := readBounded(n.s.Path(longterm.CoreFile))
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			n.rep.problem(fmt.Errorf("read CORE.md: %w", err))
+		}
+		return
+	}
+	n.rep.CoreChars = len([]rune(string(data)))
+	if n.o.CoreMaxChars > 0 && n.rep.CoreChars > n.o.CoreMaxChars {
+		n.rep.problem(fmt.Errorf("CORE.md is %d characters, over its cap of %d: shorten it with `memhook core set`", n.rep.CoreChars, n.o.CoreMaxChars))
+	}
+}
+
+// readyDays are the closed days in daily/ the night may compile: older
+// than CompileAfterDays, and never the latest closed day, which SessionStart
+// injects as "the previous day".
+func (n *run) readyDays() ([]longterm.Day, error) {
+	days, err := n.s.CompileList(n.o.Now)
+	if err != nil {
+		return nil, err
+	}
+	if len(days) > 0 {
+		days = days[:len(days)-1]
+	}
+	cut := n.o.Now.AddDate(0, 0, -n.o.CompileAfterDays).Format("2006-01-02")
+	var out []longterm.Day
+	for _, d := range days {
+		if d.Date < cut {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func (n *run) ready() {
+	n.rep.ran("ready-to-compile")
+	days, err := n.readyDays()
+	if err != nil {
+		n.rep.problem(fmt.Errorf("list closed days: %w", err))
+		return
+	}
+	for _, d := range days {
+		n.rep.Ready = append(n.rep.Ready, d.Date)
+	}
+}
+
+// writeState writes a file under the memory's hidden state folder only
+// when its bytes change, so a rerun leaves it as it was.
+func writeState(s *longterm.Store, rel string, data []byte) error {
+	p := s.Path(rel)
+	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	if err := atomicfile.Write(p, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+// maxFileBytes bounds every read of a day or page: a project folder is
+// untrusted input, and a planted giant file must not take the night's
+// memory.
+const maxFileBytes = 8 << 20
+
+// readBounded reads a regular file (never through a symbolic link) of at
+// most maxFileBytes.
+func readBounded(p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	if fi.Size() > maxFileBytes {
+		return nil, fmt.Errorf("%s is over %d bytes", p, maxFileBytes)
+	}
+	f, err := safefs.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxFileBytes))
+}
+
+func readJSON(p string, v any) bool {
+	data, err := readBounded(p)
+	if err != nil {
+		return false
+	}
+	return json.Unmarshal(data, v) == nil
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

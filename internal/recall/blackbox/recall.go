@@ -1,0 +1,320 @@
+package blackbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/recall/tables"
+)
+
+// Recall climbs the ladder up to the requested depth and stops at the
+// first level that answers. depth_used is the level actually reached.
+func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fate, now time.Time) (*RecallAnswer, error) {
+	ans := &RecallAnswer{Kind: KindNone, Items: []Item{}, DepthRequested: req.Depth, Report: []StoreReport{}, Params: fates}
+	if ans.Params == nil {
+		ans.Params = map[string]Fate{}
+	}
+	max := depthMax[req.Depth]
+	if max == 0 {
+		return nil, fmt.Errorf("recall: unknown depth %q", req.Depth)
+	}
+	den, err := denied(b.LongDir)
+	if err != nil {
+		return nil, err
+	}
+	claim := extractClaim(req.Query)
+	if !claim.Usable() {
+		claim = nil
+	}
+	for level := LevelTables; level <= max; level++ {
+		rep := StoreReport{Level: level, Store: storeName[level]}
+		if d := den.claimDenied(claim); d != nil && level == LevelResearch {
+			// Research would only derive the denied conclusion again, at
+			// the price of model calls.
+			rep.Status, rep.Denied = "skipped", 1
+			rep.Note = fmt.Sprintf("the claim %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
+			ans.Report = append(ans.Report, rep)
+			continue
+		}
+		var walk []Step
+		found, note, err := b.level(ctx, level, req, now, &walk, &ans.asked)
+		switch {
+		case err == errSkip:
+			rep.Status, rep.Note = "skipped", note
+			ans.Report = append(ans.Report, rep)
+			continue
+		case err != nil:
+			rep.Status, rep.Note = "error", err.Error()
+		}
+		ans.DepthUsed = level
+		var kept []Item
+		for _, it := range found {
+			it.Level, it.Store = level, storeName[level]
+			it.ID = inferenceID(req.Query, it.Fact)
+			it.Claim = claim
+			if den.withholds(it) {
+				rep.Denied++
+				continue
+			}
+			switch it.Fit = fitAny(it.Scope, req.scopes()); it.Fit {
+			case "other":
+				rep.OutScope++
+				continue
+			case "match":
+				it.Fit = ""
+			}
+			kept = append(kept, it)
+			if len(kept) == req.Limit {
+				break
+			}
+		}
+		if req.Chain {
+			ans.Chain = append(ans.Chain, walk...)
+			ans.Chain = append(ans.Chain, Step{Level: level, Store: storeName[level], Query: req.Query, Found: nonNil(found), Note: note})
+		}
+		rep.Returned = len(kept)
+		if rep.Status == "" {
+			rep.Status = "empty"
+			if len(kept) > 0 {
+				rep.Status = "answered"
+			}
+		}
+		rep.Note = joinNote(rep.Note, note)
+		if len(kept) > 0 {
+			b.settle(ans, level, kept, req)
+			rep.Kind = ans.Kind
+			ans.Report = append(ans.Report, rep)
+			break
+		}
+		ans.Report = append(ans.Report, rep)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if ans.DepthUsed >= LevelVector && len(ans.Items) > 0 {
+		b.relearnAnswer(ctx, ans, req, claim, now)
+	}
+	if err := rememberOffers(b.OffersPath, ans.Items, req.Query, now); err != nil {
+		ans.Report = append(ans.Report, StoreReport{Store: "offers", Status: "error", Note: "deny may not know these items: " + err.Error()})
+	}
+	return ans, nil
+}
+
+func nonNil(it []Item) []Item {
+	if it == nil {
+		return []Item{}
+	}
+	return it
+}
+
+func joinNote(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// settle turns the answering level's items into the answer and its kind.
+func (b *Box) settle(ans *RecallAnswer, level int, items []Item, req RecallRequest) {
+	ans.Items = items
+	ans.Kind = KindProbabilistic
+	if bd, isBreakdown := items[0].Data.(*Breakdown); isBreakdown {
+		ans.Kind = KindAffirmative
+		if !bd.Stated {
+			ans.Kind = KindProbabilistic
+		}
+		ans.Answer = map[string]string{"object": bd.Object, "summary": bd.Summary}
+	} else if level == LevelTables {
+		ans.Kind = KindAffirmative
+		var data []any
+		for _, it := range items {
+			data = append(data, it.Data)
+			if c, ok := it.Data.(tables.Cell); ok && c.Claim != tables.ClaimStated || it.Fit == "unknown" {
+				ans.Kind = KindProbabilistic
+			}
+		}
+		ans.Answer = data
+	} else if top := items[0]; top.Object != "" {
+		ans.Answer = map[string]string{"object": top.Object, "summary": top.Text}
+	} else if top.Data != nil {
+		ans.Answer = top.Data
+	} else {
+		ans.Answer = top.Text
+	}
+	if m := dependence(items, req.wanted()); len(m) > 0 {
+		ans.Kind, ans.Missing = KindParamDep, m
+	}
+}
+
+// relearnAnswer runs the relearn cycle on an expensive answer before it
+// goes out, so the same question costs level 2–3 next time: the answer
+// becomes an object, a summary page, a graph link and a link-table row.
+func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRequest, claim *Claim, now time.Time) {
+	top := ans.Items[0]
+	switch {
+	case !req.Relearn:
+		ans.Relearn = fmt.Sprintf("not relearned (relearn: false): the same question will cost level %d again; put it back with `memhook relearn --artifact FILE --summary TEXT --about ENTITY`", ans.DepthUsed)
+		return
+	case b.Nested:
+		ans.Relearn = "not relearned: a nested recall inside research never writes; the outer recall relearns its own answer"
+		return
+	case top.Object != "":
+		ans.Relearn = "not relearned: the answer is already a relearned object (" + top.Object + ")"
+		return
+	}
+	about := "unnamed question"
+	if c := extractClaim(req.Query); c != nil {
+		about = c.Subject
+	}
+	var doc strings.Builder
+	fmt.Fprintf(&doc, "# %s\n\nAnswered at level %d (%s), %s, on %s.\n\n## Answer\n\n%s\n\n## What it rests on\n\n",
+		clip(req.Query, 200), ans.DepthUsed, storeName[ans.DepthUsed], ans.Kind, now.UTC().Format("2006-01-02"), strings.TrimSpace(top.Text))
+	for _, it := range ans.Items {
+		fmt.Fprintf(&doc, "- %s (%s): %s\n", it.Fact, orUnknown(it.Cite), clip(it.Text, 400))
+	}
+	for _, r := range ans.Report {
+		fmt.Fprintf(&doc, "\n- level %d %s: %s %s", r.Level, r.Store, r.Status, r.Note)
+	}
+	doc.WriteString("\n")
+	summary := strings.TrimSpace(top.Text) + "\n\nResearched for the question: " + clip(req.Query, 300)
+	idx, _ := b.Text.(Indexer)
+	res, err := b.Relearn(ctx, RelearnRequest{Artifact: []byte(doc.String()), ArtifactName: "answer.md", Summary: summary, About: about, AlsoAsked: ans.asked}, idx, now)
+	if err != nil {
+		ans.Relearn = fmt.Sprintf("relearn failed (%v); the answer stands but the same question will cost level %d again", err, ans.DepthUsed)
+		if res != nil {
+			res.Error = err.Error()
+			ans.Relearned = res
+		}
+		return
+	}
+	ans.Relearned = res
+	// The summary is linked to the claim's other entity too, so a question
+	// naming both in other words finds a path at level 3.
+	if claim != nil && claim.Object != "" && !strings.ContainsAny(claim.Object, "[]|#·") {
+		page := strings.TrimSuffix(filepath.Base(res.SummaryPath), ".md")
+		if r, err := kgraph.Link(b.LongDir, page, claim.Object, "summarises", res.Object, now); err == nil {
+			res.ObjectRelation = r.ID
+		}
+	}
+}
+
+// errSkip marks a level that was not consulted (unavailable here).
+var errSkip = fmt.Errorf("skipped")
+
+func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.Time, walk *[]Step, asked *[]string) ([]Item, string, error) {
+	switch level {
+	case LevelTables:
+		if b.Tables == nil {
+			return nil, "no relational store", errSkip
+		}
+		bd, err := b.breakdown(req, now)
+		if err != nil {
+			return nil, "", err
+		}
+		if bd != nil {
+			note := fmt.Sprintf("a breakdown (%s over %d rows of %s.%s) computed by memhook, stored as a Markdown table", bd.Op, bd.Rows, bd.Table, bd.Kind)
+			if bd.NoDate > 0 {
+				note += fmt.Sprintf("; %d rows without a date left out", bd.NoDate)
+			}
+			return []Item{{Fact: shortHash("t-", bd.Object), Object: bd.Object, Text: bd.Summary, Data: bd, Cite: "table " + bd.Table,
+				Scope: req.Scope}}, note, nil // the rows were filtered by the caller's scope already
+		}
+		cells, err := b.Tables.Lookup(tables.Query{Words: tables.Words(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
+		if err != nil {
+			return nil, "", err
+		}
+		note := ""
+		if sk, _ := b.Tables.Skipped(); len(sk) > 0 {
+			note = fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk))
+		}
+		var out []Item
+		for _, c := range cells {
+			out = append(out, Item{Fact: c.ID, Data: c, Text: fmt.Sprintf("%s.%s[%s] = %s", c.Table, c.Kind, c.Key, c.Value),
+				Cite: "table " + c.Table, Scope: Scope{Calendar: c.Calendar, Geo: c.Geo}})
+		}
+		return out, note, nil
+	case LevelText, LevelVector:
+		s := b.Text
+		if level == LevelVector {
+			if s = b.Vector; s == nil {
+				return nil, b.VectorWhy, errSkip
+			}
+		}
+		if s == nil {
+			return nil, "no text search", errSkip
+		}
+		hits, err := s.Search(ctx, req.Query, req.Limit*4)
+		if err != nil {
+			return nil, "", err
+		}
+		var out []Item
+		below, min := 0, MinCoverage
+		if level == LevelVector {
+			min = b.VectorMin
+		}
+		for _, h := range hits {
+			if h.Score < min {
+				below++
+				continue
+			}
+			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score})
+		}
+		note := ""
+		if below > 0 {
+			note = fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, min*100)
+			if level == LevelVector {
+				note = fmt.Sprintf("%d passages were less similar than %.2f and do not count", below, min)
+			}
+		}
+		return out, note, nil
+	case LevelGraph:
+		g, err := kgraph.Load(b.LongDir)
+		if err != nil {
+			return nil, "", err
+		}
+		c := g.Ask(req.Query)
+		if c.Empty() {
+			return nil, "", nil
+		}
+		// A question naming two entities asks how they meet: context about
+		// one of them alone, with no path to the other, does not answer it
+		// (research starts from it instead).
+		if cl := extractClaim(req.Query); cl.Usable() && len(c.Paths) == 0 {
+			var known []string
+			for _, e := range c.Entities {
+				known = append(known, e.Name)
+			}
+			return nil, fmt.Sprintf("partial context: the graph knows %s but no path between the question's entities (%s, %s)", strings.Join(known, ", "), cl.Subject, orUnknown(cl.Object)), nil
+		}
+		var names []string
+		for _, e := range c.Entities {
+			names = append(names, e.Name)
+		}
+		key, _ := json.Marshal(names)
+		cite := ""
+		if c.Entities[0].Page != "" {
+			cite = ".claude/memory_long/" + c.Entities[0].Page
+		}
+		return []Item{{Fact: shortHash("g-", string(key)), Data: c, Cite: cite,
+			Text: fmt.Sprintf("graph context for %d entities, %d paths (context only, no generated text)", len(c.Entities), len(c.Paths))}}, "", nil
+	case LevelResearch:
+		if b.Nested {
+			return nil, "nested call (CEREBRO_NESTED): level 5 never runs inside level 5", errSkip
+		}
+		if b.Research == nil {
+			return nil, "no claude command configured", errSkip
+		}
+		items, note, steps, err := b.research(ctx, req, asked)
+		*walk = steps
+		return items, note, err
+	}
+	return nil, "", errSkip
+}

@@ -1,0 +1,237 @@
+package blackbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+)
+
+// ClaudeResearch makes level 5's model calls through the shared runner:
+// the prompt on stdin, the process group killed at the deadline, the child
+// marked nested (so its hooks do nothing and a recall it makes never
+// climbs to level 5 again).
+type ClaudeResearch struct {
+	Runner  claude.Runner // Command, Env, Dir; Timeout is set per call from what is left of the budget
+	Memhook string        // this memhook, offered to the answering call for sub-questions
+	Model   string        // optional --model
+}
+
+// Call implements [Researcher].
+func (c ClaudeResearch) Call(ctx context.Context, prompt string, read bool) (string, error) {
+	r := c.Runner
+	if dl, ok := ctx.Deadline(); ok {
+		r.Timeout = time.Until(dl)
+		if r.Timeout <= 0 {
+			return "", fmt.Errorf("no time left: %w", claude.ErrTimeout)
+		}
+	}
+	tools := ""
+	if read {
+		// -p grants no tool by itself: reading, and memhook's recall, are
+		// allowed by name; nothing that writes or reaches the network is.
+		tools = "Read,Grep,Glob"
+		if c.Memhook != "" {
+			tools += ",Bash(\"" + c.Memhook + "\" recall:*)"
+			prompt += "\n\nFor a sub-question you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION`."
+		}
+	}
+	res, err := r.Run(ctx, claude.Call{Prompt: prompt, Model: c.Model, AllowedTools: tools})
+	return res.Output, err
+}
+
+// NoAnswer is what the answering call says when the research found nothing.
+const NoAnswer = "NONE"
+
+// MaxRephrasings bounds the rephrasings of the question the walk searches.
+const MaxRephrasings = 10
+
+const (
+	rephraseMarker = "REPHRASE"
+	maxEvidence    = 20
+)
+
+func rephrasePrompt(q string) string {
+	return rephraseMarker + ": give up to 10 rephrasings of the question below for a text search over a person's notes: " +
+		"other words for its key terms (synonyms, full names, titles, the other language — Russian or English), one per line, " +
+		"no numbering, no commentary.\n\nQuestion: " + q
+}
+
+func answerPrompt(q string, evidence []Item) string {
+	var b strings.Builder
+	b.WriteString("You research one question for cerebro, the project's memory, and answer it for another model.\n")
+	b.WriteString("Look in the project's memory (.claude/memory_long, .claude/memory_short) and files. Do not browse the web.\n")
+	b.WriteString("Answer in at most 5 sentences, naming the files or records each claim rests on. If you cannot find an answer, reply exactly " + NoAnswer + ".\n")
+	if len(evidence) > 0 {
+		b.WriteString("\nWhat memory's own walk found (graph neighbours, vectors, text search over rephrasings):\n")
+		for _, e := range evidence {
+			fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Cite), clip(e.Text, 500))
+		}
+	}
+	b.WriteString("\nQuestion: " + q)
+	return b.String()
+}
+
+var listPrefix = lazyregexp.New(`^\s*(?:[-*•]|\d+[.)])\s*`)
+
+// rephrasings reads the model's lines: bullets and numbers stripped,
+// duplicates and the question itself dropped, at most MaxRephrasings.
+func rephrasings(out, q string) []string {
+	seen := map[string]bool{strings.ToLower(strings.TrimSpace(q)): true}
+	var rs []string
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(listPrefix.ReplaceAllString(l, ""))
+		if l == "" || len([]rune(l)) > 300 || seen[strings.ToLower(l)] {
+			continue
+		}
+		seen[strings.ToLower(l)] = true
+		rs = append(rs, l)
+		if len(rs) == MaxRephrasings {
+			break
+		}
+	}
+	return rs
+}
+
+// research is level 5, the walk in the seed's order within the budget:
+// the graph's neighbours of the question's entities and the passages that
+// mention them, vectors when a provider exists, up to ten rephrasings of
+// the question from the model, a text search over each, and one answering
+// call given what the walk found. Every step goes into steps.
+func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) ([]Item, string, []Step, error) {
+	budget := time.Duration(b.ResearchSeconds) * time.Second
+	if budget <= 0 {
+		budget = 180 * time.Second
+	}
+	maxCalls := b.ResearchCalls
+	if maxCalls <= 0 {
+		maxCalls = 1
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	start := time.Now()
+	var steps []Step
+	var notes []string
+	var evidence []Item
+	seen := map[string]bool{}
+	add := func(hits []Hit, min float64) []Item {
+		var got []Item
+		for _, h := range hits {
+			key := fmt.Sprintf("%s:%d", h.Path, h.at) // a section once, whichever of its lines a rephrasing shows
+			if h.Score < min || seen[key] || len(evidence) >= maxEvidence {
+				continue
+			}
+			seen[key] = true
+			it := Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score}
+			evidence = append(evidence, it)
+			got = append(got, it)
+		}
+		return got
+	}
+
+	// 1. The graph: the question's entities, their neighbours, and the
+	// passages naming each neighbour.
+	if g, err := kgraph.Load(b.LongDir); err != nil {
+		notes = append(notes, "graph: "+err.Error())
+	} else {
+		c := g.Ask(req.Query)
+		var names []string
+		nseen := map[string]bool{}
+		for _, e := range c.Entities {
+			for _, r := range append(append([]kgraph.Ref{}, e.Neighbours...), e.Backlinks...) {
+				if !nseen[strings.ToLower(r.Name)] && len(names) < 20 {
+					nseen[strings.ToLower(r.Name)] = true
+					names = append(names, r.Name)
+				}
+			}
+		}
+		var found []Item
+		if b.Text != nil {
+			for _, n := range names {
+				hits, _ := b.Text.Search(ctx, n, 5)
+				found = append(found, add(hits, 1)...)
+			}
+		}
+		steps = append(steps, Step{Level: LevelResearch, Store: "research: graph neighbours", Query: strings.Join(names, "; "), Found: nonNil(found),
+			Note: fmt.Sprintf("%d entities, %d neighbours", len(c.Entities), len(names))})
+		notes = append(notes, fmt.Sprintf("graph: %d entities, %d neighbours, %d passages", len(c.Entities), len(names), len(found)))
+	}
+	// 2. Vectors, when a provider exists.
+	if b.Vector == nil {
+		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: []Item{}, Note: "skipped: " + b.VectorWhy})
+		notes = append(notes, "vector: skipped")
+	} else {
+		hits, err := b.Vector.Search(ctx, req.Query, 5)
+		found := add(hits, 0)
+		note := ""
+		if err != nil {
+			note = "error: " + err.Error()
+		}
+		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: nonNil(found), Note: note})
+		notes = append(notes, fmt.Sprintf("vector: %d passages", len(found)))
+	}
+	// 3. Rephrasings from the model, when the budget leaves a call for the
+	// answer; 4. a text search over each.
+	calls := 0
+	var lastErr error
+	if maxCalls >= 2 {
+		calls++
+		out, err := b.Research.Call(ctx, rephrasePrompt(req.Query), false)
+		rs := rephrasings(out, req.Query)
+		note := fmt.Sprintf("%d rephrasings (1 model call)", len(rs))
+		if err != nil {
+			note, rs, lastErr = "error: "+err.Error(), nil, err
+		}
+		*asked = rs
+		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: note + ": " + strings.Join(rs, " | ")})
+		total := 0
+		for _, r := range rs {
+			if b.Text == nil || ctx.Err() != nil {
+				break
+			}
+			hits, err := b.Text.Search(ctx, r, 5)
+			found := add(hits, MinCoverage)
+			total += len(found)
+			n := ""
+			if err != nil {
+				n = "error: " + err.Error()
+			}
+			steps = append(steps, Step{Level: LevelResearch, Store: "research: text search", Query: r, Found: nonNil(found), Note: n})
+		}
+		notes = append(notes, fmt.Sprintf("rephrasings: %d, text search over them: %d passages", len(rs), total))
+	} else {
+		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: "skipped: a budget of 1 call leaves none for rephrasing"})
+		notes = append(notes, "rephrasings: skipped (1-call budget)")
+	}
+	// 5. The answer, given what the walk found; a failed call is retried
+	// while calls and time remain.
+	text := ""
+	for calls < maxCalls && ctx.Err() == nil {
+		calls++
+		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence), true)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		lastErr = nil
+		if t := strings.TrimSpace(out); t != NoAnswer {
+			text = t
+		}
+		break
+	}
+	steps = append(steps, Step{Level: LevelResearch, Store: "research: answer", Query: req.Query, Found: []Item{}, Note: clip(orUnknown(text), 300)})
+	note := strings.Join(notes, "; ") + fmt.Sprintf("; %d model calls, %.1f s (budget %d calls, %d s)", calls, time.Since(start).Seconds(), maxCalls, int(budget.Seconds()))
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return nil, note, steps, fmt.Errorf("research stopped at its budget of %s after %d calls", budget, calls)
+	}
+	if text == "" {
+		return nil, note, steps, lastErr
+	}
+	items := []Item{{Fact: shortHash("x-", text), Text: text, Cite: "claude -p research"}}
+	return append(items, evidence...), note, steps, nil
+}

@@ -1,0 +1,191 @@
+// Package daily reads and writes a project's short-term daily files,
+// <project>/.claude/memory_short/daily/YYYY-MM-DD.md: YAML frontmatter
+// (type, date, project), a "# date" title, then one "## " section per flush.
+//
+// [Append] adds a section under the file's lock, creating the file whole
+// (frontmatter included) on first write, so concurrent sessions never
+// interleave and a crash never leaves a file without its frontmatter.
+// [Render] and [Header] write the format and [Parse] is their exact
+// inverse: every reader of a daily file (inject, roll-ups, the night
+// pass) goes through Parse rather than reading the Markdown itself.
+// [Recent] finds the files inject reads.
+package daily
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// DateLayout names daily files.
+const DateLayout = "2006-01-02"
+
+// Section is one flush's entry.
+type Section struct {
+	Start, End time.Time // local time range of the segment
+	SessionID  string
+	Trigger    string // auto, pre-compact, session-end, recovery, manual
+	From, To   int64  // transcript byte range
+	Seq        int    // the session's section number, for exactly-once checks
+	Body       string // the distillate (### subsections)
+}
+
+// Path is the daily file of day's local date in dir.
+func Path(dir string, day time.Time) string {
+	return filepath.Join(dir, day.Format(DateLayout)+".md")
+}
+
+// Marker is the comment that identifies a section's segment.
+func Marker(sessionID string, from, to int64, seq int) string {
+	return fmt.Sprintf("<!-- cerebro:segment session=%s from=%d to=%d seq=%d -->", sessionID, from, to, seq)
+}
+
+// Render is the section's text, starting with "## " and ending with a
+// blank line. [Parse] gives s back (times to the minute, Body trimmed) as
+// long as the Body has no line starting "## " outside fenced code, nor
+// inside it directly followed by a segment marker: the distillers write
+// "### " subsections of one-line "- " items and never a marker.
+func Render(s Section) string {
+	short := s.SessionID
+	if len(short) > 8 {
+		short = short[:8]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s–%s · session %s · %s\n", s.Start.Format("15:04"), s.End.Format("15:04"), short, s.Trigger)
+	b.WriteString(Marker(s.SessionID, s.From, s.To, s.Seq))
+	b.WriteString("\n\n")
+	body := strings.TrimSpace(s.Body)
+	if body == "" {
+		body = "_(no dialogue text)_"
+	}
+	b.WriteString(body)
+	b.WriteString("\n\n")
+	return b.String()
+}
+
+// Header is the start of a new daily file.
+func Header(day time.Time, project string) string {
+	d := day.Format(DateLayout)
+	return fmt.Sprintf("---\ntype: daily\ndate: %s\nproject: %s\n---\n\n# %s\n\n", d, yamlString(project), d)
+}
+
+func yamlString(s string) string {
+	if s == "" || strings.ContainsAny(s, ":#'\"{}[],&*!|>%@`\n") || strings.TrimSpace(s) != s {
+		return "'" + strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "'", "''") + "'"
+	}
+	return s
+}
+
+// Append writes s into the daily file of s.End's date in dir and returns
+// its path. The file is created with its frontmatter when missing or empty.
+func Append(dir, project string, s Section) (string, error) {
+	path := Path(dir, s.End)
+	text := Render(s)
+	err := atomicfile.WithLock(LockPath(dir, s.End), func() error {
+		fi, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Size() == 0) {
+			return atomicfile.Write(path, []byte(Header(s.End, project)+text), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("stat daily file: %w", err)
+		}
+		data := []byte(text)
+		if !endsWithNewline(path, fi.Size()) {
+			// A hand edit left the last line open: the heading must start
+			// a line of its own, or no reader would find the section.
+			data = append([]byte("\n"), data...)
+		}
+		return atomicfile.AppendUnlocked(path, data, 0o644)
+	})
+	if err != nil {
+		return "", fmt.Errorf("write daily section: %w", err)
+	}
+	return path, nil
+}
+
+// endsWithNewline reports whether the file's last byte is a newline; a
+// file it cannot read counts as ending with one (the append reports the
+// error).
+func endsWithNewline(path string, size int64) bool {
+	f, err := safefs.Open(path)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, size-1); err != nil {
+		return true
+	}
+	return b[0] == '\n'
+}
+
+// LockPath is where the appends to a day's file take their lock: under
+// <project>/.claude/.cerebro/locks/, never beside the note, so the daily
+// folder opened in Obsidian or listed by git status holds notes only. dir
+// is <project>/.claude/memory_short/daily.
+func LockPath(dir string, day time.Time) string {
+	claude := filepath.Dir(filepath.Dir(dir))
+	return filepath.Join(claude, ".cerebro", "locks", "daily-"+day.Format("2006-01-02"))
+}
+
+// HasSegment reports whether the file at path holds the section numbered
+// seq of the session (used when a flusher died between writing a section
+// and advancing its cursor).
+func HasSegment(path, sessionID string, seq int) (bool, error) {
+	data, err := safefs.ReadNote(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read daily file: %w", err)
+	}
+	for _, e := range Parse(data).Sections {
+		if e.Marked && e.SessionID == sessionID && e.Seq == seq {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// Recent returns today's file (if it exists) and the newest earlier file,
+// newest first. Only names are listed; no file is read.
+func Recent(dir string, today time.Time) ([]string, error) {
+	ents, err := safefs.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list daily files: %w", err)
+	}
+	todayName := today.Format(DateLayout) + ".md"
+	var names []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || len(n) != len(todayName) || !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		if _, err := time.Parse(DateLayout, strings.TrimSuffix(n, ".md")); err != nil || n > todayName {
+			continue
+		}
+		names = append(names, n)
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names)))
+	var out []string
+	for _, n := range names {
+		if n == todayName {
+			out = append(out, filepath.Join(dir, n))
+			continue
+		}
+		out = append(out, filepath.Join(dir, n))
+		break
+	}
+	return out, nil
+}

@@ -1,0 +1,347 @@
+package distill
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
+
+func readItems(t testing.TB, path string) []transcript.Item {
+	t.Helper()
+	items, _, err := transcript.Read(path, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+func TestExtractiveGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+		t.Run(name, func(t *testing.T) {
+			got := Extractive(Segment{Items: readItems(t, path), Dir: "/home/dev/shop"})
+			testfile.Golden(t, filepath.Join("testdata", name+".golden"), got)
+		})
+	}
+}
+
+func TestExtractiveEmpty(t *testing.T) {
+	if got := Extractive(Segment{}); got != "" {
+		t.Errorf("empty segment: %q", got)
+	}
+	acks := []transcript.Item{user("ok"), user("/clear"), user("thanks!")}
+	if got := Extractive(Segment{Items: acks}); got != "" {
+		t.Errorf("acknowledgements and session commands only: %q", got)
+	}
+}
+
+func user(text string) transcript.Item {
+	return transcript.Item{Role: transcript.RoleUser, Text: text, ID: "u-" + text}
+}
+
+func assistant(id, text string, tools ...transcript.Tool) transcript.Item {
+	return transcript.Item{Role: transcript.RoleAssistant, Text: text, ID: id, Tools: tools}
+}
+
+// sectionOf returns the bullets of one subsection of a body.
+func sectionOf(body, head string) []string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "### ") {
+			in = line == "### "+head
+			continue
+		}
+		if in && strings.HasPrefix(line, "- ") {
+			out = append(out, strings.TrimPrefix(line, "- "))
+		}
+	}
+	return out
+}
+
+func TestAskedRules(t *testing.T) {
+	long := "Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end of the import run"
+	items := []transcript.Item{
+		user("Hey Claude, can you add a health endpoint?"),
+		user("ok"),
+		user("/compact keep the facts"),
+		user("/review the auth module"),
+		user("Can you add a health endpoint?"), // same request again after the greeting is stripped
+		user("line one\n\n  line two"),
+		user(long),
+	}
+	got := sectionOf(Extractive(Segment{Items: items}), HeadAsked)
+	want := []string{
+		"Can you add a health endpoint?",
+		"/review the auth module",
+		"line one line two",
+		"Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end of the…",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("asked:\n got %q\nwant %q", got, want)
+	}
+	if n := utf8.RuneCountInString(got[3]); n > askRunes {
+		t.Errorf("long request is %d runes, want at most %d", n, askRunes)
+	}
+}
+
+func TestAskedCap(t *testing.T) {
+	var items []transcript.Item
+	for i := 0; i < 20; i++ {
+		items = append(items, user("request number "+itoa(i)))
+	}
+	got := sectionOf(Extractive(Segment{Items: items}), HeadAsked)
+	// The first request (the goal) and the newest stay; the oldest of the
+	// middle go, with one note.
+	want := []string{"request number 0", "… 13 more requests left out", "request number 14",
+		"request number 15", "request number 16", "request number 17", "request number 18", "request number 19"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestDoneRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		items []transcript.Item
+		want  []string
+	}{
+		{"past-tense actions, planning skipped", []transcript.Item{
+			user("fix the login bug"),
+			assistant("a1", "Let me check the handler."),
+			assistant("a2", "I've fixed the nil check in the login handler. Updated the tests to cover it. Also renamed a variable. Let me know if you need more."),
+		}, []string{"I've fixed the nil check in the login handler.", "Updated the tests to cover it.", "Also renamed a variable."}},
+		{"an answer without action verbs gives its first statement", []transcript.Item{
+			user("why is it slow?"),
+			assistant("a1", "Great question! The query scans the whole table because the index is on the wrong column. Want me to fix it?"),
+		}, []string{"The query scans the whole table because the index is on the wrong column."}},
+		{"headings and code are not statements", []transcript.Item{
+			user("show the plan"),
+			assistant("a1", "## Plan\n```sh\nmake all\n```\nThe plan has three steps and starts with the schema."),
+		}, []string{"The plan has three steps and starts with the schema."}},
+		{"a long answer is represented by its summary", []transcript.Item{
+			user("research the options"),
+			assistant("a1", "Here is what I looked at.\n\n## Options\n- Option A costs more\n\n## Summary\nOption B is cheaper and already supported by the SDK."),
+		}, []string{"Option B is cheaper and already supported by the SDK."}},
+		{"russian", []transcript.Item{
+			user("почини сборку"),
+			assistant("a1", "Исправил путь к модулю в go.mod. Сборка проходит."),
+		}, []string{"Исправил путь к модулю в go.mod."}},
+		{"tool calls summarised by kind", []transcript.Item{
+			user("go"),
+			assistant("a1", "", transcript.Tool{Name: "Edit", Target: "/p/a.go"}, transcript.Tool{Name: "MultiEdit", Target: "/p/b.go"},
+				transcript.Tool{Name: "Edit", Target: "/p/a.go"}, transcript.Tool{Name: "Bash", Target: "go test"},
+				transcript.Tool{Name: "Bash", Target: "go vet"}, transcript.Tool{Name: "Grep", Target: "x"},
+				transcript.Tool{Name: "TodoWrite"}),
+		}, []string{"tools: edited 2 files, ran 2 commands, searched the code once"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sectionOf(Extractive(Segment{Items: tt.items}), HeadDone)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("done:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecidedRules(t *testing.T) {
+	items := []transcript.Item{
+		user("Should we decide on Postgres?"), // a question is not a decision
+		assistant("a1", "Both work. We'll use SQLite for now because it needs no server. The cache stays in memory."),
+		user("Agreed. Решили: будем хранить конфиг в TOML."),
+		assistant("a2", "Let's go with the short flag names:\n- `-v` for verbose"),
+	}
+	got := sectionOf(Extractive(Segment{Items: items}), HeadDecided)
+	want := []string{
+		"We'll use SQLite for now because it needs no server.",
+		"Agreed.",
+		"Решили: будем хранить конфиг в TOML.",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("decided:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestDecisionMarkersAreWholeWords(t *testing.T) {
+	for s, want := range map[string]bool{
+		"We decided to ship on Friday.":         true,
+		"The undecided voters were polled.":     false,
+		"Будем делать через очередь.":           true,
+		"Избудем это позже.":                    false,
+		"Okay, let's go with the second option": true,
+	} {
+		if got := decision.in(words(s)); got != want {
+			t.Errorf("decision(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestOpenRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		items []transcript.Item
+		want  []string
+	}{
+		{"todo markers anywhere, next steps and questions from the last reply", []transcript.Item{
+			user("migrate the db"),
+			assistant("a1", "Next, I'll write the migration. The rollback still needs a test."),
+			assistant("a2", "Migrated the users table.\n\n- [ ] migrate the orders table\n- [x] back up\n\nNext step: run it on staging. Shall I start?"),
+		}, []string{"The rollback still needs a test.", "Next step: run it on staging.", "Shall I start?", "migrate the orders table"}},
+		{"earlier questions were answered", []transcript.Item{
+			user("a"),
+			assistant("a1", "Which database do you use?"),
+			user("postgres"),
+			assistant("a2", "The driver supports it out of the box."),
+		}, nil},
+		{"last request with no reply", []transcript.Item{
+			user("explain the cache"),
+			assistant("a1", "The cache keeps parsed pages for a minute."),
+			user("Now make it configurable"),
+		}, []string{"unanswered: Now make it configurable"}},
+		{"last request with only plans and tool calls", []transcript.Item{
+			user("the server does not start"),
+			assistant("a1", "Let me check the logs.", transcript.Tool{Name: "Bash", Target: "tail log"}),
+		}, []string{"unanswered: the server does not start"}},
+		{"russian", []transcript.Item{
+			user("сделай экспорт"),
+			assistant("a1", "Добавил экспорт в CSV. Осталось добавить XLSX. Дальше стоит покрыть тестами."),
+		}, []string{"Осталось добавить XLSX.", "Дальше стоит покрыть тестами."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sectionOf(Extractive(Segment{Items: tt.items}), HeadOpen)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("open:\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFilesAndCommands(t *testing.T) {
+	var tools []transcript.Tool
+	for i := 0; i < 11; i++ {
+		tools = append(tools, transcript.Tool{Name: "Edit", Target: "/repo/pkg/f" + itoa(i) + ".go"})
+	}
+	tools = append(tools,
+		transcript.Tool{Name: "Read", Target: "/repo/pkg/f1.go"}, // changed already: not listed as read
+		transcript.Tool{Name: "Read", Target: "/elsewhere/notes.md"},
+		transcript.Tool{Name: "Bash", Target: "cat <<'EOF' > x\nbody\nEOF"},
+		transcript.Tool{Name: "Bash", Target: "echo `date`"},
+		transcript.Tool{Name: "Bash", Target: "echo `date`"},
+		transcript.Tool{Name: "WebFetch", Target: "https://example.com"},
+	)
+	got := sectionOf(Extractive(Segment{Items: []transcript.Item{assistant("a1", "", tools...)}, Dir: "/repo"}), HeadFiles)
+	want := []string{
+		// Cut from the middle: the first file and the newest stay.
+		"changed: `pkg/f0.go`, … 1 more, `pkg/f2.go`, `pkg/f3.go`, `pkg/f4.go`, `pkg/f5.go`, `pkg/f6.go`, `pkg/f7.go`, `pkg/f8.go`, `pkg/f9.go`, `pkg/f10.go`",
+		"read: `/elsewhere/notes.md`",
+		// A heredoc into a file writes; echo only looks, and is left out
+		// when something else ran.
+		"ran: `cat <<'EOF' > x …`",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("files and commands:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestBodyIsBoundedAndSafe(t *testing.T) {
+	var items []transcript.Item
+	for i := 0; i < 200; i++ {
+		n := itoa(i)
+		items = append(items,
+			user("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)),
+			assistant("a"+n, "I've implemented task "+n+" "+strings.Repeat("carefully ", 40)+". We decided to keep "+n+". The build failed because cache "+n+" was stale. TODO: follow up on "+n+".",
+				transcript.Tool{Name: "Edit", Target: "/r/file" + n + ".go"}, transcript.Tool{Name: "Bash", Target: "make test-" + n}))
+	}
+	body := Extractive(Segment{Items: items})
+	if n := utf8.RuneCountInString(body); n > MaxBody {
+		t.Errorf("body is %d characters, want at most %d", n, MaxBody)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
+		if !strings.HasPrefix(line, "### ") && !strings.HasPrefix(line, "- ") {
+			t.Errorf("line is neither a subsection nor a bullet: %q", line)
+		}
+		if strings.HasPrefix(line, "### ") && canonical(strings.TrimPrefix(line, "### ")) == "" {
+			t.Errorf("unknown subsection %q", line)
+		}
+	}
+	if strings.Contains(body, "<!--") {
+		t.Error("a bullet carries an HTML comment that could pass for a segment marker")
+	}
+	for _, head := range Headings {
+		if len(sectionOf(body, head)) == 0 {
+			t.Errorf("subsection %s was dropped entirely", head)
+		}
+	}
+}
+
+func TestExtractiveDeterministic(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if dir, ok := testfile.SharedIfPresent(t, "fixtures", "transcripts"); ok {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		paths = append(paths, shared...)
+	}
+	for _, path := range paths {
+		items := readItems(t, path)
+		seg := Segment{Items: items, Start: time.Unix(0, 0)}
+		first := Extractive(seg)
+		for i := 0; i < 5; i++ {
+			if again := Extractive(seg); again != first {
+				t.Fatalf("%s: run %d differs:\n%s\n---\n%s", path, i, first, again)
+			}
+		}
+		if n := utf8.RuneCountInString(first); n > MaxBody {
+			t.Errorf("%s: body %d characters", path, n)
+		}
+		if len(items) > 0 && hasRequest(items) && len(sectionOf(first, HeadAsked)) == 0 {
+			t.Errorf("%s: requests but no Asked", path)
+		}
+	}
+}
+
+func hasRequest(items []transcript.Item) bool {
+	for _, it := range items {
+		if it.Role == transcript.RoleUser && request(it.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestShorten(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"one two three four", 12, "one two…"},
+		{"привет мир как дела", 12, "привет мир…"},
+		{"abcdefghijklmnop", 8, "abcdefg…"},
+		{"fix it, then stop", 9, "fix it…"},
+	}
+	for _, tt := range tests {
+		if got := shorten(tt.in, tt.n); got != tt.want {
+			t.Errorf("shorten(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestSentences(t *testing.T) {
+	in := "# Title\nFirst one. Second, e.g. with an abbreviation! Third?\n```\ncode. here.\n```\n- item one\n1. item two\n| a | b |\nEdit main.go now"
+	want := []string{"First one.", "Second, e.g. with an abbreviation!", "Third?", "item one", "item two", "Edit main.go now"}
+	if got := sentences(in); !reflect.DeepEqual(got, want) {
+		t.Errorf("sentences:\n got %q\nwant %q", got, want)
+	}
+}

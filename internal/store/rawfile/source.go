@@ -1,0 +1,91 @@
+package rawfile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// SourceError is a source that ingest refuses, with what the person can do.
+type SourceError struct{ File, Why, hint string }
+
+func (e *SourceError) Error() string { return fmt.Sprintf("ingest %s: %s", e.File, e.Why) }
+
+// Hint says what the person can do about it.
+func (e *SourceError) Hint() string { return e.hint }
+
+// OpenSource opens the file a person named for ingest, under the rules the
+// project's and the org's ingest share: a symbolic link is refused (the
+// file read must be the one named, not wherever a link points), so is
+// anything but a regular file (a directory, FIFO or device, opened without
+// blocking), an empty file, and a file over limit bytes — before a byte of
+// it is copied. The caller closes the file.
+func OpenSource(file string, limit int64) (*os.File, fs.FileInfo, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, nil, &SourceError{file, err.Error(), ""}
+	}
+	li, err := os.Lstat(abs)
+	if err != nil {
+		return nil, nil, &SourceError{file, "cannot read it: " + unwrapPathErr(err), "check the path; it is taken relative to the current directory"}
+	}
+	switch {
+	case li.Mode()&fs.ModeSymlink != 0:
+		target, _ := filepath.EvalSymlinks(abs)
+		return nil, nil, &SourceError{file, fmt.Sprintf("is a symbolic link (to %s); refused so that only the file you named is read", target), "name the file the link points to, if that is what you mean"}
+	case li.IsDir():
+		return nil, nil, &SourceError{file, "is a directory", "ingest one file at a time"}
+	case !li.Mode().IsRegular():
+		return nil, nil, &SourceError{file, "is not a regular file (a FIFO, socket or device)", ""}
+	case li.Size() == 0:
+		return nil, nil, &SourceError{file, "is empty", ""}
+	case limit > 0 && li.Size() > limit:
+		return nil, nil, &SourceError{file, fmt.Sprintf("holds %d bytes, over the ingest limit of %d", li.Size(), limit), "split it, or raise limits.ingest_bytes in the config"}
+	}
+	d, err := safefs.OpenDir("", filepath.Dir(abs), false)
+	if err != nil {
+		return nil, nil, &SourceError{file, "cannot open its folder: " + err.Error(), ""}
+	}
+	defer d.Close()
+	f, err := d.OpenFile(filepath.Base(abs), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, nil, &SourceError{file, "cannot open it: " + err.Error(), "try again"}
+	}
+	fi, err := f.Stat()
+	if err != nil || !os.SameFile(fi, li) || (limit > 0 && fi.Size() > limit) {
+		f.Close()
+		return nil, nil, &SourceError{file, "changed while being read", "try again"}
+	}
+	return f, fi, nil
+}
+
+// SourceName is the name a source is stored under in raw/, the same for
+// both vaults: usable inside a wikilink and on every OS, never hidden.
+func SourceName(name string) string {
+	r := strings.NewReplacer("|", "-", "#", "-", "^", "-", "[", "(", "]", ")", ":", "-", "\\", "-", "/", "-", "*", "-", "?", "-", "\"", "'", "<", "(", ">", ")")
+	name = strings.Map(func(c rune) rune {
+		if c < 32 {
+			return '-'
+		}
+		return c
+	}, r.Replace(name))
+	name = strings.TrimLeft(strings.TrimSpace(name), ".")
+	if name == "" || name == path.Ext(name) {
+		name = "source" + name
+	}
+	return name
+}
+
+func unwrapPathErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
