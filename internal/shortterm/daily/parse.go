@@ -9,15 +9,19 @@ import (
 )
 
 // The subsection headings a distillate body uses ("### Asked" ...), in
-// the order they appear. The distillers write them; readers look lists up
-// by them ([Entry.Items]).
+// the order they appear. The distillers write them; readers (the inject,
+// its timeline, the roll-ups, the night) look lists up by them
+// ([Entry.Items]), never by their words.
 const (
 	HeadAsked   = "Asked"
-	HeadDone    = "Done"
+	HeadDone    = "Done"     // only what a tool result shows succeeded
+	HeadNotDone = "Not done" // failed, refused or rejected and never fixed, with why
 	HeadDecided = "Decided"
 	HeadLearned = "Learned"
+	HeadOpen    = "Open" // pending todos, unfixed failures, next steps of the final message
 	HeadFiles   = "Files and commands"
-	HeadOpen    = "Open"
+	HeadBefore  = "Before compaction" // Claude Code's own summary of what came before
+	HeadFinal   = "Final message"     // the segment's last assistant message
 )
 
 // emptyBody stands for a section whose distillate was empty.
