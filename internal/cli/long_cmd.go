@@ -53,6 +53,7 @@ func longRun(opts *LongOptions) error {
 		return err
 	}
 	s := longterm.New(root)
+	s.GitUser = opts.gitUser()
 	now := opts.Now()
 	reg := opts.Paths.Registry()
 	id := project.ID(root)
@@ -157,5 +158,7 @@ func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return longterm.New(root), root, nil
+	s := longterm.New(root)
+	s.GitUser = f.gitUser()
+	return s, root, nil
 }

@@ -14,28 +14,50 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
-// nightStandIn answers the night's two requests like a model would: a
-// day's digest with one fact the person stated (their "### Asked" item)
-// and one only the assistant wrote; a compiled truth. Every call adds a
-// line to $CALLS. When $EDIT_ON_TRUTH names a file holding a page path,
-// a truth call appends to that page first: a person editing it while the
-// model thinks.
+// nightStandIn answers the night's requests like `claude -p
+// --output-format json` would: one result object with the answer and the
+// provider's usage. A day's digest carries one fact the person stated
+// (their "### Asked" item) and one only the assistant wrote; a compiled
+// truth; CORE lines, one the person said and one they did not. Every call
+// adds a line to $CALLS and keeps its prompt in $CALLS.N. When
+// $EDIT_ON_TRUTH names a file holding a page path, a truth call appends to
+// that page first: a person editing it while the model thinks. $USAGE=omit
+// leaves the usage out; $FAIL_AT=N makes call N die mid-stream; $GARBAGE
+// makes every call print something that is not a result.
 const nightStandIn = `#!/bin/sh
 prompt=$(cat)
 echo call >> "$CALLS"
+n=$(wc -l < "$CALLS" | tr -d ' ')
+printf '%s\n' "$prompt" > "$CALLS.$n"
+if [ -n "$FAIL_AT" ] && [ "$n" -ge "$FAIL_AT" ]; then
+  printf '{"type":"result","subtype":"success","result":"{\\"dig'
+  kill -9 $$
+fi
+if [ -n "$GARBAGE" ]; then
+  echo 'I am sorry, I cannot help with that.'
+  exit 0
+fi
 case "$prompt" in
 *"cerebro night: compiled truth"*)
   if [ -n "$EDIT_ON_TRUTH" ] && [ -f "$EDIT_ON_TRUTH" ]; then
     printf 'A line a person added by hand.\n' >> "$(cat "$EDIT_ON_TRUTH")"
   fi
-  echo 'Here it is: {"truth": "Release trains leave on Fridays."}'
+  answer='Here it is: {"truth": "Release trains leave on Fridays."}'
+  ;;
+*"cerebro night: CORE edits"*)
+  n=$(printf '%s\n' "$prompt" | sed -n 's/^- [0-9:]* release train for sprint \([0-9]*\) leaves on Friday$/\1/p' | head -n 1)
+  answer=$(printf '{"add": ["release train for sprint %s leaves on Friday", "the database migrated to Postgres 17"]}' "$n")
   ;;
 *)
   day=$(printf '%s\n' "$prompt" | sed -n 's/^<day date="\([0-9-]*\)">$/\1/p')
   n=$(printf '%s\n' "$prompt" | sed -n 's/^- release train for sprint \([0-9]*\) leaves on Friday$/\1/p' | head -n 1)
-  printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}]}\n' "$n" "$day" "$n"
+  answer=$(printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}], "cards": ["wiki/Releases.md"]}' "$n" "$day" "$n")
   ;;
 esac
+esc=$(printf '%s' "$answer" | sed 's/\\/\\\\/g; s/"/\\"/g')
+usage=',"usage":{"input_tokens":1000,"cache_read_input_tokens":200,"output_tokens":50}'
+if [ "$USAGE" = omit ]; then usage=''; fi
+printf '{"type":"result","subtype":"success","is_error":false,"result":"%s"%s}\n' "$esc" "$usage"
 `
 
 type nightEnv struct {
