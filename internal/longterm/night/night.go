@@ -97,7 +97,7 @@ type Report struct {
 	// keep out of the memory's history: they stay on disk, unbacked.
 	OutsideBackup []string `json:"outside_backup,omitempty"`
 	// Waiting says which closed roll-up periods wait, and for what.
-	Waiting []string `json:"waiting,omitempty"`
+	Waiting      []string `json:"waiting,omitempty"`
 	LintErrors   int      `json:"lint_errors"`
 	LintWarnings int      `json:"lint_warnings"`
 	CoreChars    int      `json:"core_chars"`
