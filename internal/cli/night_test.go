@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,7 +52,7 @@ case "$prompt" in
 *)
   day=$(printf '%s\n' "$prompt" | sed -n 's/^<day date="\([0-9-]*\)">$/\1/p')
   n=$(printf '%s\n' "$prompt" | sed -n 's/^- release train for sprint \([0-9]*\) leaves on Friday$/\1/p' | head -n 1)
-  answer=$(printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}], "cards": ["wiki/Releases.md"]}' "$n" "$day" "$n")
+  answer=$(printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}], "cards": ["wiki/Releases.md", "wiki/Trains.md", "wiki/Missing.md"]}' "$n" "$day" "$n")
   ;;
 esac
 esc=$(printf '%s' "$answer" | sed 's/\\/\\\\/g; s/"/\\"/g')
@@ -69,13 +70,20 @@ type nightEnv struct {
 
 func (e *nightEnv) run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return e.runIn(t, strings.NewReader(stdin), args...)
+}
+
+// runIn runs memhook with stdin read from in (a pseudo-terminal, for the
+// commands only a person may confirm).
+func (e *nightEnv) runIn(t *testing.T, in io.Reader, args ...string) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	var environ []string
 	for k, v := range e.env {
 		environ = append(environ, k+"="+v)
 	}
 	sys := System{
-		In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		In: in, Out: &out, Err: &errb,
 		Getenv:   func(k string) string { return e.env[k] },
 		Environ:  func() []string { return environ },
 		Now:      func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
@@ -366,14 +374,18 @@ func TestLongHistoryAndFactMerge(t *testing.T) {
 	if code != 0 || !strings.Contains(d, "+- 2026-11-02: release train for sprint 2 leaves on Friday · [[daily/2026-11-02]] 09:00") {
 		t.Fatalf("long diff: %s%s", d, errOut)
 	}
-	// A merge asks first; "n" leaves both pages alone.
+	// A merge asks the person at the terminal first; "n" leaves both
+	// pages alone.
+	master, slave := openPTY(t)
 	before := claudeTree(t, e.proj)
-	out, _, code := e.run(t, "n\n", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
+	master.WriteString("n\n")
+	out, _, code := e.runIn(t, slave, "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
 	if code != 0 || !strings.Contains(out, "merge? [y/N]") || !strings.Contains(out, "nothing merged") || len(diffTrees(before, claudeTree(t, e.proj))) > 0 {
 		t.Fatalf("declined merge:\n%s", out)
 	}
 	logBefore, _, _ := e.run(t, "", "long", "log", "--limit", "0", "--project", e.proj)
-	out, errOut, code = e.run(t, "", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--yes", "--project", e.proj)
+	master.WriteString("y\n")
+	out, errOut, code = e.runIn(t, slave, "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
 	if code != 0 {
 		t.Fatalf("merge: %s%s", out, errOut)
 	}
