@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -12,14 +13,18 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Git's ignore rules come from three places: the .gitignore files of the
 // work tree, .git/info/exclude, and the user's global excludes file
-// (core.excludesfile, by default $XDG_CONFIG_HOME/git/ignore). go-git reads
-// the first two itself; the third is read here, from the folders the
-// caller names (nothing here reads the environment), and then counts in
-// status ([Repo.Dirty]) and in [Repo.Ignored] alike.
+// (core.excludesfile, by default $XDG_CONFIG_HOME/git/ignore). go-git
+// reads the .gitignore files itself; its reader of info/exclude goes
+// through the work tree's file system, which refuses ".git" paths, so it
+// never sees that file. Both others are read here — the global one from
+// the folders the caller names (nothing here reads the environment) — and
+// count in status ([Repo.Dirty]), [Repo.PathState] and [Repo.Ignored]
+// alike.
 
 // UserDirs are where the user's git configuration lives.
 type UserDirs struct {
@@ -78,16 +83,7 @@ func userExcludes(u UserDirs) ([]gitignore.Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read the global excludes %s: %w", file, err)
 	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, nil))
-	}
-	return ps, nil
+	return parsePatterns(data), nil
 }
 
 func expandHome(p, home string) string {
@@ -98,6 +94,33 @@ func expandHome(p, home string) string {
 		return filepath.Join(home, p[2:])
 	}
 	return p
+}
+
+// excludes are the rules go-git does not read by itself: the repository's
+// info/exclude, then the user's global excludes.
+func (r *Repo) excludes() []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	if st, ok := r.repo.Storer.(*filesystem.Storage); ok {
+		if f, err := st.Filesystem().Open("info/exclude"); err == nil {
+			data, _ := io.ReadAll(io.LimitReader(f, maxIgnoreBytes))
+			f.Close()
+			ps = parsePatterns(data)
+		}
+	}
+	return append(ps, r.user...)
+}
+
+func parsePatterns(data []byte) []gitignore.Pattern {
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, nil))
+	}
+	return ps
 }
 
 // matcher is every ignore rule of the repository: info/exclude and the
@@ -111,9 +134,9 @@ func (r *Repo) matcher() (gitignore.Matcher, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read .gitignore: %w", err)
 	}
-	// The order go-git's status uses (global rules last), so this says
-	// exactly what [Repo.Dirty] leaves out of a commit.
-	return gitignore.NewMatcher(append(ps, r.user...)), nil
+	// The order status uses (these rules last), so this says exactly what
+	// [Repo.Dirty] leaves out of a commit.
+	return gitignore.NewMatcher(append(ps, r.excludes()...)), nil
 }
 
 // Ignored returns the paths (slash paths relative to the work tree) that
