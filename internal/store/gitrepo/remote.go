@@ -60,6 +60,18 @@ type SyncResult struct {
 	Changed   []string `json:"changed,omitempty"`   // files the remote's commits changed here
 	Conflicts []string `json:"conflicts,omitempty"` // diverged: the files that do not merge
 	Blocked   []string `json:"blocked,omitempty"`   // blocked: the uncommitted files in the way
+	Created   bool     `json:"created,omitempty"`   // the file:// remote did not exist and was made
+}
+
+// localPath is the folder of a file:// URL or an absolute path.
+func localPath(raw string) (string, bool) {
+	if filepath.IsAbs(raw) {
+		return raw, true
+	}
+	if u, err := url.Parse(raw); err == nil && u.Scheme == "file" && u.Path != "" {
+		return filepath.FromSlash(u.Path), true
+	}
+	return "", false
 }
 
 var installFile sync.Once
@@ -175,6 +187,16 @@ func (r *Repo) Sync(ctx context.Context, rawURL string, when time.Time) (*SyncRe
 	}
 	useInProcessFile()
 	res := &SyncResult{URL: redactURL(rawURL)}
+	if dir, ok := localPath(rawURL); ok {
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			// A remote on a local or shared disk that is not there yet is
+			// made, empty, so setting the URL is all the set-up it needs.
+			if err := InitBare(dir); err != nil {
+				return nil, err
+			}
+			res.Created = true
+		}
+	}
 	head, err := r.repo.Reference(plumbing.HEAD, false)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD: %w", err)
