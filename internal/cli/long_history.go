@@ -191,11 +191,11 @@ func factMergeRun(opts *FactMergeOptions) error {
 	if opts.From == "" {
 		return withHint(fmt.Errorf("fact merge: --from OTHER is required"), "name the card to fold into PAGE, e.g. --from wiki/Old.md")
 	}
-	if err := opts.personOnly("fact merge", opts.StdinTerminal); err != nil {
-		return err
-	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
+		return err
+	}
+	if err := opts.personOnly("fact merge", opts.StdinTerminal); err != nil {
 		return err
 	}
 	plan, err := s.PlanMerge(opts.Page, opts.From)

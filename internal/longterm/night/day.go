@@ -278,7 +278,11 @@ func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
 	cs := cards(v)
 	todo := spans(units, len(c.Units), n.o.MaxDayChars)
 	if n.o.DryRun {
-		n.rep.ran(fmt.Sprintf("compile %s: %d call(s), %d cached", d.Date, len(todo), len(c.Parts)))
+		calls := len(todo)
+		if n.o.Core != CoreOff && c.CoreTo < len(units) && len(UserReplies([]byte(joinUnits(units[max(c.CoreTo, 1):])))) > 0 {
+			calls++ // step 4's call over the person's replies
+		}
+		n.rep.ran(fmt.Sprintf("compile %s: %d call(s), %d cached", d.Date, calls, len(c.Parts)))
 		return nil
 	}
 	n.rep.Cached += len(c.Parts)

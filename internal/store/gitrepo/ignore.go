@@ -165,12 +165,8 @@ func (r *Repo) Ignored(paths []string) ([]string, error) {
 		if p == "" || tracked[p] {
 			continue
 		}
-		parts := strings.Split(p, "/")
-		for i := 1; i <= len(parts); i++ {
-			if m.Match(parts[:i], i < len(parts)) {
-				out = append(out, p)
-				break
-			}
+		if ignoredBy(m, p) {
+			out = append(out, p)
 		}
 	}
 	return out, nil

@@ -308,7 +308,7 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 		return "", fmt.Errorf("find the common commit: %w", err)
 	}
 	if len(bases) == 0 {
-		res.Conflicts = []string{"(no common history: the remote holds another repository)"}
+		res.Conflicts = []string{"(no common history: this repository and the remote's were started separately; keep one — move this one aside and sync again to take the remote's)"}
 		return SyncDiverged, nil
 	}
 	files := make([]map[string]entry, 3)
@@ -389,14 +389,25 @@ func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, st
 	}
 	sort.Strings(changed)
 	// A hostile remote may hold any path: never one into .git, out of the
-	// work tree, or a link.
+	// work tree, a link, or a path this repository ignores (the desk's
+	// private .claude/, memory's .cerebro/ caches), which no honest history
+	// holds.
+	m, err := r.matcher()
+	if err != nil {
+		return "", err
+	}
 	for _, p := range changed {
 		if !safeTreePath(p) {
 			res.Conflicts = []string{p + " (a path cerebro does not write)"}
 			return SyncDiverged, nil
 		}
-		if e, ok := toFiles[p]; ok && !e.mode.IsFile() {
+		e, ok := toFiles[p]
+		if ok && !e.mode.IsFile() {
 			res.Conflicts = []string{p + " (not a regular file)"}
+			return SyncDiverged, nil
+		}
+		if _, tracked := fromFiles[p]; ok && !tracked && ignoredBy(m, p) {
+			res.Conflicts = []string{p + " (ignored here: a file git keeps out of this history is never taken from a remote)"}
 			return SyncDiverged, nil
 		}
 	}
@@ -479,6 +490,10 @@ func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, st
 	return state, nil
 }
 
+// maxBlobBytes bounds a file a sync writes from the remote: a large raw
+// source fits, a planted giant does not take the process's memory.
+const maxBlobBytes = 1 << 30
+
 // fullBlob reads a whole blob (a raw source may be larger than the line
 // merge's bound).
 func (r *Repo) fullBlob(h plumbing.Hash) ([]byte, error) {
@@ -486,12 +501,25 @@ func (r *Repo) fullBlob(h plumbing.Hash) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if b.Size > maxBlobBytes {
+		return nil, fmt.Errorf("blob %s is over %d bytes", h, maxBlobBytes)
+	}
 	rd, err := b.Reader()
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
 	return io.ReadAll(rd)
+}
+
+func ignoredBy(m interface{ Match([]string, bool) bool }, p string) bool {
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		if m.Match(parts[:i], i < len(parts)) {
+			return true
+		}
+	}
+	return false
 }
 
 func safeTreePath(p string) bool {

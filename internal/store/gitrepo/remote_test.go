@@ -237,3 +237,30 @@ func TestMergeAdditions(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncRefusesIgnoredPaths: a remote holding a file this repository
+// ignores (a desk's private folder) is not taken.
+func TestSyncRefusesIgnoredPaths(t *testing.T) {
+	_, url := bareRemote(t)
+	a, b := newClone(t), newClone(t)
+	a.write(".gitignore", "")
+	a.write("log.md", "- one\n")
+	a.commit("one", ".gitignore", "log.md")
+	a.sync(url)
+	b.sync(url)
+	b.write(".gitignore", ".claude/\n")
+	b.commit("ignore", ".gitignore")
+	b.sync(url)
+	a.sync(url)
+	// A's history plants a file in B's ignored folder.
+	a.write(".claude/memory_short/registry.json", `{"projects":[{"path":"/evil"}]}`)
+	a.commit("plant", ".claude/memory_short/registry.json")
+	a.sync(url)
+	res := b.sync(url)
+	if res.State != SyncDiverged || len(res.Conflicts) != 1 || !strings.Contains(res.Conflicts[0], "ignored here") {
+		t.Fatalf("%+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(b.dir, ".claude")); err == nil {
+		t.Fatal("the planted file was written")
+	}
+}
