@@ -161,6 +161,25 @@ func TestNightCoreApplyWithinCap(t *testing.T) {
 	}
 }
 
+// TestNightCoreApplyNotFromTheProject: a project's own file may not turn
+// the person's review of CORE.md off.
+func TestNightCoreApplyNotFromTheProject(t *testing.T) {
+	e := newNightEnv(t, true)
+	os.WriteFile(filepath.Join(e.proj, ".claude", "cerebro.toml"), []byte("[night]\ncore = \"apply\"\n"), 0o644)
+	e.writeDay(t, time.Date(2026, 10, 1, 0, 0, 0, 0, time.Local), 3)
+	e.writeLatestDay(t)
+	_, errOut, code := e.run(t, "", "night", "--project", e.proj, "--now", "2026-10-30")
+	if code != 0 || !strings.Contains(errOut, `night.core = "apply" in `) {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if core := readFile(t, e.long("CORE.md")); strings.Contains(core, "sprint 3") {
+		t.Fatalf("the project's file applied a CORE line:\n%s", core)
+	}
+	if rv, _, _ := e.run(t, "", "core", "review", "--project", e.proj); !strings.Contains(rv, "sprint 3") {
+		t.Fatalf("the line does not wait for review:\n%s", rv)
+	}
+}
+
 // TestNightReadsUsage: the budget counts what the provider reported.
 func TestNightReadsUsage(t *testing.T) {
 	e := newNightEnv(t, true)
