@@ -154,7 +154,7 @@ func DefaultRules() []Rule {
 		{Trigger: CompactionPrompt, Reply: func(*Turn) []Block {
 			return []Block{Text("<analysis>mock</analysis>\n<summary>MOCK-SUMMARY of the session</summary>")}
 		}},
-		{Match: loadedMCPTool, Reply: mcpCall},
+		{Match: func(t *Turn) bool { return AfterToolSearch(t) && strings.Contains(t.Body.Raw, "TRIGGER_MCP:") }, Reply: mcpCall},
 		{Match: func(t *Turn) bool { return t.HasToolResult }, Reply: func(*Turn) []Block {
 			return []Block{Text("MOCK-REPLY after tool")}
 		}},
@@ -211,35 +211,45 @@ func mcpTool(t *Turn, name string) string {
 	return ""
 }
 
-// mcpCall answers TRIGGER_MCP:<tool> <JSON arguments> (the newest in the
-// conversation) with that call, through ToolSearch while the tool is
-// deferred (offered by name only).
+// mcpCall answers TRIGGER_MCP:<tool> <JSON arguments>, the newest in the
+// conversation, with that call (see [MCPCall]).
 func mcpCall(t *Turn) []Block {
 	text := ""
 	for _, m := range t.Body.Get("messages").Array() {
-		if m.Get("role").String() == "user" && strings.Contains(m.Get("content").Raw, "TRIGGER_MCP:") {
-			text = m.Get("content").String()
-			if c := m.Get("content"); c.IsArray() {
-				for _, b := range c.Array() {
-					if strings.Contains(b.Get("text").String(), "TRIGGER_MCP:") {
-						text = b.Get("text").String()
-					}
+		if m.Get("role").String() != "user" {
+			continue
+		}
+		if c := m.Get("content"); c.IsArray() {
+			for _, b := range c.Array() {
+				if strings.Contains(b.Get("text").String(), "TRIGGER_MCP:") {
+					text = b.Get("text").String()
 				}
 			}
+		} else if strings.Contains(c.String(), "TRIGGER_MCP:") {
+			text = c.String()
 		}
-	}
-	tool := mcpTool(t, argAfter(text, "TRIGGER_MCP:"))
-	if !t.Tools[tool] && t.Tools["ToolSearch"] && !t.HasToolResult {
-		return []Block{ToolUse("ToolSearch", map[string]any{"query": "select:" + tool})}
 	}
 	_, args, _ := strings.Cut(argLine(text, "TRIGGER_MCP:"), " ")
 	input := map[string]any{}
 	_ = json.Unmarshal([]byte(args), &input)
-	return []Block{ToolUse(tool, input)}
+	return MCPCall(t, argAfter(text, "TRIGGER_MCP:"), input)
 }
 
-// loadedMCPTool is the turn after ToolSearch loaded a TRIGGER_MCP tool.
-func loadedMCPTool(t *Turn) bool {
+// MCPCall is a reply calling the MCP tool named mcp__…__<tool> with input.
+// While Claude Code defers MCP tools (offered by name only, 2.1.3xx), the
+// reply is ToolSearch loading it, and the call follows on the next turn:
+// a rule using MCPCall also matches [AfterToolSearch] turns.
+func MCPCall(t *Turn, tool string, input map[string]any) []Block {
+	name := mcpTool(t, tool)
+	if !t.Tools[name] && t.Tools["ToolSearch"] && !AfterToolSearch(t) {
+		return []Block{ToolUse("ToolSearch", map[string]any{"query": "select:" + name})}
+	}
+	return []Block{ToolUse(name, input)}
+}
+
+// AfterToolSearch is a turn carrying the result of ToolSearch loading an
+// MCP tool, which the model's previous reply asked for.
+func AfterToolSearch(t *Turn) bool {
 	msgs := t.Body.Get("messages").Array()
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].Get("role").String() != "assistant" {
@@ -247,8 +257,7 @@ func loadedMCPTool(t *Turn) bool {
 		}
 		for _, b := range msgs[i].Get("content").Array() {
 			if b.Get("type").String() == "tool_use" {
-				return t.HasToolResult && b.Get("name").String() == "ToolSearch" &&
-					strings.HasPrefix(b.Get("input.query").String(), "select:mcp__") && strings.Contains(t.Body.Raw, "TRIGGER_MCP:")
+				return t.HasToolResult && b.Get("name").String() == "ToolSearch" && strings.HasPrefix(b.Get("input.query").String(), "select:mcp__")
 			}
 		}
 		return false
