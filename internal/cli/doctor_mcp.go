@@ -34,8 +34,8 @@ func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 		rep.add("ok", "", "memory tools: memhook mcp starts and lists %d tools in %d ms (~%d tokens of context, target %d); if it is down, %s",
 			n, ms, tokens, mcp.TokenTarget, fallback)
 	}
-	if where := mcpAllowedBy(opts.Factory, env.root); where != "" {
-		rep.add("ok", "", "memory tools run without asking: %s allows %s", where, mcpToolPrefix)
+	if where, rule := mcpAllowedBy(opts.Factory, env.root); where != "" {
+		rep.add("ok", "", "memory tools run without asking: %s allows %s", where, rule)
 	} else {
 		rep.add("ok", "", "memory tools ask before their first use in a session (the plugin cannot grant itself permission); to allow them, add %q to permissions.allow in ~/.claude/settings.json, or answer the first prompt with \"don't ask again\"", mcpToolPrefix)
 	}
@@ -88,9 +88,10 @@ func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) 
 }
 
 // mcpAllowedBy names the settings file whose permissions.allow lets the
-// plugin's tools run without asking, "" when none does. Project files are
-// read through the safe file layer: a repository is hostile input.
-func mcpAllowedBy(f *Factory, root string) string {
+// plugin's tools (or one of them) run without asking, and the rule; ""
+// when none does. Project files are read through the safe file layer: a
+// repository is hostile input.
+func mcpAllowedBy(f *Factory, root string) (file, rule string) {
 	files := []string{filepath.Join(f.Getenv("HOME"), ".claude", "settings.json")}
 	if root != "" {
 		files = append(files, filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json"))
@@ -101,10 +102,10 @@ func mcpAllowedBy(f *Factory, root string) string {
 			continue
 		}
 		for _, rule := range gjson.GetBytes(data, "permissions.allow").Array() {
-			if r := rule.String(); r == mcpToolPrefix || r == mcpToolPrefix+"__*" {
-				return p
+			if r := rule.String(); r == mcpToolPrefix || strings.HasPrefix(r, mcpToolPrefix+"__") {
+				return p, r
 			}
 		}
 	}
-	return ""
+	return "", ""
 }

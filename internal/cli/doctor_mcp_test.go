@@ -41,7 +41,7 @@ func TestDoctorChecksTheMCPServer(t *testing.T) {
 	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
 	settings := filepath.Join(proj, ".claude", "settings.local.json")
 	os.WriteFile(settings, []byte(`{"permissions":{"allow":["mcp__plugin_cerebro_memory"]}}`), 0o644)
-	if out := doctor(); !strings.Contains(out, "memory tools run without asking: "+settings) {
+	if out := doctor(); !strings.Contains(out, "memory tools run without asking: "+settings+" allows mcp__plugin_cerebro_memory") {
 		t.Errorf("doctor misses the allow rule:\n%s", out)
 	}
 }
