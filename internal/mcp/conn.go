@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sync"
 
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -151,7 +151,7 @@ func bytesTrim(b []byte) []byte {
 
 // trailingID is a request's id as its last member, the way JSON-RPC
 // clients write it after the params.
-var trailingID = regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)\s*}\s*$`)
+var trailingID = lazyregexp.New(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)\s*}\s*$`)
 
 // requestID reads the id of a request that could not be taken whole: a
 // top-level "id" before the params, or as the last member; nil (the id
@@ -160,7 +160,7 @@ func requestID(b []byte) any {
 	if v := gjson.GetBytes(b, "id"); v.Exists() && (v.Type == gjson.Number || v.Type == gjson.String) {
 		return v.Value()
 	}
-	if m := trailingID.FindSubmatch(bytesTrim(b)); m != nil {
+	if m := trailingID.Re().FindSubmatch(bytesTrim(b)); m != nil {
 		var v any
 		if json.Unmarshal(m[1], &v) == nil {
 			return v
