@@ -173,8 +173,10 @@ func TestMCPGetReadsInsideTheRootsOnly(t *testing.T) {
 			t.Errorf("get %s: %s", p, text)
 		}
 	}
-	if text, isErr := callTool(t, cs, mcp.ToolGet, map[string]any{"path": "x.md", "from": 0}); !isErr {
-		t.Errorf("from 0 accepted: %s", text)
+	for _, bad := range []map[string]any{{"path": "x.md", "from": 0}, {"path": "x.md", "line": 3}, {"from": 2}, {"path": 7}} {
+		if text, isErr := callTool(t, cs, mcp.ToolGet, bad); !isErr {
+			t.Errorf("%v accepted: %s", bad, text)
+		}
 	}
 }
 
@@ -221,9 +223,11 @@ func TestMCPRecallAndRememberAreTheBlackBox(t *testing.T) {
 			t.Errorf("%s: %v, want %s", k, got, f)
 		}
 	}
-	for _, bad := range []map[string]any{{}, {"text": ""}, {"text": 3}} {
-		if text, isErr := callTool(t, cs, mcp.ToolRecall, bad); !isErr || !strings.Contains(text, `"error"`) {
-			t.Errorf("recall %v: %s", bad, text)
+	for _, tool := range []string{mcp.ToolRecall, mcp.ToolRemember} {
+		for _, bad := range []map[string]any{{}, {"text": ""}, {"text": 3}} {
+			if text, isErr := callTool(t, cs, tool, bad); !isErr || !strings.Contains(text, `"error"`) {
+				t.Errorf("%s %v: %s", tool, bad, text)
+			}
 		}
 	}
 }
