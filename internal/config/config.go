@@ -7,14 +7,22 @@
 // $CEREBRO_CONFIG), the project file (<project>/.claude/cerebro.toml), then
 // environment variables named CEREBRO_<SECTION>_<KEY>. [Load] returns the
 // effective values and, for each key, the layer it came from.
+//
+// The project file comes with a repository, so it may only narrow what the
+// user's layers allow: [Policy] says, key by key, who may set it and in
+// which direction a project may move it; a refused key keeps the user's
+// value and is named in [Effective.Ignored]. The user may trust a project
+// by naming its root in trust_project_config.
 package config
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +51,18 @@ type Config struct {
 	Limits    Limits    `toml:"limits"`
 	Evolution Evolution `toml:"evolution"`
 	Night     Night     `toml:"night"`
+	Serve     Serve     `toml:"serve"`
+	// TrustProjectConfig lists project roots whose project file the user
+	// trusts like their own: every key applies, not only narrowing ones.
+	// Exact roots, compared after resolving links; user layers only.
+	TrustProjectConfig []string `toml:"trust_project_config"`
+}
+
+// Serve guards memhook serve.
+type Serve struct {
+	// AllowRemote lets --addr name an address off loopback: the pages
+	// show memory, so only the user may expose them to a network.
+	AllowRemote bool `toml:"allow_remote"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -171,8 +191,8 @@ type Evolution struct {
 }
 
 // Night tunes the night pass over project long-term memory (memhook
-// night). Its budget is read from the user's settings only: a project file
-// cannot raise what a night may spend.
+// night). Its budget is read from the user's settings only, and a project
+// file may only lower it (see Policy).
 type Night struct {
 	Model            string `toml:"model"`              // "" (deterministic steps only) or "claude"
 	Command          string `toml:"command"`            // the claude executable
@@ -228,6 +248,13 @@ type Effective struct {
 	// Broken lists the warnings about whole files that could not be read
 	// or parsed (also in Warnings): doctor reports them as broken.
 	Broken []string
+	// Ignored names every project key the trust policy refused
+	// ("ignored: project config may not set distiller.command (…)"); the
+	// user's value applies instead.
+	Ignored []string
+	// Trusted says the user's trust_project_config names this project:
+	// its file applied like the user's.
+	Trusted bool
 }
 
 // Source says where key ("short.flush_chars") got its value.
@@ -273,18 +300,44 @@ func ProjectFile(projectRoot string) string {
 // must never cost a session its memory. A missing file is silent; a file
 // that cannot be read or parsed, a value of the wrong type, an unknown key
 // or a value out of its range each add a warning naming the key (and the
-// allowed range) and leave that key at its default. The error result is
-// kept for callers and is always nil.
+// allowed range) and leave that key at the value the layers before gave
+// it. A project key the trust policy refuses keeps the user's value and is
+// named in Ignored. The error result is kept for callers and is always nil.
 func Load(env Env, projectRoot string) (*Effective, error) {
 	e := &Effective{Config: Default(), sources: map[string]string{}, UserFile: UserFile(env)}
-	e.mergeFile(e.UserFile, SourceUser)
+	e.layer(func() { e.mergeFile(e.UserFile, SourceUser) })
 	if projectRoot != "" {
 		e.ProjectFile = ProjectFile(projectRoot)
-		e.mergeFile(e.ProjectFile, SourceProject)
+		e.Trusted = trustedRoot(e.userTrust(env), projectRoot)
+		user, userSources := e.layer(func() { e.mergeFile(e.ProjectFile, SourceProject) })
+		if !e.Trusted {
+			e.narrow(&user, userSources)
+		}
 	}
-	e.mergeEnv(env)
-	e.validate()
+	e.layer(func() { e.mergeEnv(env) })
 	return e, nil
+}
+
+// layer applies one layer, then puts every key it set out of range back
+// to the value before it (never to the default: a project's value out of
+// range must not undo the user's lower limit). It returns that earlier
+// configuration and its sources.
+func (e *Effective) layer(apply func()) (Config, map[string]string) {
+	before := e.Config
+	before.TrustProjectConfig = slices.Clone(before.TrustProjectConfig)
+	sources := maps.Clone(e.sources)
+	apply()
+	e.validate(&before, sources)
+	return before, sources
+}
+
+// userTrust is trust_project_config as the user's layers set it: the
+// environment variable, if set, wins over the user file as it does later.
+func (e *Effective) userTrust(env Env) []string {
+	if raw := env(EnvName("trust_project_config")); raw != "" {
+		return filepath.SplitList(raw)
+	}
+	return e.TrustProjectConfig
 }
 
 // maxConfigBytes bounds the read of a config file, which a cloned
@@ -360,7 +413,16 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 	for _, sec := range secs {
 		table, ok := m[sec].(map[string]any)
 		if !ok {
-			e.warn("%s: unknown key %q ignored", path, sec)
+			f, known := fields[sec]
+			if !known {
+				e.warn("%s: unknown key %q ignored", path, sec)
+				continue
+			}
+			if err := setValue(f, m[sec]); err != nil {
+				e.warn("%s: %s: %v; it is ignored", path, sec, err)
+				continue
+			}
+			e.sources[sec] = layer + " " + path
 			continue
 		}
 		keys := make([]string, 0, len(table))
@@ -460,6 +522,9 @@ func setScalar(v reflect.Value, raw string) error {
 			return fmt.Errorf("want a number, got %q", raw)
 		}
 		v.SetFloat(f)
+	case reflect.Slice:
+		// A list of paths, as PATH spells one.
+		v.Set(reflect.ValueOf(filepath.SplitList(raw)))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}
