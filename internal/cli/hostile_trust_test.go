@@ -70,7 +70,6 @@ func (h *hostile) effective(t *testing.T) (settings map[string]string, ignored [
 	return settings, got.Ignored, got.Trusted
 }
 
-
 // A planted distiller.command never runs: neither when the repository also
 // asks for the claude distiller, nor when the user chose it (then the
 // user's program runs).
