@@ -1,12 +1,13 @@
 // Package claude runs one headless `claude -p` the way every part of cerebro
 // that calls a model must: bounded in time and output, with the prompt on
 // standard input (argv is readable by every local user through ps, and is
-// capped at 128 KiB), outside the caller's Claude Code session, and with the
-// whole process group killed at the deadline so nothing outlives memhook.
+// capped at 128 KiB), through the secret guard the caller names, outside the
+// caller's Claude Code session, and with every process it started killed at
+// the deadline so nothing outlives memhook.
 //
 // Use it as
 //
-//	r := claude.Runner{Command: "claude", Timeout: time.Minute, Env: env, Dir: root}
+//	r := claude.Runner{Command: "claude", Timeout: time.Minute, Env: env, Dir: root, Guard: secrets.Redacted}
 //	res, err := r.Run(ctx, claude.Call{Prompt: prompt, AllowedTools: "Read,Grep"})
 //
 // and check errors.Is(err, claude.ErrTimeout). The child's environment marks
@@ -53,7 +54,19 @@ type Runner struct {
 	Env       []string      // the child's whole environment; cleaned and marked nested by Run
 	Dir       string        // the child's working directory; the caller's when empty
 	MaxOutput int           // bytes of stdout kept; DefaultMaxOutput when 0
+	// Guard is the secret guard every prompt passes before it leaves for
+	// the model (secrets.Redacted, or [Unguarded] when the user switched
+	// short.scan_secrets off). Run refuses a call without one, so no
+	// caller sends memory text to a model by forgetting it.
+	Guard func(prompt string) string
 }
+
+// Unguarded is the guard that lets a prompt through as it is: only for a
+// user who switched the secret scan off.
+func Unguarded(prompt string) string { return prompt }
+
+// ErrNoGuard means a Runner was used without a Guard.
+var ErrNoGuard = errors.New("no secret guard set for the prompt")
 
 // Call is one request.
 type Call struct {
@@ -86,6 +99,10 @@ func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
 	if max <= 0 {
 		max = DefaultMaxOutput
 	}
+	if r.Guard == nil {
+		return Result{}, fmt.Errorf("run %s: %w", name, ErrNoGuard)
+	}
+	prompt := r.Guard(c.Prompt)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -100,7 +117,7 @@ func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = r.Dir
 	cmd.Env = ChildEnv(r.Env)
-	cmd.Stdin = strings.NewReader(c.Prompt)
+	cmd.Stdin = strings.NewReader(prompt)
 	stdout := &capped{max: max}
 	stderr := &capped{max: 4 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -26,7 +26,7 @@ func standIn(t *testing.T, body string) string {
 func TestRunSendsPromptOnStdinNotArgv(t *testing.T) {
 	dir := t.TempDir()
 	bin := standIn(t, `printf '%s\n' "$@" > "`+dir+`/argv"; env > "`+dir+`/env"; cat > "`+dir+`/stdin"; echo answer`)
-	r := Runner{Command: bin, Env: []string{"PATH=/usr/bin:/bin", "CLAUDECODE=1", "KEEP=yes"}}
+	r := Runner{Command: bin, Env: []string{"PATH=/usr/bin:/bin", "CLAUDECODE=1", "KEEP=yes"}, Guard: Unguarded}
 	secret := "the prompt with a password hunter2"
 	res, err := r.Run(context.Background(), Call{Prompt: secret, Model: "haiku", AllowedTools: "Read"})
 	if err != nil {
@@ -65,7 +65,7 @@ func TestRunKillsGroupThatIgnoresTerm(t *testing.T) {
 	pidFile := filepath.Join(dir, "sleeper.pid")
 	// The child ignores TERM and leaves a sleeper of its own holding stdout.
 	bin := standIn(t, `trap '' TERM; sleep 300 & echo $! > "`+pidFile+`"; wait`)
-	r := Runner{Command: bin, Timeout: 500 * time.Millisecond, Env: []string{"PATH=/usr/bin:/bin"}}
+	r := Runner{Command: bin, Timeout: 500 * time.Millisecond, Env: []string{"PATH=/usr/bin:/bin"}, Guard: Unguarded}
 	start := time.Now()
 	_, err := r.Run(context.Background(), Call{Prompt: "x"})
 	if !errors.Is(err, ErrTimeout) {
@@ -94,12 +94,12 @@ func TestRunKillsGroupThatIgnoresTerm(t *testing.T) {
 
 func TestRunReportsExitAndCapsOutput(t *testing.T) {
 	bin := standIn(t, `echo "bad flag" >&2; exit 3`)
-	_, err := Runner{Command: bin}.Run(context.Background(), Call{Prompt: "x"})
+	_, err := Runner{Command: bin, Guard: Unguarded}.Run(context.Background(), Call{Prompt: "x"})
 	if err == nil || !strings.Contains(err.Error(), "bad flag") {
 		t.Fatalf("err = %v, want the stderr line", err)
 	}
 	big := standIn(t, `head -c 5000 /dev/zero | tr '\0' a`)
-	res, err := Runner{Command: big, MaxOutput: 100}.Run(context.Background(), Call{Prompt: "x"})
+	res, err := Runner{Command: big, MaxOutput: 100, Guard: Unguarded}.Run(context.Background(), Call{Prompt: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,5 +114,28 @@ func TestNested(t *testing.T) {
 	}
 	if !Nested(ChildEnv(nil)) {
 		t.Fatal("a child env is nested")
+	}
+}
+
+// The prompt passes the runner's guard before it is written to stdin, and
+// a runner without a guard refuses to start anything.
+func TestRunAppliesTheGuardAndRefusesWithoutOne(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	bin := standIn(t, `touch "`+marker+`"; cat > "`+dir+`/stdin"; echo answer`)
+	r := Runner{Command: bin, Env: []string{"PATH=/usr/bin:/bin"}, Guard: func(p string) string { return strings.ReplaceAll(p, "hunter2", "[REDACTED]") }}
+	if _, err := r.Run(context.Background(), Call{Prompt: "the password is hunter2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "stdin")); string(got) != "the password is [REDACTED]" {
+		t.Fatalf("stdin = %q, want the guarded prompt", got)
+	}
+	os.Remove(marker)
+	r.Guard = nil
+	if _, err := r.Run(context.Background(), Call{Prompt: "x"}); !errors.Is(err, ErrNoGuard) {
+		t.Fatalf("err = %v, want ErrNoGuard", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a runner without a guard started the program")
 	}
 }

@@ -286,3 +286,44 @@ func TestHostileTrustServeStaysOnLoopback(t *testing.T) {
 		t.Fatal("serve with the user's allow_remote did not start")
 	}
 }
+
+// What the claude distiller sends the model passes the secret guard: the
+// stand-in records its stdin, which holds none of the planted secrets.
+func TestHostileTrustModelGetsNoSecret(t *testing.T) {
+	h := newHostile(t)
+	dir := t.TempDir()
+	stdin := filepath.Join(dir, "stdin")
+	bin := filepath.Join(dir, "claude")
+	os.WriteFile(bin, []byte("#!/bin/sh\ncat >> '"+stdin+"'\nprintf '### Asked\\n- DISTILLED\\n'\n"), 0o755)
+	h.userConfig(t, "[distiller]\nkind = \"claude\"\ncommand = \""+bin+"\"\n")
+	planted := []string{
+		"ghp_" + strings.Repeat("aB3dE5gH7jK9mN1pQ2", 2),
+		"hunter2isgood",  // client_secret: a value a person chose
+		"Zx81kLmQpR4tWv", // mysql -p on a command line
+		"S3cretPass9",    // PGPASSWORD=
+	}
+	prompts := []string{
+		"Use the token " + planted[0] + " for the API.",
+		"Set client_secret: " + planted[1] + " in the config.",
+		"Run mysql -u root -p" + planted[2] + " shop to check.",
+		"PGPASSWORD=" + planted[3] + " psql -h db fails, why?",
+	}
+	for i, p := range prompts {
+		h.hookEvent(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", p))
+		h.hookEvent(t, "stop", h.input("s1", "Stop", "last_assistant_message", "Looked at step "+string(rune('0'+i))+"."))
+	}
+	h.hookEvent(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
+	waitBackground(t, h.hookEnv, "s1")
+	got, err := os.ReadFile(stdin)
+	if err != nil {
+		t.Fatalf("the distiller was not called: %v", err)
+	}
+	if !strings.Contains(string(got), "[REDACTED:") {
+		t.Fatalf("no marker in the prompt:\n%s", got)
+	}
+	for _, s := range planted {
+		if strings.Contains(string(got), s) {
+			t.Errorf("the model was sent %q:\n%s", s, got)
+		}
+	}
+}
