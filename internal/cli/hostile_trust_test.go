@@ -5,6 +5,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -325,5 +326,60 @@ func TestHostileTrustModelGetsNoSecret(t *testing.T) {
 		if strings.Contains(string(got), s) {
 			t.Errorf("the model was sent %q:\n%s", s, got)
 		}
+	}
+}
+
+// journals lists the session journals in the state dir with their text.
+func (h *hostile) journals(t *testing.T) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions", "*", "*.jsonl"))
+	out := map[string]string{}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		out[f] = string(data)
+	}
+	return out
+}
+
+// The state dir's journal holds prompts and replies only until their
+// segment is in the daily file: after the session's flush none is left in
+// clear, also when the flush was killed between the section write and the
+// journal's cleanup (the recovery cleans up, and writes nothing twice).
+func TestHostileTrustJournalForgetsFlushedTurns(t *testing.T) {
+	for _, point := range []string{"", "after-commit", "after-forget"} {
+		t.Run("kill at "+point, func(t *testing.T) {
+			h := newHostile(t)
+			for i := 0; i < 4; i++ {
+				h.hookEvent(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", fmt.Sprintf("Use client_secret: hunter2isgood for flag %d.", i)))
+				h.hookEvent(t, "stop", h.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("I added flag %d.", i)))
+			}
+			if js := h.journals(t); len(js) == 0 {
+				t.Fatal("the hooks journaled nothing")
+			}
+			if point == "" {
+				h.hookEvent(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
+			} else {
+				out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{CrashEnv + "=" + point}, "hook", "session-end")
+				if code != 86 || out != "" {
+					t.Fatalf("the crash hook did not fire: exit %d", code)
+				}
+				h.hookEvent(t, "session-start", h.input("s2", "SessionStart", "source", "startup"))
+				h.exec(t, "", "flush", "--pending")
+			}
+			got := h.dailyText()
+			for i := 0; i < 4; i++ {
+				if n := countContaining(bulletsUnder(got, "### Asked"), fmt.Sprintf("flag %d.", i)); n != 1 {
+					t.Fatalf("flag %d written %d times:\n%s", i, n, got)
+				}
+			}
+			if strings.Contains(got, "hunter2isgood") {
+				t.Fatalf("the secret reached the daily file:\n%s", got)
+			}
+			for f, text := range h.journals(t) {
+				if strings.Contains(text, "flag") || strings.Contains(text, "hunter2isgood") {
+					t.Errorf("journal %s keeps flushed turns in clear:\n%s", f, text)
+				}
+			}
+		})
 	}
 }

@@ -137,7 +137,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	if snap == nil {
-		return res, syncPending(x)
+		return res, forgetAndSync(x, crash)
 	}
 	crash("after-read")
 	seg := distill.Segment{
@@ -160,7 +160,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		if err := finishIntent(x, st); err != nil {
 			return err
 		}
-		if st.Offset != snap.from || st.JournalOffset != snap.jfrom {
+		if st.Offset != snap.from || st.JournalOffset != snap.jfrom || st.JournalGen != snap.st.JournalGen {
 			res.Skipped = "flushed by another process"
 			return nil
 		}
@@ -201,7 +201,21 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	crash("after-commit")
-	return res, syncPending(x)
+	return res, forgetAndSync(x, crash)
+}
+
+// forgetAndSync takes what was flushed out of the journal, then syncs the
+// pending marker. A journal that cannot be cleaned is a logged problem, not
+// a failed flush: the section is written and the next flush tries again.
+func forgetAndSync(x *Session, crash func(string)) error {
+	ferr := x.ForgetFlushed(crash)
+	if err := syncPending(x); err != nil {
+		return err
+	}
+	if ferr != nil {
+		return fmt.Errorf("forget the flushed journal: %w", ferr)
+	}
+	return nil
 }
 
 // syncPending sets or clears the pending marker from the saved state. It
