@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -137,5 +139,77 @@ func TestRunAppliesTheGuardAndRefusesWithoutOne(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a runner without a guard started the program")
+	}
+}
+
+// alive reports whether pid is a live process (a zombie counts as gone).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return true // not Linux: the signal check is all there is
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	return i < 0 || !strings.HasPrefix(strings.TrimSpace(string(data[i+1:])), "Z")
+}
+
+func readPids(t *testing.T, dir string) []int {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.pid"))
+	var pids []int
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, w := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(w); err == nil {
+				pids = append(pids, n)
+			}
+		}
+	}
+	return pids
+}
+
+// A claude that daemonizes children — in a new session (setsid), detached
+// by a double fork, with its environment cleared — leaves nothing running
+// once the call ends, whether it answered or ran into the deadline.
+func TestRunLeavesNoDescendantBehind(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sweep of new sessions is Linux's; elsewhere only the group is killed")
+	}
+	for _, c := range []struct {
+		name, tail string
+		timeout    time.Duration
+	}{
+		{"answered", "echo answer", 10 * time.Second},
+		{"deadline", "sleep 30", 700 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin := standIn(t, `
+setsid sleep 300 & echo $! > "`+dir+`/setsid.pid"
+( setsid sh -c 'sleep 301 & echo $! > "`+dir+`/double.pid"' & )
+setsid env -i /bin/sh -c 'sleep 302 & echo $! > "`+dir+`/clean.pid"; wait' &
+sleep 0.2
+`+c.tail)
+			r := Runner{Command: bin, Timeout: c.timeout, Env: []string{"PATH=/usr/bin:/bin"}, Guard: Unguarded}
+			res, err := r.Run(context.Background(), Call{Prompt: "x"})
+			if c.name == "answered" && (err != nil || strings.TrimSpace(res.Output) != "answer") {
+				t.Fatalf("res %q err %v", res.Output, err)
+			}
+			if c.name == "deadline" && !errors.Is(err, ErrTimeout) {
+				t.Fatalf("err = %v, want ErrTimeout", err)
+			}
+			pids := readPids(t, dir)
+			if len(pids) < 3 {
+				t.Fatalf("the stand-in started %d daemons, want 3 (%v)", len(pids), pids)
+			}
+			for _, pid := range pids {
+				if alive(pid) {
+					syscall.Kill(pid, syscall.SIGKILL)
+					t.Errorf("process %d outlived the call", pid)
+				}
+			}
+		})
 	}
 }

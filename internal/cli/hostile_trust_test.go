@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -381,5 +382,39 @@ func TestHostileTrustJournalForgetsFlushedTurns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A claude that daemonizes a child in a new session leaves nothing
+// running after the claude distiller's call (the runner the research walk,
+// the night and the shadow runs share).
+func TestHostileTrustDistillerLeavesNoProcess(t *testing.T) {
+	h := newHostile(t)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "claude")
+	os.WriteFile(bin, []byte("#!/bin/sh\nsetsid sleep 300 & echo $! > '"+dir+"/daemon.pid'\n"+
+		"( setsid sh -c 'sleep 301 & echo $! > \""+dir+"/double.pid\"' & )\nsleep 0.2\ncat >/dev/null\nprintf '### Asked\\n- DISTILLED\\n'\n"), 0o755)
+	h.userConfig(t, "[distiller]\nkind = \"claude\"\ncommand = \""+bin+"\"\n")
+	h.session(t, "s1")
+	waitBackground(t, h.hookEnv, "s1")
+	if !strings.Contains(h.dailyText(), "DISTILLED") {
+		t.Fatalf("the stand-in did not distil:\n%s", h.dailyText())
+	}
+	for _, name := range []string{"daemon.pid", "double.pid"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("the stand-in did not start its daemon: %v", err)
+		}
+		var pid int
+		fmt.Sscan(string(data), &pid)
+		if pid <= 0 {
+			t.Fatalf("%s holds %q", name, data)
+		}
+		if syscall.Kill(pid, 0) == nil {
+			if stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(stat), ") Z") {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Errorf("process %d outlived the distiller's call", pid)
+			}
+		}
 	}
 }
