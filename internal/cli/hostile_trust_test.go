@@ -418,3 +418,70 @@ func TestHostileTrustDistillerLeavesNoProcess(t *testing.T) {
 		}
 	}
 }
+
+// Text between <private> and </private> — in a prompt, in a reply that
+// quotes it, unclosed to the end of its message — reaches neither the
+// journal, nor the daily file, nor the search index, nor the model, whether
+// it came through the hooks or through the transcript.
+func TestHostileTrustPrivateIsNeverKept(t *testing.T) {
+	for _, model := range []bool{true, false} {
+		t.Run(fmt.Sprintf("claude distiller=%v", model), func(t *testing.T) {
+			h := newHostile(t)
+			h.hot = model // memhook-hot captures in one run, memhook in the other
+			dir := t.TempDir()
+			stdin := filepath.Join(dir, "stdin")
+			bin := filepath.Join(dir, "claude")
+			os.WriteFile(bin, []byte("#!/bin/sh\ncat >> '"+stdin+"'\nprintf '### Asked\\n- DISTILLED\\n'\n"), 0o755)
+			if model {
+				h.userConfig(t, "[distiller]\nkind = \"claude\"\ncommand = \""+bin+"\"\n")
+			}
+			tr := filepath.Join(filepath.Dir(h.proj), "s1.jsonl")
+			prompts := []string{
+				"Deploy flag 0 with <private>PINEAPPLE-0451</private> as the passphrase.",
+				"Flag 1: my <PRIVATE>MANGO-7702 is the door code</PRIVATE> note.",
+				"Flag 2 then. <private>unclosed KIWI-3310 and everything after",
+				"Flag 3, nothing private here.",
+			}
+			replies := []string{
+				"Done with flag 0; I used <private>PINEAPPLE-0451</private> as you said.",
+				"Done with flag 1.",
+				"Done with flag 2.",
+				"Done with flag 3.",
+			}
+			for i := range prompts {
+				appendLine(t, tr, userLine(prompts[i]))
+				h.hookEvent(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", prompts[i]))
+				appendLine(t, tr, assistantLine(fmt.Sprintf("m%d", i), replies[i]))
+				h.hookEvent(t, "stop", h.input("s1", "Stop", "last_assistant_message", replies[i]))
+				for f, text := range h.journals(t) {
+					for _, w := range []string{"PINEAPPLE", "MANGO", "KIWI", "everything after"} {
+						if strings.Contains(text, w) {
+							t.Fatalf("journal %s holds private %q:\n%s", f, w, text)
+						}
+					}
+				}
+			}
+			h.hookEvent(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
+			waitBackground(t, h.hookEnv, "s1")
+			sent, _ := os.ReadFile(stdin)
+			if model != (len(sent) > 0) {
+				t.Fatalf("model called: %v, want %v", len(sent) > 0, model)
+			}
+			search, _, _ := h.exec(t, "", "search", "--project", h.proj, "PINEAPPLE MANGO KIWI")
+			for what, text := range map[string]string{"daily file": h.dailyText(), "model prompt": string(sent), "search": search} {
+				for _, w := range []string{"PINEAPPLE", "MANGO", "KIWI", "everything after"} {
+					if strings.Contains(text, w) {
+						t.Errorf("the %s holds private %q:\n%s", what, w, text)
+					}
+				}
+			}
+			kept := h.dailyText()
+			if model {
+				kept = string(sent)
+			}
+			if !strings.Contains(kept, "lag 3") || !strings.Contains(kept, "[private]") {
+				t.Errorf("the rest of the dialogue was lost:\n%s", kept)
+			}
+		})
+	}
+}

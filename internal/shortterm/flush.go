@@ -13,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
 // Flush triggers, as written in section headings.
@@ -241,9 +242,27 @@ func readSegment(x *Session, st *State) (*snapshot, error) {
 	s.jto = jto
 	items, to := readTranscript(st.Transcript, st.Offset)
 	s.to = to
-	s.items, s.carried = Combine(items, entries, st.Carried)
+	for i := range entries {
+		entries[i].Text = private.Strip(entries[i].Text) // a journal older than the capture's strip
+	}
+	s.items, s.carried = Combine(stripPrivate(items), entries, st.Carried)
 	s.subItems, s.sub = readSubagents(st.Transcript, st.Sub)
+	s.subItems = stripPrivate(s.subItems)
 	return s, nil
+}
+
+// stripPrivate withholds what the person marked <private> in the
+// transcript's messages and tool calls, as the capture does in the
+// journal: whole messages, so a span split across a message's lines is
+// withheld whole.
+func stripPrivate(items []transcript.Item) []transcript.Item {
+	for i := range items {
+		items[i].Text = private.Strip(items[i].Text)
+		for j := range items[i].Tools {
+			items[i].Tools[j].Target = private.Strip(items[i].Tools[j].Target)
+		}
+	}
+	return items
 }
 
 // maxSubagents bounds how many subagent transcripts one flush reads.
