@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // The trust boundary (docs/safety.md, "Trust"): a repository's
@@ -484,4 +486,93 @@ func TestHostileTrustPrivateIsNeverKept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// memhook forget takes a daily section and a wiki section back: moved to
+// .trash/, gone from the next search, and in the git-backed long-term
+// memory the removal committed with the trash kept out of the history;
+// /cerebro:forget's way (memhook slash --text) takes a heading with
+// spaces; a path outside the memory is refused.
+func TestHostileTrustForget(t *testing.T) {
+	h := newHostile(t)
+	h.hot = false
+	for id, word := range map[string]string{"aaaa1111-s": "ordinary", "bbbb2222-s": "PINEAPPLEWORD"} {
+		for i := 0; i < 4; i++ {
+			h.hookEvent(t, "user-prompt-submit", h.input(id, "UserPromptSubmit", "prompt", fmt.Sprintf("Note %s flag %d.", word, i)))
+			h.hookEvent(t, "stop", h.input(id, "Stop", "last_assistant_message", fmt.Sprintf("Noted flag %d.", i)))
+		}
+		h.hookEvent(t, "session-end", h.input(id, "SessionEnd", "reason", "other"))
+	}
+	search := func(word string) string {
+		out, errOut, code := h.exec(t, "", "search", "--project", h.proj, word)
+		if code != 0 {
+			t.Fatalf("search: %s", errOut)
+		}
+		return out
+	}
+	if !strings.Contains(search("PINEAPPLEWORD"), "PINEAPPLEWORD") {
+		t.Fatal("control: the search does not find the word before the forget")
+	}
+	day := filepath.Base(h.today())
+	out, errOut, code := h.exec(t, "", "forget", ".claude/memory_short/daily/"+day+"#bbbb2222")
+	if code != 0 || !strings.Contains(out, "moved to .claude/memory_short/.trash/daily/") {
+		t.Fatalf("forget: exit %d\n%s%s", code, out, errOut)
+	}
+	if got := h.dailyText(); strings.Contains(got, "PINEAPPLEWORD") || !strings.Contains(got, "ordinary") {
+		t.Fatalf("daily file after the forget:\n%s", got)
+	}
+	if got := search("PINEAPPLEWORD"); strings.Contains(got, "PINEAPPLEWORD") {
+		t.Fatalf("the next search still returns it:\n%s", got)
+	}
+	if !strings.Contains(search("ordinary"), "ordinary") {
+		t.Fatal("the other session's section is no longer found")
+	}
+
+	if _, errOut, code := h.exec(t, "", "long", "on", "--project", h.proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	page := "# Доступы\n\n## Сервер\n\nssh deploy@host\n\n## Пароль базы\n\nMANGOWORD\n"
+	if _, errOut, code := h.exec(t, page, "wiki", "write", "wiki/Доступы.md", "--project", h.proj); code != 0 {
+		t.Fatalf("wiki write: %s", errOut)
+	}
+	longDir := filepath.Join(h.proj, ".claude", "memory_long")
+	repo, err := gitrepo.Open(longDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, _ := repo.Log("wiki/Доступы.md", 5); len(log) == 0 {
+		t.Fatal("control: the page was not committed")
+	}
+	out, _, code = h.exec(t, "wiki/Доступы.md#Пароль базы\n", "slash", "--state-dir", h.env["CEREBRO_STATE_DIR"], "--text", "forget")
+	if code != 0 || !strings.Contains(out, "committed the removal") {
+		t.Fatalf("slash forget: exit %d\n%s", code, out)
+	}
+	log, err := repo.Log("wiki/Доступы.md", 5)
+	if err != nil || len(log) == 0 || !strings.Contains(log[0].Message, "memhook forget: wiki/Доступы.md") || strings.Contains(log[0].Message, "Пароль") {
+		t.Fatalf("log %+v %v", log, err)
+	}
+	head, err := repo.FileAt(log[0].Hash, "wiki/Доступы.md")
+	if err != nil || strings.Contains(string(head), "MANGOWORD") || !strings.Contains(string(head), "## Сервер") {
+		t.Fatalf("HEAD's page: %q %v", head, err)
+	}
+	trash, _ := filepath.Glob(filepath.Join(longDir, ".trash", "wiki", "*.md"))
+	if len(trash) != 1 {
+		t.Fatalf("trash %v", trash)
+	}
+	if tracked, _ := repo.Tracks(".trash"); tracked {
+		t.Fatal("the trash is in the history")
+	}
+	if got := search("MANGOWORD"); strings.Contains(got, "MANGOWORD") {
+		t.Fatalf("the next search still returns the wiki section:\n%s", got)
+	}
+	h.exec(t, "", "night", "--project", h.proj) // commits what it finds uncommitted
+	if tracked, _ := repo.Tracks(".trash"); tracked {
+		t.Fatal("the night committed the trash")
+	}
+
+	_, errOut, code = h.exec(t, "", "forget", h.bashrc)
+	if code == 0 || !strings.Contains(errOut, "outside the project's memory") {
+		t.Fatalf("forget outside: exit %d %s", code, errOut)
+	}
+	h.untouched(t)
 }
