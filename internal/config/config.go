@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -275,7 +276,7 @@ type Setting struct {
 // Settings lists every key with its value and source, sorted by key.
 func (e *Effective) Settings() []Setting {
 	var out []Setting
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) {
 		out = append(out, Setting{Key: key, Value: fmt.Sprint(v.Interface()), Source: e.Source(key)})
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
@@ -403,8 +404,8 @@ func decodeLines(e *Effective, path, data string) map[string]any {
 // apply sets every known key of m, warning about unknown keys and values
 // of the wrong type.
 func (e *Effective) apply(m map[string]any, path, layer string) {
-	fields := map[string]reflect.Value{}
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) { fields[key] = v })
+	byKey := map[string]reflect.Value{}
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) { byKey[key] = v })
 	secs := make([]string, 0, len(m))
 	for k := range m {
 		secs = append(secs, k)
@@ -413,7 +414,7 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 	for _, sec := range secs {
 		table, ok := m[sec].(map[string]any)
 		if !ok {
-			f, known := fields[sec]
+			f, known := byKey[sec]
 			if !known {
 				e.warn("%s: unknown key %q ignored", path, sec)
 				continue
@@ -432,7 +433,7 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			key := sec + "." + k
-			f, ok := fields[key]
+			f, ok := byKey[key]
 			if !ok {
 				e.warn("%s: unknown key %q ignored", path, key)
 				continue
@@ -447,7 +448,7 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 }
 
 func (e *Effective) mergeEnv(env Env) {
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) {
 		name := EnvName(key)
 		raw := env(name)
 		if raw == "" {
@@ -480,23 +481,51 @@ func EnvName(key string) string {
 	return "CEREBRO_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 }
 
-func walk(v reflect.Value, prefix string, fn func(key string, v reflect.Value)) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
-		if tag == "" || tag == "-" {
-			continue
+// field is one key of Config and where it sits in the struct.
+type field struct {
+	key   string
+	index []int
+}
+
+// fields lists every key once per process: the hooks load the
+// configuration on every event, and reading struct tags by reflection on
+// each walk cost more than the load itself.
+var fields = sync.OnceValue(func() []field {
+	var out []field
+	var add func(t reflect.Type, prefix string, index []int)
+	add = func(t reflect.Type, prefix string, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			key := tag
+			if prefix != "" {
+				key = prefix + "." + tag
+			}
+			idx := append(slices.Clone(index), i)
+			if t.Field(i).Type.Kind() == reflect.Struct {
+				add(t.Field(i).Type, key, idx)
+				continue
+			}
+			out = append(out, field{key: key, index: idx})
 		}
-		key := tag
-		if prefix != "" {
-			key = prefix + "." + tag
-		}
-		f := v.Field(i)
-		if f.Kind() == reflect.Struct {
-			walk(f, key, fn)
-			continue
-		}
-		fn(key, f)
+	}
+	add(reflect.TypeOf(Config{}), "", nil)
+	return out
+})
+
+// walk calls fn with every key of the Config v and its field.
+func walk(v reflect.Value, fn func(key string, v reflect.Value)) {
+	for _, f := range fields() {
+		fn(f.key, v.FieldByIndex(f.index))
+	}
+}
+
+// walkPair calls fn with every key and its field in the Configs a and b.
+func walkPair(a, b reflect.Value, fn func(key string, a, b reflect.Value)) {
+	for _, f := range fields() {
+		fn(f.key, a.FieldByIndex(f.index), b.FieldByIndex(f.index))
 	}
 }
 

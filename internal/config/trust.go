@@ -198,18 +198,16 @@ func quoteAll(ws []string) string {
 // further than its rule allows, recording each as ignored. user is the
 // configuration before the project layer was applied.
 func (e *Effective) narrow(user *Config, userSources map[string]string) {
-	before := map[string]reflect.Value{}
-	walk(reflect.ValueOf(user).Elem(), "", func(key string, v reflect.Value) { before[key] = v })
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walkPair(reflect.ValueOf(user).Elem(), reflect.ValueOf(&e.Config).Elem(), func(key string, before, v reflect.Value) {
 		if !strings.HasPrefix(e.sources[key], SourceProject) {
 			return
 		}
-		why := narrowRefusal(key, before[key], v)
+		why := narrowRefusal(key, before, v)
 		if why == "" {
 			return
 		}
 		e.ignore("ignored: %s", why)
-		v.Set(before[key])
+		v.Set(before)
 		if s, ok := userSources[key]; ok {
 			e.sources[key] = s
 		} else {

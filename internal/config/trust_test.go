@@ -13,7 +13,7 @@ import (
 func TestEveryKeyHasAPolicy(t *testing.T) {
 	def := Default()
 	keys := map[string]bool{}
-	walk(reflect.ValueOf(&def).Elem(), "", func(key string, v reflect.Value) {
+	walk(reflect.ValueOf(&def).Elem(), func(key string, v reflect.Value) {
 		keys[key] = true
 		r, ok := Policy[key]
 		if !ok {

@@ -89,9 +89,7 @@ func Range(key string) string {
 // (the configuration before the layer just applied), with a warning naming
 // the key, the value and the range.
 func (e *Effective) validate(before *Config, beforeSources map[string]string) {
-	prev := map[string]reflect.Value{}
-	walk(reflect.ValueOf(before).Elem(), "", func(key string, v reflect.Value) { prev[key] = v })
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walkPair(reflect.ValueOf(before).Elem(), reflect.ValueOf(&e.Config).Elem(), func(key string, prev, v reflect.Value) {
 		bad := false
 		if b, ok := bounds[key]; ok {
 			var x float64
@@ -119,8 +117,8 @@ func (e *Effective) validate(before *Config, beforeSources map[string]string) {
 		if ok {
 			what = "the value from " + src
 		}
-		e.warn("%s = %v (from %s) is out of range %s; %s %v is used", key, v.Interface(), e.Source(key), Range(key), what, prev[key].Interface())
-		v.Set(prev[key])
+		e.warn("%s = %v (from %s) is out of range %s; %s %v is used", key, v.Interface(), e.Source(key), Range(key), what, prev.Interface())
+		v.Set(prev)
 		if ok {
 			e.sources[key] = src
 		} else {
@@ -133,7 +131,7 @@ func (e *Effective) validate(before *Config, beforeSources map[string]string) {
 func defaultOf(key string) string {
 	def := Default()
 	out := ""
-	walk(reflect.ValueOf(&def).Elem(), "", func(k string, v reflect.Value) {
+	walk(reflect.ValueOf(&def).Elem(), func(k string, v reflect.Value) {
 		if k == key {
 			out = fmt.Sprintf("%v", v.Interface())
 			if v.Kind() == reflect.String {
