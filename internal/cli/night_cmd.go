@@ -16,6 +16,8 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // NightOptions are the inputs of `memhook night`.
@@ -206,7 +208,7 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 		}
 		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
 			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
-			Env: opts.Environ(), Dir: root,
+			Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff),
 		}}
 	default:
 		return nil, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")

@@ -182,7 +182,7 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 // TestKilledFlushRecoversExactlyOnce kills flushes at every named point and
 // at random moments, then checks that recovery writes each segment once.
 func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
-	points := []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit"}
+	points := []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit", "after-forget"}
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			h := newHookEnv(t)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
@@ -63,6 +64,7 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
 			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
 			Env:     m.Environ,
+			Guard:   PromptGuard(cfg),
 		}
 		body, usedClaude, err := distill.Fallback(ctx, c, seg)
 		if !usedClaude {
@@ -70,6 +72,16 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 		}
 		return body
 	}
+}
+
+// PromptGuard is the secret guard of every prompt that carries memory text
+// to a model (the distiller, research, the night, shadow runs): the same
+// scan as the daily file's, unless the user switched short.scan_secrets off.
+func PromptGuard(cfg *config.Effective) func(string) string {
+	if !cfg.Short.ScanSecrets {
+		return claude.Unguarded
+	}
+	return secrets.Redacted
 }
 
 // redacting applies short.scan_secrets: secrets and personal data in a

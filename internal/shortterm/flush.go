@@ -13,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
 // Flush triggers, as written in section headings.
@@ -140,7 +141,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	if snap == nil {
-		return res, syncPending(x)
+		return res, forgetAndSync(x, crash)
 	}
 	crash("after-read")
 	seg := distill.Segment{
@@ -164,7 +165,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		if err := finishIntent(x, st); err != nil {
 			return err
 		}
-		if st.Offset != snap.from || st.JournalOffset != snap.jfrom {
+		if st.Offset != snap.from || st.JournalOffset != snap.jfrom || st.JournalGen != snap.st.JournalGen {
 			res.Skipped = "flushed by another process"
 			return nil
 		}
@@ -205,7 +206,21 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	crash("after-commit")
-	return res, syncPending(x)
+	return res, forgetAndSync(x, crash)
+}
+
+// forgetAndSync takes what was flushed out of the journal, then syncs the
+// pending marker. A journal that cannot be cleaned is a logged problem, not
+// a failed flush: the section is written and the next flush tries again.
+func forgetAndSync(x *Session, crash func(string)) error {
+	ferr := x.ForgetFlushed(crash)
+	if err := syncPending(x); err != nil {
+		return err
+	}
+	if ferr != nil {
+		return fmt.Errorf("forget the flushed journal: %w", ferr)
+	}
+	return nil
 }
 
 // syncPending sets or clears the pending marker from the saved state. It
@@ -231,9 +246,27 @@ func readSegment(x *Session, st *State) (*snapshot, error) {
 	s.jto = jto
 	items, to := readTranscript(st.Transcript, st.Offset)
 	s.to = to
-	s.items, s.carried = Combine(items, entries, st.Carried)
+	for i := range entries {
+		entries[i].Text = private.Strip(entries[i].Text) // a journal older than the capture's strip
+	}
+	s.items, s.carried = Combine(stripPrivate(items), entries, st.Carried)
 	s.subItems, s.sub = readSubagents(st.Transcript, st.Sub)
+	s.subItems = stripPrivate(s.subItems)
 	return s, nil
+}
+
+// stripPrivate withholds what the person marked <private> in the
+// transcript's messages and tool calls, as the capture does in the
+// journal: whole messages, so a span split across a message's lines is
+// withheld whole.
+func stripPrivate(items []transcript.Item) []transcript.Item {
+	for i := range items {
+		items[i].Text = private.Strip(items[i].Text)
+		for j := range items[i].Tools {
+			items[i].Tools[j].Target = private.Strip(items[i].Tools[j].Target)
+		}
+	}
+	return items
 }
 
 // maxSubagents bounds how many subagent transcripts one flush reads.

@@ -65,6 +65,11 @@ type State struct {
 	// journal longer than this means a hook died between its append and
 	// its state write, and the counters are rebuilt from the journal.
 	JournalSize int64 `json:"journal_size"`
+	// JournalBlank is how far the flushed journal lines have been blanked
+	// in place; JournalGen counts the times the flushed journal was removed
+	// and the cursors reset (see ForgetFlushed).
+	JournalBlank int64 `json:"journal_blank,omitempty"`
+	JournalGen   int64 `json:"journal_gen,omitempty"`
 	// Carried are keys of journal messages written into a section before
 	// the transcript had them (the transcript lags the hooks); the next
 	// flush drops their transcript copies. See Combine.

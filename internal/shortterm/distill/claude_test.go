@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
@@ -73,7 +74,7 @@ func testSegment() Segment {
 func standInClaude(t *testing.T, mode string) (Claude, string) {
 	path, dir := standIn(t)
 	env := append(os.Environ(), "STANDIN_MODE="+mode, "CLAUDECODE=1", NestedEnv+"=0")
-	return Claude{Command: path, Model: "haiku", Timeout: 10 * time.Second, Env: env}, dir
+	return Claude{Command: path, Model: "haiku", Timeout: 10 * time.Second, Env: env, Guard: claude.Unguarded}, dir
 }
 
 func TestClaudeSuccess(t *testing.T) {
@@ -116,7 +117,7 @@ func TestClaudeSuccess(t *testing.T) {
 func TestClaudeFromPATH(t *testing.T) {
 	path, dir := standIn(t)
 	t.Setenv("PATH", filepath.Dir(path)+string(os.PathListSeparator)+os.Getenv("PATH"))
-	c := Claude{Env: append(os.Environ(), "STANDIN_MODE=ok"), Timeout: 10 * time.Second}
+	c := Claude{Env: append(os.Environ(), "STANDIN_MODE=ok"), Timeout: 10 * time.Second, Guard: claude.Unguarded}
 	if _, err := c.Distill(context.Background(), testSegment()); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestClaudeFailures(t *testing.T) {
 }
 
 func TestClaudeMissingExecutable(t *testing.T) {
-	c := Claude{Command: filepath.Join(t.TempDir(), "no-such-claude"), Timeout: time.Second}
+	c := Claude{Command: filepath.Join(t.TempDir(), "no-such-claude"), Timeout: time.Second, Guard: claude.Unguarded}
 	if _, err := c.Distill(context.Background(), testSegment()); err == nil {
 		t.Fatal("want an error for a missing executable")
 	}
