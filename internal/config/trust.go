@@ -69,6 +69,7 @@ var Policy = map[string]Rule{
 	"long.core_max_chars":  {Who: AnyLayer},
 	"long.raw_large_bytes": {Who: AnyLayer},
 	"long.git":             {Who: AnyLayer},
+	"long.remote":          {Who: UserOnly, What: "an address memory is pushed to"},
 
 	"search.chunk_tokens":          {Who: AnyLayer},
 	"search.overlap_tokens":        {Who: AnyLayer},
@@ -99,10 +100,12 @@ var Policy = map[string]Rule{
 	"rollup.hour":           {Who: AnyLayer},
 
 	"org.raw_large_bytes": {Who: AnyLayer},
+	"org.remote":          {Who: UserOnly, What: "an address the org vault is pushed to"},
 
-	"recall.extreme_max_calls": {Who: NarrowDown, What: "a budget of model calls"},
-	"recall.extreme_seconds":   {Who: NarrowDown, What: "a time budget"},
-	"recall.vector_min_score":  {Who: NarrowUp, What: "a guard"},
+	"recall.extreme_max_calls":   {Who: NarrowDown, What: "a budget of model calls"},
+	"recall.extreme_seconds":     {Who: NarrowDown, What: "a time budget"},
+	"recall.extreme_daily_calls": {Who: NarrowDown, What: "a daily budget of model calls"},
+	"recall.vector_min_score":    {Who: NarrowUp, What: "a guard"},
 
 	"limits.note_bytes":            {Who: NarrowDown, What: "a limit"},
 	"limits.transcript_line_bytes": {Who: NarrowDown, What: "a limit"},
@@ -126,6 +129,8 @@ var Policy = map[string]Rule{
 	"night.timeout_seconds":    {Who: NarrowDown, What: "a timeout"},
 	"night.compile_after_days": {Who: AnyLayer},
 	"night.max_day_chars":      {Who: AnyLayer},
+	"night.core":               {Who: NarrowTo, To: []string{"propose", "off"}, What: "CORE.md edits applied without the person's review"},
+	"night.time":               {Who: AnyLayer},
 
 	"serve.allow_remote": {Who: UserOnly, What: "a network exposure"},
 }
