@@ -29,6 +29,11 @@ type Segment struct {
 	// Dir is the project root; file paths under it are shown relative to
 	// it. Empty leaves paths as the tools gave them.
 	Dir string
+	// Cwd is where the session ran, as its transcript says; paths under
+	// it are shown relative to it too.
+	Cwd string
+	// Title is the session's title, when Claude Code gave it one.
+	Title string
 }
 
 // The subsection headings, in the order they appear: the daily format's,
