@@ -60,8 +60,8 @@ func sentences(text string) []string {
 		}
 		start := 0
 		for _, m := range sentenceEnd().FindAllStringIndex(line, -1) {
-			if abbreviated(line[start:m[0]]) {
-				continue
+			if abbreviated(line[start:m[0]]) || strings.Count(line[:m[0]], "`")%2 == 1 {
+				continue // an abbreviation, or inside code ("ALTER TABLE ... modify")
 			}
 			if s := strings.TrimSpace(line[start:m[1]]); s != "" {
 				out = append(out, s)

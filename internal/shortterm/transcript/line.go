@@ -370,6 +370,9 @@ func toolResults(content, tur gjson.Result) []idResult {
 // message fits, a generated file does not need to.
 const commandMax = 8 << 10
 
+// planMax bounds a plan kept for its steps.
+const planMax = 4 << 10
+
 // todoMax bounds a TodoWrite list.
 const todoMax = 64
 
@@ -397,6 +400,10 @@ func toolInput(name string, input gjson.Result) Input {
 		in.Agent = input.Get("subagent_type").Str
 	case "Skill":
 		in.Args = truncateRunes(strings.TrimSpace(input.Get("args").Str), targetMax)
+	case "ExitPlanMode":
+		in.Plan = bound(strings.TrimSpace(input.Get("plan").Str), planMax, 0)
+	case "AskUserQuestion":
+		in.Subject = truncateRunes(strings.TrimSpace(input.Get("questions.0.question").Str), targetMax)
 	}
 	return in
 }

@@ -74,7 +74,7 @@ const (
 // reads.
 func keepsOutput(tool string) bool {
 	switch tool {
-	case "Bash", "PowerShell", "BashOutput", "TaskOutput", "Task", "Agent", "Skill":
+	case "Bash", "PowerShell", "BashOutput", "TaskOutput", "Task", "Agent", "Skill", "TaskCreate":
 		return true
 	}
 	return false

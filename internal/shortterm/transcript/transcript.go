@@ -53,8 +53,11 @@ type Input struct {
 	// Todos is a TodoWrite call's whole list.
 	Todos []Todo
 	// Subject, TaskID and Status are a TaskCreate/TaskUpdate call's;
-	// TaskID is also the task a TaskOutput/BashOutput call reads.
+	// TaskID is also the task a TaskOutput/BashOutput call reads, and
+	// Subject an AskUserQuestion call's first question.
 	Subject, TaskID, Status string
+	// Plan is an ExitPlanMode call's plan, bounded.
+	Plan string
 	// Description and Agent are a Task/Agent call's description and
 	// subagent type; Args a Skill call's arguments.
 	Description, Agent, Args string
