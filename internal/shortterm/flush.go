@@ -47,6 +47,9 @@ type FlushOptions struct {
 	// Distill turns the segment into a section body. It runs without the
 	// session lock held, so a slow distiller never blocks the hooks.
 	Distill func(ctx context.Context, seg distill.Segment) string
+	// Redact, when set, is applied to the session's title before it
+	// heads the section (the distiller's body is its own business).
+	Redact func(string) string
 	// Crash, when set, is called at named points (tests kill the process
 	// there to prove that recovery is exactly-once).
 	Crash func(point string)
@@ -157,6 +160,9 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		seg.Start = seg.End
 	}
 	body := o.Distill(ctx, seg)
+	if o.Redact != nil && seg.Title != "" {
+		seg.Title = o.Redact(seg.Title)
+	}
 	crash("after-distill")
 	err = x.Update(func(st *State) error {
 		if err := finishIntent(x, st); err != nil {
