@@ -160,9 +160,112 @@ func main() {
 	fmt.Printf("every inject within the %d-character cap: %v\n", *capChars, allWithin)
 	fmt.Println("(inject: the next SessionStart's; prompts: every prompt cut to 600 characters + the last assistant message;")
 	fmt.Println(" last: the last assistant message alone; whole: the whole dialogue without tool I/O — all scored by", filepath.Base(*truthPy)+")")
+	secondCheck(work, out, files, dirs["inject"])
 	if *keep == "" {
 		fmt.Println("(per-fact detail: run with -out DIR, then", *scorer, *facts, "--dir DIR/inject)")
 	}
+}
+
+// secondCheck replays the synthetic sessions of each failure class and
+// scores them the same way, then audits every inject — the real sessions',
+// the synthetic ones' and the subagent transcripts replayed as sessions of
+// their own — against the tool results of its session.
+func secondCheck(work, out string, files []string, injectDir string) {
+	synDir := filepath.Join(work, "synthetic")
+	synFacts, synFiles := writeSynthetics(synDir, synthetics())
+	synOut := filepath.Join(out, "synthetic")
+	check(os.MkdirAll(synOut, 0o755))
+	injects := map[string]string{}
+	for _, f := range synFiles {
+		path := filepath.Join(synDir, f)
+		inj, _ := replay(work, path, readLines(path))
+		injects[f] = inj
+		check(os.WriteFile(filepath.Join(synOut, strings.TrimSuffix(f, ".jsonl")+".txt"), []byte(inj), 0o644))
+	}
+	r := scoreIn(synFacts, synDir, synOut)
+	fmt.Println()
+	fmt.Println("Second check: synthetic sessions of each failure class (bench/distill/synthetic.go), scored the same way")
+	for _, s := range r.Sessions {
+		name := strings.TrimPrefix(s.File, "synthetic__")
+		if s.Trivial {
+			fmt.Printf("  %-24s trivial: injected %d characters (must be 0)\n", name, s.Chars)
+			continue
+		}
+		fmt.Printf("  %-24s recall %s  false claims %d\n", name, f2(s.Inject), s.FalseClaims)
+	}
+	fmt.Printf("  %d sessions scored: recall %.2f (prompts + final message %.2f), false claims %d, trivial that injected %d\n",
+		r.Scored, r.Recall, r.Baseline, len(r.FalseClaims), len(r.TrivialInjected))
+	for _, fc := range r.FalseClaims {
+		fmt.Printf("  false claim in %v\n", fc)
+	}
+
+	// The audit.
+	type audited struct {
+		what    string
+		n       int
+		unfound []string
+	}
+	var rows []audited
+	real := audited{what: "real sessions"}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(injectDir, strings.TrimSuffix(f, ".jsonl")+".txt"))
+		check(err)
+		n, bad := audit(string(data), readEvidence(sessionFiles(*fixtures, f)))
+		real.n += n
+		for _, b := range bad {
+			real.unfound = append(real.unfound, label(strings.TrimSuffix(f, ".jsonl"))+": "+b)
+		}
+	}
+	syn := audited{what: "synthetic sessions"}
+	for _, f := range synFiles {
+		n, bad := audit(injects[f], readEvidence(sessionFiles(synDir, f)))
+		syn.n += n
+		for _, b := range bad {
+			syn.unfound = append(syn.unfound, f+": "+b)
+		}
+	}
+	sub := audited{what: "subagent transcripts replayed as sessions"}
+	agents, _ := filepath.Glob(filepath.Join(*fixtures, "*agent-*.jsonl"))
+	subDir := filepath.Join(work, "agents-as-sessions")
+	check(os.MkdirAll(subDir, 0o755))
+	replayed := 0
+	for i, a := range agents {
+		if strings.Contains(filepath.Base(a), "agent-acompact") {
+			continue
+		}
+		// A name of its own, so that no other file passes for its
+		// subagent.
+		path := filepath.Join(subDir, fmt.Sprintf("agent-as-session-%d.jsonl", i))
+		asSession(a, path)
+		inj, _ := replay(work, path, readLines(path))
+		if strings.TrimSpace(inj) != "" {
+			replayed++
+		}
+		n, bad := audit(inj, readEvidence([]string{a}))
+		sub.n += n
+		for _, b := range bad {
+			sub.unfound = append(sub.unfound, filepath.Base(a)+": "+b)
+		}
+	}
+	rows = append(rows, real, syn, sub)
+	fmt.Println()
+	fmt.Println("Grounding audit: each commit hash, changed file, test verdict and push range an inject states, looked up in its session's tool results")
+	for _, row := range rows {
+		fmt.Printf("  %-42s %4d claims checked, %d not found\n", row.what, row.n, len(row.unfound))
+		for _, u := range row.unfound {
+			fmt.Println("    not found:", u)
+		}
+	}
+	fmt.Printf("  (%d of %d subagent transcripts injected something)\n", replayed, len(agents))
+}
+
+// asSession rewrites a subagent's transcript as a main session's: its
+// lines stop being sidechain lines.
+func asSession(src, dst string) {
+	data, err := os.ReadFile(src)
+	check(err)
+	out := bytes.ReplaceAll(data, []byte(`"isSidechain":true`), []byte(`"isSidechain":false`))
+	check(os.WriteFile(dst, out, 0o644))
 }
 
 // label names a session by its project folder's last word and the
@@ -230,8 +333,10 @@ func f2(v *float64) string {
 }
 
 // score runs distill_truth.py on a folder of texts.
-func score(factsPath, dir string) truth {
-	res, err := exec.Command("python3", *truthPy, factsPath, *fixtures, dir).Output()
+func score(factsPath, dir string) truth { return scoreIn(factsPath, *fixtures, dir) }
+
+func scoreIn(factsPath, transcripts, dir string) truth {
+	res, err := exec.Command("python3", *truthPy, factsPath, transcripts, dir).Output()
 	check(err)
 	var t truth
 	check(json.Unmarshal(res, &t))
