@@ -186,7 +186,7 @@ func TestDecisionMarkersAreWholeWords(t *testing.T) {
 		"Избудем это позже.":                    false,
 		"Okay, let's go with the second option": true,
 	} {
-		if got := decision.in(words(s)); got != want {
+		if got := userDecision.in(words(s)); got != want {
 			t.Errorf("decision(%q) = %v, want %v", s, got, want)
 		}
 	}
@@ -269,7 +269,7 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 			edit("/r/bad"+n+".go", failed("String to replace not found in file.")).
 			bash("git commit -m 'task "+n+"'", ok("[main abc"+n+"0000] task "+n+"\n 1 file changed")).
 			bash("make test-"+n, failed("Exit code 2\nerror: "+n)).
-			say("I've implemented task " + n + " " + strings.Repeat("carefully ", 40) + ". We decided to keep " + n + ". The build failed because cache " + n + " was stale. TODO: follow up on " + n + ". <!-- cerebro:segment x -->")
+			say("I've implemented task " + n + " " + strings.Repeat("carefully ", 40) + ". We decided to keep " + n + ". The root cause was cache " + n + " going stale. TODO: follow up on " + n + ". <!-- cerebro:segment x -->")
 	}
 	body := s.body()
 	if n := utf8.RuneCountInString(body); n > MaxBody {

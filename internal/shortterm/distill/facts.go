@@ -183,14 +183,14 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			switch {
 			case r == nil:
 			case r.Status == transcript.StatusRejected:
-				d := "plan turned down: " + plan
+				d := strings.TrimSuffix("plan turned down: "+plan, ": ")
 				if r.Reason != "" {
 					d += " — the user: " + oneLine(r.Reason)
 				}
 				f.decided = append(f.decided, d)
 			case r.OK():
 				// ExitPlanMode succeeds only when the user approves.
-				f.decided = append(f.decided, "plan approved: "+plan)
+				f.decided = append(f.decided, strings.TrimSuffix("plan approved: "+plan, ": "))
 			}
 			continue
 		case "AskUserQuestion":
@@ -420,11 +420,14 @@ func planSteps(plan string) string {
 		return ""
 	}
 	var heads, items []string
+	title := planTitle(plan)
 	for _, l := range strings.Split(plan, "\n") {
 		t := strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(t, "## ") || strings.HasPrefix(t, "### "):
-			heads = append(heads, markupless(t))
+			if h := strings.TrimSuffix(markupless(t), ":"); h != "" && h != title && !strings.EqualFold(h, "plan") {
+				heads = append(heads, h)
+			}
 		case l == strings.TrimLeft(l, " \t") && listMarker().MatchString(t):
 			items = append(items, markupless(t))
 		}

@@ -8,17 +8,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
-var (
-	decision = phrases(
-		"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
-		"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
-		"i chose", "chose", "opted for", "the decision", "decision:", "instead of", "rather than",
-		"in favor of", "in favour of", "trade-off", "tradeoff", "we'll keep", "keep it as",
-		"решили", "решено", "будем", "выбрали", "договорились", "остановимся на", "остановились на",
-		"используем", "вместо",
-	)
-)
-
 // decisionCore are the markers that name a decision outright, as opposed
 // to an alternative named in passing ("instead of").
 var decisionCore = phrases(
@@ -54,9 +43,12 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 		}
 		if t.ask != nil {
 			if r := request(t.ask.Text); r != "" {
-				// A request that states a choice ("keep the name, but…").
+				// A request that states a choice ("keep the name, but…",
+				// "use pnpm instead of npm"); an alternative named in a
+				// request ("so that we hide the group instead of…") or in
+				// text the user pasted is not one.
 				for _, s := range sc.of(t.ask.Text) {
-					if decision.in(s.words) && !isQuestion(s.text) {
+					if !isQuestion(s.text) && (userDecision.in(s.words) || alternative.in(s.words) && imperative(s)) {
 						add(s.text)
 					}
 				}
@@ -126,6 +118,20 @@ func finalReply(turns []turn) replyRef {
 // question rather than as a request of its own.
 const shortReply = 80
 
+// userDecision marks a user's sentence that states a choice.
+var userDecision = phrases(
+	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with", "let's use",
+	"let's keep", "go with", "agreed", "settled on", "we chose", "i chose", "the decision", "decision:",
+	"we'll keep", "keep it as", "решили", "решено", "будем", "выбрали", "договорились", "остановимся на",
+	"используем",
+)
+
+// imperativeVerbs open a user's instruction that picks an option.
+var imperativeVerbs = wordSet("use", "keep", "switch", "go", "pick", "prefer", "make", "stick", "leave", "don't", "do",
+	"используй", "оставь", "сделай", "давай")
+
+func imperative(s sent) bool { return len(s.words) > 0 && imperativeVerbs[s.words[0]] }
+
 // alternative marks the option a choice was made against.
 var alternative = phrases("instead of", "rather than", "in favor of", "in favour of", "вместо")
 
@@ -189,15 +195,16 @@ func planTitle(plan string) string {
 
 var (
 	// Markers of a lesson: a cause found, a limit met. Words that only
-	// name a topic or an event ("failed", "permission", "takes") are
-	// not lessons by themselves: they come from Not done, with the
-	// tool's own words.
+	// name a topic or an event ("failed", "permission", "takes",
+	// "requires", "because") are not lessons by themselves: measured on
+	// the dev sessions, most sentences they picked were descriptions.
+	// Failures come from Not done, with the tool's own words.
 	lessonMarkers = phrases(
 		"the issue is", "the issue was", "the problem is", "the problem was", "root cause", "caused by",
-		"the cause", "turns out", "turned out", "the reason is", "the reason was", "because",
+		"the cause", "turns out", "turned out", "the reason is", "the reason was",
 		"doesn't support", "does not support", "not supported", "isn't supported", "only works",
-		"doesn't work", "does not work", "didn't work", "requires", "needs to be", "by default",
-		"note that", "the fix was", "the fix is", "the catch", "gotcha", "limitation", "deprecated",
+		"doesn't work", "does not work", "didn't work", "by default",
+		"note that", "the fix was", "the fix is", "the catch", "gotcha", "deprecated",
 		"no installer", "is slow", "are slow",
 		"потому что", "из-за", "причина", "не работает", "нельзя", "не поддерживает", "оказалось",
 	)

@@ -109,8 +109,11 @@ func (f *folded) addKey(key, cmd string) {
 			return
 		}
 	}
-	if len(vs) < maxVariants {
+	switch {
+	case len(vs) < maxVariants:
 		f.variants[key] = append(vs, spelled)
+	case len(vs) == maxVariants:
+		f.variants[key] = append(vs, "") // more than can be listed: never joined
 	}
 }
 
@@ -135,7 +138,7 @@ func (f *folded) list() []string {
 // oneWordApart joins spellings that differ in one word only: the first
 // with that word replaced by every value ("bd close X.4, X.5, X.6").
 func oneWordApart(vs []string) (string, bool) {
-	if len(vs) < 2 {
+	if len(vs) < 2 || len(vs) > maxVariants {
 		return "", false
 	}
 	first := strings.Fields(vs[0])
@@ -155,11 +158,15 @@ func oneWordApart(vs []string) (string, bool) {
 			}
 		}
 	}
-	if at < 0 || strings.HasSuffix(first[at], "…") {
+	if at < 0 {
 		return "", false
 	}
 	for _, v := range vs {
-		values = append(values, strings.Fields(v)[at])
+		w := strings.Fields(v)[at]
+		if strings.ContainsAny(w, `"'`+"`…") {
+			return "", false // a word of a quoted string or a cut line, not an argument
+		}
+		values = append(values, w)
 	}
 	out := append(append(append([]string{}, first[:at]...), strings.Join(values, ", ")), first[at+1:]...)
 	return strings.Join(out, " "), true
