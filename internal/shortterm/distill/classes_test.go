@@ -165,7 +165,7 @@ func TestFailingThenPassingTests(t *testing.T) {
 		bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("27 passed, 1 skipped in 1.48s")).
 		say("All green.").
 		body()
-	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s); 1 earlier run failed"}) {
+	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s); 1 earlier run failed: test_version_mismatch"}) {
 		t.Errorf("done: %q\n%s", got, body)
 	}
 	assertNone(t, body, HeadNotDone, "pytest")
@@ -312,5 +312,48 @@ func TestCompletionClaimsAndMarkupAreNeverOpen(t *testing.T) {
 	want := []string{"Next step: run it on staging.", "Shall I open the PR?"}
 	if got := sectionOf(body, HeadOpen); !reflect.DeepEqual(got, want) {
 		t.Errorf("open:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestVerdictsOfEachRunner: the counts and the failed tests' names as each
+// runner prints them.
+func TestVerdictsOfEachRunner(t *testing.T) {
+	cases := []struct {
+		out            string
+		passed, failed int
+		failing        []string
+	}{
+		{"FAILED test/x.py::C::test_a - assert 1\n==== 1 failed, 26 passed, 1 skipped in 1.48s ====", 26, 1, []string{"test_a"}},
+		{"101 passed in 0.29s", 101, 0, nil},
+		{"--- FAIL: TestFlush (0.00s)\nFAIL\tgithub.com/x/y\t0.2s\nok  \tgithub.com/x/z\t0.1s", 1, 1, []string{"TestFlush"}},
+		{"  1) test closes the review (Spotter.ReviewTest)\n\nFinished in 1.5 seconds\n14 doctests, 65 tests, 1 failure", 78, 1, []string{"closes the review"}},
+		{"Tests:       1 failed, 12 passed, 13 total", 12, 1, nil},
+		{" Tests  2 failed | 11 passed (13)", 11, 2, nil},
+		{"test a::b ... FAILED\ntest result: FAILED. 3 passed; 1 failed; 0 ignored", 3, 1, []string{"a::b"}},
+		{"  12 passing (1s)\n  2 failing", 12, 2, nil},
+		{"Ran 12 tests in 0.1s\n\nFAILED (failures=2)", 10, 2, nil},
+		{"12 examples, 0 failures", 12, 0, nil},
+	}
+	for _, c := range cases {
+		v, ok := parseVerdict(c.out)
+		if !ok || v.passed != c.passed || v.failed != c.failed || !reflect.DeepEqual(v.failing, c.failing) {
+			t.Errorf("%q: %+v %v", c.out, v, ok)
+		}
+	}
+	if _, ok := parseVerdict("Compiling 4 files (.ex)\nGenerated spotter app"); ok {
+		t.Error("a verdict in output that has none")
+	}
+}
+
+// TestTracebackNamesItsError: the why of a failed command is the line that
+// names the error, which a traceback prints last.
+func TestTracebackNamesItsError(t *testing.T) {
+	body := newSession(t).
+		user("install it as a tool").
+		bash("coderabbit-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/x/bin/coderabbit-extract\", line 4, in <module>\n    from extract_coderabbit_feedback import main\nModuleNotFoundError: No module named 'extract_coderabbit_feedback'")).
+		say("The module cannot be imported.").
+		body()
+	if got := sectionOf(body, HeadNotDone); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
+		t.Errorf("not done: %q", got)
 	}
 }

@@ -2,8 +2,11 @@ package distill
 
 import (
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
@@ -105,7 +108,8 @@ type testRun struct {
 	verdict verdict
 	has     bool // a verdict was printed
 	ok      bool
-	failed  int // earlier runs of the runner that failed
+	failed  int      // earlier runs of the runner that failed
+	names   []string // the tests those runs named as failed
 }
 
 // collectFacts reads the segment's calls.
@@ -319,6 +323,9 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		if t.ok {
 			if t.failed > 0 {
 				line += "; " + plural(t.failed, "earlier run", "earlier runs") + " failed"
+				if len(t.names) > 0 {
+					line += ": " + strings.Join(t.names, ", ")
+				}
 			}
 			f.done = append(f.done, line)
 		} else {
@@ -603,6 +610,11 @@ func recordTest(tests map[string]*testRun, order *[]string, runner string, v ver
 	} else {
 		if !t.ok {
 			t.failed++
+			for _, n := range t.verdict.failing {
+				if len(t.names) < maxFailing && !slices.Contains(t.names, n) {
+					t.names = append(t.names, n)
+				}
+			}
 		}
 		// The runner's newest run is where it stands.
 		for i, n := range *order {
@@ -622,10 +634,14 @@ func (t *testRun) verdictText() string {
 		}
 		return "failed (no counts printed)"
 	}
-	if t.verdict.line == "" {
-		return t.verdict.counts()
+	s := t.verdict.counts()
+	if t.verdict.line != "" {
+		s += " (" + t.verdict.line + ")"
 	}
-	return t.verdict.counts() + " (" + t.verdict.line + ")"
+	if !t.ok && len(t.verdict.failing) > 0 {
+		s += ": " + strings.Join(t.verdict.failing, ", ")
+	}
+	return s
 }
 
 // runnerName names the run a background command made.
@@ -789,6 +805,15 @@ func why(r *transcript.Result) string {
 		return shorten(t, 140)
 	}
 	lines := strings.Split(plainResult(r), "\n")
+	// A traceback names its error last ("ModuleNotFoundError: No module
+	// named 'x'"); its first line says only that one follows.
+	if strings.Contains(r.Text, "Traceback (most recent call last)") {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if exceptionLine().MatchString(lines[i]) {
+				return shorten(oneLine(lines[i]), 140)
+			}
+		}
+	}
 	for _, l := range lines {
 		low := strings.ToLower(l)
 		for _, w := range errorWords {
@@ -807,6 +832,10 @@ func why(r *transcript.Result) string {
 	}
 	return ""
 }
+
+var exceptionLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b.*`)
+})
 
 // display shows a path relative to the project root or the session's
 // working directory when it lies under one.

@@ -69,9 +69,11 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 					continue
 				}
 				// Said as a decision ("we'll use", "decided"), or an action
-				// taken over the alternative it names ("used X instead of
-				// Y"); an alternative named in passing is not one.
-				if decisionCore.in(s.words) || alternative.in(s.words) && opensWithAction(s) {
+				// taken or about to be taken over the alternative it names
+				// ("used X instead of Y", "I'll change the test rather
+				// than the cache"); an alternative named in passing is not
+				// one.
+				if decisionCore.in(s.words) || alternative.in(s.words) && (opensWithAction(s) || planning.prefix(s.words)) {
 					add(stripFiller(s.text))
 				}
 			}

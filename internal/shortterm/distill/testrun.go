@@ -16,6 +16,9 @@ type verdict struct {
 	line string
 	// packages: go test counts packages, not tests.
 	packages bool
+	// failing names the tests that failed, as the runner printed them
+	// (the first few).
+	failing []string
 }
 
 func (v verdict) ok() bool { return v.failed == 0 }
@@ -73,10 +76,58 @@ func atoi(s string) int {
 	return n
 }
 
+// failingTest matches the lines runners print for a failed test: pytest's
+// "FAILED path::Class::test", go's "--- FAIL: TestX", jest's and
+// vitest's "✕ name", ExUnit's "1) test name (Module)", cargo's "test x ...
+// FAILED", RSpec's "rspec ./spec/x_spec.rb:3 # name".
+var failingTest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^(?:FAILED ([^\s(]\S*)(?: - .*)?|\s*--- FAIL: (\S+)(?: \([\d.]+s\))?|\s*[✕×] (.+?)(?: \(\d+ ?m?s\))?|\s+\d+\) test (.+?) \([A-Z][\w.]*\)|test (\S+) \.\.\. FAILED|rspec \S+ # (.+))\s*$`)
+})
+
+// maxFailing bounds the failed tests named.
+const maxFailing = 3
+
+func failingTests(out string) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, m := range failingTest().FindAllStringSubmatch(out, -1) {
+		name := firstOf(m[1:])
+		if i := strings.LastIndex(name, "::"); i >= 0 && m[1] != "" {
+			name = name[i+2:] // pytest's node id: the test's own name
+		}
+		name = shorten(strings.TrimSpace(name), 60)
+		if name == "" || seen[name] {
+			continue
+		}
+		seen[name] = true
+		if names = append(names, name); len(names) == maxFailing {
+			break
+		}
+	}
+	return names
+}
+
+func firstOf(ss []string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
 // parseVerdict reads the last verdict a runner printed in out; false when
 // out holds none. The format, not the command, decides: a runner called
 // through make, a script or a CI emulator prints the same lines.
 func parseVerdict(out string) (verdict, bool) {
+	v, ok := parseCounts(out)
+	if ok && v.failed > 0 {
+		v.failing = failingTests(out)
+	}
+	return v, ok
+}
+
+func parseCounts(out string) (verdict, bool) {
 	if ms := pytestLine().FindAllStringSubmatch(out, -1); ms != nil {
 		m := ms[len(ms)-1]
 		v := verdict{line: strings.TrimSpace(m[0])}
