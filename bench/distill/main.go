@@ -50,7 +50,7 @@ func main() {
 		out = filepath.Join(work, "out")
 	}
 	dirs := map[string]string{}
-	for _, k := range []string{"inject", "last", "dialogue"} {
+	for _, k := range []string{"inject", "last", "dialogue", "daily"} {
 		dirs[k] = filepath.Join(out, k)
 		check(os.MkdirAll(dirs[k], 0o755))
 	}
@@ -68,8 +68,9 @@ func main() {
 		file := filepath.Join(*fixtures, name)
 		stem := strings.TrimSuffix(name, ".jsonl")
 		lines := readLines(file)
-		inject, n := replay(work, file, lines)
+		inject, n, written := replayDaily(work, file, lines)
 		sections[stem] = n
+		check(os.WriteFile(filepath.Join(dirs["daily"], stem+".txt"), []byte(written), 0o644))
 		if len([]rune(inject)) > *capChars {
 			allWithin = false
 			fmt.Printf("over the cap: %s (%d characters)\n", stem, len([]rune(inject)))
@@ -105,7 +106,7 @@ func main() {
 		check(err)
 		check(os.WriteFile(path, b, 0o644))
 		reports[h.name] = map[string]truth{}
-		for _, k := range []string{"inject", "last", "dialogue"} {
+		for _, k := range []string{"inject", "last", "dialogue", "daily"} {
 			reports[h.name][k] = score(path, dirs[k])
 		}
 	}
@@ -130,35 +131,36 @@ func main() {
 			check(fmt.Errorf("distill_truth.py lists %s where %s was expected", all["inject"].Sessions[i].File, short(name)))
 		}
 	}
-	fmt.Printf("%-40s %5s %6s %6s %6s %6s %5s %5s %s\n", "session", "half", "inject", "prompt", "last", "whole", "false", "chars", "sections")
+	fmt.Printf("%-40s %5s %6s %6s %6s %6s %6s %5s %5s %s\n", "session", "half", "inject", "daily", "prompt", "last", "whole", "false", "chars", "sections")
 	for i, s := range all["inject"].Sessions {
 		half := "2nd"
 		if first[sorted[i]] {
 			half = "1st"
 		}
 		if s.Trivial {
-			fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %5d %5d %d (trivial: must inject nothing)\n", label(full[i]), half, "-", "-", "-", "-", s.FalseClaims, s.Chars, bySession[i])
+			fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d (trivial: must inject nothing)\n", label(full[i]), half, "-", "-", "-", "-", "-", s.FalseClaims, s.Chars, bySession[i])
 			continue
 		}
 		mark := ""
 		if s.Inject != nil && s.Baseline != nil && *s.Inject < *s.Baseline-0.05 {
 			mark = "  < prompts+final − 0.05"
 		}
-		fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %5d %5d %d%s\n", label(full[i]), half, f2(s.Inject), f2(s.Baseline),
-			f2(sessionOf(all["last"], s.File).Inject), f2(sessionOf(all["dialogue"], s.File).Inject), s.FalseClaims, s.Chars, bySession[i], mark)
+		fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d%s\n", label(full[i]), half, f2(s.Inject), f2(all["daily"].Sessions[i].Inject), f2(s.Baseline),
+			f2(all["last"].Sessions[i].Inject), f2(all["dialogue"].Sessions[i].Inject), s.FalseClaims, s.Chars, bySession[i], mark)
 	}
 	fmt.Println()
-	fmt.Printf("%-12s %7s %7s %7s %7s %7s  %s\n", "sessions", "inject", "prompts", "last", "whole", "scored", "below baseline / false claims / trivial that injected")
+	fmt.Printf("%-12s %7s %7s %7s %7s %7s %7s  %s\n", "sessions", "inject", "daily", "prompts", "last", "whole", "scored", "below baseline / false claims / trivial that injected")
 	for _, h := range halves {
 		r := reports[h.name]
-		fmt.Printf("%-12s %7.2f %7.2f %7.2f %7.2f %7d  %d / %d / %d\n", h.name, r["inject"].Recall, r["inject"].Baseline,
+		fmt.Printf("%-12s %7.2f %7.2f %7.2f %7.2f %7.2f %7d  %d / %d / %d\n", h.name, r["inject"].Recall, r["daily"].Recall, r["inject"].Baseline,
 			r["last"].Recall, r["dialogue"].Recall, r["inject"].Scored, len(r["inject"].Below), len(r["inject"].FalseClaims), len(r["inject"].TrivialInjected))
 	}
 	for _, fc := range all["inject"].FalseClaims {
 		fmt.Printf("false claim in %v\n", fc)
 	}
 	fmt.Printf("every inject within the %d-character cap: %v\n", *capChars, allWithin)
-	fmt.Println("(inject: the next SessionStart's; prompts: every prompt cut to 600 characters + the last assistant message;")
+	fmt.Println("(inject: the next SessionStart's; daily: every section the session wrote, as the daily file holds them;")
+	fmt.Println(" prompts: every prompt cut to 600 characters + the last assistant message;")
 	fmt.Println(" last: the last assistant message alone; whole: the whole dialogue without tool I/O — all scored by", filepath.Base(*truthPy)+")")
 	secondCheck(work, out, files, dirs["inject"])
 	if *keep == "" {
@@ -316,15 +318,6 @@ type truthSession struct {
 	Chars       int      `json:"chars"`
 }
 
-func sessionOf(t truth, file string) truthSession {
-	for _, s := range t.Sessions {
-		if s.File == file {
-			return s
-		}
-	}
-	return truthSession{}
-}
-
 func f2(v *float64) string {
 	if v == nil {
 		return "-"
@@ -399,6 +392,12 @@ func references(lines []line) (string, string) {
 // replay plays one transcript through the hooks and returns the next
 // session's inject and the number of sections written.
 func replay(work, file string, lines []line) (string, int) {
+	inject, n, _ := replayDaily(work, file, lines)
+	return inject, n
+}
+
+// replayDaily is replay that also returns every daily section written.
+func replayDaily(work, file string, lines []line) (string, int, string) {
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
 	dir, err := os.MkdirTemp(work, "run-")
 	check(err)
@@ -476,12 +475,14 @@ func replay(work, file string, lines []line) (string, int) {
 		check(json.Unmarshal([]byte(out), &v))
 	}
 	sections := 0
+	var all strings.Builder
 	daily, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
 	for _, d := range daily {
 		data, _ := os.ReadFile(d)
 		sections += strings.Count(string(data), "\n## ")
+		all.Write(data)
 	}
-	return v.HookSpecificOutput.AdditionalContext, sections
+	return v.HookSpecificOutput.AdditionalContext, sections, all.String()
 }
 
 func copyFile(src, dst string) {
