@@ -1,12 +1,17 @@
-// Package distill turns a segment of dialogue into the distillate that a
+// Package distill turns a segment of a session into the distillate that a
 // flush writes into the daily file: the body of one "## " section, made of
-// the subsections "### Asked", "### Done", "### Decided", "### Files and
-// commands" and "### Open", each a bullet list present only when non-empty.
+// "### " subsections (Asked, Done, Not done, Decided, Learned, Open, Files
+// and commands, Before compaction, Final message; [Headings]), each a
+// bullet list present only when non-empty.
 //
-// [Extractive] is the default: deterministic, no model, cheap enough for a
-// hook. [Claude.Distill] asks a nested `claude -p` for the same shape and
-// validates what comes back; [Fallback] runs it and falls back to
-// Extractive on any failure, returning the claude error for the log.
+// Done and Not done come only from the tool results the segment's calls
+// got (each call paired with its result by the transcript reader); Open
+// from state; Asked, Before compaction and Final message are the
+// session's own words. [Extractive] is the default: deterministic, no
+// model. [Claude.Distill] asks a nested `claude -p` for the same shape,
+// giving it the same facts, and validates what comes back; [Fallback] runs
+// it and falls back to Extractive on any failure, returning the claude
+// error for the log.
 package distill
 
 import (
