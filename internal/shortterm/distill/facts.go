@@ -432,7 +432,7 @@ func planSteps(plan string) string {
 		t := strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(t, "## ") || strings.HasPrefix(t, "### "):
-			if h := strings.TrimSuffix(markupless(t), ":"); h != "" && h != title && !strings.EqualFold(h, "plan") {
+			if h := strings.TrimSuffix(markupless(t), ":"); h != "" && planTitle(h) != title && !strings.EqualFold(h, "plan") {
 				heads = append(heads, h)
 			}
 		case l == strings.TrimLeft(l, " \t") && listMarker().MatchString(t):
@@ -783,6 +783,16 @@ var errorWords = []string{"error", "fatal", "failed", "failure", "exception", "n
 // reason for a rejection, the refusal's own words, the first line naming
 // an error.
 func why(r *transcript.Result) string {
+	w := whyLine(r)
+	if strings.Count(w, "`")%2 == 1 {
+		// Cut inside a code span: an open backtick would run on into
+		// the rest of the daily file.
+		w = strings.ReplaceAll(w, "`", "")
+	}
+	return w
+}
+
+func whyLine(r *transcript.Result) string {
 	if r == nil || r.Status == transcript.StatusOK {
 		return ""
 	}

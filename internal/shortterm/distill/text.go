@@ -29,9 +29,13 @@ func shorten(s string, n int) string {
 			break
 		}
 	}
-	return strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
+	out := strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
 		return unicode.IsSpace(c) || unicode.IsPunct(c) && c != ')' && c != '`'
-	}) + "…"
+	})
+	if strings.Count(out, "`")%2 == 1 {
+		out += "`" // cut inside a code span: close it, or it runs on
+	}
+	return out + "…"
 }
 
 var (
