@@ -45,6 +45,9 @@ type Options struct {
 	Base string
 	// SnippetChars caps a result's snippet; 0 means [SnippetChars].
 	SnippetChars int
+	// NoSpread lets one file fill the first results (see spread): for
+	// benchmarks that weigh what the cap adds.
+	NoSpread bool
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -265,7 +268,11 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	} else {
 		picked = all[:min(o.Limit+spare, len(all))]
 	}
-	picked = spread(picked, stems, o.Limit)
+	if o.NoSpread {
+		picked = picked[:min(o.Limit, len(picked))]
+	} else {
+		picked = spread(picked, stems, o.Limit)
+	}
 	for _, h := range picked {
 		resp.Results = append(resp.Results, h.result(o.Base))
 	}
