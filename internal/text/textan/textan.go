@@ -22,7 +22,7 @@ import (
 
 // Version names the tokenizing and stemming rules; search puts it in its
 // index fingerprint, so changing the rules rebuilds every index.
-const Version = "words-snowball-en-ru-2"
+const Version = "words-snowball-en-ru-3"
 
 // Words splits text into lowercase words of Unicode letters and digits,
 // folding ё to е so that both spellings of a Russian word meet.
@@ -59,7 +59,11 @@ func Words(text string) []string {
 func Stem(w string) string {
 	switch script(w) {
 	case cyrillic:
-		return russian.Stem(w, true)
+		st := russian.Stem(w, true)
+		if base, ok := suppletive()[st]; ok {
+			return base
+		}
+		return st
 	case latin:
 		if base, ok := irregular()[w]; ok {
 			w = base
@@ -67,6 +71,48 @@ func Stem(w string) string {
 		return english.Stem(w, true)
 	}
 	return w
+}
+
+// StemOf is the stem of one word as written (any case, ё or е): [Stem]
+// of its lowercase, folded form.
+func StemOf(w string) string {
+	ws := Words(w)
+	if len(ws) != 1 {
+		return strings.ToLower(w)
+	}
+	return Stem(ws[0])
+}
+
+// IsWordRune reports whether r belongs to a word: a Unicode letter or
+// digit, what [Words] keeps.
+func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// WordsWith is [Words] with the runes of keep kept inside words too
+// (an apostrophe, so that "didn't" stays one word).
+func WordsWith(text, keep string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range text {
+		switch {
+		case IsWordRune(r) || strings.ContainsRune(keep, r):
+			r = unicode.ToLower(r)
+			if r == 'ё' {
+				r = 'е'
+			}
+			b.WriteRune(r)
+		case unicode.Is(unicode.Mn, r):
+		default:
+			flush()
+		}
+	}
+	flush()
+	return out
 }
 
 // Stems tokenizes and stems text, in order, keeping duplicates and stop
