@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -87,5 +88,5 @@ func (r *Result) shorten(weights map[string]float64) {
 	ex := excerpt.Cut(strings.Split(r.Snippet, "\n"), weights, recallSnippetChars)
 	r.StartLine, r.EndLine = r.StartLine+ex.First, r.StartLine+ex.Last
 	r.Snippet = strings.Join(strings.Fields(ex.Text), " ")
-	r.Citation = fmt.Sprintf("%s#L%d-L%d", r.Path, r.StartLine, r.EndLine)
+	r.Citation = cite.Lines(r.Path, r.StartLine, r.EndLine)
 }

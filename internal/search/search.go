@@ -14,12 +14,14 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Options tune one search.
@@ -287,7 +289,7 @@ func (h *hit) result(base string) Result {
 		Path: p, StartLine: start, EndLine: end,
 		Score:    math.Round(h.score*10000) / 10000,
 		Snippet:  h.snip.text,
-		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
+		Citation: cite.Lines(p, start, end),
 		cover:    h.cover,
 	}
 }
