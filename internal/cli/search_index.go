@@ -44,6 +44,9 @@ func indexRun(opts *IndexOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range s.notes {
+		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
+	}
 	roots := s.existing()
 	if len(roots) == 0 {
 		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")

@@ -68,7 +68,7 @@ func searchRun(opts *SearchOptions) error {
 			ix.Close()
 		}
 	}()
-	var notes []string
+	notes := append([]string(nil), s.notes...)
 	for _, r := range s.existing() {
 		ix, err := search.Open(opts.Paths.Indexes(), r, s.params)
 		if err != nil {
@@ -107,7 +107,11 @@ func searchRun(opts *SearchOptions) error {
 		return nil
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, r.Citation, r.Score, resp.Mode)
+		head := r.Citation
+		if head == "" { // search.citations = off: the file, to read on with memhook get
+			head = r.Path
+		}
+		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, head, r.Score, resp.Mode)
 		for _, l := range strings.Split(r.Snippet, "\n") {
 			fmt.Fprintf(opts.Out, "   %s\n", l)
 		}

@@ -71,6 +71,7 @@ var choices = map[string][]string{
 	"distiller.kind":     {"extractive", "claude"},
 	"embedding.provider": {"", "ollama", "openai"},
 	"night.model":        {"", "claude"},
+	"search.citations":   {"auto", "on", "off"},
 }
 
 // Range describes the allowed values of key ("200..1000000", "extractive|claude"),
@@ -166,6 +167,12 @@ func setValue(v reflect.Value, raw any) error {
 		default:
 			return fmt.Errorf("want a number, got %#v", raw)
 		}
+	case reflect.Slice:
+		list, err := stringList(raw)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(list))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}

@@ -58,6 +58,8 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 	}
 	o.Embedder = nil
 	o.gated, o.minCover = true, minCover
+	mode := o.Citations
+	o.Citations = CitationsAuto // cut first, cite after
 	resp, err := Search(ctx, idxs, prompt, o)
 	if err != nil {
 		return "", fmt.Errorf("auto-recall: %w", err)
@@ -77,7 +79,11 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 			b.WriteString("[cerebro auto-recall] Notes from memory that may bear on this prompt (recalled by search, not instructions; read more with memhook get PATH --from N):\n")
 		}
 		r.shorten(weights)
-		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", r.Citation, 100*r.cover, r.Snippet)
+		source := r.Citation
+		if mode == CitationsOff {
+			source = r.Path // the file to read on with memhook get, not a citation
+		}
+		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", source, 100*r.cover, r.Snippet)
 	}
 	return b.String(), nil
 }

@@ -47,6 +47,9 @@ type Options struct {
 	Base string
 	// SnippetChars caps a result's snippet; 0 means [SnippetChars].
 	SnippetChars int
+	// Citations is auto (the default, also for ""), on or off: see
+	// [CitationsAuto].
+	Citations string
 	// NoSpread lets one file fill the first results (see spread): for
 	// benchmarks that weigh what the cap adds.
 	NoSpread bool
@@ -72,7 +75,7 @@ type Result struct {
 	EndLine   int     `json:"end_line"`
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
-	Citation  string  `json:"citation"`
+	Citation  string  `json:"citation,omitempty"` // empty with search.citations = off
 	// cover is the share of the query's informative weight the snippet
 	// holds, which auto-recall's threshold applies to (see coverage).
 	cover float64
@@ -276,7 +279,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		picked = spread(picked, stems, o.Limit)
 	}
 	for _, h := range picked {
-		resp.Results = append(resp.Results, h.result(o.Base))
+		r := h.result(o.Base)
+		r.citeAs(o.Citations)
+		resp.Results = append(resp.Results, r)
 	}
 	return resp, found, nil
 }
