@@ -241,6 +241,16 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	}
 	found := false
 	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
+	named := map[string]bool{}
+	isNamed := func(h *hit) bool {
+		key := h.ix.Root.Dir + "\x00" + h.rel
+		v, ok := named[key]
+		if !ok {
+			v = !isLog(h.rel) && namesFile(stems, h.rel)
+			named[key] = v
+		}
+		return v
+	}
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
@@ -250,6 +260,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			h.score = s * boost
 			found = true
 			continue
+		}
+		if isNamed(h) {
+			s *= namedBoost
 		}
 		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
