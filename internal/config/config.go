@@ -203,7 +203,7 @@ func Default() Config {
 		Search: Search{
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: false, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
-			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
+			UpdateBudgetMS: 800, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
 			RecencyFloor: 0.9, SnippetChars: 700, Citations: "auto",
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -157,4 +158,48 @@ func noteText(data []byte) (lines []string, body int, h Hygiene) {
 		body = 0
 	}
 	return lines, body, h
+}
+
+// Footprint is what an index holds against what it was built from.
+type Footprint struct {
+	Bytes      int64 // the index file
+	Chunks     int
+	BlobChunks int // chunks still holding a data: URI or a base64 run (should be 0)
+}
+
+// Footprint measures the index: its size on disk and how many chunks
+// hold embedded data that hygiene should have left out.
+func (ix *Index) Footprint() (Footprint, error) {
+	var f Footprint
+	var pages, size int64
+	if err := ix.db.QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
+	}
+	if err := ix.db.QueryRow(`PRAGMA page_size`).Scan(&size); err != nil {
+		return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
+	}
+	f.Bytes = pages * size
+	rows, err := ix.db.Query(`SELECT text FROM chunks`)
+	if err != nil {
+		return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
+		}
+		f.Chunks++
+		if dataURI().MatchString(t) {
+			f.BlobChunks++
+			continue
+		}
+		for _, m := range base64Run().FindAllString(t, -1) {
+			if mixedBase64(m) {
+				f.BlobChunks++
+				break
+			}
+		}
+	}
+	return f, rows.Err()
 }
