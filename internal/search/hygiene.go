@@ -3,9 +3,7 @@ package search
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
@@ -24,15 +22,103 @@ import (
 // blobMark stands for what was left out: no word in it, so no stem.
 const blobMark = "[…]"
 
-var (
-	// a data: URI, base64 or not, longer than a short inline icon name
-	dataURI = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.+-]+)*(?:;base64)?,[A-Za-z0-9+/=%._~!$&'*:@-]{16,}`)
-	})
-	// a run of base64 long enough to be data, not a word or a hash
-	// (a SHA-512 in hex is 128 characters)
-	base64Run = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9+/]{160,}={0,2}`) })
+// minBase64Run is a run of base64 long enough to be data, not a word
+// or a hash (a SHA-512 in hex is 128 characters); a data: URI's payload
+// counts from minDataPayload.
+const (
+	minBase64Run   = 160
+	minDataPayload = 16
 )
+
+func isB64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
+}
+
+func isMimeChar(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '+' || c == '-'
+}
+
+// isPayload is a character of a data: URI's payload, base64 or
+// percent-encoded, up to what ends a Markdown link or an attribute.
+func isPayload(c byte) bool {
+	return isB64(c) || c == '=' || c == '%' || c == '.' || c == '_' || c == '~' || c == '-' || c == '!' || c == '$' || c == '&' || c == '*' || c == ':' || c == '@' || c == ';' || c == ','
+}
+
+// dataURIAt is the length of the data: URI starting at l[i:] ("data:"
+// there), 0 when it is none or its payload is too short to be data.
+// Hand-written, not a regexp: pasted images are megabytes, and the
+// index reads every line of every note.
+func dataURIAt(l string, i int) int {
+	j := i + len("data:")
+	k := j
+	for k < len(l) && isMimeChar(l[k]) {
+		k++
+	}
+	if k == j || k >= len(l) || l[k] != '/' {
+		return 0
+	}
+	k++
+	m := k
+	for k < len(l) && isMimeChar(l[k]) {
+		k++
+	}
+	if k == m {
+		return 0
+	}
+	for k < len(l) && l[k] == ';' { // parameters, ;base64 among them
+		k++
+		for k < len(l) && (isMimeChar(l[k]) || l[k] == '=') {
+			k++
+		}
+	}
+	if k >= len(l) || l[k] != ',' {
+		return 0
+	}
+	k++
+	p := k
+	for k < len(l) && isPayload(l[k]) {
+		k++
+	}
+	if k-p < minDataPayload {
+		return 0
+	}
+	return k - i
+}
+
+// blobSpans finds the data: URIs and long base64 runs of a line, in
+// order, as [from, to) byte offsets.
+func blobSpans(l string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(l); {
+		if l[i] == 'd' && strings.HasPrefix(l[i:], "data:") {
+			if n := dataURIAt(l, i); n > 0 {
+				out = append(out, [2]int{i, i + n})
+				i += n
+				continue
+			}
+		}
+		if isB64(l[i]) {
+			j := i
+			for j < len(l) && isB64(l[j]) {
+				j++
+			}
+			end := j
+			for end < len(l) && end-j < 2 && l[end] == '=' {
+				end++
+			}
+			if j-i >= minBase64Run && mixedBase64(l[i:j]) {
+				out = append(out, [2]int{i, end})
+			}
+			i = end
+			if i == j {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+	return out
+}
 
 // Minified text: a long line with hardly a space and code's punctuation
 // throughout. Prose has a space every 5–7 characters; a long line in a
@@ -87,24 +173,21 @@ func cleanLine(l string, h *Hygiene) string {
 		h.BlobBytes += int64(len(l))
 		return blobMark
 	}
-	if strings.Contains(l, "data:") {
-		l = dataURI().ReplaceAllStringFunc(l, func(m string) string {
-			h.Blobs++
-			h.BlobBytes += int64(len(m))
-			return blobMark
-		})
+	spans := blobSpans(l)
+	if len(spans) == 0 {
+		return l
 	}
-	if len(l) >= 160 {
-		l = base64Run().ReplaceAllStringFunc(l, func(m string) string {
-			if !mixedBase64(m) {
-				return m
-			}
-			h.Blobs++
-			h.BlobBytes += int64(len(m))
-			return blobMark
-		})
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(l[last:sp[0]])
+		b.WriteString(blobMark)
+		h.Blobs++
+		h.BlobBytes += int64(sp[1] - sp[0])
+		last = sp[1]
 	}
-	return l
+	b.WriteString(l[last:])
+	return b.String()
 }
 
 // mixedBase64 tells data from a long word or path: base64 of anything
@@ -190,15 +273,8 @@ func (ix *Index) Footprint() (Footprint, error) {
 			return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
 		}
 		f.Chunks++
-		if dataURI().MatchString(t) {
+		if len(blobSpans(t)) > 0 {
 			f.BlobChunks++
-			continue
-		}
-		for _, m := range base64Run().FindAllString(t, -1) {
-			if mixedBase64(m) {
-				f.BlobChunks++
-				break
-			}
 		}
 	}
 	return f, rows.Err()

@@ -121,15 +121,15 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts str
 	}
 	noDates := func(o *search.Options) { o.DateBoost = -1 }
 	variants := []variant{
-		{"cerebro, defaults (recency 30 d over 0.9, dates)", func(o *search.Options) {}},
+		{"cerebro, defaults (recency 30 d over 0.9, dates, no MMR)", func(o *search.Options) {}},
 		{"cerebro, defaults, dates off", noDates},
 		{"cerebro, recency without a floor (old default)", func(o *search.Options) { o.RecencyFloor = -1 }},
 		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
 		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
-		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
-		{"cerebro, defaults, MMR off", func(o *search.Options) { o.MMR = false }},
 		{"cerebro, defaults, page cap off", func(o *search.Options) { o.NoSpread = true }},
-		{"cerebro, defaults, MMR off, page cap off", func(o *search.Options) { o.MMR = false; o.NoSpread = true }},
+		{"cerebro, defaults, MMR on", func(o *search.Options) { o.MMR = true }},
+		{"cerebro, defaults, candidate pool 100", func(o *search.Options) { o.CandidatePool = 100 }},
+		{"cerebro, defaults, candidate pool 25", func(o *search.Options) { o.CandidatePool = 25 }},
 	}
 	// The 12-line windows of the BM25 baseline show more text than a
 	// snippet does; the same search with snippets as long as those
