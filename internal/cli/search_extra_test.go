@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -165,5 +166,28 @@ func TestSearchCitationsSetting(t *testing.T) {
 	_, errOut, _ := run(t, env, "", "config", "--project", proj)
 	if !strings.Contains(errOut, "search.citations") || !strings.Contains(errOut, "auto|on|off") {
 		t.Errorf("a bad setting is not warned about:\n%s", errOut)
+	}
+}
+
+// memhook index shows a progress line on a terminal and nothing of it
+// otherwise (a log, a pipe, a hook).
+func TestIndexProgressOnlyOnATerminal(t *testing.T) {
+	for _, term := range []bool{true, false} {
+		proj, env := memProject(t)
+		var out, errb strings.Builder
+		code := Main([]string{"index", "--project", proj}, System{
+			In: strings.NewReader(""), Out: &out, Err: &errb, Terminal: term,
+			Getenv: func(k string) string { return env[k] },
+			Now:    func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+		})
+		if code != 0 {
+			t.Fatalf("terminal %v: exit %d: %s", term, code, errb.String())
+		}
+		if got := strings.Contains(errb.String(), "\rindexing ") && strings.Contains(errb.String(), "1/1 files"); got != term {
+			t.Errorf("terminal %v: progress shown %v:\n%q", term, got, errb.String())
+		}
+		if !strings.Contains(out.String(), "1 files, ") {
+			t.Errorf("terminal %v: the summary is missing:\n%s", term, out.String())
+		}
 	}
 }
