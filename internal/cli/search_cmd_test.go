@@ -167,7 +167,7 @@ func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
 func TestSearchSinceUntil(t *testing.T) {
 	proj, env := memProject(t)
 	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "--until", "2026-11-29", "проект")
-	if code != 0 || !strings.Contains(out, "daily/2026-11-29.md#L1-L9") {
+	if code != 0 || !strings.Contains(out, "daily/2026-11-29.md#L5-L9") {
 		t.Fatalf("until the day: exit %d %s\n%s", code, errOut, out)
 	}
 	out, _, code = run(t, env, "", "search", "--project", proj, "--json", "--since", "2026-11-30", "проект")
