@@ -173,7 +173,7 @@ func TestDistillateFlushedDuringSessionAndInjected(t *testing.T) {
 }
 
 // TestTrivialSessionLeavesNothing: a reply is every user or assistant
-// message (DESIGN §3), so a one-turn session (2 replies) is trivial and
+// message (design §3), so a one-turn session (2 replies) is trivial and
 // leaves no daily file, while a two-turn session (4 replies) is saved whole.
 func TestTrivialSessionLeavesNothing(t *testing.T) {
 	s := newSandbox(t)

@@ -15,7 +15,7 @@ import (
 )
 
 // Remotes are user-only settings: a cloned repository may not choose
-// where memory is sent (DESIGN §0.8). long.remote and org.remote are read
+// where memory is sent (design §0.8). long.remote and org.remote are read
 // from the user's settings (the user file and CEREBRO_* variables), never
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.

@@ -11,7 +11,7 @@ import (
 // Who may set a key, and how far a project file may move it. The user's
 // layers (the user file and the environment) set every key; a project file
 // is part of a repository, which a stranger may have written, so it may
-// only narrow what the user's layers allow (DESIGN decision 8).
+// only narrow what the user's layers allow (decision D6 in docs/design.md).
 type Who int
 
 const (

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -320,12 +319,4 @@ func (s *Store) outsideStore(abs string) error {
 		return errors.New("is inside the long-term memory already")
 	}
 	return nil
-}
-
-func unwrapPathErr(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

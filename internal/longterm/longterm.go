@@ -1,4 +1,4 @@
-// Package longterm keeps a project's long-term memory (DESIGN §4) under
+// Package longterm keeps a project's long-term memory (design §4) under
 // <project>/.claude/memory_long/: the scaffold and its switch, ingest of
 // sources into raw/, the compile of closed short-term days, dated facts and
 // compiled truth on pages, CORE.md, the generated index.md and graph file,

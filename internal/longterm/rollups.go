@@ -12,7 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// Roll-ups of short-term distillates (DESIGN §4) live in
+// Roll-ups of short-term distillates (design §4) live in
 // <project>/.claude/memory_short/rollups/{week/YYYY-Www.md, month/YYYY-MM.md,
 // year/YYYY.md}. They are pure functions of the day files (daily/ and
 // daily/_archive/), so rebuilding is idempotent and never touches a day.

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/cli"
-	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/chromedp/chromedp"
 )
@@ -25,7 +24,6 @@ type memory struct {
 	root, stale string
 	env         map[string]string
 	url         string
-	srv         *serve.Server
 }
 
 func memhook(t *testing.T, env map[string]string, args ...string) string {

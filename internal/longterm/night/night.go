@@ -30,7 +30,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -455,15 +454,6 @@ func readJSON(p string, v any) bool {
 		return false
 	}
 	return json.Unmarshal(data, v) == nil
-}
-
-func sortedSet(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

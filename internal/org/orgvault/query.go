@@ -37,7 +37,7 @@ type Answer struct {
 }
 
 var stopwords = map[string]bool{
-	"и": true, "в": true, "во": true, "на": true, "с": true, "со": true, "по": true, "о": true, "об": true, "к": true, "у": true, "из": true, "за": true, "для": true, "как": true, "что": true, "это": true, "не": true, "ли": true, "или": true, "а": true, "но": true, "мы": true, "наш": true, "у нас": true, "какой": true, "какие": true, "где": true, "когда": true,
+	"и": true, "в": true, "во": true, "на": true, "с": true, "со": true, "по": true, "о": true, "об": true, "к": true, "у": true, "из": true, "за": true, "для": true, "как": true, "что": true, "это": true, "не": true, "ли": true, "или": true, "а": true, "но": true, "мы": true, "наш": true, "нас": true, "какой": true, "какие": true, "где": true, "когда": true,
 	"the": true, "a": true, "an": true, "of": true, "to": true, "in": true, "on": true, "for": true, "and": true, "or": true, "is": true, "are": true, "how": true, "what": true, "we": true, "do": true, "does": true, "our": true, "with": true, "which": true,
 }
 

@@ -12,15 +12,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
-func readItems(t testing.TB, path string) []transcript.Item {
-	t.Helper()
-	items, _, err := transcript.Read(path, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return items
-}
-
 func TestExtractiveGolden(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	if err != nil || len(files) == 0 {

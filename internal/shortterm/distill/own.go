@@ -11,7 +11,7 @@ import (
 
 // The session's own words: its requests, its final message and Claude
 // Code's summary before a compaction. They are the floor a distillate
-// never falls under (DESIGN principle 7): kept whole where they fit,
+// never falls under (design §0.7): kept whole where they fit,
 // bounded where they do not, never rewritten.
 
 // Bounds of the session's own words.
@@ -79,11 +79,7 @@ func answerOf(sc sentenceCache, text string) string {
 	if loc := conclusionHeading().FindStringIndex(text); loc != nil && strings.TrimSpace(text[loc[1]:]) != "" {
 		text = text[loc[1]:]
 	}
-	var parts []string
-	for _, l := range textLines(text, answerRunes) {
-		parts = append(parts, l)
-	}
-	return safeBullet(strings.Join(parts, " "), answerRunes)
+	return safeBullet(strings.Join(textLines(text, answerRunes), " "), answerRunes)
 }
 
 // finalMessage is the reply the segment ends on (housekeeping aside), as

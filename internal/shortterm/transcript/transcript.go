@@ -114,13 +114,6 @@ func Read(path string, from, maxBytes int64) (items []Item, next int64, err erro
 	return l.Items, next, err
 }
 
-// ReadSidechain reads a subagent's transcript as [Read] reads the main
-// one: its lines are all sidechain lines.
-func ReadSidechain(path string, from, maxBytes int64) ([]Item, int64, error) {
-	l, next, err := readLog(path, from, maxBytes, true)
-	return l.Items, next, err
-}
-
 func readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, error) {
 	if from < 0 {
 		return Log{}, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)

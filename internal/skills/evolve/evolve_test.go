@@ -24,14 +24,25 @@ func TestSampledKeepsTheDeclaredShare(t *testing.T) {
 			t.Errorf("share %.2f: sampled %.3f", share, got)
 		}
 	}
+	sampled := map[string]bool{}
 	for i := 0; i < 1000; i++ {
 		id := fmt.Sprint("r", i)
 		if Sampled(id, 0) || !Sampled(id, 1) {
 			t.Fatalf("share 0 samples nothing, share 1 everything (%s)", id)
 		}
-		if Sampled(id, 0.4) != Sampled(id, 0.4) {
-			t.Fatal("the same run must get the same answer")
+		sampled[id] = Sampled(id, 0.4)
+	}
+	n := 0
+	for id, first := range sampled {
+		if again := Sampled(id, 0.4); again != first {
+			t.Fatalf("run %s sampled %v, then %v: the same run must get the same answer", id, first, again)
 		}
+		if first {
+			n++
+		}
+	}
+	if n < 300 || n > 500 {
+		t.Errorf("share 0.4 sampled %d of 1000 runs", n)
 	}
 }
 

@@ -6,16 +6,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
 )
 
 func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
 	root, _ := project(t)
 	dir := filepath.Join(root, ".claude", "memory_long")
 	os.MkdirAll(dir, 0o755)
@@ -53,9 +49,6 @@ func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
 }
 
 func TestDirectoryWhereAFIFOIsRefusedWithoutBlocking(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
 	root, _ := project(t)
 	daily := filepath.Join(root, ".claude", "memory_short", "daily")
 	os.Remove(daily)

@@ -59,13 +59,3 @@ func isBusy(err error) bool {
 	msg := err.Error()
 	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked")
 }
-
-// OpenMemory opens a private in-memory database, for throwaway work.
-func OpenMemory() (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file::memory:")
-	if err != nil {
-		return nil, fmt.Errorf("open in-memory database: %w", err)
-	}
-	db.SetMaxOpenConns(1) // each connection would get its own empty database
-	return db, nil
-}

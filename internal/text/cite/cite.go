@@ -1,6 +1,6 @@
 // Package cite writes the one citation format every command, the MCP
 // tools and the web app show for lines of a memory file:
-// `path#Lstart-Lend` (DESIGN §7), `path#L12-L12` for one line. Use
+// `path#Lstart-Lend` (design §7), `path#L12-L12` for one line. Use
 // [Lines] to write one and [Parse] to read one back.
 package cite
 

@@ -65,10 +65,6 @@ func (r *Regexp) FindStringSubmatchIndex(s string) []int {
 
 func (r *Regexp) FindAllString(s string, n int) []string { return r.Re().FindAllString(s, n) }
 
-func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	return r.Re().FindAllStringIndex(s, n)
-}
-
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.Re().FindAllStringSubmatch(s, n)
 }
@@ -79,14 +75,8 @@ func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
 
 func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.Re().FindSubmatch(b) }
 
-func (r *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte { return r.Re().FindAllSubmatch(b, n) }
-
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.Re().ReplaceAllString(src, repl)
-}
-
-func (r *Regexp) ReplaceAllLiteralString(src, repl string) string {
-	return r.Re().ReplaceAllLiteralString(src, repl)
 }
 
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
@@ -94,7 +84,5 @@ func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) stri
 }
 
 func (r *Regexp) Split(s string, n int) []string { return r.Re().Split(s, n) }
-
-func (r *Regexp) SubexpNames() []string { return r.Re().SubexpNames() }
 
 func (r *Regexp) NumSubexp() int { return r.Re().NumSubexp() }
