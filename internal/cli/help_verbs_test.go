@@ -33,3 +33,33 @@ func TestHelpLinesStartWithAVerb(t *testing.T) {
 	}
 	walk(root)
 }
+
+// TestEveryCommandHasAGroup: --help lists commands by memory level, and a
+// command added without a group would fall into a flat tail.
+func TestEveryCommandHasAGroup(t *testing.T) {
+	root := newRootCmd(&Factory{})
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.GroupID == "" {
+			t.Errorf("memhook %s is in no group of commandGroups (root.go)", c.Name())
+		}
+	}
+	var out strings.Builder
+	root.SetOut(&out)
+	root.SetArgs([]string{"--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	help := out.String()
+	last := -1
+	for _, g := range commandGroups {
+		i := strings.Index(help, g.title)
+		if i < 0 || i < last {
+			t.Fatalf("--help lacks %q, or lists it out of order:\n%s", g.title, help)
+		}
+		last = i
+	}
+	if strings.Contains(help, "Additional Commands") {
+		t.Errorf("--help has commands in no group:\n%s", help)
+	}
+}

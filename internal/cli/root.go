@@ -60,6 +60,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdVersion(f),
 		newCmdCommands(f, nil),
 	)
+	groupCommands(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")
 	})
@@ -137,4 +138,35 @@ func checkUsage(c *cobra.Command) {
 		}
 		return withHint(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
 	}
+}
+
+// commandGroups lists `memhook --help` by memory level, the order a
+// newcomer meets them in (docs/architecture.md has the same groups).
+var commandGroups = []struct {
+	id, title string
+	names     []string
+}{
+	{"short", "Short-term memory (Q1, the hooks' side):", []string{"hook", "flush", "forget", "slash"}},
+	{"long", "Long-term memory (Q2):", []string{"long", "planfact", "wiki", "ingest", "compile", "fact", "truth", "core", "rollup-days", "lint", "night"}},
+	{"org", "The org desk (Q3, Q4):", []string{"org", "rollup", "registry", "schedule"}},
+	{"recall", "Search and recall:", []string{"search", "get", "index", "recall", "remember", "deny", "relearn", "graph", "tables", "mcp"}},
+	{"skills", "Skills:", []string{"skill", "verdict", "runs", "evolve", "instruction"}},
+	{"setup", "Set-up and inspection:", []string{"config", "doctor", "serve", "commands", "version"}},
+}
+
+// groupCommands files each top-level command under its group; a command
+// in no group is listed under "Additional Commands" and fails
+// TestEveryCommandHasAGroup.
+func groupCommands(root *cobra.Command) {
+	groupOf := map[string]string{}
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, n := range g.names {
+			groupOf[n] = g.id
+		}
+	}
+	for _, c := range root.Commands() {
+		c.GroupID = groupOf[c.Name()]
+	}
+	root.SetHelpCommandGroupID("setup")
 }
