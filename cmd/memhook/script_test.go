@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/cerebro-mem/cerebro/internal/cli"
+)
+
+// The user journeys in testdata/script run memhook as a person (or Claude
+// Code's hooks) would: one process per command, a real project, HOME and
+// the org desk in the script's own directory. The format is
+// testscript's (https://pkg.go.dev/github.com/rogpeppe/go-internal/testscript).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"memhook": func() { os.Exit(cli.Main(os.Args[1:], cli.OS())) },
+	})
+}
+
+func TestJourneys(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(e *testscript.Env) error {
+			home := filepath.Join(e.WorkDir, "home")
+			e.Setenv("HOME", home)
+			e.Setenv("USERPROFILE", home)
+			e.Setenv("CEREBRO_HOME", filepath.Join(home, "cerebro"))
+			e.Setenv("CEREBRO_STATE_DIR", filepath.Join(e.WorkDir, "state"))
+			// Claude Code's own variables from the machine running the
+			// tests must not reach the journeys.
+			for _, k := range []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR", "CLAUDECODE"} {
+				e.Setenv(k, "")
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// expand rewrites $WORK in a file: hook inputs carry absolute
+			// paths, which a script cannot know before it runs.
+			"expand": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) == 0 {
+					ts.Fatalf("usage: expand file...")
+				}
+				for _, a := range args {
+					p := ts.MkAbs(a)
+					data, err := os.ReadFile(p)
+					ts.Check(err)
+					ts.Check(os.WriteFile(p, []byte(strings.ReplaceAll(string(data), "$WORK", ts.Getenv("WORK"))), 0o644))
+				}
+			},
+		},
+	})
+}
