@@ -48,7 +48,7 @@ func remember(t *testing.T, b *Box, js string) *RememberAnswer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := b.Remember(req, fates, t0)
+	ans, err := b.Remember(context.Background(), req, fates, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

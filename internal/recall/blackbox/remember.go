@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -127,7 +128,7 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 
 // Remember stores the text as a record in the memory text and, when the
 // caller named a table, the value in the relational store.
-func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
+func (b *Box) Remember(ctx context.Context, req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
 	ans := &RememberAnswer{Stores: []Stored{}, TablesCreated: []string{}, KindsCreated: []string{}, NewTablesWithRows: []string{}, Params: fates}
 	id, rel, err := writeRecord(b.LongDir, req.Text, req.Scope, now)
 	if err != nil {
@@ -214,59 +215,6 @@ func tableWords(req RememberRequest) string {
 		return ""
 	}
 	return fmt.Sprintf("; table %s, key %s", req.Table, req.Key)
-}
-
-// shapeTables writes what a shaping rule read out of the phrase: tables
-// and kinds are made as needed and reported like the caller's own.
-func (b *Box) shapeTables(ans *RememberAnswer, req RememberRequest, record string, now time.Time) error {
-	keyOf := func(table, genitive string) string {
-		if b.Tables != nil {
-			keys, _ := b.Tables.Keys(table)
-			for _, k := range keys {
-				if sameStem(k, genitive) || sameStem(k, nominative(genitive)) {
-					return k
-				}
-			}
-		}
-		return nominative(genitive)
-	}
-	rule, vals := shape(req.Text, keyOf)
-	if rule == "" {
-		ans.Shape = &ShapeNote{Rule: "none", Note: "no shaping rule reads this phrase whole; it is kept as a text record only (give table, key and kind to put a value in a table)"}
-		return nil
-	}
-	if b.Tables == nil {
-		return fmt.Errorf("remember: no relational store")
-	}
-	ans.Shape = &ShapeNote{Rule: rule, Note: fmt.Sprintf("the phrase lists %d value(s) the %s rule reads without guessing; written to tables as stated by the person", len(vals), rule)}
-	created := map[string]bool{}
-	for _, v := range vals {
-		t, c, err := b.Tables.Create(v.Table, now)
-		if err != nil {
-			return fmt.Errorf("remember: create table %s: %w", v.Table, err)
-		}
-		if c {
-			created[t] = true
-			ans.TablesCreated = append(ans.TablesCreated, t)
-		}
-		_, k, kc, err := b.Tables.NewKind(t, v.Kind, now)
-		if err != nil {
-			return fmt.Errorf("remember: make kind %s.%s: %w", t, v.Kind, err)
-		}
-		if kc {
-			ans.KindsCreated = append(ans.KindsCreated, t+"."+k)
-		}
-		cell, err := b.Tables.Write(t, k, tables.Value{Key: v.Key, Value: v.Value, Claim: tables.ClaimStated, Basis: "record " + record,
-			Calendar: req.Scope.Calendar, Geo: req.Scope.Geo}, now)
-		if err != nil {
-			return fmt.Errorf("remember: write %s.%s[%s]: %w", t, k, v.Key, err)
-		}
-		ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: cell.ID, Table: t, What: fmt.Sprintf("shaped by rule %s: %s.%s[%s] = %s", rule, t, k, v.Key, v.Value)})
-		if created[t] && !contains(ans.NewTablesWithRows, t) {
-			ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
-		}
-	}
-	return nil
 }
 
 func contains(xs []string, x string) bool {
