@@ -63,10 +63,19 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	default:
 		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
 	}
-	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
+	cmd, lookErr := exec.LookPath(eff.Distiller.Command)
+	if lookErr == nil && eff.Recall.ExtremeMaxCalls > 0 {
 		box.Research, box.ResearchWhy = f.researchBudget(blackbox.ClaudeResearch{
 			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ()},
 			Memhook: f.Executable, Model: eff.Distiller.Model,
+		})
+	}
+	switch {
+	case box.Nested:
+		box.NamerWhy = "a nested call (CEREBRO_NESTED) makes no model call"
+	case lookErr == nil:
+		box.Namer, box.NamerWhy = f.namingBudget(blackbox.ClaudeResearch{
+			Runner: claude.Runner{Command: cmd, Dir: root, Env: f.Environ()}, Model: eff.Distiller.Model,
 		})
 	}
 	return box, func() { st.Close() }, nil

@@ -53,6 +53,12 @@ type Box struct {
 	ResearchWhy     string
 	ResearchCalls   int
 	ResearchSeconds int
+	// Namer makes the one model call that names a table a remember asks
+	// for; nil when there is no claude command, the call is nested or the
+	// day's budget is spent, with NamerWhy saying which. Without it the
+	// asked name is transliterated.
+	Namer    Researcher
+	NamerWhy string
 	// Nested is true inside another recall's level-5 research: the ladder
 	// then never climbs to 5, so research cannot recurse.
 	Nested bool

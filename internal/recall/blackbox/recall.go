@@ -19,6 +19,14 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 	if ans.Params == nil {
 		ans.Params = map[string]Fate{}
 	}
+	if req.Table != "" {
+		var how string
+		if req.Table, how = b.resolveTable(req.Table); how != "" {
+			f := ans.Params["table"]
+			f.Note += how
+			ans.Params["table"] = f
+		}
+	}
 	max := depthMax[req.Depth]
 	if max == 0 {
 		return nil, fmt.Errorf("recall: unknown depth %q", req.Depth)

@@ -145,7 +145,12 @@ func (b *Box) Remember(ctx context.Context, req RememberRequest, fates map[strin
 	if b.Tables == nil {
 		return ans, fmt.Errorf("remember: no relational store")
 	}
-	t, created, err := b.Tables.Create(req.Table, now)
+	table, how := b.nameTable(ctx, req.Table, req.Text)
+	if f, sent := ans.Params["table"]; sent && how != "" {
+		f.Note += how
+		ans.Params["table"] = f
+	}
+	t, created, err := b.Tables.Create(table, now)
 	if err != nil {
 		return ans, fmt.Errorf("remember: create table: %w", err)
 	}
