@@ -68,7 +68,7 @@ func answerPrompt(q string, evidence []Item) string {
 	b.WriteString("Look in the project's memory (.claude/memory_long, .claude/memory_short) and files. Do not browse the web.\n")
 	b.WriteString("Answer in at most 5 sentences, naming the files or records each claim rests on. If you cannot find an answer, reply exactly " + NoAnswer + ".\n")
 	if len(evidence) > 0 {
-		b.WriteString("\nWhat memory's own walk found (graph neighbours, vectors, text search over rephrasings):\n")
+		b.WriteString("\nWhat memory's own walk found (the people the question is about, graph neighbours, vectors, text search over rephrasings):\n")
 		for _, e := range evidence {
 			fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Cite), clip(e.Text, 500))
 		}
@@ -99,8 +99,9 @@ func rephrasings(out, q string) []string {
 }
 
 // research is level 5, the walk in the seed's order within the budget:
-// the graph's neighbours of the question's entities and the passages that
-// mention them, vectors when a provider exists, up to ten rephrasings of
+// the people the question is about (the rows of "my friends" in the
+// tables), each of them and the question's entities through the graph
+// with the passages naming them, vectors when a provider exists, up to ten rephrasings of
 // the question from the model, a text search over each, and one answering
 // call given what the walk found. Every step goes into steps.
 func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) ([]Item, string, []Step, error) {
@@ -134,19 +135,49 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		return got
 	}
 
-	// 1. The graph: the question's entities, their neighbours, and the
-	// passages naming each neighbour.
+	// 1. The people the question is about ("my friends"): the rows of
+	// that relation, or of that group, in the tables.
+	people, pnote, err := b.peopleOf(req.Query)
+	if err != nil {
+		pnote = "error: " + err.Error()
+	}
+	var pfound []Item
+	for _, c := range people {
+		if len(evidence) >= maxEvidence {
+			break
+		}
+		it := Item{Fact: c.ID, Data: c, Text: fmt.Sprintf("%s.%s[%s] = %s", c.Table, c.Kind, c.Key, c.Value), Cite: "table " + c.Table, Scope: Scope{Calendar: c.Calendar, Geo: c.Geo}}
+		evidence = append(evidence, it)
+		pfound = append(pfound, it)
+	}
+	steps = append(steps, Step{Level: LevelResearch, Store: "research: people", Query: req.Query, Found: nonNil(pfound), Note: pnote})
+	notes = append(notes, fmt.Sprintf("people: %d", len(people)))
+
+	// 2. Each of them, and the question's own entities, through the graph:
+	// their neighbours, and the passages naming each in full.
 	if g, err := kgraph.Load(b.LongDir); err != nil {
 		notes = append(notes, "graph: "+err.Error())
 	} else {
-		c := g.Ask(req.Query)
 		var names []string
 		nseen := map[string]bool{}
-		for _, e := range c.Entities {
-			for _, r := range append(append([]kgraph.Ref{}, e.Neighbours...), e.Backlinks...) {
-				if !nseen[strings.ToLower(r.Name)] && len(names) < 20 {
-					nseen[strings.ToLower(r.Name)] = true
-					names = append(names, r.Name)
+		name := func(n string) {
+			if !nseen[strings.ToLower(n)] && len(names) < 30 {
+				nseen[strings.ToLower(n)] = true
+				names = append(names, n)
+			}
+		}
+		entities := 0
+		asks := []string{req.Query}
+		for _, c := range people {
+			name(c.Key)
+			asks = append(asks, c.Key)
+		}
+		for _, q := range asks {
+			c := g.Ask(q)
+			entities += len(c.Entities)
+			for _, e := range c.Entities {
+				for _, r := range append(append([]kgraph.Ref{}, e.Neighbours...), e.Backlinks...) {
+					name(r.Name)
 				}
 			}
 		}
@@ -158,10 +189,10 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 			}
 		}
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: graph neighbours", Query: strings.Join(names, "; "), Found: nonNil(found),
-			Note: fmt.Sprintf("%d entities, %d neighbours", len(c.Entities), len(names))})
-		notes = append(notes, fmt.Sprintf("graph: %d entities, %d neighbours, %d passages", len(c.Entities), len(names), len(found)))
+			Note: fmt.Sprintf("%d people, %d graph entities, %d names searched", len(people), entities, len(names))})
+		notes = append(notes, fmt.Sprintf("graph: %d entities, %d names, %d passages", entities, len(names), len(found)))
 	}
-	// 2. Vectors, when a provider exists.
+	// 3. Vectors, when a provider exists.
 	if b.Vector == nil {
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: []Item{}, Note: "skipped: " + b.VectorWhy})
 		notes = append(notes, "vector: skipped")
@@ -175,8 +206,8 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: nonNil(found), Note: note})
 		notes = append(notes, fmt.Sprintf("vector: %d passages", len(found)))
 	}
-	// 3. Rephrasings from the model, when the budget leaves a call for the
-	// answer; 4. a text search over each.
+	// 4. Rephrasings from the model, when the budget leaves a call for the
+	// answer; 5. a text search over each.
 	calls := 0
 	var lastErr error
 	if maxCalls >= 2 {
@@ -208,7 +239,7 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: "skipped: a budget of 1 call leaves none for rephrasing"})
 		notes = append(notes, "rephrasings: skipped (1-call budget)")
 	}
-	// 5. The answer, given what the walk found; a failed call is retried
+	// 6. The answer, given what the walk found; a failed call is retried
 	// while calls and time remain.
 	text := ""
 	for calls < maxCalls && ctx.Err() == nil {
