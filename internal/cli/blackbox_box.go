@@ -45,6 +45,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
 		Nested:          f.Getenv(NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
+		ThreadsDir:      filepath.Join(state, "threads"),
 	}
 	// Level 2 goes through the FTS5 indexes when they can be set up; the
 	// plain scan stays as the fallback.

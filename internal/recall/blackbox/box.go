@@ -64,6 +64,9 @@ type Box struct {
 	Nested bool
 	// OffersPath caches recently offered inferences for deny (plugin state).
 	OffersPath string
+	// ThreadsDir keeps the histories of research cycles (plugin state);
+	// empty, a thread parameter is not_supported.
+	ThreadsDir string
 	// Chronicle, when set, records each change in the long-term memory's
 	// chronology (log.md); a failure there never undoes the change.
 	Chronicle func(now time.Time, action, details string) error

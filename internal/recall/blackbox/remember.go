@@ -21,6 +21,8 @@ type RememberRequest struct {
 	Claim string
 	Basis string
 	List  string
+	// Thread names the research cycle this remember belongs to.
+	Thread string
 	// Shape lets the deterministic rules put the phrase into tables; it
 	// is off when the caller sent any table parameter (theirs wins).
 	Shape bool
@@ -88,7 +90,7 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			req.Claim = s
 			fates[k] = ok("stored as the value's claim kind")
 		case "thread":
-			fates[k] = unsupported("remember calls no model, so there is no thread to continue")
+			fates[k] = threadFate(v, &req.Thread)
 		default:
 			fates[k] = doorFate(VerbRemember, k)
 		}
@@ -127,8 +129,19 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 }
 
 // Remember stores the text as a record in the memory text and, when the
-// caller named a table, the value in the relational store.
+// caller named a table, the value in the relational store; with a thread,
+// the text joins the history of that research cycle.
 func (b *Box) Remember(ctx context.Context, req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
+	ans, err := b.remember(ctx, req, fates, now)
+	if req.Thread != "" && ans != nil {
+		b.threadCall(ans.Params, &ans.Thread, req.Thread, threadEntry{Verb: VerbRemember, Text: req.Text, At: now}, false, now)
+	} else if b.ThreadsDir != "" {
+		b.sweepThreads(now, "") // a cycle nobody continues ends here too
+	}
+	return ans, err
+}
+
+func (b *Box) remember(ctx context.Context, req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
 	ans := &RememberAnswer{Stores: []Stored{}, TablesCreated: []string{}, KindsCreated: []string{}, NewTablesWithRows: []string{}, Params: fates}
 	id, rel, err := writeRecord(b.LongDir, req.Text, req.Scope, now)
 	if err != nil {

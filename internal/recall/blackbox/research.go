@@ -62,7 +62,7 @@ func rephrasePrompt(q string) string {
 		"no numbering, no commentary.\n\nQuestion: " + q
 }
 
-func answerPrompt(q string, evidence []Item) string {
+func answerPrompt(q string, evidence []Item, history []threadEntry) string {
 	var b strings.Builder
 	b.WriteString("You research one question for cerebro, the project's memory, and answer it for another model.\n")
 	b.WriteString("Look in the project's memory (.claude/memory_long, .claude/memory_short) and files. Do not browse the web.\n")
@@ -73,6 +73,7 @@ func answerPrompt(q string, evidence []Item) string {
 			fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Cite), clip(e.Text, 500))
 		}
 	}
+	b.WriteString(historyText(history))
 	b.WriteString("\nQuestion: " + q)
 	return b.String()
 }
@@ -244,7 +245,7 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 	text := ""
 	for calls < maxCalls && ctx.Err() == nil {
 		calls++
-		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence), true)
+		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence, req.history), true)
 		if err != nil {
 			lastErr = err
 			continue
