@@ -5,7 +5,7 @@ import (
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
-	"github.com/kljensen/snowball/russian"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // ShapeNote says which rules shaped a remembered phrase into table rows,
@@ -74,5 +74,5 @@ func nominative(g string) string {
 
 // sameStem reports whether two Russian words share a Snowball stem.
 func sameStem(a, b string) bool {
-	return russian.Stem(strings.ToLower(a), false) == russian.Stem(strings.ToLower(b), false)
+	return textan.StemOf(a) == textan.StemOf(b)
 }
