@@ -78,7 +78,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		box.NamerWhy = "a nested call (CEREBRO_NESTED) makes no model call"
 	case lookErr == nil:
 		box.Namer, box.NamerWhy = f.namingBudget(blackbox.ClaudeResearch{
-			Runner: claude.Runner{Command: cmd, Dir: root, Env: f.Environ()}, Model: eff.Distiller.Model,
+			Runner: claude.Runner{Command: cmd, Dir: root, Env: f.Environ(), Guard: shortterm.PromptGuard(eff)}, Model: eff.Distiller.Model,
 		})
 	}
 	return box, func() { st.Close() }, nil

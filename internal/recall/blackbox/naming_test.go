@@ -9,6 +9,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
+	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 )
 
 // namer writes a stand-in `claude` that keeps each prompt and its
@@ -26,7 +27,7 @@ func namer(t *testing.T, b *Box, reply string, code int) (dir string) {
 	if err := os.WriteFile(cmd, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	b.Namer = ClaudeResearch{Runner: claude.Runner{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin"}}}
+	b.Namer = ClaudeResearch{Runner: claude.Runner{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin"}, Guard: secrets.Redacted}}
 	return dir
 }
 
@@ -44,7 +45,8 @@ func TestTableNamedByTheModel(t *testing.T) {
 	}
 	prompt, _ := os.ReadFile(filepath.Join(dir, "prompt.1"))
 	args, _ := os.ReadFile(filepath.Join(dir, "args.1"))
-	if !strings.HasPrefix(string(prompt), "NAME-TABLE") || !strings.Contains(string(prompt), "«Друзья Димы»") || strings.Contains(string(args), "Друзья") || strings.Contains(string(args), "allowedTools") {
+	if !strings.HasPrefix(string(prompt), "NAME-TABLE") || !strings.Contains(string(prompt), "«Друзья Димы»") || strings.Contains(string(args), "Друзья") ||
+		strings.Contains(string(args), "allowedTools") || !strings.Contains(string(args), "--tools\n\n") {
 		t.Fatalf("the prompt goes on stdin, the call gets no tool:\nargs %s\nprompt %s", args, prompt)
 	}
 	again := remember(t, b, `{"text":"Коля тоже","table":"Друзья Димы","key":"Коля","kind":"since","value":"институт"}`)
@@ -100,5 +102,21 @@ func TestTableNamingFallsBack(t *testing.T) {
 				t.Fatalf("no table of the model's name was made: %+v", ts)
 			}
 		})
+	}
+}
+
+// The naming prompt carries the remembered phrase, so it passes the
+// secret guard like every prompt that leaves for a model.
+func TestNamingPromptPassesTheGuard(t *testing.T) {
+	b := newBox(t)
+	dir := namer(t, b, "deploy_keys", 0)
+	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9", 3)
+	a := remember(t, b, `{"text":"ключ деплоя `+token+`","table":"Ключи","key":"deploy","kind":"token","value":"см. запись"}`)
+	prompt, _ := os.ReadFile(filepath.Join(dir, "prompt.1"))
+	if calls(dir) != 1 || strings.Join(a.TablesCreated, ",") != "deploy_keys" {
+		t.Fatalf("one naming call: %d %+v", calls(dir), a)
+	}
+	if strings.Contains(string(prompt), token) || !strings.Contains(string(prompt), "[REDACTED:") {
+		t.Fatalf("the token reached the model:\n%s", prompt)
 	}
 }

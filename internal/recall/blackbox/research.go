@@ -31,17 +31,20 @@ func (c ClaudeResearch) Call(ctx context.Context, prompt string, read bool) (str
 			return "", fmt.Errorf("no time left: %w", claude.ErrTimeout)
 		}
 	}
-	tools := ""
-	if read {
-		// -p grants no tool by itself: reading, and memhook's recall, are
-		// allowed by name; nothing that writes or reaches the network is.
-		tools = "Read,Grep,Glob"
-		if c.Memhook != "" {
-			tools += ",Bash(\"" + c.Memhook + "\" recall:*)"
-			prompt += "\n\nFor a sub-question you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION`."
-		}
+	// Claude Code lets a headless call use its read-only tools (Read, Grep,
+	// Glob) without asking, so leaving them out of --allowedTools does not
+	// keep them out: --tools does. Those tools read the repository as they
+	// find it — a link out of it, a .env — past the safe file layer and the
+	// secret guard, so the answering call reads memory only through
+	// memhook's recall (which goes through both: a nested recall's answer
+	// passes the guard) and every other call gets no tool at all.
+	call := claude.Call{Prompt: prompt, Model: c.Model, Args: []string{"--tools", ""}}
+	if read && c.Memhook != "" {
+		call.Args = []string{"--tools", "Bash"}
+		call.AllowedTools = "Bash(\"" + c.Memhook + "\" recall:*)"
+		call.Prompt += "\n\nFor a sub-question you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION`."
 	}
-	res, err := r.Run(ctx, claude.Call{Prompt: prompt, Model: c.Model, AllowedTools: tools})
+	res, err := r.Run(ctx, call)
 	return res.Output, err
 }
 
