@@ -60,6 +60,26 @@ func TestExtremeRecallResearchesThroughRealClaude(t *testing.T) {
 	if rp, an := research(); first.DepthUsed != 5 || first.Answer != answer || rp != 1 || an != 1 || first.Relearned == nil {
 		t.Fatalf("level 5 by the real CLI: %d rephrasing and %d answer requests reached the mock: %+v", rp, an, first)
 	}
+	// The tools each call was offered: Claude Code runs Read, Grep and
+	// Glob without asking in -p, so they must not be offered at all; the
+	// answer reads memory through memhook's recall (Bash) alone.
+	for _, r := range s.Mock.Messages() {
+		b := string(r.Body)
+		tools := map[string]bool{}
+		for _, tool := range r.JSON().Get("tools").Array() {
+			tools[tool.Get("name").String()] = true
+		}
+		switch {
+		case strings.Contains(b, "REPHRASE:"):
+			if tools["Read"] || tools["Grep"] || tools["Glob"] || tools["Bash"] {
+				t.Fatalf("the rephrasing call is offered tools: %v", tools)
+			}
+		case strings.Contains(b, "You research one question for cerebro"):
+			if tools["Read"] || tools["Grep"] || tools["Glob"] || tools["Write"] || !tools["Bash"] {
+				t.Fatalf("the answering call is offered more than memhook's recall: %v", tools)
+			}
+		}
+	}
 	second := recall(q)
 	para := recall("Is it possible that Denis knew Yeltsin, the president?")
 	if rp, an := research(); second.DepthUsed > 3 || para.DepthUsed > 3 || rp != 1 || an != 1 {
