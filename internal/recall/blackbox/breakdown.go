@@ -352,8 +352,8 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 		bd.Summary = fmt.Sprintf("%s of %s: no row can be counted; %s. The rows are in the Markdown table %s.", bd.Op, title, col.why(label), id)
 	default:
 		last := bd.Groups[len(bd.Groups)-1]
-		bd.Summary = fmt.Sprintf("%s of %s: %s over %d rows; by %s: %s; the last, %s, %s.%s Detail (every row with its basis) in the Markdown table %s.",
-			bd.Op, title, bd.Total, len(rows), head, strings.Join(parts, ", "), last.Group, last.Value, col.leftOutWords(), id)
+		bd.Summary = fmt.Sprintf("%s of %s: %s over %s; by %s: %s; the last, %s, %s.%s Detail (every row with its basis) in the Markdown table %s.",
+			bd.Op, title, bd.Total, plural(len(rows), "row", "rows"), head, strings.Join(parts, ", "), last.Group, last.Value, col.leftOutWords(), id)
 		if net := netAsked(req.Query); net && pick.Shape == tables.ShapeRoot && isConcept(pick.Name, "income") {
 			bd.Summary += " No expenses table was found, so this is income, not what was earned net."
 		}

@@ -167,7 +167,7 @@ func TestMoneyByMonthKeys(t *testing.T) {
 	// With an income table alone, "earned" is said to be income, not net.
 	remember(t, c, `{"text":"доход за май","table":"доходы","key":"за май","kind":"сумма","value":"400"}`)
 	inc := recall(t, c, `{"text":"Сколько мы заработали в мае?"}`)
-	if s := inc.Answer.(map[string]string)["summary"]; !strings.Contains(s, "sum of dokhody.summa, 2026-05: 400 over 1 rows") || !strings.Contains(s, "No expenses table was found, so this is income, not what was earned net") ||
+	if s := inc.Answer.(map[string]string)["summary"]; !strings.Contains(s, "sum of dokhody.summa, 2026-05: 400 over 1 row;") || !strings.Contains(s, "No expenses table was found, so this is income, not what was earned net") ||
 		!strings.Contains(s, "Left out: 2 rows without a date (together 1250)") {
 		t.Fatalf("income alone: %s", s)
 	}
