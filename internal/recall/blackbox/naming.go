@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -123,10 +122,10 @@ func (b *Box) nameTable(ctx context.Context, asked, text string) (string, string
 		}
 	}
 	rec, _ := json.Marshal(tableName{Asked: asked, As: as, Name: name, By: "claude -p", At: time.Now().UTC()})
-	if err := os.MkdirAll(filepath.Dir(b.namesPath()), 0o755); err == nil {
-		if err := atomicfile.Append(b.namesPath(), append(rec, '\n'), 0o644); err != nil {
-			return fallback("the model's name could not be kept (" + err.Error() + ")")
-		}
+	// Append makes the folder through the safe file layer: a planted link
+	// in the tables' path is refused, and the name falls back.
+	if err := atomicfile.Append(b.namesPath(), append(rec, '\n'), 0o644); err != nil {
+		return fallback("the model's name could not be kept (" + err.Error() + ")")
 	}
 	how := "a new table"
 	if b.Tables.Exists(name) {
