@@ -68,7 +68,7 @@ func rephrasePrompt(q string) string {
 func answerPrompt(q string, evidence []Item, history []threadEntry) string {
 	var b strings.Builder
 	b.WriteString("You research one question for cerebro, the project's memory, and answer it for another model.\n")
-	b.WriteString("Look in the project's memory (.claude/memory_long, .claude/memory_short) and files. Do not browse the web.\n")
+	b.WriteString("Work from what memory's own walk found, below, and from memhook's recall of the project's memory when it is offered; you have no other tool.\n")
 	b.WriteString("Answer in at most 5 sentences, naming the files or records each claim rests on. If you cannot find an answer, reply exactly " + NoAnswer + ".\n")
 	if len(evidence) > 0 {
 		b.WriteString("\nWhat memory's own walk found (the people the question is about, graph neighbours, vectors, text search over rephrasings):\n")
