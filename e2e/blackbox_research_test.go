@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,6 +61,26 @@ func TestExtremeRecallResearchesThroughRealClaude(t *testing.T) {
 	if rp, an := research(); first.DepthUsed != 5 || first.Answer != answer || rp != 1 || an != 1 || first.Relearned == nil {
 		t.Fatalf("level 5 by the real CLI: %d rephrasing and %d answer requests reached the mock: %+v", rp, an, first)
 	}
+	// The tools each call was offered: Claude Code runs Read, Grep and
+	// Glob without asking in -p, so they must not be offered at all; the
+	// answer reads memory through memhook's recall (Bash) alone.
+	for _, r := range s.Mock.Messages() {
+		b := string(r.Body)
+		tools := map[string]bool{}
+		for _, tool := range r.JSON().Get("tools").Array() {
+			tools[tool.Get("name").String()] = true
+		}
+		switch {
+		case strings.Contains(b, "REPHRASE:"):
+			if tools["Read"] || tools["Grep"] || tools["Glob"] || tools["Bash"] {
+				t.Fatalf("the rephrasing call is offered tools: %v", tools)
+			}
+		case strings.Contains(b, "You research one question for cerebro"):
+			if tools["Read"] || tools["Grep"] || tools["Glob"] || tools["Write"] || !tools["Bash"] {
+				t.Fatalf("the answering call is offered more than memhook's recall: %v", tools)
+			}
+		}
+	}
 	second := recall(q)
 	para := recall("Is it possible that Denis knew Yeltsin, the president?")
 	if rp, an := research(); second.DepthUsed > 3 || para.DepthUsed > 3 || rp != 1 || an != 1 {
@@ -81,5 +102,44 @@ func TestExtremeRecallResearchesThroughRealClaude(t *testing.T) {
     "komanda"
   ]`) {
 		t.Fatalf("the team phrase lands in a table:\n%s", out)
+	}
+}
+
+// The answering call's one tool is memhook's recall, run by the real CLI
+// under the permission the runner grants; what it returns to the model
+// has passed the secret guard, though the person's own recall shows the
+// memory as stored.
+func TestResearchReadsMemoryOnlyThroughAGuardedRecall(t *testing.T) {
+	s := newSandbox(t)
+	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9", 3)
+	s.Env["CEREBRO_DISTILLER_COMMAND"] = claudeBin
+	s.Memhook("remember", "the walrus census deploy token is "+token)
+	recallCmd := regexp.MustCompile("`(\"[^\"]+\" recall) --depth deep QUESTION`")
+	s.Mock.On(
+		Rule{Trigger: "REPHRASE:", Reply: func(*Turn) []Block { return []Block{Text("the polar survey keepers")} }},
+		Rule{Trigger: "You research one question for cerebro", Match: func(t *Turn) bool { return !t.HasToolResult }, Reply: func(t *Turn) []Block {
+			m := recallCmd.FindStringSubmatch(t.Text)
+			if m == nil || !t.Tools["Bash"] {
+				return []Block{Text("NONE")}
+			}
+			return []Block{ToolUse("Bash", map[string]any{"command": m[1] + " --depth deep walrus census deploy token", "description": "recall"})}
+		}},
+	)
+	if own := s.Memhook("recall", "walrus census deploy token"); !strings.Contains(own, token) {
+		t.Fatalf("the person's own recall shows memory as stored: %s", own)
+	}
+	s.Memhook("recall", "--depth", "extreme", "who keeps the secrets of the polar survey")
+	var result string
+	for _, r := range s.Mock.Messages() {
+		for _, msg := range r.JSON().Get("messages").Array() {
+			for _, b := range msg.Get("content").Array() {
+				if b.Get("type").String() == "tool_result" {
+					result += b.Get("content").Raw
+				}
+			}
+		}
+	}
+	if !strings.Contains(result, "walrus census deploy token is [REDACTED:") || strings.Contains(result, token) {
+		t.Fatalf("the recall the answering call ran returned (want the record, its token redacted):\n%s", result)
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -31,7 +32,7 @@ func benchProject(b *testing.B) (map[string]string, string) {
 	for i := 0; i < 2000; i++ {
 		text, _ := json.Marshal(fmt.Sprintf("Meeting %d decided that service s%d uses port %d and owner o%d", i, i, 8000+i, i%37))
 		req, fates, _ := blackbox.ParseRemember(blackbox.Raw{"text": text})
-		if _, err := box.Remember(req, fates, now.Add(time.Duration(i)*time.Minute)); err != nil {
+		if _, err := box.Remember(context.Background(), req, fates, now.Add(time.Duration(i)*time.Minute)); err != nil {
 			b.Fatal(err)
 		}
 	}

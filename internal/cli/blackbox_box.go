@@ -47,6 +47,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
 		Nested:          f.Getenv(NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
+		ThreadsDir:      filepath.Join(state, "threads"),
 	}
 	// Level 2 goes through the FTS5 indexes when they can be set up; the
 	// plain scan stays as the fallback.
@@ -65,10 +66,19 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	default:
 		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
 	}
-	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
+	cmd, lookErr := exec.LookPath(eff.Distiller.Command)
+	if lookErr == nil && eff.Recall.ExtremeMaxCalls > 0 {
 		box.Research, box.ResearchWhy = f.researchBudget(blackbox.ClaudeResearch{
 			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ(), Guard: shortterm.PromptGuard(eff)},
 			Memhook: f.Executable, Model: eff.Distiller.Model,
+		})
+	}
+	switch {
+	case box.Nested:
+		box.NamerWhy = "a nested call (CEREBRO_NESTED) makes no model call"
+	case lookErr == nil:
+		box.Namer, box.NamerWhy = f.namingBudget(blackbox.ClaudeResearch{
+			Runner: claude.Runner{Command: cmd, Dir: root, Env: f.Environ(), Guard: shortterm.PromptGuard(eff)}, Model: eff.Distiller.Model,
 		})
 	}
 	return box, func() { st.Close() }, nil

@@ -34,13 +34,27 @@ func (f *Factory) researchBudget(r blackbox.Researcher) (blackbox.Researcher, st
 	if err == nil && used >= limit {
 		return nil, fmt.Sprintf("the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)", limit)
 	}
-	return budgetedResearch{r: r, f: f, limit: limit}, ""
+	return budgetedResearch{r: r, f: f, limit: limit, spent: "the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)"}, ""
+}
+
+// namingBudget is researchBudget for the call that names a table: the
+// same day's count, so naming and research never spend more together
+// than the user allowed.
+func (f *Factory) namingBudget(r blackbox.Researcher) (blackbox.Researcher, string) {
+	limit := f.researchDailyLimit()
+	spent := "the day's %d model calls of memory (recall.extreme_daily_calls, shared by extreme recall and table naming) are spent"
+	used, err := shortterm.BudgetUsed(f.researchBudgetDir(), f.Now())
+	if err == nil && used >= limit {
+		return nil, fmt.Sprintf(spent, limit)
+	}
+	return budgetedResearch{r: r, f: f, limit: limit, spent: spent}, ""
 }
 
 type budgetedResearch struct {
 	r     blackbox.Researcher
 	f     *Factory
 	limit int
+	spent string // the refusal, with the limit
 }
 
 // Call implements blackbox.Researcher.
@@ -50,7 +64,7 @@ func (b budgetedResearch) Call(ctx context.Context, prompt string, read bool) (s
 		return "", err
 	}
 	if !ok {
-		return "", fmt.Errorf("the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)", b.limit)
+		return "", fmt.Errorf(b.spent, b.limit)
 	}
 	return b.r.Call(ctx, prompt, read)
 }

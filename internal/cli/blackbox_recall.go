@@ -63,7 +63,8 @@ func recallRun(opts *RecallOptions) error {
 
 // recallObject answers one recall request as `memhook recall` prints it —
 // the answer object with its run id — for the command and the MCP
-// server's recall tool alike; start is when the request came in.
+// server's recall tool alike; start is when the request came in. Inside
+// cerebro's own model call it passes the secret guard (nestedGuard).
 func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
 	box, done, err := f.openBox(dir)
 	if err != nil {
@@ -78,5 +79,13 @@ func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string,
 	if ans == nil {
 		return nil, err
 	}
-	return f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans), err
+	out := f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans)
+	if guard := f.nestedGuard(dir); guard != nil {
+		guarded, gerr := guardObject(out, guard)
+		if gerr != nil {
+			return nil, gerr // an answer that cannot be guarded is not printed
+		}
+		return guarded, err
+	}
+	return out, err
 }

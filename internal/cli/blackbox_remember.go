@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -44,7 +45,7 @@ func rememberRun(opts *RememberOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	out, err := opts.rememberObject(processStart, opts.Flags.Project, raw)
+	out, err := opts.rememberObject(context.Background(), processStart, opts.Flags.Project, raw)
 	if err != nil && out != nil {
 		printObject(opts.Out, out, nil)
 		return err
@@ -56,7 +57,7 @@ func rememberRun(opts *RememberOptions) error {
 // it, for the command and the MCP server's remember tool alike. When part
 // of memory took the text and another part failed, it returns both the
 // answer (its error field saying what failed) and the error.
-func (f *Factory) rememberObject(start time.Time, dir string, raw blackbox.Raw) (any, error) {
+func (f *Factory) rememberObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
 	box, done, err := f.openBox(dir)
 	if err != nil {
 		return nil, err
@@ -66,7 +67,7 @@ func (f *Factory) rememberObject(start time.Time, dir string, raw blackbox.Raw) 
 	if err != nil {
 		return nil, err
 	}
-	ans, err := box.Remember(req, fates, f.Now())
+	ans, err := box.Remember(ctx, req, fates, f.Now())
 	out := f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans)
 	if err != nil && ans != nil {
 		ans.Error = err.Error()

@@ -250,3 +250,24 @@ func TestReservedKindAndTablesRepair(t *testing.T) {
 		t.Fatalf("after repair nothing is skipped: %s", errOut)
 	}
 }
+
+// A thread's history lives in the state dir, across the processes of one
+// cycle: the second command of the cycle is its call 2.
+func TestThreadAcrossCommands(t *testing.T) {
+	env, proj := bbEnv(t)
+	out, _, code := run(t, env, "", "remember", "--project", proj, "The census is run by Ada", "--thread", "c1")
+	th, _ := object(t, out)["thread"].(map[string]any)
+	if code != 0 || th == nil || th["call"].(float64) != 1 {
+		t.Fatalf("remember opens the cycle: %s", out)
+	}
+	out, _, _ = run(t, env, `{"text":"who runs the census","thread":"c1"}`, "recall", "--project", proj, "--request", "-")
+	a := object(t, out)
+	th, _ = a["thread"].(map[string]any)
+	if th == nil || th["call"].(float64) != 2 || th["earlier"].(float64) != 1 || a["params"].(map[string]any)["thread"].(map[string]any)["fate"] != "accepted" {
+		t.Fatalf("the next command continues it: %s", out)
+	}
+	kept, _ := filepath.Glob(filepath.Join(env["CEREBRO_STATE_DIR"], "index", "*", "threads", "*.json"))
+	if len(kept) != 1 {
+		t.Fatalf("the history is one file under the project's state dir: %v", kept)
+	}
+}

@@ -148,8 +148,8 @@ func (b *mcpBackend) Recall(ctx context.Context, raw blackbox.Raw) (any, error) 
 }
 
 // Remember implements mcp.Backend.
-func (b *mcpBackend) Remember(_ context.Context, raw blackbox.Raw) (any, error) {
-	return b.fresh().rememberObject(time.Now(), b.root, raw)
+func (b *mcpBackend) Remember(ctx context.Context, raw blackbox.Raw) (any, error) {
+	return b.fresh().rememberObject(ctx, time.Now(), b.root, raw)
 }
 
 // Now implements mcp.Backend.

@@ -105,6 +105,12 @@ func TestMCPListsTheToolsWithinTheirTokenBudget(t *testing.T) {
 			t.Errorf("%s adds to memory and destroys nothing: %+v", name, tl.Annotations)
 		}
 	}
+	for _, name := range []string{mcp.ToolRecall, mcp.ToolRemember} {
+		// Drawn from the contract: a parameter added there is in the schema.
+		if sc, _ := json.Marshal(byName[name].InputSchema); !strings.Contains(string(sc), `"thread":{"type":"string"}`) {
+			t.Errorf("%s's schema lacks the thread parameter: %s", name, sc)
+		}
+	}
 	chars, tokens, err := mcp.ListCost(res.Tools)
 	if err != nil || tokens > mcp.TokenTarget {
 		t.Fatalf("the tool list costs %d characters, ~%d tokens (target %d): %v", chars, tokens, mcp.TokenTarget, err)

@@ -102,6 +102,8 @@ type RecallAnswer struct {
 	// answer; Relearn says why it did not run (opted out, nested, failed).
 	Relearned *RelearnResult `json:"relearned,omitempty"`
 	Relearn   string         `json:"relearn,omitempty"`
+	// Thread is the research cycle this call belongs to, when it named one.
+	Thread *ThreadState `json:"thread,omitempty"`
 
 	asked []string // the research walk's rephrasings, for the relearned page
 }
@@ -125,6 +127,8 @@ type RememberAnswer struct {
 	// Shape says which rule put the phrase into tables (or that none
 	// could), when the caller named no table.
 	Shape *ShapeNote `json:"shape,omitempty"`
+	// Thread is the research cycle this call belongs to, when it named one.
+	Thread *ThreadState `json:"thread,omitempty"`
 	// Error is set when a store failed after others had received the
 	// text: what was stored is still listed.
 	Error string `json:"error,omitempty"`

@@ -27,7 +27,7 @@ func benchBox(b *testing.B) *Box {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 2000; i++ {
 		req, fates, _ := ParseRemember(Raw{"text": []byte(fmt.Sprintf("%q", fmt.Sprintf("Meeting %d decided that service s%d uses port %d and owner o%d", i, i, 8000+i, i%37)))})
-		if _, err := box.Remember(req, fates, now.Add(time.Duration(i)*time.Hour)); err != nil {
+		if _, err := box.Remember(context.Background(), req, fates, now.Add(time.Duration(i)*time.Hour)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,11 +53,20 @@ type Box struct {
 	ResearchWhy     string
 	ResearchCalls   int
 	ResearchSeconds int
+	// Namer makes the one model call that names a table a remember asks
+	// for; nil when there is no claude command, the call is nested or the
+	// day's budget is spent, with NamerWhy saying which. Without it the
+	// asked name is transliterated.
+	Namer    Researcher
+	NamerWhy string
 	// Nested is true inside another recall's level-5 research: the ladder
 	// then never climbs to 5, so research cannot recurse.
 	Nested bool
 	// OffersPath caches recently offered inferences for deny (plugin state).
 	OffersPath string
+	// ThreadsDir keeps the histories of research cycles (plugin state);
+	// empty, a thread parameter is not_supported.
+	ThreadsDir string
 	// Chronicle, when set, records each change in the long-term memory's
 	// chronology (log.md); a failure there never undoes the change.
 	Chronicle func(now time.Time, action, details string) error

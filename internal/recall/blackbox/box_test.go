@@ -30,6 +30,7 @@ func newBox(t *testing.T) *Box {
 			Skip: []string{"raw", "graph", TablesDir, DenialsDir}, SkipFiles: GeneratedFiles},
 		VectorWhy:  "no embedding provider configured",
 		OffersPath: filepath.Join(t.TempDir(), "offers.jsonl"),
+		ThreadsDir: filepath.Join(t.TempDir(), "threads"),
 	}
 }
 
@@ -48,7 +49,7 @@ func remember(t *testing.T, b *Box, js string) *RememberAnswer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans, err := b.Remember(req, fates, t0)
+	ans, err := b.Remember(context.Background(), req, fates, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestRecallParamFates(t *testing.T) {
 	want := map[string]string{
 		"depth": FateAccepted, "chain": FateAccepted, "geo": FateAccepted, "calendar": FateAccepted,
 		"table": FateAccepted, "key": FateAccepted, "kind": FateAccepted, "limit": FateAccepted,
-		"thread": FateNotSupported, "lang": FateNotSupported, "colour": FateNotSupported,
+		"thread": FateAccepted, "lang": FateNotSupported, "colour": FateNotSupported,
 	}
 	for k, f := range want {
 		if ans.Params[k].Fate != f {
@@ -122,7 +123,7 @@ func TestRememberParamFates(t *testing.T) {
 	ans := remember(t, b, `{"text":"Dima's phone is 111","table":"Friends","key":"Dima","kind":"phone","value":111,
 		"claim":"stated","basis":"he said so","thread":"t","mood":"happy"}`)
 	for k, f := range map[string]string{"table": FateAccepted, "key": FateAccepted, "kind": FateAccepted, "value": FateAccepted,
-		"claim": FateAccepted, "basis": FateAccepted, "thread": FateNotSupported, "mood": FateNotSupported} {
+		"claim": FateAccepted, "basis": FateAccepted, "thread": FateAccepted, "mood": FateNotSupported} {
 		if ans.Params[k].Fate != f {
 			t.Errorf("%s: %+v, want %s", k, ans.Params[k], f)
 		}

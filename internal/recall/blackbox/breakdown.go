@@ -17,26 +17,45 @@ import (
 // the object store and what it says in short. It is built by memhook
 // alone, the same rows giving the same bytes and so the same object id.
 type Breakdown struct {
-	Object   string         `json:"object"`
-	Summary  string         `json:"summary"`
-	Table    string         `json:"table"`
-	Kind     string         `json:"kind"`
-	Op       string         `json:"op"`               // sum or count
-	Period   string         `json:"period,omitempty"` // FROM..TO, empty for all rows
-	Total    string         `json:"total"`
-	Rows     int            `json:"rows"`
-	Groups   []BreakdownRow `json:"groups"`
-	LeftOut  int            `json:"left_out,omitempty"` // rows outside the period or without a usable value
-	NoDate   int            `json:"no_date,omitempty"`  // rows without a calendar while the question names a period
-	Stated   bool           `json:"-"`                  // every value counted was stated by a person
+	Object  string         `json:"object"`
+	Summary string         `json:"summary"`
+	Table   string         `json:"table"`
+	Kind    string         `json:"kind"`
+	Op      string         `json:"op"`               // sum or count
+	Period  string         `json:"period,omitempty"` // FROM..TO, empty for all rows
+	Total   string         `json:"total"`
+	Rows    int            `json:"rows"`
+	Groups  []BreakdownRow `json:"groups"`
+	LeftOut int            `json:"left_out,omitempty"` // rows outside the period or without a usable value
+	NoDate  int            `json:"no_date,omitempty"`  // rows without a calendar while the question names a period
+	// NoDateTotal is what the rows without a date add up to: not in any
+	// month of the period, said rather than dropped.
+	NoDateTotal string `json:"no_date_total,omitempty"`
+	// Income and Expenses are the two tables of a net answer (op "net"):
+	// Total is income minus expenses, each group shows both.
+	Income   *BreakdownSide `json:"income,omitempty"`
+	Expenses *BreakdownSide `json:"expenses,omitempty"`
+	Stated   bool           `json:"-"` // every value counted was stated by a person
 	Markdown string         `json:"-"`
 }
 
 // BreakdownRow is one group: a month, or a key when the rows carry no dates.
 type BreakdownRow struct {
-	Group string `json:"group"`
-	Rows  int    `json:"rows"`
-	Value string `json:"value"`
+	Group    string `json:"group"`
+	Rows     int    `json:"rows"`
+	Value    string `json:"value"`
+	Income   string `json:"income,omitempty"`   // a net answer: the month's income
+	Expenses string `json:"expenses,omitempty"` // and its expenses
+}
+
+// BreakdownSide is one table of a net answer.
+type BreakdownSide struct {
+	Table   string `json:"table"`
+	Kind    string `json:"kind"`
+	Total   string `json:"total"`
+	Rows    int    `json:"rows"`
+	LeftOut int    `json:"left_out,omitempty"`
+	NoDate  int    `json:"no_date,omitempty"`
 }
 
 var (
@@ -58,7 +77,7 @@ var (
 		prefix string
 		month  time.Month
 	}{
-		{"январ", 1}, {"феврал", 2}, {"март", 3}, {"апрел", 4}, {"май", 5}, {"мая", 5}, {"мае", 5}, {"июн", 6}, {"июл", 7},
+		{"январ", 1}, {"феврал", 2}, {"март", 3}, {"апрел", 4}, {"май", 5}, {"мая", 5}, {"мае", 5}, {"маю", 5}, {"маем", 5}, {"июн", 6}, {"июл", 7},
 		{"август", 8}, {"сентябр", 9}, {"октябр", 10}, {"ноябр", 11}, {"декабр", 12},
 		{"january", 1}, {"february", 2}, {"march", 3}, {"april", 4}, {"may", 5}, {"june", 6}, {"july", 7}, {"august", 8},
 		{"september", 9}, {"october", 10}, {"november", 11}, {"december", 12},
@@ -83,7 +102,7 @@ func hasAny(s string, words []string) bool {
 func month(w string) (time.Month, bool) {
 	cyr := strings.IndexFunc(w, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0
 	for _, m := range monthWords {
-		if cyr && strings.HasPrefix(w, m.prefix) && (len([]rune(m.prefix)) > 3 || w == m.prefix) {
+		if cyr && strings.HasPrefix(w, m.prefix) && (len([]rune(m.prefix)) > 3 || len([]rune(w)) <= 5 && (m.prefix == "июн" || m.prefix == "июл") || w == m.prefix) {
 			return m.month, true
 		}
 		if !cyr && w == m.prefix {
@@ -192,7 +211,9 @@ func fmtRat(r *big.Rat) string {
 }
 
 // breakdown answers a question asking for an aggregate over table rows; it
-// returns nil when the question asks for none or no table is named.
+// returns nil when the question asks for none or no table is named. A
+// money question about what was earned, with both an income and an
+// expenses table, is answered net (money.go).
 func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 	lq := strings.ToLower(req.Query)
 	if b.Tables == nil || !hasAny(lq, aggregateWords) {
@@ -208,6 +229,11 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 	all, err := b.Tables.Describe()
 	if err != nil {
 		return nil, err
+	}
+	if req.Table == "" {
+		if inc, exp := moneyTables(all, req.Query, direct); inc != nil && exp != nil {
+			return b.netBreakdown(req, now, inc, exp)
+		}
 	}
 	var pick *tables.TableInfo
 	for i := range all {
@@ -241,66 +267,15 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 	if hasAny(lq, countWords) {
 		bd.Op = "count"
 	}
-	period, label, hasPeriod := questionPeriod(req.Query, now)
-	if req.Scope.Calendar != "" {
-		period, _ = parseCalendar(req.Scope.Calendar)
-		label, hasPeriod = req.Scope.Calendar, true
-	}
+	period, label, hasPeriod := b.period(req, now)
 	bd.Period = label
-	type row struct {
-		group, when string
-		c           tables.Cell
-		v           *big.Rat
-	}
-	var rows []row
-	byMonth := hasPeriod
-	for _, c := range cells {
-		if c.Kind != kind {
-			continue
-		}
-		if req.Scope.Geo != "" && !strings.EqualFold(c.Geo, req.Scope.Geo) {
-			bd.LeftOut++
-			continue
-		}
-		r := row{c: c, group: c.Key}
-		if c.Calendar != "" {
-			if sp, err := parseCalendar(c.Calendar); err == nil {
-				r.when = sp.from.Format("2006-01")
-				if hasPeriod && (sp.from.Before(period.from) || !sp.from.Before(period.to)) {
-					bd.LeftOut++
-					continue
-				}
-			}
-		}
-		if hasPeriod && r.when == "" {
-			bd.NoDate++
-			continue
-		}
-		if byMonth {
-			r.group = r.when
-		}
-		if bd.Op == "sum" {
-			v, ok := parseAmount(c.Value)
-			if !ok {
-				bd.LeftOut++
-				continue
-			}
-			r.v = v
-		}
-		if c.Claim != tables.ClaimStated {
-			bd.Stated = false
-		}
-		rows = append(rows, r)
-	}
-	if len(rows) == 0 {
+	col := collect(cells, kind, bd.Op, req, period, hasPeriod, questionYear(req.Query), now)
+	rows := col.rows
+	bd.LeftOut, bd.NoDate, bd.Stated = col.leftOut, col.noDate, col.stated
+	if len(rows) == 0 && bd.LeftOut+bd.NoDate == 0 {
 		return nil, nil
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].when != rows[j].when {
-			return rows[i].when < rows[j].when
-		}
-		return rows[i].c.Key < rows[j].c.Key
-	})
+	byMonth := hasPeriod
 	total := new(big.Rat)
 	groups := map[string]*BreakdownRow{}
 	sums := map[string]*big.Rat{}
@@ -344,7 +319,7 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 	}
 	md.WriteString(".\n\n| date | key | value | claim | basis |\n| --- | --- | ---: | --- | --- |\n")
 	for _, r := range rows {
-		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s |\n", orDash(r.c.Calendar), cellText(r.c.Key), cellText(r.c.Value), r.c.Claim, cellText(r.c.Basis))
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s |\n", r.date(), cellText(r.c.Key), cellText(r.c.Value), r.c.Claim, cellText(r.c.Basis))
 	}
 	head := "month"
 	if !byMonth {
@@ -363,15 +338,26 @@ func (b *Box) breakdown(req RecallRequest, now time.Time) (*Breakdown, error) {
 		parts = append(parts, g+" "+gr.Value)
 	}
 	fmt.Fprintf(&md, "| **total** | %d | **%s** |\n", len(rows), bd.Total)
+	col.undatedSection(&md)
 	bd.Markdown = md.String()
 	id, _, err := b.Objects().Put([]byte(bd.Markdown), "breakdown.md")
 	if err != nil {
 		return nil, fmt.Errorf("store breakdown: %w", err)
 	}
 	bd.Object = id
-	last := bd.Groups[len(bd.Groups)-1]
-	bd.Summary = fmt.Sprintf("%s of %s: %s over %d rows; by %s: %s; the last, %s, %s. Detail (every row with its basis) in the Markdown table %s.",
-		bd.Op, title, bd.Total, len(rows), head, strings.Join(parts, ", "), last.Group, last.Value, id)
+	switch {
+	case len(rows) == 0:
+		// Rows exist, none can be counted: the answer says why, never none.
+		bd.Stated = false
+		bd.Summary = fmt.Sprintf("%s of %s: no row can be counted; %s. The rows are in the Markdown table %s.", bd.Op, title, col.why(label), id)
+	default:
+		last := bd.Groups[len(bd.Groups)-1]
+		bd.Summary = fmt.Sprintf("%s of %s: %s over %s; by %s: %s; the last, %s, %s.%s Detail (every row with its basis) in the Markdown table %s.",
+			bd.Op, title, bd.Total, plural(len(rows), "row", "rows"), head, strings.Join(parts, ", "), last.Group, last.Value, col.leftOutWords(), id)
+		if net := netAsked(req.Query); net && pick.Shape == tables.ShapeRoot && isConcept(pick.Name, "income") {
+			bd.Summary += " No expenses table was found, so this is income, not what was earned net."
+		}
+	}
 	return bd, nil
 }
 

@@ -95,6 +95,8 @@ var recallParams = []Param{
 		Hint: "scope: " + calendarHint, Reaches: "every level: records out of the period do not answer"},
 	{Name: "geo", Kind: KindPlace, Group: GroupScope, Label: "Place",
 		Hint: "scope: a place", Reaches: "every level: records for another place do not answer"},
+	{Name: "thread", Kind: KindString, Group: GroupAdvanced, Label: "Thread",
+		Hint: "the id of one research cycle: its calls share a history until research answers or 10 minutes pass idle", Reaches: "level 5's model calls: they are given the cycle's earlier calls"},
 	{Name: "scope", Kind: KindScope, Group: GroupScope, Label: "Scope records",
 		Hint: `scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any`, Reaches: "every level"},
 }
@@ -119,6 +121,8 @@ var rememberParams = []Param{
 		Hint: "what the value rests on", Reaches: "tables"},
 	{Name: "list", Kind: KindName, Group: GroupAdvanced, Label: "List",
 		Hint: "make the kind a list in this table and append the value", Reaches: "tables"},
+	{Name: "thread", Kind: KindString, Group: GroupAdvanced, Label: "Thread",
+		Hint: "the id of one research cycle: the remembered text joins its history", Reaches: "the cycle's history, for level 5 of its recalls"},
 	{Name: "calendar", Kind: KindCalendar, Group: GroupScope, Label: "Calendar",
 		Hint: "scope: " + calendarHint, Reaches: "the record and the table row"},
 	{Name: "geo", Kind: KindPlace, Group: GroupScope, Label: "Place",

@@ -89,7 +89,7 @@ func TestFlagUsagesFromContract(t *testing.T) {
 	if _, ok := u["chain"]; ok {
 		t.Error("chain is a bool flag, not a string one")
 	}
-	if len(FlagUsages(VerbRemember)) != 9 {
+	if len(FlagUsages(VerbRemember)) != 10 {
 		t.Errorf("remember flags: %v", FlagUsages(VerbRemember))
 	}
 }

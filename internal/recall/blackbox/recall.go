@@ -19,6 +19,17 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 	if ans.Params == nil {
 		ans.Params = map[string]Fate{}
 	}
+	if req.Thread != "" {
+		req.history = b.threadHistory(req.Thread, now)
+	}
+	if req.Table != "" {
+		var how string
+		if req.Table, how = b.resolveTable(req.Table); how != "" {
+			f := ans.Params["table"]
+			f.Note += how
+			ans.Params["table"] = f
+		}
+	}
 	max := depthMax[req.Depth]
 	if max == 0 {
 		return nil, fmt.Errorf("recall: unknown depth %q", req.Depth)
@@ -110,6 +121,19 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 	}
 	if err := rememberOffers(b.OffersPath, ans.Items, req.Query, now); err != nil {
 		ans.Report = append(ans.Report, StoreReport{Store: "offers", Status: "error", Note: "deny may not know these items: " + err.Error()})
+	}
+	if req.Thread != "" {
+		e := threadEntry{Verb: VerbRecall, Text: req.Query, At: now, Depth: ans.DepthUsed, Kind: ans.Kind, Answer: answerText(ans)}
+		for _, it := range ans.Items {
+			if it.Cite != "" && len(e.Cites) < 5 {
+				e.Cites = append(e.Cites, it.Cite)
+			}
+		}
+		// Research answering ends the cycle: its result is memory now.
+		end := ans.DepthUsed == LevelResearch && len(ans.Items) > 0
+		b.threadCall(ans.Params, &ans.Thread, req.Thread, e, end, now)
+	} else if b.ThreadsDir != "" {
+		b.sweepThreads(now, "")
 	}
 	return ans, nil
 }

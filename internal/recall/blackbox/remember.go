@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -20,6 +21,8 @@ type RememberRequest struct {
 	Claim string
 	Basis string
 	List  string
+	// Thread names the research cycle this remember belongs to.
+	Thread string
 	// Shape lets the deterministic rules put the phrase into tables; it
 	// is off when the caller sent any table parameter (theirs wins).
 	Shape bool
@@ -87,7 +90,7 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 			req.Claim = s
 			fates[k] = ok("stored as the value's claim kind")
 		case "thread":
-			fates[k] = unsupported("remember calls no model, so there is no thread to continue")
+			fates[k] = threadFate(v, &req.Thread)
 		default:
 			fates[k] = doorFate(VerbRemember, k)
 		}
@@ -126,8 +129,19 @@ func ParseRemember(r Raw) (RememberRequest, map[string]Fate, error) {
 }
 
 // Remember stores the text as a record in the memory text and, when the
-// caller named a table, the value in the relational store.
-func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
+// caller named a table, the value in the relational store; with a thread,
+// the text joins the history of that research cycle.
+func (b *Box) Remember(ctx context.Context, req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
+	ans, err := b.remember(ctx, req, fates, now)
+	if req.Thread != "" && ans != nil {
+		b.threadCall(ans.Params, &ans.Thread, req.Thread, threadEntry{Verb: VerbRemember, Text: req.Text, At: now}, false, now)
+	} else if b.ThreadsDir != "" {
+		b.sweepThreads(now, "") // a cycle nobody continues ends here too
+	}
+	return ans, err
+}
+
+func (b *Box) remember(ctx context.Context, req RememberRequest, fates map[string]Fate, now time.Time) (*RememberAnswer, error) {
 	ans := &RememberAnswer{Stores: []Stored{}, TablesCreated: []string{}, KindsCreated: []string{}, NewTablesWithRows: []string{}, Params: fates}
 	id, rel, err := writeRecord(b.LongDir, req.Text, req.Scope, now)
 	if err != nil {
@@ -144,7 +158,12 @@ func (b *Box) Remember(req RememberRequest, fates map[string]Fate, now time.Time
 	if b.Tables == nil {
 		return ans, fmt.Errorf("remember: no relational store")
 	}
-	t, created, err := b.Tables.Create(req.Table, now)
+	table, how := b.nameTable(ctx, req.Table, req.Text)
+	if f, sent := ans.Params["table"]; sent && how != "" {
+		f.Note += how
+		ans.Params["table"] = f
+	}
+	t, created, err := b.Tables.Create(table, now)
 	if err != nil {
 		return ans, fmt.Errorf("remember: create table: %w", err)
 	}
@@ -214,59 +233,6 @@ func tableWords(req RememberRequest) string {
 		return ""
 	}
 	return fmt.Sprintf("; table %s, key %s", req.Table, req.Key)
-}
-
-// shapeTables writes what a shaping rule read out of the phrase: tables
-// and kinds are made as needed and reported like the caller's own.
-func (b *Box) shapeTables(ans *RememberAnswer, req RememberRequest, record string, now time.Time) error {
-	keyOf := func(table, genitive string) string {
-		if b.Tables != nil {
-			keys, _ := b.Tables.Keys(table)
-			for _, k := range keys {
-				if sameStem(k, genitive) || sameStem(k, nominative(genitive)) {
-					return k
-				}
-			}
-		}
-		return nominative(genitive)
-	}
-	rule, vals := shape(req.Text, keyOf)
-	if rule == "" {
-		ans.Shape = &ShapeNote{Rule: "none", Note: "no shaping rule reads this phrase whole; it is kept as a text record only (give table, key and kind to put a value in a table)"}
-		return nil
-	}
-	if b.Tables == nil {
-		return fmt.Errorf("remember: no relational store")
-	}
-	ans.Shape = &ShapeNote{Rule: rule, Note: fmt.Sprintf("the phrase lists %d value(s) the %s rule reads without guessing; written to tables as stated by the person", len(vals), rule)}
-	created := map[string]bool{}
-	for _, v := range vals {
-		t, c, err := b.Tables.Create(v.Table, now)
-		if err != nil {
-			return fmt.Errorf("remember: create table %s: %w", v.Table, err)
-		}
-		if c {
-			created[t] = true
-			ans.TablesCreated = append(ans.TablesCreated, t)
-		}
-		_, k, kc, err := b.Tables.NewKind(t, v.Kind, now)
-		if err != nil {
-			return fmt.Errorf("remember: make kind %s.%s: %w", t, v.Kind, err)
-		}
-		if kc {
-			ans.KindsCreated = append(ans.KindsCreated, t+"."+k)
-		}
-		cell, err := b.Tables.Write(t, k, tables.Value{Key: v.Key, Value: v.Value, Claim: tables.ClaimStated, Basis: "record " + record,
-			Calendar: req.Scope.Calendar, Geo: req.Scope.Geo}, now)
-		if err != nil {
-			return fmt.Errorf("remember: write %s.%s[%s]: %w", t, k, v.Key, err)
-		}
-		ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: cell.ID, Table: t, What: fmt.Sprintf("shaped by rule %s: %s.%s[%s] = %s", rule, t, k, v.Key, v.Value)})
-		if created[t] && !contains(ans.NewTablesWithRows, t) {
-			ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
-		}
-	}
-	return nil
 }
 
 func contains(xs []string, x string) bool {

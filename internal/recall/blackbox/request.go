@@ -98,6 +98,10 @@ type RecallRequest struct {
 	// Scopes is the scope as a list of records (the "scope" parameter); an
 	// item answers when it fits any of them or Scope.
 	Scopes []Scope
+	// Thread names the research cycle this recall belongs to; history is
+	// that cycle's earlier calls, given to level 5's model calls.
+	Thread  string
+	history []threadEntry
 }
 
 // shared fates for scope and table names, used by both verbs.
@@ -219,7 +223,7 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 			req.Limit = n
 			fates[k] = ok(fmt.Sprintf("at most %d items per level", n))
 		case "thread":
-			fates[k] = unsupported("recall calls no model in a thread, so there is no thread to continue")
+			fates[k] = threadFate(v, &req.Thread)
 		case "lang":
 			fates[k] = unsupported("answers are the stored records in the language they were written in")
 		case "scope":

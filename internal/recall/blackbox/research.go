@@ -31,17 +31,20 @@ func (c ClaudeResearch) Call(ctx context.Context, prompt string, read bool) (str
 			return "", fmt.Errorf("no time left: %w", claude.ErrTimeout)
 		}
 	}
-	tools := ""
-	if read {
-		// -p grants no tool by itself: reading, and memhook's recall, are
-		// allowed by name; nothing that writes or reaches the network is.
-		tools = "Read,Grep,Glob"
-		if c.Memhook != "" {
-			tools += ",Bash(\"" + c.Memhook + "\" recall:*)"
-			prompt += "\n\nFor a sub-question you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION`."
-		}
+	// Claude Code lets a headless call use its read-only tools (Read, Grep,
+	// Glob) without asking, so leaving them out of --allowedTools does not
+	// keep them out: --tools does. Those tools read the repository as they
+	// find it — a link out of it, a .env — past the safe file layer and the
+	// secret guard, so the answering call reads memory only through
+	// memhook's recall (which goes through both: a nested recall's answer
+	// passes the guard) and every other call gets no tool at all.
+	call := claude.Call{Prompt: prompt, Model: c.Model, Args: []string{"--tools", ""}}
+	if read && c.Memhook != "" {
+		call.Args = []string{"--tools", "Bash"}
+		call.AllowedTools = "Bash(\"" + c.Memhook + "\" recall:*)"
+		call.Prompt += "\n\nFor a sub-question you may run `\"" + c.Memhook + "\" recall --depth deep QUESTION`."
 	}
-	res, err := r.Run(ctx, claude.Call{Prompt: prompt, Model: c.Model, AllowedTools: tools})
+	res, err := r.Run(ctx, call)
 	return res.Output, err
 }
 
@@ -62,17 +65,18 @@ func rephrasePrompt(q string) string {
 		"no numbering, no commentary.\n\nQuestion: " + q
 }
 
-func answerPrompt(q string, evidence []Item) string {
+func answerPrompt(q string, evidence []Item, history []threadEntry) string {
 	var b strings.Builder
 	b.WriteString("You research one question for cerebro, the project's memory, and answer it for another model.\n")
-	b.WriteString("Look in the project's memory (.claude/memory_long, .claude/memory_short) and files. Do not browse the web.\n")
+	b.WriteString("Work from what memory's own walk found, below, and from memhook's recall of the project's memory when it is offered; you have no other tool.\n")
 	b.WriteString("Answer in at most 5 sentences, naming the files or records each claim rests on. If you cannot find an answer, reply exactly " + NoAnswer + ".\n")
 	if len(evidence) > 0 {
-		b.WriteString("\nWhat memory's own walk found (graph neighbours, vectors, text search over rephrasings):\n")
+		b.WriteString("\nWhat memory's own walk found (the people the question is about, graph neighbours, vectors, text search over rephrasings):\n")
 		for _, e := range evidence {
 			fmt.Fprintf(&b, "- %s: %s\n", orUnknown(e.Cite), clip(e.Text, 500))
 		}
 	}
+	b.WriteString(historyText(history))
 	b.WriteString("\nQuestion: " + q)
 	return b.String()
 }
@@ -99,8 +103,9 @@ func rephrasings(out, q string) []string {
 }
 
 // research is level 5, the walk in the seed's order within the budget:
-// the graph's neighbours of the question's entities and the passages that
-// mention them, vectors when a provider exists, up to ten rephrasings of
+// the people the question is about (the rows of "my friends" in the
+// tables), each of them and the question's entities through the graph
+// with the passages naming them, vectors when a provider exists, up to ten rephrasings of
 // the question from the model, a text search over each, and one answering
 // call given what the walk found. Every step goes into steps.
 func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) ([]Item, string, []Step, error) {
@@ -134,19 +139,49 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		return got
 	}
 
-	// 1. The graph: the question's entities, their neighbours, and the
-	// passages naming each neighbour.
+	// 1. The people the question is about ("my friends"): the rows of
+	// that relation, or of that group, in the tables.
+	people, pnote, err := b.peopleOf(req.Query)
+	if err != nil {
+		pnote = "error: " + err.Error()
+	}
+	var pfound []Item
+	for _, c := range people {
+		if len(evidence) >= maxEvidence {
+			break
+		}
+		it := Item{Fact: c.ID, Data: c, Text: fmt.Sprintf("%s.%s[%s] = %s", c.Table, c.Kind, c.Key, c.Value), Cite: "table " + c.Table, Scope: Scope{Calendar: c.Calendar, Geo: c.Geo}}
+		evidence = append(evidence, it)
+		pfound = append(pfound, it)
+	}
+	steps = append(steps, Step{Level: LevelResearch, Store: "research: people", Query: req.Query, Found: nonNil(pfound), Note: pnote})
+	notes = append(notes, fmt.Sprintf("people: %d", len(people)))
+
+	// 2. Each of them, and the question's own entities, through the graph:
+	// their neighbours, and the passages naming each in full.
 	if g, err := kgraph.Load(b.LongDir); err != nil {
 		notes = append(notes, "graph: "+err.Error())
 	} else {
-		c := g.Ask(req.Query)
 		var names []string
 		nseen := map[string]bool{}
-		for _, e := range c.Entities {
-			for _, r := range append(append([]kgraph.Ref{}, e.Neighbours...), e.Backlinks...) {
-				if !nseen[strings.ToLower(r.Name)] && len(names) < 20 {
-					nseen[strings.ToLower(r.Name)] = true
-					names = append(names, r.Name)
+		name := func(n string) {
+			if !nseen[strings.ToLower(n)] && len(names) < 30 {
+				nseen[strings.ToLower(n)] = true
+				names = append(names, n)
+			}
+		}
+		entities := 0
+		asks := []string{req.Query}
+		for _, c := range people {
+			name(c.Key)
+			asks = append(asks, c.Key)
+		}
+		for _, q := range asks {
+			c := g.Ask(q)
+			entities += len(c.Entities)
+			for _, e := range c.Entities {
+				for _, r := range append(append([]kgraph.Ref{}, e.Neighbours...), e.Backlinks...) {
+					name(r.Name)
 				}
 			}
 		}
@@ -158,10 +193,10 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 			}
 		}
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: graph neighbours", Query: strings.Join(names, "; "), Found: nonNil(found),
-			Note: fmt.Sprintf("%d entities, %d neighbours", len(c.Entities), len(names))})
-		notes = append(notes, fmt.Sprintf("graph: %d entities, %d neighbours, %d passages", len(c.Entities), len(names), len(found)))
+			Note: fmt.Sprintf("%d people, %d graph entities, %d names searched", len(people), entities, len(names))})
+		notes = append(notes, fmt.Sprintf("graph: %d entities, %d names, %d passages", entities, len(names), len(found)))
 	}
-	// 2. Vectors, when a provider exists.
+	// 3. Vectors, when a provider exists.
 	if b.Vector == nil {
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: []Item{}, Note: "skipped: " + b.VectorWhy})
 		notes = append(notes, "vector: skipped")
@@ -175,8 +210,8 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: vector", Query: req.Query, Found: nonNil(found), Note: note})
 		notes = append(notes, fmt.Sprintf("vector: %d passages", len(found)))
 	}
-	// 3. Rephrasings from the model, when the budget leaves a call for the
-	// answer; 4. a text search over each.
+	// 4. Rephrasings from the model, when the budget leaves a call for the
+	// answer; 5. a text search over each.
 	calls := 0
 	var lastErr error
 	if maxCalls >= 2 {
@@ -208,12 +243,12 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: "skipped: a budget of 1 call leaves none for rephrasing"})
 		notes = append(notes, "rephrasings: skipped (1-call budget)")
 	}
-	// 5. The answer, given what the walk found; a failed call is retried
+	// 6. The answer, given what the walk found; a failed call is retried
 	// while calls and time remain.
 	text := ""
 	for calls < maxCalls && ctx.Err() == nil {
 		calls++
-		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence), true)
+		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence, req.history), true)
 		if err != nil {
 			lastErr = err
 			continue

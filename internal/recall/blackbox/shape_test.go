@@ -1,54 +1,15 @@
 package blackbox
 
 import (
-	"fmt"
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 )
 
-func TestShapeRules(t *testing.T) {
-	keyOf := func(_, g string) string { return nominative(g) }
-	for in, want := range map[string]string{
-		"у меня в команде работает Юля — продменеджер, Дима — менеджер": "team_list: команда.роль[Юля]=продменеджер; команда.роль[Дима]=менеджер",
-		"In my team: Yulia — product manager, Dima is the manager.":     "team_list: team.role[Yulia]=product manager; team.role[Dima]=manager",
-		"у меня есть друг Дима и Миша":                                  "friends: контакты.отношение[Дима]=друг; контакты.отношение[Миша]=друг",
-		"I have friends Dima, Misha and Yulia":                          "friends: contacts.relation[Dima]=friend; contacts.relation[Misha]=friend; contacts.relation[Yulia]=friend",
-		"телефон Димы 111-22-33":                                        "contact: контакты.телефон[Дима]=111-22-33",
-		"номер телефона Миши: +7 999 123 45 67":                         "contact: контакты.телефон[Миша]=+7 999 123 45 67",
-		"у Юли телефон 555":                                             "contact: контакты.телефон[Юля]=555",
-		"телефон Дениса — 777":                                          "contact: контакты.телефон[Денис]=777",
-		"The phone of Dima is 111":                                      "contact: contacts.phone[Dima]=111",
-		"Misha's phone number is +34 600 000 000":                       "contact: contacts.phone[Misha]=+34 600 000 000",
-		"Dima's email is dima@example.com":                              "contact: contacts.email[Dima]=dima@example.com",
-		"телефоны друзей: Дима — 111-22-33, Миша — +7 999 000 00 00":    "contact_list: контакты.телефон[Дима]=111-22-33; контакты.телефон[Миша]=+7 999 000 00 00",
-		"Phone numbers of my friends: Dima — 111, Misha — 222":          "contact_list: contacts.phone[Dima]=111; contacts.phone[Misha]=222",
-		"телефоны друзей: Дима — 111, Миша — не помню":                  "",
-		"Denis was born in Kazan":                                       "born: contacts.born[Denis]=Kazan",
-		"Денис родился в Казани":                                        "born: контакты.родился[Денис]=в Казани",
-		// Not readable whole: a text record, never a guessed table.
-		"у меня в команде работает Юля — продменеджер, и ещё кто-то": "",
-		"The phone of Dima is broken":                     "",
-		"в команде все устали":                            "",
-		"Dima thinks the deploy is broken, Misha — not":   "",
-		"Денис служил в Кремлёвском полку с 1992 по 1994": "",
-		"I have friends everywhere":                       "",
-		"Юля — продменеджер, Дима — менеджер":             "",
-	} {
-		rule, vs := shape(in, keyOf)
-		var parts []string
-		for _, v := range vs {
-			parts = append(parts, fmt.Sprintf("%s.%s[%s]=%s", v.Table, v.Kind, v.Key, v.Value))
-		}
-		got := ""
-		if rule != "" {
-			got = rule + ": " + strings.Join(parts, "; ")
-		}
-		if got != want {
-			t.Errorf("%q:\n got %q\nwant %q", in, got, want)
-		}
-	}
+func TestNominativeOfAName(t *testing.T) {
 	for g, n := range map[string]string{"Димы": "Дима", "Миши": "Миша", "Юли": "Юля", "Ольги": "Ольга", "Дениса": "Денис", "Андрея": "Андрей", "Игоря": "Игорь", "Ильи": "Илья", "Юлии": "Юлия"} {
 		if got := nominative(g); got != n {
 			t.Errorf("nominative(%s) = %s, want %s", g, got, n)
@@ -158,5 +119,70 @@ func TestShapedRowsKeepTheirScope(t *testing.T) {
 	bd, ok := a.Items[0].Data.(*Breakdown)
 	if !ok || bd.Total != "125" || bd.Rows != 2 || bd.LeftOut != 1 || a.Kind != KindAffirmative {
 		t.Fatalf("Madrid's expenses only: %+v", a)
+	}
+}
+
+// The seed's measure on the issue's phrasings, with the store's hands: a
+// relation and an attribute are columns of the person's row; "теперь"
+// replaces a value in place with its time; a second value said without
+// it makes the column a list, the earlier value moving with its own time.
+func TestRememberGrowsByTheSeedsMeasure(t *testing.T) {
+	b := newBox(t)
+	hands := func(a *RememberAnswer) string {
+		var hs []string
+		for _, u := range a.Shape.Units {
+			hs = append(hs, u.Table+"."+u.Kind+"["+u.Key+"]:"+u.Hand)
+		}
+		return strings.Join(hs, " ")
+	}
+	olya := remember(t, b, `{"text":"моя сестра Оля живёт в Казани"}`)
+	if olya.Shape.Rule != "relation+lives" || strings.Join(olya.TablesCreated, ",") != "kontakty" ||
+		strings.Join(olya.KindsCreated, ",") != "kontakty.otnoshenie,kontakty.zhivet" || hands(olya) != "kontakty.otnoshenie[Оля]:new_kind kontakty.zhivet[Оля]:new_kind" {
+		t.Fatalf("a relation and an attribute, two columns of one row: %+v %s", olya, hands(olya))
+	}
+	if a := recall(t, b, `{"text":"где живёт Оля?"}`); a.DepthUsed != 1 || len(a.Items) != 1 || a.Items[0].Data.(tables.Cell).Value != "в Казани" {
+		t.Fatalf("where Olya lives, at level 1: %+v", a)
+	}
+	if again := remember(t, b, `{"text":"Оля живёт в Казани"}`); hands(again) != "kontakty.zhivet[Оля]:known" || len(again.KindsCreated) != 0 {
+		t.Fatalf("the same value again changes nothing: %s", hands(again))
+	}
+	// A second value, said without "теперь": both are kept, each with its time.
+	later := t0.Add(48 * time.Hour)
+	req, fates, _ := ParseRemember(raw(t, `{"text":"Оля живёт в Москве"}`))
+	moved, err := b.Remember(context.Background(), req, fates, later)
+	if err != nil || hands(moved) != "kontakty_zhivet.value[Оля]:promote" || strings.Join(moved.TablesCreated, ",") != "kontakty_zhivet" ||
+		!strings.Contains(moved.Stores[1].What, "the earlier в Казани moved with its own time, 2026-11-30T10:00Z") {
+		t.Fatalf("a second value promotes the column to a list: %+v", moved)
+	}
+	both := recall(t, b, `{"text":"где живёт Оля?"}`)
+	if both.DepthUsed != 1 || len(both.Items) != 2 {
+		t.Fatalf("both values answer, each with its time: %+v", both)
+	}
+	if c0, c1 := both.Items[0].Data.(tables.Cell), both.Items[1].Data.(tables.Cell); c0.Value != "в Казани" || !c0.At.Equal(t0) || c1.Value != "в Москве" || !c1.At.Equal(later) {
+		t.Fatalf("the earlier value kept its own time: %+v %+v", c0, c1)
+	}
+
+	// The team is a table of its own; "Дима теперь тимлид" updates his
+	// role there in place, naming what it replaced.
+	remember(t, b, `{"text":"у меня в команде работает Юля — продменеджер, Дима — менеджер"}`)
+	lead := remember(t, b, `{"text":"Дима теперь тимлид"}`)
+	if hands(lead) != "komanda.rol[Дима]:update" || !strings.Contains(lead.Stores[1].What, "updated in place: komanda.rol[Дима] = тимлид (was менеджер") {
+		t.Fatalf("an update of the existing value: %+v", lead)
+	}
+	if a := recall(t, b, `{"text":"какая роль у Димы в команде?"}`); len(a.Items) != 1 || a.Items[0].Data.(tables.Cell).Value != "тимлид" {
+		t.Fatalf("the role is the new one: %+v", a)
+	}
+
+	ann := remember(t, b, `{"text":"my manager is Ann, she lives in Porto"}`)
+	if ann.Shape.Rule != "relation+lives" || hands(ann) != "contacts.relation[Ann]:new_kind contacts.lives[Ann]:new_kind" {
+		t.Fatalf("the pronoun takes the clause before it: %+v", ann.Shape)
+	}
+	if a := recall(t, b, `{"text":"where does Ann live?"}`); a.DepthUsed != 1 || a.Items[0].Data.(tables.Cell).Value != "Porto" {
+		t.Fatalf("where Ann lives: %+v", a)
+	}
+	// Part of a phrase read, the rest kept in the record and named.
+	denis := remember(t, b, `{"text":"мой друг Денис с 1992 по 1994 год служил в Кремле"}`)
+	if hands(denis) != "kontakty.otnoshenie[Денис]:write" || len(denis.Shape.Unread) != 1 || denis.Stores[0].Store != "memory_text" {
+		t.Fatalf("the relation is read, the service stays in the record: %+v", denis.Shape)
 	}
 }
