@@ -1,0 +1,204 @@
+// Package timeline reads what a run of daily sections adds up to, for
+// readers that cannot show every section whole: one line per session (its
+// title or first request, its outcome — commits, tests, what was not
+// done — and how many of its open items are still open), whether a
+// section has substance, and the open items carried forward until a later
+// section closes them ([Tracker]; the rules are in same.go). The
+// SessionStart inject's timeline and the weekly roll-ups both use it, so
+// they agree on what is open.
+//
+// Everything is read from [daily.Parse]'s structure: the subsections named
+// by the daily package's constants and the item forms the distillers write
+// ("committed <hash> <subject>", "tests: <runner> <N passed, M failed>"),
+// never from what a sentence says.
+package timeline
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+)
+
+// Section is a daily section with its day and a key that names it across
+// reads (inject's SectionKey).
+type Section struct {
+	Date  string
+	Key   string
+	Entry daily.Entry
+}
+
+// substanceRunes: a section with no outcome, decision, lesson or open item
+// still has substance when its distillate is this long (a long answer).
+const substanceRunes = 1000
+
+// Substance reports whether a section holds more than a trivial or
+// housekeeping exchange: an outcome, something not done, a decision, a
+// lesson or an open item, or a long distillate; a section a person wrote
+// without subsections counts when it has text.
+func Substance(e daily.Entry) bool {
+	for _, h := range []string{daily.HeadDone, daily.HeadNotDone, daily.HeadDecided, daily.HeadLearned, daily.HeadOpen} {
+		if len(e.Items(h)) > 0 {
+			return true
+		}
+	}
+	if len(e.Lists) == 0 {
+		return strings.TrimSpace(e.Body) != ""
+	}
+	return utf8.RuneCountInString(e.Body) >= substanceRunes
+}
+
+// titleRunes bounds a title in a line.
+const titleRunes = 120
+
+// Title is what a line calls a section: the session's title when the
+// heading names one, else its first request, else its first line.
+func Title(e daily.Entry) string {
+	t := sectionTitle(e)
+	if t == "" {
+		if asked := e.Items(daily.HeadAsked); len(asked) > 0 {
+			t = asked[0]
+		}
+	}
+	if t == "" {
+		for _, l := range strings.Split(e.Body, "\n") {
+			if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#-* ")); l != "" {
+				t = l
+				break
+			}
+		}
+	}
+	if t == "" {
+		t = e.Heading
+	}
+	return Clip(t, titleRunes)
+}
+
+// Clip collapses whitespace and keeps at most n runes, cut at a word when
+// one ends in the second half, marked "…".
+func Clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	out := string(r)
+	if i := strings.LastIndexByte(out, ' '); i > len(out)/2 {
+		out = out[:i]
+	}
+	return strings.TrimRight(out, " ,;:.") + "…"
+}
+
+// Session is one session's sections of one day, as a line shows them.
+type Session struct {
+	Date, Clock string // the day and its first section's start ("" when the heading has none)
+	ID          string // the session id; "" for a section a person wrote
+	Title       string
+	Keys        []string // its sections' keys
+	Commits     []Commit
+	Tests       []Tests // the last verdict of each runner, in order of first run
+	NotDone     []string
+	Substance   bool
+}
+
+// Sessions groups a day's sections by session, in order of first
+// appearance; a section without a marker is a session of its own.
+func Sessions(secs []Section) []Session {
+	var out []Session
+	at := map[string]int{}
+	for _, s := range secs {
+		id := s.Entry.SessionID
+		group := s.Date + "\x00" + id
+		if !s.Entry.Marked || id == "" {
+			id, group = "", s.Date+"\x00key\x00"+s.Key
+		}
+		i, ok := at[group]
+		if !ok {
+			i = len(out)
+			at[group] = i
+			out = append(out, Session{Date: s.Date, Clock: s.Entry.StartClock, ID: id, Title: Title(s.Entry)})
+		}
+		x := &out[i]
+		x.Keys = append(x.Keys, s.Key)
+		x.Substance = x.Substance || Substance(s.Entry)
+		for _, d := range s.Entry.Items(daily.HeadDone) {
+			if c, ok := ParseCommit(d); ok {
+				x.Commits = append(x.Commits, c)
+			}
+		}
+		for _, h := range []string{daily.HeadDone, daily.HeadNotDone} {
+			for _, d := range s.Entry.Items(h) {
+				if t, ok := ParseTests(d); ok {
+					x.addTests(t)
+				}
+			}
+		}
+		x.NotDone = append(x.NotDone, s.Entry.Items(daily.HeadNotDone)...)
+	}
+	return out
+}
+
+func (x *Session) addTests(t Tests) {
+	for i := range x.Tests {
+		if strings.EqualFold(x.Tests[i].Runner, t.Runner) {
+			x.Tests[i] = t
+			return
+		}
+	}
+	x.Tests = append(x.Tests, t)
+}
+
+// Bounds of a line's parts.
+const (
+	lineCommits  = 3
+	subjectRunes = 60
+	notDoneRunes = 80
+)
+
+// Outcome is the line's account of what the session did: its commits
+// (hash and subject), the last verdict of each test runner and the first
+// thing not done; "no recorded outcome" when there is none.
+func (x Session) Outcome() string {
+	var parts []string
+	if len(x.Commits) > 0 {
+		var cs []string
+		for i, c := range x.Commits {
+			if i == lineCommits {
+				cs = append(cs, fmt.Sprintf("+%d more", len(x.Commits)-i))
+				break
+			}
+			cs = append(cs, strings.TrimSpace(c.Hash+" "+Clip(c.Subject, subjectRunes)))
+		}
+		parts = append(parts, "committed "+strings.Join(cs, "; "))
+	}
+	for _, t := range x.Tests {
+		parts = append(parts, t.String())
+	}
+	if n := len(x.NotDone); n > 0 {
+		s := "not done: " + Clip(x.NotDone[0], notDoneRunes)
+		if n > 1 {
+			s += fmt.Sprintf(" (+%d)", n-1)
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "no recorded outcome"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// Line is the session in one line: its start, title, outcome and how
+// many of its open items are still open (open, from a [Tracker]).
+func (x Session) Line(open int) string {
+	var b strings.Builder
+	if x.Clock != "" {
+		b.WriteString(x.Clock + " · ")
+	}
+	b.WriteString(x.Title)
+	b.WriteString(" · " + x.Outcome())
+	if open > 0 {
+		fmt.Fprintf(&b, " · open %d", open)
+	}
+	return b.String()
+}
