@@ -2,6 +2,7 @@ package inject
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,13 +58,14 @@ func TestGivenSectionsAreNotHandedAgain(t *testing.T) {
 	if strings.Index(got, "keep the cap") < strings.Index(got, "index the orders") {
 		t.Fatalf("sections out of order:\n%s", got)
 	}
-	if strings.Join(g.Gave, ",") != "third#1,other#2" {
+	if gave := strings.Join(sorted(g.Gave), ","); gave != "other#2,third#1" {
 		t.Fatalf("gave %v", g.Gave)
 	}
 }
 
 // TestGaveLeavesOutWhatTheCapDropped: a section the cap left out was not
-// given, so it is not remembered as given; the omission note stays.
+// given, so it is not remembered as given; the note names it with its
+// file; a section shown as one line is remembered as a line.
 func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 	l := project.Layout{Root: filepath.Join(t.TempDir(), "proj")}
 	for i := range 6 {
@@ -74,21 +76,34 @@ func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "older sections omitted: "+daily.Path(l.DailyDir(), now)) {
+	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: ") || !strings.Contains(got, "sessions") {
 		t.Fatalf("no omission note:\n%s", got)
 	}
-	if n := strings.Count(got, "\n## "); len(g.Gave) != n || n == 0 || n == 6 {
+	whole, lines := 0, 0
+	for _, k := range g.Gave {
+		if strings.HasPrefix(k, "line:") {
+			lines++
+		} else {
+			whole++
+		}
+	}
+	if n := strings.Count(got, "\n## "); whole != n || n == 0 || whole+lines == 6 {
 		t.Fatalf("gave %v for %d sections in the text", g.Gave, n)
 	}
-	if g.Gave[0] != "s5#1" {
-		t.Fatalf("the newest section is not first: %v", g.Gave)
+	if !slices.Contains(g.Gave, "s5#1") {
+		t.Fatalf("the newest section is not given whole: %v", g.Gave)
 	}
-	// Shown in time order: the note on what was left out, then the kept
-	// sections oldest first, the newest last.
-	note, newest := strings.Index(got, "older sections omitted"), strings.Index(got, "session s5 ")
-	if note < 0 || newest < 0 || note > strings.Index(got, "\n## ") || newest < strings.LastIndex(got, "\n## ") {
+	// Shown in time order, the newest last, and the note after it.
+	newest, note := strings.Index(got, "session s5 "), strings.Index(got, "Left out to fit")
+	if newest < 0 || note < newest || newest < strings.LastIndex(got, "\n- 08:") {
 		t.Fatalf("not in time order:\n%s", got)
 	}
+}
+
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }
 
 func TestSectionKeyOfHostileMarkers(t *testing.T) {

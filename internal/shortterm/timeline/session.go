@@ -149,6 +149,9 @@ func (x *Session) addTests(t Tests) {
 	x.Tests = append(x.Tests, t)
 }
 
+// NoOutcome is [Session.Outcome] of a session with none.
+const NoOutcome = "no recorded outcome"
+
 // Bounds of a line's parts.
 const (
 	lineCommits  = 3
@@ -183,7 +186,7 @@ func (x Session) Outcome() string {
 		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
-		return "no recorded outcome"
+		return NoOutcome
 	}
 	return strings.Join(parts, " · ")
 }
