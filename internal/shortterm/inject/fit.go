@@ -13,12 +13,12 @@ import (
 type what int
 
 const (
-	whatSection what = iota // a daily section whole
-	whatLine                // a session (or a section) as one line
-	whatItem                // an open item under its line
-	whatDayHead             // a timeline day's heading
-	whatWeek                // the roll-up's heading
-	whatWeekOpen            // a roll-up's open item
+	whatSection  what = iota // a daily section whole
+	whatLine                 // a session (or a section) as one line
+	whatItem                 // an open item under its line
+	whatDayHead              // a timeline day's heading
+	whatWeek                 // the roll-up's heading
+	whatWeekOpen             // a roll-up's open item
 	whatWeekDecision
 	whatWeekSession
 	whatWeekLabel
