@@ -92,7 +92,7 @@ func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.
 	out := p.addBlock(block{kind: "weekly-rollup", source: w.path, label: fmt.Sprintf(" period=%q", w.r.Period)}, "")
 	head := "Week " + w.r.Period + "."
 	if w.r.From != "" && w.r.To != "" {
-		head = fmt.Sprintf("Week %s (%s – %s): %d days with sessions.", w.r.Period, w.r.From, w.r.To, w.r.Days)
+		head = fmt.Sprintf("Week %s (%s – %s), days with sessions: %d.", w.r.Period, w.r.From, w.r.To, w.r.Days)
 	}
 	if len(w.older) > 0 {
 		names := w.older

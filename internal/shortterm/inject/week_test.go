@@ -1,0 +1,225 @@
+package inject
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
+
+func weekLayout(t *testing.T) project.Layout {
+	return project.Layout{Root: filepath.Join(t.TempDir(), "proj")}
+}
+
+// checkCap fails when text is over max or a left-out part is not named.
+func checkCap(t *testing.T, text string, max int) {
+	t.Helper()
+	if n := utf8.RuneCountInString(text); n > max {
+		t.Fatalf("%d characters over the %d cap", n, max)
+	}
+}
+
+// TestTrivialPreviousDayDoesNotHideTheDayBefore: a day of one short
+// exchange is a line after the previous day with substance, which is
+// given whole.
+func TestTrivialPreviousDayDoesNotHideTheDayBefore(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -2), "real", "### Asked\n- migrate the orders table\n### Done\n- committed a1b2c3d orders: add the date index\n### Open\n- backfill the old rows\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "chat", "### Asked\n- did you push?\n")
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := strings.Index(got, "## 10:00–10:10 · session real")
+	line := strings.Index(got, "- 10:00 · did you push? · no recorded outcome")
+	if whole < 0 || line < whole || !strings.Contains(got, "### Open\n- backfill the old rows") {
+		t.Fatalf("the day before the trivial one is not given whole before its line:\n%s", got)
+	}
+	if !strings.Contains(got, `date="2026-11-28"`) {
+		t.Fatalf("the previous day with substance is not the 28th:\n%s", got)
+	}
+}
+
+// TestTwoBigSessionsToday: the newest section is given whole, the older
+// one as a line with its open items; yesterday's small section still
+// fits whole, and the note names the file of the section shown as a line.
+// With less room, yesterday too is a line.
+func TestTwoBigSessionsToday(t *testing.T) {
+	l := weekLayout(t)
+	big := func(topic string) string {
+		return "### Asked\n- " + topic + "\n### Done\n- committed a1b2c3d " + topic + "\n### Learned\n" + strings.Repeat("- a long lesson about "+topic+" that takes room\n", 100) +
+			"### Open\n- finish the " + topic + " docs\n"
+	}
+	addSection(t, l, now.AddDate(0, 0, -1), "yday", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci: go test\n### Learned\n"+
+		strings.Repeat("- runners need the cache warmed first\n", 40)+"### Open\n- flaky TestFlush in CI\n")
+	addSection(t, l, now.Add(-3*time.Hour), "morning", big("importer"))
+	addSection(t, l, now.Add(-time.Hour), "noon", big("exporter"))
+	g := &Given{}
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 8000, Given: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 8000)
+	if !strings.Contains(got, "## 09:00–09:10 · session noon") || strings.Contains(got, "session morning") {
+		t.Fatalf("the newest section is not the one given whole:\n%s", got)
+	}
+	for _, want := range []string{
+		"- 07:00 · importer · committed a1b2c3d importer · open 1\n  - open: finish the importer docs",
+		"## 10:00–10:10 · session yday",
+		"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "2026-11-29.md: ") {
+		t.Errorf("yesterday named as left out:\n%s", got)
+	}
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 6000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 6000)
+	for _, want := range []string{
+		"## 09:00–09:10 · session noon",
+		"- 07:00 · importer · committed a1b2c3d importer · open 1\n  - open: finish the importer docs",
+		"- 10:00 · set up CI · committed 0a0b0c0 ci: go test · open 1\n  - open: flaky TestFlush in CI",
+		"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line",
+		"- .claude/memory_short/daily/2026-11-29.md: 1 section shown as one line",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("6000: missing %q in\n%s", want, got)
+		}
+	}
+}
+
+// TestRollupThatDoesNotFit: the roll-up's heading comes before its open
+// items and it is cut item by item; when not even its heading fits it is
+// named with its file.
+func TestRollupThatDoesNotFit(t *testing.T) {
+	l := weekLayout(t)
+	var open strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&open, "- open item number %d of the old week, still to do\n", i)
+	}
+	// The 18th is before the window; the roll-up holds its open items.
+	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n"+open.String())
+	addSection(t, l, now.AddDate(0, 0, -1), "yday", "### Asked\n- "+strings.Repeat("set up CI and more ", 60)+"\n### Done\n- committed 0a0b0c0 ci\n")
+	if _, err := longterm.New(l.Root).RollupDays(now.AddDate(0, 0, -5)); err != nil {
+		t.Fatal(err)
+	}
+	rollup := ".claude/memory_short/rollups/week/2026-W47.md"
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 2500)
+	if !strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- open item number 0 of the old week") ||
+		!strings.Contains(got, "- "+rollup+": ") || !strings.Contains(got, "open items of the roll-up") {
+		t.Fatalf("the roll-up is not cut item by item with a note:\n%s", got)
+	}
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 1600)
+	if strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- "+rollup+": the weekly roll-up 2026-W47") {
+		t.Fatalf("a roll-up that does not fit is not named:\n%s", got)
+	}
+}
+
+// TestOpenItemClosedTwoDaysLaterIsNotCarried: an item raised on Tuesday
+// and closed on Thursday is shown neither as an open item nor in
+// Tuesday's section; one nobody closed stays.
+func TestOpenItemClosedTwoDaysLaterIsNotCarried(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -6), "tue", "### Asked\n- write the importer\n### Open\n- tests: go test 12 passed, 1 failed\n- write docs/import.md\n- add a --dry-run flag\n")
+	addSection(t, l, now.AddDate(0, 0, -5), "wed", "### Asked\n- other work\n### Done\n- committed 1a2b3c4 other\n")
+	addSection(t, l, now.AddDate(0, 0, -4), "thu", "### Asked\n- fix the importer test\n### Done\n- tests: go test 13 passed, 0 failed\n- wrote docs/import.md\n")
+	for _, max := range []int{9000, 1500} {
+		got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCap(t, got, max)
+		if strings.Contains(got, "12 passed, 1 failed\n") || strings.Contains(got, "- write docs/import.md") || strings.Contains(got, "open: write docs") {
+			t.Fatalf("cap %d: a closed item is carried:\n%s", max, got)
+		}
+		if !strings.Contains(got, "add a --dry-run flag") {
+			t.Fatalf("cap %d: the open item is gone:\n%s", max, got)
+		}
+	}
+}
+
+// TestResumeAfterTheTimelineWasGiven: a resumed session is handed none of
+// the timeline, the roll-up, CORE or the sections it had; only what was
+// written since.
+func TestResumeAfterTheTimelineWasGiven(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n- choose a licence\n")
+	addSection(t, l, now.AddDate(0, 0, -5), "a", "### Asked\n- write the importer\n### Open\n- add a --dry-run flag\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "b", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	testfile.Write(t, l.Core(), "# CORE\n- Go, no cgo\n")
+	if _, err := longterm.New(l.Root).RollupDays(now); err != nil {
+		t.Fatal(err)
+	}
+	g := &Given{}
+	first, err := Build(Options{Layout: l, Now: now, Given: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"choose a licence", "write the importer", "add a --dry-run flag", "set up CI", "no cgo"} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("startup is missing %q:\n%s", want, first)
+		}
+	}
+	had := map[string]bool{}
+	for _, k := range g.Gave {
+		had[k] = true
+	}
+	g = &Given{Had: had}
+	if got, err := Build(Options{Layout: l, Now: now, Session: "me", Given: g}); err != nil || got != "" {
+		t.Fatalf("resume handed again (%v):\n%s", err, got)
+	}
+	addSection(t, l, now.Add(-time.Hour), "c", "### Asked\n- tag the release\n")
+	got, err := Build(Options{Layout: l, Now: now, Session: "me", Given: &Given{Had: had}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "tag the release") {
+		t.Fatalf("the new section is not handed:\n%s", got)
+	}
+	for _, again := range []string{"choose a licence", "write the importer", "dry-run", "set up CI", "no cgo", "Week 2026-W47"} {
+		if strings.Contains(got, again) {
+			t.Fatalf("resume handed %q again:\n%s", again, got)
+		}
+	}
+}
+
+// TestCompactAfterATimeline: after a compaction (no Had) everything but
+// the session's own sections is handed again.
+func TestCompactAfterATimeline(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -5), "a", "### Asked\n- write the importer\n### Open\n- add a --dry-run flag\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "b", "### Asked\n- set up CI\n")
+	addSection(t, l, now.Add(-time.Hour), "me", "### Asked\n- my own turns\n")
+	addSection(t, l, now.AddDate(0, 0, -4), "me", "### Asked\n- my own turns of Wednesday\n")
+	got, err := Build(Options{Layout: l, Now: now, Session: "me", Given: &Given{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"write the importer", "add a --dry-run flag", "set up CI"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("compact is missing %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "my own turns") {
+		t.Fatalf("compact handed the session its own sections:\n%s", got)
+	}
+}
