@@ -158,7 +158,8 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 		scored[f] = byFile[f]
 	}
 	sort.Strings(trivial)
-	texts := map[string]string{"yesterday": yesterday.text, "inject": next, "inject-rollup": nextRolled}
+	texts := map[string]string{"yesterday": yesterday.text, "yesterday-cap": newestWithin(yesterday.text, *capChars),
+		"inject": next, "inject-rollup": nextRolled}
 	if *keep != "" {
 		for k, v := range texts {
 			check(os.WriteFile(filepath.Join(dir, k+".txt"), []byte(v), 0o644))
@@ -172,11 +173,12 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 	fmt.Printf("%-40s %9s %10s %11s %7s %s\n", "text", "weighted", "essential", "open items", "size", "cap, omissions named")
 	ok := true
 	var base float64
-	for _, k := range []string{"yesterday", "inject", "inject-rollup"} {
+	for _, k := range []string{"yesterday", "yesterday-cap", "inject", "inject-rollup"} {
 		s := score(texts[k], scored, dayOf)
-		name := map[string]string{"yesterday": "yesterday's daily file alone", "inject": "eighth-day inject", "inject-rollup": "eighth-day inject after rollup-days"}[k]
+		name := map[string]string{"yesterday": "yesterday's daily file alone, whole", "yesterday-cap": "yesterday's file, newest sections to the cap",
+			"inject": "eighth-day inject", "inject-rollup": "eighth-day inject after rollup-days"}[k]
 		capNote := "-"
-		if k != "yesterday" {
+		if strings.HasPrefix(k, "inject") {
 			within := utf8.RuneCountInString(texts[k]) <= *capChars
 			named := omissionsNamed(w, texts[k], k)
 			ok = ok && within && named == ""
@@ -184,7 +186,7 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 			if named != "" {
 				capNote += " (" + named + ")"
 			}
-		} else {
+		} else if k == "yesterday" {
 			base = s.weighted
 		}
 		fmt.Printf("%-40s %9.2f %10.2f %11s %7d %s\n", name, s.weighted, s.essential, fmt.Sprintf("%d/%d", s.openFound, s.open), utf8.RuneCountInString(texts[k]), capNote)
@@ -295,6 +297,22 @@ func (w *week) memhook(t time.Time, args ...string) {
 }
 
 type dailyFile struct{ path, text string }
+
+// newestWithin is what the inject gave before it knew the week: the
+// file's newest sections that fit max, in file order.
+func newestWithin(text string, max int) string {
+	secs := daily.Parse([]byte(text)).Sections
+	n, i := 0, len(secs)
+	for i > 0 && n+utf8.RuneCountInString(secs[i-1].Text()) <= max-300 {
+		i--
+		n += utf8.RuneCountInString(secs[i].Text())
+	}
+	var b strings.Builder
+	for _, s := range secs[i:] {
+		b.WriteString(s.Text())
+	}
+	return b.String()
+}
 
 // newestDaily is the newest daily file before day: what the previous
 // day's file alone gives.
