@@ -158,7 +158,7 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 		scored[f] = byFile[f]
 	}
 	sort.Strings(trivial)
-	texts := map[string]string{"yesterday": yesterday.text, "yesterday-cap": newestWithin(yesterday.text, *capChars),
+	texts := map[string]string{"all": allDaily(w.proj), "yesterday": yesterday.text, "yesterday-cap": newestWithin(yesterday.text, *capChars),
 		"inject": next, "inject-rollup": nextRolled}
 	if *keep != "" {
 		for k, v := range texts {
@@ -170,12 +170,12 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 		len(dayOf), monday.Format("Mon 2006-01-02"), monday.AddDate(0, 0, 6).Format("Mon 2006-01-02"), day8.Format("Mon 2006-01-02"),
 		len(trivial), strings.Join(trivial, ", "))
 	fmt.Printf("yesterday's file: %s\n", filepath.Base(yesterday.path))
-	fmt.Printf("%-40s %9s %10s %11s %7s %s\n", "text", "weighted", "essential", "open items", "size", "cap, omissions named")
+	fmt.Printf("%-46s %9s %10s %11s %7s %s\n", "text", "weighted", "essential", "open items", "size", "cap, omissions named")
 	ok := true
 	var base float64
-	for _, k := range []string{"yesterday", "yesterday-cap", "inject", "inject-rollup"} {
+	for _, k := range []string{"all", "yesterday", "yesterday-cap", "inject", "inject-rollup"} {
 		s := score(texts[k], scored, dayOf)
-		name := map[string]string{"yesterday": "yesterday's daily file alone, whole", "yesterday-cap": "yesterday's file, newest sections to the cap",
+		name := map[string]string{"all": "the seven daily files whole (the ceiling)", "yesterday": "yesterday's daily file alone, whole", "yesterday-cap": "yesterday's file, newest sections to the cap",
 			"inject": "eighth-day inject", "inject-rollup": "eighth-day inject after rollup-days"}[k]
 		capNote := "-"
 		if strings.HasPrefix(k, "inject") {
@@ -189,9 +189,9 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 		} else if k == "yesterday" {
 			base = s.weighted
 		}
-		fmt.Printf("%-40s %9.2f %10.2f %11s %7d %s\n", name, s.weighted, s.essential, fmt.Sprintf("%d/%d", s.openFound, s.open), utf8.RuneCountInString(texts[k]), capNote)
+		fmt.Printf("%-46s %9.2f %10.2f %11s %7d %s\n", name, s.weighted, s.essential, fmt.Sprintf("%d/%d", s.openFound, s.open), utf8.RuneCountInString(texts[k]), capNote)
 		if k == "inject" {
-			fmt.Printf("%-40s %+9.2f\n", "  inject − yesterday", s.weighted-base)
+			fmt.Printf("%-46s %+9.2f\n", "  inject − yesterday's file whole", s.weighted-base)
 			if len(s.missedOpen) > 0 {
 				fmt.Printf("  open items missing: %s\n", strings.Join(s.missedOpen, "; "))
 			}
@@ -331,6 +331,19 @@ func newestDaily(proj string, day time.Time) dailyFile {
 	data, err := os.ReadFile(best)
 	check(err)
 	return dailyFile{best, string(data)}
+}
+
+// allDaily is every daily file of the project, joined.
+func allDaily(proj string) string {
+	files, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
+	sort.Strings(files)
+	var b strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		check(err)
+		b.Write(data)
+	}
+	return b.String()
 }
 
 // sectionsBySession counts the sections each session wrote.

@@ -22,23 +22,25 @@ const (
 	whatWeekDecision
 	whatWeekSession
 	whatWeekLabel
-	whatLong // CORE or the plan-fact status, a block of its own
+	whatLong   // CORE or the plan-fact status, a block of its own
+	whatDetail // a timeline line's decisions, lessons and final message, with room to spare
 )
 
 // piece is a unit of the inject the budget takes whole or not at all.
 type piece struct {
-	out   int // its block
-	text  string
-	keys  []string // what it hands, for [Given]
-	needs []int    // pieces that must come with it (its heading, its line)
-	full  int      // a line's section whole (-1: none)
-	line  int      // a section's line (-1: none)
-	items []int    // a line's open items
-	file  string   // where it comes from, for the note
-	what  what
-	name  string // a whole block's name in the note (CORE.md, the roll-up)
-	taken bool
-	cut   bool // the newest section, cut to fit
+	out      int // its block
+	text     string
+	keys     []string // what it hands, for [Given]
+	needs    []int    // pieces that must come with it (its heading, its line)
+	full     int      // a line's section whole (-1: none)
+	line     int      // a section's line (-1: none)
+	items    []int    // a line's open items
+	detail   int      // a line's detail (0: none)
+	file     string   // where it comes from, for the note
+	what     what
+	name     string // a whole block's name in the note (CORE.md, the roll-up)
+	taken    bool
+	sections int // a whole piece's sections
 }
 
 // outBlock is one <memory> block of the output.
@@ -66,11 +68,8 @@ const blockClose = "</memory>\n\n"
 type plan struct {
 	blocks   []outBlock
 	pieces   []piece
-	long     []int // CORE and plan-fact: first
-	newest   int   // the newest section whole: next (-1: none)
-	order    []int // then these, each if it fits
-	upgrades []int // then these lines become their sections whole
-	late     []int // then these
+	long     []int  // CORE and plan-fact: first
+	steps    []step // then these, in order
 	byDesign []string
 	shortDir string
 	max      int
@@ -78,7 +77,47 @@ type plan struct {
 	week     *weekInfo
 }
 
-func (p *plan) init() { p.newest, p.weekHead = -1, -1 }
+func (p *plan) init() { p.weekHead = -1 }
+
+// step is what the budget goes to next: a piece if it fits (a line's
+// items and detail only with their line), or a line made its sessions's
+// sections whole.
+type step struct {
+	piece   int
+	upgrade bool
+}
+
+// plan sets the budget's order: breadth before depth. lines is every
+// session's line, newest first (today's, the previous day's, the
+// timeline's); the first whole of them (today's and the previous day's)
+// can become their sections whole. First every line with its open items
+// (the latest session's outcome first, today's open items with it), then
+// the roll-up's heading and open items, then each line's detail, then
+// today's and the previous day's sessions whole, newest first, then the
+// roll-up's decisions and sessions. Measured on bench/week: a line and
+// its detail for every session keep more of a week's facts than the
+// newest sections whole.
+func (p *plan) plan(lines []int, whole int) {
+	take := func(is ...int) {
+		for _, i := range is {
+			p.steps = append(p.steps, step{piece: i})
+		}
+	}
+	for _, l := range lines {
+		take(l)
+		take(p.pieces[l].items...)
+	}
+	take(p.weekOrder(false)...)
+	for _, l := range lines {
+		if p.pieces[l].detail > 0 {
+			take(p.pieces[l].detail)
+		}
+	}
+	for _, l := range lines[:whole] {
+		p.steps = append(p.steps, step{piece: l, upgrade: true})
+	}
+	take(p.weekOrder(true)...)
+}
 
 func (p *plan) addBlock(b block, preface string) int {
 	p.blocks = append(p.blocks, outBlock{b: b, preface: preface, rank: len(p.blocks)})
@@ -123,17 +162,15 @@ func (p *plan) addLine(out int, rel string, ses timeline.Session, tr *timeline.T
 		i := p.addPiece(piece{out: out, text: text + "\n", keys: []string{it.Ref()}, needs: []int{l}, file: rel, what: whatItem})
 		p.pieces[l].items = append(p.pieces[l].items, i)
 	}
+	if len(ses.Detail) > 0 {
+		text := "  - " + strings.Join(ses.Detail, "\n  - ") + "\n"
+		p.pieces[l].detail = p.addPiece(piece{out: out, text: text, needs: []int{l}, file: rel, what: whatDetail})
+	}
 	return l
 }
 
 // itemRunes bounds an open item in a line.
 const itemRunes = 300
-
-// withItems is a line followed by its items, in budget order.
-func (p *plan) withItems(l int) []int { return append([]int{l}, p.pieces[l].items...) }
-
-// first makes piece f the newest section, whole or cut.
-func (p *plan) first(f int) { p.newest = f }
 
 // cost is what taking i adds: its text, what it needs that is not taken,
 // and its block's frame when the block has nothing yet.
@@ -183,60 +220,52 @@ func (p *plan) allocate(left int) {
 	for _, i := range p.long {
 		try(i)
 	}
-	if f := p.newest; f >= 0 {
-		if c := p.cost(f, used); c <= left {
-			p.take(f, used)
-			left -= c
-		} else if room := left - p.blocks[p.pieces[f].out].overhead() - runes(cutMark); room > 0 {
-			// The newest section alone overflows: keep its head, cut at
-			// a line boundary.
-			x := &p.pieces[f]
-			if !x.cut {
-				x.text, x.cut = strings.TrimRight(cutRunes(x.text, room), "\n")+cutMark, true
-			} else if runes(x.text) > room+runes(cutMark) {
-				x.text = strings.TrimRight(cutRunes(strings.TrimSuffix(x.text, cutMark), room), "\n") + cutMark
+	for _, st := range p.steps {
+		x := p.pieces[st.piece]
+		switch {
+		case st.upgrade:
+			if x.full < 0 {
+				continue
 			}
-			left -= p.cost(f, used)
-			p.take(f, used)
-		}
-	}
-	for _, i := range p.order {
-		if x := p.pieces[i]; x.what == whatItem && !p.pieces[x.needs[0]].taken {
-			continue
-		}
-		try(i)
-	}
-	for _, l := range p.upgrades {
-		x := p.pieces[l]
-		f := x.full
-		if f < 0 {
-			continue
-		}
-		if !x.taken {
-			try(f)
-			continue
-		}
-		gain := runes(x.text)
-		for _, it := range x.items {
-			if p.pieces[it].taken {
-				gain += runes(p.pieces[it].text)
+			if !x.taken {
+				try(x.full)
+				continue
 			}
-		}
-		if runes(p.pieces[f].text)-gain <= left {
-			left += gain - runes(p.pieces[f].text)
-			p.pieces[l].taken = false
-			for _, it := range x.items {
-				p.pieces[it].taken = false
+			p.upgrade(st.piece, &left)
+		default:
+			if (x.what == whatItem || x.what == whatDetail) && !p.pieces[x.needs[0]].taken {
+				continue
 			}
-			p.pieces[f].taken = true
+			try(st.piece)
 		}
-	}
-	for _, i := range p.late {
-		try(i)
 	}
 }
 
-const cutMark = "\n…(cut)\n\n"
+// upgrade makes the taken line l its section whole when the difference
+// fits left: the line, its items and its detail go, the section comes.
+func (p *plan) upgrade(l int, left *int) bool {
+	x := p.pieces[l]
+	gain := runes(x.text)
+	parts := append([]int(nil), x.items...)
+	if x.detail > 0 {
+		parts = append(parts, x.detail)
+	}
+	for _, it := range parts {
+		if p.pieces[it].taken {
+			gain += runes(p.pieces[it].text)
+		}
+	}
+	if runes(p.pieces[x.full].text)-gain > *left {
+		return false
+	}
+	*left += gain - runes(p.pieces[x.full].text)
+	p.pieces[l].taken = false
+	for _, it := range parts {
+		p.pieces[it].taken = false
+	}
+	p.pieces[x.full].taken = true
+	return true
+}
 
 // fit takes what the budget holds and says what it left out, within max
 // in all, and returns the text and the keys handed.
@@ -307,28 +336,27 @@ func (p *plan) omitted(brief bool) string {
 	}
 	var files []*count
 	at := map[string]*count{}
-	add := func(file, what string) {
+	addN := func(file, what string, n int) {
 		c := at[file]
 		if c == nil {
 			c = &count{file: file, n: map[string]int{}}
 			at[file] = c
 			files = append(files, c)
 		}
-		c.n[what]++
+		c.n[what] += n
 	}
+	add := func(file, what string) { addN(file, what, 1) }
 	for _, x := range p.pieces {
-		if x.taken && !x.cut {
+		if x.taken {
 			continue
 		}
 		switch x.what {
 		case whatSection:
 			switch {
-			case x.cut:
-				add(x.file, "the rest of the newest section")
 			case x.line >= 0 && p.pieces[x.line].taken:
-				add(x.file, "section shown as one line")
+				addN(x.file, "section shown as one line", max(x.sections, 1))
 			case x.line < 0:
-				add(x.file, "section")
+				addN(x.file, "section", max(x.sections, 1))
 			}
 		case whatLine:
 			if x.full < 0 || !p.pieces[x.full].taken {
@@ -385,13 +413,10 @@ func (p *plan) omitted(brief bool) string {
 }
 
 // whatOrder is the order of the note's counts.
-var whatOrder = []string{"the rest of the newest section", "section shown as one line", "section", "session", "open item",
+var whatOrder = []string{"section shown as one line", "section", "session", "open item",
 	"open item of the roll-up", "decision of the roll-up", "session of the roll-up"}
 
 func plural(n int, w string) string {
-	if w == "the rest of the newest section" {
-		return w
-	}
 	if n == 1 {
 		return "1 " + w
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -63,40 +64,38 @@ func TestGivenSectionsAreNotHandedAgain(t *testing.T) {
 	}
 }
 
-// TestGaveLeavesOutWhatTheCapDropped: a section the cap left out was not
-// given, so it is not remembered as given; the note names it with its
-// file; a section shown as one line is remembered as a line.
+// TestGaveLeavesOutWhatTheCapDropped: what the cap left out was not
+// given, so it is not remembered as given, and the note names its file; a
+// section shown as one line is remembered as a line, one shown whole by
+// its key.
 func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 	l := project.Layout{Root: filepath.Join(t.TempDir(), "proj")}
 	for i := range 6 {
 		addSeq(t, l, now.Add(-time.Duration(100-i)*time.Minute), "s"+itoaTest(i), 1, "### Asked\n- "+strings.Repeat("padding words ", 30)+"\n")
 	}
 	g := &Given{}
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 1500, Given: g})
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2500, Given: g})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: ") || !strings.Contains(got, "sessions") {
+	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: 3 sections shown as one line each\n") {
 		t.Fatalf("no omission note:\n%s", got)
 	}
-	whole, lines := 0, 0
-	for _, k := range g.Gave {
-		if strings.HasPrefix(k, "line:") {
-			lines++
-		} else {
-			whole++
-		}
+	if gave := strings.Join(g.Gave, ","); gave != "line:s0#1,line:s1#1,line:s2#1,s3#1,s4#1,s5#1" {
+		t.Fatalf("gave %s", gave)
 	}
-	if n := strings.Count(got, "\n## "); whole != n || n == 0 || whole+lines == 6 {
-		t.Fatalf("gave %v for %d sections in the text", g.Gave, n)
-	}
-	if !slices.Contains(g.Gave, "s5#1") {
-		t.Fatalf("the newest section is not given whole: %v", g.Gave)
-	}
-	// Shown in time order, the newest last, and the note after it.
+	// Whole in time order, the newest last, and the note after it.
 	newest, note := strings.Index(got, "session s5 "), strings.Index(got, "Left out to fit")
-	if newest < 0 || note < newest || newest < strings.LastIndex(got, "\n- 08:") {
+	if newest < 0 || note < newest || newest < strings.LastIndex(got, "\n- 08:") || strings.Count(got, "\n## ") != 3 {
 		t.Fatalf("not in time order:\n%s", got)
+	}
+	g = &Given{}
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1000, Given: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if utf8.RuneCountInString(got) > 1000 || !strings.Contains(got, "sessions") || len(g.Gave) == 0 || len(g.Gave) == 6 || slices.Contains(g.Gave, "line:s0#1") {
+		t.Fatalf("gave %v for\n%s", g.Gave, got)
 	}
 }
 

@@ -3,18 +3,21 @@
 // memory and, when long-term memory is active, CORE.md and a one-paragraph
 // plan-fact status.
 //
-// [Build] gives, in time order: the newest weekly roll-up in a size that
-// fits (its open items, decisions and the sessions of days the week holds
-// that the timeline does not), older weeks by name; a timeline of the
-// seven days before today, one line per session with its outcome and the
-// open items no later section closed; the previous day with substance and
-// today, section by section; then CORE and plan-fact; and last, what the
-// cap left out, file by file. The budget goes first to CORE and
-// plan-fact, then to the newest section whole, then a line for every other
-// session (today's first, then the previous day's, then the timeline's,
-// newest first) with its open items, then the roll-up's open items, and
-// only then to today's and the previous day's sections whole. It reads at
-// most eight daily files and one roll-up, whatever the history.
+// [Build] shows, in time order: the newest weekly roll-up (its open items
+// that no later section closed, its decisions, the sessions of its days
+// before the window; older weeks by name); a timeline of the seven days
+// before today, one line per session with its outcome and the open items
+// no later section closed; the previous day with substance (a day of short
+// exchanges alone does not hide the one before it) and today, session by
+// session; CORE and plan-fact; and last, what the cap left out, file by
+// file, and what is out by design. The budget goes to CORE and plan-fact,
+// then to every session's line with its open items (the latest session
+// first, today's, then the previous day's, then the timeline's), then to
+// the roll-up's open items, then to each line's detail (more of what the
+// session asked, did, decided and learned), then to today's and the
+// previous day's sessions whole, newest first, then to the rest of the
+// roll-up; a part that does not fit is left out whole and named. It reads
+// at most eight daily files and one roll-up, whatever the history.
 package inject
 
 import (
@@ -174,7 +177,7 @@ func Build(o Options) (string, error) {
 		p.addWeek(o, week, windowStart, &tr)
 	}
 	tlBefore := p.addBlock(block{kind: "timeline", source: o.Layout.DailyDir(), label: spanLabel(before)},
-		"One line per session of these days, oldest first: its start, title or first request, outcome and the open items no later session closed; the day's file holds each section whole.\n")
+		"One line per session of these days, oldest first: its start, title or first request, outcome and the open items no later session closed, then, room permitting, more of what it asked, did, decided and learned; the day's file holds each section whole.\n")
 	var prevOut, todayOut int = -1, -1
 	if prev >= 0 {
 		d := &days[prev]
@@ -187,54 +190,58 @@ func Build(o Options) (string, error) {
 	}
 	p.longAfterDaily()
 
-	// Pieces, in the order the budget goes to them.
-	var upgrades []int
-	dayPieces := func(d *day, out int) (lines []int) {
+	// Pieces, each session as a line with its open items and its detail
+	// under it, or as its section whole.
+	// A day shown by sections: one line per session (its sections whole
+	// as the upgrade), the newest section a group of its own, so that the
+	// latest outcome can be whole while the rest of its session is a line.
+	dayPieces := func(d *day, out int, newest bool) (lines []int) {
+		var secs []timeline.Section
 		for _, s := range d.secs {
-			if !shown(s) {
-				continue
+			if shown(s) {
+				secs = append(secs, s)
 			}
-			full := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
-				_, closed := tr.Closed(s.Key, item)
-				return closed
-			})
-			ses := timeline.Sessions([]timeline.Section{s})[0]
+		}
+		var last *timeline.Section
+		if newest && len(secs) > 0 {
+			last = &secs[len(secs)-1]
+			secs = secs[:len(secs)-1]
+		}
+		group := func(g []timeline.Section, ses timeline.Session) int {
+			var full strings.Builder
+			var keys []string
+			for _, s := range g {
+				text := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
+					_, closed := tr.Closed(s.Key, item)
+					return closed
+				})
+				full.WriteString(strings.TrimRight(text, "\n") + "\n\n")
+				keys = append(keys, s.Key)
+			}
 			l := p.addLine(out, d.rel, ses, &tr, had)
-			f := p.addPiece(piece{out: out, text: strings.TrimRight(full, "\n") + "\n\n", keys: []string{s.Key}, file: d.rel, what: whatSection})
+			f := p.addPiece(piece{out: out, text: full.String(), keys: keys, file: d.rel, what: whatSection, sections: len(g)})
 			p.pieces[l].full, p.pieces[f].line = f, l
-			lines = append(lines, l)
+			return l
+		}
+		for _, ses := range timeline.Sessions(secs) {
+			in := map[string]bool{}
+			for _, k := range ses.Keys {
+				in[k] = true
+			}
+			var g []timeline.Section
+			for _, s := range secs {
+				if in[s.Key] {
+					g = append(g, s)
+				}
+			}
+			lines = append(lines, group(g, ses))
+		}
+		if last != nil {
+			lines = append(lines, group([]timeline.Section{*last}, timeline.Sessions([]timeline.Section{*last})[0]))
 		}
 		return lines
 	}
-	var todayLines, prevLines []int
-	if todayDay != nil {
-		todayLines = dayPieces(todayDay, todayOut)
-	}
-	if prev >= 0 {
-		prevLines = dayPieces(&days[prev], prevOut)
-	}
-	// The newest section, whole: the latest session's outcome.
-	newest := todayLines
-	if len(newest) == 0 {
-		newest = prevLines
-	}
-	if n := len(newest); n > 0 {
-		p.first(p.pieces[newest[n-1]].full)
-		newest = newest[:n-1]
-		if len(todayLines) > 0 {
-			todayLines = newest
-		} else {
-			prevLines = newest
-		}
-	}
-	for i := len(todayLines) - 1; i >= 0; i-- {
-		p.order = append(p.order, p.withItems(todayLines[i])...)
-	}
-	for i := len(prevLines) - 1; i >= 0; i-- {
-		p.order = append(p.order, p.withItems(prevLines[i])...)
-	}
-	timelineDays := func(ds []*day, out int) {
-		var lines []int
+	timelinePieces := func(ds []*day, out int) (lines []int) {
 		for _, d := range ds {
 			var secs []timeline.Section
 			for _, s := range d.secs {
@@ -252,21 +259,26 @@ func Build(o Options) (string, error) {
 				lines = append(lines, l)
 			}
 		}
-		for i := len(lines) - 1; i >= 0; i-- {
-			p.order = append(p.order, p.withItems(lines[i])...)
+		return lines
+	}
+	var todayLines, prevLines []int
+	if todayDay != nil {
+		todayLines = dayPieces(todayDay, todayOut, true)
+	}
+	if prev >= 0 {
+		prevLines = dayPieces(&days[prev], prevOut, len(todayLines) == 0)
+	}
+	afterLines := timelinePieces(after, tlAfter)
+	beforeLines := timelinePieces(before, tlBefore)
+	// Every session, newest first: today's, the previous day's, the
+	// timeline's.
+	var all []int
+	for _, ls := range [][]int{todayLines, prevLines, afterLines, beforeLines} {
+		for i := len(ls) - 1; i >= 0; i-- {
+			all = append(all, ls[i])
 		}
 	}
-	timelineDays(after, tlAfter)
-	timelineDays(before, tlBefore)
-	p.order = append(p.order, p.weekOrder(false)...)
-	for i := len(todayLines) - 1; i >= 0; i-- {
-		upgrades = append(upgrades, todayLines[i])
-	}
-	for i := len(prevLines) - 1; i >= 0; i-- {
-		upgrades = append(upgrades, prevLines[i])
-	}
-	p.upgrades = upgrades
-	p.late = p.weekOrder(true)
+	p.plan(all, len(todayLines)+len(prevLines))
 
 	// What is not in the inject by design, named.
 	if n := uncovered(older, week); n > 0 {

@@ -102,12 +102,15 @@ func TestInjectCapKeepsNewestWholeSections(t *testing.T) {
 	}
 }
 
-func TestInjectHugeSingleSectionIsCutAtALine(t *testing.T) {
+// TestInjectHugeSingleSectionIsALine: a section larger than the cap is
+// given as its line and detail, and named with its file.
+func TestInjectHugeSingleSectionIsALine(t *testing.T) {
 	l := project.Layout{Root: t.TempDir()}
-	addSection(t, l, now.Add(-time.Hour), "big", "### Done\n"+strings.Repeat("- ünïcode line\n", 2000))
+	addSection(t, l, now.Add(-time.Hour), "big", "### Asked\n- ship it\n### Done\n"+strings.Repeat("- ünïcode line\n", 2000))
 	got, _ := Build(Options{Layout: l, Now: now, MaxChars: 2000})
-	if utf8.RuneCountInString(got) > 2000 || !utf8.ValidString(got) || !strings.Contains(got, "…(cut)") {
-		t.Fatalf("bad cut (%d chars)", utf8.RuneCountInString(got))
+	if utf8.RuneCountInString(got) > 2000 || !utf8.ValidString(got) || !strings.Contains(got, "- 09:00 · ship it · no recorded outcome\n  - done: ünïcode line") ||
+		!strings.Contains(got, "2026-11-30.md: 1 section shown as one line") {
+		t.Fatalf("(%d chars)\n%s", utf8.RuneCountInString(got), got)
 	}
 }
 

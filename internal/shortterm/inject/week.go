@@ -147,7 +147,7 @@ func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.
 }
 
 // weekOrder is the roll-up's pieces in budget order: its heading and open
-// items with the lines (late false), its decisions, then its sessions,
+// items after the lines (late false), its decisions, then its sessions,
 // after the sections whole (late true).
 func (p *plan) weekOrder(late bool) []int {
 	w := p.week
@@ -155,7 +155,12 @@ func (p *plan) weekOrder(late bool) []int {
 		return nil
 	}
 	if !late {
-		return append([]int{p.weekHead}, w.open...)
+		// The heading comes with the first open item (each item pulls in
+		// what it needs), never alone while there are items to show.
+		if len(w.open) > 0 {
+			return w.open
+		}
+		return []int{p.weekHead}
 	}
 	return append(append([]int(nil), w.decisions...), w.sessions...)
 }

@@ -46,10 +46,11 @@ func TestTrivialPreviousDayDoesNotHideTheDayBefore(t *testing.T) {
 	}
 }
 
-// TestTwoBigSessionsToday: the newest section is given whole, the older
-// one as a line with its open items; yesterday's small section still
-// fits whole, and the note names the file of the section shown as a line.
-// With less room, yesterday too is a line.
+// TestTwoBigSessionsToday: every session gets its line (with its open
+// items) first; then the newest section is given whole, and the older
+// big one stays a line, as does yesterday's; the note names each file.
+// With less room the newest big section does not fit whole either, and
+// yesterday's small one does.
 func TestTwoBigSessionsToday(t *testing.T) {
 	l := weekLayout(t)
 	big := func(topic string) string {
@@ -60,41 +61,34 @@ func TestTwoBigSessionsToday(t *testing.T) {
 		strings.Repeat("- runners need the cache warmed first\n", 40)+"### Open\n- flaky TestFlush in CI\n")
 	addSection(t, l, now.Add(-3*time.Hour), "morning", big("importer"))
 	addSection(t, l, now.Add(-time.Hour), "noon", big("exporter"))
-	g := &Given{}
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 8000, Given: g})
-	if err != nil {
-		t.Fatal(err)
+	morningLine := "- 07:00 · importer · committed a1b2c3d importer · open 1\n  - open: finish the importer docs\n  - learned: a long lesson about importer"
+	ydayLine := "- 10:00 · set up CI · committed 0a0b0c0 ci: go test · open 1\n  - open: flaky TestFlush in CI\n  - learned: runners need"
+	cases := []struct {
+		max        int
+		want, gone []string
+	}{
+		{8000, []string{"## 09:00–09:10 · session noon", morningLine, ydayLine,
+			"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line\n", "- .claude/memory_short/daily/2026-11-29.md: 1 section shown as one line\n"},
+			[]string{"session morning", "session yday"}},
+		{6000, []string{morningLine, "- 09:00 · exporter · committed a1b2c3d exporter · open 1\n  - open: finish the exporter docs", "## 10:00–10:10 · session yday",
+			"- .claude/memory_short/daily/2026-11-30.md: 2 sections shown as one line each\n"},
+			[]string{"session noon", "session morning", "2026-11-29.md: "}},
 	}
-	checkCap(t, got, 8000)
-	if !strings.Contains(got, "## 09:00–09:10 · session noon") || strings.Contains(got, "session morning") {
-		t.Fatalf("the newest section is not the one given whole:\n%s", got)
-	}
-	for _, want := range []string{
-		"- 07:00 · importer · committed a1b2c3d importer · open 1\n  - open: finish the importer docs",
-		"## 10:00–10:10 · session yday",
-		"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("missing %q in\n%s", want, got)
+	for _, c := range cases {
+		got, err := Build(Options{Layout: l, Now: now, MaxChars: c.max})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if strings.Contains(got, "2026-11-29.md: ") {
-		t.Errorf("yesterday named as left out:\n%s", got)
-	}
-	got, err = Build(Options{Layout: l, Now: now, MaxChars: 6000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkCap(t, got, 6000)
-	for _, want := range []string{
-		"## 09:00–09:10 · session noon",
-		"- 07:00 · importer · committed a1b2c3d importer · open 1\n  - open: finish the importer docs",
-		"- 10:00 · set up CI · committed 0a0b0c0 ci: go test · open 1\n  - open: flaky TestFlush in CI",
-		"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line",
-		"- .claude/memory_short/daily/2026-11-29.md: 1 section shown as one line",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("6000: missing %q in\n%s", want, got)
+		checkCap(t, got, c.max)
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%d: missing %q in\n%s", c.max, w, got)
+			}
+		}
+		for _, w := range c.gone {
+			if strings.Contains(got, w) {
+				t.Errorf("%d: %q in\n%s", c.max, w, got)
+			}
 		}
 	}
 }
@@ -110,26 +104,29 @@ func TestRollupThatDoesNotFit(t *testing.T) {
 	}
 	// The 18th is before the window; the roll-up holds its open items.
 	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n"+open.String())
-	addSection(t, l, now.AddDate(0, 0, -1), "yday", "### Asked\n- "+strings.Repeat("set up CI and more ", 60)+"\n### Done\n- committed 0a0b0c0 ci\n")
+	for i := range 8 {
+		addSection(t, l, now.AddDate(0, 0, -1).Add(time.Duration(i)*time.Minute), fmt.Sprintf("yday%d", i),
+			fmt.Sprintf("### Asked\n- set up CI, step %d of the eight steps of the pipeline\n### Done\n- committed 0a0b0c%d ci\n", i, i))
+	}
 	if _, err := longterm.New(l.Root).RollupDays(now.AddDate(0, 0, -5)); err != nil {
 		t.Fatal(err)
 	}
 	rollup := ".claude/memory_short/rollups/week/2026-W47.md"
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2500})
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCap(t, got, 2500)
+	checkCap(t, got, 3000)
 	if !strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- open item number 0 of the old week") ||
 		!strings.Contains(got, "- "+rollup+": ") || !strings.Contains(got, "open items of the roll-up") {
 		t.Fatalf("the roll-up is not cut item by item with a note:\n%s", got)
 	}
-	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1600})
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1700})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCap(t, got, 1600)
-	if strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- "+rollup+": the weekly roll-up 2026-W47") {
+	checkCap(t, got, 1700)
+	if strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- "+rollup+": the weekly roll-up 2026-W47") || !strings.Contains(got, "step 7 of") {
 		t.Fatalf("a roll-up that does not fit is not named:\n%s", got)
 	}
 }

@@ -100,6 +100,95 @@ type Session struct {
 	Tests       []Tests // the last verdict of each runner, in order of first run
 	NotDone     []string
 	Substance   bool
+	// Detail is what a reader with room to spare adds under the line: the
+	// session's other requests, what it did, did not do, decided and
+	// learned, its files and its final message, each labelled and clipped,
+	// the first item of each subsection first, within detailMax runes.
+	Detail  []string
+	entries []daily.Entry
+}
+
+// detail takes the items round by round (the first of each subsection,
+// then the second...), so that a bounded detail holds a bit of each.
+func detail(x Session) []string {
+	type list struct {
+		label string
+		items []string
+	}
+	var lists []list
+	for _, d := range details {
+		var items []string
+		for _, e := range x.entries {
+			for _, it := range e.Items(d.head) {
+				if _, ok := ParseCommit(it); ok {
+					continue
+				}
+				if _, ok := ParseTests(it); ok {
+					continue
+				}
+				items = append(items, it)
+			}
+		}
+		switch d.head {
+		case daily.HeadAsked:
+			// The first request is the line's title, unless the
+			// heading names one.
+			if len(items) > 0 && Title(x.entries[0]) == Clip(items[0], titleRunes) {
+				items = items[1:]
+			}
+		case daily.HeadNotDone:
+			// The first is in the line's outcome.
+			if len(items) > 0 {
+				items = items[1:]
+			}
+		}
+		if len(items) > 0 {
+			lists = append(lists, list{d.label, items})
+		}
+	}
+	// Chosen round by round, shown subsection by subsection.
+	take := make([]int, len(lists))
+	n := 0
+choose:
+	for round := 0; ; round++ {
+		added := false
+		for i, l := range lists {
+			if round >= len(l.items) {
+				continue
+			}
+			c := utf8.RuneCountInString(l.label+": "+Clip(l.items[round], detailRunes)) + 5
+			if n+c > detailMax {
+				break choose
+			}
+			take[i]++
+			n += c
+			added = true
+		}
+		if !added {
+			break
+		}
+	}
+	var out []string
+	for i, l := range lists {
+		for _, it := range l.items[:take[i]] {
+			out = append(out, l.label+": "+Clip(it, detailRunes))
+		}
+	}
+	return out
+}
+
+// Bounds of a session's detail: an item's runes, and the detail's.
+const (
+	detailRunes = 160
+	detailMax   = 700
+)
+
+// details are the subsections a line's detail draws on, in order, with
+// the label each item gets. Done items that are commits or test runs are
+// in the line already.
+var details = []struct{ head, label string }{
+	{daily.HeadAsked, "asked"}, {daily.HeadDone, "done"}, {daily.HeadNotDone, "not done"}, {daily.HeadDecided, "decided"},
+	{daily.HeadLearned, "learned"}, {daily.HeadFiles, "files"}, {daily.HeadFinal, "final message"},
 }
 
 // Sessions groups a day's sections by session, in order of first
@@ -135,6 +224,11 @@ func Sessions(secs []Section) []Session {
 			}
 		}
 		x.NotDone = append(x.NotDone, s.Entry.Items(daily.HeadNotDone)...)
+		x.entries = append(x.entries, s.Entry)
+	}
+	for i := range out {
+		out[i].Detail = detail(out[i])
+		out[i].entries = nil
 	}
 	return out
 }
