@@ -78,6 +78,10 @@ func Title(e daily.Entry) string {
 // Clip collapses whitespace and keeps at most n runes, cut at a word when
 // one ends in the second half, marked "…".
 func Clip(s string, n int) string {
+	// Only the head can be kept: a long item is not split whole.
+	if limit := 8*n + 64; len(s) > limit {
+		s = strings.ToValidUTF8(s[:limit], "")
+	}
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -100,17 +104,15 @@ type Session struct {
 	Tests       []Tests // the last verdict of each runner, in order of first run
 	NotDone     []string
 	Substance   bool
-	// Detail is what a reader with room to spare adds under the line: the
-	// session's other requests, what it did, did not do, decided and
-	// learned, its files and its final message, each labelled and clipped,
-	// the first item of each subsection first, within detailMax runes.
-	Detail  []string
-	entries []daily.Entry
+	entries     []daily.Entry
 }
 
-// detail takes the items round by round (the first of each subsection,
+// Detail is what a reader with room to spare adds under the line, within
+// max runes: the session's other requests, what it did, did not do,
+// decided and learned, its files and its final message, each labelled and
+// clipped. Items are taken round by round (the first of each subsection,
 // then the second...), so that a bounded detail holds a bit of each.
-func detail(x Session) []string {
+func (x Session) Detail(max int) []string {
 	type list struct {
 		label string
 		items []string
@@ -126,14 +128,14 @@ func detail(x Session) []string {
 				if _, ok := ParseTests(it); ok {
 					continue
 				}
-				items = append(items, it)
+				items = append(items, Clip(it, detailRunes))
 			}
 		}
 		switch d.head {
 		case daily.HeadAsked:
 			// The first request is the line's title, unless the
 			// heading names one.
-			if len(items) > 0 && Title(x.entries[0]) == Clip(items[0], titleRunes) {
+			if len(items) > 0 && strings.HasPrefix(items[0], strings.TrimSuffix(Title(x.entries[0]), "…")) {
 				items = items[1:]
 			}
 		case daily.HeadNotDone:
@@ -156,8 +158,8 @@ choose:
 			if round >= len(l.items) {
 				continue
 			}
-			c := utf8.RuneCountInString(l.label+": "+Clip(l.items[round], detailRunes)) + 5
-			if n+c > detailMax {
+			c := utf8.RuneCountInString(l.label) + utf8.RuneCountInString(l.items[round]) + 7
+			if n+c > max {
 				break choose
 			}
 			take[i]++
@@ -171,17 +173,14 @@ choose:
 	var out []string
 	for i, l := range lists {
 		for _, it := range l.items[:take[i]] {
-			out = append(out, l.label+": "+Clip(it, detailRunes))
+			out = append(out, l.label+": "+it)
 		}
 	}
 	return out
 }
 
-// Bounds of a session's detail: an item's runes, and the detail's.
-const (
-	detailRunes = 160
-	detailMax   = 700
-)
+// detailRunes bounds an item of a session's detail.
+const detailRunes = 160
 
 // details are the subsections a line's detail draws on, in order, with
 // the label each item gets. Done items that are commits or test runs are
@@ -225,10 +224,6 @@ func Sessions(secs []Section) []Session {
 		}
 		x.NotDone = append(x.NotDone, s.Entry.Items(daily.HeadNotDone)...)
 		x.entries = append(x.entries, s.Entry)
-	}
-	for i := range out {
-		out[i].Detail = detail(out[i])
-		out[i].entries = nil
 	}
 	return out
 }
