@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -95,7 +96,7 @@ func Build(o Options) (string, error) {
 		max = 9000
 	}
 	had := func(k string) bool { return o.Given != nil && o.Given.Had[k] }
-	files, older, err := daily.Window(o.Layout.DailyDir(), o.Now, windowDays)
+	files, older, err := windowFiles(o.Layout, o.Now)
 	if err != nil {
 		return "", err
 	}
@@ -114,10 +115,7 @@ func Build(o Options) (string, error) {
 		days = append(days, d)
 	}
 	today := o.Now.Format(daily.DateLayout)
-	windowStart := ""
-	if len(days) > 0 || len(older) > 0 {
-		windowStart = time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
-	}
+	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
 	week, err := readWeeks(o.Layout)
 	if err != nil {
 		return "", err
@@ -290,6 +288,43 @@ func Build(o Options) (string, error) {
 		o.Given.Gave = gave
 	}
 	return text, nil
+}
+
+// windowFiles lists the week's daily files, newest first, and the dates
+// of the older ones: from daily/ and, for days compile has moved,
+// daily/_archive/ (a day in both is taken from daily/).
+func windowFiles(l project.Layout, now time.Time) (files, older []string, err error) {
+	files, older, err = daily.Window(l.DailyDir(), now, windowDays)
+	if err != nil {
+		return nil, nil, err
+	}
+	arch, archOlder, err := daily.Window(l.ArchiveDir(), now, windowDays)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(arch) == 0 && len(archOlder) == 0 {
+		return files, older, nil
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[filepath.Base(f)] = true
+	}
+	for _, f := range arch {
+		if !seen[filepath.Base(f)] {
+			files = append(files, f)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) > filepath.Base(files[j]) })
+	dates := map[string]bool{}
+	for _, d := range append(older, archOlder...) {
+		dates[d] = true
+	}
+	older = older[:0]
+	for d := range dates {
+		older = append(older, d)
+	}
+	sort.Strings(older)
+	return files, older, nil
 }
 
 // spanLabel names a timeline block's days.

@@ -2,6 +2,7 @@ package inject
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -218,5 +219,45 @@ func TestCompactAfterATimeline(t *testing.T) {
 	}
 	if strings.Contains(got, "my own turns") {
 		t.Fatalf("compact handed the session its own sections:\n%s", got)
+	}
+}
+
+// TestArchivedDaysOfTheWeekAreRead: a day compile moved to daily/_archive
+// is still in the week.
+func TestArchivedDaysOfTheWeekAreRead(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -3), "moved", "### Asked\n- write the importer\n### Open\n- add a --dry-run flag\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "b", "### Asked\n- set up CI\n")
+	from := filepath.Join(l.DailyDir(), "2026-11-27.md")
+	testfile.Write(t, filepath.Join(l.ArchiveDir(), "2026-11-27.md"), testfile.Read(t, from))
+	if err := os.Remove(from); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "write the importer") || !strings.Contains(got, "add a --dry-run flag") || !strings.Contains(got, "daily/_archive/2026-11-27.md") {
+		t.Fatalf("the archived day is missing:\n%s", got)
+	}
+}
+
+// TestRollupAloneIsInjected: with no daily file left, the roll-up's open
+// items still reach the session.
+func TestRollupAloneIsInjected(t *testing.T) {
+	l := weekLayout(t)
+	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n- choose a licence\n")
+	if _, err := longterm.New(l.Root).RollupDays(now); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(l.DailyDir()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Build(Options{Layout: l, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- choose a licence (2026-11-18)") {
+		t.Fatalf("the roll-up alone:\n%s", got)
 	}
 }
