@@ -243,7 +243,8 @@ func TestArchivedDaysOfTheWeekAreRead(t *testing.T) {
 }
 
 // TestRollupAloneIsInjected: with no daily file left, the roll-up's open
-// items still reach the session.
+// items still reach the session (the newest week, which carried the item
+// of the week before).
 func TestRollupAloneIsInjected(t *testing.T) {
 	l := weekLayout(t)
 	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n- choose a licence\n")
@@ -257,7 +258,7 @@ func TestRollupAloneIsInjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- choose a licence (2026-11-18)") {
+	if !strings.Contains(got, "Week 2026-W48") || !strings.Contains(got, "- choose a licence (2026-11-18)") {
 		t.Fatalf("the roll-up alone:\n%s", got)
 	}
 }
