@@ -84,6 +84,7 @@ func doctorChecks() []doctorCheck {
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkDesk(rep, o.Paths) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkRegistry(rep, o.Paths.Registry()) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOrgVault(rep, o.Paths.Home) },
+		checkRemotes, checkNightTime,
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkHotBinary(rep, o.Executable) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },

@@ -82,6 +82,10 @@ type Long struct {
 	// "project" (the person commits it with the project; cerebro commits
 	// nothing) or "off".
 	Git string `toml:"git"`
+	// Remote is the git URL memory_long/ is pushed to ({project} names the
+	// project's folder). Read from the user's settings only: a project
+	// may not choose where its memory is sent.
+	Remote string `toml:"remote"`
 }
 
 // Search tunes the memory index and ranking.
@@ -138,6 +142,9 @@ type Rollup struct {
 // Org tunes the org knowledge vault.
 type Org struct {
 	RawLargeBytes int64 `toml:"raw_large_bytes"`
+	// Remote is the git URL the org vault is synced with. Read from the
+	// user's settings only.
+	Remote string `toml:"remote"`
 }
 
 // Recall bounds the memory black box.
@@ -182,6 +189,8 @@ type Night struct {
 	TimeoutSeconds   int    `toml:"timeout_seconds"`    // per call
 	CompileAfterDays int    `toml:"compile_after_days"` // closed days older than this are ready to compile
 	MaxDayChars      int    `toml:"max_day_chars"`      // a longer day goes to the model in parts
+	Core             string `toml:"core"`               // CORE.md lines from the person's replies: "propose", "apply" or "off"
+	Time             string `toml:"time"`               // HH:MM, local: when the daily entry runs the night, then maintenance
 }
 
 // Default returns the built-in settings.
@@ -206,7 +215,7 @@ func Default() Config {
 		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
-			CompileAfterDays: 7, MaxDayChars: 60000},
+			CompileAfterDays: 7, MaxDayChars: 60000, Core: "propose", Time: "04:00"},
 	}
 }
 

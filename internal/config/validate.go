@@ -71,6 +71,16 @@ var choices = map[string][]string{
 	"distiller.kind":     {"extractive", "claude"},
 	"embedding.provider": {"", "ollama", "openai"},
 	"night.model":        {"", "claude"},
+	"night.core":         {"propose", "apply", "off"},
+}
+
+// clocks lists the keys that hold a local time of day, HH:MM.
+var clocks = map[string]bool{"night.time": true}
+
+// ValidClock reports whether s is a time of day HH:MM.
+func ValidClock(s string) bool {
+	return len(s) == 5 && s[2] == ':' && s[0] >= '0' && s[0] <= '2' && s[1] >= '0' && s[1] <= '9' &&
+		(s[0] < '2' || s[1] <= '3') && s[3] >= '0' && s[3] <= '5' && s[4] >= '0' && s[4] <= '9'
 }
 
 // Range describes the allowed values of key ("200..1000000", "extractive|claude"),
@@ -81,6 +91,9 @@ func Range(key string) string {
 	}
 	if c, ok := choices[key]; ok {
 		return strings.Join(c, "|")
+	}
+	if clocks[key] {
+		return "HH:MM"
 	}
 	return ""
 }
@@ -110,6 +123,9 @@ func (e *Effective) validate() {
 					bad = false
 				}
 			}
+		}
+		if clocks[key] && !ValidClock(v.String()) {
+			bad = true
 		}
 		if !bad {
 			return

@@ -31,7 +31,7 @@ func BudgetDir(state string) string { return filepath.Join(state, "distiller") }
 func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool) FlushOptions {
 	o := FlushOptions{
 		Trigger: trigger, Now: m.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
-		Force:   trigger == TriggerPreCompact,
+		Force: trigger == TriggerPreCompact, Desk: m.Desk,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)

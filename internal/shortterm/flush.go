@@ -50,6 +50,9 @@ type FlushOptions struct {
 	// Crash, when set, is called at named points (tests kill the process
 	// there to prove that recovery is exactly-once).
 	Crash func(point string)
+	// Desk is the cerebro desk's root: a session there gets a distillate
+	// of the operator's work ([distill.Segment.Desk]).
+	Desk string
 }
 
 // FlushResult says what a flush did.
@@ -143,6 +146,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 	seg := distill.Segment{
 		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items, Subagents: snap.subItems,
 		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
+		Desk: o.Desk != "" && samePath(o.Desk, snap.st.Project),
 	}
 	for _, it := range snap.items {
 		if !it.Time.IsZero() {
@@ -355,4 +359,15 @@ func withText(items []transcript.Item) int {
 		}
 	}
 	return n
+}
+
+// samePath compares two folders as the file system sees them.
+func samePath(a, b string) bool {
+	if ea, err := filepath.EvalSymlinks(a); err == nil {
+		a = ea
+	}
+	if eb, err := filepath.EvalSymlinks(b); err == nil {
+		b = eb
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
 }

@@ -29,6 +29,9 @@ type Segment struct {
 	// Dir is the project root; file paths under it are shown relative to
 	// it. Empty leaves paths as the tools gave them.
 	Dir string
+	// Desk says the session runs in the cerebro desk itself: its /org_*
+	// commands are the operator's work there, not housekeeping.
+	Desk bool
 }
 
 // The subsection headings, in the order they appear: the daily format's,

@@ -32,7 +32,7 @@ const (
 // and its subagents) and the commands run, and what is left open. The same
 // segment always gives the same body; an empty segment gives "".
 func Extractive(seg Segment) string {
-	turns := splitTurns(seg.Items)
+	turns := splitTurns(seg.Items, seg.Desk)
 	sc := sentenceCache{}
 	// A sentence is listed once: a decision is a decision before it is
 	// an outcome.
@@ -65,14 +65,26 @@ type turn struct {
 	// chore: the request is one of cerebro's own commands or a session
 	// command; its replies are housekeeping, not the work.
 	chore bool
+	// desk: the request is a desk command in the desk (see deskWork): the
+	// work itself, kept as its command line.
+	desk bool
 }
 
-func splitTurns(items []transcript.Item) []turn {
+// request is what the turn asked, "" for none (see [request]).
+func (t turn) request() string {
+	if t.desk {
+		return oneLine(t.ask.Text)
+	}
+	return request(t.ask.Text)
+}
+
+func splitTurns(items []transcript.Item, desk bool) []turn {
 	var turns []turn
 	for i := range items {
 		it := items[i]
 		if it.Role == transcript.RoleUser && it.Kind == "" {
-			turns = append(turns, turn{ask: &items[i], chore: housekeeping(it.Text)})
+			work := desk && deskWork(it.Text)
+			turns = append(turns, turn{ask: &items[i], chore: housekeeping(it.Text) && !work, desk: work})
 			continue
 		}
 		if len(turns) == 0 {
@@ -157,7 +169,7 @@ func askedList(turns []turn) []string {
 		if t.ask == nil {
 			continue
 		}
-		r := request(t.ask.Text)
+		r := t.request()
 		if r == "" || seen[r] {
 			continue
 		}

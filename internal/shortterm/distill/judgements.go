@@ -45,7 +45,7 @@ func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip m
 		if t.chore {
 			continue
 		}
-		if t.ask != nil && request(t.ask.Text) != "" {
+		if t.ask != nil && t.request() != "" {
 			// A request that states a choice ("keep the name, but…").
 			for _, s := range sc.of(t.ask.Text) {
 				if decision.in(s.words) && !isQuestion(s.text) {
@@ -262,7 +262,7 @@ func openList(sc sentenceCache, turns []turn, items []transcript.Item) []string 
 		if t.chore || t.ask == nil {
 			continue
 		}
-		if r := request(t.ask.Text); r != "" {
+		if r := t.request(); r != "" {
 			switch {
 			case t.interrupted() && !t.answered(sc):
 				add("interrupted, not resolved: " + r)
