@@ -64,10 +64,10 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
 	}
 	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
-		box.Research = blackbox.ClaudeResearch{
+		box.Research, box.ResearchWhy = f.researchBudget(blackbox.ClaudeResearch{
 			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ()},
 			Memhook: f.Executable, Model: eff.Distiller.Model,
-		}
+		})
 	}
 	return box, func() { st.Close() }, nil
 }

@@ -162,3 +162,18 @@ func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
 		t.Fatalf("with date_boost -1 the date was still read:\n%s", out)
 	}
 }
+
+func TestSearchSinceUntil(t *testing.T) {
+	proj, env := memProject(t)
+	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "--until", "2026-11-29", "проект")
+	if code != 0 || !strings.Contains(out, "daily/2026-11-29.md#L1-L9") {
+		t.Fatalf("until the day: exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, code = run(t, env, "", "search", "--project", proj, "--json", "--since", "2026-11-30", "проект")
+	if code != 0 || !strings.Contains(out, `"results": []`) {
+		t.Fatalf("since the next day: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--since", "last week", "x"); code != 1 || !strings.Contains(errOut, "YYYY-MM-DD") {
+		t.Fatalf("bad since: %d %s", code, errOut)
+	}
+}

@@ -11,12 +11,14 @@ import (
 )
 
 // memorySetup is what index, search and get share: the project, its
-// settings, the memory roots in scope and the index parameters.
+// settings, the memory roots in scope and the index parameters, and the
+// searchable memory they make.
 type memorySetup struct {
 	project string
 	cfg     *config.Effective
 	roots   []search.Root
 	params  search.Params
+	memory  *search.Memory
 }
 
 // memoryRoots resolves the roots for --project/--root/--scope. With
@@ -57,6 +59,8 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 		return nil, withHint(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
 	}
 	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
+	s.memory = &search.Memory{Base: proj, Roots: s.roots, IndexDir: f.Paths.Indexes(), Params: s.params,
+		Options: s.searchOptions(0, time.Time{}), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
 	return s, nil
 }
 
@@ -68,15 +72,7 @@ func (f *Factory) apiKey(envName string) string {
 }
 
 // existing keeps the roots that exist on disk: only those have an index.
-func (s *memorySetup) existing() []search.Root {
-	var out []search.Root
-	for _, r := range s.roots {
-		if fi, err := os.Stat(r.Dir); err == nil && fi.IsDir() {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (s *memorySetup) existing() []search.Root { return s.memory.Existing() }
 
 // searchOptions maps the settings onto one search.
 func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {

@@ -128,35 +128,7 @@ func (f *Factory) searchProject(ctx context.Context, root, query string, limit i
 	if err != nil {
 		return nil, err
 	}
-	uctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.Search.UpdateBudgetMS)*time.Millisecond)
-	defer cancel()
-	var idxs []*search.Index
-	defer func() {
-		for _, ix := range idxs {
-			ix.Close()
-		}
-	}()
-	var notes []string
-	for _, r := range s.existing() {
-		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return nil, err
-		}
-		idxs = append(idxs, ix)
-		st, err := ix.Update(uctx, f.Now(), nil)
-		if err != nil {
-			return nil, err
-		}
-		if !st.Complete {
-			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read); searched what is indexed", search.DisplayPath(r.Dir, s.project), st.Pending))
-		}
-	}
-	resp, err := search.Search(ctx, idxs, query, s.searchOptions(limit, f.Now()))
-	if err != nil {
-		return nil, err
-	}
-	resp.Notes = append(notes, resp.Notes...)
-	return resp, nil
+	return s.memory.Query(ctx, query, limit, f.Now(), nil)
 }
 
 func serveRun(ctx context.Context, opts *ServeOptions) error {

@@ -149,9 +149,13 @@ type Org struct {
 
 // Recall bounds the memory black box.
 type Recall struct {
-	ExtremeMaxCalls int     `toml:"extreme_max_calls"`
-	ExtremeSeconds  int     `toml:"extreme_seconds"`
-	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
+	ExtremeMaxCalls int `toml:"extreme_max_calls"`
+	ExtremeSeconds  int `toml:"extreme_seconds"`
+	// ExtremeDailyCalls bounds the model calls of all extreme recalls in a
+	// day, whoever asks (the command line or the MCP server's recall tool);
+	// read from the user's settings only.
+	ExtremeDailyCalls int     `toml:"extreme_daily_calls"`
+	VectorMinScore    float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
 // Limits bounds every read of a file a repository controls (see
@@ -210,7 +214,7 @@ func Default() Config {
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
-		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
+		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, ExtremeDailyCalls: 30, VectorMinScore: 0.5},
 		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
 		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},

@@ -44,6 +44,7 @@ var bounds = map[string]bound{
 	"org.raw_large_bytes":          {0, 1 << 40},
 	"recall.extreme_max_calls":     {0, 100},
 	"recall.extreme_seconds":       {1, 3_600},
+	"recall.extreme_daily_calls":   {0, 10_000},
 	"recall.vector_min_score":      {-1, 1},
 	"limits.note_bytes":            {64 << 10, 1 << 30},
 	"limits.transcript_line_bytes": {1 << 20, 256 << 20},

@@ -45,6 +45,12 @@ type Options struct {
 	Base string
 	// SnippetChars caps a result's snippet; 0 means [SnippetChars].
 	SnippetChars int
+	// Within, when set, keeps the search to the files dated in it (a zero
+	// From or To leaves that end open). A file's date is the one its
+	// name gives (a roll-up's: its period's last day), else for
+	// short-term memory its modification time; undated pages (CORE, the
+	// wiki) have none and are left out.
+	Within *DayRange
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -178,13 +184,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	for i, ix := range idxs {
 		weights, match := weightsFrom(stems, dfs[i], ns[i])
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil); err != nil {
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within); err != nil {
 			return nil, false, err
 		}
 		if only := dates.files(ix); only != nil {
 			// the named days' best chunks are candidates even when their
 			// words rank below the pool
-			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only); err != nil {
+			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only, o.Within); err != nil {
 				return nil, false, err
 			}
 		}
@@ -201,6 +207,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			return nil, false, err
 		}
 		for _, h := range byID {
+			if !o.Within.holds(h.dated) {
+				continue // a vector candidate from outside the period
+			}
 			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fields: h.fields}
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk, o.snippetChars()) {
 				p := *h
@@ -317,12 +326,15 @@ const (
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
 //
-// only, when not nil, limits the candidates to those files.
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string) error {
+// only, when not nil, limits the candidates to those files, within to the
+// files dated in it.
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange) error {
 	if len(match) == 0 {
 		return nil
 	}
 	filter, args := onlyFiles(only)
+	pf, pargs := within.filter()
+	filter, args = filter+pf, append(args, pargs...)
 	args = append(append([]any{ftsQuery(match)}, args...), pool)
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {

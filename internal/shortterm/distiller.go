@@ -105,7 +105,7 @@ func TakeBudget(dir string, day time.Time, limit int) (bool, error) {
 		return atomicfile.Write(path, []byte(strconv.Itoa(n+1)+"\n"), 0o600)
 	})
 	if err != nil {
-		return false, fmt.Errorf("take distiller budget: %w", err)
+		return false, fmt.Errorf("take a model call from the day's budget in %s: %w", dir, err)
 	}
 	return ok, nil
 }

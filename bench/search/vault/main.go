@@ -28,7 +28,15 @@ func main() {
 	notes := flag.Int("notes", 7000, "notes in the generated vault")
 	flag.StringVar(&memhook, "memhook", "", "a built memhook binary: measure the CLI against grep -rilF")
 	flag.StringVar(&extra, "cli-vault", "", "another folder of notes to measure the CLI against grep on")
+	write := flag.String("write", "", "only write the generated vault into this folder, and exit (bench/mcp uses it)")
 	flag.Parse()
+	if *write != "" {
+		if _, _, err := writeGenerated(*write, *notes, vocabulary(*vaults)); err != nil {
+			fmt.Fprintln(os.Stderr, "vault:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*vaults, *notes); err != nil {
 		fmt.Fprintln(os.Stderr, "vault:", err)
 		os.Exit(1)
@@ -273,8 +281,11 @@ func (v *vocab) text(r *rand.Rand, words int) string {
 	return b.String() + ".\n"
 }
 
-func generated(work string, n int, v *vocab) error {
-	dir := filepath.Join(work, "gen")
+// writeGenerated writes n notes drawn from v's word statistics into dir:
+// every third a daily file, the others in 40 area folders, each linking
+// another. The seed is fixed, so every run writes the same vault; the
+// generator is returned for what is drawn after it.
+func writeGenerated(dir string, n int, v *vocab) ([]string, *rand.Rand, error) {
 	r := rand.New(rand.NewSource(7))
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	var files []string
@@ -289,9 +300,18 @@ func generated(work string, n int, v *vocab) error {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			return err
+			return nil, nil, err
 		}
 		files = append(files, p)
+	}
+	return files, r, nil
+}
+
+func generated(work string, n int, v *vocab) error {
+	dir := filepath.Join(work, "gen")
+	files, r, err := writeGenerated(dir, n, v)
+	if err != nil {
+		return err
 	}
 	mb := dirMB(dir)
 	ix, st, d, err := build(filepath.Join(work, "idx-gen"), dir)

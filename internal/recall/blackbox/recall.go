@@ -310,7 +310,11 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			return nil, "nested call (CEREBRO_NESTED): level 5 never runs inside level 5", errSkip
 		}
 		if b.Research == nil {
-			return nil, "no claude command configured", errSkip
+			why := "no claude command configured"
+			if b.ResearchWhy != "" {
+				why = b.ResearchWhy
+			}
+			return nil, why, errSkip
 		}
 		items, note, steps, err := b.research(ctx, req, asked)
 		*walk = steps
