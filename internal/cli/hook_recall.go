@@ -8,6 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
 // autoRecall adds the best few memory snippets to a prompt when
@@ -19,7 +20,7 @@ func (r *hookRun) autoRecall(ctx context.Context, sc *hookScope) ([]byte, error)
 	if !c.AutoRecalls(r.In.Prompt) {
 		return nil, nil
 	}
-	prompt := strings.TrimSpace(r.In.Prompt)
+	prompt := strings.TrimSpace(private.Strip(r.In.Prompt)) // never a query either
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.AutoRecallBudget)*time.Millisecond)
 	defer cancel()
 	roots := search.Roots(sc.layout.Root, r.Paths.Home, r.Getenv("HOME"), search.ScopeAll)

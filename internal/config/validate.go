@@ -99,13 +99,11 @@ func Range(key string) string {
 	return ""
 }
 
-// validate puts every key outside its range back to its default, with a
-// warning naming the key, the value and the range.
-func (e *Effective) validate() {
-	def := Default()
-	defs := map[string]reflect.Value{}
-	walk(reflect.ValueOf(&def).Elem(), "", func(key string, v reflect.Value) { defs[key] = v })
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+// validate puts every key outside its range back to its value in before
+// (the configuration before the layer just applied), with a warning naming
+// the key, the value and the range.
+func (e *Effective) validate(before *Config, beforeSources map[string]string) {
+	walkPair(reflect.ValueOf(before).Elem(), reflect.ValueOf(&e.Config).Elem(), func(key string, prev, v reflect.Value) {
 		bad := false
 		if b, ok := bounds[key]; ok {
 			var x float64
@@ -131,9 +129,18 @@ func (e *Effective) validate() {
 		if !bad {
 			return
 		}
-		e.warn("%s = %v (from %s) is out of range %s; the default %v is used", key, v.Interface(), e.Source(key), Range(key), defs[key].Interface())
-		v.Set(defs[key])
-		delete(e.sources, key)
+		src, ok := beforeSources[key]
+		what := "the default"
+		if ok {
+			what = "the value from " + src
+		}
+		e.warn("%s = %v (from %s) is out of range %s; %s %v is used", key, v.Interface(), e.Source(key), Range(key), what, prev.Interface())
+		v.Set(prev)
+		if ok {
+			e.sources[key] = src
+		} else {
+			delete(e.sources, key)
+		}
 	})
 }
 
@@ -141,7 +148,7 @@ func (e *Effective) validate() {
 func defaultOf(key string) string {
 	def := Default()
 	out := ""
-	walk(reflect.ValueOf(&def).Elem(), "", func(k string, v reflect.Value) {
+	walk(reflect.ValueOf(&def).Elem(), func(k string, v reflect.Value) {
 		if k == key {
 			out = fmt.Sprintf("%v", v.Interface())
 			if v.Kind() == reflect.String {
@@ -183,6 +190,20 @@ func setValue(v reflect.Value, raw any) error {
 		default:
 			return fmt.Errorf("want a number, got %#v", raw)
 		}
+	case reflect.Slice:
+		list, ok := raw.([]any)
+		if !ok {
+			return fmt.Errorf("want a list of strings, got %#v", raw)
+		}
+		out := make([]string, 0, len(list))
+		for _, x := range list {
+			s, ok := x.(string)
+			if !ok {
+				return fmt.Errorf("want a list of strings, got %#v", x)
+			}
+			out = append(out, s)
+		}
+		v.Set(reflect.ValueOf(out))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}

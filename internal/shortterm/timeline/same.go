@@ -38,6 +38,7 @@ const (
 )
 
 func identify(item string) ident {
+	item = Unlabel(item)
 	id := ident{words: map[string]bool{}}
 	if t, ok := ParseTests(item); ok {
 		id.check = strings.ToLower(t.Runner)

@@ -101,7 +101,8 @@ type Session struct {
 	Title       string
 	Keys        []string // its sections' keys
 	Commits     []Commit
-	Tests       []Tests // the last verdict of each runner, in order of first run
+	Shipped     []string // pushes and pull requests, as the Done items say them
+	Tests       []Tests  // the last verdict of each runner, in order of first run
 	NotDone     []string
 	Substance   bool
 	entries     []daily.Entry
@@ -122,7 +123,7 @@ func (x Session) Detail(max int) []string {
 		var items []string
 		for _, e := range x.entries {
 			for _, it := range e.Items(d.head) {
-				if _, ok := ParseCommit(it); ok {
+				if _, ok := ParseCommit(it); ok || shipped(it) {
 					continue
 				}
 				if _, ok := ParseTests(it); ok {
@@ -213,6 +214,8 @@ func Sessions(secs []Section) []Session {
 		for _, d := range s.Entry.Items(daily.HeadDone) {
 			if c, ok := ParseCommit(d); ok {
 				x.Commits = append(x.Commits, c)
+			} else if shipped(d) {
+				x.Shipped = append(x.Shipped, d)
 			}
 		}
 		for _, h := range []string{daily.HeadDone, daily.HeadNotDone} {
@@ -238,6 +241,12 @@ func (x *Session) addTests(t Tests) {
 	x.Tests = append(x.Tests, t)
 }
 
+// shipped reports a Done item that pushed or opened a pull request, in
+// the distillers' forms ("pushed origin main", "opened PR <url>").
+func shipped(item string) bool {
+	return strings.HasPrefix(item, "pushed ") || strings.HasPrefix(item, "opened PR ")
+}
+
 // NoOutcome is [Session.Outcome] of a session with none.
 const NoOutcome = "no recorded outcome"
 
@@ -246,6 +255,7 @@ const (
 	lineCommits  = 3
 	subjectRunes = 60
 	notDoneRunes = 80
+	testsRunes   = 100
 )
 
 // Outcome is the line's account of what the session did: its commits
@@ -264,8 +274,11 @@ func (x Session) Outcome() string {
 		}
 		parts = append(parts, "committed "+strings.Join(cs, "; "))
 	}
+	for _, sh := range x.Shipped {
+		parts = append(parts, Clip(sh, subjectRunes+20))
+	}
 	for _, t := range x.Tests {
-		parts = append(parts, t.String())
+		parts = append(parts, Clip(t.String(), testsRunes))
 	}
 	if n := len(x.NotDone); n > 0 {
 		s := "not done: " + Clip(x.NotDone[0], notDoneRunes)

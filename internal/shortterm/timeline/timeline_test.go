@@ -37,13 +37,14 @@ func TestParseCommitAndTests(t *testing.T) {
 		in   string
 		want Tests
 	}{
-		{"tests: go test 41 passed, 0 failed", Tests{"go test", 41, 0, true}},
-		{"tests: pytest 3 failed, 10 passed", Tests{"pytest", 10, 3, true}},
-		{"tests: mix test 87 passed", Tests{"mix test", 87, 0, true}},
-		{"tests: npm test failed", Tests{"npm test", 0, 1, false}},
+		{"tests: go test 41 passed, 0 failed", Tests{Runner: "go test", Passed: 41, Failed: 0, Counted: true}},
+		{"tests: pytest 3 failed, 10 passed", Tests{Runner: "pytest", Passed: 10, Failed: 3, Counted: true}},
+		{"tests: mix test 87 passed", Tests{Runner: "mix test", Passed: 87, Failed: 0, Counted: true}},
+		{"tests: npm test failed", Tests{Runner: "npm test", Passed: 0, Failed: 1, Counted: false}},
 	}
 	for _, c := range cases {
 		got, ok := ParseTests(c.in)
+		got.Text = ""
 		if !ok || got != c.want {
 			t.Errorf("%q: %+v %v, want %+v", c.in, got, ok, c.want)
 		}
@@ -51,7 +52,7 @@ func TestParseCommitAndTests(t *testing.T) {
 	if _, ok := ParseTests("tests: 3 passed"); ok {
 		t.Error("a run without its runner read as tests")
 	}
-	if (Tests{"go test", 41, 0, true}).Green() != true || (Tests{"go test", 40, 1, true}).Green() || (Tests{"x", 0, 0, true}).Green() {
+	if (Tests{Runner: "go test", Passed: 41, Failed: 0, Counted: true}).Green() != true || (Tests{Runner: "go test", Passed: 40, Failed: 1, Counted: true}).Green() || (Tests{Runner: "x", Passed: 0, Failed: 0, Counted: true}).Green() {
 		t.Error("Green")
 	}
 }
@@ -178,5 +179,39 @@ func TestClip(t *testing.T) {
 	}
 	if got := Clip(strings.Repeat("слово ", 40), 30); len([]rune(got)) > 30 || !strings.HasSuffix(got, "…") {
 		t.Fatal(got)
+	}
+}
+
+// TestGroundedItemForms: the grounded distillate's forms — go test's
+// packages, the runner's own line after the counts, a failing run in
+// Open, a labelled todo — read as the same work.
+func TestGroundedItemForms(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Tests
+	}{
+		{"tests: go test 3 packages ok, 0 failed", Tests{Runner: "go test", Passed: 3, Counted: true}},
+		{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s)", Tests{Runner: "pytest", Passed: 27, Counted: true}},
+		{"tests: mix test 60 passed, 5 failed (65 tests, 5 failures): test a, test b", Tests{Runner: "mix test", Passed: 60, Failed: 5, Counted: true}},
+		{"not done: tests failing: npm test 11 passed, 1 failed", Tests{Runner: "npm test", Passed: 11, Failed: 1, Counted: true}},
+		{"tests: go test passed (exit 0, no counts printed)", Tests{Runner: "go test"}},
+		{"tests: go test 41 passed, 0 failed; 2 earlier runs failed: TestA, TestB", Tests{Runner: "go test", Passed: 41, Counted: true}},
+	}
+	for _, c := range cases {
+		got, ok := ParseTests(c.in)
+		got.Text = ""
+		if !ok || got != c.want {
+			t.Errorf("%q: %+v %v, want %+v", c.in, got, ok, c.want)
+		}
+	}
+	open := identify("not done: tests failing: go test 2 packages ok, 1 failed: TestFlush")
+	if !open.closedBy("tests: go test 3 packages ok, 0 failed", identify("tests: go test 3 packages ok, 0 failed")) {
+		t.Error("a failing go test is not closed by a green one")
+	}
+	if !identify("todo: Add tests for the parser").same(identify("in progress: Add tests for the parser")) {
+		t.Error("a todo and the same todo in progress are two items")
+	}
+	if !identify("todo: write the parser tests").closedBy("committed a1b2c3d write the parser tests", identify("committed a1b2c3d write the parser tests")) {
+		t.Error("a todo is not closed by the commit that names it")
 	}
 }

@@ -2,6 +2,6 @@ package timeline
 
 import "github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 
-// sectionTitle is the session's title the heading names ("" until the
-// distillers write one).
-func sectionTitle(daily.Entry) string { return "" }
+// sectionTitle is the session's title the heading names ("" when it names
+// none: an older section, or a session without one).
+func sectionTitle(e daily.Entry) string { return e.Title }
