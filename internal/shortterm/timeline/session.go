@@ -121,6 +121,14 @@ func (x Session) Detail(max int) []string {
 	var lists []list
 	for _, d := range details {
 		var items []string
+		if d.head == daily.HeadFinal {
+			// The final message is one item: its beginning and its end,
+			// where the next steps are said; the newest section's.
+			if f := finalMessage(x.entries); f != "" {
+				lists = append(lists, list{d.label, []string{f}})
+			}
+			continue
+		}
 		for _, e := range x.entries {
 			for _, it := range e.Items(d.head) {
 				if _, ok := ParseCommit(it); ok || shipped(it) {
@@ -129,7 +137,7 @@ func (x Session) Detail(max int) []string {
 				if _, ok := ParseTests(it); ok {
 					continue
 				}
-				items = append(items, Clip(it, detailRunes))
+				items = append(items, Clip(ShortPaths(it), detailRunes))
 			}
 		}
 		switch d.head {
@@ -149,7 +157,8 @@ func (x Session) Detail(max int) []string {
 			lists = append(lists, list{d.label, items})
 		}
 	}
-	// Chosen round by round, shown subsection by subsection.
+	// Chosen round by round, shown subsection by subsection, a
+	// subsection's items on one line.
 	take := make([]int, len(lists))
 	n := 0
 choose:
@@ -159,7 +168,10 @@ choose:
 			if round >= len(l.items) {
 				continue
 			}
-			c := utf8.RuneCountInString(l.label) + utf8.RuneCountInString(l.items[round]) + 7
+			c := utf8.RuneCountInString(l.items[round]) + 2
+			if round == 0 {
+				c += utf8.RuneCountInString(l.label) + 7
+			}
 			if n+c > max {
 				break choose
 			}
@@ -173,15 +185,76 @@ choose:
 	}
 	var out []string
 	for i, l := range lists {
-		for _, it := range l.items[:take[i]] {
-			out = append(out, l.label+": "+it)
+		if take[i] > 0 {
+			out = append(out, l.label+": "+strings.Join(l.items[:take[i]], "; "))
 		}
 	}
 	return out
 }
 
-// detailRunes bounds an item of a session's detail.
+// detailRunes bounds an item of a session's detail; the final message
+// gets twice as much, half from its end.
 const detailRunes = 160
+
+// ShortPaths names each path of an item by its last two elements ("…/"
+// before them): where a line is read, the file's name and folder say
+// which file it is, and the daily file holds the whole path.
+func ShortPaths(item string) string {
+	if !strings.Contains(item, "/") {
+		return item
+	}
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		tok := item[start:end]
+		core := strings.TrimRight(tok, ".:;!?")
+		if p := asPath(core); p != "" && strings.Count(p, "/") > 1 {
+			parts := strings.Split(p, "/")
+			b.WriteString("…/" + strings.Join(parts[len(parts)-2:], "/") + tok[len(core):])
+		} else {
+			b.WriteString(tok)
+		}
+		start = -1
+	}
+	for i, r := range item {
+		sep := r == ' ' || r == '`' || r == '"' || r == '\'' || r == ',' || r == '(' || r == ')' || r == '[' || r == ']'
+		switch {
+		case sep && start >= 0:
+			flush(i)
+			b.WriteRune(r)
+		case sep:
+			b.WriteRune(r)
+		case start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		flush(len(item))
+	}
+	return b.String()
+}
+
+// finalMessage is the newest section's final message in one line, its
+// head and its tail when it is long.
+func finalMessage(es []daily.Entry) string {
+	for i := len(es) - 1; i >= 0; i-- {
+		items := es[i].Items(daily.HeadFinal)
+		if len(items) == 0 {
+			continue
+		}
+		text := strings.Join(strings.Fields(strings.Join(items, " ")), " ")
+		if utf8.RuneCountInString(text) <= 2*detailRunes {
+			return text
+		}
+		r := []rune(text)
+		tail := string(r[len(r)-detailRunes:])
+		if j := strings.IndexByte(tail, ' '); j >= 0 && j < len(tail)/2 {
+			tail = tail[j+1:]
+		}
+		return Clip(text, detailRunes) + " " + tail
+	}
+	return ""
+}
 
 // details are the subsections a line's detail draws on, in order, with
 // the label each item gets. Done items that are commits or test runs are

@@ -215,3 +215,29 @@ func TestGroundedItemForms(t *testing.T) {
 		t.Error("a todo is not closed by the commit that names it")
 	}
 }
+
+// TestDetail: a bounded detail holds a bit of each subsection, its items
+// on one line, paths by their last two elements, the final message by its
+// head and its tail.
+func TestDetail(t *testing.T) {
+	final := "Done. " + strings.Repeat("word ", 80) + "Next: run `bd ready` to pick spotter-0p7.1."
+	e := entry(t, "s", 1, "### Asked\n- make the flush atomic\n- and document it\n### Done\n- committed a1b2c3d flush: temp+rename\n- wrote `/Users/me/proj/docs/flush.md`\n### Decided\n- temp+rename\n- no fsync of the dir\n### Learned\n"+
+		strings.Repeat("- a lesson that takes room in the detail\n", 20)+"### Final message\n- "+final+"\n")
+	ses := Sessions([]Section{{Date: "2026-11-24", Key: "s#1", Entry: e}})[0]
+	d := ses.Detail(700)
+	joined := strings.Join(d, "\n")
+	for _, want := range []string{"asked: and document it", "done: wrote `…/docs/flush.md`", "decided: temp+rename; no fsync of the dir", "learned: a lesson", "final message: Done. word", "to pick spotter-0p7.1."} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("missing %q in\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "a1b2c3d") || strings.Contains(joined, "make the flush atomic") {
+		t.Errorf("the line's commit or title repeated:\n%s", joined)
+	}
+	if n := len([]rune(joined)); n > 700 {
+		t.Errorf("%d runes over 700", n)
+	}
+	if len(ses.Detail(100)) >= len(d) {
+		t.Error("a smaller bound holds as much")
+	}
+}
