@@ -28,19 +28,22 @@ const (
 
 // piece is a unit of the inject the budget takes whole or not at all.
 type piece struct {
-	out      int // its block
-	text     string
-	keys     []string // what it hands, for [Given]
-	needs    []int    // pieces that must come with it (its heading, its line)
-	full     int      // a line's section whole (-1: none)
-	line     int      // a section's line (-1: none)
-	items    []int    // a line's open items
-	detail   int      // a line's detail (0: none)
-	file     string   // where it comes from, for the note
-	what     what
-	name     string // a whole block's name in the note (CORE.md, the roll-up)
-	taken    bool
-	sections int // a whole piece's sections
+	out   int // its block
+	text  string
+	keys  []string // what it hands, for [Given]
+	needs []int    // pieces that must come with it (its heading, its line)
+	fulls []int    // a line's sections whole
+	line  int      // a section's line (-1: none)
+	// anchor and sub order a block's pieces: by the piece they are shown
+	// at, then the line, its items, its detail, the section.
+	anchor, sub int
+	items       []int  // a line's open items
+	detail      int    // a line's detail (0: none)
+	wider       []int  // its wider details, widest first
+	file        string // where it comes from, for the note
+	what        what
+	name        string // a whole block's name in the note (CORE.md, the roll-up)
+	taken       bool
 }
 
 // outBlock is one <memory> block of the output.
@@ -85,19 +88,18 @@ func (p *plan) init() { p.weekHead = -1 }
 type step struct {
 	piece   int
 	upgrade bool
+	widen   bool // the line's detail made the widest that fits
 }
 
 // plan sets the budget's order: breadth before depth. lines is every
 // session's line, newest first (today's, the previous day's, the
-// timeline's); the first whole of them (today's and the previous day's)
-// can become their sections whole. First every line with its open items
-// (the latest session's outcome first, today's open items with it), then
-// the roll-up's heading and open items, then each line's detail, then
-// today's and the previous day's sessions whole, newest first, then the
-// roll-up's decisions and sessions. Measured on bench/week: a line and
-// its detail for every session keep more of a week's facts than the
-// newest sections whole.
-func (p *plan) plan(lines []int, whole int) {
+// timeline's); sections is today's and the previous day's sections, newest
+// first. First every line with its open items (the latest session's
+// outcome first, today's open items with it), then the roll-up's heading
+// and open items, then each line's detail, then the sections whole, newest
+// first (a line goes once its session's sections are all given whole),
+// then the roll-up's decisions and sessions.
+func (p *plan) plan(lines, sections []int) {
 	take := func(is ...int) {
 		for _, i := range is {
 			p.steps = append(p.steps, step{piece: i})
@@ -113,8 +115,15 @@ func (p *plan) plan(lines []int, whole int) {
 			take(p.pieces[l].detail)
 		}
 	}
-	for _, l := range lines[:whole] {
-		p.steps = append(p.steps, step{piece: l, upgrade: true})
+	for _, f := range sections {
+		p.steps = append(p.steps, step{piece: f, upgrade: true})
+	}
+	// What the sections whole left, to the details of the lines still
+	// shown, newest first.
+	for _, l := range lines {
+		if len(p.pieces[l].wider) > 0 {
+			p.steps = append(p.steps, step{piece: l, widen: true})
+		}
 	}
 	take(p.weekOrder(true)...)
 }
@@ -132,9 +141,23 @@ func (p *plan) longAfterDaily() {
 	}
 }
 
-// addPiece adds x; a line and its section are paired after both exist.
+// Where a piece is shown beside the piece it is anchored at.
+const (
+	subItem    = 1
+	subDetail  = 500
+	subSection = 1000
+)
+
+// anchor shows line l, its items and its detail at piece at.
+func (p *plan) anchor(l, at int) {
+	for _, i := range p.lineParts(l) {
+		p.pieces[i].anchor = at
+	}
+}
+
+// addPiece adds x; a line and its sections are paired after both exist.
 func (p *plan) addPiece(x piece) int {
-	x.full, x.line = -1, -1
+	x.line, x.anchor = -1, len(p.pieces)
 	p.pieces = append(p.pieces, x)
 	return len(p.pieces) - 1
 }
@@ -159,15 +182,27 @@ func (p *plan) addLine(out int, rel string, ses timeline.Session, tr *timeline.T
 		if it.Since != it.Date {
 			text += " (since " + it.Since + ")"
 		}
-		i := p.addPiece(piece{out: out, text: text + "\n", keys: []string{it.Ref()}, needs: []int{l}, file: rel, what: whatItem})
+		i := p.addPiece(piece{out: out, text: text + "\n", keys: []string{it.Ref()}, needs: []int{l}, file: rel, what: whatItem, sub: subItem + len(p.pieces[l].items)})
 		p.pieces[l].items = append(p.pieces[l].items, i)
 	}
+	render := func(d []string) string { return "  - " + strings.Join(d, "\n  - ") + "\n" }
 	if d := ses.Detail(detailRunes); len(d) > 0 {
-		text := "  - " + strings.Join(d, "\n  - ") + "\n"
-		p.pieces[l].detail = p.addPiece(piece{out: out, text: text, needs: []int{l}, file: rel, what: whatDetail})
+		first := render(d)
+		p.pieces[l].detail = p.addPiece(piece{out: out, text: first, needs: []int{l}, file: rel, what: whatDetail, sub: subDetail})
+		prev := first
+		for _, n := range widerDetail {
+			if t := render(ses.Detail(n)); t != prev {
+				p.pieces[l].wider = append([]int{p.addPiece(piece{out: out, text: t, needs: []int{l}, file: rel, what: whatDetail, sub: subDetail})}, p.pieces[l].wider...)
+				prev = t
+			}
+		}
 	}
 	return l
 }
+
+// widerDetail bounds the details a line may widen to with the room the
+// sections whole left.
+var widerDetail = []int{1400, 2800, 5600}
 
 // detailRunes bounds a line's detail, the same for every day: on
 // bench/week a larger one for today and the previous day kept fewer of
@@ -229,15 +264,35 @@ func (p *plan) allocate(left int) {
 	for _, st := range p.steps {
 		x := p.pieces[st.piece]
 		switch {
+		case st.widen:
+			d := p.pieces[x.detail]
+			if !x.taken || !d.taken {
+				continue
+			}
+			for _, w := range x.wider {
+				if extra := runes(p.pieces[w].text) - runes(d.text); extra <= left {
+					p.pieces[x.detail].taken, p.pieces[w].taken = false, true
+					left -= extra
+					break
+				}
+			}
 		case st.upgrade:
-			if x.full < 0 {
-				continue
+			c := p.cost(st.piece, used)
+			// The last section of a line to come whole takes the line's
+			// place: what it frees counts.
+			l := x.line
+			last := l >= 0 && p.pieces[l].taken && p.othersWhole(l, st.piece)
+			freed := 0
+			if last {
+				freed = p.lineSize(l)
 			}
-			if !x.taken {
-				try(x.full)
-				continue
+			if c-freed <= left {
+				p.take(st.piece, used)
+				left -= c
+				if last {
+					left += p.drop(l)
+				}
 			}
-			p.upgrade(st.piece, &left)
 		default:
 			if (x.what == whatItem || x.what == whatDetail) && !p.pieces[x.needs[0]].taken {
 				continue
@@ -247,30 +302,47 @@ func (p *plan) allocate(left int) {
 	}
 }
 
-// upgrade makes the taken line l its section whole when the difference
-// fits left: the line, its items and its detail go, the section comes.
-func (p *plan) upgrade(l int, left *int) bool {
-	x := p.pieces[l]
-	gain := runes(x.text)
-	parts := append([]int(nil), x.items...)
-	if x.detail > 0 {
-		parts = append(parts, x.detail)
-	}
-	for _, it := range parts {
-		if p.pieces[it].taken {
-			gain += runes(p.pieces[it].text)
+// othersWhole reports whether every section of line l but f is given
+// whole.
+func (p *plan) othersWhole(l, f int) bool {
+	for _, g := range p.pieces[l].fulls {
+		if g != f && !p.pieces[g].taken {
+			return false
 		}
 	}
-	if runes(p.pieces[x.full].text)-gain > *left {
-		return false
-	}
-	*left += gain - runes(p.pieces[x.full].text)
-	p.pieces[l].taken = false
-	for _, it := range parts {
-		p.pieces[it].taken = false
-	}
-	p.pieces[x.full].taken = true
 	return true
+}
+
+// lineSize is what line l takes with its items and detail.
+func (p *plan) lineSize(l int) int {
+	n := 0
+	for _, i := range p.lineParts(l) {
+		if p.pieces[i].taken {
+			n += runes(p.pieces[i].text)
+		}
+	}
+	return n
+}
+
+func (p *plan) lineParts(l int) []int {
+	parts := append([]int{l}, p.pieces[l].items...)
+	if d := p.pieces[l].detail; d > 0 {
+		parts = append(append(parts, d), p.pieces[l].wider...)
+	}
+	return parts
+}
+
+// drop leaves out line l with its items and detail, whose sections are
+// all whole, and returns the room it frees.
+func (p *plan) drop(l int) int {
+	freed := 0
+	for _, i := range p.lineParts(l) {
+		if p.pieces[i].taken {
+			p.pieces[i].taken = false
+			freed += runes(p.pieces[i].text)
+		}
+	}
+	return freed
 }
 
 // fit takes what the budget holds and says what it left out, within max
@@ -306,11 +378,21 @@ func (p *plan) fit(max int) (string, []string) {
 	for _, bi := range order {
 		ob := p.blocks[bi]
 		var body strings.Builder
+		var in []int
 		for i, x := range p.pieces {
-			if x.out != bi || !x.taken {
-				continue
+			if x.out == bi && x.taken {
+				in = append(in, i)
 			}
-			body.WriteString(x.text)
+		}
+		sort.SliceStable(in, func(a, b int) bool {
+			x, y := p.pieces[in[a]], p.pieces[in[b]]
+			if x.anchor != y.anchor {
+				return x.anchor < y.anchor
+			}
+			return x.sub < y.sub
+		})
+		for _, i := range in {
+			body.WriteString(p.pieces[i].text)
 			gave = append(gave, p.pieces[i].keys...)
 		}
 		if body.Len() == 0 {
@@ -358,18 +440,17 @@ func (p *plan) omitted(brief bool) string {
 		}
 		switch x.what {
 		case whatSection:
-			switch {
-			case x.line >= 0 && p.pieces[x.line].taken:
-				addN(x.file, "section shown as one line", max(x.sections, 1))
-			case x.line < 0:
-				addN(x.file, "section", max(x.sections, 1))
+			if x.line >= 0 && p.pieces[x.line].taken {
+				add(x.file, "section shown only in its session's line")
+			} else {
+				add(x.file, "section")
 			}
 		case whatLine:
-			if x.full < 0 || !p.pieces[x.full].taken {
+			if len(x.fulls) == 0 {
 				add(x.file, "session")
 			}
 		case whatItem:
-			if line := p.pieces[x.needs[0]]; line.full < 0 || !p.pieces[line.full].taken {
+			if line := p.pieces[x.needs[0]]; !line.taken && len(line.fulls) == 0 {
 				add(x.file, "open item")
 			}
 		case whatWeek, whatLong:
@@ -419,7 +500,7 @@ func (p *plan) omitted(brief bool) string {
 }
 
 // whatOrder is the order of the note's counts.
-var whatOrder = []string{"section shown as one line", "section", "session", "open item",
+var whatOrder = []string{"section shown only in its session's line", "section", "session", "open item",
 	"open item of the roll-up", "decision of the roll-up", "session of the roll-up"}
 
 func plural(n int, w string) string {
@@ -427,7 +508,7 @@ func plural(n int, w string) string {
 		return "1 " + w
 	}
 	if strings.HasPrefix(w, "section shown") {
-		return fmt.Sprintf("%d sections shown as one line each", n)
+		return fmt.Sprintf("%d sections shown only in their session's line", n)
 	}
 	head, tail, ok := strings.Cut(w, " of ")
 	if ok {

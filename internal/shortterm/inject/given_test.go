@@ -74,11 +74,11 @@ func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 		addSeq(t, l, now.Add(-time.Duration(100-i)*time.Minute), "s"+itoaTest(i), 1, "### Asked\n- "+strings.Repeat("padding words ", 30)+"\n")
 	}
 	g := &Given{}
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2500, Given: g})
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2700, Given: g})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: 3 sections shown as one line each\n") {
+	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: 3 sections shown only in their session's line\n") {
 		t.Fatalf("no omission note:\n%s", got)
 	}
 	if gave := strings.Join(g.Gave, ","); gave != "line:s0#1,line:s1#1,line:s2#1,s3#1,s4#1,s5#1" {

@@ -188,54 +188,37 @@ func Build(o Options) (string, error) {
 	}
 	p.longAfterDaily()
 
-	// Pieces, each session as a line with its open items and its detail
-	// under it, or as its section whole.
-	// A day shown by sections: one line per session (its sections whole
-	// as the upgrade), the newest section a group of its own, so that the
-	// latest outcome can be whole while the rest of its session is a line.
-	dayPieces := func(d *day, out int, newest bool) (lines []int) {
+	// Pieces: each session a line with its open items and its detail
+	// under it; on today and the previous day each of its sections may
+	// also be given whole (the line goes once all of them are). sections
+	// collects those sections, in file order.
+	var todaySecs, prevSecs []int
+	dayPieces := func(d *day, out int, sections *[]int) (lines []int) {
 		var secs []timeline.Section
 		for _, s := range d.secs {
 			if shown(s) {
 				secs = append(secs, s)
 			}
 		}
-		var last *timeline.Section
-		if newest && len(secs) > 0 {
-			last = &secs[len(secs)-1]
-			secs = secs[:len(secs)-1]
-		}
-		group := func(g []timeline.Section, ses timeline.Session) int {
-			var full strings.Builder
-			var keys []string
-			for _, s := range g {
-				text := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
-					_, closed := tr.Closed(s.Key, item)
-					return closed
-				})
-				full.WriteString(strings.TrimRight(text, "\n") + "\n\n")
-				keys = append(keys, s.Key)
-			}
-			l := p.addLine(out, d.rel, ses, &tr, had)
-			f := p.addPiece(piece{out: out, text: full.String(), keys: keys, file: d.rel, what: whatSection, sections: len(g)})
-			p.pieces[l].full, p.pieces[f].line = f, l
-			return l
+		whole := map[string]int{}
+		for _, s := range secs {
+			text := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
+				_, closed := tr.Closed(s.Key, item)
+				return closed
+			})
+			whole[s.Key] = p.addPiece(piece{out: out, text: strings.TrimRight(text, "\n") + "\n\n", keys: []string{s.Key}, file: d.rel, what: whatSection, sub: subSection})
+			*sections = append(*sections, whole[s.Key])
 		}
 		for _, ses := range timeline.Sessions(secs) {
-			in := map[string]bool{}
+			l := p.addLine(out, d.rel, ses, &tr, had)
 			for _, k := range ses.Keys {
-				in[k] = true
+				f := whole[k]
+				p.pieces[l].fulls = append(p.pieces[l].fulls, f)
+				p.pieces[f].line = l
 			}
-			var g []timeline.Section
-			for _, s := range secs {
-				if in[s.Key] {
-					g = append(g, s)
-				}
-			}
-			lines = append(lines, group(g, ses))
-		}
-		if last != nil {
-			lines = append(lines, group([]timeline.Section{*last}, timeline.Sessions([]timeline.Section{*last})[0]))
+			// The line is shown where its session's first section is.
+			p.anchor(l, p.pieces[l].fulls[0])
+			lines = append(lines, l)
 		}
 		return lines
 	}
@@ -261,10 +244,10 @@ func Build(o Options) (string, error) {
 	}
 	var todayLines, prevLines []int
 	if todayDay != nil {
-		todayLines = dayPieces(todayDay, todayOut, true)
+		todayLines = dayPieces(todayDay, todayOut, &todaySecs)
 	}
 	if prev >= 0 {
-		prevLines = dayPieces(&days[prev], prevOut, len(todayLines) == 0)
+		prevLines = dayPieces(&days[prev], prevOut, &prevSecs)
 	}
 	afterLines := timelinePieces(after, tlAfter)
 	beforeLines := timelinePieces(before, tlBefore)
@@ -276,7 +259,14 @@ func Build(o Options) (string, error) {
 			all = append(all, ls[i])
 		}
 	}
-	p.plan(all, len(todayLines)+len(prevLines))
+	// Sections whole, newest first: today's, then the previous day's.
+	var sections []int
+	for _, ss := range [][]int{todaySecs, prevSecs} {
+		for i := len(ss) - 1; i >= 0; i-- {
+			sections = append(sections, ss[i])
+		}
+	}
+	p.plan(all, sections)
 
 	// What is not in the inject by design, named.
 	if n := uncovered(older, week); n > 0 {

@@ -69,10 +69,10 @@ func TestTwoBigSessionsToday(t *testing.T) {
 		want, gone []string
 	}{
 		{8000, []string{"## 09:00–09:10 · session noon", morningLine, ydayLine,
-			"- .claude/memory_short/daily/2026-11-30.md: 1 section shown as one line\n", "- .claude/memory_short/daily/2026-11-29.md: 1 section shown as one line\n"},
+			"- .claude/memory_short/daily/2026-11-30.md: 1 section shown only in its session's line\n", "- .claude/memory_short/daily/2026-11-29.md: 1 section shown only in its session's line\n"},
 			[]string{"session morning", "session yday"}},
 		{6000, []string{morningLine, "- 09:00 · exporter · committed a1b2c3d exporter · open 1\n  - open: finish the exporter docs", "## 10:00–10:10 · session yday",
-			"- .claude/memory_short/daily/2026-11-30.md: 2 sections shown as one line each\n"},
+			"- .claude/memory_short/daily/2026-11-30.md: 2 sections shown only in their session's line\n"},
 			[]string{"session noon", "session morning", "2026-11-29.md: "}},
 	}
 	for _, c := range cases {
