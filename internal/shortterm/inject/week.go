@@ -155,11 +155,11 @@ func (p *plan) weekOrder(late bool) []int {
 		return nil
 	}
 	if !late {
-		// The heading comes with the first open item (each item pulls in
+		// The heading comes with the first item shown (each item pulls in
 		// what it needs), never alone while there are items to show.
-		if len(w.open) > 0 {
-			return w.open
-		}
+		return w.open
+	}
+	if len(w.open)+len(w.decisions)+len(w.sessions) == 0 {
 		return []int{p.weekHead}
 	}
 	return append(append([]int(nil), w.decisions...), w.sessions...)
