@@ -70,6 +70,7 @@ func searchRun(opts *SearchOptions) error {
 	if err != nil {
 		return err
 	}
+	resp.Notes = append(append([]string(nil), s.notes...), resp.Notes...)
 	if opts.JSON {
 		enc := json.NewEncoder(opts.Out)
 		enc.SetEscapeHTML(false)
@@ -84,7 +85,11 @@ func searchRun(opts *SearchOptions) error {
 		return nil
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, r.Citation, r.Score, resp.Mode)
+		head := r.Citation
+		if head == "" { // search.citations = off: the file, to read on with memhook get
+			head = r.Path
+		}
+		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, head, r.Score, resp.Mode)
 		for _, l := range strings.Split(r.Snippet, "\n") {
 			fmt.Fprintf(opts.Out, "   %s\n", l)
 		}

@@ -19,6 +19,7 @@ type memorySetup struct {
 	roots   []search.Root
 	params  search.Params
 	memory  *search.Memory
+	notes   []string // extra paths left out, and why
 }
 
 // memoryRoots resolves the roots for --project/--root/--scope. With
@@ -48,6 +49,10 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 			return nil, withHint(err, "use --scope project, org or all")
 		}
 		s.roots = search.Roots(proj, f.Paths.Home, f.Getenv("HOME"), sc)
+		if sc != search.ScopeOrg {
+			extra, notes := search.ExtraRoots(proj, f.Getenv("HOME"), cfg.Search.ExtraPaths, s.roots)
+			s.roots, s.notes = append(s.roots, extra...), notes
+		}
 	}
 	e := cfg.Embedding
 	emb, err := search.NewEmbedder(search.EmbedConfig{
@@ -80,6 +85,6 @@ func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
 	return search.Options{
 		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
-		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project,
+		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project, Citations: c.Citations,
 	}
 }

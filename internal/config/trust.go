@@ -71,7 +71,12 @@ var Policy = map[string]Rule{
 	"long.git":             {Who: AnyLayer},
 	"long.remote":          {Who: UserOnly, What: "an address memory is pushed to"},
 
-	"search.chunk_tokens":          {Who: AnyLayer},
+	"search.chunk_tokens": {Who: AnyLayer},
+	"search.citations":    {Who: AnyLayer},
+	// A project may add folders inside itself only: projectPathsInside
+	// drops the rest, since reading a person's other folders at a
+	// repository's request would widen what is read.
+	"search.extra_paths":           {Who: AnyLayer},
 	"search.overlap_tokens":        {Who: AnyLayer},
 	"search.half_life_days":        {Who: AnyLayer},
 	"search.date_boost":            {Who: AnyLayer},
