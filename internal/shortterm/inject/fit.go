@@ -37,10 +37,11 @@ type piece struct {
 	// anchor and sub order a block's pieces: by the piece they are shown
 	// at, then the line, its items, its detail, the section.
 	anchor, sub int
-	items       []int  // a line's open items
-	detail      int    // a line's detail (0: none)
-	wider       []int  // its wider details, widest first
-	file        string // where it comes from, for the note
+	items       []int              // a line's open items
+	detail      int                // a line's detail (0: none)
+	base        string             // a detail's text before the room left widened it
+	secs        []timeline.Section // a line's sections, for its detail
+	file        string             // where it comes from, for the note
 	what        what
 	name        string // a whole block's name in the note (CORE.md, the roll-up)
 	taken       bool
@@ -121,7 +122,7 @@ func (p *plan) plan(lines, sections []int) {
 	// What the sections whole left, to the details of the lines still
 	// shown, newest first.
 	for _, l := range lines {
-		if len(p.pieces[l].wider) > 0 {
+		if p.pieces[l].detail > 0 {
 			p.steps = append(p.steps, step{piece: l, widen: true})
 		}
 	}
@@ -164,7 +165,7 @@ func (p *plan) addPiece(x piece) int {
 
 // addLine adds a session's line and, under it, its open items that no
 // later section closed (those the session was handed before left out).
-func (p *plan) addLine(out int, rel string, ses timeline.Session, tr *timeline.Tracker, had func(string) bool) int {
+func (p *plan) addLine(out int, rel string, ses timeline.Session, secs []timeline.Section, tr *timeline.Tracker, had func(string) bool) int {
 	keys := make([]string, len(ses.Keys))
 	for i, k := range ses.Keys {
 		keys[i] = lineKey(k)
@@ -185,19 +186,40 @@ func (p *plan) addLine(out int, rel string, ses timeline.Session, tr *timeline.T
 		i := p.addPiece(piece{out: out, text: text + "\n", keys: []string{it.Ref()}, needs: []int{l}, file: rel, what: whatItem, sub: subItem + len(p.pieces[l].items)})
 		p.pieces[l].items = append(p.pieces[l].items, i)
 	}
-	render := func(d []string) string { return "  - " + strings.Join(d, "\n  - ") + "\n" }
 	if d := ses.Detail(detailRunes); len(d) > 0 {
-		first := render(d)
-		p.pieces[l].detail = p.addPiece(piece{out: out, text: first, needs: []int{l}, file: rel, what: whatDetail, sub: subDetail})
-		prev := first
-		for _, n := range widerDetail {
-			if t := render(ses.Detail(n)); t != prev {
-				p.pieces[l].wider = append([]int{p.addPiece(piece{out: out, text: t, needs: []int{l}, file: rel, what: whatDetail, sub: subDetail})}, p.pieces[l].wider...)
-				prev = t
-			}
-		}
+		t := renderDetail(d)
+		p.pieces[l].detail = p.addPiece(piece{out: out, text: t, base: t, needs: []int{l}, file: rel, what: whatDetail, sub: subDetail})
+		p.pieces[l].secs = secs
 	}
 	return l
+}
+
+func renderDetail(d []string) string {
+	if len(d) == 0 {
+		return ""
+	}
+	return "  - " + strings.Join(d, "\n  - ") + "\n"
+}
+
+// details are line l's details over its sections not given whole, the
+// widest first: what a section given whole says is not said again.
+func (p *plan) details(l int) []string {
+	var rest []timeline.Section
+	for i, s := range p.pieces[l].secs {
+		if f := p.pieces[l].fulls; i < len(f) && p.pieces[f[i]].taken {
+			continue
+		}
+		rest = append(rest, s)
+	}
+	ses := timeline.Sessions(rest)
+	if len(ses) != 1 {
+		return nil
+	}
+	var out []string
+	for i := len(widerDetail) - 1; i >= 0; i-- {
+		out = append(out, renderDetail(ses[0].Detail(widerDetail[i])))
+	}
+	return append(out, renderDetail(ses[0].Detail(detailRunes)))
 }
 
 // widerDetail bounds the details a line may widen to with the room the
@@ -250,6 +272,9 @@ func (p *plan) take(i int, used map[int]bool) {
 func (p *plan) allocate(left int) {
 	for i := range p.pieces {
 		p.pieces[i].taken = false
+		if p.pieces[i].what == whatDetail {
+			p.pieces[i].text = p.pieces[i].base
+		}
 	}
 	used := map[int]bool{}
 	try := func(i int) {
@@ -265,13 +290,14 @@ func (p *plan) allocate(left int) {
 		x := p.pieces[st.piece]
 		switch {
 		case st.widen:
-			d := p.pieces[x.detail]
-			if !x.taken || !d.taken {
+			d := x.detail
+			if !x.taken || !p.pieces[d].taken {
 				continue
 			}
-			for _, w := range x.wider {
-				if extra := runes(p.pieces[w].text) - runes(d.text); extra <= left {
-					p.pieces[x.detail].taken, p.pieces[w].taken = false, true
+			cur := runes(p.pieces[d].text)
+			for _, t := range p.details(st.piece) {
+				if extra := runes(t) - cur; extra <= left {
+					p.pieces[d].text = t
 					left -= extra
 					break
 				}
@@ -327,7 +353,7 @@ func (p *plan) lineSize(l int) int {
 func (p *plan) lineParts(l int) []int {
 	parts := append([]int{l}, p.pieces[l].items...)
 	if d := p.pieces[l].detail; d > 0 {
-		parts = append(append(parts, d), p.pieces[l].wider...)
+		parts = append(parts, d)
 	}
 	return parts
 }

@@ -210,7 +210,7 @@ func Build(o Options) (string, error) {
 			*sections = append(*sections, whole[s.Key])
 		}
 		for _, ses := range timeline.Sessions(secs) {
-			l := p.addLine(out, d.rel, ses, &tr, had)
+			l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
 			for _, k := range ses.Keys {
 				f := whole[k]
 				p.pieces[l].fulls = append(p.pieces[l].fulls, f)
@@ -235,7 +235,7 @@ func Build(o Options) (string, error) {
 			}
 			head := p.addPiece(piece{out: out, text: d.date + " · " + d.rel + "\n", file: d.rel, what: whatDayHead})
 			for _, ses := range timeline.Sessions(secs) {
-				l := p.addLine(out, d.rel, ses, &tr, had)
+				l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
 				p.pieces[l].needs = append(p.pieces[l].needs, head)
 				lines = append(lines, l)
 			}
@@ -315,6 +315,19 @@ func windowFiles(l project.Layout, now time.Time) (files, older []string, err er
 	}
 	sort.Strings(older)
 	return files, older, nil
+}
+
+// sessionSecs is ses's sections of secs, in the order of its keys.
+func sessionSecs(secs []timeline.Section, ses timeline.Session) []timeline.Section {
+	at := map[string]timeline.Section{}
+	for _, s := range secs {
+		at[s.Key] = s
+	}
+	out := make([]timeline.Section, len(ses.Keys))
+	for i, k := range ses.Keys {
+		out[i] = at[k]
+	}
+	return out
 }
 
 // spanLabel names a timeline block's days.

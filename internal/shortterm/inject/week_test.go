@@ -11,6 +11,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -260,5 +261,41 @@ func TestRollupAloneIsInjected(t *testing.T) {
 	}
 	if !strings.Contains(got, "Week 2026-W48") || !strings.Contains(got, "- choose a licence (2026-11-18)") {
 		t.Fatalf("the roll-up alone:\n%s", got)
+	}
+}
+
+// TestDetailLeavesOutTheSectionsGivenWhole: of a long session today, the
+// newest section comes whole and the older ones stay in the line; the
+// line's detail then speaks of the older sections only, so nothing is
+// said twice and the room goes to what the sections whole do not hold.
+func TestDetailLeavesOutTheSectionsGivenWhole(t *testing.T) {
+	l := weekLayout(t)
+	add := func(at time.Time, seq int, body string) {
+		t.Helper()
+		if _, err := daily.Append(l.DailyDir(), "proj", daily.Section{Start: at, End: at.Add(10 * time.Minute), SessionID: "long", Trigger: "auto", Seq: seq, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	filler := func(topic string) string {
+		return "### Files and commands\n" + strings.Repeat("- ran: `make "+topic+"` with a long list of arguments that takes room\n", 30)
+	}
+	add(now.Add(-4*time.Hour), 1, "### Asked\n- build the importer\n### Decided\n- CSV before JSON (the users have spreadsheets)\n"+filler("first"))
+	add(now.Add(-3*time.Hour), 2, "### Asked\n- add the exporter\n### Learned\n- the exporter's BOM confuses Excel\n"+filler("second"))
+	add(now.Add(-2*time.Hour), 3, "### Asked\n- write the docs\n### Learned\n- the newest lesson, about docs\n### Final message\n- The docs are written.\n"+filler("third"))
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 5000)
+	if !strings.Contains(got, "## 08:00–08:10 · session long") || strings.Contains(got, "## 07:00") || strings.Contains(got, "## 06:00") {
+		t.Fatalf("the newest section alone should be whole:\n%s", got)
+	}
+	if n := strings.Count(got, "the newest lesson, about docs"); n != 1 {
+		t.Fatalf("the newest section's lesson is said %d times:\n%s", n, got)
+	}
+	for _, want := range []string{"decided: CSV before JSON", "learned: the exporter's BOM confuses Excel", "asked: add the exporter"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the line's detail lacks the older sections' %q:\n%s", want, got)
+		}
 	}
 }
