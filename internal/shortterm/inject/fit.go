@@ -201,9 +201,9 @@ func renderDetail(d []string) string {
 	return "  - " + strings.Join(d, "\n  - ") + "\n"
 }
 
-// details are line l's details over its sections not given whole, the
-// widest first: what a section given whole says is not said again.
-func (p *plan) details(l int) []string {
+// detail is line l's detail over its sections not given whole, within
+// max runes: what a section given whole says is not said again.
+func (p *plan) detail(l, max int) string {
 	var rest []timeline.Section
 	for i, s := range p.pieces[l].secs {
 		if f := p.pieces[l].fulls; i < len(f) && p.pieces[f[i]].taken {
@@ -213,18 +213,14 @@ func (p *plan) details(l int) []string {
 	}
 	ses := timeline.Sessions(rest)
 	if len(ses) != 1 {
-		return nil
+		return ""
 	}
-	var out []string
-	for i := len(widerDetail) - 1; i >= 0; i-- {
-		out = append(out, renderDetail(ses[0].Detail(widerDetail[i])))
-	}
-	return append(out, renderDetail(ses[0].Detail(detailRunes)))
+	return renderDetail(ses[0].Detail(max))
 }
 
-// widerDetail bounds the details a line may widen to with the room the
+// widestDetail bounds the detail a line may widen to with the room the
 // sections whole left.
-var widerDetail = []int{1400, 2800, 5600}
+const widestDetail = 5600
 
 // detailRunes bounds a line's detail, the same for every day: on
 // bench/week a larger one for today and the previous day kept fewer of
@@ -294,8 +290,12 @@ func (p *plan) allocate(left int) {
 			if !x.taken || !p.pieces[d].taken {
 				continue
 			}
+			// The room left, up to the widest detail; a detail's
+			// rendering adds a little to its bound, so the bound is
+			// lowered until the text fits.
 			cur := runes(p.pieces[d].text)
-			for _, t := range p.details(st.piece) {
+			for n := min(widestDetail, cur+left); n > 0; n -= max(n/10, 20) {
+				t := p.detail(st.piece, n)
 				if extra := runes(t) - cur; extra <= left {
 					p.pieces[d].text = t
 					left -= extra

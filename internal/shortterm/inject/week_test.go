@@ -299,3 +299,30 @@ func TestDetailLeavesOutTheSectionsGivenWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailTakesTheRoomLeft: a line's detail widens to the room the cap
+// leaves, not to the nearest of a few fixed sizes.
+func TestDetailTakesTheRoomLeft(t *testing.T) {
+	l := weekLayout(t)
+	var learned strings.Builder
+	for i := range 80 {
+		fmt.Fprintf(&learned, "- lesson %02d: the importer's reader needs the header row before it can map the columns\n", i)
+	}
+	addSection(t, l, now.AddDate(0, 0, -3), "tue", "### Asked\n- write the importer\n### Learned\n"+learned.String())
+	addSection(t, l, now.AddDate(0, 0, -1), "sun", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	for _, max := range []int{2500, 3000, 4200} {
+		got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCap(t, got, max)
+		// A lesson is about 90 characters: the room left is less than
+		// two of them.
+		if n := utf8.RuneCountInString(got); n < max-200 {
+			t.Fatalf("cap %d: %d characters, the detail left room:\n%s", max, n, got)
+		}
+		if !strings.Contains(got, "lesson 00") {
+			t.Fatalf("cap %d: no detail:\n%s", max, got)
+		}
+	}
+}
