@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -96,7 +97,7 @@ func main() {
 		ok := runWeek(dir, a, byFile)
 		allOK = allOK && ok
 	}
-	fmt.Printf("every inject within the %d-character cap, every omission named: %v\n", *capChars, allOK)
+	fmt.Printf("every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)
 }
 
 func digest(s string) string {
@@ -196,6 +197,12 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 				fmt.Printf("  open items missing: %s\n", strings.Join(s.missedOpen, "; "))
 			}
 			fmt.Printf("  by day (inject): %s\n", s.byDay)
+			in, all, miss := openListed(w.proj, texts[k])
+			ok = ok && in == all
+			fmt.Printf("  Open-list items no later section closed, in the inject: %d/%d\n", in, all)
+			for _, m := range miss {
+				fmt.Printf("    missing: %s\n", m)
+			}
 		}
 	}
 	fmt.Println()
@@ -577,4 +584,32 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
+}
+
+// openListed counts the items of the days' Open lists that no later
+// section closed (the inject's own rules, timeline.Tracker) and how many
+// of them text holds, each by its words up to the inject's clip.
+func openListed(proj, text string) (in, all int, missing []string) {
+	files, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
+	sort.Strings(files)
+	var tr timeline.Tracker
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		check(err)
+		date := strings.TrimSuffix(filepath.Base(f), ".md")
+		for i, sec := range daily.Parse(data).Sections {
+			tr.Add(timeline.Section{Date: date, Key: fmt.Sprintf("%s#%d", date, i), Entry: sec})
+		}
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, it := range tr.Open() {
+		all++
+		words := strings.TrimSuffix(timeline.Clip(it.Text, 300), "…")
+		if strings.Contains(flat, words) {
+			in++
+		} else {
+			missing = append(missing, it.Date+": "+timeline.Clip(it.Text, 100))
+		}
+	}
+	return in, all, missing
 }
