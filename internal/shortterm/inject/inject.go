@@ -15,8 +15,10 @@
 // first, today's, then the previous day's, then the timeline's), then to
 // the roll-up's open items, then to each line's detail (more of what the
 // session asked, did, decided and learned), then to today's and the
-// previous day's sessions whole, newest first, then to the rest of the
-// roll-up; a part that does not fit is left out whole and named. It reads
+// previous day's sections whole, newest first, then to the details of the
+// lines still shown, widened to the room left and drawn from the sections
+// not given whole, then to the rest of the roll-up; a part that does not
+// fit is left out whole and named. It reads
 // at most eight daily files and one roll-up, whatever the history.
 package inject
 
