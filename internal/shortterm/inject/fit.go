@@ -201,9 +201,9 @@ func renderDetail(d []string) string {
 	return "  - " + strings.Join(d, "\n  - ") + "\n"
 }
 
-// detail is line l's detail over its sections not given whole, within
-// max runes: what a section given whole says is not said again.
-func (p *plan) detail(l, max int) string {
+// rest is line l's session over its sections not given whole, for its
+// detail: what a section given whole says is not said again.
+func (p *plan) rest(l int) (timeline.Session, bool) {
 	var rest []timeline.Section
 	for i, s := range p.pieces[l].secs {
 		if f := p.pieces[l].fulls; i < len(f) && p.pieces[f[i]].taken {
@@ -213,9 +213,9 @@ func (p *plan) detail(l, max int) string {
 	}
 	ses := timeline.Sessions(rest)
 	if len(ses) != 1 {
-		return ""
+		return timeline.Session{}, false
 	}
-	return renderDetail(ses[0].Detail(max))
+	return ses[0], true
 }
 
 // widestDetail bounds the detail a line may widen to with the room the
@@ -293,9 +293,13 @@ func (p *plan) allocate(left int) {
 			// The room left, up to the widest detail; a detail's
 			// rendering adds a little to its bound, so the bound is
 			// lowered until the text fits.
+			ses, ok := p.rest(st.piece)
+			if !ok {
+				continue
+			}
 			cur := runes(p.pieces[d].text)
 			for n := min(widestDetail, cur+left); n > 0; n -= max(n/10, 20) {
-				t := p.detail(st.piece, n)
+				t := renderDetail(ses.Detail(n))
 				if extra := runes(t) - cur; extra <= left {
 					p.pieces[d].text = t
 					left -= extra
