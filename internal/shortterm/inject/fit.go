@@ -201,6 +201,16 @@ func renderDetail(d []string) string {
 	return "  - " + strings.Join(d, "\n  - ") + "\n"
 }
 
+// anyWhole reports whether a section of line l is given whole.
+func (p *plan) anyWhole(l int) bool {
+	for _, f := range p.pieces[l].fulls {
+		if p.pieces[f].taken {
+			return true
+		}
+	}
+	return false
+}
+
 // rest is line l's session over its sections not given whole, for its
 // detail: what a section given whole says is not said again.
 func (p *plan) rest(l int) (timeline.Session, bool) {
@@ -293,6 +303,9 @@ func (p *plan) allocate(left int) {
 			// The room left, up to the widest detail; a detail's
 			// rendering adds a little to its bound, so the bound is
 			// lowered until the text fits.
+			if left <= 0 && !p.anyWhole(st.piece) {
+				continue // nothing to widen into, nothing said twice
+			}
 			ses, ok := p.rest(st.piece)
 			if !ok {
 				continue
