@@ -243,6 +243,50 @@ func TestAutoCompactFlushesBeforeCompaction(t *testing.T) {
 	}
 }
 
+// TestCompactHandsTheEarlierMemoryAgain: a compaction replaces the
+// model's context by a summary, so the SessionStart that follows it
+// (source compact) hands again what the session was given at its start —
+// another session's section — but never the session's own sections,
+// which the summary covers.
+func TestCompactHandsTheEarlierMemoryAgain(t *testing.T) {
+	s := newSandbox(t)
+	other := newSessionID(t)
+	s.Prompt("The staging database is called Numbat", "--session-id", other)
+	s.Prompt("Its backups run hourly", "--resume", other)
+	if len(sectionsOf(Sections(s.Daily()), other)) == 0 {
+		t.Fatalf("the other session wrote no section:\n%s", s.Daily())
+	}
+	id := newSessionID(t)
+	live := s.Live("--session-id", id)
+	live.Send("The cache layer is Redis with a five minute TTL")
+	live.Send("Eviction policy is allkeys-lru")
+	live.Send("Here is a huge log TRIGGER_BIGCTX")
+	live.Send("Summarise where we are")
+	live.Close()
+	compacted := false
+	for _, rec := range s.Transcript(id) {
+		if rec.Get("subtype").String() == "compact_boundary" {
+			compacted = true
+		}
+	}
+	if !compacted {
+		t.Fatal("Claude Code did not compact (no compact_boundary in the transcript)")
+	}
+	if len(sectionsOf(Sections(s.Daily()), id)) == 0 {
+		t.Fatalf("the session flushed nothing before compaction:\n%s", s.Daily())
+	}
+	// The last request comes after the compaction: its context holds
+	// only what the compact SessionStart handed.
+	blocks := s.recalledOf(id)
+	if countHolding(blocks, "Numbat") == 0 {
+		t.Errorf("after the compaction the other session's memory was not handed again:\n%s", strings.Join(blocks, "\n----\n"))
+	}
+	if n := countHolding(blocks, "Redis"); n != 0 {
+		t.Errorf("after the compaction the session was handed its own sections:\n%s", strings.Join(blocks, "\n----\n"))
+	}
+	s.checkHooks()
+}
+
 // TestClearStartsAnInjectedSession: /clear ends the session and the new one
 // it starts gets the distillate too.
 func TestClearStartsAnInjectedSession(t *testing.T) {

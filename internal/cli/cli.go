@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
@@ -122,6 +123,13 @@ func Main(args []string, sys System) int {
 	}
 	if sys.Now == nil {
 		sys.Now = time.Now
+	}
+	// Every command and hook of this process runs on one clock, which
+	// CEREBRO_NOW may set (a replayed week); a hook logs a bad value.
+	now, clockErr := hook.Clock(sys.Getenv, sys.Now)
+	sys.Now = now
+	if clockErr != nil && (len(args) == 0 || args[0] != "hook") {
+		fmt.Fprintf(sys.Err, "memhook: warning: %v\n", clockErr)
 	}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
 	if hookFastPath(f, args) {

@@ -121,6 +121,11 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	} else {
 		logConfigWarnings(log, p.Paths.Logs(), eff.Warnings, eff.Ignored, start)
 	}
+	if _, err := Clock(p.Getenv, p.Now); err != nil {
+		// The caller fell back to the real clock already; say why here,
+		// where a hook's warnings are read.
+		log.Write(runlog.Entry{Time: start, Event: event, Level: "warn", Message: err.Error()})
+	}
 	handler, ok := handlers[event]
 	if !ok {
 		entry.Level, entry.Message = "error", fmt.Sprintf("unknown hook event %q", event)

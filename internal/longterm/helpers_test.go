@@ -32,7 +32,9 @@ func day(t *testing.T, s *Store, date string, sections ...string) string {
 }
 
 func session(hhmm, asked, decided, open string) string {
-	out := "\n## " + hhmm + "–23:59 · session 8f825584 · auto\n<!-- cerebro:segment session=8f825584 from=0 to=10 -->\n\n### Asked\n- " + asked + "\n- a second question\n### Done\n- something\n"
+	// One session each: sections of one session on a day make one headline.
+	id := "8f825584-" + strings.ReplaceAll(hhmm, ":", "")
+	out := "\n## " + hhmm + "–23:59 · session 8f825584 · auto\n<!-- cerebro:segment session=" + id + " from=0 to=10 -->\n\n### Asked\n- " + asked + "\n- a second question\n### Done\n- something\n"
 	if decided != "" {
 		out += "### Decided\n- " + decided + "\n"
 	}

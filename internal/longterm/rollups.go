@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
@@ -33,31 +34,94 @@ import (
 
 // DayDigest is what roll-ups take from one daily file.
 type DayDigest struct {
-	Date      string
-	Sessions  int
-	Headlines []string // first Asked item of each section, prefixed with its start time
+	Date     string
+	Sessions int // sections
+	// Headlines has one line per session: its start time, title or first
+	// request, and outcome (commits, tests, what was not done).
+	Headlines []string
 	Decisions []string
-	Open      []string
+	// Open is the day's open items that no later section of the day
+	// closed.
+	Open []string
+	secs []timeline.Section
 }
 
 // ParseDay takes a roll-up's digest from a daily file as [daily.Parse]
-// reads it: each "## " section is a session, its first Asked item (with
-// its start time) the headline, its Decided and Open items the day's.
+// reads it: each "## " section is a session's, a session's sections make
+// one headline ([timeline.Session]), the Decided items are the day's and
+// so are the Open items no later section closed.
 func ParseDay(date string, data []byte) DayDigest {
 	d := DayDigest{Date: date}
-	for _, sec := range daily.Parse(data).Sections {
+	for i, sec := range daily.Parse(data).Sections {
 		d.Sessions++
-		if asked := sec.Items(daily.HeadAsked); len(asked) > 0 {
-			h := asked[0]
-			if sec.StartClock != "" {
-				h = sec.StartClock + " · " + h
-			}
-			d.Headlines = append(d.Headlines, h)
-		}
+		d.secs = append(d.secs, timeline.Section{Date: date, Key: fmt.Sprintf("%s#%d", date, i), Entry: sec})
 		d.Decisions = append(d.Decisions, sec.Items(daily.HeadDecided)...)
-		d.Open = append(d.Open, sec.Items(daily.HeadOpen)...)
+	}
+	for _, ses := range timeline.Sessions(d.secs) {
+		d.Headlines = append(d.Headlines, headline(ses))
+	}
+	var tr timeline.Tracker
+	for _, s := range d.secs {
+		tr.Add(s)
+	}
+	for _, it := range tr.Open() {
+		d.Open = append(d.Open, it.Text)
 	}
 	return d
+}
+
+// headline is a session's line in a roll-up.
+func headline(ses timeline.Session) string {
+	h := ses.Title
+	if ses.Clock != "" {
+		h = ses.Clock + " · " + h
+	}
+	if o := ses.Outcome(); o != timeline.NoOutcome {
+		h += " · " + o
+	}
+	return h
+}
+
+// carryDays bounds how long a roll-up carries an open item no later
+// section closed: four weeks after it was last raised, then the roll-up
+// only counts it (the older roll-ups list it).
+const carryDays = 28
+
+// openTracker follows open items through the days in date order, so that
+// a period's roll-up lists what was open at its end, carried from earlier
+// periods too. Periods are asked for in order; an earlier one starts over.
+type openTracker struct {
+	days []DayDigest // sorted
+	next int
+	tr   timeline.Tracker
+}
+
+// at returns the items open at the end of day to that were raised in the
+// period from..to or within carryDays of its end, and how many older ones
+// are still open.
+func (o *openTracker) at(from, to time.Time) (open []timeline.Item, older int) {
+	end := to.Format(dateLayout)
+	if o.next > 0 && o.days[o.next-1].Date > end {
+		o.next, o.tr = 0, timeline.Tracker{}
+	}
+	for o.next < len(o.days) && o.days[o.next].Date <= end {
+		for _, s := range o.days[o.next].secs {
+			o.tr.Add(s)
+		}
+		o.next++
+	}
+	horizon := to.AddDate(0, 0, -carryDays).Format(dateLayout)
+	if f := from.Format(dateLayout); f < horizon {
+		horizon = f
+	}
+	for _, it := range o.tr.Open() {
+		if it.Date < horizon {
+			older++
+			continue
+		}
+		open = append(open, it)
+	}
+	return open, older
 }
 
 // RollupResult lists the roll-up files a run wrote and left unchanged
@@ -117,6 +181,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 	for _, d := range digests {
 		byDate[d.Date] = d
 	}
+	open := &openTracker{days: digests}
 	planned := map[string]bool{}
 	exists := func(rel string) bool {
 		if planned[rel] {
@@ -148,7 +213,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 	}
 	// Weeks: from the Monday of the first day's week.
 	for mon := mondayOf(first); mon.AddDate(0, 0, 6).Before(today); mon = mon.AddDate(0, 0, 7) {
-		if err := write(weekRel(mon), renderWeek(mon, byDate)); err != nil {
+		if err := write(weekRel(mon), renderWeek(mon, byDate, open)); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +222,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 		if !weeksEndingInBuilt(m, mondayOf(first), exists) {
 			break
 		}
-		if err := write(monthRel(m), renderMonth(m, mondayOf(first), byDate)); err != nil {
+		if err := write(monthRel(m), renderMonth(m, mondayOf(first), byDate, open)); err != nil {
 			return nil, err
 		}
 	}
@@ -176,7 +241,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 			res.Waiting = append(res.Waiting, waitingYear(y, missing, first))
 			break
 		}
-		if err := write(fmt.Sprintf("year/%04d.md", y), renderYear(y, first, byDate)); err != nil {
+		if err := write(fmt.Sprintf("year/%04d.md", y), renderYear(y, first, byDate, open)); err != nil {
 			return nil, err
 		}
 	}
@@ -254,8 +319,9 @@ func weekLink(mon time.Time) string {
 }
 
 // gather renders the headline, decision and open sections of the days
-// from..to inclusive.
-func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest, headlines bool) (days int) {
+// from..to inclusive; the open items are those open at the period's end,
+// whenever they were raised.
+func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest, tracked *openTracker, headlines bool) (days int) {
 	var heads, decs, open []string
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
 		dd, ok := byDate[d.Format(dateLayout)]
@@ -269,9 +335,10 @@ func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest,
 		for _, x := range dd.Decisions {
 			decs = append(decs, fmt.Sprintf("- %s · %s", x, dayLink(dd.Date)))
 		}
-		for _, x := range dd.Open {
-			open = append(open, fmt.Sprintf("- %s · %s", x, dayLink(dd.Date)))
-		}
+	}
+	items, older := tracked.at(from, to)
+	for _, it := range items {
+		open = append(open, fmt.Sprintf("- %s · %s", it.Text, dayLink(it.Date)))
 	}
 	section := func(title string, items []string) {
 		b.WriteString("\n## " + title + "\n\n")
@@ -286,6 +353,9 @@ func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest,
 	}
 	section("Decisions", decs)
 	section("Open", open)
+	if older > 0 {
+		fmt.Fprintf(b, "\n%d older open item(s), raised before this period and more than %d days before its end, not closed since, are in the earlier roll-ups.\n", older, carryDays)
+	}
 	return days
 }
 
@@ -294,10 +364,10 @@ func header(kind, period string, from, to time.Time, days int) string {
 		kind, period, from.Format(dateLayout), to.Format(dateLayout), days)
 }
 
-func renderWeek(mon time.Time, byDate map[string]DayDigest) []byte {
+func renderWeek(mon time.Time, byDate map[string]DayDigest, open *openTracker) []byte {
 	sun := mon.AddDate(0, 0, 6)
 	var body strings.Builder
-	days := gather(&body, mon, sun, byDate, true)
+	days := gather(&body, mon, sun, byDate, open, true)
 	var b strings.Builder
 	b.WriteString(header("week", weekName(mon), mon, sun, days))
 	fmt.Fprintf(&b, "# Week %s · %s – %s\n\nDays with sessions: %d of 7. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
@@ -306,10 +376,10 @@ func renderWeek(mon time.Time, byDate map[string]DayDigest) []byte {
 	return []byte(b.String())
 }
 
-func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest) []byte {
+func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest, open *openTracker) []byte {
 	last := m.AddDate(0, 1, -1)
 	var body strings.Builder
-	days := gather(&body, m, last, byDate, true)
+	days := gather(&body, m, last, byDate, open, true)
 	var b strings.Builder
 	b.WriteString(header("month", m.Format("2006-01"), m, last, days))
 	fmt.Fprintf(&b, "# Month %s\n\nDays with sessions: %d of %d. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
@@ -326,12 +396,12 @@ func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest) []byte {
 	return []byte(b.String())
 }
 
-func renderYear(y int, first time.Time, byDate map[string]DayDigest) []byte {
+func renderYear(y int, first time.Time, byDate map[string]DayDigest, open *openTracker) []byte {
 	loc := time.UTC
 	start := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
 	end := time.Date(y, 12, 31, 0, 0, 0, 0, loc)
 	var body strings.Builder
-	days := gather(&body, start, end, byDate, false)
+	days := gather(&body, start, end, byDate, open, false)
 	var b strings.Builder
 	b.WriteString(header("year", fmt.Sprintf("%04d", y), start, end, days))
 	fmt.Fprintf(&b, "# Year %04d\n\nDays with sessions: %d. Headlines are in the month files. Built by `memhook rollup-days`; edits here are overwritten.\n\n## Months\n\n", y, days)

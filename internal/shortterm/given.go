@@ -14,12 +14,13 @@ import (
 // resume does not hand it again: one key per section (inject.SectionKey)
 // a line, in <session>.given beside its state.
 const (
-	// maxGiven bounds the keys kept, newest last: inject reads only the
-	// two newest daily files, so older keys can never matter again.
-	maxGiven = 256
+	// maxGiven bounds the keys kept, newest last: a key per section,
+	// session line and open item of the week inject reads, which a week of
+	// sessions stays well under; older keys can never matter again.
+	maxGiven = 2048
 	// givenBytes bounds the read; the file is ours, but a torn or foreign
 	// one must not cost a SessionStart more than this.
-	givenBytes = 64 << 10
+	givenBytes = 256 << 10
 )
 
 func givenPath(x *Session) string { return filepath.Join(x.Dir(), x.ID+".given") }

@@ -193,16 +193,20 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 	return text, errors.Join(errs...)
 }
 
-// inject builds the recalled memory. A session's context (or the summary
-// that replaced it) already holds what it said and what it was handed, so
-// on resume, clear and compact its own sections and the sections it was
-// given before are left out; what it is handed now is remembered, at every
-// start, for its next one.
+// inject builds the recalled memory. A resumed session's context holds
+// what it said and what it was handed, so on resume and clear its own
+// sections and what it was given before are left out. A compaction
+// replaced the context by a summary of the session's own turns: its own
+// sections stay out, but the earlier days, CORE and plan-fact are handed
+// again. What it is handed now is remembered, at every start, for its
+// next one.
 func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) {
 	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}}
 	if h.Source != "" && h.Source != "startup" {
 		o.Session = h.SessionID
-		o.Given.Had = given(sc.sess)
+		if h.Source != "compact" {
+			o.Given.Had = given(sc.sess)
+		}
 	}
 	text, err := inject.Build(o)
 	if err != nil {

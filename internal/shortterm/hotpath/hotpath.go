@@ -76,6 +76,8 @@ func Main(args []string, sys System) int {
 		return 2
 	}
 	event := args[1]
+	// The same clock as memhook's (CEREBRO_NOW); hook.Run logs a bad value.
+	sys.Now, _ = hook.Clock(sys.Getenv, sys.Now)
 	h := &hot{sys: sys, paths: config.ResolvePaths(sys.Getenv), configs: map[string]*config.Effective{}}
 	handlers := map[string]hook.Handler{
 		"user-prompt-submit": h.userPromptSubmit,

@@ -11,11 +11,13 @@ import (
 // Given is what a session was already handed, so that a resume hands it
 // only what it has not seen. Build reads Had and fills Gave.
 type Given struct {
-	// Had are the keys ([SectionKey]) of the sections the session was
-	// given before: they are left out.
+	// Had are the keys of what the session was given before (see Gave):
+	// it is left out.
 	Had map[string]bool
-	// Gave are the keys of the daily sections this Build injected (a
-	// section cut to fit counts), for the caller to remember.
+	// Gave are the keys of what this Build injected — sections whole
+	// (their [SectionKey]), sessions as lines ("line:" and the key), open
+	// items, roll-up, CORE and plan-fact by their text — for the caller
+	// to remember.
 	Gave []string
 }
 

@@ -2,9 +2,11 @@ package inject
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -57,38 +59,50 @@ func TestGivenSectionsAreNotHandedAgain(t *testing.T) {
 	if strings.Index(got, "keep the cap") < strings.Index(got, "index the orders") {
 		t.Fatalf("sections out of order:\n%s", got)
 	}
-	if strings.Join(g.Gave, ",") != "third#1,other#2" {
+	if gave := strings.Join(sorted(g.Gave), ","); gave != "other#2,third#1" {
 		t.Fatalf("gave %v", g.Gave)
 	}
 }
 
-// TestGaveLeavesOutWhatTheCapDropped: a section the cap left out was not
-// given, so it is not remembered as given; the omission note stays.
+// TestGaveLeavesOutWhatTheCapDropped: what the cap left out was not
+// given, so it is not remembered as given, and the note names its file; a
+// section shown as one line is remembered as a line, one shown whole by
+// its key.
 func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 	l := project.Layout{Root: filepath.Join(t.TempDir(), "proj")}
 	for i := range 6 {
 		addSeq(t, l, now.Add(-time.Duration(100-i)*time.Minute), "s"+itoaTest(i), 1, "### Asked\n- "+strings.Repeat("padding words ", 30)+"\n")
 	}
 	g := &Given{}
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 1500, Given: g})
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2700, Given: g})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "older sections omitted: "+daily.Path(l.DailyDir(), now)) {
+	if !strings.Contains(got, "- .claude/memory_short/daily/2026-11-30.md: 3 sections shown only in their session's line\n") {
 		t.Fatalf("no omission note:\n%s", got)
 	}
-	if n := strings.Count(got, "\n## "); len(g.Gave) != n || n == 0 || n == 6 {
-		t.Fatalf("gave %v for %d sections in the text", g.Gave, n)
+	if gave := strings.Join(g.Gave, ","); gave != "line:s0#1,line:s1#1,line:s2#1,s3#1,s4#1,s5#1" {
+		t.Fatalf("gave %s", gave)
 	}
-	if g.Gave[0] != "s5#1" {
-		t.Fatalf("the newest section is not first: %v", g.Gave)
-	}
-	// Shown in time order: the note on what was left out, then the kept
-	// sections oldest first, the newest last.
-	note, newest := strings.Index(got, "older sections omitted"), strings.Index(got, "session s5 ")
-	if note < 0 || newest < 0 || note > strings.Index(got, "\n## ") || newest < strings.LastIndex(got, "\n## ") {
+	// Whole in time order, the newest last, and the note after it.
+	newest, note := strings.Index(got, "session s5 "), strings.Index(got, "Left out to fit")
+	if newest < 0 || note < newest || newest < strings.LastIndex(got, "\n- 08:") || strings.Count(got, "\n## ") != 3 {
 		t.Fatalf("not in time order:\n%s", got)
 	}
+	g = &Given{}
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1000, Given: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if utf8.RuneCountInString(got) > 1000 || !strings.Contains(got, "sessions") || len(g.Gave) == 0 || len(g.Gave) == 6 || slices.Contains(g.Gave, "line:s0#1") {
+		t.Fatalf("gave %v for\n%s", g.Gave, got)
+	}
+}
+
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
 }
 
 func TestSectionKeyOfHostileMarkers(t *testing.T) {

@@ -1,14 +1,30 @@
 // Package inject builds the recalled memory that SessionStart hands to
-// Claude Code as additionalContext: today's short-term distillate and the
-// previous day with content, then (when long-term memory is active) CORE.md
-// and a one-paragraph plan-fact status, then the newest weekly roll-up.
+// Claude Code as additionalContext: a week of the project's short-term
+// memory and, when long-term memory is active, CORE.md and a one-paragraph
+// plan-fact status.
 //
-// [Build] reads at most two daily files, CORE.md, the plan-fact file and one
-// roll-up, whatever the size of the history, and caps the result at a
-// character budget by dropping whole sections (oldest first).
+// [Build] shows, in time order: the newest weekly roll-up (its open items
+// that no later section closed, its decisions, the sessions of its days
+// before the window; older weeks by name); a timeline of the seven days
+// before today, one line per session with its outcome and the open items
+// no later section closed; the previous day with substance (a day of short
+// exchanges alone does not hide the one before it) and today, session by
+// session; CORE and plan-fact; and last, what the cap left out, file by
+// file, and what is out by design. The budget goes to CORE and plan-fact,
+// then to every session's line with its open items (the latest session
+// first, today's, then the previous day's, then the timeline's), then to
+// the roll-up's open items, then to each line's detail (more of what the
+// session asked, did, decided and learned), then to today's and the
+// previous day's sections whole, newest first, then to the details of the
+// lines still shown, widened to the room left and drawn from the sections
+// not given whole, then to the rest of the roll-up; a part that does not
+// fit is left out whole and named. It reads
+// at most eight daily files and one roll-up, whatever the history.
 package inject
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +38,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
@@ -33,12 +50,16 @@ type Options struct {
 	// Session, when set, is a session being resumed, cleared or compacted:
 	// its own sections are left out (its context, or the summary that
 	// replaced it, already holds those turns), so a resume never hands a
-	// session back what it said.
+	// session back what it said. They still close earlier open items.
 	Session string
-	// Given, when set, holds the sections the session was already handed
-	// (left out, as its own are) and receives those handed now.
+	// Given, when set, holds what the session was already handed (left
+	// out, as its own sections are) and receives what is handed now.
 	Given *Given
 }
+
+// windowDays is how far back the timeline reaches: a week, so that it
+// always runs into the last closed week, whose roll-up holds the rest.
+const windowDays = 7
 
 // coreShare bounds CORE.md within the budget so that it never crowds out
 // the short-term distillate entirely.
@@ -51,7 +72,6 @@ const intro = "# Recalled memory (cerebro)\n" +
 type block struct {
 	kind, source, label string
 	parts               []string // units that may be dropped whole
-	keys                []string // a daily block's section keys, one per part
 }
 
 func (b block) render(parts []string) string {
@@ -64,184 +84,281 @@ func (b block) render(parts []string) string {
 	return strings.TrimRight(s.String(), "\n") + "\n</memory>\n\n"
 }
 
+// day is one daily file of the window, read.
+type day struct {
+	date, path, rel string
+	secs            []timeline.Section // every section, in file order
+	substance       bool
+}
+
 // Build returns the context to inject, or "" when there is nothing.
 func Build(o Options) (string, error) {
 	max := o.MaxChars
 	if max <= 0 {
 		max = 9000
 	}
-	var dailyBlocks, tail []block
-	files, err := daily.Recent(o.Layout.DailyDir(), o.Now)
+	had := func(k string) bool { return o.Given != nil && o.Given.Had[k] }
+	files, older, err := windowFiles(o.Layout, o.Now)
 	if err != nil {
 		return "", err
 	}
-	for _, f := range files {
+	var days []day // oldest first
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
 		data, err := safefs.ReadNote(f)
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
-		var secs, keys []string
+		d := day{date: strings.TrimSuffix(filepath.Base(f), ".md"), path: f, rel: rel(o.Layout, f)}
 		for _, sec := range daily.Parse(data).Sections {
-			if o.Session != "" && sec.Marked && sec.SessionID == o.Session {
-				continue
-			}
-			key := SectionKey(sec)
-			if o.Given != nil && o.Given.Had[key] {
-				continue
-			}
-			keys = append(keys, key)
-			// The model needs the heading and the distillate; the block
-			// already names the file.
-			secs = append(secs, sec.Text())
+			d.secs = append(d.secs, timeline.Section{Date: d.date, Key: SectionKey(sec), Entry: sec})
+			d.substance = d.substance || timeline.Substance(sec)
 		}
-		if len(secs) == 0 {
-			continue
-		}
-		for i, j := 0, len(secs)-1; i < j; i, j = i+1, j-1 {
-			secs[i], secs[j] = secs[j], secs[i]
-			keys[i], keys[j] = keys[j], keys[i]
-		}
-		day := strings.TrimSuffix(filepath.Base(f), ".md")
-		dailyBlocks = append(dailyBlocks, block{kind: "short-term", source: f, label: fmt.Sprintf(" date=%q", day), parts: secs, keys: keys})
+		days = append(days, d)
 	}
-	if o.Layout.LongActive() {
-		if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
-			return "", err
-		} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
-			// An untouched template tells the model nothing: tokens spent
-			// on every start for nothing.
-			tail = append(tail, block{kind: "core", source: o.Layout.Core(), parts: []string{data}})
-		}
-		if status, err := planFactStatus(o.Layout.PlanFact()); err != nil {
-			return "", err
-		} else if status != "" {
-			tail = append(tail, block{kind: "plan-fact", source: o.Layout.PlanFact(), parts: []string{status}})
-		}
-	}
-	if week, err := newestWeek(filepath.Join(o.Layout.ShortDir(), "rollups", "week")); err != nil {
+	today := o.Now.Format(daily.DateLayout)
+	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
+	week, err := readWeeks(o.Layout)
+	if err != nil {
 		return "", err
-	} else if week != "" {
-		if data, err := readSmall(week, max); err != nil {
-			return "", err
-		} else if strings.TrimSpace(data) != "" {
-			tail = append(tail, block{kind: "weekly-rollup", source: week, parts: []string{data}})
+	}
+
+	// Open items are followed through every section of the window, the
+	// session's own and those it was given included: a later section
+	// closes an item whoever wrote it.
+	var tr timeline.Tracker
+	if week != nil {
+		week.carryOpen(&tr, windowStart)
+	}
+	for _, d := range days {
+		for _, s := range d.secs {
+			tr.Add(s)
 		}
 	}
-	if len(dailyBlocks) == 0 && len(tail) == 0 {
-		return "", nil
+
+	var p plan
+	p.init()
+	p.shortDir = o.Layout.ShortDir()
+	if o.Layout.LongActive() {
+		if err := p.addLong(o, max); err != nil {
+			return "", err
+		}
 	}
-	text, gave := fit(max, dailyBlocks, tail)
+	shown := func(s timeline.Section) bool {
+		if o.Session != "" && s.Entry.Marked && s.Entry.SessionID == o.Session {
+			return false
+		}
+		return !had(s.Key) && !had(lineKey(s.Key))
+	}
+	// The previous day is the newest earlier one with substance: a day of
+	// housekeeping alone does not hide the work before it.
+	prev := -1
+	for i := len(days) - 1; i >= 0; i-- {
+		if days[i].date != today && days[i].substance {
+			prev = i
+			break
+		}
+	}
+	var todayDay *day
+	if n := len(days); n > 0 && days[n-1].date == today {
+		todayDay = &days[n-1]
+	}
+	var before, after []*day // timeline days before and after the previous day
+	for i := range days {
+		switch {
+		case &days[i] == todayDay || i == prev:
+		case prev >= 0 && i > prev:
+			after = append(after, &days[i])
+		default:
+			before = append(before, &days[i])
+		}
+	}
+	if week != nil && !had(week.key) {
+		p.addWeek(o, week, windowStart, &tr)
+	}
+	tlBefore := p.addBlock(block{kind: "timeline", source: o.Layout.DailyDir(), label: spanLabel(before)},
+		"One line per session of these days, oldest first: its start, title or first request, outcome and the open items no later session closed, then, room permitting, more of what it asked, did, decided and learned; the day's file holds each section whole.\n")
+	var prevOut, todayOut int = -1, -1
+	if prev >= 0 {
+		d := &days[prev]
+		prevOut = p.addBlock(block{kind: "short-term", source: d.path, label: fmt.Sprintf(" date=%q", d.date)}, "")
+	}
+	tlAfter := p.addBlock(block{kind: "timeline", source: o.Layout.DailyDir(), label: spanLabel(after)},
+		"One line per session of the days after the one above, which held only short exchanges.\n")
+	if todayDay != nil {
+		todayOut = p.addBlock(block{kind: "short-term", source: todayDay.path, label: fmt.Sprintf(" date=%q", todayDay.date)}, "")
+	}
+	p.longAfterDaily()
+
+	// Pieces: each session a line with its open items and its detail
+	// under it; on today and the previous day each of its sections may
+	// also be given whole (the line goes once all of them are). sections
+	// collects those sections, in file order.
+	var todaySecs, prevSecs []int
+	dayPieces := func(d *day, out int, sections *[]int) (lines []int) {
+		var secs []timeline.Section
+		for _, s := range d.secs {
+			if shown(s) {
+				secs = append(secs, s)
+			}
+		}
+		whole := map[string]int{}
+		for _, s := range secs {
+			text := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
+				_, closed := tr.Closed(s.Key, item)
+				return closed
+			})
+			whole[s.Key] = p.addPiece(piece{out: out, text: strings.TrimRight(text, "\n") + "\n\n", keys: []string{s.Key}, file: d.rel, what: whatSection, sub: subSection})
+			*sections = append(*sections, whole[s.Key])
+		}
+		for _, ses := range timeline.Sessions(secs) {
+			l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
+			for _, k := range ses.Keys {
+				f := whole[k]
+				p.pieces[l].fulls = append(p.pieces[l].fulls, f)
+				p.pieces[f].line = l
+			}
+			// The line is shown where its session's first section is.
+			p.anchor(l, p.pieces[l].fulls[0])
+			lines = append(lines, l)
+		}
+		return lines
+	}
+	timelinePieces := func(ds []*day, out int) (lines []int) {
+		for _, d := range ds {
+			var secs []timeline.Section
+			for _, s := range d.secs {
+				if shown(s) {
+					secs = append(secs, s)
+				}
+			}
+			if len(secs) == 0 {
+				continue
+			}
+			head := p.addPiece(piece{out: out, text: d.date + " · " + d.rel + "\n", file: d.rel, what: whatDayHead})
+			for _, ses := range timeline.Sessions(secs) {
+				l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
+				p.pieces[l].needs = append(p.pieces[l].needs, head)
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	var todayLines, prevLines []int
+	if todayDay != nil {
+		todayLines = dayPieces(todayDay, todayOut, &todaySecs)
+	}
+	if prev >= 0 {
+		prevLines = dayPieces(&days[prev], prevOut, &prevSecs)
+	}
+	afterLines := timelinePieces(after, tlAfter)
+	beforeLines := timelinePieces(before, tlBefore)
+	// Every session, newest first: today's, the previous day's, the
+	// timeline's.
+	var all []int
+	for _, ls := range [][]int{todayLines, prevLines, afterLines, beforeLines} {
+		for i := len(ls) - 1; i >= 0; i-- {
+			all = append(all, ls[i])
+		}
+	}
+	// Sections whole, newest first: today's, then the previous day's.
+	var sections []int
+	for _, ss := range [][]int{todaySecs, prevSecs} {
+		for i := len(ss) - 1; i >= 0; i-- {
+			sections = append(sections, ss[i])
+		}
+	}
+	p.plan(all, sections)
+
+	// What is not in the inject by design, named.
+	if n := uncovered(older, week); n > 0 {
+		p.byDesign = append(p.byDesign, fmt.Sprintf("%d daily file(s) before %s, in no weekly roll-up yet (`memhook rollup-days` builds closed weeks): %s/",
+			n, windowStart, rel(o.Layout, o.Layout.DailyDir())))
+	}
+	text, gave := p.fit(max)
 	if o.Given != nil {
 		o.Given.Gave = gave
 	}
 	return text, nil
 }
 
-// fit spends the budget on CORE and plan-fact first (they are small and
-// bounded), then on daily sections newest first, then on the roll-up; what
-// does not fit whole is left out. Output order stays daily (in time order),
-// core, plan-fact, roll-up. It also returns the keys of the daily sections it kept.
-func fit(max int, dailyBlocks, tail []block) (string, []string) {
-	left := max - runes(intro)
-	var kept = map[int][]string{}
-	notes := map[int]string{}
-	var tailKept []bool
-	var gave []string
-	for _, b := range tail {
-		if b.kind == "weekly-rollup" {
-			tailKept = append(tailKept, false)
-			continue
-		}
-		cost := runes(b.render(b.parts))
-		ok := cost <= left
-		if ok {
-			left -= cost
-		}
-		tailKept = append(tailKept, ok)
+// windowFiles lists the week's daily files, newest first, and the dates
+// of the older ones: from daily/ and, for days compile has moved,
+// daily/_archive/ (a day in both is taken from daily/).
+func windowFiles(l project.Layout, now time.Time) (files, older []string, err error) {
+	files, older, err = daily.Window(l.DailyDir(), now, windowDays)
+	if err != nil {
+		return nil, nil, err
 	}
-	first := true
-	for i, b := range dailyBlocks {
-		overhead := runes(b.render(nil))
-		if overhead >= left {
-			break
-		}
-		budget := left - overhead
-		for j, p := range b.parts {
-			c := runes(p) + 1
-			if c > budget {
-				if first {
-					// The newest section alone overflows: keep its head,
-					// cut at a line boundary.
-					cut := cutRunes(p, budget-20)
-					kept[i] = append(kept[i], cut+"\n…(cut)")
-					gave = append(gave, b.keys[j])
-					budget = 0
-				}
-				break
-			}
-			kept[i] = append(kept[i], p)
-			gave = append(gave, b.keys[j])
-			budget -= c
-			first = false
-		}
-		if n := len(b.parts) - len(kept[i]); n > 0 && len(kept[i]) > 0 {
-			// Say what was left out, and where it is, when it fits.
-			note := fmt.Sprintf("%d older sections omitted: %s", n, b.source)
-			if n == 1 {
-				note = "1 older section omitted: " + b.source
-			}
-			if runes(b.render(append(append([]string(nil), kept[i]...), note))) <= left {
-				notes[i] = note
-			}
-		}
-		if len(kept[i]) > 0 {
-			left -= runes(b.render(shown(kept[i], notes[i])))
-		}
-		if budget == 0 {
-			break
+	arch, archOlder, err := daily.Window(l.ArchiveDir(), now, windowDays)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(arch) == 0 && len(archOlder) == 0 {
+		return files, older, nil
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		seen[filepath.Base(f)] = true
+	}
+	for _, f := range arch {
+		if !seen[filepath.Base(f)] {
+			files = append(files, f)
 		}
 	}
-	for i, b := range tail {
-		if b.kind == "weekly-rollup" {
-			if runes(b.render(b.parts)) <= left {
-				tailKept[i] = true
-			}
-		}
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) > filepath.Base(files[j]) })
+	dates := map[string]bool{}
+	for _, d := range append(older, archOlder...) {
+		dates[d] = true
 	}
-	var s strings.Builder
-	s.WriteString(intro)
-	n := 0
-	// The budget went to the newest sections; they are shown in time
-	// order so that a session's sections read as it worked.
-	for i := len(dailyBlocks) - 1; i >= 0; i-- {
-		if len(kept[i]) > 0 {
-			s.WriteString(dailyBlocks[i].render(shown(kept[i], notes[i])))
-			n++
-		}
+	older = older[:0]
+	for d := range dates {
+		older = append(older, d)
 	}
-	for i, b := range tail {
-		if tailKept[i] {
-			s.WriteString(b.render(b.parts))
-			n++
-		}
-	}
-	if n == 0 {
-		return "", nil
-	}
-	return strings.TrimRight(s.String(), "\n") + "\n", gave
+	sort.Strings(older)
+	return files, older, nil
 }
 
-// shown puts a block's kept sections, chosen newest first, in time order,
-// after the note saying what older ones were left out.
-func shown(kept []string, note string) []string {
-	out := make([]string, 0, len(kept)+1)
-	if note != "" {
-		out = append(out, note)
+// sessionSecs is ses's sections of secs, in the order of its keys.
+func sessionSecs(secs []timeline.Section, ses timeline.Session) []timeline.Section {
+	at := map[string]timeline.Section{}
+	for _, s := range secs {
+		at[s.Key] = s
 	}
-	for i := len(kept) - 1; i >= 0; i-- {
-		out = append(out, kept[i])
+	out := make([]timeline.Section, len(ses.Keys))
+	for i, k := range ses.Keys {
+		out[i] = at[k]
 	}
 	return out
+}
+
+// spanLabel names a timeline block's days.
+func spanLabel(ds []*day) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" from=%q to=%q", ds[0].date, ds[len(ds)-1].date)
+}
+
+// uncovered counts the daily files before the window that no weekly
+// roll-up holds (those after the newest roll-up's last day).
+func uncovered(older []string, w *weekInfo) int {
+	n := 0
+	for _, d := range older {
+		if w == nil || d > w.r.To {
+			n++
+		}
+	}
+	return n
+}
+
+// lineKey names a section handed as one line.
+func lineKey(sectionKey string) string { return "line:" + sectionKey }
+
+// contentKey names a file's text handed whole (CORE, plan-fact, a roll-up).
+func contentKey(kind, text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return kind + ":" + hex.EncodeToString(sum[:8])
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
@@ -316,28 +433,6 @@ func planFactStatus(path string) (string, error) {
 	return s, nil
 }
 
-// newestWeek returns the newest rollups/week/YYYY-Www.md, or "".
-func newestWeek(dir string) (string, error) {
-	ents, err := safefs.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("list weekly roll-ups: %w", err)
-	}
-	var names []string
-	for _, e := range ents {
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".md") && !strings.HasPrefix(e.Name(), ".") {
-			names = append(names, e.Name())
-		}
-	}
-	if len(names) == 0 {
-		return "", nil
-	}
-	sort.Strings(names)
-	return filepath.Join(dir, names[len(names)-1]), nil
-}
-
 // untouchedPlanFact reports whether a plan-fact still holds what
 // `memhook long on` wrote: nobody has recorded a plan or a fact yet.
 func untouchedPlanFact(pf *planfact.PlanFact) bool {
@@ -348,4 +443,33 @@ func untouchedPlanFact(pf *planfact.PlanFact) bool {
 	t, _ := planfact.Parse(planfact.Template(pf.Project, day))
 	return t != nil && t.Stage == pf.Stage && t.PlanStatus == pf.PlanStatus && t.Status == pf.Status &&
 		t.Next == pf.Next && t.Summary == pf.Summary && len(pf.Blockers) == 0
+}
+
+// addLong adds CORE.md and the plan-fact status, each a block of its own
+// that the budget takes first, unless the session was handed the same
+// text before.
+func (p *plan) addLong(o Options, max int) error {
+	had := func(k string) bool { return o.Given != nil && o.Given.Had[k] }
+	add := func(b block, name string) {
+		key := contentKey(b.kind, b.parts[0])
+		if had(key) {
+			return
+		}
+		out := p.addBlock(b, "")
+		p.blocks[out].raw = true
+		p.long = append(p.long, p.addPiece(piece{out: out, text: b.render(b.parts), keys: []string{key}, file: rel(o.Layout, b.source), what: whatLong, name: name}))
+	}
+	if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
+		return err
+	} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
+		// An untouched template tells the model nothing: tokens spent
+		// on every start for nothing.
+		add(block{kind: "core", source: o.Layout.Core(), parts: []string{data}}, "CORE.md")
+	}
+	if status, err := planFactStatus(o.Layout.PlanFact()); err != nil {
+		return err
+	} else if status != "" {
+		add(block{kind: "plan-fact", source: o.Layout.PlanFact(), parts: []string{status}}, "the plan-fact status")
+	}
+	return nil
 }

@@ -1,0 +1,121 @@
+package timeline
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+)
+
+// Item is an open item carried forward: raised in a section's Open list
+// and not closed by any later section.
+type Item struct {
+	Text    string
+	Date    string // the day it was last raised
+	Since   string // the day it was first raised
+	Session string // the session that last raised it ("" for a hand-written section)
+	Key     string // the section that last raised it
+	id      ident
+	raised  []ref // every section and text that raised it
+}
+
+// Ref names the item across injects: the section that last raised it and
+// its text.
+func (it Item) Ref() string {
+	sum := sha256.Sum256([]byte(it.Key + "\x00" + it.Text))
+	return "open:" + hex.EncodeToString(sum[:10])
+}
+
+type ref struct{ key, text string }
+
+// Tracker follows open items through sections read in time order.
+type Tracker struct {
+	open   []*Item
+	closed map[ref]string // → the key of the section that closed it
+}
+
+// Add reads the next section: its Done items close the open items of
+// earlier sections they match, then each of its Open items replaces the
+// same item raised earlier (one item, in its newest words) or is added.
+// Items of one section never close each other: the distiller already left
+// out what the segment itself resolved.
+func (t *Tracker) Add(s Section) {
+	if t.closed == nil {
+		t.closed = map[ref]string{}
+	}
+	done := s.Entry.Items(daily.HeadDone)
+	if len(done) > 0 && len(t.open) > 0 {
+		ids := make([]ident, len(done))
+		for i, d := range done {
+			ids[i] = identify(d)
+		}
+		kept := t.open[:0]
+		for _, it := range t.open {
+			closed := false
+			for i, d := range done {
+				if it.id.closedBy(d, ids[i]) {
+					closed = true
+					break
+				}
+			}
+			if closed {
+				for _, r := range it.raised {
+					t.closed[r] = s.Key
+				}
+				continue
+			}
+			kept = append(kept, it)
+		}
+		t.open = kept
+	}
+	for _, text := range s.Entry.Items(daily.HeadOpen) {
+		it := &Item{Text: text, Date: s.Date, Since: s.Date, Session: s.Entry.SessionID, Key: s.Key, id: identify(text), raised: []ref{{s.Key, text}}}
+		if !s.Entry.Marked {
+			it.Session = ""
+		}
+		replaced := false
+		for i, old := range t.open {
+			if old.Key != s.Key && old.id.same(it.id) {
+				it.Since, it.raised = old.Since, append(old.raised, it.raised...)
+				t.open[i] = it
+				replaced = true
+				break
+			}
+		}
+		if !replaced {
+			t.open = append(t.open, it)
+		}
+	}
+}
+
+// Open returns the items still open, in the order first raised.
+func (t *Tracker) Open() []Item {
+	out := make([]Item, len(t.open))
+	for i, it := range t.open {
+		out[i] = *it
+		out[i].raised = nil
+	}
+	return out
+}
+
+// Closed reports whether the open item text of the section key was closed
+// by a later section (itself, or the same item raised again), and by
+// which.
+func (t *Tracker) Closed(key, text string) (by string, ok bool) {
+	by, ok = t.closed[ref{key, text}]
+	return by, ok
+}
+
+// StillOpen counts the open items last raised by the sections keys.
+func (t *Tracker) StillOpen(keys []string) int {
+	n := 0
+	for _, it := range t.open {
+		for _, k := range keys {
+			if it.Key == k {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
