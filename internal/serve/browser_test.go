@@ -114,7 +114,11 @@ func newMemory(t *testing.T) *memory {
 }
 
 // start serves m on a free loopback port through `memhook serve`'s wiring.
-func (m *memory) start(t *testing.T) {
+func (m *memory) start(t *testing.T) { m.startWith(t, serve.Limits{}) }
+
+// startWith serves m with the given limits on slow clients and
+// connections.
+func (m *memory) startWith(t *testing.T, limits serve.Limits) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -125,7 +129,7 @@ func (m *memory) start(t *testing.T) {
 	var errb bytes.Buffer
 	go func() {
 		done <- cli.ServeWith(ctx, cli.System{Out: &bytes.Buffer{}, Err: &errb, Getenv: func(k string) string { return m.env[k] },
-			Environ: func() []string { return nil }, Now: time.Now}, cli.ServeOptions{Project: m.root, Listener: ln})
+			Environ: func() []string { return nil }, Now: time.Now}, cli.ServeOptions{Project: m.root, Listener: ln, Limits: limits})
 	}()
 	t.Cleanup(func() {
 		cancel()
