@@ -149,7 +149,7 @@ var ruWords = map[string]string{
 	"paused":             "на паузе",
 	"recently completed": "недавно завершено",
 	"Activity is the newest change to a project's memory: fresh within %d days, ⚠ stale older.": "Активность — самое свежее изменение памяти проекта: свежий — в пределах %d дней, ⚠ устарел — старше.",
-	"Activity per project, last %d weeks":                                                      "Активность по проектам за последние недели: %d",
+	"Activity per project, last %s": "Активность по проектам за %s",
 	"Days with a daily distillate in each of the weeks ending today; ⚠ marks a stale project.": "Дни с дневной выжимкой в каждой из недель, последняя кончается сегодня; ⚠ — устаревший проект.",
 	"days with memory per project and week":                                                    "дни с памятью по проектам и неделям",
 	"Active projects":                                                                          "Активные проекты",

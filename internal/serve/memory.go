@@ -285,6 +285,18 @@ type graphEdge struct {
 // maxGraphNodes keeps the drawing readable: the most connected nodes.
 const maxGraphNodes = 60
 
+// notWiki are the long-term files that are memory but not wiki pages:
+// the relations page (drawn as the relations themselves), remembered
+// records, denials and stored objects.
+func notWiki(p string) bool {
+	for _, dir := range []string{"graph/", blackbox.RecordsDir + "/", blackbox.DenialsDir + "/", "objects/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // graph draws every link that exists: each page of the vault (index,
 // log and the plan-fact page included: a fresh project's index links its
 // pages) and each recorded relation, an entity that names a page being
@@ -303,6 +315,9 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request, q *req) {
 	if vt != nil {
 		g := vt.Graph()
 		for _, n := range g.Nodes {
+			if notWiki(n.Path) {
+				continue
+			}
 			degree[n.Path] += 0
 			href[n.Path] = lp.U("/memory/file", "path", longRel+"/"+n.Path)
 			label[n.Path] = strings.TrimSuffix(path.Base(n.Path), ".md")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
 
@@ -43,8 +44,10 @@ type playgroundView struct {
 	Advanced    []control
 	AdvancedSet []string // what the collapsed block lists
 	SetText     string   // the listing as the closed block shows it
+	AnySet      bool     // something is set
 	Open        bool     // the block is open: a scope card was added or is at fault
 	Empty       bool     // the project has no memory yet: the page says how it fills
+	LongOff     bool     // long-term memory is not switched on
 	DoorsClosed string   // the closed doors, named in the closed block
 	Scope       []scopeCard
 	ScopeParams []blackbox.Param
@@ -94,7 +97,7 @@ func (v *playgroundView) listSet(l *language) {
 			set = append(set, fmt.Sprintf("%s %d: %s", l.T("scope record"), c.N, strings.Join(parts, ", ")))
 		}
 	}
-	v.SetText = l.T("— none set")
+	v.SetText, v.AnySet = l.T("— none set"), len(set) > 0
 	if len(set) > 0 {
 		v.SetText = l.T("— set:") + " " + strings.Join(set, " · ")
 	}
@@ -106,7 +109,8 @@ func (v *playgroundView) listSet(l *language) {
 }
 
 func (s *Server) newPlayground(q *req) *playgroundView {
-	v := &playgroundView{Doors: blackbox.Doors(), Contract: blackbox.Params(blackbox.VerbRecall), Empty: memoryEmpty(q.p.Root)}
+	v := &playgroundView{Doors: blackbox.Doors(), Contract: blackbox.Params(blackbox.VerbRecall), Empty: memoryEmpty(q.p.Root),
+		LongOff: !project.Layout{Root: q.p.Root}.LongActive()}
 	for _, p := range blackbox.Params(blackbox.VerbRecall) {
 		switch {
 		case p.Name == "depth":
@@ -185,7 +189,8 @@ func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request, q *req) {
 	}
 	v.Answer = ans
 	v.CiteHrefs = s.citeHrefs(q, ans.Items)
-	md := s.markdown(q, nil, "")
+	vt, _ := vault(q.p.Root)
+	md := s.markdown(q, vt, "")
 	v.Shown = showAnswer(md, ans.Answer)
 	for _, it := range ans.Items {
 		v.ItemHTML = append(v.ItemHTML, md.render(it.Text))
