@@ -170,7 +170,7 @@ func weekDays(root string, start time.Time) []int {
 }
 
 func chart(l *language, ps []*rollup.Project, today time.Time) *activityChart {
-	const label, barW, gap, rowH, top = 180, 84, 8, 44, 40
+	const label, barW, gap, rowH, top = 170, 94, 8, 44, 40
 	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
 	// Weeks end on today: the last bar is the last seven days, named "this
 	// week" with its first and last day, so no label reads as a past date.

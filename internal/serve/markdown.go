@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"html"
 	"html/template"
 	"net/url"
 	"path"
@@ -237,15 +238,15 @@ func (g *linkGuard) Transform(doc *ast.Document, reader text.Reader, pc parser.C
 }
 
 // safeURL accepts http, https and mailto addresses and those without a
-// scheme. Browsers drop tabs and newlines inside a URL, so they are
-// removed before the scheme is read ("java\tscript:").
+// scheme. The destination is read as the browser will: entities decoded
+// ("java&#9;script:"), tabs and newlines dropped ("java\tscript:").
 func safeURL(u string) bool {
 	u = strings.Map(func(r rune) rune {
 		if r == '\t' || r == '\n' || r == '\r' || r < ' ' {
 			return -1
 		}
 		return r
-	}, strings.TrimSpace(u))
+	}, strings.TrimSpace(html.UnescapeString(u)))
 	i := strings.IndexAny(u, ":/?#")
 	if i < 0 || u[i] != ':' {
 		return true
