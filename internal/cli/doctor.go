@@ -78,6 +78,7 @@ func doctorChecks() []doctorCheck {
 	return []doctorCheck{
 		checkProject,
 		checkConfig,
+		checkTrust,
 		func(rep *doctorReport, _ *DoctorOptions, env *doctorEnv) { checkMemoryInGit(rep, env.root) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkStateDir(rep, o.Paths) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOtherStateDirs(rep, o.Factory) },
@@ -90,6 +91,7 @@ func doctorChecks() []doctorCheck {
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
+		checkMCP,
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // CrashEnv names a flush point ("after-read", "after-distill",
-// "after-intent", "after-append", "after-commit") at which memhook exits
+// "after-intent", "after-append", "after-commit", "after-forget") at which memhook exits
 // abruptly, for the kill tests. Never set it outside tests.
 const CrashEnv = "CEREBRO_TEST_CRASH"
 

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // NightOptions are the inputs of `memhook night`.
@@ -182,14 +183,9 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	}
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
+	// A project may narrow step 4 (propose, off), never switch off the
+	// person's review of CORE.md: config.Policy keeps "apply" the user's.
 	core := eff.Night.Core
-	if core == night.CoreApply && strings.HasPrefix(eff.Source("night.core"), config.SourceProject) {
-		// A project may narrow step 4 (propose, off), never switch off the
-		// person's review of CORE.md: that comes from the user's settings.
-		user, _ := opts.Config("")
-		core = user.Night.Core
-		fmt.Fprintf(opts.Err, "memhook: warning: night: night.core = \"apply\" in %s is ignored; your settings say %q\n", eff.ProjectFile, core)
-	}
 	o := night.Options{
 		Store: store, Now: now, DryRun: opts.DryRun,
 		CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,
@@ -206,7 +202,7 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 		}
 		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
 			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
-			Env: opts.Environ(), Dir: root,
+			Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff),
 		}}
 	default:
 		return nil, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")

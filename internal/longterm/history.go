@@ -28,9 +28,10 @@ const (
 )
 
 // historyIgnore keeps caches and bulky sources out of the history: the
-// graph is rebuilt at will, .cerebro/ holds locks and caches, and raw/_large/
-// holds files above the size limit, which would bloat every clone.
-const historyIgnore = "# written by memhook: caches and large sources stay out of the history\n.cerebro/\ngraph.json\nraw/_large/\n"
+// graph is rebuilt at will, .cerebro/ holds locks and caches, raw/_large/
+// holds files above the size limit, which would bloat every clone, and
+// .trash/ what memhook forget took back.
+const historyIgnore = "# written by memhook: caches, large sources and what was forgotten stay out of the history\n.cerebro/\ngraph.json\nraw/_large/\n.trash/\n"
 
 // History is the version history of one long-term memory. When Repo is nil
 // nothing is committed and Note says why.

@@ -211,3 +211,7 @@ func writeIfChanged(p string, data []byte) (bool, error) {
 	}
 	return true, nil
 }
+
+// WithLock runs fn holding the lock every writer of this long-term memory
+// takes (for a writer outside the package: memhook forget).
+func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }
