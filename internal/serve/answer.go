@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"sort"
 	"strings"
+	"time"
 )
 
 // shownAnswer is a recall answer as a person reads it: text as rendered
@@ -103,7 +104,7 @@ func flatTable(rows []map[string]any) *dataTable {
 			case nil:
 				row = append(row, "")
 			case string:
-				row = append(row, v)
+				row = append(row, cell(c, v))
 			case map[string]any:
 				row = append(row, "")
 			default:
@@ -113,4 +114,16 @@ func flatTable(rows []map[string]any) *dataTable {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// cell is a record's value as a person reads it: a time to the minute
+// ("2026-12-01 14:00 UTC", not its nanoseconds, which widened the table
+// past its box); the raw object beside it keeps the exact value.
+func cell(col, v string) string {
+	if col == "at" {
+		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+			return t.Format("2006-01-02 15:04 MST")
+		}
+	}
+	return v
 }

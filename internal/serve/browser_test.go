@@ -386,6 +386,13 @@ func TestBrowserPlayground(t *testing.T) {
 	if bad := overflows(t, ctx, "section.answer"); len(bad) > 0 {
 		t.Errorf("the table answer spills out: %v", bad)
 	}
+	// At 1400 px the record's table fits whole: no column hidden behind
+	// a scroll bar (its time is shown to the minute).
+	var hidden float64
+	run(t, ctx, chromedp.Evaluate(`(() => { const b = document.querySelector("#answer-body .scroll"); return b.scrollWidth - b.clientWidth; })()`, &hidden))
+	if hidden > 1 {
+		t.Errorf("%.0f px of the record's table are hidden behind its scroll bar", hidden)
+	}
 	view(t, ctx, "playground")
 
 	// A text answer in Markdown: its list is a list, its table a table,
