@@ -21,8 +21,9 @@ type shownAnswer struct {
 
 // dataTable is rows of flat records under the union of their fields.
 type dataTable struct {
-	Cols []string
-	Rows [][]string
+	Cols   []string
+	NoWrap []bool // a column kept on one line: a time
+	Rows   [][]string
 }
 
 func showAnswer(md *markdown, a any) *shownAnswer {
@@ -63,7 +64,7 @@ func showAnswer(md *markdown, a any) *shownAnswer {
 // flatTable lays out records whose fields are all scalars; nil when one
 // holds a list or an object (then JSON says it better).
 func flatTable(rows []map[string]any) *dataTable {
-	order := []string{"table", "key", "kind", "value", "claim", "basis", "calendar", "geo", "at", "id"}
+	order := []string{"table", "key", "kind", "value", "claim", "basis", "calendar", "geo", "at"}
 	rank := map[string]int{}
 	for i, k := range order {
 		rank[k] = i
@@ -79,7 +80,10 @@ func flatTable(rows []map[string]any) *dataTable {
 				}
 				return nil
 			}
-			if !seen[k] {
+			// A record's id is the item's fact, shown with the item and
+			// in the raw object; in the table it only pushed the record's
+			// own values behind a scroll bar.
+			if !seen[k] && (k != "id" || r["table"] == nil) {
 				seen[k] = true
 				cols = append(cols, k)
 			}
@@ -97,6 +101,9 @@ func flatTable(rows []map[string]any) *dataTable {
 		return cols[i] < cols[j]
 	})
 	t := &dataTable{Cols: cols}
+	for _, c := range cols {
+		t.NoWrap = append(t.NoWrap, c == "at")
+	}
 	for _, r := range rows {
 		var row []string
 		for _, c := range cols {
@@ -116,13 +123,13 @@ func flatTable(rows []map[string]any) *dataTable {
 	return t
 }
 
-// cell is a record's value as a person reads it: a time to the minute
-// ("2026-12-01 14:00 UTC", not its nanoseconds, which widened the table
-// past its box); the raw object beside it keeps the exact value.
+// cell is a record's value as a person reads it: a time to the minute in
+// the clock of the machine the page is served on (its nanoseconds widened
+// the table past its box); the raw object beside it keeps the exact value.
 func cell(col, v string) string {
 	if col == "at" {
 		if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
-			return t.Format("2006-01-02 15:04 MST")
+			return t.In(time.Local).Format("2006-01-02 15:04")
 		}
 	}
 	return v
