@@ -85,26 +85,6 @@ func userCommandsDir(f *Factory) string {
 	return filepath.Join(claude, "commands")
 }
 
-// pluginRoot is the checkout this memhook belongs to (bin/memhook's
-// parent), else CLAUDE_PLUGIN_ROOT.
-func pluginRoot(f *Factory) string {
-	var candidates []string
-	if f.Executable != "" {
-		if exe, err := filepath.EvalSymlinks(f.Executable); err == nil {
-			candidates = append(candidates, filepath.Dir(filepath.Dir(exe)))
-		}
-	}
-	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
-		candidates = append(candidates, filepath.Clean(r))
-	}
-	for _, c := range candidates {
-		if _, err := os.Stat(filepath.Join(c, ".claude-plugin", "plugin.json")); err == nil {
-			return c
-		}
-	}
-	return ""
-}
-
 // shortState is what one short command's file is.
 type shortState int
 
@@ -173,7 +153,7 @@ func commandsRun(opts *CommandsOptions) error {
 	}
 	root := opts.PluginRoot
 	if root == "" {
-		root = pluginRoot(opts.Factory)
+		root = opts.pluginRoot()
 	}
 	st := ShortStatus(dir, root)
 	for _, n := range ShortCommands {
@@ -185,7 +165,7 @@ func commandsRun(opts *CommandsOptions) error {
 func commandsInstall(opts *CommandsOptions, dir string) error {
 	root := opts.PluginRoot
 	if root == "" {
-		root = pluginRoot(opts.Factory)
+		root = opts.pluginRoot()
 	}
 	if root == "" {
 		return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")

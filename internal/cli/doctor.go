@@ -158,7 +158,7 @@ func checkProject(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 	env.root = root
 	// The plugin's own checkout is where people run `make install`: it is
 	// not a project whose memory they mean to check.
-	if _, err := os.Stat(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil && root == pluginRoot(opts.Factory) {
+	if _, err := os.Stat(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil && root == opts.pluginRoot() {
 		rep.add("ok", "", "project: none checked (this is cerebro's own checkout; run doctor in a project, or pass --project)")
 		env.root = ""
 		return
@@ -309,7 +309,7 @@ func checkOnPath(rep *doctorReport, f *Factory) {
 
 func checkShortCommands(rep *doctorReport, f *Factory) {
 	dir := userCommandsDir(f)
-	st := ShortStatus(dir, pluginRoot(f))
+	st := ShortStatus(dir, f.pluginRoot())
 	var ours, stale, theirs, missing []string
 	for _, n := range ShortCommands {
 		switch st[n] {

@@ -283,7 +283,7 @@ func TestHostileTrustServeStaysOnLoopback(t *testing.T) {
 	}()
 	select {
 	case s := <-line:
-		if !strings.Contains(s, "memhook serve: http://0.0.0.0:") {
+		if !strings.Contains(s, "memhook serve: serving ") || !strings.Contains(s, " at http://0.0.0.0:") {
 			t.Fatalf("serve with the user's allow_remote: %q", s)
 		}
 	case <-time.After(hostileDeadline):

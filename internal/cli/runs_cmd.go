@@ -33,18 +33,25 @@ var verbSkill = map[string]string{
 	runrec.KindRecall: evolve.InstructionSkill, runrec.KindRemember: evolve.InstructionSkill, runrec.KindRelearn: "relearn",
 }
 
-// pluginRoot is the plugin's folder: CLAUDE_PLUGIN_ROOT, else the folder
-// above memhook's bin/ when it holds the plugin manifest.
+// pluginRoot is the plugin's folder, the one owner of that answer
+// (doctor, commands, evolve, the skills and serve ask it): the checkout
+// holding this memhook (bin/memhook's parent, links resolved), else
+// CLAUDE_PLUGIN_ROOT; either only when it holds the plugin manifest. ""
+// when neither does.
 func (f *Factory) pluginRoot() string {
-	if p := f.Getenv("CLAUDE_PLUGIN_ROOT"); p != "" {
-		return p
+	var candidates []string
+	if f.Executable != "" {
+		if exe, err := filepath.EvalSymlinks(f.Executable); err == nil {
+			candidates = append(candidates, filepath.Dir(filepath.Dir(exe)))
+		}
 	}
-	if f.Executable == "" {
-		return ""
+	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
+		candidates = append(candidates, filepath.Clean(r))
 	}
-	dir := filepath.Dir(filepath.Dir(f.Executable))
-	if _, err := os.Stat(filepath.Join(dir, ".claude-plugin", "plugin.json")); err == nil {
-		return dir
+	for _, c := range candidates {
+		if _, err := os.Stat(filepath.Join(c, ".claude-plugin", "plugin.json")); err == nil {
+			return c
+		}
 	}
 	return ""
 }

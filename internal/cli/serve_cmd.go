@@ -2,19 +2,25 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
-	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
@@ -36,6 +42,9 @@ type ServeOptions struct {
 	Background bool
 	// Listener, when set, is used instead of listening on Addr (tests).
 	Listener net.Listener
+	// Limits bound slow clients and connections (zero: the defaults;
+	// tests shorten them).
+	Limits serve.Limits
 }
 
 func newCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
@@ -70,30 +79,40 @@ the skills page shows each skill's versions. It listens on loopback; another
 	return cmd
 }
 
-// NewServer wires the web application to a project's memory the way the
-// commands open it: the same box, search, rollup and skills.
+// NewServer wires the web application to memory the way the commands open
+// it: the same box, search, rollup and skills, for the project it is
+// started for and for each project of the desk's registry.
 func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 	root, err := f.projectRoot(opts.Project)
 	if err != nil {
 		return nil, err
 	}
-	dirs := []string{opts.SkillsDir}
-	if opts.SkillsDir == "" {
-		dirs = []string{filepath.Join(root, ".claude", "skills")}
-		if p := f.Getenv("CLAUDE_PLUGIN_ROOT"); p != "" {
-			dirs = append(dirs, filepath.Join(p, "skills"))
-		}
-	}
-	rules := evolve.DefaultRules()
-	if eff, err := f.Config(root); err == nil {
-		rules = evolveRules(eff.Evolution)
-	}
-	j := f.runJournal(root)
 	return serve.New(serve.Options{
-		Addr: opts.Addr, Root: root, SkillsDirs: dirs, Now: f.Now, Log: f.Err,
-		Rules: rules,
-		Runs: func() ([]runrec.Run, error) {
-			st, err := runrec.OpenStore(j)
+		Addr: opts.Addr, Now: f.Now, Log: f.Err, Limits: opts.Limits,
+		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
+		Projects: func() []serve.Project { return registeredProjects(f.Paths.Registry()) },
+		SkillsDirs: func(r string) []serve.SkillsDir {
+			if opts.SkillsDir != "" && r == root {
+				return []serve.SkillsDir{{Dir: opts.SkillsDir, Source: "folder"}}
+			}
+			var out []serve.SkillsDir
+			for i, d := range f.skillDirs(r) {
+				src := "plugin"
+				if i == 0 {
+					src = "project"
+				}
+				out = append(out, serve.SkillsDir{Dir: d, Source: src})
+			}
+			return out
+		},
+		Rules: func(r string) evolve.Rules {
+			if eff, err := f.Config(r); err == nil {
+				return evolveRules(eff.Evolution)
+			}
+			return evolve.DefaultRules()
+		},
+		Runs: func(r string) ([]runrec.Run, error) {
+			st, err := runrec.OpenStore(f.runJournal(r))
 			if err != nil {
 				return nil, err
 			}
@@ -102,12 +121,12 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		},
 		// The same path as `memhook verdict RUN_ID good|bad`: the run must
 		// exist and the skill's proposal is refreshed.
-		Verdict: func(run, verdict string) error {
-			return f.giveVerdict(j, root, run, verdict, "", "person", f.Now())
+		Verdict: func(r, run, verdict string) error {
+			return f.giveVerdict(f.runJournal(r), r, run, verdict, "", "person", f.Now())
 		},
-		OpenBox: func() (*blackbox.Box, func(), error) { return f.openBox(root) },
-		Search: func(ctx context.Context, query string, limit int) (*search.Response, error) {
-			return f.searchProject(ctx, root, query, limit)
+		OpenBox: f.openBox,
+		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
+			return f.searchProject(ctx, q.Root, q.Text, q.Limit)
 		},
 		Rollup: func() *rollup.Report {
 			eff, err := f.Config("")
@@ -120,6 +139,31 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			})
 		},
 	})
+}
+
+// registeredProjects are the desk's registered projects, the only others
+// a server shows: an entry must name an absolute folder that is a
+// directory (a registry that cannot be read lists none).
+func registeredProjects(path string) []serve.Project {
+	reg, err := registry.Read(path)
+	if err != nil {
+		return nil
+	}
+	var out []serve.Project
+	for _, e := range reg.Projects {
+		if e.ID == "" || !filepath.IsAbs(e.Path) {
+			continue
+		}
+		if st, err := os.Stat(e.Path); err != nil || !st.IsDir() {
+			continue
+		}
+		name := e.Name
+		if name == "" {
+			name = filepath.Base(e.Path)
+		}
+		out = append(out, serve.Project{ID: e.ID, Name: name, Root: filepath.Clean(e.Path)})
+	}
+	return out
 }
 
 // searchProject is `memhook search --scope project`: the indexes caught
@@ -182,7 +226,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 		ln.Close()
 		return err
 	}
-	fmt.Fprintf(opts.Out, "memhook serve: http://%s/en/settings?section=memory-test (Ctrl-C stops)\n", opts.Addr)
+	fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at http://%s/en/settings?section=memory-test (Ctrl-C stops)\n", filepath.Base(srv.Root()), srv.Root(), opts.Addr)
 	return srv.Serve(ctx, ln)
 }
 
@@ -212,20 +256,100 @@ func answering(ctx context.Context, addr string) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
+// servedProject is one project a running server lists.
+type servedProject struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Root  string `json:"root"`
+	Start bool   `json:"start"`
+}
+
+// served asks the server at addr which projects it shows; ok is false
+// when nothing answers there, and the list is empty when what answers is
+// not a memhook server that lists them.
+func served(ctx context.Context, addr string) (list []servedProject, ok bool) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/api/v1/projects", nil)
+	if err != nil {
+		return nil, false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, false
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Projects []servedProject `json:"projects"`
+	}
+	if resp.StatusCode == http.StatusOK && json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out) == nil {
+		return out.Projects, true
+	}
+	return nil, true
+}
+
+// playgroundURL is the playground of project id on the server at addr;
+// start says it is the project that server was started for.
+func playgroundURL(addr, id string, start bool) string {
+	u := "http://" + addr + "/en/settings?section=memory-test"
+	if !start {
+		u += "&project=" + url.QueryEscape(id)
+	}
+	return u
+}
+
 // serveBackground starts `memhook serve` detached, its output in the
-// state dir's logs/serve.log, and waits until it answers.
+// state dir's logs/serve.log, and waits until it answers. A server that
+// already shows this project is reused; one that shows another project
+// (started in another project, which cannot reach this one) is left alone
+// and the next port is tried.
 func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	if err := checkServeAddr(opts); err != nil {
 		return err
 	}
-	url := "http://" + opts.Addr + "/en/settings?section=memory-test"
-	if answering(ctx, opts.Addr) {
-		fmt.Fprintf(opts.Out, "memhook serve: already serving at %s\n", url)
-		return nil
-	}
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
+	}
+	id, name := project.ID(root), filepath.Base(root)
+	host, port, _ := net.SplitHostPort(opts.Addr)
+	first, _ := strconv.Atoi(port)
+	var others []string
+	addr := ""
+	for i := 0; i < 10; i++ {
+		try := net.JoinHostPort(host, strconv.Itoa(first+i))
+		list, up := served(ctx, try)
+		if !up {
+			if ln, err := net.Listen("tcp", try); err == nil {
+				ln.Close()
+				addr = try
+				break
+			}
+			continue // taken by something that does not speak HTTP
+		}
+		for _, p := range list {
+			if p.ID == id {
+				fmt.Fprintf(opts.Out, "memhook serve: already serving %s (%s) at %s\n", name, root, playgroundURL(try, id, p.Start))
+				return nil
+			}
+		}
+		if first == 0 {
+			break
+		}
+		shows := "another program"
+		for _, p := range list {
+			if p.Start {
+				shows = "project " + p.Name
+			}
+		}
+		others = append(others, try+" ("+shows+")")
+	}
+	if addr == "" {
+		return withHint(fmt.Errorf("serve: no free address for %s from %s on: %s", name, opts.Addr, strings.Join(others, ", ")), "choose a free port with --addr 127.0.0.1:PORT")
+	}
+	if len(others) > 0 {
+		fmt.Fprintf(opts.Out, "memhook serve: %s cannot show %s: a server started in another project shows only that project and the org desk's registered ones (`memhook long on` registers this one)\n",
+			strings.Join(others, ", "), name)
 	}
 	if err := os.MkdirAll(opts.Paths.Logs(), 0o755); err != nil {
 		return fmt.Errorf("serve: make the log folder: %w", err)
@@ -236,7 +360,7 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		return fmt.Errorf("serve: open %s: %w", logPath, err)
 	}
 	defer logf.Close()
-	args := []string{"serve", "--addr", opts.Addr, "--project", root}
+	args := []string{"serve", "--addr", addr, "--project", root}
 	if opts.SkillsDir != "" {
 		args = append(args, "--skills-dir", opts.SkillsDir)
 	}
@@ -256,10 +380,10 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 			return withHint(fmt.Errorf("serve: the server exited at once (%v)", err), "see "+logPath)
 		case <-time.After(100 * time.Millisecond):
 		}
-		if answering(ctx, opts.Addr) {
-			fmt.Fprintf(opts.Out, "memhook serve: serving at %s (process %d; stop it with `kill %d`; log %s)\n", url, pid, pid, logPath)
+		if answering(ctx, addr) {
+			fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, playgroundURL(addr, id, true), pid, pid, logPath)
 			return nil
 		}
 	}
-	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", opts.Addr), "see "+logPath)
+	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", addr), "see "+logPath)
 }

@@ -5,10 +5,16 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
 // TestServeBackgroundFindsRunningServer: the slash command's
@@ -35,7 +41,7 @@ func TestServeBackgroundFindsRunningServer(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	stdout, stderr, code := run(t, env, "", "serve", "--background", "--addr", addr, "--project", proj)
-	if code != 0 || !strings.Contains(stdout, "already serving at http://"+addr+"/en/settings?section=memory-test") {
+	if code != 0 || !strings.Contains(stdout, "already serving p ("+proj+") at http://"+addr+"/en/settings?section=memory-test") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }
@@ -51,5 +57,70 @@ func TestServeRefusesBusyAddress(t *testing.T) {
 	_, stderr, code := run(t, map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": dir}, "", "serve", "--addr", ln.Addr().String(), "--project", dir)
 	if code != 1 || !strings.Contains(stderr, "serve: listen on "+ln.Addr().String()) || !strings.Contains(stderr, "hint: choose another port") {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestServeBackgroundInAnotherProject: a server started for project A
+// answers a registered project C on request (the printed address names
+// C), and for project B, which it cannot show, `serve --background`
+// starts B's own server on the next port instead of printing A's.
+func TestServeBackgroundInAnotherProject(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "alpha"), filepath.Join(dir, "bravo"), filepath.Join(dir, "charlie")
+	env := map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "CEREBRO_HOME": filepath.Join(dir, "desk")}
+	for _, p := range []string{a, b, c} {
+		os.MkdirAll(filepath.Join(p, ".git"), 0o755)
+	}
+	if _, stderr, code := run(t, env, "", "long", "on", "--project", c); code != 0 {
+		t.Fatalf("long on: %s", stderr)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	go func() {
+		done <- ServeWith(ctx, System{Out: &out, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+			ServeOptions{Project: a, Listener: ln})
+	}()
+	defer func() { cancel(); <-done }()
+	addr := ln.Addr().String()
+	for i := 0; i < 50 && !answering(context.Background(), addr); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "serving alpha ("+a+") at http://"+addr) {
+		t.Errorf("the foreground server does not name its project: %q", out.String())
+	}
+	bg := func(proj string) string {
+		t.Helper()
+		cmd := exec.Command(memhookBin, "serve", "--background", "--addr", addr, "--project", proj)
+		cmd.Env = envList(env)
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("serve --background --project %s: %v\n%s", proj, err, got)
+		}
+		return string(got)
+	}
+	got := bg(c)
+	if want := "already serving charlie (" + c + ") at http://" + addr + "/en/settings?section=memory-test&project=" + project.ID(c); !strings.Contains(got, want) {
+		t.Errorf("for a registered project:\n%s\nwant %s", got, want)
+	}
+	got = bg(b)
+	pid := regexp.MustCompile(`process (\d+);`).FindStringSubmatch(got)
+	if pid != nil {
+		n, _ := strconv.Atoi(pid[1])
+		defer syscall.Kill(n, syscall.SIGTERM)
+	}
+	_, port, _ := net.SplitHostPort(addr)
+	p, _ := strconv.Atoi(port)
+	next := net.JoinHostPort("127.0.0.1", strconv.Itoa(p+1))
+	if !strings.Contains(got, addr+" (project alpha) cannot show bravo") || !strings.Contains(got, "serving bravo ("+b+") at http://"+next+"/en/settings?section=memory-test") || pid == nil {
+		t.Fatalf("for an unregistered project:\n%s", got)
+	}
+	list, up := served(context.Background(), next)
+	if !up || len(list) == 0 || list[0].ID != project.ID(b) || !list[0].Start {
+		t.Errorf("the server at %s lists %+v", next, list)
 	}
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -32,7 +33,7 @@ type pairView struct {
 
 // candidates weighs each candidate of the skill with evolve.Decide, the
 // rule `memhook evolve` applies, so the page never disagrees with it.
-func (s *Server) candidates(ref skill.Ref) ([]candidateView, error) {
+func (s *Server) candidates(root string, ref skill.Ref) ([]candidateView, error) {
 	if s.opts.Runs == nil {
 		return nil, nil
 	}
@@ -40,14 +41,14 @@ func (s *Server) candidates(ref skill.Ref) ([]candidateView, error) {
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
-	runs, err := s.opts.Runs()
+	runs, err := s.opts.Runs(root)
 	if err != nil {
 		return nil, fmt.Errorf("read the run records: %w", err)
 	}
 	now := s.opts.Now()
 	var out []candidateView
 	for _, c := range cs {
-		v := candidateView{ID: c.ID, File: c.File, Since: c.Since, Decision: evolve.Decide(runs, c, s.opts.Rules, now)}
+		v := candidateView{ID: c.ID, File: c.File, Since: c.Since, Decision: evolve.Decide(runs, c, s.opts.Rules(root), now)}
 		pairs := map[string]*pairView{}
 		for i := range runs {
 			x := &runs[i]
@@ -79,26 +80,26 @@ func (s *Server) candidates(ref skill.Ref) ([]candidateView, error) {
 
 // verdictPost records a person's verdict on one arm of a candidate's
 // shadow pair, through the same function as `memhook verdict`.
-func (s *Server) verdictPost(w http.ResponseWriter, r *http.Request) {
-	ref, err := s.findSkill(r)
+func (s *Server) verdictPost(w http.ResponseWriter, r *http.Request, q *req) {
+	ref, err := s.findSkill(r, q)
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, err)
+		s.fail(w, r, q, http.StatusNotFound, err)
 		return
 	}
 	if s.opts.Verdict == nil {
-		s.fail(w, r, http.StatusNotFound, fmt.Errorf("verdicts are not recorded by this server"))
+		s.fail(w, r, q, http.StatusNotFound, errors.New(q.lang.T("verdicts are not recorded by this server")))
 		return
 	}
 	id, verdict := r.PostForm.Get("run"), r.PostForm.Get("verdict")
 	if _, err := runrec.ParseVerdict(verdict); err != nil {
-		s.fail(w, r, http.StatusBadRequest, err)
+		s.fail(w, r, q, http.StatusBadRequest, err)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cs, err := s.candidates(ref)
+	cs, err := s.candidates(q.p.Root, ref)
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err)
+		s.fail(w, r, q, http.StatusInternalServerError, err)
 		return
 	}
 	// Only the arms this page shows can be judged from it.
@@ -109,18 +110,18 @@ func (s *Server) verdictPost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !found {
-		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("verdict: run %q is not a shadow run of skill %s's candidates", id, ref.Name))
+		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf("verdict: run %q is not a shadow run of skill %s's candidates", id, ref.Name))
 		return
 	}
-	if err := s.opts.Verdict(id, verdict); err != nil {
-		s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("record the verdict: %w", err))
+	if err := s.opts.Verdict(q.p.Root, id, verdict); err != nil {
+		s.fail(w, r, q, http.StatusInternalServerError, fmt.Errorf("record the verdict: %w", err))
 		return
 	}
-	v, err := s.skillPage(ref, r)
+	v, err := s.skillPage(q, ref)
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err)
+		s.fail(w, r, q, http.StatusInternalServerError, err)
 		return
 	}
-	s.render(w, r, "skill", "skills", "Skill "+ref.Name, http.StatusOK,
-		page{Data: v, Message: fmt.Sprintf("Verdict %s recorded for run %s.", verdict, id)})
+	s.render(w, r, q, "skill", "skills", q.lang.T("Skill")+" "+ref.Name, http.StatusOK,
+		page{Data: v, Message: q.lang.F("Verdict %s recorded for run %s.", verdict, id)})
 }

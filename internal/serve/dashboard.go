@@ -1,7 +1,7 @@
 package serve
 
 import (
-	"fmt"
+	"errors"
 	"net/http"
 	"time"
 
@@ -17,9 +17,11 @@ const chartWeeks = 8
 
 // dashboardView is the org rollup as a page.
 type dashboardView struct {
-	Report *rollup.Report
-	Chart  *activityChart
-	Nights []nightRow
+	Report   *rollup.Report
+	Chart    *activityChart
+	Nights   []nightRow
+	Activity map[string]string // project id → its activity in rollup.md's words
+	Links    map[string]string // project id → its memory on this server
 }
 
 // nightRow is one project's last night pass, as doctor reads it.
@@ -39,9 +41,9 @@ func nights(ps []*rollup.Project) []nightRow {
 	return out
 }
 
-func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, q *req) {
 	if s.opts.Rollup == nil {
-		s.fail(w, r, http.StatusNotFound, fmt.Errorf("no org desk is configured"))
+		s.fail(w, r, q, http.StatusNotFound, errors.New(q.lang.T("no org desk is configured")))
 		return
 	}
 	s.mu.Lock()
@@ -53,13 +55,64 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		today = s.opts.Now()
 	}
-	s.render(w, r, "dashboard", "dashboard", "Org dashboard", http.StatusOK, page{Data: dashboardView{Report: rep, Chart: chart(all, today), Nights: nights(all)}})
+	v := dashboardView{Report: rep, Chart: chart(q.lang, all, today), Nights: nights(all), Activity: map[string]string{}, Links: map[string]string{}}
+	lp := s.linkPage(q)
+	reachable := map[string]Project{}
+	for _, p := range s.projects() {
+		reachable[p.ID] = p
+	}
+	for _, p := range all {
+		v.Activity[p.ID] = activityWords(q.lang, p)
+		if o, ok := reachable[p.ID]; ok {
+			v.Links[p.ID] = lp.ProjectURL(o, "/memory")
+		}
+	}
+	s.render(w, r, q, "dashboard", "dashboard", q.lang.T("Org dashboard"), http.StatusOK, page{Data: v})
+}
+
+// activityWords are rollup.md's words for a project's activity; Russian
+// says the same in its words.
+func activityWords(l *language, p *rollup.Project) string {
+	if l != ru {
+		return rollup.ActivityWords(p)
+	}
+	switch p.Activity {
+	case rollup.Fresh:
+		return "свежий · " + ruAgo(p.ActivityAge)
+	case rollup.Stale:
+		return "⚠ устарел · " + ruAgo(p.ActivityAge)
+	}
+	return l.T(p.Activity)
+}
+
+func ruAgo(days int) string {
+	switch days {
+	case 0:
+		return "сегодня"
+	case 1:
+		return "вчера"
+	}
+	return ru.N(days, "day") + " назад"
+}
+
+// weeksAgo names a chart week as rollup.WeeksAgo does.
+func weeksAgo(l *language, n int) string {
+	if l != ru {
+		return rollup.WeeksAgo(n)
+	}
+	switch n {
+	case 0:
+		return "эта неделя"
+	case 1:
+		return "неделю назад"
+	}
+	return ru.N(n, "week") + " назад"
 }
 
 // activityChart is the days with a daily distillate per project and week:
 // a server-side SVG of small bars, one row per project.
 type activityChart struct {
-	Weeks  []string // labels, oldest first
+	Weeks  []chartWeek // oldest first
 	Rows   []chartRow
 	Width  int
 	Height int
@@ -78,7 +131,13 @@ type chartBar struct {
 	MidX, TextY int // where the day count is written
 	BgY, BgH    int // the full-height track behind the bar
 	Days        int
-	Week        string
+	Week        chartWeek
+}
+
+// chartWeek is one week of the chart: its name in rollup's words ("this
+// week", "3 weeks ago") and its days ("Nov 25 – Dec 1").
+type chartWeek struct {
+	Name, Days string
 }
 
 var dayName = lazyregexp.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
@@ -110,14 +169,17 @@ func weekDays(root string, start time.Time) []int {
 	return counts
 }
 
-func chart(ps []*rollup.Project, today time.Time) *activityChart {
-	const label, barW, gap, rowH, top = 180, 52, 10, 44, 28
+func chart(l *language, ps []*rollup.Project, today time.Time) *activityChart {
+	const label, barW, gap, rowH, top = 170, 94, 8, 44, 40
 	today = time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, today.Location())
-	// Weeks end on today: the last bar is the last seven days.
+	// Weeks end on today: the last bar is the last seven days, named "this
+	// week" with its first and last day, so no label reads as a past date.
 	start := today.AddDate(0, 0, -7*chartWeeks+1)
 	c := &activityChart{Max: 1}
 	for i := 0; i < chartWeeks; i++ {
-		c.Weeks = append(c.Weeks, start.AddDate(0, 0, 7*i).Format("Jan 2"))
+		from, to := start.AddDate(0, 0, 7*i), start.AddDate(0, 0, 7*i+6)
+		c.Weeks = append(c.Weeks, chartWeek{Name: weeksAgo(l, chartWeeks-1-i),
+			Days: l.Date(int(from.Month()), from.Day()) + " – " + l.Date(int(to.Month()), to.Day())})
 	}
 	counts := make([][]int, len(ps))
 	for i, p := range ps {

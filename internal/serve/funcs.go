@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"math"
+	"net/url"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -31,10 +33,10 @@ var funcs = template.FuncMap{
 		}
 		return string(b)
 	},
-	"isText":   func(v any) bool { _, ok := v.(string); return ok },
-	"join":     strings.Join,
-	"level":    func(n int) string { return levelWords[n] },
-	"kindText": func(k string) string { return kindWords[k] },
+	"isText":    func(v any) bool { _, ok := v.(string); return ok },
+	"join":      strings.Join,
+	"skillPath": func(name string) string { return "/skills/" + url.PathEscape(name) },
+	"round":     func(f float64) int { return int(math.Round(f)) },
 	"short": func(s string) string {
 		if len(s) > 12 {
 			return s[:12]

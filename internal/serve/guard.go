@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
@@ -30,6 +31,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "refused: this server answers only for "+s.opts.Addr, http.StatusMisdirectedRequest)
 			return
 		}
+		// The whole request is read here, under a deadline from its start:
+		// a client that trickles its body is dropped at BodyTimeout. Once
+		// read, the deadline is lifted, so a long recall is not cut off.
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(s.opts.Limits.BodyTimeout))
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBytes)
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			if err := s.checkPost(r); err != nil {
@@ -37,7 +43,16 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				http.Error(w, "refused: "+err.Error(), http.StatusForbidden)
 				return
 			}
+		} else if r.ContentLength != 0 {
+			// No page takes a body with GET; one sent anyway would be
+			// drained after the handler, outside every deadline.
+			http.Error(w, "refused: a GET carries no body", http.StatusBadRequest)
+			return
 		}
+		_ = rc.SetReadDeadline(time.Time{})
+		// Static files and short answers are written under the same bound
+		// as a page; render sets it again once a page is ready.
+		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.Limits.WriteTimeout + 60*time.Second))
 		next.ServeHTTP(w, r)
 	})
 }
@@ -74,14 +89,15 @@ var errOutside = errors.New("not a file of this project's memory")
 var memoryRoots = []string{".claude/memory_long", ".claude/memory_short"}
 
 // resolve turns a slash path relative to the project root into a file
-// under one of the memory roots, refusing "..", absolute paths and any
-// symlink on the way.
-func (s *Server) resolve(rel string) (string, error) {
+// under one of the memory roots, refusing "..", absolute paths, any
+// segment starting with a dot (.git, .cerebro, .trash: the repository and
+// the machinery, not memory) and any symlink on the way.
+func resolve(root, rel string) (string, error) {
 	if rel == "" || strings.Contains(rel, "\\") || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
 		return "", errOutside
 	}
-	for _, part := range strings.Split(rel, "/") {
-		if part == ".." || part == "." || part == "" {
+	for i, part := range strings.Split(rel, "/") {
+		if part == ".." || part == "." || part == "" || i > 0 && strings.HasPrefix(part, ".") {
 			return "", errOutside
 		}
 	}
@@ -95,7 +111,7 @@ func (s *Server) resolve(rel string) (string, error) {
 		return "", errOutside
 	}
 	// Walk every component with Lstat: a symlink anywhere may point out.
-	p := s.opts.Root
+	p := root
 	for _, part := range strings.Split(rel, "/") {
 		p = filepath.Join(p, part)
 		fi, err := os.Lstat(p)
@@ -110,8 +126,8 @@ func (s *Server) resolve(rel string) (string, error) {
 }
 
 // readMemory reads a memory file, bounded.
-func (s *Server) readMemory(rel string) ([]byte, error) {
-	p, err := s.resolve(rel)
+func readMemory(root, rel string) ([]byte, error) {
+	p, err := resolve(root, rel)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"math"
 	"net/http"
 	"path"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
@@ -26,6 +28,7 @@ var longSkip = []string{"raw", "tables"}
 type memoryView struct {
 	Days  []dayLink
 	Pages []pageLink
+	Empty bool
 }
 
 type dayLink struct {
@@ -37,17 +40,17 @@ type pageLink struct {
 	Path, Title, Type string
 }
 
-// vault loads the long-term wiki without the pages the browser may not
-// read (a symlinked page, whose content lives elsewhere): they are neither
-// listed, nor linked, nor counted as backlinks.
-func (s *Server) vault() (*wiki.Vault, error) {
-	v, err := wiki.Load(filepath.Join(s.opts.Root, filepath.FromSlash(longRel)), wiki.Options{Skip: longSkip, MaxFileBytes: maxFileBytes})
+// vault loads the project's long-term wiki without the pages the browser
+// may not read (a symlinked page, whose content lives elsewhere): they are
+// neither listed, nor linked, nor counted as backlinks.
+func vault(root string) (*wiki.Vault, error) {
+	v, err := wiki.Load(filepath.Join(root, filepath.FromSlash(longRel)), wiki.Options{Skip: longSkip, MaxFileBytes: maxFileBytes})
 	if err != nil {
 		return nil, err
 	}
 	kept := v.Pages[:0]
 	for _, p := range v.Pages {
-		if _, err := s.resolve(longRel + "/" + p.Path); err == nil {
+		if _, err := resolve(root, longRel+"/"+p.Path); err == nil {
 			kept = append(kept, p)
 		}
 	}
@@ -57,9 +60,11 @@ func (s *Server) vault() (*wiki.Vault, error) {
 	return v, nil
 }
 
-func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
-	v := memoryView{}
-	l := project.Layout{Root: s.opts.Root}
+// days lists the project's daily distillates, newest first: two directory
+// listings of names.
+func days(root string) []dayLink {
+	var out []dayLink
+	l := project.Layout{Root: root}
 	for _, d := range []struct {
 		dir      string
 		archived bool
@@ -71,31 +76,81 @@ func (s *Server) memory(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, n := range names {
 			if m := dayName.FindStringSubmatch(n); m != nil {
-				rel, _ := filepath.Rel(s.opts.Root, filepath.Join(d.dir, n))
-				v.Days = append(v.Days, dayLink{Day: m[1], Path: filepath.ToSlash(rel), Archived: d.archived})
+				rel, _ := filepath.Rel(root, filepath.Join(d.dir, n))
+				out = append(out, dayLink{Day: m[1], Path: filepath.ToSlash(rel), Archived: d.archived})
 			}
 		}
 	}
-	sort.Slice(v.Days, func(i, j int) bool { return v.Days[i].Day > v.Days[j].Day })
-	if vt, err := s.vault(); err == nil {
-		for _, p := range vt.Pages {
-			title := p.Title
-			if title == "" {
-				title = p.Name
-			}
-			v.Pages = append(v.Pages, pageLink{Path: longRel + "/" + p.Path, Title: title, Type: p.Type})
-		}
-	}
-	s.render(w, r, "memory", "memory", "Project memory", http.StatusOK, page{Data: v})
+	sort.Slice(out, func(i, j int) bool { return out[i].Day > out[j].Day })
+	return out
 }
 
-// fileView is one memory file with numbered lines, wikilinks made links,
-// and for a long-term page its backlinks.
+// memoryEmpty says whether the project holds nothing a recall could
+// answer from: no daily distillate, no remembered record, no table, no
+// relation and no wiki page of its own (the pages `long on` writes are a
+// frame, not memory). Directory listings only.
+func memoryEmpty(root string) bool {
+	if len(days(root)) > 0 {
+		return false
+	}
+	long := project.Layout{Root: root}.LongDir()
+	for _, dir := range []string{blackbox.RecordsDir, blackbox.TablesDir, "graph", "wiki", "objects"} {
+		names, err := safefs.ReadDirNames(filepath.Join(long, dir))
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if !strings.HasPrefix(n, ".") && n != "_private" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (s *Server) memory(w http.ResponseWriter, r *http.Request, q *req) {
+	v := memoryView{Days: days(q.p.Root), Empty: memoryEmpty(q.p.Root)}
+	if vt, err := vault(q.p.Root); err == nil {
+		for _, p := range vt.Pages {
+			v.Pages = append(v.Pages, pageLink{Path: longRel + "/" + p.Path, Title: p.Title, Type: p.Type})
+		}
+	}
+	s.render(w, r, q, "memory", "memory", q.lang.T("Project memory"), http.StatusOK, page{Data: v})
+}
+
+// fileView is one memory file: a Markdown page rendered (its frontmatter
+// as a table beside it), or any file as numbered lines with wikilinks made
+// links — the view a citation opens, at its lines.
 type fileView struct {
 	Path      string
 	Lines     []fileLine
+	HTML      template.HTML
+	Meta      []metaField
 	Backlinks []pageLink
 	From, To  int
+	Source    bool   // the numbered lines are shown
+	Markdown  bool   // the file can be rendered
+	Other     string // the address of the other view
+}
+
+// metaField is one frontmatter field as text.
+type metaField struct{ Key, Value string }
+
+func metaFields(m map[string]any) []metaField {
+	var out []metaField
+	for k, v := range m {
+		val := fmt.Sprint(v)
+		if list, ok := v.([]any); ok {
+			var parts []string
+			for _, x := range list {
+				parts = append(parts, fmt.Sprint(x))
+			}
+			val = strings.Join(parts, "; ")
+		}
+		out = append(out, metaField{k, val})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
 }
 
 type fileLine struct {
@@ -111,25 +166,27 @@ type linePart struct {
 	Broken     bool
 }
 
-func (s *Server) file(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	rel := q.Get("path")
-	data, err := s.readMemory(rel)
+func (s *Server) file(w http.ResponseWriter, r *http.Request, q *req) {
+	qs := r.URL.Query()
+	rel := qs.Get("path")
+	data, err := readMemory(q.p.Root, rel)
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, fmt.Errorf("%s: %w", rel, err))
+		s.fail(w, r, q, http.StatusNotFound, fmt.Errorf("%s: %w", rel, err))
 		return
 	}
-	v := fileView{Path: rel}
-	v.From, _ = strconv.Atoi(q.Get("from"))
-	v.To, _ = strconv.Atoi(q.Get("to"))
+	v := fileView{Path: rel, Markdown: strings.EqualFold(path.Ext(rel), ".md")}
+	v.From, _ = strconv.Atoi(qs.Get("from"))
+	v.To, _ = strconv.Atoi(qs.Get("to"))
 	if v.To < v.From {
 		v.To = v.From
 	}
-	var vt *wiki.Vault
-	var vaultPath string
-	if strings.HasPrefix(rel, longRel+"/") && strings.HasSuffix(rel, ".md") {
-		if vt, err = s.vault(); err == nil {
-			vaultPath = strings.TrimPrefix(rel, longRel+"/")
+	// A citation opens the lines; a page is read rendered.
+	v.Source = !v.Markdown || v.From > 0 || qs.Get("view") == "source"
+	vt, _ := vault(q.p.Root)
+	vaultPath := ""
+	if strings.HasPrefix(rel, longRel+"/") {
+		vaultPath = strings.TrimPrefix(rel, longRel+"/")
+		if vt != nil {
 			if n := vt.Graph().Node(vaultPath); n != nil {
 				for _, b := range n.Backlinks {
 					title := b
@@ -141,18 +198,34 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	lang := r.PathValue("lang")
-	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		fl := fileLine{N: i + 1, Mark: v.From > 0 && i+1 >= v.From && i+1 <= v.To}
-		fl.Parts = s.parts(line, vt, vaultPath, lang)
-		v.Lines = append(v.Lines, fl)
+	lp := s.linkPage(q)
+	if v.Source {
+		link := s.linker(q, vt, vaultPath)
+		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			fl := fileLine{N: i + 1, Mark: v.From > 0 && i+1 >= v.From && i+1 <= v.To}
+			fl.Parts = parts(line, link)
+			v.Lines = append(v.Lines, fl)
+		}
+		if v.Markdown {
+			v.Other = lp.U("/memory/file", "path", rel)
+		}
+	} else {
+		pg := wiki.ParsePage(rel, data)
+		v.Meta = metaFields(pg.Meta)
+		v.HTML = s.markdown(q, vt, vaultPath).render(pg.Body)
+		v.Other = lp.U("/memory/file", "path", rel, "view", "source")
 	}
-	s.render(w, r, "file", "memory", rel, http.StatusOK, page{Data: v})
+	s.render(w, r, q, "file", "memory", rel, http.StatusOK, page{Data: v})
 }
 
-// parts splits a line at its wikilinks, resolving each in the vault.
-func (s *Server) parts(line string, vt *wiki.Vault, from, lang string) []linePart {
-	if vt == nil || !strings.Contains(line, "[[") {
+// lines is the address of a memory file opened at lines from–to.
+func (s *Server) lines(q *req, rel string, from, to int) string {
+	return s.linkPage(q).U("/memory/file", "path", rel, "from", strconv.Itoa(from), "to", strconv.Itoa(to)) + "#L" + strconv.Itoa(from)
+}
+
+// parts splits a line at its wikilinks, resolving each through link.
+func parts(line string, link linkTarget) []linePart {
+	if !strings.Contains(line, "[[") {
 		return []linePart{{Text: line}}
 	}
 	var out []linePart
@@ -168,17 +241,14 @@ func (s *Server) parts(line string, vt *wiki.Vault, from, lang string) []linePar
 		}
 		inner := rest[i+2 : i+2+j]
 		out = append(out, linePart{Text: rest[:i]})
-		ls := wiki.ParseLinks("[["+inner+"]]", 1)
-		label := inner
 		part := linePart{Text: "[[" + inner + "]]", Broken: true}
-		if len(ls) == 1 {
-			if ls[0].Alias != "" {
-				label = ls[0].Alias
-			} else {
+		if ls := wiki.ParseLinks("[["+inner+"]]", 1); len(ls) == 1 {
+			label := ls[0].Alias
+			if label == "" {
 				label = ls[0].Target
 			}
-			if p := vt.Resolve(ls[0].Target, from); p != nil {
-				part = linePart{Text: label, Href: "/" + lang + "/memory/file?path=" + urlQuery(longRel+"/"+p.Path)}
+			if href := link(ls[0]); href != "" {
+				part = linePart{Text: label, Href: href}
 			}
 		}
 		out = append(out, part)
@@ -190,12 +260,12 @@ func (s *Server) parts(line string, vt *wiki.Vault, from, lang string) []linePar
 // graphView is the knowledge graph drawn server-side: wiki pages and
 // recorded relations' entities on a circle, edges as lines.
 type graphView struct {
-	Nodes  []graphNode
-	Edges  []graphEdge
-	Size   int
-	Shown  int
-	Total  int
-	Legend []string
+	Nodes []graphNode
+	Edges []graphEdge
+	Size  int
+	Shown int
+	Total int
+	Links int // edges drawn
 }
 
 type graphNode struct {
@@ -215,8 +285,24 @@ type graphEdge struct {
 // maxGraphNodes keeps the drawing readable: the most connected nodes.
 const maxGraphNodes = 60
 
-func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
-	lang := r.PathValue("lang")
+// notWiki are the long-term files that are memory but not wiki pages:
+// the relations page (drawn as the relations themselves), remembered
+// records, denials and stored objects.
+func notWiki(p string) bool {
+	for _, dir := range []string{"graph/", blackbox.RecordsDir + "/", blackbox.DenialsDir + "/", "objects/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// graph draws every link that exists: each page of the vault (index,
+// log and the plan-fact page included: a fresh project's index links its
+// pages) and each recorded relation, an entity that names a page being
+// that page's node.
+func (s *Server) graph(w http.ResponseWriter, r *http.Request, q *req) {
+	lp := s.linkPage(q)
 	type edge struct {
 		from, to, label string
 		rel             bool
@@ -224,34 +310,48 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
 	var edges []edge
 	degree := map[string]int{}
 	href := map[string]string{}
-	if vt, err := s.vault(); err == nil {
+	label := map[string]string{}
+	vt, _ := vault(q.p.Root)
+	if vt != nil {
 		g := vt.Graph()
 		for _, n := range g.Nodes {
-			if strings.HasPrefix(n.Path, "graph/") || n.Path == "index.md" || n.Path == "log.md" || n.Path == "SCHEMA.md" {
+			if notWiki(n.Path) {
 				continue
 			}
-			name := strings.TrimSuffix(path.Base(n.Path), ".md")
-			degree[name] += 0
-			href[name] = "/" + lang + "/memory/file?path=" + urlQuery(longRel+"/"+n.Path)
+			degree[n.Path] += 0
+			href[n.Path] = lp.U("/memory/file", "path", longRel+"/"+n.Path)
+			label[n.Path] = strings.TrimSuffix(path.Base(n.Path), ".md")
 		}
 		for _, e := range g.Edges {
-			a, b := strings.TrimSuffix(path.Base(e.From), ".md"), strings.TrimSuffix(path.Base(e.To), ".md")
-			if _, ok := href[a]; !ok {
+			if _, ok := href[e.From]; !ok {
 				continue
 			}
-			if _, ok := href[b]; !ok {
+			if _, ok := href[e.To]; !ok {
 				continue
 			}
-			edges = append(edges, edge{a, b, "", false})
-			degree[a]++
-			degree[b]++
+			edges = append(edges, edge{e.From, e.To, "", false})
+			degree[e.From]++
+			degree[e.To]++
 		}
 	}
-	rels, _ := kgraph.ReadRelations(filepath.Join(s.opts.Root, filepath.FromSlash(longRel)))
+	node := func(entity string) string {
+		if vt != nil {
+			if p := vt.Resolve(entity, ""); p != nil {
+				if _, ok := href[p.Path]; ok {
+					return p.Path
+				}
+			}
+		}
+		key := "entity:" + entity
+		label[key] = entity
+		return key
+	}
+	rels, _ := kgraph.ReadRelations(filepath.Join(q.p.Root, filepath.FromSlash(longRel)))
 	for _, rl := range rels {
-		edges = append(edges, edge{rl.From, rl.To, rl.Rel, true})
-		degree[rl.From]++
-		degree[rl.To]++
+		a, b := node(rl.From), node(rl.To)
+		edges = append(edges, edge{a, b, rl.Rel, true})
+		degree[a]++
+		degree[b]++
 	}
 	names := make([]string, 0, len(degree))
 	for n := range degree {
@@ -267,7 +367,7 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
 	if len(names) > maxGraphNodes {
 		names = names[:maxGraphNodes]
 	}
-	sort.Strings(names)
+	sort.Slice(names, func(i, j int) bool { return label[names[i]] < label[names[j]] })
 	v.Shown = len(names)
 	pos := map[string][2]float64{}
 	c, rad := float64(v.Size)/2, float64(v.Size)/2-150
@@ -281,7 +381,7 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
 			anchor, lx = "end", x-8
 		}
 		_, isPage := href[n]
-		v.Nodes = append(v.Nodes, graphNode{Name: n, Href: href[n], X: x, Y: y, LX: lx, LY: y + 4, Anchor: anchor, Page: isPage})
+		v.Nodes = append(v.Nodes, graphNode{Name: label[n], Href: href[n], X: x, Y: y, LX: lx, LY: y + 4, Anchor: anchor, Page: isPage})
 	}
 	for _, e := range edges {
 		a, okA := pos[e.from]
@@ -290,11 +390,13 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
 			v.Edges = append(v.Edges, graphEdge{X1: a[0], Y1: a[1], X2: b[0], Y2: b[1], Label: e.label, Relation: e.rel})
 		}
 	}
-	s.render(w, r, "graph", "graph", "Knowledge graph", http.StatusOK, page{Data: v})
+	v.Links = len(v.Edges)
+	s.render(w, r, q, "graph", "graph", q.lang.T("Knowledge graph"), http.StatusOK, page{Data: v})
 }
 
 type searchView struct {
 	Query   string
+	Scope   string // "project"; the form sends it, so a scope selector is one more control
 	Results []searchResult
 	Notes   []string
 	Mode    string
@@ -305,30 +407,34 @@ type searchResult struct {
 	Score                   float64
 }
 
-func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q"))}
+func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
+	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: "project"}
+	if sc := r.URL.Query().Get("scope"); sc != "" && sc != v.Scope {
+		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: this server searches one project (scope=project)"), sc))
+		return
+	}
 	if v.Query != "" {
 		if s.opts.Search == nil {
-			s.fail(w, r, http.StatusNotFound, fmt.Errorf("search is not available"))
+			s.fail(w, r, q, http.StatusNotFound, fmt.Errorf("%s", q.lang.T("search is not available")))
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 		defer cancel()
 		s.mu.Lock()
-		resp, err := s.opts.Search(ctx, v.Query, 20)
+		resp, err := s.opts.Search(ctx, SearchQuery{Root: q.p.Root, Text: v.Query, Limit: 20, Scope: v.Scope})
 		s.mu.Unlock()
 		if err != nil {
-			s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("search: %w", err))
+			s.fail(w, r, q, http.StatusInternalServerError, fmt.Errorf("search: %w", err))
 			return
 		}
 		v.Notes, v.Mode = resp.Notes, resp.Mode
 		for _, res := range resp.Results {
 			sr := searchResult{Citation: res.Citation, Snippet: res.Snippet, Score: res.Score}
-			if _, err := s.resolve(res.Path); err == nil {
-				sr.Href = fmt.Sprintf("/%s/memory/file?path=%s&from=%d&to=%d#L%d", r.PathValue("lang"), urlQuery(res.Path), res.StartLine, res.EndLine, res.StartLine)
+			if _, err := resolve(q.p.Root, res.Path); err == nil {
+				sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
 			}
 			v.Results = append(v.Results, sr)
 		}
 	}
-	s.render(w, r, "search", "search", "Search memory", http.StatusOK, page{Data: v})
+	s.render(w, r, q, "search", "search", q.lang.T("Search memory"), http.StatusOK, page{Data: v})
 }

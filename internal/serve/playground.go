@@ -3,13 +3,16 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/text/cite"
 )
@@ -41,6 +44,12 @@ type playgroundView struct {
 	Depth       []depthOption
 	Advanced    []control
 	AdvancedSet []string // what the collapsed block lists
+	SetText     string   // the listing as the closed block shows it
+	AnySet      bool     // something is set
+	Open        bool     // the block is open: a scope card was added or is at fault
+	Empty       bool     // the project has no memory yet: the page says how it fills
+	LongOff     bool     // long-term memory is not switched on
+	DoorsClosed string   // the closed doors, named in the closed block
 	Scope       []scopeCard
 	ScopeParams []blackbox.Param
 	Doors       []blackbox.Door
@@ -48,23 +57,61 @@ type playgroundView struct {
 	FormError   string
 	Sent        string // the request object sent, as JSON
 	Answer      *blackbox.RecallAnswer
+	Shown       *shownAnswer      // the answer as a person reads it
+	ItemHTML    []template.HTML   // each item's text, Markdown rendered
 	CiteHrefs   map[string]string // item id → the memory browser at the cited lines
 	Raw         string            // the answer object, as JSON
 	Relearned   string
 }
 
-func (s *Server) settings(w http.ResponseWriter, r *http.Request) {
+func (s *Server) settings(w http.ResponseWriter, r *http.Request, q *req) {
 	if sec := r.URL.Query().Get("section"); sec != "memory-test" {
-		s.fail(w, r, http.StatusNotFound, fmt.Errorf("no settings section %q (the playground is section=memory-test)", sec))
+		s.fail(w, r, q, http.StatusNotFound, fmt.Errorf(q.lang.T("no settings section %q (the playground is section=memory-test)"), sec))
 		return
 	}
-	v := newPlayground()
+	v := s.newPlayground(q)
 	v.Text = r.URL.Query().Get("q")
-	s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK, page{Data: v})
+	s.showPlayground(w, r, q, http.StatusOK, page{Data: v})
 }
 
-func newPlayground() *playgroundView {
-	v := &playgroundView{Doors: blackbox.Doors(), Contract: blackbox.Params(blackbox.VerbRecall)}
+// showPlayground renders the playground with its closed block's listing.
+func (s *Server) showPlayground(w http.ResponseWriter, r *http.Request, q *req, status int, p page) {
+	v := p.Data.(*playgroundView)
+	v.listSet(q.lang)
+	s.render(w, r, q, "playground", "playground", q.lang.T("Memory playground"), status, p)
+}
+
+// listSet is what the closed "Advanced parameters" block lists: every
+// parameter set and every scope record filled, so that a closed block
+// never acts silently.
+func (v *playgroundView) listSet(l *language) {
+	set := append([]string(nil), v.AdvancedSet...)
+	for _, c := range v.Scope {
+		var parts []string
+		if c.Calendar != "" {
+			parts = append(parts, l.T(v.ScopeParams[0].Label)+" "+c.Calendar)
+		}
+		if c.Geo != "" {
+			parts = append(parts, l.T(v.ScopeParams[1].Label)+" "+c.Geo)
+		}
+		if len(parts) > 0 {
+			set = append(set, fmt.Sprintf("%s %d: %s", l.T("scope record"), c.N, strings.Join(parts, ", ")))
+		}
+	}
+	v.SetText, v.AnySet = l.T("— none set"), len(set) > 0
+	if len(set) > 0 {
+		v.SetText = l.T("— set:") + " " + strings.Join(set, " · ")
+	}
+	var doors []string
+	for _, d := range v.Doors {
+		doors = append(doors, strings.ToLower(l.T(d.Label)))
+	}
+	v.DoorsClosed = strings.Join(doors, ", ")
+}
+
+func (s *Server) newPlayground(q *req) *playgroundView {
+	v := &playgroundView{Doors: blackbox.Doors(), Contract: blackbox.Params(blackbox.VerbRecall), Empty: memoryEmpty(q.p.Root),
+		LongOff: !project.Layout{Root: q.p.Root}.LongActive()}
 	for _, p := range blackbox.Params(blackbox.VerbRecall) {
 		switch {
 		case p.Name == "depth":
@@ -83,8 +130,8 @@ func newPlayground() *playgroundView {
 
 // settingsPost runs the playground's form: "add" adds a scope card, "run"
 // asks memory.
-func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request) {
-	v := newPlayground()
+func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request, q *req) {
+	v := s.newPlayground(q)
 	f := r.PostForm
 	v.Text = f.Get("text")
 	depth := f.Get("depth")
@@ -100,9 +147,9 @@ func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request) {
 		if c.Value != "" {
 			shown := c.Value
 			if c.Kind == blackbox.KindBool {
-				shown = "yes"
+				shown = q.lang.T("yes")
 			}
-			v.AdvancedSet = append(v.AdvancedSet, c.Label+": "+shown)
+			v.AdvancedSet = append(v.AdvancedSet, q.lang.T(c.Label)+": "+shown)
 		}
 	}
 	cals, geos := f["scope.calendar"], f["scope.geo"]
@@ -122,41 +169,49 @@ func (s *Server) settingsPost(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.Get("action") == "add" {
 		v.Scope = append(v.Scope, scopeCard{N: len(v.Scope) + 1})
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK, page{Data: v})
+		v.Open = true
+		s.showPlayground(w, r, q, http.StatusOK, page{Data: v})
 		return
 	}
-	raw, err := v.request(depth)
+	raw, err := v.request(q.lang, depth)
 	if err != nil {
 		v.FormError = err.Error()
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity, page{Data: v})
+		v.Open = true
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity, page{Data: v})
 		return
 	}
 	sent, _ := json.MarshalIndent(raw, "", "  ")
 	v.Sent = string(sent)
-	ans, err := s.recall(r.Context(), raw)
+	ans, err := s.recall(r.Context(), q.p, raw)
 	if err != nil {
 		v.FormError = err.Error()
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity, page{Data: v})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity, page{Data: v})
 		return
 	}
 	v.Answer = ans
-	v.CiteHrefs = s.citeHrefs(r.PathValue("lang"), ans.Items)
+	v.CiteHrefs = s.citeHrefs(q, ans.Items)
+	vt, _ := vault(q.p.Root)
+	md := s.markdown(q, vt, "")
+	v.Shown = showAnswer(md, ans.Answer)
+	for _, it := range ans.Items {
+		v.ItemHTML = append(v.ItemHTML, md.render(it.Text))
+	}
 	out, _ := json.MarshalIndent(ans, "", "  ")
 	v.Raw = string(out)
-	s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK, page{Data: v})
+	s.showPlayground(w, r, q, http.StatusOK, page{Data: v})
 }
 
 // request builds the request object from the form: the text, the depth,
 // each advanced parameter that is set, and the scope cards that are not
 // empty. A card at fault is named by its number.
-func (v *playgroundView) request(depth string) (blackbox.Raw, error) {
+func (v *playgroundView) request(l *language, depth string) (blackbox.Raw, error) {
 	raw := blackbox.Raw{}
 	set := func(k string, val any) {
 		b, _ := json.Marshal(val)
 		raw[k] = b
 	}
 	if strings.TrimSpace(v.Text) == "" {
-		return nil, fmt.Errorf("write a phrase to ask memory")
+		return nil, errors.New(l.T("write a phrase to ask memory"))
 	}
 	set("text", v.Text)
 	if depth != "" {
@@ -199,7 +254,7 @@ func (v *playgroundView) request(depth string) (blackbox.Raw, error) {
 				reason = e.Reason
 			}
 			c.Error = reason
-			return nil, fmt.Errorf("scope record %d: %s", c.N, reason)
+			return nil, fmt.Errorf("%s %d: %s", l.T("scope record"), c.N, reason)
 		}
 		recs = append(recs, rec)
 	}
@@ -211,26 +266,26 @@ func (v *playgroundView) request(depth string) (blackbox.Raw, error) {
 
 // citeHrefs links each item cited as "path#Lstart-Lend" to the memory
 // browser at those lines, when the path is a memory file it can show.
-func (s *Server) citeHrefs(lang string, items []blackbox.Item) map[string]string {
+func (s *Server) citeHrefs(q *req, items []blackbox.Item) map[string]string {
 	out := map[string]string{}
 	for _, it := range items {
 		path, from, to, ok := cite.Parse(it.Cite)
 		if !ok {
 			continue
 		}
-		if _, err := s.resolve(path); err != nil {
+		if _, err := resolve(q.p.Root, path); err != nil {
 			continue
 		}
-		out[it.ID] = fmt.Sprintf("/%s/memory/file?path=%s&from=%d&to=%d#L%d", lang, urlQuery(path), from, to, from)
+		out[it.ID] = s.lines(q, path, from, to)
 	}
 	return out
 }
 
 // recall asks memory, the way `memhook recall` does.
-func (s *Server) recall(ctx context.Context, raw blackbox.Raw) (*blackbox.RecallAnswer, error) {
+func (s *Server) recall(ctx context.Context, p Project, raw blackbox.Raw) (*blackbox.RecallAnswer, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	box, done, err := s.opts.OpenBox()
+	box, done, err := s.opts.OpenBox(p.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -244,24 +299,24 @@ func (s *Server) recall(ctx context.Context, raw blackbox.Raw) (*blackbox.Recall
 		return nil, err
 	}
 	for _, it := range ans.Items {
-		s.offer.add(it, req.Query)
+		s.offer.add(it, p.ID, req.Query)
 	}
 	return ans, nil
 }
 
-func (s *Server) denyPost(w http.ResponseWriter, r *http.Request) {
+func (s *Server) denyPost(w http.ResponseWriter, r *http.Request, q *req) {
 	id, reason := strings.TrimSpace(r.PostForm.Get("id")), strings.TrimSpace(r.PostForm.Get("reason"))
-	v := newPlayground()
-	if o, ok := s.offer.get(id); ok {
+	v := s.newPlayground(q)
+	if o, ok := s.offer.get(id, q.p.ID); ok {
 		v.Text = o.query
 	}
 	if id == "" || reason == "" {
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity,
-			page{Data: v, Error: "a denial needs the item and a reason: say why the conclusion is wrong"})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity,
+			page{Data: v, Error: q.lang.T("a denial needs the item and a reason: say why the conclusion is wrong")})
 		return
 	}
 	s.mu.Lock()
-	box, done, err := s.opts.OpenBox()
+	box, done, err := s.opts.OpenBox(q.p.Root)
 	var d any
 	if err == nil {
 		d, err = box.Deny(id, reason, s.opts.Now())
@@ -269,31 +324,31 @@ func (s *Server) denyPost(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity, page{Data: v, Error: "deny " + id + ": " + err.Error()})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity, page{Data: v, Error: "deny " + id + ": " + err.Error()})
 		return
 	}
 	out, _ := json.MarshalIndent(d, "", "  ")
 	v.Raw = string(out)
-	s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK,
-		page{Data: v, Message: "Denied " + id + ": it is stored with your reason and not offered again for this question; the fact itself stays."})
+	s.showPlayground(w, r, q, http.StatusOK,
+		page{Data: v, Message: q.lang.F("Denied %s: it is stored with your reason and not offered again for this question; the fact itself stays.", id)})
 }
 
-func (s *Server) relearnPost(w http.ResponseWriter, r *http.Request) {
+func (s *Server) relearnPost(w http.ResponseWriter, r *http.Request, q *req) {
 	id := strings.TrimSpace(r.PostForm.Get("id"))
 	summary, about := strings.TrimSpace(r.PostForm.Get("summary")), strings.TrimSpace(r.PostForm.Get("about"))
-	v := newPlayground()
-	o, known := s.offer.get(id)
+	v := s.newPlayground(q)
+	o, known := s.offer.get(id, q.p.ID)
 	if known {
 		v.Text = o.query
 	}
 	switch {
 	case !known:
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity,
-			page{Data: v, Error: "relearn " + id + ": this server did not offer that item; ask the question again"})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity,
+			page{Data: v, Error: q.lang.F("relearn %s: this server did not offer that item in this project; ask the question again", id)})
 		return
 	case summary == "" || about == "":
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity,
-			page{Data: v, Error: "relearn needs a summary (what came out) and the entity it is about"})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity,
+			page{Data: v, Error: q.lang.T("relearn needs a summary (what came out) and the entity it is about")})
 		return
 	}
 	artifact := fmt.Sprintf("# %s\n\nQuestion: %s\n\nAnswer (level %d, %s, %s):\n\n%s\n", about, o.query, o.item.Level, o.item.Store, o.item.Cite, o.item.Text)
@@ -302,7 +357,7 @@ func (s *Server) relearnPost(w http.ResponseWriter, r *http.Request) {
 		artifact += "\n```json\n" + string(data) + "\n```\n"
 	}
 	s.mu.Lock()
-	box, done, err := s.opts.OpenBox()
+	box, done, err := s.opts.OpenBox(q.p.Root)
 	var res *blackbox.RelearnResult
 	if err == nil {
 		idx, _ := box.Text.(blackbox.Indexer)
@@ -311,13 +366,13 @@ func (s *Server) relearnPost(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		s.render(w, r, "playground", "playground", "Memory playground", http.StatusUnprocessableEntity, page{Data: v, Error: "relearn " + id + ": " + err.Error()})
+		s.showPlayground(w, r, q, http.StatusUnprocessableEntity, page{Data: v, Error: "relearn " + id + ": " + err.Error()})
 		return
 	}
 	out, _ := json.MarshalIndent(res, "", "  ")
 	v.Raw = string(out)
-	s.render(w, r, "playground", "playground", "Memory playground", http.StatusOK,
-		page{Data: v, Message: "Relearned " + id + " as " + res.Object + ": the summary is a wiki page now, so the same question is cheap next time."})
+	s.showPlayground(w, r, q, http.StatusOK,
+		page{Data: v, Message: q.lang.F("Relearned %s as %s: the summary is a wiki page now, so the same question is cheap next time.", id, res.Object)})
 }
 
 // offers remembers the items this server showed, so that deny and relearn
@@ -329,13 +384,14 @@ type offers struct {
 }
 
 type offer struct {
-	query string
-	item  blackbox.Item
+	query   string
+	project string // the project whose memory offered it
+	item    blackbox.Item
 }
 
 const maxOffers = 500
 
-func (o *offers) add(it blackbox.Item, query string) {
+func (o *offers) add(it blackbox.Item, project, query string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.byID == nil {
@@ -344,18 +400,20 @@ func (o *offers) add(it blackbox.Item, query string) {
 	if _, seen := o.byID[it.ID]; !seen {
 		o.order = append(o.order, it.ID)
 	}
-	o.byID[it.ID] = offer{query: query, item: it}
+	o.byID[it.ID] = offer{query: query, project: project, item: it}
 	for len(o.order) > maxOffers {
 		delete(o.byID, o.order[0])
 		o.order = o.order[1:]
 	}
 }
 
-func (o *offers) get(id string) (offer, bool) {
+// get is an item offered in the project: deny and relearn act on the
+// project that offered it, never on another.
+func (o *offers) get(id, project string) (offer, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	x, ok := o.byID[id]
-	return x, ok
+	return x, ok && x.project == project
 }
 
 // fateRow is one parameter's fate, sorted by name for the page.

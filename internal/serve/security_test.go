@@ -112,9 +112,15 @@ func TestSecurity(t *testing.T) {
 			"../../../../etc/passwd", "/etc/passwd", ".claude/memory_long/../../outside.md", "outside.md",
 			".claude/memory_long/wiki/link.md", ".claude/memory_long/%2e%2e/%2e%2e/outside.md", ".claude\\memory_long\\..\\..\\outside.md",
 			".claude/memory_long", ".claude/skills/use-tables/SKILL.md",
+			// The memory's own repository and machinery are not memory.
+			".claude/memory_long/.git/config", ".claude/memory_long/.git/HEAD", ".claude/memory_long/./.git/config",
+			".claude/memory_short/../memory_long/.git/config", ".claude/memory_long/wiki/../.git/config",
+			".claude/memory_long/.cerebro/write.lock", ".claude/memory_long/.gitignore", ".claude/memory_long//.git/config",
+			".claude/memory_long/.git%2fconfig", "./.claude/memory_long/.git/config", ".claude/memory_long/.GIT/config",
 		} {
 			code, body := get(t, c, newReq(t, "GET", m.url+"/en/memory/file?path="+url.QueryEscape(p), ""))
-			if code != http.StatusNotFound || strings.Contains(body, "not memory") || strings.Contains(body, "the secret") || strings.Contains(body, "root:") {
+			if code != http.StatusNotFound || strings.Contains(body, "not memory") || strings.Contains(body, "the secret") || strings.Contains(body, "root:") ||
+				strings.Contains(body, "[core]") || strings.Contains(body, "refs/heads") {
 				t.Errorf("path %q: status %d", p, code)
 			}
 		}
@@ -138,6 +144,29 @@ func TestSecurity(t *testing.T) {
 		}
 	})
 
+	t.Run("only the served projects", func(t *testing.T) {
+		// A request names a project by its id, never by a folder: an id
+		// that is not the start project's or a registered one is refused.
+		for _, id := range []string{"../../etc", "/etc", m.root, filepath.Base(m.root), "atlas-00000000", ".."} {
+			for _, page := range []string{"/en/memory", "/en/memory/file?path=" + url.QueryEscape(".claude/memory_long/index.md"), "/en/settings?section=memory-test", "/en/skills"} {
+				sep := "?"
+				if strings.Contains(page, "?") {
+					sep = "&"
+				}
+				code, body := get(t, c, newReq(t, "GET", m.url+page+sep+"project="+url.QueryEscape(id), ""))
+				if code != http.StatusNotFound || !strings.Contains(body, "no project") {
+					t.Errorf("project %q on %s: status %d", id, page, code)
+				}
+			}
+		}
+	})
+
+	t.Run("a GET with a body", func(t *testing.T) {
+		if code, _ := get(t, c, newReq(t, "GET", m.url+"/en/memory", "x=1")); code != http.StatusBadRequest {
+			t.Errorf("GET with a body: %d, want 400", code)
+		}
+	})
+
 	t.Run("oversized request", func(t *testing.T) {
 		big := url.Values{"csrf": {tok[1]}, "text": {strings.Repeat("x", 5<<20)}}
 		if code, _ := get(t, c, newReq(t, "POST", page, big.Encode())); code != http.StatusForbidden && code != http.StatusRequestEntityTooLarge {
@@ -147,10 +176,15 @@ func TestSecurity(t *testing.T) {
 
 	t.Run("script in a note is inert", func(t *testing.T) {
 		rel := ".claude/memory_long/wiki/Kremlin regiment.md"
+		// Rendered, raw HTML is left out; as source, it is text.
 		code, body := get(t, c, newReq(t, "GET", m.url+"/en/memory/file?path="+url.QueryEscape(rel), ""))
+		if code != 200 || strings.Contains(body, "<script>document") || strings.Contains(body, "<img src=x") || !strings.Contains(body, `id="page"`) {
+			t.Errorf("the note's markup reached the rendered page: %d", code)
+		}
+		code, body = get(t, c, newReq(t, "GET", m.url+"/en/memory/file?view=source&path="+url.QueryEscape(rel), ""))
 		if code != 200 || strings.Contains(body, "<script>document") || strings.Contains(body, "<img src=x") ||
 			!strings.Contains(body, "&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;") {
-			t.Errorf("the note's markup reached the page: %d", code)
+			t.Errorf("the note's markup reached the source view: %d", code)
 		}
 		resp, err := c.Do(newReq(t, "GET", m.url+"/en/memory/file?path="+url.QueryEscape(rel), ""))
 		if err != nil {

@@ -3,62 +3,102 @@ package serve
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 type skillsView struct {
+	Groups []skillGroup
+}
+
+// skillGroup is one folder of skills: the project's evolving copies, the
+// plugin's own, or a folder given with --skills-dir.
+type skillGroup struct {
+	SkillsDir
 	Skills []skillLink
-	Dirs   []string
 }
 
 type skillLink struct {
-	Name, Dir string
+	Name, Description, Dir string
+	Shadowed               bool // a folder before this one has a skill of the same name, which is the one used
 }
 
-// skillRefs lists the skills of the configured folders, the first folder
-// winning for a name.
-func (s *Server) skillRefs() map[string]skill.Ref {
+// SkillsDir is a folder of skills and whose it is: "project", "plugin" or
+// "folder".
+type SkillsDir struct {
+	Dir, Source string
+}
+
+// skillRefs lists the skills of the project's folders, the first folder
+// winning for a name (the project's copy evolves; the plugin's is the
+// seed it started from).
+func (s *Server) skillRefs(root string) map[string]skill.Ref {
 	out := map[string]skill.Ref{}
-	for _, d := range s.opts.SkillsDirs {
-		ents, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			if _, seen := out[e.Name()]; seen {
-				continue
-			}
-			if ref, err := skill.Named(d, e.Name()); err == nil {
-				out[e.Name()] = ref
+	for _, g := range s.skillGroups(root) {
+		for _, sk := range g.Skills {
+			if !sk.Shadowed {
+				if ref, err := skill.Named(g.Dir, sk.Name); err == nil {
+					out[sk.Name] = ref
+				}
 			}
 		}
 	}
 	return out
 }
 
-func (s *Server) skills(w http.ResponseWriter, r *http.Request) {
-	v := skillsView{Dirs: s.opts.SkillsDirs}
-	for name, ref := range s.skillRefs() {
-		v.Skills = append(v.Skills, skillLink{Name: name, Dir: ref.Dir()})
+// skillGroups reads each folder's skills: a skill is a folder holding
+// SKILL.md; its description comes from the file's frontmatter.
+func (s *Server) skillGroups(root string) []skillGroup {
+	var out []skillGroup
+	seen := map[string]bool{}
+	for _, d := range s.opts.SkillsDirs(root) {
+		g := skillGroup{SkillsDir: d}
+		ents, err := safefs.ReadDir(d.Dir)
+		if err == nil {
+			for _, e := range ents {
+				if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+					continue
+				}
+				ref, err := skill.Named(d.Dir, e.Name())
+				if err != nil {
+					continue
+				}
+				data, err := safefs.ReadFile(ref.File, maxFileBytes)
+				if err != nil {
+					continue
+				}
+				pg := wiki.ParsePage("SKILL.md", data)
+				desc, _ := pg.Meta["description"].(string)
+				g.Skills = append(g.Skills, skillLink{Name: e.Name(), Description: desc, Dir: ref.Dir(), Shadowed: seen[e.Name()]})
+				seen[e.Name()] = true
+			}
+		}
+		sort.Slice(g.Skills, func(i, j int) bool { return g.Skills[i].Name < g.Skills[j].Name })
+		out = append(out, g)
 	}
-	sort.Slice(v.Skills, func(i, j int) bool { return v.Skills[i].Name < v.Skills[j].Name })
-	s.render(w, r, "skills", "skills", "Skills", http.StatusOK, page{Data: v})
+	return out
+}
+
+func (s *Server) skills(w http.ResponseWriter, r *http.Request, q *req) {
+	v := skillsView{Groups: s.skillGroups(q.p.Root)}
+	s.render(w, r, q, "skills", "skills", q.lang.T("Skills"), http.StatusOK, page{Data: v})
 }
 
 type skillView struct {
 	Name     string
 	Dir      string
+	Text     template.HTML // SKILL.md rendered, frontmatter aside
+	Meta     []metaField
+	NoLog    string // why there is no history (a plugin copy outside git)
 	Log      []gitrepo.Commit
 	From, To string
 	Diff     string
@@ -70,23 +110,37 @@ type skillView struct {
 	CanJudge   bool
 }
 
-// skillPage is the skill's log and candidates, without a diff: the page
-// after a verdict. The caller holds s.mu.
-func (s *Server) skillPage(ref skill.Ref, r *http.Request) (skillView, error) {
+// skillPage is the skill's text, log and candidates, without a diff: the
+// page after a verdict. The caller holds s.mu.
+func (s *Server) skillPage(q *req, ref skill.Ref) (skillView, error) {
 	v := skillView{Name: ref.Name, Dir: ref.Dir(), CanJudge: s.opts.Verdict != nil}
+	if data, err := safefs.ReadFile(ref.File, maxFileBytes); err == nil {
+		pg := wiki.ParsePage("SKILL.md", data)
+		v.Meta = metaFields(pg.Meta)
+		v.Text = s.markdown(q, nil, "").render(pg.Body)
+	}
 	var err error
-	if v.Log, err = skill.Log(ref, 50); err != nil {
+	if v.Log, err = skill.Log(ref, 50); errors.Is(err, gitrepo.ErrNoRepo) {
+		// A plugin installed into Claude Code's cache is no repository;
+		// its first edit makes one (skill.Commit).
+		v.NoLog = q.lang.T("not versioned yet: the first edit of this skill starts its history")
+		return v, nil
+	} else if err != nil {
 		return v, err
 	}
-	v.Candidates, err = s.candidates(ref)
+	v.Candidates, err = s.candidates(q.p.Root, ref)
 	return v, err
 }
 
-func (s *Server) findSkill(r *http.Request) (skill.Ref, error) {
+func (s *Server) findSkill(r *http.Request, q *req) (skill.Ref, error) {
 	name := r.PathValue("name")
-	ref, ok := s.skillRefs()[name]
+	ref, ok := s.skillRefs(q.p.Root)[name]
 	if !ok {
-		return ref, fmt.Errorf("no skill %q in %s", name, strings.Join(s.opts.SkillsDirs, ", "))
+		var dirs []string
+		for _, d := range s.opts.SkillsDirs(q.p.Root) {
+			dirs = append(dirs, d.Dir)
+		}
+		return ref, fmt.Errorf(q.lang.T("no skill %q in %s"), name, strings.Join(dirs, ", "))
 	}
 	return ref, nil
 }
@@ -94,21 +148,21 @@ func (s *Server) findSkill(r *http.Request) (skill.Ref, error) {
 // skill shows a skill's log, the diff between two of its commits (from
 // and to; by default the latest against its parent), and with
 // ?confirm=revert the revert's confirmation.
-func (s *Server) skill(w http.ResponseWriter, r *http.Request) {
-	ref, err := s.findSkill(r)
+func (s *Server) skill(w http.ResponseWriter, r *http.Request, q *req) {
+	ref, err := s.findSkill(r, q)
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, err)
+		s.fail(w, r, q, http.StatusNotFound, err)
 		return
 	}
 	s.mu.Lock()
-	v, err := s.skillPage(ref, r)
+	v, err := s.skillPage(q, ref)
 	s.mu.Unlock()
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err)
+		s.fail(w, r, q, http.StatusInternalServerError, err)
 		return
 	}
-	q := r.URL.Query()
-	v.From, v.To = q.Get("from"), q.Get("to")
+	qs := r.URL.Query()
+	v.From, v.To = qs.Get("from"), qs.Get("to")
 	inLog := func(h string) bool {
 		for _, c := range v.Log {
 			if c.Hash == h {
@@ -119,7 +173,7 @@ func (s *Server) skill(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case v.From != "" && v.To != "" && (!inLog(v.From) || !inLog(v.To)):
-		err = fmt.Errorf("compare two commits of the skill's log, not %.12s and %.12s", v.From, v.To)
+		err = fmt.Errorf(q.lang.T("compare two commits of the skill's log, not %.12s and %.12s"), v.From, v.To)
 	case v.From != "" && v.To != "":
 		v.Diff, err = skill.DiffBetween(ref, v.From, v.To)
 	case len(v.Log) > 0:
@@ -130,40 +184,45 @@ func (s *Server) skill(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		s.fail(w, r, http.StatusBadRequest, err)
+		s.fail(w, r, q, http.StatusBadRequest, err)
 		return
 	}
-	if q.Get("confirm") == "revert" && len(v.Log) > 1 {
+	if qs.Get("confirm") == "revert" && len(v.Log) > 1 {
 		v.Confirm, v.Previous = true, &v.Log[1]
 	}
-	s.render(w, r, "skill", "skills", "Skill "+ref.Name, http.StatusOK, page{Data: v})
+	s.render(w, r, q, "skill", "skills", q.lang.T("Skill")+" "+ref.Name, http.StatusOK, page{Data: v})
 }
 
-func (s *Server) revertPost(w http.ResponseWriter, r *http.Request) {
-	ref, err := s.findSkill(r)
+func (s *Server) revertPost(w http.ResponseWriter, r *http.Request, q *req) {
+	ref, err := s.findSkill(r, q)
 	if err != nil {
-		s.fail(w, r, http.StatusNotFound, err)
+		s.fail(w, r, q, http.StatusNotFound, err)
 		return
 	}
 	if r.PostForm.Get("confirm") != "yes" {
-		http.Redirect(w, r, "/"+r.PathValue("lang")+"/skills/"+url.PathEscape(ref.Name)+"?confirm=revert", http.StatusSeeOther)
+		p := page{Lang: q.lang.code, Project: q.p}
+		if q.p.ID != s.opts.Start.ID {
+			p.query = "project=" + q.p.ID
+		}
+		http.Redirect(w, r, p.U("/skills/"+url.PathEscape(ref.Name), "confirm", "revert"), http.StatusSeeOther)
 		return
 	}
 	s.mu.Lock()
 	res, err := skill.Revert(ref, s.opts.Now())
 	s.mu.Unlock()
 	if errors.Is(err, skill.ErrNoPrevious) {
-		s.fail(w, r, http.StatusConflict, err)
+		s.fail(w, r, q, http.StatusConflict, err)
 		return
 	}
 	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err)
+		s.fail(w, r, q, http.StatusInternalServerError, err)
 		return
 	}
-	v := skillView{Name: ref.Name, Dir: ref.Dir()}
-	v.Log, _ = skill.Log(ref, 50)
-	s.render(w, r, "skill", "skills", "Skill "+ref.Name, http.StatusOK,
-		page{Data: v, Message: fmt.Sprintf("Reverted %s to the previous version as a new commit %.12s in %s; history is kept.", ref.Name, res.Commit, filepath.Base(res.Repo))})
+	s.mu.Lock()
+	v, _ := s.skillPage(q, ref)
+	s.mu.Unlock()
+	s.render(w, r, q, "skill", "skills", q.lang.T("Skill")+" "+ref.Name, http.StatusOK,
+		page{Data: v, Message: q.lang.F("Reverted %s to the previous version as a new commit %.12s in %s; history is kept.", ref.Name, res.Commit, filepath.Base(res.Repo))})
 }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }
