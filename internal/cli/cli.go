@@ -124,6 +124,8 @@ func Main(args []string, sys System) int {
 		sys.Now = time.Now
 	}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	// Every write under the desk or the state dir stays inside it.
+	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	if hookFastPath(f, args) {
 		return 0
 	}

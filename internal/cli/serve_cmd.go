@@ -19,6 +19,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -230,11 +231,8 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(opts.Paths.Logs(), 0o755); err != nil {
-		return fmt.Errorf("serve: make the log folder: %w", err)
-	}
 	logPath := filepath.Join(opts.Paths.Logs(), "serve.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := safefs.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("serve: open %s: %w", logPath, err)
 	}

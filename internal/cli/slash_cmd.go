@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -88,6 +89,7 @@ func slashRun(f *Factory, args []string) error {
 	if o.StateDir != "" {
 		f.Paths.State = filepath.Clean(o.StateDir)
 		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
+		safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	}
 	data, err := io.ReadAll(io.LimitReader(f.In, maxSlashArgs+1))
 	if err != nil {

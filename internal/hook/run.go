@@ -82,6 +82,7 @@ func ProjectRoot(in *Input, getenv func(string) string, home string) (string, er
 // the hand-over the handler asked for, if any, with the input it read.
 func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Input) {
 	start := p.Now()
+	safefs.SetRoots(p.Paths.Home, p.Paths.State)
 	if p.Getenv(claude.NestedEnv) != "" {
 		io.Copy(io.Discard, io.LimitReader(p.In, MaxInput))
 		return nil, nil

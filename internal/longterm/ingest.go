@@ -124,7 +124,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 	staging := filepath.Join(s.Dir, stateDir, "ingest", fmt.Sprintf("%d-%d", os.Getpid(), now.UnixNano()))
 	n, err := atomicfile.WriteFrom(staging, io.TeeReader(f, check), 0o644)
 	if err != nil {
-		os.Remove(staging)
+		safefs.Remove(staging)
 		var junk *junkError
 		if errors.As(err, &junk) {
 			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
@@ -132,10 +132,10 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 		return nil, &IngestError{file, "copy it: " + err.Error(), ""}
 	}
 	if err := check.finish(); err != nil {
-		os.Remove(staging)
+		safefs.Remove(staging)
 		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
 	}
-	defer os.Remove(staging) // gone after the rename; left only on a failure
+	defer safefs.Remove(staging) // gone after the rename; left only on a failure
 	sum := check.hash.Sum(nil)
 	if n, sum, res.Redacted, err = screenStaged(staging, filepath.Base(abs), n, sum, !check.text, opts.Redact); err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 // scanned whole and, when redacted, the staged copy is rewritten and its
 // size and hash follow.
 func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool) (int64, []byte, int, error) {
-	f, err := os.Open(staging)
+	f, err := safefs.Open(staging)
 	if err != nil {
 		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
 	}
@@ -204,10 +204,7 @@ func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool
 // [rawfile.Place]).
 func (s *Store) placeRaw(name, staging string, size int64, sum []byte, largeBytes int64) (string, bool, error) {
 	return rawfile.Place(s.Dir, name, size, sum, largeBytes, func(abs string) error {
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
-		}
-		return os.Rename(staging, abs)
+		return safefs.Rename(staging, abs)
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // PageWriteResult says what [Store.WritePage] did.
@@ -59,7 +60,7 @@ func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteRe
 	err = s.withLock(func() error {
 		_, statErr := os.Stat(abs)
 		res.Created = errors.Is(statErr, fs.ErrNotExist)
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {
 			return fmt.Errorf("page write %s: %w", rel, err)
 		}
 		changed, err := writeIfChanged(abs, text)

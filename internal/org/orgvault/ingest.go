@@ -149,7 +149,7 @@ func writeNew(p string, data string) error {
 	if _, err := os.Stat(p); err == nil {
 		return fmt.Errorf("%s exists; edit it or move it to .trash with `memhook org rm`", p)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}
 	if err := atomicfile.Write(p, []byte(data), 0o644); err != nil {

@@ -94,7 +94,7 @@ func rememberOffers(path string, items []Item, query string, now time.Time) erro
 	if path == "" || len(items) == 0 {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
 	return atomicfile.WithLock(path, func() error {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Folders under the long-term memory root this package writes.
@@ -39,7 +40,7 @@ func markerAttrs(kv ...string) string {
 // appendSection appends a Markdown section to path under its lock, writing
 // head first when the file is new.
 func appendSection(path, head, section string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
 	return atomicfile.WithLock(path, func() error {

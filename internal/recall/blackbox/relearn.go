@@ -3,7 +3,6 @@ package blackbox
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Indexer is told about a Markdown file that changed, so an index (the
@@ -101,7 +101,7 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 		about, id, now.Format("2006-01-02"), clip(req.Summary, 80), markerAttrs("id", res.Summary, "object", id),
 		strings.TrimSpace(req.Summary), also, b.entityRef(about), id, filepath.Base(req.ArtifactName))
 	abs := filepath.Join(b.LongDir, filepath.FromSlash(pageRel))
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {
 		return res, fmt.Errorf("relearn: create %s: %w", RelearnDir, err)
 	}
 	if err := atomicfile.Write(abs, []byte(page), 0o644); err != nil {

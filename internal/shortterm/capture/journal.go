@@ -224,7 +224,7 @@ func (x *Session) Reconcile(st *State) error {
 	if end < size {
 		// A torn last line (killed mid-append): cut it so the next append
 		// starts on a line of its own.
-		if err := os.Truncate(x.JournalPath(), end); err != nil {
+		if err := safefs.Truncate(x.JournalPath(), end); err != nil {
 			return fmt.Errorf("cut torn journal line: %w", err)
 		}
 	}

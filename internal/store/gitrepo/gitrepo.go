@@ -64,20 +64,16 @@ func Open(dir string) (*Repo, error) {
 	return &Repo{repo: r, root: wt.Filesystem.Root()}, nil
 }
 
-// Init opens the repository at dir, creating it (branch main) when dir is
-// not yet one.
+// Init opens the repository of dir's own (see [OpenAt]), creating it
+// (branch main) when dir has none. A .git that is not dir's own (a gitfile,
+// a link, a commondir) is refused with [ErrForeign], never committed into.
 func Init(dir string) (*Repo, error) {
-	if r, err := git.PlainOpen(dir); err == nil {
-		return &Repo{repo: r, root: dir}, nil
+	r, err := openOwn(dir)
+	if errors.Is(err, ErrNoRepo) {
+		r, err = initOwn(dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", dir, err)
-	}
-	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-	})
 	if err != nil {
-		return nil, fmt.Errorf("init repository at %s: %w", dir, err)
+		return nil, err
 	}
 	return &Repo{repo: r, root: dir}, nil
 }
