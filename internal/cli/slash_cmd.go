@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/spf13/cobra"
 )
 
@@ -107,7 +109,15 @@ func slashRun(f *Factory, args []string) error {
 		}
 	} else if words, err = splitWords(string(data)); err != nil {
 		return slashReport(f, withHint(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash"))
+	} else if words, err = slashArgs(o.Command, words); err != nil {
+		return slashReport(f, err)
 	}
+	// What the command prints reaches the model inside the user's turn:
+	// memory text in it is made inert like the inject's.
+	out := f.Out
+	var buf bytes.Buffer
+	f.Out = &buf
+	defer func() { io.WriteString(out, inert.Text(buf.String())) }()
 	f.In = strings.NewReader("")
 	inner := newRootCmd(f)
 	inner.SetArgs(append(append([]string{}, o.Command...), words...))
