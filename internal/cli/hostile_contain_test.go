@@ -3,9 +3,14 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -166,5 +171,263 @@ func TestHostileContainPlantedGitDir(t *testing.T) {
 			}
 			h.refusedByDoctor(t, "is not a repository of its own")
 		})
+	}
+}
+
+// bigInput writes, without holding it, a hook input whose field key is
+// n bytes of filler (a 60 MB field must cost the child, not the test: a
+// child's peak RSS as rusage reports it starts from its parent's).
+func bigInput(t *testing.T, path, session, event, proj, tr, key string, n int) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fmt.Fprintf(f, `{"session_id":%q,"hook_event_name":%q,"cwd":%q,"transcript_path":%q,`, session, event, proj, tr)
+	if key == "tool_input" {
+		fmt.Fprintf(f, `"tool_name":"Write","tool_input":{"file_path":"x.md","content":"`)
+	} else {
+		fmt.Fprintf(f, `%q:"Please look at: `, key)
+	}
+	chunk := []byte(strings.Repeat("a long line ", 1<<16/12) + `\n`)
+	for w := 0; w < n; w += len(chunk) {
+		f.Write(chunk)
+	}
+	if key == "tool_input" {
+		f.WriteString(`"}}`)
+	} else {
+		f.WriteString(`"}`)
+	}
+}
+
+// bigLine appends to a transcript one line of n bytes of text, streamed.
+func bigLine(t *testing.T, tr, role, id string, n int) {
+	t.Helper()
+	f, err := os.OpenFile(tr, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if role == "user" {
+		fmt.Fprintf(f, `{"type":"user","timestamp":"2026-11-30T09:00:00Z","uuid":%q,"message":{"role":"user","content":"`, id)
+	} else {
+		fmt.Fprintf(f, `{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":%q,"role":"assistant","content":[{"type":"text","text":"`, id)
+	}
+	chunk := []byte(strings.Repeat("a long line ", 1<<16/12))
+	for w := 0; w < n; w += len(chunk) {
+		f.Write(chunk)
+	}
+	if role == "user" {
+		f.WriteString("\"}}\n")
+	} else {
+		f.WriteString("\"}]}}\n")
+	}
+}
+
+// execFile is exec with stdin read from a file.
+func (h *hostile) execFile(t *testing.T, stdin string, args ...string) {
+	t.Helper()
+	f, err := os.Open(stdin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, h.binFor(args), args...)
+	cmd.Env = envList(h.env)
+	cmd.Dir = h.proj
+	cmd.Stdin = f
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("memhook %v did not return within %s", args, hostileDeadline)
+	}
+	if err != nil {
+		t.Fatalf("memhook %v: %v %s", args, err, out)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		if rss := ru.Maxrss << 10; rss > hostileRSS {
+			t.Errorf("memhook %v peaked at %d MB RSS, bound %d MB", args, rss>>20, hostileRSS>>20)
+		} else {
+			t.Logf("memhook %v: peak RSS %d MB", args, rss>>20)
+		}
+	}
+}
+
+// Hook fields of 15 and 60 MB (a prompt, the last assistant message, a
+// tool's input, and the transcript lines that carry them): every process
+// stays under hostileRSS (the suite's bound, checked through rusage), the
+// huge fields are cut at read, and the session's ordinary turns, before
+// and after, are all saved.
+func TestHostileContainHugeHookFields(t *testing.T) {
+	h := newHostile(t)
+	dir := filepath.Dir(h.proj)
+	tr := filepath.Join(dir, "s1.jsonl")
+	in := func(event string, kv ...string) string {
+		return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
+	}
+	turn := func(i int, prompt, reply string) {
+		h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", prompt))
+		appendLine(t, tr, userLine(prompt))
+		h.hookEvent(t, "stop", in("Stop", "last_assistant_message", reply))
+		appendLine(t, tr, assistantLine(fmt.Sprintf("m%d", i), reply))
+	}
+	h.hookEvent(t, "session-start", in("SessionStart", "source", "startup"))
+	turn(0, "Please add flag zero to the parser.", "I added flag zero.")
+
+	big := filepath.Join(dir, "input.json")
+	bigInput(t, big, "s1", "UserPromptSubmit", h.proj, tr, "prompt", 15<<20)
+	h.execFile(t, big, "hook", "user-prompt-submit")
+	bigLine(t, tr, "user", "u-big", 15<<20)
+	h.hookEvent(t, "stop", in("Stop", "last_assistant_message", "I read the log."))
+	appendLine(t, tr, assistantLine("m1", "I read the log."))
+
+	h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", "Please print the file."))
+	appendLine(t, tr, userLine("Please print the file."))
+	bigInput(t, big, "s1", "PostToolUse", h.proj, tr, "tool_input", 60<<20)
+	h.execFile(t, big, "hook", "post-tool-use")
+	bigInput(t, big, "s1", "Stop", h.proj, tr, "last_assistant_message", 60<<20)
+	h.execFile(t, big, "hook", "stop")
+	bigLine(t, tr, "assistant", "m2", 60<<20)
+
+	turn(3, "Please add flag three to the parser.", "I added flag three.")
+	bigInput(t, big, "s1", "SessionEnd", h.proj, tr, "reason", 60<<20)
+	h.execFile(t, big, "hook", "session-end")
+	h.execFile(t, "/dev/null", "flush", "--pending")
+	got := h.dailyText()
+	for _, want := range []string{"flag zero", "flag three", "Please print the file", "Please look at: a long line"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the session's turn %q was not saved:\n%.3000s", want, got)
+		}
+	}
+	if len(got) > 1<<20 {
+		t.Errorf("the daily file holds %d bytes: a huge field reached it whole", len(got))
+	}
+	for _, e := range h.log(t) {
+		if e.Level == "error" {
+			t.Errorf("%s: %s", e.Event, e.Message)
+		}
+	}
+}
+
+// A hook whose stdin is never closed: a complete input is taken as soon as
+// its object closes (the turn is captured, the hook returns), and an
+// incomplete one ends at the read timeout with an entry in the log, never
+// hanging the hook.
+func TestHostileContainStdinNeverClosed(t *testing.T) {
+	h := newHostile(t)
+	for _, c := range []struct {
+		name, input string
+		complete    bool
+	}{
+		{"complete", h.input("s1", "UserPromptSubmit", "prompt", "Please add flag one to the parser."), true},
+		{"incomplete", `{"session_id":"s1","hook_event_name":"UserPromptSubmit","prompt":"Please add`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), hostileDeadline)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, hotBin, "hook", "user-prompt-submit")
+			cmd.Env = envList(h.env)
+			w, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close() // only after the hook returned
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(w, c.input)
+			err = cmd.Wait()
+			if ctx.Err() != nil {
+				t.Fatalf("the hook did not return within %s with its stdin open", hostileDeadline)
+			}
+			if err != nil {
+				t.Fatalf("hook: %v", err)
+			}
+			var logged string
+			for _, e := range h.log(t) {
+				if e.Event == "user-prompt-submit" {
+					logged = e.Level + " " + e.Message
+				}
+			}
+			if c.complete && logged != "info " {
+				t.Errorf("a complete input on an open stdin: logged %q", logged)
+			}
+			if !c.complete && !strings.Contains(logged, "never closed") {
+				t.Errorf("an incomplete input on an open stdin: logged %q, want a skip naming it", logged)
+			}
+		})
+	}
+	h.hookEvent(t, "stop", h.input("s1", "Stop", "last_assistant_message", "I added flag one."))
+	h.session(t, "s1")
+	h.exec(t, "", "flush", "--pending")
+	if got := h.dailyText(); !strings.Contains(got, "flag one") {
+		t.Errorf("the prompt read from a stdin left open was not saved:\n%s", got)
+	}
+}
+
+// A transcript path naming a kernel interface that stats as a regular
+// file (/proc/kmsg blocks its reader; /proc/self/status is empty by stat):
+// refused at once, no hook waits out its deadline, the prompts are saved.
+func TestHostileContainKernelFileTranscript(t *testing.T) {
+	for _, tr := range []string{"/proc/kmsg", "/proc/self/status"} {
+		t.Run(filepath.Base(tr), func(t *testing.T) {
+			if fi, err := os.Stat(tr); err != nil || !fi.Mode().IsRegular() {
+				t.Skipf("%s is not a regular file here", tr)
+			}
+			h := newHostile(t)
+			in := func(event string, kv ...string) string {
+				return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
+			}
+			h.hookEvent(t, "session-start", in("SessionStart", "source", "startup"))
+			for i := 0; i < 3; i++ {
+				h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", fmt.Sprintf("Please add flag %d to the parser.", i)))
+				h.hookEvent(t, "stop", in("Stop", "last_assistant_message", fmt.Sprintf("I added flag %d.", i)))
+			}
+			h.hookEvent(t, "session-end", in("SessionEnd", "reason", "other"))
+			h.exec(t, "", "flush", "--pending")
+			if got := h.dailyText(); !strings.Contains(got, "flag 2") {
+				t.Errorf("the session's prompts were lost:\n%s", got)
+			}
+			for _, e := range h.log(t) {
+				if strings.Contains(e.Message, "deadline") {
+					t.Errorf("%s hook ran into its deadline: %s", e.Event, e.Message)
+				}
+			}
+		})
+	}
+}
+
+// One assistant line with 200k content blocks: Stop and the flush stay
+// within their deadline (reading it is linear in its blocks) and the
+// reply is saved.
+func TestHostileContainWideTranscriptLine(t *testing.T) {
+	h := newHostile(t)
+	tr := filepath.Join(filepath.Dir(h.proj), "s1.jsonl")
+	in := func(event string, kv ...string) string {
+		return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
+	}
+	h.hookEvent(t, "session-start", in("SessionStart", "source", "startup"))
+	h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", "Please read every file of the parser."))
+	appendLine(t, tr, userLine("Please read every file of the parser."))
+	f, _ := os.OpenFile(tr, os.O_APPEND|os.O_WRONLY, 0o644)
+	f.WriteString(`{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m-wide","role":"assistant","content":[{"type":"text","text":"I read the parser's files one by one."}`)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(f, `,{"type":"text","text":"file %d read"},{"type":"tool_use","name":"Read","input":{"file_path":"/p/f%d.go"}}`, i, i)
+	}
+	f.WriteString("]}}\n")
+	f.Close()
+	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "1" // the flush runs inline at this Stop
+	h.env["CEREBRO_SHORT_MIN_REPLIES"] = "1"
+	h.hookEvent(t, "stop", in("Stop", "last_assistant_message", "I read the parser's files one by one."))
+	h.hookEvent(t, "session-end", in("SessionEnd", "reason", "other"))
+	for _, e := range h.log(t) {
+		if strings.Contains(e.Message, "deadline") {
+			t.Errorf("%s hook ran into its deadline: %s", e.Event, e.Message)
+		}
+	}
+	if got := h.dailyText(); !strings.Contains(got, "one by one") {
+		t.Errorf("the reply was not saved:\n%s", got)
 	}
 }

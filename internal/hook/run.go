@@ -84,7 +84,7 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	start := p.Now()
 	safefs.SetRoots(p.Paths.Home, p.Paths.State)
 	if p.Getenv(claude.NestedEnv) != "" {
-		io.Copy(io.Discard, io.LimitReader(p.In, MaxInput))
+		ReadInput(p.In, ReadTimeout) // drained so the writer never blocks; bounded
 		return nil, nil
 	}
 	// The input comes first so that the configuration is loaded once, for

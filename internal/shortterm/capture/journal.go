@@ -52,6 +52,7 @@ func (t Thresholds) Due(st *State) bool {
 // counters are rebuilt from the journal.
 func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
 	var out *State
+	text = transcript.CutText(text) // as the transcript's copy is cut
 	err := x.updateFast(func(st *State) error {
 		if err := x.Reconcile(st); err != nil {
 			return err

@@ -14,6 +14,9 @@ import (
 type assembler struct {
 	items []Item
 	index map[string]int // assistant message.id → position in items
+	// more holds the texts of a message's later lines, joined by done:
+	// folding line by line copied the text so far for every line.
+	more map[int][]string
 	// sidechain: the file is a subagent's, its lines all sidechain lines.
 	sidechain bool
 }
@@ -28,12 +31,35 @@ func (a *assembler) add(raw []byte) {
 			a.index = make(map[string]int)
 		}
 		if i, seen := a.index[it.ID]; seen {
-			a.items[i] = combine(a.items[i], it)
+			first := &a.items[i]
+			if it.Text != "" {
+				if a.more == nil {
+					a.more = make(map[int][]string)
+				}
+				a.more[i] = append(a.more[i], it.Text)
+			}
+			first.Tools = append(first.Tools, it.Tools...) // the assembler's own slice
+			if first.Time.IsZero() {
+				first.Time = it.Time
+			}
 			return
 		}
 		a.index[it.ID] = len(a.items)
 	}
 	a.items = append(a.items, it)
+}
+
+// done returns the items with every message's texts joined.
+func (a *assembler) done() []Item {
+	for i, texts := range a.more {
+		parts := texts
+		if a.items[i].Text != "" {
+			parts = append([]string{a.items[i].Text}, texts...)
+		}
+		a.items[i].Text = strings.Join(parts, "\n\n")
+	}
+	a.more = nil
+	return a.items
 }
 
 // ParseLine parses one transcript line. It reports false for anything that
@@ -47,6 +73,12 @@ func ParseLine(raw []byte) (Item, bool) { return parseLine(raw, false) }
 func ParseSidechainLine(raw []byte) (Item, bool) { return parseLine(raw, true) }
 
 func parseLine(raw []byte, sidechain bool) (Item, bool) {
+	it, ok := parseLineWhole(raw, sidechain)
+	it.Text = CutText(it.Text)
+	return it, ok
+}
+
+func parseLineWhole(raw []byte, sidechain bool) (Item, bool) {
 	line := trimLine(raw)
 	if len(line) == 0 || line[0] != '{' {
 		return Item{}, false
@@ -107,15 +139,21 @@ func parseLine(raw []byte, sidechain bool) (Item, bool) {
 	if it.ID == "" {
 		it.ID = fields[7].Str
 	}
+	// The texts are joined once at the end: joining block by block copied
+	// the text so far for every block, quadratic in a line of 200k blocks.
+	var texts []string
 	msg.Get("content").ForEach(func(_, block gjson.Result) bool {
 		switch block.Get("type").Str {
 		case "text":
-			it.Text = joinText(it.Text, strings.TrimSpace(block.Get("text").Str))
+			if t := strings.TrimSpace(block.Get("text").Str); t != "" {
+				texts = append(texts, t)
+			}
 		case "tool_use":
 			it.Tools = append(it.Tools, Tool{Name: block.Get("name").Str, Target: toolTarget(block.Get("input"))})
 		}
 		return true
 	})
+	it.Text = strings.Join(texts, "\n\n")
 	if content := msg.Get("content"); content.Type == gjson.String {
 		it.Text = strings.TrimSpace(content.Str)
 	}
@@ -166,4 +204,27 @@ func truncateRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// MaxText bounds the text of one item (a prompt, a reply) as memory keeps
+// it: a 15 MB pasted log or a 60 MB reply is cut here, at read, so that no
+// step after (the journal, the counts, the distiller, the secret scan) ever
+// holds or scans it whole. Both sides of a message (the hook's copy and the
+// transcript's) are cut at the same place, so they still match.
+const MaxText = 64 << 10
+
+// cutMark ends a text cut at [MaxText].
+const cutMark = " …[cut by cerebro]"
+
+// CutText cuts s to [MaxText] bytes on a character boundary, marking the
+// cut; a shorter s is returned as it is.
+func CutText(s string) string {
+	if len(s) <= MaxText {
+		return s
+	}
+	n := MaxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + cutMark
 }

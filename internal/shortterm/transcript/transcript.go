@@ -103,6 +103,15 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
 				break // a long line past the window: leave it whole to the next call
 			}
+			if int64(len(long)) > MaxLineBytes {
+				// Over the line bound (a 60 MB tool output, a file of
+				// zeros): dropped unread, so the lines after it are still
+				// read; what is left of it reads as a fragment, skipped.
+				n, _ := skipLine(br)
+				consumed += int64(len(long)) + n
+				long, inLong = long[:0], false
+				continue
+			}
 			continue
 		}
 		line := chunk
@@ -111,7 +120,7 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 			line = long
 		}
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return asm.items, from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
+			return asm.done(), from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
 		}
 		terminated := rerr == nil
 		if !terminated && !completeTail(line) {
@@ -127,7 +136,7 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 			break
 		}
 	}
-	return asm.items, from + consumed, nil
+	return asm.done(), from + consumed, nil
 }
 
 // completeTail reports whether an unterminated last line already holds a

@@ -238,6 +238,10 @@ func verify(f *os.File, full string, before fs.FileInfo) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s changed while being opened: %w", full, ErrSymlink)
 	}
+	if err := checkFS(f, full); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return f, nil
 }
 
