@@ -18,6 +18,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 )
@@ -81,6 +82,7 @@ func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
 	// The one place a limit reaches a package that has no configuration.
 	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
 	safefs.NoteLimit = eff.Limits.NoteBytes
+	gitrepo.MaxFileBytes = eff.Limits.IngestBytes
 	f.configs[projectRoot] = eff
 	return eff, nil
 }

@@ -431,3 +431,175 @@ func TestHostileContainWideTranscriptLine(t *testing.T) {
 		t.Errorf("the reply was not saved:\n%s", got)
 	}
 }
+
+// execRSS runs memhook with no stdin and returns its exit code, stderr and
+// peak RSS in bytes (rusage of the child).
+func (h *hostile) execRSS(t *testing.T, args ...string) (int, string, int64) {
+	t.Helper()
+	return h.execRSSWithin(t, hostileDeadline, args...)
+}
+
+// execRSSWithin is execRSS with another hang bound: the secret scan of a
+// 63 MB source takes seconds of CPU, many more on a loaded machine.
+func (h *hostile) execRSSWithin(t *testing.T, within time.Duration, args ...string) (int, string, int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, memhookBin, args...)
+	cmd.Env = envList(h.env)
+	cmd.Dir = h.proj
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("memhook %v did not return within %s", args, within)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss << 10
+	}
+	return code, errb.String(), rss
+}
+
+// A 63 MB source for ingest and org ingest costs at most about twice its
+// size; a source reached through a link in a folder (a repository's docs/
+// planted as a link to ~/.ssh), a key file by name or content, a FIFO and
+// /dev/zero are refused before a byte is copied.
+func TestHostileContainIngestSources(t *testing.T) {
+	h := newHostile(t)
+	if _, errOut, code := h.exec(t, "", "long", "on", "--project", h.proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	big := filepath.Join(h.proj, "big.md")
+	f, _ := os.Create(big)
+	line := strings.Repeat("We ship on Tuesdays after the freeze. ", 20) + "\n"
+	for n := 0; n < 63<<20; n += len(line) {
+		f.WriteString(line)
+	}
+	f.Close()
+	for _, args := range [][]string{{"ingest", "--project", h.proj, big}, {"org", "ingest", big}} {
+		code, errOut, rss := h.execRSSWithin(t, 3*time.Minute, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d %s", args, code, errOut)
+		}
+		if rss > 2*(63<<20)+40<<20 {
+			t.Errorf("%v peaked at %d MB RSS for a 63 MB source, want about twice its size at most", args, rss>>20)
+		}
+		t.Logf("%v: peak RSS %d MB", args, rss>>20)
+	}
+	ssh := filepath.Join(h.outside, ".ssh")
+	os.MkdirAll(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "notes.md"), []byte("# keys\nnothing\n"), 0o600)
+	os.Symlink(ssh, filepath.Join(h.proj, "docs"))
+	key := filepath.Join(h.proj, "deploy.md")
+	os.WriteFile(key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n"), 0o600)
+	os.WriteFile(filepath.Join(h.proj, "id_rsa"), []byte("x"), 0o600)
+	fifo := filepath.Join(h.proj, "pipe.md")
+	syscall.Mkfifo(fifo, 0o644)
+	for _, src := range []string{"docs/notes.md", "id_rsa", fifo, "/dev/zero"} {
+		for _, args := range [][]string{{"ingest", "--project", h.proj, src}, {"org", "ingest", src}} {
+			_, errOut, code := h.exec(t, "", args...)
+			if code == 0 {
+				t.Errorf("%v was accepted", args)
+			}
+			if !strings.Contains(errOut, "symbolic link") && !strings.Contains(errOut, "key") && !strings.Contains(errOut, "not a regular file") {
+				t.Errorf("%v: the error does not say why: %s", args, errOut)
+			}
+		}
+	}
+	_, errOut, code := h.exec(t, "", "org", "ingest", key)
+	if code == 0 {
+		t.Errorf("org ingest of a private key under another name was accepted: %s", errOut)
+	}
+	for _, d := range []string{filepath.Join(h.proj, ".claude", "memory_long", "raw"), filepath.Join(h.env["CEREBRO_HOME"], "raw")} {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if e.Name() != "big.md" && e.Name() != ".gitkeep" && e.Name() != "_large" {
+				t.Errorf("a refused source was stored: %s/%s", d, e.Name())
+			}
+		}
+	}
+}
+
+// File arguments (--from, --artifact, --request): a FIFO does not hang,
+// /dev/zero is not read, a link, a file reached through a linked folder
+// and a key file are refused, an oversized file is refused before it is
+// read; a plain file still works.
+func TestHostileContainFileArguments(t *testing.T) {
+	h := newHostile(t)
+	if _, errOut, code := h.exec(t, "", "long", "on", "--project", h.proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	fifo := filepath.Join(h.proj, "page.md")
+	syscall.Mkfifo(fifo, 0o644)
+	link := filepath.Join(h.proj, "link.md")
+	os.Symlink(h.bashrc, link)
+	elsewhere := filepath.Join(filepath.Dir(h.proj), "elsewhere")
+	os.MkdirAll(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(elsewhere, "page.md"), []byte("# Outside\n"), 0o644)
+	os.Symlink(elsewhere, filepath.Join(h.proj, "docs"))
+	os.WriteFile(filepath.Join(h.proj, "server.pem"), []byte("# not a page\n"), 0o600)
+	huge := filepath.Join(h.proj, "huge.md")
+	f, _ := os.Create(huge)
+	f.Truncate(2 << 30)
+	f.Close()
+	good := filepath.Join(h.proj, "good.md")
+	os.WriteFile(good, []byte("# Good\n\nA page.\n"), 0o644)
+	for _, src := range []string{fifo, "/dev/zero", link, "docs/page.md", "server.pem", huge} {
+		for _, args := range [][]string{
+			{"wiki", "write", "--project", h.proj, "--from", src, "wiki/Page.md"},
+			{"relearn", "--project", h.proj, "--artifact", src, "--summary", "s", "--about", "a"},
+			{"recall", "--project", h.proj, "--request", src},
+		} {
+			code, errOut, rss := h.execRSS(t, args...)
+			if code == 0 {
+				t.Errorf("%v was accepted", args)
+			}
+			if rss > hostileRSS {
+				t.Errorf("%v peaked at %d MB RSS", args, rss>>20)
+			}
+			_ = errOut
+		}
+	}
+	if code, errOut, _ := h.execRSS(t, "wiki", "write", "--project", h.proj, "--from", good, "wiki/Good.md"); code != 0 {
+		t.Errorf("wiki write --from a plain file: %s", errOut)
+	}
+	h.untouched(t)
+}
+
+// Sparse 20 GB План-факт.md, CORE.md and log.md (regular files, so the
+// type checks pass): the night pass, core and the history return in time
+// and bounded memory, never hashing them for git, and say what they skipped.
+func TestHostileContainSparseLongTermFiles(t *testing.T) {
+	h := newHostile(t)
+	if _, errOut, code := h.exec(t, "", "long", "on", "--project", h.proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	long := filepath.Join(h.proj, ".claude", "memory_long")
+	for _, name := range []string{"План-факт.md", "CORE.md", "log.md"} {
+		if err := os.Truncate(filepath.Join(long, name), 20<<30); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, _ := h.exec(t, "", "night", "--project", h.proj)
+	if !strings.Contains(out+errOut, "larger than the limit") && !strings.Contains(out+errOut, "is over") {
+		t.Errorf("night does not say it skipped the oversized files:\n%s%s", out, errOut)
+	}
+	for _, args := range [][]string{
+		{"core", "add", "--project", h.proj, "The parser lives in internal/parse."},
+		{"planfact", "check", "--project", h.proj},
+		{"long", "log", "--project", h.proj},
+		{"lint", "--project", h.proj},
+	} {
+		h.exec(t, "", args...)
+	}
+	h.session(t, "s1")
+	h.hookEvent(t, "session-start", h.input("s2", "SessionStart", "source", "startup"))
+	if got := h.dailyText(); !strings.Contains(got, "flag 3") {
+		t.Errorf("the session was not saved beside the oversized files:\n%s", got)
+	}
+}

@@ -185,19 +185,33 @@ func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool
 	if binary || n > rawfile.MaxTextBytes {
 		return n, sum, 0, rawfile.ScreenBinary(name, f, n, redact)
 	}
-	data, err := safefs.ReadAll(f, staging, rawfile.MaxTextBytes)
-	if err != nil {
-		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
-	}
-	out, count, err := rawfile.ScreenText(name, data, redact)
-	if err != nil || count == 0 {
+	if !redact {
+		_, err := rawfile.ScreenFile(name, f, n, false, nil)
 		return n, sum, 0, err
 	}
-	if err := atomicfile.Write(staging, out, 0o644); err != nil {
+	// The redacted copy is streamed beside the staged one and hashed as it
+	// is written: the source is never held whole.
+	red := staging + ".redacted"
+	pr, pw := io.Pipe()
+	h := sha256.New()
+	var count int
+	go func() {
+		c, err := rawfile.ScreenFile(name, f, n, true, io.MultiWriter(pw, h))
+		count = c
+		pw.CloseWithError(err)
+	}()
+	size, err := atomicfile.WriteFrom(red, pr, 0o644)
+	defer safefs.Remove(red)
+	if err != nil {
 		return 0, nil, 0, fmt.Errorf("redact %s: %w", name, err)
 	}
-	h := sha256.Sum256(out)
-	return int64(len(out)), h[:], count, nil
+	if count == 0 {
+		return n, sum, 0, nil
+	}
+	if err := safefs.Rename(red, staging); err != nil {
+		return 0, nil, 0, fmt.Errorf("redact %s: %w", name, err)
+	}
+	return size, h.Sum(nil), count, nil
 }
 
 // placeRaw moves the staged copy into raw/ or raw/_large/ (see

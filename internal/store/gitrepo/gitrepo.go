@@ -172,8 +172,19 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 	}
 	for _, rel := range rels {
 		abs := filepath.Join(r.root, filepath.FromSlash(rel))
-		if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
+		fi, err := os.Lstat(abs)
+		if errors.Is(err, os.ErrNotExist) {
 			wt.Remove(rel) // not tracked either: nothing to stage
+			continue
+		}
+		if tooLarge(fi) {
+			continue // not versioned: the version committed before stays
+		}
+		if fi.Mode().IsRegular() && fi.Size() > streamAddBytes {
+			if err := r.addStreaming(rel, abs, fi); err != nil {
+				restore()
+				return "", err
+			}
 			continue
 		}
 		if _, err := wt.Add(rel); err != nil {
@@ -218,9 +229,9 @@ func (r *Repo) differsFromHead(rels []string, head *object.Tree) (bool, error) {
 	}
 	committed := map[string]plumbing.Hash{}
 	if head != nil {
-		err := head.Files().ForEach(func(f *object.File) error {
-			if underAny(f.Name, rels) {
-				committed[f.Name] = f.Hash
+		err := eachFile(head, "", func(name string, h plumbing.Hash) error {
+			if underAny(name, rels) {
+				committed[name] = h
 			}
 			return nil
 		})

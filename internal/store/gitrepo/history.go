@@ -103,17 +103,18 @@ func (r *Repo) filesAt(rev, rel string) (map[string][]byte, error) {
 	if err != nil || t == nil {
 		return out, err
 	}
-	err = t.Files().ForEach(func(f *object.File) error {
-		if !under(f.Name, rel) {
-			return nil
+	err = eachFile(t, rel, func(name string, h plumbing.Hash) error {
+		blob, err := r.repo.BlobObject(h)
+		if err != nil {
+			return err
 		}
-		rd, err := f.Reader()
+		rd, err := blob.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
 		b, err := io.ReadAll(rd)
-		out[f.Name] = b
+		out[name] = b
 		return err
 	})
 	return out, err

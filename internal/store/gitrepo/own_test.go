@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -111,5 +112,34 @@ func TestOwnRepositoryRoundTrip(t *testing.T) {
 	}
 	if err := CheckOwn(t.TempDir()); !errors.Is(err, ErrNoRepo) {
 		t.Fatalf("CheckOwn of a plain folder: %v, want ErrNoRepo", err)
+	}
+}
+
+// A file over streamAddBytes is staged by streaming its blob: the commit
+// holds exactly its content, and a later status sees it unchanged.
+func TestLargeFileIsCommittedByStreaming(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	r, err := Init(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, streamAddBytes+12345)
+	for i := range big {
+		big[i] = byte('a' + i%26)
+	}
+	os.MkdirAll(filepath.Join(dir, "raw"), 0o755)
+	os.WriteFile(filepath.Join(dir, "raw", "big.txt"), big, 0o644)
+	if _, err := r.CommitPaths([]string{"raw/big.txt"}, "big", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.FileAt("HEAD", "raw/big.txt")
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("committed %d bytes, want %d (%v)", len(got), len(big), err)
+	}
+	if d, err := r.Dirty(""); err != nil || len(d) != 0 {
+		t.Fatalf("after the commit: dirty %v, %v", d, err)
+	}
+	if _, err := r.CommitPaths([]string{"raw/big.txt"}, "again", time.Now()); !errors.Is(err, ErrNothingToCommit) {
+		t.Fatalf("the unchanged file committed again: %v", err)
 	}
 }

@@ -44,7 +44,8 @@ var (
 // opposed to an ordinary I/O error): callers log it as a skip.
 func Refused(err error) bool {
 	return errors.Is(err, ErrSymlink) || errors.Is(err, ErrNotRegular) ||
-		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotDir)
+		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotDir) ||
+		errors.Is(err, ErrKeyFile) || errors.Is(err, ErrLinkInPath)
 }
 
 // confined are the entries right below a .claude folder that cerebro owns
