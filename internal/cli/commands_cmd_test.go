@@ -4,8 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // install writes every short command from the plugin's own file, running
@@ -138,9 +139,7 @@ func TestShortCommandLinkAndFIFOAreLeftAlone(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(dir, "recall.md")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "flush.md"), 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
+	testfile.FIFO(t, filepath.Join(dir, "flush.md"))
 	out, errOut, code := run(t, env, "", "commands", "install", "--plugin-root", root)
 	if code != 0 || !strings.Contains(out, "skipped /recall") || !strings.Contains(out, "skipped /flush") {
 		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
@@ -58,6 +59,8 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 	}
 	o.Embedder = nil
 	o.gated, o.minCover = true, minCover
+	mode := o.Citations
+	o.Citations = CitationsAuto // cut first, cite after
 	resp, err := Search(ctx, idxs, prompt, o)
 	if err != nil {
 		return "", fmt.Errorf("auto-recall: %w", err)
@@ -78,7 +81,11 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 		}
 		r.shorten(weights)
 		// A note never opens or closes a tag of the prompt's framing.
-		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", inert.Text(r.Citation), 100*r.cover, inert.Text(r.Snippet))
+		source := r.Citation
+		if mode == CitationsOff {
+			source = r.Path // the file to read on with memhook get, not a citation
+		}
+		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", inert.Text(source), 100*r.cover, inert.Text(r.Snippet))
 	}
 	return b.String(), nil
 }
@@ -89,5 +96,5 @@ func (r *Result) shorten(weights map[string]float64) {
 	ex := excerpt.Cut(strings.Split(r.Snippet, "\n"), weights, recallSnippetChars)
 	r.StartLine, r.EndLine = r.StartLine+ex.First, r.StartLine+ex.Last
 	r.Snippet = strings.Join(strings.Fields(ex.Text), " ")
-	r.Citation = fmt.Sprintf("%s#L%d-L%d", r.Path, r.StartLine, r.EndLine)
+	r.Citation = cite.Lines(r.Path, r.StartLine, r.EndLine)
 }
