@@ -69,7 +69,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 		} else {
 			res.Kept = append(res.Kept, IndexFile)
 		}
-		if err := os.Remove(s.Path(OffMarker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefs.Remove(s.Path(OffMarker)); err != nil {
 			return fmt.Errorf("remove %s: %w", OffMarker, err)
 		}
 		if _, err := s.rebuildGraphLocked(); err != nil {

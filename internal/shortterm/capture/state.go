@@ -312,7 +312,7 @@ func (x *Session) UpdateWith(fn func(*State) error, save func(*State) error) err
 func (x *Session) SetPending(on bool) error {
 	p := x.pendingPath()
 	if !on {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefs.Remove(p); err != nil {
 			return fmt.Errorf("clear pending marker: %w", err)
 		}
 		return nil

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -149,7 +148,7 @@ func (r *Repo) RestorePath(path, rev, message string, when time.Time) (string, e
 	var paths []string
 	for name := range cur {
 		if _, keep := old[name]; !keep {
-			if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := safefs.Remove(filepath.Join(r.root, filepath.FromSlash(name))); err != nil {
 				return "", fmt.Errorf("restore: remove %s: %w", name, err)
 			}
 			paths = append(paths, name)
