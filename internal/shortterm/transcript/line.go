@@ -306,7 +306,7 @@ func parseWhole(line []byte, sidechain bool) (parsed, bool) {
 		return parsed{}, false
 	}
 	typ := gjson.Get(s, "type").Str
-	fields := gjson.GetMany(s, "isSidechain", "isMeta", "isCompactSummary",
+	fields := topFields(s, "isSidechain", "isMeta", "isCompactSummary",
 		"isVisibleInTranscriptOnly", "isApiErrorMessage", "toolUseResult", "timestamp", "uuid", "message",
 		"sessionId", "cwd")
 	p := parsed{uuid: fields[7].Str, session: fields[9].Str, cwd: fields[10].Str}
@@ -386,6 +386,25 @@ func parseWhole(line []byte, sidechain bool) (parsed, bool) {
 	}
 	p.item, p.hasItem = it, true
 	return p, true
+}
+
+// topFields reads the named top-level fields of a JSON object in one pass
+// (the first of a repeated key, like gjson.Get). gjson.GetMany scans the
+// line once per name, skipping the whole message each time a name comes
+// after it or is absent: eleven scans of a line of 200k content blocks.
+func topFields(s string, names ...string) []gjson.Result {
+	out := make([]gjson.Result, len(names))
+	left := len(names)
+	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+		for i, n := range names {
+			if n == k.Str && !out[i].Exists() {
+				out[i] = v
+				left--
+			}
+		}
+		return left > 0
+	})
+	return out
 }
 
 // toolResults reads the tool_result blocks of a user line.

@@ -104,7 +104,13 @@ func OpenArgument(path string, limit int64) (*os.File, fs.FileInfo, error) {
 	}
 	d, err := OpenDir("", filepath.Dir(abs), false)
 	if err != nil {
-		return nil, nil, err
+		// Named by the file the person gave, not the folder the layer
+		// opened first.
+		var pe *fs.PathError
+		if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, &fs.PathError{Op: "open", Path: path, Err: pe.Err}
+		}
+		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer d.Close()
 	f, err := d.OpenFile(filepath.Base(abs), os.O_RDONLY, 0)
