@@ -42,7 +42,7 @@ func (s *Sandbox) commandRan(tag string, before int) string {
 	reqs := s.Mock.Messages()
 	for i := len(reqs) - 1; i >= before; i-- {
 		if t := s.Mock.turn(reqs[i].JSON()); strings.Contains(t.Text, tag) {
-			if strings.Contains(t.Text, "<<'!CEREBRO'") {
+			if strings.Contains(t.Text, "<<'CEREBRO") {
 				s.t.Errorf("%s: the block reached the model unexpanded:\n%s", tag, t.Text)
 			}
 			return t.Text

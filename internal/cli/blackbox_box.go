@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -117,7 +117,7 @@ func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extr
 		if r.Request == "-" {
 			data, err = io.ReadAll(io.LimitReader(in, 4<<20))
 		} else {
-			data, err = os.ReadFile(r.Request)
+			data, err = safefs.ReadArgument(r.Request, 4<<20)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read request: %w", err)

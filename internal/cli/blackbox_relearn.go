@@ -3,10 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -48,7 +48,13 @@ func relearnRun(opts *RelearnOptions) error {
 	if opts.Artifact == "" || opts.Summary == "" || opts.About == "" {
 		return printObject(opts.Out, nil, withHint(fmt.Errorf("relearn: --artifact, --summary and --about are all required"), "memhook relearn --artifact FILE --summary TEXT --about ENTITY"))
 	}
-	data, err := os.ReadFile(opts.Artifact)
+	limit := int64(64 << 20)
+	if eff, err := opts.Config(""); err == nil {
+		limit = eff.Limits.IngestBytes
+	}
+	// A file argument: a regular file, bounded, never a key or a link
+	// (relearn --artifact /dev/zero once read 1.3 GB).
+	data, err := safefs.ReadArgument(opts.Artifact, limit)
 	if err != nil {
 		return printObject(opts.Out, nil, fmt.Errorf("relearn: read artifact: %w", err))
 	}

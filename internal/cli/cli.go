@@ -19,6 +19,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 )
@@ -82,6 +83,7 @@ func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
 	// The one place a limit reaches a package that has no configuration.
 	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
 	safefs.NoteLimit = eff.Limits.NoteBytes
+	gitrepo.MaxFileBytes = eff.Limits.IngestBytes
 	f.configs[projectRoot] = eff
 	return eff, nil
 }
@@ -132,6 +134,8 @@ func Main(args []string, sys System) int {
 		fmt.Fprintf(sys.Err, "memhook: warning: %v\n", clockErr)
 	}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	// Every write under the desk or the state dir stays inside it.
+	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	if hookFastPath(f, args) {
 		return 0
 	}

@@ -38,7 +38,7 @@ func TestShortCommandsInstallRemove(t *testing.T) {
 	}
 	text := string(data)
 	mh := `"` + filepath.ToSlash(root) + `/scripts/memhook"`
-	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest <<'!CEREBRO'\n$ARGUMENTS\n!CEREBRO\n```", shortMarker} {
+	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortMarker} {
 		if !strings.Contains(text, want) {
 			t.Errorf("org_ingest.md lacks %q:\n%s", want, text)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
@@ -80,6 +81,7 @@ func doctorChecks() []doctorCheck {
 		checkConfig,
 		checkTrust,
 		func(rep *doctorReport, _ *DoctorOptions, env *doctorEnv) { checkMemoryInGit(rep, env.root) },
+		checkContainment,
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkStateDir(rep, o.Paths) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOtherStateDirs(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkDesk(rep, o.Paths) },
@@ -377,12 +379,13 @@ func checkStateDir(rep *doctorReport, paths config.Paths) {
 }
 
 func probeWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".doctor-*")
+	name := filepath.Join(dir, fmt.Sprintf(".doctor-%d", os.Getpid()))
+	f, err := safefs.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	f.Close()
-	return os.Remove(f.Name())
+	return safefs.Remove(name)
 }
 
 func checkRegistry(rep *doctorReport, path string) {

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/tidwall/gjson"
 )
 
@@ -131,10 +131,10 @@ func (r *hookRun) recordSkillTurn() {
 		}
 		run.Skills = []runrec.Skill{sk}
 		if err = j.Append(run); err == nil {
-			err = os.MkdirAll(filepath.Dir(marker), 0o700)
+			err = safefs.MkdirAllMode(filepath.Dir(marker), 0o700)
 		}
 		if err == nil {
-			err = os.WriteFile(marker, []byte(run.ID+" "+strconv.FormatInt(now.UnixNano(), 10)), 0o600)
+			err = safefs.WriteFile(marker, []byte(run.ID+" "+strconv.FormatInt(now.UnixNano(), 10)), 0o600)
 		}
 	case open:
 		err = j.Tool(id, tool, now)
@@ -156,7 +156,7 @@ func (r *hookRun) endSkillTurn() {
 	if id == "" {
 		return
 	}
-	os.Remove(marker)
+	safefs.Remove(marker)
 	if open {
 		if err := j.End(id, now.Sub(start).Seconds(), now); err != nil {
 			r.Log.Write(runlog.Entry{Time: now, Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -139,6 +140,11 @@ func (opts *InstructionOptions) setReference(ref evolve.Reference, files []strin
 			return withHint(errors.New("instruction set-reference: no memory skill found"), "name the file with --from")
 		}
 		src = files[len(files)-1] // the one in use: the evolving copy when there is one
+	}
+	if opts.From != "" {
+		if _, err := safefs.ArgumentPath(opts.From); err != nil {
+			return fmt.Errorf("instruction set-reference: read %s: %w", src, err)
+		}
 	}
 	data, err := evolve.ReadSkill(src)
 	if err != nil {

@@ -2,10 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
 	"github.com/spf13/cobra"
 )
@@ -127,9 +126,9 @@ func truthRun(opts *TruthOptions) error {
 	}
 	var text []byte
 	if opts.From == "-" {
-		text, err = io.ReadAll(opts.In)
+		text, err = safefs.ReadStdin(opts.In, safefs.NoteLimit)
 	} else {
-		text, err = os.ReadFile(opts.From)
+		text, err = safefs.ReadArgument(opts.From, safefs.NoteLimit)
 	}
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)

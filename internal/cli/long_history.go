@@ -34,6 +34,9 @@ func (f *Factory) memoryCommit(s *longterm.Store, root, action string, fn func()
 		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)
 		return fn()
 	}
+	if h.Refused != nil {
+		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %s\n", action, h.Note)
+	}
 	before, err := h.Snapshot()
 	if err != nil {
 		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)

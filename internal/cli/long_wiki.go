@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +63,8 @@ func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
 	if opts.From == "-" {
 		text, err = io.ReadAll(io.LimitReader(opts.In, maxPageBytes+1))
 	} else {
-		text, err = os.ReadFile(opts.From)
+		// Bounded, a regular file only: a FIFO named here once hung forever.
+		text, err = safefs.ReadArgument(opts.From, maxPageBytes+1)
 	}
 	if err != nil {
 		return fmt.Errorf("wiki write: read the text: %w", err)

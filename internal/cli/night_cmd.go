@@ -14,6 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -236,7 +237,7 @@ func appendNightLog(dir string, now time.Time, r *night.Report) error {
 	if len(r.Problems) > 0 {
 		line += fmt.Sprintf(" first_problem=%q", r.Problems[0])
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefs.MkdirAll(dir); err != nil {
 		return fmt.Errorf("night log: %w", err)
 	}
 	if err := atomicfile.Append(filepath.Join(dir, NightLogFile), []byte(line+"\n"), 0o644); err != nil {

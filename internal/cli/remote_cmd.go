@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -295,7 +296,7 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+eff.UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
 	}
 	home := opts.Paths.Home
-	if err := os.MkdirAll(home, 0o755); err != nil {
+	if err := safefs.MkdirAll(home); err != nil {
 		return fmt.Errorf("org sync: create %s: %w", home, err)
 	}
 	res, err := orgvault.Sync(context.Background(), home, remote, "memhook org sync", opts.Now())

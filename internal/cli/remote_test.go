@@ -172,7 +172,7 @@ func TestScheduledRunPushesAfterTheNight(t *testing.T) {
 		t.Fatalf("schedule run: exit %d\n%s%s", code, out, errOut)
 	}
 	bare := filepath.Join(remotes, "apollo-memory.git")
-	if _, err := gitrepo.OpenAt(bare); err != nil {
+	if _, err := gitrepo.OpenAtForReading(bare); err != nil { // bare: no work tree of its own
 		t.Fatalf("no remote for the project: %v", err)
 	}
 	local, _ := gitrepo.OpenAt(e.long(""))

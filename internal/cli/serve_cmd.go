@@ -25,6 +25,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -351,11 +352,11 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		fmt.Fprintf(opts.Out, "memhook serve: %s cannot show %s: a server started in another project shows only that project and the org desk's registered ones (`memhook long on` registers this one)\n",
 			strings.Join(others, ", "), name)
 	}
-	if err := os.MkdirAll(opts.Paths.Logs(), 0o755); err != nil {
+	if err := safefs.MkdirAll(opts.Paths.Logs()); err != nil {
 		return fmt.Errorf("serve: make the log folder: %w", err)
 	}
 	logPath := filepath.Join(opts.Paths.Logs(), "serve.log")
-	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logf, err := safefs.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return fmt.Errorf("serve: open %s: %w", logPath, err)
 	}

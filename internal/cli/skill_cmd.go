@@ -9,6 +9,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
@@ -157,7 +158,7 @@ func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	var err error
 	if opts.From == "-" {
 		text, err = io.ReadAll(io.LimitReader(opts.In, evolve.MaxSkillBytes+1))
-	} else {
+	} else if _, err = safefs.ArgumentPath(opts.From); err == nil {
 		text, err = evolve.ReadSkill(opts.From)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/spf13/cobra"
 )
 
@@ -88,6 +91,7 @@ func slashRun(f *Factory, args []string) error {
 	if o.StateDir != "" {
 		f.Paths.State = filepath.Clean(o.StateDir)
 		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
+		safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	}
 	data, err := io.ReadAll(io.LimitReader(f.In, maxSlashArgs+1))
 	if err != nil {
@@ -105,7 +109,15 @@ func slashRun(f *Factory, args []string) error {
 		}
 	} else if words, err = splitWords(string(data)); err != nil {
 		return slashReport(f, withHint(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash"))
+	} else if words, err = slashArgs(o.Command, words); err != nil {
+		return slashReport(f, err)
 	}
+	// What the command prints reaches the model inside the user's turn:
+	// memory text in it is made inert like the inject's.
+	out := f.Out
+	var buf bytes.Buffer
+	f.Out = &buf
+	defer func() { io.WriteString(out, inert.Text(buf.String())) }()
 	f.In = strings.NewReader("")
 	inner := newRootCmd(f)
 	inner.SetArgs(append(append([]string{}, o.Command...), words...))

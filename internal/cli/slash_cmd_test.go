@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,31 +68,83 @@ func TestSlashRunsTheCommandWithStdinWords(t *testing.T) {
 }
 
 // The here-document the commands use keeps every metacharacter away from
-// a real shell: run the block as Claude Code would (after substituting
-// $ARGUMENTS and writing "!" as "\!") with sh, against a stand-in memhook
-// that prints its stdin.
+// a real shell, whatever Claude Code escapes: run the block as Claude Code
+// does (after substituting $ARGUMENTS, trimmed) with bash and zsh, against
+// a stand-in memhook that prints its stdin, with arguments that hold every
+// line a here-document could end on, unescaped.
 func TestSlashBlockInARealShell(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("no sh")
+	args := "; touch PWNED1 $(touch PWNED2) `touch PWNED3`\n!CEREBRO\ntouch PWNED4\nCEREBRO\ntouch PWNED5\n" +
+		"ARGUMENTS END WITH THE BLOCK'\ntouch PWNED6\nARGUMENTS END WITH THE BLOCK\ntouch PWNED7\nEOF\n```\ntouch PWNED8"
+	ran := 0
+	for _, shell := range []string{"bash", "zsh"} {
+		sh, err := exec.LookPath(shell)
+		if err != nil {
+			continue
+		}
+		ran++
+		dir := t.TempDir()
+		mh := filepath.Join(dir, "memhook")
+		os.WriteFile(mh, []byte("#!/bin/sh\ncat\n"), 0o755)
+		script := strings.TrimSpace("\"" + mh + "\" slash long " + slashHeredoc + "\n" + args + "\n")
+		// Claude Code's Bash tool hands the block to eval.
+		cmd := exec.Command(sh, "-c", `eval "$1" < /dev/null`, "sh", script)
+		cmd.Dir = dir
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s", shell, err, stderr.String())
+		}
+		if strings.TrimRight(stdout.String(), "\n") != args {
+			t.Errorf("%s: memhook's stdin = %q, want the arguments verbatim %q", shell, stdout.String(), args)
+		}
+		for i := 1; i <= 8; i++ {
+			if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("PWNED%d", i))); err == nil {
+				t.Errorf("%s: PWNED%d was created", shell, i)
+			}
+		}
 	}
-	dir := t.TempDir()
-	mh := filepath.Join(dir, "memhook")
-	os.WriteFile(mh, []byte("#!/bin/sh\ncat\n"), 0o755)
-	args := "; touch PWNED1 $(touch PWNED2) `touch PWNED3`\n\\!CEREBRO\ntouch PWNED4"
-	script := "\"" + mh + "\" slash long <<'!CEREBRO'\n" + args + "\n!CEREBRO\n"
-	cmd := exec.Command(sh, "-c", script)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	if ran == 0 {
+		t.Skip("neither bash nor zsh here")
 	}
-	if string(out) != args+"\n" {
-		t.Errorf("memhook's stdin = %q, want the arguments verbatim %q", out, args+"\n")
-	}
-	for i := 1; i <= 4; i++ {
-		if _, err := os.Stat(filepath.Join(dir, "PWNED"+string(rune('0'+i)))); err == nil {
-			t.Errorf("PWNED%d was created", i)
+}
+
+// A person's words are arguments: a word that looks like an option is
+// refused unless the command lets a person set it, and then it carries one
+// value; everything else goes after "--".
+func TestSlashArgs(t *testing.T) {
+	for _, c := range []struct {
+		command, words []string
+		want           []string
+		err            string
+	}{
+		{[]string{"ingest"}, []string{"notes.md"}, []string{"--", "notes.md"}, ""},
+		{[]string{"ingest"}, []string{"--project", "OTHER", "file"}, nil, "--project is not an option"},
+		{[]string{"ingest"}, []string{"--", "--project"}, []string{"--", "--project"}, ""},
+		{[]string{"ingest"}, []string{"-p"}, nil, "-p is not an option"},
+		{[]string{"verdict"}, []string{"r1", "bad", "off", "by", "-1"}, []string{"--", "r1", "bad", "off", "by", "-1"}, ""},
+		{[]string{"org", "ingest"}, []string{"--case", "--project", "--redact"}, []string{"--case=--project", "--redact", "--"}, ""},
+		{[]string{"org", "ingest"}, []string{"--redact=yes"}, nil, "takes no value"},
+		{[]string{"org", "ingest"}, []string{"--home", "/tmp"}, nil, "--home is not an option"},
+		{[]string{"serve", "--background"}, []string{"--addr", "127.0.0.1:3701"}, []string{"--addr=127.0.0.1:3701", "--"}, ""},
+		{[]string{"serve", "--background"}, []string{"--addr", "0.0.0.0:0"}, nil, "not a loopback address"},
+		{[]string{"serve", "--background"}, []string{"--addr=[::]:0"}, nil, "not a loopback address"},
+		{[]string{"serve", "--background"}, []string{"--addr 0.0.0.0:0"}, nil, "is not an option"},
+		{[]string{"serve", "--background"}, []string{"--project", "/elsewhere"}, nil, "is not an option"},
+		{[]string{"long"}, []string{"on"}, []string{"on", "--"}, ""},
+		{[]string{"long"}, []string{"status", "--json"}, []string{"status", "--json", "--"}, ""},
+		{[]string{"long"}, []string{"on", "--project", "/elsewhere"}, nil, "is not an option"},
+		{[]string{"rollup"}, []string{"--now", "2026-11-30", "--with-git"}, []string{"--now=2026-11-30", "--with-git", "--"}, ""},
+		{[]string{"rollup", "--print"}, []string{"--home", "/x"}, nil, "is not an option"},
+	} {
+		got, err := slashArgs(c.command, c.words)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%v %q: err = %v, want %q", c.command, c.words, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("%v %q = %q, %v; want %q", c.command, c.words, got, err, c.want)
 		}
 	}
 }

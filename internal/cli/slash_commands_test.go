@@ -12,11 +12,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// slashHeredoc opens the quoted here-document every command hands its
+// $ARGUMENTS in. Its delimiter holds a newline, so no line of the
+// arguments can ever equal it: the here-document ends only with the block
+// (bash and zsh read it to the end of the input), whatever Claude Code
+// escapes or does not.
+const slashHeredoc = "<<'CEREBRO\nARGUMENTS END WITH THE BLOCK'"
+
 // Every slash command follows the one safe pattern: a fenced `!` block
 // that runs `memhook slash` with the plugin's data dir and hands it
-// $ARGUMENTS in a quoted here-document, which no shell expands (Claude Code
-// pastes $ARGUMENTS into the block as text and writes an argument's "!" as
-// "\!", so no argument line can end the here-document). allowed-tools
+// $ARGUMENTS in a quoted here-document that no shell expands and no
+// argument line can end (slashHeredoc), as the block's last thing. allowed-tools
 // allows exactly that invocation, and each memhook call the command tells
 // the model to make by its own prefix: in `claude -p` a tool call the
 // command does not allow is refused, and interactively it stops to ask.
@@ -26,7 +32,7 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("no commands: %v", err)
 	}
 	const mh = `"${CLAUDE_PLUGIN_ROOT}/scripts/memhook"`
-	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) <<'!CEREBRO'\n(\$ARGUMENTS\n)?!CEREBRO\n` + "```\n")
+	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) ` + regexp.QuoteMeta(slashHeredoc) + `\n(\$ARGUMENTS\n)?` + "```\n")
 	call := regexp.MustCompile(`scripts/memhook" ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
 	root := newRootCmd(&Factory{})
 	for _, words := range [][]string{{"nosuch", ""}, {"org", "nosuch"}} {

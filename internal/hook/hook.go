@@ -31,7 +31,8 @@ const CapturedEnv = "CEREBRO_HOOK_CAPTURED"
 // hands to memhook; memhook's log entry for the event names it.
 const HandOverEnv = "CEREBRO_HOOK_HANDOVER"
 
-// MaxInput bounds stdin: prompts and last messages are large but finite.
+// MaxInput bounds the hook input kept once its strings are cut to
+// [MaxField]: what a handler and a hand-over to memhook see.
 const MaxInput = 16 << 20
 
 // Event names as Claude Code sends them in hook_event_name.
@@ -64,15 +65,14 @@ type Input struct {
 // ErrEmpty means stdin held nothing.
 var ErrEmpty = errors.New("empty hook input")
 
-// Decode reads one hook input. Invalid UTF-8 inside strings is replaced
-// rather than refused: a prompt with a broken byte is still a prompt.
+// Decode reads one hook input (see [ReadInput]: within [ReadTimeout], every
+// string cut at [MaxField] as it is read). Invalid UTF-8 inside strings is
+// replaced rather than refused: a prompt with a broken byte is still a
+// prompt.
 func Decode(r io.Reader) (*Input, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	data, err := ReadInput(r, ReadTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("read hook input: %w", err)
-	}
-	if len(data) > MaxInput {
-		return nil, fmt.Errorf("read hook input: larger than %d bytes", MaxInput)
+		return nil, err
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
 		return nil, ErrEmpty

@@ -82,8 +82,9 @@ func ProjectRoot(in *Input, getenv func(string) string, home string) (string, er
 // the hand-over the handler asked for, if any, with the input it read.
 func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Input) {
 	start := p.Now()
+	safefs.SetRoots(p.Paths.Home, p.Paths.State)
 	if p.Getenv(claude.NestedEnv) != "" {
-		io.Copy(io.Discard, io.LimitReader(p.In, MaxInput))
+		ReadInput(p.In, ReadTimeout) // drained so the writer never blocks; bounded
 		return nil, nil
 	}
 	// The input comes first so that the configuration is loaded once, for

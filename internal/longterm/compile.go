@@ -3,14 +3,15 @@ package longterm
 import (
 	"errors"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // Day is one short-term day file.
@@ -145,12 +146,12 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 		if len(missing) > 0 {
 			return &CompileError{Missing: missing}
 		}
-		if err := os.MkdirAll(s.ArchiveDir, 0o755); err != nil {
+		if err := safefs.MkdirAll(s.ArchiveDir); err != nil {
 			return fmt.Errorf("compile done: create %s: %w", s.ArchiveDir, err)
 		}
 		for _, d := range want {
 			from, to := filepath.Join(s.DailyDir, d+".md"), filepath.Join(s.ArchiveDir, d+".md")
-			if err := os.Rename(from, to); err != nil {
+			if err := safefs.Rename(from, to); err != nil {
 				if len(moved) > 0 {
 					s.logLocked(now, "compile done", "archived "+strings.Join(moved, ", ")+" before a failure")
 				}

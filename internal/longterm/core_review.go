@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -80,7 +79,7 @@ func (s *Store) ProposeCore(ps []CoreProposal) (int, error) {
 
 func (s *Store) writeCoreProposals(ps []CoreProposal) error {
 	p := s.Path(CoreProposalsFile)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("write %s: %w", CoreProposalsFile, err)
 	}
 	if ps == nil {

@@ -36,10 +36,13 @@ const historyIgnore = "# written by memhook: caches, large sources and what was 
 // History is the version history of one long-term memory. When Repo is nil
 // nothing is committed and Note says why.
 type History struct {
-	Repo   *gitrepo.Repo
-	Note   string
-	store  *Store
-	prefix string // the long-term root relative to the repository ("" for its own)
+	Repo *gitrepo.Repo
+	Note string
+	// Refused is set when memory_long/.git is not memory's own repository
+	// (a gitfile, a link, a shared object store): nothing is committed.
+	Refused error
+	store   *Store
+	prefix  string // the long-term root relative to the repository ("" for its own)
 }
 
 // Versioned reports whether changes are committed.
@@ -53,7 +56,14 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		return nil, err
 	}
 	h := &History{store: s}
-	if r, err := gitrepo.OpenAt(s.Dir); err == nil {
+	r, err := gitrepo.OpenAt(s.Dir)
+	if errors.Is(err, gitrepo.ErrForeign) {
+		// Planted by a repository to have cerebro commit into another one.
+		h.Refused = err
+		h.Note = fmt.Sprintf("refused: %v; cerebro commits nothing (remove memory_long/.git to start a history of its own)", err)
+		return h, nil
+	}
+	if err == nil {
 		if mode == GitOff || mode == GitProject {
 			h.Note = fmt.Sprintf("long.git = %s: memory_long/ has a repository but cerebro commits nothing", mode)
 			return h, nil
@@ -86,8 +96,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 	default:
 		return nil, fmt.Errorf("long.git = %q: want auto, own, project or off", mode)
 	}
-	var r *gitrepo.Repo
-	err := s.withLock(func() error {
+	err = s.withLock(func() error {
 		if err := createIgnore(s.Path(".gitignore")); err != nil {
 			return err
 		}

@@ -123,7 +123,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 	staging := filepath.Join(s.Dir, stateDir, "ingest", fmt.Sprintf("%d-%d", os.Getpid(), now.UnixNano()))
 	n, err := atomicfile.WriteFrom(staging, io.TeeReader(f, check), 0o644)
 	if err != nil {
-		os.Remove(staging)
+		safefs.Remove(staging)
 		var junk *junkError
 		if errors.As(err, &junk) {
 			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
@@ -131,10 +131,10 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 		return nil, &IngestError{file, "copy it: " + err.Error(), ""}
 	}
 	if err := check.finish(); err != nil {
-		os.Remove(staging)
+		safefs.Remove(staging)
 		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
 	}
-	defer os.Remove(staging) // gone after the rename; left only on a failure
+	defer safefs.Remove(staging) // gone after the rename; left only on a failure
 	sum := check.hash.Sum(nil)
 	if n, sum, res.Redacted, err = screenStaged(staging, filepath.Base(abs), n, sum, !check.text, opts.Redact); err != nil {
 		return nil, err
@@ -176,7 +176,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 // scanned whole and, when redacted, the staged copy is rewritten and its
 // size and hash follow.
 func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool) (int64, []byte, int, error) {
-	f, err := os.Open(staging)
+	f, err := safefs.Open(staging)
 	if err != nil {
 		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
 	}
@@ -184,29 +184,40 @@ func screenStaged(staging, name string, n int64, sum []byte, binary, redact bool
 	if binary || n > rawfile.MaxTextBytes {
 		return n, sum, 0, rawfile.ScreenBinary(name, f, n, redact)
 	}
-	data, err := safefs.ReadAll(f, staging, rawfile.MaxTextBytes)
-	if err != nil {
-		return 0, nil, 0, fmt.Errorf("scan %s: %w", name, err)
-	}
-	out, count, err := rawfile.ScreenText(name, data, redact)
-	if err != nil || count == 0 {
+	if !redact {
+		_, err := rawfile.ScreenFile(name, f, n, false, nil)
 		return n, sum, 0, err
 	}
-	if err := atomicfile.Write(staging, out, 0o644); err != nil {
+	// The redacted copy is streamed beside the staged one and hashed as it
+	// is written: the source is never held whole.
+	red := staging + ".redacted"
+	pr, pw := io.Pipe()
+	h := sha256.New()
+	var count int
+	go func() {
+		c, err := rawfile.ScreenFile(name, f, n, true, io.MultiWriter(pw, h))
+		count = c
+		pw.CloseWithError(err)
+	}()
+	size, err := atomicfile.WriteFrom(red, pr, 0o644)
+	defer safefs.Remove(red)
+	if err != nil {
 		return 0, nil, 0, fmt.Errorf("redact %s: %w", name, err)
 	}
-	h := sha256.Sum256(out)
-	return int64(len(out)), h[:], count, nil
+	if count == 0 {
+		return n, sum, 0, nil
+	}
+	if err := safefs.Rename(red, staging); err != nil {
+		return 0, nil, 0, fmt.Errorf("redact %s: %w", name, err)
+	}
+	return size, h.Sum(nil), count, nil
 }
 
 // placeRaw moves the staged copy into raw/ or raw/_large/ (see
 // [rawfile.Place]).
 func (s *Store) placeRaw(name, staging string, size int64, sum []byte, largeBytes int64) (string, bool, error) {
 	return rawfile.Place(s.Dir, name, size, sum, largeBytes, func(abs string) error {
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return err
-		}
-		return os.Rename(staging, abs)
+		return safefs.Rename(staging, abs)
 	})
 }
 

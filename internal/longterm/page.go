@@ -107,7 +107,7 @@ func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check fun
 				return err
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {
 			return fmt.Errorf("page write %s: %w", rel, err)
 		}
 		changed, err := writeIfChanged(abs, text)

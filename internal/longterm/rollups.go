@@ -457,7 +457,7 @@ func (s *Store) RollupNoData(months []string, now time.Time) (*RollupResult, err
 		last := m.AddDate(0, 1, -1)
 		text := fmt.Sprintf("---\ntype: rollup-month\nperiod: %s\nfrom: %s\nto: %s\ndays_with_sessions: 0\nstate: no-data\n---\n\n# Month %s\n\nNo data: recorded by a person with `memhook rollup-days --no-data`; the project kept no short-term memory this month.\n",
 			arg, m.Format(dateLayout), last.Format(dateLayout), arg)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
 		}
 		changed, err := writeIfChanged(p, []byte(text))

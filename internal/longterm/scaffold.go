@@ -24,7 +24,7 @@ type OnResult struct {
 // file is never rewritten, whoever wrote it, so running it again is safe.
 // It also lifts the "off" marker left by [Store.Off].
 func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
-	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+	if err := safefs.MkdirAll(s.Dir); err != nil {
 		return nil, fmt.Errorf("create %s: %w", s.Dir, err)
 	}
 	res := &OnResult{}
@@ -35,7 +35,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 				res.Kept = append(res.Kept, d+"/")
 				continue
 			}
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := safefs.MkdirAll(p); err != nil {
 				return fmt.Errorf("create %s: %w", p, err)
 			}
 			res.Created = append(res.Created, d+"/")
@@ -69,7 +69,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 		} else {
 			res.Kept = append(res.Kept, IndexFile)
 		}
-		if err := os.Remove(s.Path(OffMarker)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefs.Remove(s.Path(OffMarker)); err != nil {
 			return fmt.Errorf("remove %s: %w", OffMarker, err)
 		}
 		if _, err := s.rebuildGraphLocked(); err != nil {

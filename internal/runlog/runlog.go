@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Entry is one line of the log.
@@ -53,7 +54,7 @@ func (l *Log) Write(e Entry) error {
 	}
 	return atomicfile.WithLockTimeout(l.Path, 500*time.Millisecond, func() error {
 		if fi, err := os.Stat(l.Path); err == nil && fi.Size()+int64(len(line)) > l.MaxBytes {
-			if err := os.Rename(l.Path, l.Path+".1"); err != nil {
+			if err := safefs.Rename(l.Path, l.Path+".1"); err != nil {
 				return fmt.Errorf("rotate %s: %w", l.Path, err)
 			}
 		}

@@ -311,8 +311,16 @@ func readTranscript(path string, from int64) (transcript.Log, int64) {
 			return all, max(next, pos)
 		}
 		pos = next
+		if pos-from >= ScanMax {
+			return all, pos // the rest is the next flush's
+		}
 	}
 }
+
+// ScanMax bounds how far one flush reads into the transcript: a line over
+// the line bound is passed over window by window, and a sparse file of
+// gigabytes without a line end must not cost a flush gigabytes of reading.
+const ScanMax = 256 << 20
 
 // advance moves the cursors past the snapshot and recounts what the hooks
 // journaled meanwhile.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -57,7 +56,7 @@ func (m *Memory) recoverUnrecorded(ctx context.Context, sc *scope, self string) 
 			errs = append(errs, fmt.Errorf("recover unrecorded session %s: %w", id, err))
 			continue
 		}
-		os.Remove(filepath.Join(dir, id))
+		safefs.Remove(filepath.Join(dir, id))
 	}
 	return errors.Join(errs...)
 }

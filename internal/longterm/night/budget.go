@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Budget bounds the model calls of one night, across every project the
@@ -87,7 +88,7 @@ func (b *Budget) Save() error {
 	if b.path == "" {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(b.path), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := safefs.MkdirAll(filepath.Dir(b.path)); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("save the night budget: %w", err)
 	}
 	data, _ := json.MarshalIndent(b, "", "  ")

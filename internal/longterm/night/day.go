@@ -14,6 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
@@ -138,11 +139,13 @@ func Forget(s *longterm.Store, day string) (bool, error) {
 	if !isDay(day) {
 		return false, fmt.Errorf("night forget: %q is not a day YYYY-MM-DD", day)
 	}
-	err := os.Remove(cachePath(s, day+".json"))
-	if errors.Is(err, os.ErrNotExist) {
+	p := cachePath(s, day+".json")
+	if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
-	if err != nil {
+	// Removed through the safe layer: a planted .cerebro link never
+	// takes a file outside the memory with it.
+	if err := safefs.Remove(p); err != nil {
 		return false, fmt.Errorf("night forget %s: %w", day, err)
 	}
 	return true, nil

@@ -413,7 +413,7 @@ func writeState(s *longterm.Store, rel string, data []byte) error {
 	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	if err := atomicfile.Write(p, data, 0o644); err != nil {

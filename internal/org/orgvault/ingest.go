@@ -48,6 +48,43 @@ type IngestResult struct {
 // anything else is streamed, and its printable runs are scanned.
 const maxTextBytes = rawfile.MaxTextBytes
 
+// smallText is the size up to which a text source is read whole; a larger
+// one is screened and copied as a stream.
+const smallText = 8 << 20
+
+// validUTF8 reads f (size bytes) chunk by chunk and reports whether it is
+// UTF-8 text, a character split between chunks included.
+func validUTF8(f io.ReaderAt, size int64) (bool, error) {
+	buf := make([]byte, 1<<20)
+	var carry []byte
+	for at := int64(0); at < size; {
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return false, err
+		}
+		if n == 0 {
+			break
+		}
+		at += int64(n)
+		chunk := append(carry, buf[:n]...)
+		// Keep a character cut by the chunk's end for the next one.
+		cut := len(chunk)
+		for i := 1; i <= utf8.UTFMax && i <= len(chunk); i++ {
+			if utf8.RuneStart(chunk[len(chunk)-i]) {
+				if !utf8.FullRune(chunk[len(chunk)-i:]) {
+					cut = len(chunk) - i
+				}
+				break
+			}
+		}
+		if !utf8.Valid(chunk[:cut]) {
+			return false, nil
+		}
+		carry = append([]byte(nil), chunk[cut:]...)
+	}
+	return utf8.Valid(carry), nil
+}
+
 func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error) {
 	// The same refusals as the project's ingest: no link, no special file,
 	// nothing over the limit, all before a byte is copied.
@@ -64,40 +101,81 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 	res := &IngestResult{}
 	var data []byte // the text to store; nil for a streamed file
 	binary := bytes.IndexByte(head, 0) >= 0 || info.Size() > maxTextBytes
-	if !binary {
+	src2 := io.ReadSeeker(f) // what is stored: the source, or its redacted copy
+	size := info.Size()
+	var sum []byte
+	switch {
+	case !binary && info.Size() <= smallText:
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
 		}
-		if data, err = safefs.ReadAll(f, src, maxTextBytes); err != nil {
+		if data, err = safefs.ReadAll(f, src, smallText); err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
 		}
-		binary = !utf8.Valid(data)
+		if !utf8.Valid(data) {
+			binary, data = true, nil
+		} else if data, res.Redacted, err = rawfile.ScreenText(base, data, opts.Redact); err != nil {
+			return nil, err
+		}
+	case !binary:
+		// A large text source is screened window by window, never held
+		// whole (a 63 MB file once cost 470 MB).
+		if ok, err := validUTF8(f, info.Size()); err != nil {
+			return nil, fmt.Errorf("read %s: %w", src, err)
+		} else if !ok {
+			binary = true
+			break
+		}
+		if !opts.Redact {
+			if _, err := rawfile.ScreenFile(base, f, info.Size(), false, nil); err != nil {
+				return nil, err
+			}
+			break
+		}
+		staged := filepath.Join(v.Root, ".claude", ".cerebro", "ingest", fmt.Sprintf("%d-%d", os.Getpid(), opts.Now.UnixNano()))
+		pr, pw := io.Pipe()
+		h := sha256.New()
+		go func() {
+			c, err := rawfile.ScreenFile(base, f, info.Size(), true, io.MultiWriter(pw, h))
+			res.Redacted = c
+			pw.CloseWithError(err)
+		}()
+		n, err := atomicfile.WriteFrom(staged, pr, 0o644)
+		defer safefs.Remove(staged)
+		if err != nil {
+			return nil, err
+		}
+		if res.Redacted > 0 {
+			sf, err := safefs.Open(staged)
+			if err != nil {
+				return nil, err
+			}
+			defer sf.Close()
+			src2, size, sum = sf, n, h.Sum(nil)
+		}
 	}
 	if binary {
 		data = nil
 		if err := rawfile.ScreenBinary(base, f, info.Size(), opts.Redact); err != nil {
 			return nil, err
 		}
-	} else if data, res.Redacted, err = rawfile.ScreenText(base, data, opts.Redact); err != nil {
-		return nil, err
 	}
-	size := info.Size()
 	write := func(dst string) error {
 		if data != nil {
 			return atomicfile.Write(dst, data, 0o644)
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
+		if _, err := src2.Seek(0, io.SeekStart); err != nil {
 			return err
 		}
-		_, err := atomicfile.WriteFrom(dst, f, 0o644)
+		_, err := atomicfile.WriteFrom(dst, src2, 0o644)
 		return err
 	}
-	var sum []byte
-	if data != nil {
+	switch {
+	case data != nil:
 		size = int64(len(data))
 		h := sha256.Sum256(data)
 		sum = h[:]
-	} else {
+	case sum == nil:
 		h := sha256.New()
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("read %s: %w", src, err)
@@ -121,6 +199,8 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		excerpt := ""
 		if data != nil {
 			excerpt = firstLines(string(data), 8)
+		} else if !binary && res.Redacted == 0 {
+			excerpt = firstLines(strings.ToValidUTF8(string(head), ""), 8)
 		}
 		page := sourcePage(stem, rawRel, excerpt, opts.Now)
 		if err := writeNew(v.abs(pageRel), page); err != nil {
@@ -149,7 +229,7 @@ func writeNew(p string, data string) error {
 	if _, err := os.Stat(p); err == nil {
 		return fmt.Errorf("%s exists; edit it or move it to .trash with `memhook org rm`", p)
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(p), err)
 	}
 	if err := atomicfile.Write(p, []byte(data), 0o644); err != nil {

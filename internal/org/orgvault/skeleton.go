@@ -11,6 +11,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // InitResult tells what [Init] did.
@@ -49,7 +50,7 @@ func Init(root string, now time.Time) (*InitResult, error) {
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("check %s: %w", rel, err)
 		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 			return nil, fmt.Errorf("create %s: %w", filepath.Dir(rel), err)
 		}
 		if err := atomicfile.Write(p, []byte(files[rel]), 0o644); err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // TrashResult tells where a page went.
@@ -38,10 +39,10 @@ func (v *Vault) trash(target string, now time.Time) (*TrashResult, error) {
 		ext := path.Ext(p.Path)
 		to = fmt.Sprintf("%s/%s %s%s", TrashDir, strings.TrimSuffix(p.Path, ext), now.Format("2006-01-02 150405"), ext)
 	}
-	if err := os.MkdirAll(filepath.Dir(v.abs(to)), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(v.abs(to))); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path.Dir(to), err)
 	}
-	if err := os.Rename(v.abs(p.Path), v.abs(to)); err != nil {
+	if err := safefs.Rename(v.abs(p.Path), v.abs(to)); err != nil {
 		return nil, fmt.Errorf("move %s to %s: %w", p.Path, TrashDir, err)
 	}
 	changed := []string{p.Path, to}

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -180,7 +179,7 @@ func Repair(path string, now time.Time) (string, error) {
 			return fmt.Errorf("repair registry %s: not corrupt", path)
 		}
 		backup = path + ".corrupt-" + now.UTC().Format("20060102T150405Z")
-		if err := os.Rename(path, backup); err != nil {
+		if err := safefs.Rename(path, backup); err != nil {
 			return fmt.Errorf("back up registry %s: %w", path, err)
 		}
 		return nil

@@ -79,7 +79,7 @@ func latestDays(dir string) []string {
 // readGit reads the last commit on HEAD and the number of commits since the
 // start of the window; a project without a repository shows nothing.
 func readGit(root string, since time.Time) *Git {
-	r, err := gitrepo.OpenAt(root)
+	r, err := gitrepo.OpenAtForReading(root)
 	if err != nil {
 		if errors.Is(err, gitrepo.ErrNoRepo) {
 			return nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -41,7 +40,7 @@ func Write(dir string, r *Report) error {
 			}
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(dir, CacheDir), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Join(dir, CacheDir)); err != nil {
 		return fmt.Errorf("create cache folder: %w", err)
 	}
 	// File creation dominates a first run; a few writers overlap it.

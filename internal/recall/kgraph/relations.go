@@ -72,7 +72,7 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 	}
 	r.ID = relID(line)
 	path := filepath.Join(root, filepath.FromSlash(RelationsFile))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return r, fmt.Errorf("create graph directory: %w", err)
 	}
 	err := atomicfile.WithLock(path, func() error {

@@ -13,11 +13,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Prefix starts every object id.
@@ -50,7 +50,7 @@ func (s Store) Put(data []byte, name string) (id string, created bool, err error
 		ext = ""
 	}
 	path := filepath.Join(s.Dir, hexs[:2], hexs+ext)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return "", false, fmt.Errorf("create object directory: %w", err)
 	}
 	if err := atomicfile.Write(path, data, 0o644); err != nil {

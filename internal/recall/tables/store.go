@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 )
 
@@ -234,7 +235,7 @@ func (s *Store) commit(op Op) error {
 	if err != nil {
 		return fmt.Errorf("encode table op: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(s.journal), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(s.journal)); err != nil {
 		return fmt.Errorf("create table journal directory: %w", err)
 	}
 	return atomicfile.WithLock(s.journal, func() error {

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // ForgetFlushed takes the flushed part of the journal out of the state
@@ -52,7 +53,7 @@ func (x *Session) ForgetFlushed(crash func(point string)) error {
 		case fi.Size() < st.JournalOffset:
 			return nil // cut behind the cursor: Reconcile starts it over
 		case fi.Size() == st.JournalOffset:
-			if err := os.Remove(x.JournalPath()); err != nil {
+			if err := safefs.Remove(x.JournalPath()); err != nil {
 				return fmt.Errorf("remove flushed journal: %w", err)
 			}
 			crash("after-forget")
@@ -75,7 +76,7 @@ func (x *Session) ForgetFlushed(crash func(point string)) error {
 // blankRange overwrites every byte of [from, to) but line ends with a
 // space, and syncs the file.
 func blankRange(path string, from, to int64) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := safefs.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return fmt.Errorf("blank flushed journal: %w", err)
 	}

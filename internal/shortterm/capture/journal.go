@@ -55,6 +55,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 	// What the person marked private never reaches the journal.
 	text = private.Strip(text)
 	var out *State
+	text = transcript.CutText(text) // as the transcript's copy is cut
 	err := x.updateFast(func(st *State) error {
 		if err := x.Reconcile(st); err != nil {
 			return err
@@ -227,7 +228,7 @@ func (x *Session) Reconcile(st *State) error {
 	if end < size {
 		// A torn last line (killed mid-append): cut it so the next append
 		// starts on a line of its own.
-		if err := os.Truncate(x.JournalPath(), end); err != nil {
+		if err := safefs.Truncate(x.JournalPath(), end); err != nil {
 			return fmt.Errorf("cut torn journal line: %w", err)
 		}
 	}

@@ -312,7 +312,7 @@ func (x *Session) UpdateWith(fn func(*State) error, save func(*State) error) err
 func (x *Session) SetPending(on bool) error {
 	p := x.pendingPath()
 	if !on {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefs.Remove(p); err != nil {
 			return fmt.Errorf("clear pending marker: %w", err)
 		}
 		return nil
@@ -320,10 +320,10 @@ func (x *Session) SetPending(on bool) error {
 	if _, err := os.Stat(p); err == nil {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 		return fmt.Errorf("create pending dir: %w", err)
 	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := safefs.OpenFile(p, os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("set pending marker: %w", err)
 	}
@@ -365,7 +365,7 @@ func (s Store) CleanStale(projectID string, now time.Time, memoryDirs ...string)
 			errs = append(errs, err)
 		}
 	}
-	ents, err := os.ReadDir(dir)
+	ents, err := safefs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return n, errors.Join(errs...)
 	}
@@ -375,19 +375,19 @@ func (s Store) CleanStale(projectID string, now time.Time, memoryDirs ...string)
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".cleaned-") && name != filepath.Base(stamp) {
-			os.Remove(filepath.Join(dir, name))
+			safefs.Remove(filepath.Join(dir, name))
 			continue
 		}
 		if !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp-") {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) >= staleTmpAge {
-			if os.Remove(filepath.Join(dir, name)) == nil {
+			if safefs.Remove(filepath.Join(dir, name)) == nil {
 				n++
 			}
 		}
 	}
-	if f, err := os.Create(stamp); err == nil {
+	if f, err := safefs.OpenFile(stamp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
 		f.Close()
 	}
 	return n, errors.Join(errs...)

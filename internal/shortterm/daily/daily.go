@@ -18,8 +18,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -102,11 +104,21 @@ func Header(day time.Time, project string) string {
 	return fmt.Sprintf("---\ntype: daily\ndate: %s\nproject: %s\n---\n\n# %s\n\n", d, yamlString(project), d)
 }
 
+// yamlString writes s as a YAML scalar on one line: plain when it is
+// safe, else double-quoted with every control character escaped (a
+// project path may hold a newline, which once broke the frontmatter, or
+// was written as a space: not the path).
 func yamlString(s string) string {
-	if s == "" || strings.ContainsAny(s, ":#'\"{}[],&*!|>%@`\n") || strings.TrimSpace(s) != s {
-		return "'" + strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "'", "''") + "'"
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	plain := s != "" && strings.TrimSpace(s) == s && !strings.ContainsAny(s, ":#'\"{}[],&*!|>%@`\\") &&
+		!strings.ContainsAny(s[:1], "-?~=") && !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\uFEFF'
+	})
+	if plain {
+		return s
 	}
-	return s
+	// strconv's escapes (\n, \t, \x.., \u....) are YAML's too, for valid UTF-8.
+	return strconv.Quote(s)
 }
 
 // Append writes s into the daily file of s.End's date in dir and returns

@@ -92,7 +92,7 @@ func TestSectionsIgnoreHeadingsInCode(t *testing.T) {
 }
 
 func TestProjectNameQuotedInFrontmatter(t *testing.T) {
-	if h := Header(day, "a: b"); !strings.Contains(h, "project: 'a: b'") {
+	if h := Header(day, "a: b"); !strings.Contains(h, `project: "a: b"`) {
 		t.Fatal(h)
 	}
 }

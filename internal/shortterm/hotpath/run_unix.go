@@ -4,8 +4,12 @@ package hotpath
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"golang.org/x/sys/unix"
 )
 
@@ -15,11 +19,14 @@ import (
 // pipe could not hold a large prompt without a writer left alive.
 func runMemhook(memhook string, args, env []string, stdin []byte, sys System) error {
 	if stdin != nil {
-		f, err := os.CreateTemp(sys.TempDir, ".hook-input-*")
+		// Created exclusively through the safe layer: a link planted in the
+		// state dir is never written through.
+		name := filepath.Join(sys.TempDir, ".hook-input-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
+		f, err := safefs.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if err != nil {
 			return runChild(memhook, args, env, stdin, sys)
 		}
-		os.Remove(f.Name())
+		safefs.Remove(name)
 		_, err = f.Write(stdin)
 		if err == nil {
 			_, err = f.Seek(0, 0)

@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/text/inert"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
@@ -177,7 +178,7 @@ func TestResumeKeepsASectionThatQuotesAMarker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(got, "--json") || !strings.Contains(got, "the marker looks like this") || !strings.Contains(got, quoted) {
+	if strings.Contains(got, "--json") || !strings.Contains(got, "the marker looks like this") || !strings.Contains(got, inert.Text(quoted)) {
 		t.Fatalf("resume inject:\n%s", got)
 	}
 	if strings.Contains(got, "session=other") {

@@ -57,3 +57,57 @@ func BenchmarkReadIncremental(b *testing.B) {
 		})
 	}
 }
+
+// wideLine is one assistant line with n text blocks (and as many tool
+// calls), or, split, n lines of one block each sharing one message id.
+func wideLine(n int, split bool) string {
+	var b strings.Builder
+	head := `{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"msg_wide","role":"assistant","content":[`
+	if !split {
+		b.WriteString(head)
+	}
+	for i := 0; i < n; i++ {
+		if split {
+			b.WriteString(head)
+		} else if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"type":"text","text":"block %d of the reply"},{"type":"tool_use","name":"Read","input":{"file_path":"/p/f%d.go"}}`, i, i)
+		if split {
+			b.WriteString("]}}\n")
+		}
+	}
+	if !split {
+		b.WriteString("]}}\n")
+	}
+	return b.String()
+}
+
+// BenchmarkWideLine reads a message of 20k and of 200k content blocks, on
+// one line and split over as many lines: the cost per block must not grow
+// with the count (compare ns/block of the sub-benchmarks; joining block by
+// block made it grow tenfold).
+func BenchmarkWideLine(b *testing.B) {
+	for _, split := range []bool{false, true} {
+		for _, n := range []int{20000, 200000} {
+			b.Run(fmt.Sprintf("split=%v/blocks=%d", split, n), func(b *testing.B) {
+				path := filepath.Join(b.TempDir(), "t.jsonl")
+				os.WriteFile(path, []byte(wideLine(n, split)), 0o644)
+				old := MaxLineBytes
+				MaxLineBytes = 64 << 20
+				defer func() { MaxLineBytes = old }()
+				b.ResetTimer()
+				for b.Loop() {
+					items, _, err := Read(path, 0, 0)
+					if err != nil || len(items) != 1 || len(items[0].Tools) != n {
+						b.Fatalf("items %d err %v", len(items), err)
+					}
+					if _, _, err := Count(path, 0, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/block")
+			})
+		}
+	}
+}

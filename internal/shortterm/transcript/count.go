@@ -50,14 +50,20 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	var consumed int64
-	seen := map[string]int{}
+	seen := &counting{seen: map[string]int{}}
 	for maxBytes <= 0 || consumed < maxBytes {
 		chunk, rerr := br.ReadSlice('\n')
 		if errors.Is(rerr, bufio.ErrBufferFull) {
 			// A long line: only an assistant line is read whole; user
 			// and progress lines are skipped without being held.
 			if assistantLine(chunk) {
-				line, err := readRest(br, chunk)
+				line, skipped, err := readRest(br, chunk)
+				if skipped > 0 {
+					// Over the line bound: dropped unread, like [Read]
+					// drops it, so the scan goes on past it.
+					consumed += skipped
+					continue
+				}
 				if err != nil {
 					break // unterminated: the next scan takes it
 				}
@@ -67,13 +73,14 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 			}
 			n := int64(len(chunk))
 			skipped, complete := skipLine(br)
-			if !complete {
-				break
+			if !complete && n+skipped <= MaxLineBytes {
+				break // a line still being written
 			}
 			consumed += n + skipped
 			continue
 		}
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			seen.finish(&t)
 			return t, from + consumed, fmt.Errorf("count transcript %s at %d: %w", path, from+consumed, rerr)
 		}
 		if rerr != nil { // EOF: an unterminated tail is left for next time
@@ -82,19 +89,26 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 		consumed += int64(len(chunk))
 		t.add(chunk, seen)
 	}
+	seen.finish(&t)
 	return t, from + consumed, nil
 }
 
 // readRest reads the remainder of a long line whose first chunk was read.
-func readRest(br *bufio.Reader, first []byte) ([]byte, error) {
-	line := append([]byte(nil), first...)
+// A line over [MaxLineBytes] is skipped to its end (or to the end of what
+// may be read) instead of held: skipped is then its length, line nil.
+func readRest(br *bufio.Reader, first []byte) (line []byte, skipped int64, err error) {
+	line = append([]byte(nil), first...)
 	for {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
+			if int64(len(line)) > MaxLineBytes {
+				n, _ := skipLine(br)
+				return nil, int64(len(line)) + n, nil
+			}
 			continue
 		}
-		return line, err
+		return line, 0, err
 	}
 }
 
@@ -119,7 +133,21 @@ func assistantLine(head []byte) bool {
 		bytes.Contains(head, []byte(`"type":"assistant"`))
 }
 
-func (t *Tally) add(line []byte, seen map[string]int) {
+// counting folds the lines of one message: its later texts are kept apart
+// and joined once (finish), linear however many lines a message has.
+type counting struct {
+	seen map[string]int // message id → index in Messages
+	more map[int][]string
+}
+
+func (c *counting) finish(t *Tally) {
+	for i, texts := range c.more {
+		t.Messages[i].Text = strings.Join(append([]string{t.Messages[i].Text}, texts...), "\n\n")
+	}
+	c.more = nil
+}
+
+func (t *Tally) add(line []byte, c *counting) {
 	if gjson.GetBytes(line, "type").Str != RoleAssistant {
 		return
 	}
@@ -136,11 +164,14 @@ func (t *Tally) add(line []byte, seen map[string]int) {
 	if strings.TrimSpace(it.Text) == "" {
 		return
 	}
-	if i, ok := seen[it.ID]; ok && it.ID != "" {
-		t.Messages[i].Text = joinText(t.Messages[i].Text, it.Text)
+	if i, ok := c.seen[it.ID]; ok && it.ID != "" {
+		if c.more == nil {
+			c.more = map[int][]string{}
+		}
+		c.more[i] = append(c.more[i], it.Text)
 		return
 	}
-	seen[it.ID] = len(t.Messages)
+	c.seen[it.ID] = len(t.Messages)
 	t.Messages = append(t.Messages, CountedMessage{ID: it.ID, Text: it.Text})
 }
 

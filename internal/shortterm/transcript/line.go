@@ -15,6 +15,9 @@ import (
 type assembler struct {
 	items []Item
 	index map[string]int // assistant message.id → position in items
+	// more holds the texts of a message's later lines, joined by finish:
+	// folding line by line copied the text so far for every line.
+	more map[int][]string
 	// sidechain: the file is a subagent's, its lines all sidechain lines.
 	sidechain bool
 	// side assembles the sidechain lines of a main file (Claude Code
@@ -99,7 +102,17 @@ func (a *assembler) append(it Item) {
 			a.index = make(map[string]int)
 		}
 		if i, seen := a.index[it.ID]; seen {
-			a.items[i] = combine(a.items[i], it)
+			first := &a.items[i]
+			if it.Text != "" {
+				if a.more == nil {
+					a.more = make(map[int][]string)
+				}
+				a.more[i] = append(a.more[i], it.Text)
+			}
+			first.Tools = append(first.Tools, it.Tools...) // the assembler's own slice
+			if first.Time.IsZero() {
+				first.Time = it.Time
+			}
 			return
 		}
 		a.index[it.ID] = len(a.items)
@@ -186,6 +199,7 @@ func (a *assembler) delivered(text string) {
 
 // finish pairs the results read with their calls and settles the title.
 func (a *assembler) finish() Log {
+	a.joinTexts()
 	items := a.items
 	if len(a.dropped) > 0 {
 		kept := make([]Item, 0, len(items))
@@ -217,6 +231,18 @@ func (a *assembler) finish() Log {
 	l.pair()
 	l.settleTitle()
 	return l
+}
+
+// joinTexts joins every message's texts, once.
+func (a *assembler) joinTexts() {
+	for i, texts := range a.more {
+		parts := texts
+		if a.items[i].Text != "" {
+			parts = append([]string{a.items[i].Text}, texts...)
+		}
+		a.items[i].Text = strings.Join(parts, "\n\n")
+	}
+	a.more = nil
 }
 
 // ParseLine parses one transcript line. It reports false for anything that
@@ -261,8 +287,15 @@ type idResult struct {
 	res Result
 }
 
-// parse reads a user or assistant line (its type already checked).
+// parse reads a user or assistant line (its type already checked), its
+// text cut to [MaxText].
 func parse(line []byte, sidechain bool) (parsed, bool) {
+	p, ok := parseWhole(line, sidechain)
+	p.item.Text = CutText(p.item.Text)
+	return p, ok
+}
+
+func parseWhole(line []byte, sidechain bool) (parsed, bool) {
 	var s string
 	if utf8.Valid(line) {
 		s = string(line)
@@ -273,7 +306,7 @@ func parse(line []byte, sidechain bool) (parsed, bool) {
 		return parsed{}, false
 	}
 	typ := gjson.Get(s, "type").Str
-	fields := gjson.GetMany(s, "isSidechain", "isMeta", "isCompactSummary",
+	fields := topFields(s, "isSidechain", "isMeta", "isCompactSummary",
 		"isVisibleInTranscriptOnly", "isApiErrorMessage", "toolUseResult", "timestamp", "uuid", "message",
 		"sessionId", "cwd")
 	p := parsed{uuid: fields[7].Str, session: fields[9].Str, cwd: fields[10].Str}
@@ -329,16 +362,22 @@ func parse(line []byte, sidechain bool) (parsed, bool) {
 	if it.ID == "" {
 		it.ID = fields[7].Str
 	}
+	// The texts are joined once at the end: joining block by block copied
+	// the text so far for every block, quadratic in a line of 200k blocks.
+	var texts []string
 	msg.Get("content").ForEach(func(_, block gjson.Result) bool {
 		switch block.Get("type").Str {
 		case "text":
-			it.Text = joinText(it.Text, strings.TrimSpace(block.Get("text").Str))
+			if t := strings.TrimSpace(block.Get("text").Str); t != "" {
+				texts = append(texts, t)
+			}
 		case "tool_use":
 			name, input := block.Get("name").Str, block.Get("input")
 			it.Tools = append(it.Tools, Tool{Name: name, Target: toolTarget(input), ID: block.Get("id").Str, Input: toolInput(name, input)})
 		}
 		return true
 	})
+	it.Text = strings.Join(texts, "\n\n")
 	if content := msg.Get("content"); content.Type == gjson.String {
 		it.Text = strings.TrimSpace(content.Str)
 	}
@@ -347,6 +386,25 @@ func parse(line []byte, sidechain bool) (parsed, bool) {
 	}
 	p.item, p.hasItem = it, true
 	return p, true
+}
+
+// topFields reads the named top-level fields of a JSON object in one pass
+// (the first of a repeated key, like gjson.Get). gjson.GetMany scans the
+// line once per name, skipping the whole message each time a name comes
+// after it or is absent: eleven scans of a line of 200k content blocks.
+func topFields(s string, names ...string) []gjson.Result {
+	out := make([]gjson.Result, len(names))
+	left := len(names)
+	gjson.Parse(s).ForEach(func(k, v gjson.Result) bool {
+		for i, n := range names {
+			if n == k.Str && !out[i].Exists() {
+				out[i] = v
+				left--
+			}
+		}
+		return left > 0
+	})
+	return out
 }
 
 // toolResults reads the tool_result blocks of a user line.
@@ -479,4 +537,27 @@ func truncateRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// MaxText bounds the text of one item (a prompt, a reply) as memory keeps
+// it: a 15 MB pasted log or a 60 MB reply is cut here, at read, so that no
+// step after (the journal, the counts, the distiller, the secret scan) ever
+// holds or scans it whole. Both sides of a message (the hook's copy and the
+// transcript's) are cut at the same place, so they still match.
+const MaxText = 64 << 10
+
+// cutMark ends a text cut at [MaxText].
+const cutMark = " …[cut by cerebro]"
+
+// CutText cuts s to [MaxText] bytes on a character boundary, marking the
+// cut; a shorter s is returned as it is.
+func CutText(s string) string {
+	if len(s) <= MaxText {
+		return s
+	}
+	n := MaxText
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + cutMark
 }

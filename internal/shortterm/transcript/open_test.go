@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 
 // A transcript path from hook input may name anything: special files are
 // refused without blocking and a file with no line end costs one bounded
-// window, read after read.
+// window, read after read, each passing over that much of it.
 func TestHostileTranscriptPaths(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.jsonl")
@@ -45,7 +46,45 @@ func TestHostileTranscriptPaths(t *testing.T) {
 		t.Fatalf("first line: %v items, err %v", len(items), err)
 	}
 	items, again, err := Read(sparse, next, 64<<10)
-	if err != nil || len(items) != 0 || again != next {
-		t.Fatalf("endless line: %d items, next %d (want %d), err %v", len(items), again, next, err)
+	if err != nil || len(items) != 0 || again <= next || again-next > 64<<10+MaxLineBytes {
+		t.Fatalf("endless line: %d items, next %d (want past %d by at most one window), err %v", len(items), again, next, err)
+	}
+}
+
+// A line over the line bound (a 40 MB tool output) is dropped, and the
+// lines after it are read: one huge line never stops the rest of a
+// session from being saved.
+func TestOverlongLineIsPassedOver(t *testing.T) {
+	old := MaxLineBytes
+	MaxLineBytes = 1 << 20
+	defer func() { MaxLineBytes = old }()
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	f, _ := os.Create(path)
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"before"},"uuid":"u1"}` + "\n")
+	f.WriteString(`{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"`)
+	for i := 0; i < 40; i++ {
+		f.WriteString(strings.Repeat("x", 1<<20))
+	}
+	f.WriteString(`"}]}}` + "\n")
+	f.WriteString(`{"type":"user","message":{"role":"user","content":"after"},"uuid":"u2"}` + "\n")
+	f.Close()
+	var all []Item
+	for pos, n := int64(0), 0; n < 100; n++ {
+		items, next, err := Read(path, pos, 8<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = Merge(all, items)
+		if next == pos {
+			break
+		}
+		pos = next
+	}
+	if len(all) != 2 || all[0].Text != "before" || all[1].Text != "after" {
+		t.Fatalf("items %+v, want before and after", all)
+	}
+	tally, _, err := Count(path, 0, 0)
+	if err != nil || len(tally.Messages) != 0 {
+		t.Fatalf("count: %+v %v", tally.Messages, err)
 	}
 }

@@ -142,6 +142,15 @@ func readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, err
 			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
 				break // a long line past the window: leave it whole to the next call
 			}
+			if int64(len(long)) > MaxLineBytes {
+				// Over the line bound (a 60 MB tool output, a file of
+				// zeros): dropped unread, so the lines after it are still
+				// read; what is left of it reads as a fragment, skipped.
+				n, _ := skipLine(br)
+				consumed += int64(len(long)) + n
+				long, inLong = long[:0], false
+				continue
+			}
 			continue
 		}
 		line := chunk

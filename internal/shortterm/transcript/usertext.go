@@ -134,12 +134,14 @@ func userResult(content, result gjson.Result) (string, string) {
 		if c.Type == gjson.String {
 			text = c.Str
 		} else {
-			c.ForEach(func(_, b gjson.Result) bool {
-				if b.Get("type").Str == "text" {
-					text += b.Get("text").Str
+			var b strings.Builder // linear in the blocks, however many
+			c.ForEach(func(_, blk gjson.Result) bool {
+				if blk.Get("type").Str == "text" {
+					b.WriteString(blk.Get("text").Str)
 				}
 				return true
 			})
+			text = b.String()
 		}
 		return false
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // InstructionSkill is the skill holding the memory instruction.
@@ -79,19 +80,19 @@ func sum(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:
 // Set replaces the reference with files (name -> content).
 func (r Reference) Set(files map[string][]byte, source string, now time.Time) (Manifest, error) {
 	m := Manifest{Taken: now, Source: source}
-	if err := os.MkdirAll(r.Dir, 0o700); err != nil {
+	if err := safefs.MkdirAllMode(r.Dir, 0o700); err != nil {
 		return m, fmt.Errorf("set reference: %w", err)
 	}
 	for name, data := range files {
 		p := r.filePath(name)
-		os.Chmod(p, 0o600) // a read-only file cannot be replaced everywhere
+		safefs.Chmod(p, 0o600) // a read-only file cannot be replaced everywhere
 		if err := atomicfile.Write(p, data, 0o400); err != nil {
 			return m, fmt.Errorf("set reference: %w", err)
 		}
 		m.Files = append(m.Files, RefEntry{Name: name, SHA256: sum(data), Size: len(data)})
 	}
 	b, _ := json.MarshalIndent(m, "", "  ")
-	os.Chmod(r.manifestPath(), 0o600)
+	safefs.Chmod(r.manifestPath(), 0o600)
 	if err := atomicfile.Write(r.manifestPath(), append(b, '\n'), 0o400); err != nil {
 		return m, fmt.Errorf("set reference: %w", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Dirty lists the files under rel (slash path relative to the work tree, ""
@@ -36,7 +35,14 @@ func (r *Repo) Dirty(rel string) (map[string]string, error) {
 		if fs.Worktree == git.Unmodified && fs.Staging == git.Unmodified {
 			continue
 		}
-		data, err := safefs.ReadNote(filepath.Join(r.root, filepath.FromSlash(name)))
+		p := filepath.Join(r.root, filepath.FromSlash(name))
+		if fi, err := os.Lstat(p); err == nil && tooLarge(fi) {
+			// Not versioned (see MaxFileBytes): changed when its size or
+			// time changes, never hashed.
+			out[name] = fmt.Sprintf("too-large:%d:%d", fi.Size(), fi.ModTime().UnixNano())
+			continue
+		}
+		data, err := safefs.ReadFile(p, MaxFileBytes)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			out[name] = ""
@@ -72,12 +78,9 @@ func (r *Repo) Tracks(rel string) (bool, error) {
 	}
 	found := false
 	errStop := errors.New("stop")
-	err = t.Files().ForEach(func(f *object.File) error {
-		if under(f.Name, rel) {
-			found = true
-			return errStop
-		}
-		return nil
+	err = eachFile(t, rel, func(string, plumbing.Hash) error {
+		found = true
+		return errStop
 	})
 	if err != nil && !errors.Is(err, errStop) {
 		return false, fmt.Errorf("read HEAD tree: %w", err)

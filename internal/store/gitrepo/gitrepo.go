@@ -66,20 +66,16 @@ func Open(dir string) (*Repo, error) {
 	return &Repo{repo: r, root: wt.Filesystem.Root()}, nil
 }
 
-// Init opens the repository at dir, creating it (branch main) when dir is
-// not yet one.
+// Init opens the repository of dir's own (see [OpenAt]), creating it
+// (branch main) when dir has none. A .git that is not dir's own (a gitfile,
+// a link, a commondir) is refused with [ErrForeign], never committed into.
 func Init(dir string) (*Repo, error) {
-	if r, err := git.PlainOpen(dir); err == nil {
-		return &Repo{repo: r, root: dir}, nil
+	r, err := openOwn(dir)
+	if errors.Is(err, ErrNoRepo) {
+		r, err = initOwn(dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create %s: %w", dir, err)
-	}
-	r, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
-		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
-	})
 	if err != nil {
-		return nil, fmt.Errorf("init repository at %s: %w", dir, err)
+		return nil, err
 	}
 	return &Repo{repo: r, root: dir}, nil
 }
@@ -178,8 +174,19 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 	}
 	for _, rel := range rels {
 		abs := filepath.Join(r.root, filepath.FromSlash(rel))
-		if _, err := os.Lstat(abs); errors.Is(err, os.ErrNotExist) {
+		fi, err := os.Lstat(abs)
+		if errors.Is(err, os.ErrNotExist) {
 			wt.Remove(rel) // not tracked either: nothing to stage
+			continue
+		}
+		if tooLarge(fi) {
+			continue // not versioned: the version committed before stays
+		}
+		if fi.Mode().IsRegular() && fi.Size() > streamAddBytes {
+			if err := r.addStreaming(rel, abs, fi); err != nil {
+				restore()
+				return "", err
+			}
 			continue
 		}
 		if _, err := wt.Add(rel); err != nil {
@@ -224,9 +231,9 @@ func (r *Repo) differsFromHead(rels []string, head *object.Tree) (bool, error) {
 	}
 	committed := map[string]plumbing.Hash{}
 	if head != nil {
-		err := head.Files().ForEach(func(f *object.File) error {
-			if underAny(f.Name, rels) {
-				committed[f.Name] = f.Hash
+		err := eachFile(head, "", func(name string, h plumbing.Hash) error {
+			if underAny(name, rels) {
+				committed[name] = h
 			}
 			return nil
 		})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -103,17 +102,18 @@ func (r *Repo) filesAt(rev, rel string) (map[string][]byte, error) {
 	if err != nil || t == nil {
 		return out, err
 	}
-	err = t.Files().ForEach(func(f *object.File) error {
-		if !under(f.Name, rel) {
-			return nil
+	err = eachFile(t, rel, func(name string, h plumbing.Hash) error {
+		blob, err := r.repo.BlobObject(h)
+		if err != nil {
+			return err
 		}
-		rd, err := f.Reader()
+		rd, err := blob.Reader()
 		if err != nil {
 			return err
 		}
 		defer rd.Close()
 		b, err := io.ReadAll(rd)
-		out[f.Name] = b
+		out[name] = b
 		return err
 	})
 	return out, err
@@ -148,7 +148,7 @@ func (r *Repo) RestorePath(path, rev, message string, when time.Time) (string, e
 	var paths []string
 	for name := range cur {
 		if _, keep := old[name]; !keep {
-			if err := os.Remove(filepath.Join(r.root, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := safefs.Remove(filepath.Join(r.root, filepath.FromSlash(name))); err != nil {
 				return "", fmt.Errorf("restore: remove %s: %w", name, err)
 			}
 			paths = append(paths, name)

@@ -3,7 +3,6 @@ package gitrepo
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -45,7 +44,7 @@ func Record(res *SyncResult, err error, url, command string, now time.Time) *Syn
 
 // WriteSyncRecord keeps rec at path.
 func WriteSyncRecord(path string, rec *SyncRecord) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("keep the sync record: %w", err)
 	}
 	data, _ := json.MarshalIndent(rec, "", "  ")

@@ -141,7 +141,7 @@ func TestSyncTwoClones(t *testing.T) {
 		t.Fatal("the clones did not converge on one commit")
 	}
 	// The bare remote holds the merge.
-	rr, err := OpenAt(bare)
+	rr, err := OpenAtForReading(bare) // a bare repository: no work tree of its own
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,8 +27,13 @@ func (e *SourceError) Hint() string { return e.hint }
 // blocking), an empty file, and a file over limit bytes — before a byte of
 // it is copied. The caller closes the file.
 func OpenSource(file string, limit int64) (*os.File, fs.FileInfo, error) {
-	abs, err := filepath.Abs(file)
-	if err != nil {
+	abs, err := safefs.ArgumentPath(file)
+	switch {
+	case errors.Is(err, safefs.ErrKeyFile):
+		return nil, nil, &SourceError{file, "is a private key or credentials file; memory never holds one", "ingest documents, not keys"}
+	case errors.Is(err, safefs.ErrLinkInPath):
+		return nil, nil, &SourceError{file, strings.TrimPrefix(err.Error(), file+" ") + "; refused so that only the file you named is read", "name the file where it really is"}
+	case err != nil:
 		return nil, nil, &SourceError{file, err.Error(), ""}
 	}
 	li, err := os.Lstat(abs)

@@ -44,7 +44,8 @@ var (
 // opposed to an ordinary I/O error): callers log it as a skip.
 func Refused(err error) bool {
 	return errors.Is(err, ErrSymlink) || errors.Is(err, ErrNotRegular) ||
-		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotDir)
+		errors.Is(err, ErrEscapes) || errors.Is(err, ErrTooLarge) || errors.Is(err, ErrNotDir) ||
+		errors.Is(err, ErrKeyFile) || errors.Is(err, ErrLinkInPath)
 }
 
 // confined are the entries right below a .claude folder that cerebro owns
@@ -55,8 +56,9 @@ var confined = map[string]bool{"memory_short": true, "memory_long": true, "cereb
 
 // RootOf returns the folder a path is confined to: the parent of the last
 // ".claude" component when the component after it is one of cerebro's
-// (memory_short, memory_long, cerebro.toml, .cerebro), else "" (only the final
-// component is guarded).
+// (memory_short, memory_long, cerebro.toml, .cerebro), else the innermost
+// root registered with [SetRoots] that holds the path (the desk, the state
+// dir), else "" (only the final component is guarded).
 func RootOf(path string) string {
 	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
 	for i := len(parts) - 2; i >= 1; i-- {
@@ -68,7 +70,7 @@ func RootOf(path string) string {
 			return root
 		}
 	}
-	return ""
+	return registeredRoot(path)
 }
 
 // Dir is an open directory, confined to its root: names given to its
@@ -93,6 +95,10 @@ func (d *Dir) Close() error { return d.r.Close() }
 // are made. A component that is a symlink leading outside root is refused
 // with [ErrEscapes]; a component that is not a directory is refused too.
 func OpenDir(root, dir string, create bool) (*Dir, error) {
+	return openDir(root, dir, create, 0o755)
+}
+
+func openDir(root, dir string, create bool, perm fs.FileMode) (*Dir, error) {
 	dir = filepath.Clean(dir)
 	rel := "."
 	if root == "" {
@@ -106,7 +112,7 @@ func OpenDir(root, dir string, create bool) (*Dir, error) {
 		rel = r
 	}
 	if create {
-		if err := os.MkdirAll(root, 0o755); err != nil {
+		if err := os.MkdirAll(root, perm); err != nil {
 			return nil, fmt.Errorf("create directory %s: %w", root, err)
 		}
 	}
@@ -126,7 +132,7 @@ func OpenDir(root, dir string, create bool) (*Dir, error) {
 	}
 	defer r.Close()
 	if create {
-		if err := r.MkdirAll(rel, 0o755); err != nil {
+		if err := r.MkdirAll(rel, perm); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				err = ErrNotDir // a file, FIFO or dangling link where a directory should be
 			}
@@ -232,6 +238,10 @@ func verify(f *os.File, full string, before fs.FileInfo) (*os.File, error) {
 	if before != nil && !os.SameFile(before, st) {
 		f.Close()
 		return nil, fmt.Errorf("%s changed while being opened: %w", full, ErrSymlink)
+	}
+	if err := checkFS(f, full); err != nil {
+		f.Close()
+		return nil, err
 	}
 	return f, nil
 }
@@ -374,9 +384,12 @@ func CheckFile(path string) error {
 }
 
 // MkdirAll makes dir and its parents, confined like [OpenFile] when dir is
-// within cerebro's layout under a .claude folder.
-func MkdirAll(dir string) error {
-	d, err := OpenDir(RootOf(filepath.Join(dir, "x")), dir, true)
+// within cerebro's layout under a .claude folder or a registered root.
+func MkdirAll(dir string) error { return MkdirAllMode(dir, 0o755) }
+
+// MkdirAllMode is [MkdirAll] with the permissions of the folders it makes.
+func MkdirAllMode(dir string, perm fs.FileMode) error {
+	d, err := openDir(RootOf(filepath.Join(dir, "x")), dir, true, perm)
 	if err != nil {
 		return err
 	}

@@ -150,3 +150,24 @@ func TestOpenDirRefusesLexicalEscape(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A "regular file" of the kernel's pseudo file systems (/proc/kmsg stats
+// as an empty regular file and blocks its reader) is refused at open.
+func TestKernelInterfacesAreRefused(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("procfs and sysfs are Linux's")
+	}
+	for _, p := range []string{"/proc/kmsg", "/proc/self/status", "/sys/kernel/mm/transparent_hugepage/enabled", "/proc/self/environ"} {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // not here, or not a regular file: the type check refuses it anyway
+		}
+		f, err := Open(p)
+		if err == nil {
+			f.Close()
+			t.Errorf("%s opened", p)
+		} else if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("%s: err = %v, want ErrNotRegular", p, err)
+		}
+	}
+}

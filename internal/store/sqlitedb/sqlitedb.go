@@ -11,18 +11,23 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Open opens (creating when missing) the database at path.
 func Open(path string) (*sql.DB, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := safefs.MkdirAllMode(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create directory for %s: %w", path, err)
+	}
+	// SQLite opens the path itself: a link, FIFO or device planted there is
+	// refused first, like every other file of the layer.
+	if err := safefs.CheckFile(path); err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(5000)")

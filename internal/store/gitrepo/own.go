@@ -1,0 +1,243 @@
+package gitrepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+)
+
+// ErrForeign means a folder's .git is not a repository of that folder's
+// own: a gitfile (`gitdir: …`) or a link sending go-git to another
+// repository, or a repository whose objects live elsewhere (commondir).
+// A cloned repository can plant one in memory_long/ to have cerebro commit
+// into a repository of its choosing; cerebro refuses it.
+var ErrForeign = errors.New("is not a repository of its own")
+
+// CheckOwn reports whether dir holds a repository of its own: nil when
+// dir/.git is a real directory inside dir with no commondir, [ErrNoRepo]
+// when there is no .git, [ErrForeign] (wrapped, naming what was found)
+// otherwise. The folder itself is reached through the safe file layer,
+// so a dir that resolves outside its root is refused too.
+func CheckOwn(dir string) error {
+	dotGit := filepath.Join(dir, git.GitDirName)
+	fi, err := safefs.Lstat(dotGit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("open repository at %s: %w", dir, ErrNoRepo)
+	case err != nil:
+		return fmt.Errorf("open repository at %s: %w", dir, err)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(dotGit)
+		return fmt.Errorf("%s: .git is a symbolic link to %s: %w", dir, target, ErrForeign)
+	case fi.Mode().IsRegular():
+		data, _ := safefs.ReadFile(dotGit, 4<<10)
+		what := strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])
+		return fmt.Errorf("%s: .git is a file (%q) pointing at another repository: %w", dir, what, ErrForeign)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: .git is not a directory: %w", dir, ErrForeign)
+	}
+	for _, name := range []string{"commondir", "gitdir"} {
+		if _, err := safefs.Lstat(filepath.Join(dotGit, name)); err == nil {
+			return fmt.Errorf("%s: .git/%s shares another repository's objects: %w", dir, name, ErrForeign)
+		}
+	}
+	return nil
+}
+
+// openOwn opens the repository of dir with dir as its only work tree and
+// dir/.git as its only storage, both bound to their folder: go-git never
+// looks in a parent, never follows a gitfile, and never reads or writes
+// through a link leaving either folder.
+func openOwn(dir string) (*git.Repository, error) {
+	if err := CheckOwn(dir); err != nil {
+		return nil, err
+	}
+	wt := worktreeFS(dir)
+	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
+	r, err := git.Open(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt)
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("open repository at %s: %w", dir, ErrNoRepo)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open repository at %s: %w", dir, err)
+	}
+	return r, nil
+}
+
+// initOwn creates the repository of dir (branch main) the way [openOwn]
+// opens it.
+func initOwn(dir string) (*git.Repository, error) {
+	if err := safefs.MkdirAll(filepath.Join(dir, git.GitDirName)); err != nil {
+		return nil, fmt.Errorf("create %s: %w", dir, err)
+	}
+	wt := worktreeFS(dir)
+	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
+	r, err := git.InitWithOptions(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt,
+		git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")})
+	if err != nil {
+		return nil, fmt.Errorf("init repository at %s: %w", dir, err)
+	}
+	return r, nil
+}
+
+// MaxFileBytes bounds the files a repository of cerebro's versions: git
+// hashes a file whole to tell whether it changed, and a sparse file of
+// 20 GB planted in memory once kept `memhook night` hashing for minutes. A
+// larger file is invisible to go-git (so never hashed, never staged; a
+// version committed before stays as it was). The composition root sets it
+// from limits.ingest_bytes, the largest source memory keeps.
+var MaxFileBytes int64 = 64 << 20
+
+// tooLarge reports whether fi is a regular file over [MaxFileBytes].
+func tooLarge(fi os.FileInfo) bool {
+	return fi != nil && fi.Mode().IsRegular() && fi.Size() > MaxFileBytes
+}
+
+// boundedFS is a work tree in which files over [MaxFileBytes] do not exist.
+type boundedFS struct{ billy.Filesystem }
+
+func (b boundedFS) Lstat(name string) (os.FileInfo, error) {
+	fi, err := b.Filesystem.Lstat(name)
+	if err == nil && tooLarge(fi) {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fi, err
+}
+
+func (b boundedFS) Stat(name string) (os.FileInfo, error) {
+	fi, err := b.Filesystem.Stat(name)
+	if err == nil && tooLarge(fi) {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fi, err
+}
+
+func (b boundedFS) ReadDir(path string) ([]os.FileInfo, error) {
+	ents, err := b.Filesystem.ReadDir(path)
+	kept := ents[:0]
+	for _, e := range ents {
+		if !tooLarge(e) {
+			kept = append(kept, e)
+		}
+	}
+	return kept, err
+}
+
+func (b boundedFS) Open(name string) (billy.File, error) {
+	if _, err := b.Lstat(name); errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	return b.Filesystem.Open(name)
+}
+
+func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) == 0 {
+		if fi, err := b.Filesystem.Lstat(name); err == nil && tooLarge(fi) {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		}
+	}
+	return b.Filesystem.OpenFile(name, flag, perm)
+}
+
+// worktreeFS is dir as go-git's work tree: bound to dir, and without the
+// files over [MaxFileBytes].
+func worktreeFS(dir string) billy.Filesystem {
+	return boundedFS{osfs.New(dir, osfs.WithBoundOS())}
+}
+
+// streamAddBytes is the size above which a file is staged by streaming it
+// into a blob ([Repo.addStreaming]) instead of go-git's Add, which holds
+// the whole file in memory (and grows that buffer by doubling): a 63 MB
+// source once cost the org vault's commit 200 MB.
+const streamAddBytes = 8 << 20
+
+// addStreaming stages the regular file rel (size fi.Size()) as go-git's
+// Add would, writing its blob through the storage's streaming writer.
+func (r *Repo) addStreaming(rel, abs string, fi os.FileInfo) error {
+	lw, ok := r.repo.Storer.(interface {
+		LazyWriter() (io.WriteCloser, func(plumbing.ObjectType, int64) error, error)
+	})
+	if !ok {
+		return fmt.Errorf("stage %s: the storage cannot stream a blob", rel)
+	}
+	f, err := safefs.Open(abs)
+	if err != nil {
+		return fmt.Errorf("stage %s: %w", rel, err)
+	}
+	defer f.Close()
+	w, header, err := lw.LazyWriter()
+	if err != nil {
+		return fmt.Errorf("stage %s: %w", rel, err)
+	}
+	if err := header(plumbing.BlobObject, fi.Size()); err != nil {
+		w.Close()
+		return fmt.Errorf("stage %s: %w", rel, err)
+	}
+	if n, err := io.Copy(w, f); err != nil || n != fi.Size() {
+		w.Close()
+		return fmt.Errorf("stage %s: copied %d of %d bytes: %v (it changed while being read?)", rel, n, fi.Size(), err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("stage %s: %w", rel, err)
+	}
+	h, ok := w.(interface{ Hash() plumbing.Hash })
+	if !ok {
+		return fmt.Errorf("stage %s: the blob writer has no hash", rel)
+	}
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("stage %s: read index: %w", rel, err)
+	}
+	e, err := idx.Entry(rel)
+	if err != nil {
+		e = idx.Add(rel)
+	}
+	e.Hash = h.Hash()
+	e.ModifiedAt = fi.ModTime()
+	e.Size = uint32(fi.Size())
+	if e.Mode, err = filemode.NewFromOSFileMode(fi.Mode()); err != nil {
+		return fmt.Errorf("stage %s: %w", rel, err)
+	}
+	if err := r.repo.Storer.SetIndex(idx); err != nil {
+		return fmt.Errorf("stage %s: write index: %w", rel, err)
+	}
+	return nil
+}
+
+// eachFile calls fn for every file of t under rel (slash path, "" for
+// all) with its blob hash, without reading a blob: go-git's Files()
+// reads each one whole, so listing a tree that holds a 63 MB source cost
+// 63 MB per source, for every commit.
+func eachFile(t *object.Tree, rel string, fn func(name string, h plumbing.Hash) error) error {
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !e.Mode.IsFile() || !under(name, rel) {
+			continue
+		}
+		if err := fn(name, e.Hash); err != nil {
+			return err
+		}
+	}
+}
