@@ -56,6 +56,10 @@ type Options struct {
 	// (see coverage), applied before MMR picks among them.
 	gated    bool
 	minCover float64
+	// stats, when set, are the word statistics of a whole desk of
+	// indexes, which every index's scores then use instead of its own
+	// (see across.go): scores compare across indexes.
+	stats *corpusStats
 }
 
 // snippetChars is the cap on a result's snippet these options ask for.
@@ -74,6 +78,9 @@ type Result struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Citation  string  `json:"citation"`
+	// Project is the registry id of the project the hit comes from, in a
+	// search across projects (scope projects, everything).
+	Project string `json:"project,omitempty"`
 	// cover is the share of the query's informative weight the snippet
 	// holds, which auto-recall's threshold applies to (see coverage).
 	cover float64
@@ -85,6 +92,8 @@ type Response struct {
 	Results []Result `json:"results"`
 	Mode    string   `json:"mode"`
 	Notes   []string `json:"notes,omitempty"`
+	// Across says what a search across projects covered.
+	Across *AcrossReport `json:"across,omitempty"`
 }
 
 // Modes of a [Response].
@@ -182,7 +191,11 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	gate := gateWeights(stems, allDF, allN)
 	var all []*hit
 	for i, ix := range idxs {
-		weights, match := weightsFrom(stems, dfs[i], ns[i])
+		df, n := dfs[i], ns[i]
+		if o.stats != nil {
+			df, n = o.stats.df, o.stats.n
+		}
+		weights, match := weightsFrom(stems, df, n)
 		byID := map[int64]*hit{}
 		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within); err != nil {
 			return nil, false, err
