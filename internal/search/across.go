@@ -63,25 +63,6 @@ type Skipped struct {
 	Reason  string `json:"reason"`
 }
 
-// Norm is how a search across projects makes the projects' scores
-// comparable. Only [NormDesk] is used by memhook; the others are the
-// alternatives bench/across measures it against, and always search every
-// project.
-type Norm int
-
-const (
-	// NormDesk scores every index with the statistics of the whole desk.
-	NormDesk Norm = iota
-	// NormLocal leaves each index its own statistics (as one project's
-	// search over its indexes does).
-	NormLocal
-	// NormTop divides each project's scores by its best.
-	NormTop
-	// NormRank scores a result 1/(60+rank) in its project's list
-	// (reciprocal rank fusion).
-	NormRank
-)
-
 // Desk is the desk's other projects, searched with a [Memory]'s own.
 type Desk struct {
 	// ID labels this project's own results.
@@ -100,7 +81,6 @@ type Desk struct {
 	// Exhaustive searches every project with a word of the query, bound
 	// or not (tests and benchmarks compare).
 	Exhaustive bool
-	Norm       Norm
 }
 
 // DefaultDeskBudget bounds the other projects' part of a search.
@@ -155,7 +135,7 @@ func queryWords(query string) []string {
 // for its best results to reach the first limit, fewer than a search of
 // one project takes to rank its own.
 func otherPool(limit, configured int) int {
-	p := max(2*limit, 20)
+	p := limit
 	if configured > 0 {
 		p = min(p, configured)
 	}
@@ -239,9 +219,8 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		notes = append(notes, "a search across projects ranks by words alone (BM25), so that scores compare across projects")
 	}
 	words := queryWords(query)
-	pooled := d.Norm == NormDesk
 	var cat *catalog
-	if pooled && !d.Exhaustive {
+	if !d.Exhaustive {
 		if cat, err = openCatalog(m.IndexDir); err != nil {
 			notes = append(notes, err.Error()+"; every project is opened")
 			cat = nil
@@ -275,19 +254,23 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 	}()
 
-	// Which indexes the catalog knows as they are; the others are opened
-	// and caught up now, and catalogued.
+	// Which indexes the catalog knows as they are (then they are not
+	// caught up again: their folders and recent files are as their last
+	// update saw them); the others are opened and caught up now, and
+	// catalogued.
+	var entries map[string]*catEntry
+	if cat != nil {
+		if entries, err = cat.entries(dctx); err != nil {
+			notes = append(notes, err.Error())
+		}
+	}
 	var mu sync.Mutex
 	parallel(len(all), d.workers(), func(i int) {
 		di := all[i]
 		p := projs[di.proj]
-		if cat != nil {
-			if key := fileKey(di.path); key != "" {
-				if e, err := cat.entry(dctx, di.path); err == nil && e != nil && e.key == key && e.fresh.holds(di.root.Dir) {
-					di.entry = e
-					return
-				}
-			}
+		if e := entries[di.path]; e != nil && e.key != "" && e.key == fileKey(di.path) && e.fresh.holds(di.root.Dir) {
+			di.entry, di.fresh = e, true
+			return
 		}
 		if dctx.Err() != nil {
 			mu.Lock()
@@ -297,12 +280,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 		note, err := di.catchUp(dctx, m.IndexDir, d.Others[di.proj], now)
 		if err == nil && cat != nil && dctx.Err() == nil {
-			di.entry, err = cat.snapshot(dctx, di.ix)
-			di.snap = err == nil
-			if err != nil && dctx.Err() == nil {
-				note = err.Error() + "; its other indexes are searched"
+			var serr error
+			di.entry, serr = cat.snapshot(dctx, di.ix)
+			di.snap = serr == nil
+			if serr != nil && dctx.Err() == nil {
+				note = serr.Error()
 			}
-			err = nil
 		}
 		mu.Lock()
 		defer mu.Unlock()
@@ -316,8 +299,8 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 	})
 
-	// The desk's statistics: this project's indexes and every other one
-	// known (open ones read live, the rest from the catalog).
+	// The desk's statistics: this project's indexes read live, the others
+	// from the catalog (or live, when it could not be read).
 	stats := &corpusStats{df: map[string]float64{}}
 	for _, ix := range own {
 		df, n, err := ix.docFreqs(words)
@@ -328,51 +311,49 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	ids := map[int64]bool{}
 	for _, di := range all {
-		if di.entry != nil && di.ix == nil {
+		if di.entry != nil {
 			ids[di.entry.id] = true
 		}
 	}
 	var catWords map[int64]map[string]wordStat
+	catOK := false
 	if cat != nil {
 		if catWords, err = cat.words(dctx, ids, words); err != nil {
 			notes = append(notes, err.Error())
+		} else {
+			catOK = true
 		}
 	}
 	for _, di := range all {
+		p := projs[di.proj]
 		switch {
-		case projs[di.proj].failed != "" || projs[di.proj].late:
-		case di.ix != nil:
-			df, n, err := di.ix.docFreqs(words)
-			if err != nil {
-				projs[di.proj].failed = err.Error()
-				continue
-			}
-			stats.add(df, n)
-		case di.entry != nil:
+		case p.failed != "" || p.late:
+		case di.entry != nil && catOK:
 			df := map[string]float64{}
 			for s, w := range catWords[di.entry.id] {
 				df[s] = w.df
 			}
 			stats.add(df, di.entry.chunks)
+		case di.ix != nil:
+			df, n, err := di.ix.docFreqs(words)
+			if err != nil {
+				p.failed = err.Error()
+				continue
+			}
+			stats.add(df, n)
+		default:
+			p.late = true // known to the catalog only, which could not be read
 		}
 	}
 
 	o := m.Options
-	o.Limit, o.Now, o.Within, o.Embedder = limit, now, within, nil
-	if pooled {
-		o.stats = stats
-	}
+	o.Limit, o.Now, o.Within, o.Embedder, o.stats = limit, now, within, nil, stats
 	b := newBounds(query, words, stats, o)
 	for _, p := range projs {
 		for _, di := range p.idxs {
-			switch {
-			case di.entry != nil:
-				if ws, ok := catWords[di.entry.id]; ok || di.ix == nil {
-					p.bound = math.Max(p.bound, b.of(ws))
-				} else {
-					p.bound = math.Inf(1) // open and catalogued, but its words were not read back
-				}
-			case di.ix != nil:
+			if di.entry != nil && catOK {
+				p.bound = math.Max(p.bound, b.of(catWords[di.entry.id]))
+			} else {
 				p.bound = math.Inf(1)
 			}
 		}
@@ -389,12 +370,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	lists := []rankedList{{rank: 0, results: m.labelOwn(resp.Results)}}
 	var order []int
 	for i, p := range projs {
-		if p.failed == "" && !p.late && len(p.idxs) > 0 && (p.bound > 0 || d.Exhaustive || !pooled) {
+		if p.failed == "" && !p.late && len(p.idxs) > 0 && (p.bound > 0 || d.Exhaustive) {
 			order = append(order, i)
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return projs[order[a]].bound > projs[order[b]].bound })
-	merged := mergeLists(lists, limit, d.Norm)
+	merged := mergeLists(lists, limit)
 	for next := 0; next < len(order); {
 		cut := 0.0
 		if len(merged) >= limit {
@@ -403,7 +384,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		var batch []int
 		for next < len(order) && len(batch) < d.workers() {
 			p := projs[order[next]]
-			if pooled && !d.Exhaustive && p.bound+1e-4 < cut {
+			if !d.Exhaustive && p.bound+1e-4 < cut {
 				next = len(order) // sorted: none after it can reach the results either
 				break
 			}
@@ -428,7 +409,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 				lists = append(lists, rankedList{rank: 1 + i, results: p.results})
 			}
 		}
-		merged = mergeLists(lists, limit, d.Norm)
+		merged = mergeLists(lists, limit)
 	}
 
 	rep := &AcrossReport{Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped}
@@ -504,6 +485,7 @@ func (m *Memory) searchOther(ctx context.Context, dp *deskProject, p Project, qu
 	}
 	o.Base = p.Root
 	o.CandidatePool = otherPool(o.Limit, o.CandidatePool)
+	o.MMR = false
 	resp, err := Search(ctx, idxs, query, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -553,36 +535,20 @@ type rankedList struct {
 // mergeLists ranks the projects' lists together and keeps the first
 // limit: by score, then by the projects' places; each list keeps its own
 // order among equals.
-func mergeLists(lists []rankedList, limit int, norm Norm) []Result {
+func mergeLists(lists []rankedList, limit int) []Result {
 	type ranked struct {
-		r    Result
-		list int
-		pos  int
-		key  float64
+		r         Result
+		list, pos int
 	}
 	var all []ranked
 	for _, rl := range lists {
-		li, l := rl.rank, rl.results
-		top := 0.0
-		if len(l) > 0 {
-			top = l[0].Score
-		}
-		for pos, r := range l {
-			key := r.Score
-			switch norm {
-			case NormTop:
-				if top > 0 {
-					key = r.Score / top
-				}
-			case NormRank:
-				key = 1 / float64(60+pos+1)
-			}
-			all = append(all, ranked{r: r, list: li, pos: pos, key: key})
+		for pos, r := range rl.results {
+			all = append(all, ranked{r: r, list: rl.rank, pos: pos})
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].key != all[j].key {
-			return all[i].key > all[j].key
+		if all[i].r.Score != all[j].r.Score {
+			return all[i].r.Score > all[j].r.Score
 		}
 		if all[i].list != all[j].list {
 			return all[i].list < all[j].list
@@ -591,9 +557,6 @@ func mergeLists(lists []rankedList, limit int, norm Norm) []Result {
 	})
 	out := make([]Result, 0, min(limit, len(all)))
 	for _, a := range all[:min(limit, len(all))] {
-		if norm != NormDesk && norm != NormLocal {
-			a.r.Score = math.Round(a.key*10000) / 10000
-		}
 		out = append(out, a.r)
 	}
 	return out
@@ -636,27 +599,51 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 	return b
 }
 
-// of is the bound of an index whose catalogued words are ws.
+// of is the bound of an index whose catalogued words are ws: the best
+// over its chunks of what their words can add up to. A common word is
+// supposed at its best in every chunk; a rare one adds only to the chunks
+// it is listed in, with what it scores in each.
 func (b *bounds) of(ws map[string]wordStat) float64 {
 	if b.open {
 		return math.Inf(1)
 	}
 	best := 0.0
+	type sums struct{ chunk, passage float64 }
 	for k, set := range b.sets {
-		var total, chunk, passage float64
+		var total float64
+		var common sums
+		rare := map[int64]*sums{}
 		for _, s := range set {
 			idf := b.idf[s]
 			total += idf
-			if w, ok := ws[s]; ok {
-				chunk += idf * w.chunk
-				passage += idf * w.passage
+			w, ok := ws[s]
+			switch {
+			case !ok:
+			case w.postings == nil:
+				common.chunk += idf * w.chunk
+				common.passage += idf * w.passage
+			default:
+				for _, p := range w.postings {
+					r := rare[p.ID]
+					if r == nil {
+						r = &sums{}
+						rare[p.ID] = r
+					}
+					r.chunk += idf * p.Chunk
+					r.passage += idf * p.Passage
+				}
 			}
 		}
 		if total <= 0 {
 			continue
 		}
-		v := (1-passageWeight)*(1-math.Exp(-chunk/total)) + passageWeight*(1-math.Exp(-passage/total))
-		best = math.Max(best, b.boost[k]*v)
+		score := func(c sums) float64 {
+			return b.boost[k] * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+		}
+		best = math.Max(best, score(common))
+		for _, r := range rare {
+			best = math.Max(best, score(sums{common.chunk + r.chunk, common.passage + r.passage}))
+		}
 	}
 	return best
 }

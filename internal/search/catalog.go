@@ -37,7 +37,7 @@ type catalog struct {
 // catalogVersion changes when what the catalog stores or how a bound is
 // computed (the ranking's formulas, see wordImpacts) changes: a catalog
 // of another version is emptied.
-const catalogVersion = "1"
+const catalogVersion = "2"
 
 // catalogHot is how many of an index's most recently modified files a
 // freshness check stats, as [Index.Refresh] stats its hot files.
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS indexes(
 	chunks REAL NOT NULL, fresh TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS terms(
 	term TEXT NOT NULL, idx INTEGER NOT NULL, df REAL NOT NULL,
-	chunk REAL NOT NULL, passage REAL NOT NULL,
+	chunk REAL NOT NULL, passage REAL NOT NULL, postings TEXT NOT NULL,
 	PRIMARY KEY(term, idx)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terms_by_index ON terms(idx);
 `
@@ -155,29 +155,49 @@ func fileKey(path string) string {
 	return key
 }
 
-// entry is the catalogued state of the index file at path, nil when it
-// has none.
-func (c *catalog) entry(ctx context.Context, path string) (*catEntry, error) {
-	e := &catEntry{}
-	var fresh string
-	err := c.db.QueryRowContext(ctx, `SELECT id, key, chunks, fresh FROM indexes WHERE path = ?`, path).Scan(&e.id, &e.key, &e.chunks, &fresh)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
+// entries is every catalogued index by its file's path: one query for
+// the whole desk (a few hundred rows), cheaper than one per index.
+func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT id, path, key, chunks, fresh FROM indexes`)
 	if err != nil {
 		return nil, fmt.Errorf("read the index catalog: %w", err)
 	}
-	if err := json.Unmarshal([]byte(fresh), &e.fresh); err != nil {
-		return nil, nil // a damaged row is read again from its index
+	defer rows.Close()
+	out := map[string]*catEntry{}
+	for rows.Next() {
+		e := &catEntry{}
+		var path, fresh string
+		if err := rows.Scan(&e.id, &path, &e.key, &e.chunks, &fresh); err != nil {
+			return nil, fmt.Errorf("read the index catalog: %w", err)
+		}
+		if json.Unmarshal([]byte(fresh), &e.fresh) == nil { // a damaged row is read again from its index
+			out[path] = e
+		}
 	}
-	return e, nil
+	return out, rows.Err()
 }
 
 // wordStat is one word of one index: the chunks holding it and the most
-// a chunk (and a passage of it) can score for it, before IDF.
+// a chunk (and a passage of it) can score for it, before IDF; for a rare
+// word (in at most rareChunks chunks) also each of those chunks with what
+// it scores for the word, so that a bound knows which rare words meet in
+// one chunk instead of supposing they all do.
 type wordStat struct {
 	df, chunk, passage float64
+	postings           []posting
 }
+
+// posting is one chunk of a rare word: its id and its chunk and passage
+// impacts for the word.
+type posting struct {
+	ID      int64   `json:"i"`
+	Chunk   float64 `json:"c"`
+	Passage float64 `json:"p"`
+}
+
+// rareChunks is how many chunks a word may be in and still have its
+// chunks listed.
+const rareChunks = 8
 
 // snapshot reads what the catalog keeps of ix, which is open and caught
 // up. The key is written later, by setKey, once the index is closed: a
@@ -228,13 +248,18 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM terms WHERE idx = ?`, e.id); err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, idx, df, chunk, passage) VALUES(?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, idx, df, chunk, passage, postings) VALUES(?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
 	}
 	defer st.Close()
 	for w, s := range words {
-		if _, err := st.ExecContext(ctx, w, e.id, s.df, s.chunk, s.passage); err != nil {
+		post := ""
+		if s.postings != nil {
+			b, _ := json.Marshal(s.postings)
+			post = string(b)
+		}
+		if _, err := st.ExecContext(ctx, w, e.id, s.df, s.chunk, s.passage, post); err != nil {
 			return nil, fmt.Errorf("write the index catalog: %w", err)
 		}
 	}
@@ -256,7 +281,9 @@ func (c *catalog) setKey(ctx context.Context, id int64, key string) error {
 // fields, the chunk's length against the average) and of passageBM25
 // (the same count, k1 only): a query's score in this index is at most
 // what these add up to. A word FTS5 knows that the chunks' stems do not
-// show gets the highest score a word can have.
+// show gets the highest score a word can have. A word's chunks are listed
+// only when the chunks' stems show it exactly as often as FTS5 counts it:
+// a list missing a chunk would make a bound too low.
 func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	out := map[string]wordStat{}
 	rows, err := ix.db.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab`)
@@ -277,16 +304,17 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
 		avg = 1
 	}
-	rows, err = ix.db.QueryContext(ctx, `SELECT f.stems, f.title, f.heads, c.tokens FROM chunks c JOIN chunks_fts f ON f.rowid = c.id`)
+	rows, err = ix.db.QueryContext(ctx, `SELECT c.id, f.stems, f.title, f.heads, c.tokens FROM chunks c JOIN chunks_fts f ON f.rowid = c.id`)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
 	}
 	defer rows.Close()
 	tf := map[string]float64{}
 	for rows.Next() {
+		var id int64
 		var stems, title, heads string
 		var tokens float64
-		if err := rows.Scan(&stems, &title, &heads, &tokens); err != nil {
+		if err := rows.Scan(&id, &stems, &title, &heads, &tokens); err != nil {
 			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
 		}
 		clear(tf)
@@ -311,8 +339,11 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 			if !ok {
 				continue
 			}
-			s.chunk = math.Max(s.chunk, f*(bm25K1+1)/(f+norm))
-			s.passage = math.Max(s.passage, f*(passageK1+1)/(f+passageK1))
+			ci, pi := f*(bm25K1+1)/(f+norm), f*(passageK1+1)/(f+passageK1)
+			s.chunk, s.passage = math.Max(s.chunk, ci), math.Max(s.passage, pi)
+			if s.df <= rareChunks {
+				s.postings = append(s.postings, posting{ID: id, Chunk: ci, Passage: pi})
+			}
 			out[w] = s
 		}
 	}
@@ -322,8 +353,11 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	for w, s := range out {
 		if s.chunk < 0 {
 			s.chunk, s.passage = bm25K1+1, passageK1+1
-			out[w] = s
 		}
+		if float64(len(s.postings)) != s.df {
+			s.postings = nil
+		}
+		out[w] = s
 	}
 	return out, nil
 }
@@ -339,7 +373,7 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string)
 	for i, s := range stems {
 		args[i], marks[i] = s, "?"
 	}
-	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage FROM terms WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, postings FROM terms WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the index catalog: %w", err)
 	}
@@ -348,11 +382,15 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string)
 		var t string
 		var id int64
 		var s wordStat
-		if err := rows.Scan(&t, &id, &s.df, &s.chunk, &s.passage); err != nil {
+		var post string
+		if err := rows.Scan(&t, &id, &s.df, &s.chunk, &s.passage, &post); err != nil {
 			return nil, fmt.Errorf("read the index catalog: %w", err)
 		}
 		if !ids[id] {
 			continue
+		}
+		if post != "" && json.Unmarshal([]byte(post), &s.postings) != nil {
+			s.postings = nil // unreadable: the word counts as common
 		}
 		if out[id] == nil {
 			out[id] = map[string]wordStat{}

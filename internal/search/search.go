@@ -178,6 +178,10 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	dfs, ns := make([]map[string]float64, len(idxs)), make([]float64, len(idxs))
 	allDF, allN := map[string]float64{}, 0.0
 	for i, ix := range idxs {
+		if o.stats != nil {
+			dfs[i], ns[i] = o.stats.df, o.stats.n
+			continue
+		}
 		df, n, err := ix.docFreqs(stems)
 		if err != nil {
 			return nil, false, err
@@ -188,14 +192,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			allDF[s] += d
 		}
 	}
+	if o.stats != nil {
+		allDF, allN = o.stats.df, o.stats.n
+	}
 	gate := gateWeights(stems, allDF, allN)
 	var all []*hit
 	for i, ix := range idxs {
-		df, n := dfs[i], ns[i]
-		if o.stats != nil {
-			df, n = o.stats.df, o.stats.n
-		}
-		weights, match := weightsFrom(stems, df, n)
+		weights, match := weightsFrom(stems, dfs[i], ns[i])
 		byID := map[int64]*hit{}
 		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within); err != nil {
 			return nil, false, err
