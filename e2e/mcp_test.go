@@ -117,7 +117,7 @@ func TestMemoryToolsInTheRealCLI(t *testing.T) {
 		{`TRIGGER_MCP:memory_get {"path":".claude/memory_short/daily/2026-11-20.md","from":6,"lines":1}`,
 			[]string{`{"text":"- The kestrel backups run from the old rack in hall B.\n","path":".claude/memory_short/daily/2026-11-20.md"}`}},
 		{`TRIGGER_MCP:recall {"text":"where do the kestrel backups run","lang":"en"}`,
-			[]string{`"cite":".claude/memory_short/daily/2026-11-20.md:`, "hall B", `"lang":{"fate":"not_supported"`}},
+			[]string{`"cite":".claude/memory_short/daily/2026-11-20.md#L`, "hall B", `"lang":{"fate":"not_supported"`}},
 		{`TRIGGER_MCP:remember {"text":"The kestrel backup starts at 03:00","table":"backups","key":"kestrel","kind":"start","value":"03:00"}`,
 			[]string{`"tables_created":["backups"]`}},
 	}

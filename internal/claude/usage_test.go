@@ -24,7 +24,7 @@ const (
 func TestRunJSONReadsUsage(t *testing.T) {
 	dir := t.TempDir()
 	bin := standIn(t, `printf '%s\n' "$@" > "`+dir+`/argv"; cat > /dev/null; echo '`+resultWithUsage+`'`)
-	res, err := Runner{Command: bin}.RunJSON(context.Background(), Call{Prompt: "x"})
+	res, err := Runner{Command: bin, Guard: Unguarded}.RunJSON(context.Background(), Call{Prompt: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestRunJSONReadsUsage(t *testing.T) {
 func TestRunJSONWithoutCompleteUsage(t *testing.T) {
 	for name, out := range map[string]string{"omitted": resultNoUsage, "half": resultHalfUsage, "text": resultTextUsage} {
 		bin := standIn(t, `cat > /dev/null; echo '`+out+`'`)
-		res, err := Runner{Command: bin}.RunJSON(context.Background(), Call{Prompt: "x"})
+		res, err := Runner{Command: bin, Guard: Unguarded}.RunJSON(context.Background(), Call{Prompt: "x"})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -72,7 +72,7 @@ func TestRunJSONFailures(t *testing.T) {
 	}
 	for name, c := range cases {
 		bin := standIn(t, c.script)
-		_, err := Runner{Command: bin}.RunJSON(context.Background(), Call{Prompt: "x"})
+		_, err := Runner{Command: bin, Guard: Unguarded}.RunJSON(context.Background(), Call{Prompt: "x"})
 		if !c.check(err) {
 			t.Errorf("%s: err = %v", name, err)
 		}

@@ -14,14 +14,12 @@ import (
 
 // checkRemotes says where memory is pushed and how its last sync ended:
 // the project's long.remote and the desk's org.remote, from the user's
-// settings only (a project file that names one is reported as ignored).
+// settings only (a project file that names one is reported with the
+// other ignored keys, checkTrust).
 func checkRemotes(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
-	longRemote, warn, err := opts.userRemote("long.remote", env.root)
+	longRemote, err := opts.userRemote("long.remote")
 	if err != nil {
 		return
-	}
-	if warn != "" {
-		rep.add("warn", "remove the key from the project file; set long.remote in your own settings", "%s", warn)
 	}
 	if env.root != "" && (project.Layout{Root: env.root}).LongActive() {
 		switch {
@@ -36,7 +34,7 @@ func checkRemotes(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 			reportSync(rep, "long-term memory", url, longterm.New(env.root).LastSync(), filepath.Join(env.root, ".claude", "memory_long"), "memhook long sync --project "+env.root)
 		}
 	}
-	orgRemote, _, _ := opts.userRemote("org.remote", "")
+	orgRemote, _ := opts.userRemote("org.remote")
 	if orgRemote == "" {
 		rep.add("ok", "", "org vault remote: none (org.remote; share the vault by setting it)")
 		return

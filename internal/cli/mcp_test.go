@@ -125,7 +125,7 @@ func TestMCPSearchIsTheCommandsSearch(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &b); err != nil || isErr {
 		t.Fatalf("memory_search: %v %s", err, text)
 	}
-	if !reflect.DeepEqual(a, b) || !strings.Contains(text, `"citation":".claude/memory_short/daily/2026-11-29.md#L1-L9"`) {
+	if !reflect.DeepEqual(a, b) || !strings.Contains(text, `"citation":".claude/memory_short/daily/2026-11-29.md#L5-L9"`) {
 		t.Fatalf("memory_search:\n%s\nmemhook search:\n%s", text, cli)
 	}
 	text, _ = callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "проект", "scope": "org"})

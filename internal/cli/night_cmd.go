@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
@@ -184,14 +183,9 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	}
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
+	// A project may narrow step 4 (propose, off), never switch off the
+	// person's review of CORE.md: config.Policy keeps "apply" the user's.
 	core := eff.Night.Core
-	if core == night.CoreApply && strings.HasPrefix(eff.Source("night.core"), config.SourceProject) {
-		// A project may narrow step 4 (propose, off), never switch off the
-		// person's review of CORE.md: that comes from the user's settings.
-		user, _ := opts.Config("")
-		core = user.Night.Core
-		fmt.Fprintf(opts.Err, "memhook: warning: night: night.core = \"apply\" in %s is ignored; your settings say %q\n", eff.ProjectFile, core)
-	}
 	o := night.Options{
 		Store: store, Now: now, DryRun: opts.DryRun,
 		CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,

@@ -168,9 +168,11 @@ func TestNightCoreApplyNotFromTheProject(t *testing.T) {
 	os.WriteFile(filepath.Join(e.proj, ".claude", "cerebro.toml"), []byte("[night]\ncore = \"apply\"\n"), 0o644)
 	e.writeDay(t, time.Date(2026, 10, 1, 0, 0, 0, 0, time.Local), 3)
 	e.writeLatestDay(t)
-	_, errOut, code := e.run(t, "", "night", "--project", e.proj, "--now", "2026-10-30")
-	if code != 0 || !strings.Contains(errOut, `night.core = "apply" in `) {
-		t.Fatalf("exit %d\n%s", code, errOut)
+	if out, errOut, code := e.run(t, "", "night", "--project", e.proj, "--now", "2026-10-30"); code != 0 {
+		t.Fatalf("night: exit %d\n%s%s", code, out, errOut)
+	}
+	if doc, _, _ := e.run(t, "", "doctor", "--project", e.proj); !strings.Contains(doc, "ignored: project config may not set night.core") {
+		t.Fatalf("doctor does not name the ignored key:\n%s", doc)
 	}
 	if core := readFile(t, e.long("CORE.md")); strings.Contains(core, "sprint 3") {
 		t.Fatalf("the project's file applied a CORE line:\n%s", core)

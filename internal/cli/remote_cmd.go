@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
@@ -25,25 +24,20 @@ import (
 // name: one user setting names a remote per project.
 const projectPlaceholder = "{project}"
 
-// userRemote returns the user's value of key (long.remote or org.remote)
-// and, when the project at root sets it in its own file, the warning that
-// it is ignored.
-func (f *Factory) userRemote(key, root string) (string, string, error) {
+// userRemote returns the user's value of key (long.remote or org.remote):
+// where memory is sent is the person's choice alone, and one user setting
+// serves every project ({project}). A project file that names a remote is
+// dropped by config.Policy and named by doctor with every other such key.
+func (f *Factory) userRemote(key string) (string, error) {
 	user, err := f.Config("")
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
 	val := user.Long.Remote
 	if key == "org.remote" {
 		val = user.Org.Remote
 	}
-	warn := ""
-	if root != "" {
-		if eff, err := f.Config(root); err == nil && strings.HasPrefix(eff.Source(key), config.SourceProject) {
-			warn = fmt.Sprintf("%s in %s is ignored: only your own settings (%s) choose where memory is sent", key, eff.ProjectFile, user.UserFile)
-		}
-	}
-	return strings.TrimSpace(val), warn, nil
+	return strings.TrimSpace(val), nil
 }
 
 // longRemoteFor expands long.remote for the project at root.
@@ -148,7 +142,7 @@ func longSyncRun(opts *LongSyncOptions) error {
 	if err := opts.useHome(opts.Home, "long sync"); err != nil {
 		return err
 	}
-	remote, _, err := opts.userRemote("long.remote", "")
+	remote, err := opts.userRemote("long.remote")
 	if err != nil {
 		return err
 	}
@@ -205,11 +199,6 @@ func longSyncRun(opts *LongSyncOptions) error {
 				}
 			} else if !opts.JSON && !quiet {
 				fmt.Fprintln(opts.Out, line)
-			}
-		}
-		for _, k := range []string{"long.remote"} {
-			if _, warn, _ := opts.userRemote(k, root); warn != "" && !quiet && !opts.JSON {
-				fmt.Fprintf(opts.Err, "memhook: warning: %s\n", warn)
 			}
 		}
 		results = append(results, row)
@@ -294,7 +283,7 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 	if err := opts.useHome(opts.Home, "org sync"); err != nil {
 		return err
 	}
-	remote, _, err := opts.userRemote("org.remote", "")
+	remote, err := opts.userRemote("org.remote")
 	if err != nil {
 		return err
 	}

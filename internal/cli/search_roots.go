@@ -19,6 +19,7 @@ type memorySetup struct {
 	roots   []search.Root
 	params  search.Params
 	memory  *search.Memory
+	notes   []string // extra paths left out, and why
 }
 
 // memoryRoots resolves the roots for --project/--root/--scope. With
@@ -45,9 +46,13 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	} else {
 		sc, err := search.ParseScope(scope)
 		if err != nil {
-			return nil, withHint(err, "use --scope project, org or all")
+			return nil, withHint(err, "use --scope project, org, all, projects or everything")
 		}
 		s.roots = search.Roots(proj, f.Paths.Home, f.Getenv("HOME"), sc)
+		if sc != search.ScopeOrg {
+			extra, notes := search.ExtraRoots(proj, f.Getenv("HOME"), cfg.Search.ExtraPaths, s.roots)
+			s.roots, s.notes = append(s.roots, extra...), notes
+		}
 	}
 	e := cfg.Embedding
 	emb, err := search.NewEmbedder(search.EmbedConfig{
@@ -61,6 +66,11 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
 	s.memory = &search.Memory{Base: proj, Roots: s.roots, IndexDir: f.Paths.Indexes(), Params: s.params,
 		Options: s.searchOptions(0, time.Time{}), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
+	if sc, _ := search.ParseScope(scope); rootDir == "" && sc.Across() {
+		if s.memory.Desk, err = f.desk(proj, cfg); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -80,6 +90,6 @@ func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
 	return search.Options{
 		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
-		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project,
+		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project, Citations: c.Citations,
 	}
 }

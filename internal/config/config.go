@@ -137,6 +137,14 @@ type Search struct {
 	// SnippetChars caps what a result shows: a longer snippet holds more
 	// context around the match and costs more of the reader's tokens.
 	SnippetChars int `toml:"snippet_chars"`
+	// ExtraPaths are more folders of Markdown to search, each its own
+	// root, read only (relative ones from the project root; ~ is the
+	// home folder). A project file may name only folders inside the
+	// project: see projectPathsInside.
+	ExtraPaths []string `toml:"extra_paths"`
+	// Citations is auto, on or off: how results carry their
+	// path#Lstart-Lend (see docs/search.md).
+	Citations string `toml:"citations"`
 }
 
 // AutoRecalls reports whether auto-recall answers this prompt: it is on,
@@ -233,9 +241,9 @@ func Default() Config {
 		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20, Git: "auto"},
 		Search: Search{
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
-			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
-			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
-			RecencyFloor: 0.9, SnippetChars: 700,
+			MMR: false, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
+			UpdateBudgetMS: 800, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
+			RecencyFloor: 0.9, SnippetChars: 700, Citations: "auto",
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
@@ -332,6 +340,9 @@ func Load(env Env, projectRoot string) (*Effective, error) {
 		user, userSources := e.layer(func() { e.mergeFile(e.ProjectFile, SourceProject) })
 		if !e.Trusted {
 			e.narrow(&user, userSources)
+		}
+		if !e.Trusted {
+			e.projectPathsInside(projectRoot)
 		}
 	}
 	e.layer(func() { e.mergeEnv(env) })

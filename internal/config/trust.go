@@ -70,8 +70,14 @@ var Policy = map[string]Rule{
 	"long.core_max_chars":  {Who: AnyLayer},
 	"long.raw_large_bytes": {Who: AnyLayer},
 	"long.git":             {Who: AnyLayer},
+	"long.remote":          {Who: UserOnly, What: "an address memory is pushed to"},
 
-	"search.chunk_tokens":          {Who: AnyLayer},
+	"search.chunk_tokens": {Who: AnyLayer},
+	"search.citations":    {Who: AnyLayer},
+	// A project may add folders inside itself only: projectPathsInside
+	// drops the rest, since reading a person's other folders at a
+	// repository's request would widen what is read.
+	"search.extra_paths":           {Who: AnyLayer},
 	"search.overlap_tokens":        {Who: AnyLayer},
 	"search.half_life_days":        {Who: AnyLayer},
 	"search.date_boost":            {Who: AnyLayer},
@@ -100,10 +106,12 @@ var Policy = map[string]Rule{
 	"rollup.hour":           {Who: AnyLayer},
 
 	"org.raw_large_bytes": {Who: AnyLayer},
+	"org.remote":          {Who: UserOnly, What: "an address the org vault is pushed to"},
 
-	"recall.extreme_max_calls": {Who: NarrowDown, What: "a budget of model calls"},
-	"recall.extreme_seconds":   {Who: NarrowDown, What: "a time budget"},
-	"recall.vector_min_score":  {Who: NarrowUp, What: "a guard"},
+	"recall.extreme_max_calls":   {Who: NarrowDown, What: "a budget of model calls"},
+	"recall.extreme_seconds":     {Who: NarrowDown, What: "a time budget"},
+	"recall.extreme_daily_calls": {Who: NarrowDown, What: "a daily budget of model calls"},
+	"recall.vector_min_score":    {Who: NarrowUp, What: "a guard"},
 
 	"limits.note_bytes":            {Who: NarrowDown, What: "a limit"},
 	"limits.transcript_line_bytes": {Who: NarrowDown, What: "a limit"},
@@ -127,6 +135,8 @@ var Policy = map[string]Rule{
 	"night.timeout_seconds":    {Who: NarrowDown, What: "a timeout"},
 	"night.compile_after_days": {Who: AnyLayer},
 	"night.max_day_chars":      {Who: AnyLayer},
+	"night.core":               {Who: NarrowTo, To: []string{"propose", "off"}, What: "CORE.md edits applied without the person's review"},
+	"night.time":               {Who: AnyLayer},
 
 	"serve.allow_remote": {Who: UserOnly, What: "a network exposure"},
 }

@@ -73,6 +73,7 @@ var choices = map[string][]string{
 	"embedding.provider": {"", "ollama", "openai"},
 	"night.model":        {"", "claude"},
 	"night.core":         {"propose", "apply", "off"},
+	"search.citations":   {"auto", "on", "off"},
 }
 
 // clocks lists the keys that hold a local time of day, HH:MM.
@@ -191,19 +192,11 @@ func setValue(v reflect.Value, raw any) error {
 			return fmt.Errorf("want a number, got %#v", raw)
 		}
 	case reflect.Slice:
-		list, ok := raw.([]any)
-		if !ok {
-			return fmt.Errorf("want a list of strings, got %#v", raw)
+		list, err := stringList(raw)
+		if err != nil {
+			return err
 		}
-		out := make([]string, 0, len(list))
-		for _, x := range list {
-			s, ok := x.(string)
-			if !ok {
-				return fmt.Errorf("want a list of strings, got %#v", x)
-			}
-			out = append(out, s)
-		}
-		v.Set(reflect.ValueOf(out))
+		v.Set(reflect.ValueOf(list))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}

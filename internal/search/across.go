@@ -72,6 +72,9 @@ type Desk struct {
 	Others []Project
 	// Skipped are registered projects left out, named in every answer.
 	Skipped []Skipped
+	// OptedOut counts the registered projects that keep their memory to
+	// themselves (share_across_projects = false): counted, never named.
+	OptedOut int
 	// Budget bounds the search of the other projects, catching their
 	// indexes up included; 0 means [DefaultDeskBudget]. This project's
 	// memory is searched whatever it says.
@@ -100,6 +103,8 @@ type AcrossReport struct {
 	NotReached []string `json:"not_reached,omitempty"`
 	// Skipped names the registered projects left out, and why.
 	Skipped []Skipped `json:"skipped,omitempty"`
+	// OptedOut counts the registered projects that share no memory.
+	OptedOut int `json:"opted_out,omitempty"`
 }
 
 // corpusStats are word statistics over many indexes: chunks holding each
@@ -412,7 +417,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		merged = mergeLists(lists, limit)
 	}
 
-	rep := &AcrossReport{Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped}
+	rep := &AcrossReport{Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for i, p := range projs {
 		name := d.Others[i].ID
 		switch {
@@ -486,6 +491,8 @@ func (m *Memory) searchOther(ctx context.Context, dp *deskProject, p Project, qu
 	o.Base = p.Root
 	o.CandidatePool = otherPool(o.Limit, o.CandidatePool)
 	o.MMR = false
+	mode := o.Citations
+	o.Citations = CitationsAuto // relabelled first, cited after
 	resp, err := Search(ctx, idxs, query, o)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -498,9 +505,8 @@ func (m *Memory) searchOther(ctx context.Context, dp *deskProject, p Project, qu
 	for _, r := range resp.Results {
 		r.Project = p.ID
 		r.Path = p.ID + ":" + r.Path
-		if r.Citation != "" {
-			r.Citation = p.ID + ":" + r.Citation
-		}
+		r.Citation = p.ID + ":" + r.Citation
+		r.citeAs(mode)
 		dp.results = append(dp.results, r)
 	}
 	dp.notes = append(dp.notes, resp.Notes...)

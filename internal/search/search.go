@@ -14,12 +14,14 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Options tune one search.
@@ -51,6 +53,12 @@ type Options struct {
 	// short-term memory its modification time; undated pages (CORE, the
 	// wiki) have none and are left out.
 	Within *DayRange
+	// Citations is auto (the default, also for ""), on or off: see
+	// [CitationsAuto].
+	Citations string
+	// NoSpread lets one file fill the first results (see spread): for
+	// benchmarks that weigh what the cap adds.
+	NoSpread bool
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -77,7 +85,7 @@ type Result struct {
 	EndLine   int     `json:"end_line"`
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
-	Citation  string  `json:"citation"`
+	Citation  string  `json:"citation,omitempty"` // empty with search.citations = off
 	// Project is the registry id of the project the hit comes from, in a
 	// search across projects (scope projects, everything).
 	Project string `json:"project,omitempty"`
@@ -258,6 +266,16 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	}
 	found := false
 	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
+	named := map[string]bool{}
+	isNamed := func(h *hit) bool {
+		key := h.ix.Root.Dir + "\x00" + h.rel
+		v, ok := named[key]
+		if !ok {
+			v = !isLog(h.rel) && namesFile(stems, h.rel)
+			named[key] = v
+		}
+		return v
+	}
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
@@ -267,6 +285,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			h.score = s * boost
 			found = true
 			continue
+		}
+		if isNamed(h) {
+			s *= namedBoost
 		}
 		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
@@ -290,9 +311,15 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	} else {
 		picked = all[:min(o.Limit+spare, len(all))]
 	}
-	picked = spread(picked, stems, o.Limit)
+	if o.NoSpread {
+		picked = picked[:min(o.Limit, len(picked))]
+	} else {
+		picked = spread(picked, stems, o.Limit)
+	}
 	for _, h := range picked {
-		resp.Results = append(resp.Results, h.result(o.Base))
+		r := h.result(o.Base)
+		r.citeAs(o.Citations)
+		resp.Results = append(resp.Results, r)
 	}
 	return resp, found, nil
 }
@@ -305,7 +332,7 @@ func (h *hit) result(base string) Result {
 		Path: p, StartLine: start, EndLine: end,
 		Score:    math.Round(h.score*10000) / 10000,
 		Snippet:  h.snip.text,
-		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
+		Citation: cite.Lines(p, start, end),
 		cover:    h.cover,
 	}
 }

@@ -36,6 +36,11 @@ func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool)
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)
+	if cfg.Short.ScanSecrets {
+		// The title is a model's words about the session: guarded like
+		// the body.
+		o.Redact = func(s string) string { r, _ := secrets.RedactText(s); return r }
+	}
 	if point := m.Crash; point != "" {
 		o.Crash = func(p string) {
 			if p == point {

@@ -77,6 +77,11 @@ type State struct {
 	// Sub is how far each subagent transcript of the session (by file
 	// name) has been flushed.
 	Sub map[string]int64 `json:"sub,omitempty"`
+	// Title is the session's title as its transcript last gave it;
+	// TranscriptSession the session id its lines name (Claude Code 2.0's
+	// subagent files beside the transcript are found by it).
+	Title             string `json:"title,omitempty"`
+	TranscriptSession string `json:"transcript_session,omitempty"`
 
 	// Scan is how far Stop has counted the transcript; LastID the id of
 	// the last assistant message it counted (a message split across two

@@ -60,7 +60,7 @@ func (c Claude) Distill(ctx context.Context, seg Segment) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("claude distiller: %w", err)
 	}
-	return body, nil
+	return withOwnWords(body, seg), nil
 }
 
 // Fallback distils with c and falls back to [Extractive] on any failure.

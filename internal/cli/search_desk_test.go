@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
+)
+
+// deskProjects registers, on one desk, this project (billing) and four
+// others: ledger and склад with overlapping and distinct facts in English
+// and Russian, vault (opted out, holding the strongest match of every
+// question) and gone (registered, then its folder removed). It returns
+// this project's root, the env, and the ids by name.
+func deskProjects(t *testing.T) (string, map[string]string, map[string]string) {
+	t.Helper()
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "desk"), "CEREBRO_STATE_DIR": filepath.Join(home, "state")}
+	projects := map[string]map[string]string{
+		"billing": {
+			".claude/memory_long/rounding.md": "# Rounding\nInvoice totals use banker's rounding to the cent.\nThe Kafka topic of invoices keeps seven days.\n",
+		},
+		"ledger": {
+			".claude/memory_long/kafka.md":    "# Kafka\nThe consumer lag on the ledger topic was fixed by raising max.poll.records to 500.\n",
+			".claude/memory_long/postgres.md": "# Postgres\nThe ledger database runs PostgreSQL 16 on the main host.\n",
+		},
+		"склад": {
+			".claude/memory_short/daily/2026-11-20.md": "# 2026-11-20\n\n## 10:00–10:40 · session 1a2b3c4d · auto\n### Decided\n- Тайм-аут соединения с PostgreSQL исправили: pool_size подняли до 40.\n",
+			".claude/memory_long/kafka.md":             "# Kafka\nСклад читает Kafka раз в минуту.\n",
+		},
+		"vault": {
+			".claude/memory_long/kafka.md": "# Kafka consumer lag\nKafka consumer lag: the vault's fix for consumer lag on every topic.\nТайм-аут соединения с PostgreSQL: pool_size до 40, тайм-аут соединения.\n",
+			".claude/cerebro.toml":         "share_across_projects = false\n",
+		},
+		"gone": {
+			".claude/memory_long/kafka.md": "# Kafka\nKafka consumer lag fixed.\n",
+		},
+	}
+	ids := map[string]string{}
+	for name, files := range projects {
+		root := filepath.Join(home, "work", name)
+		for p, text := range files {
+			full := filepath.Join(root, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, errOut, code := run(t, env, "", "registry", "add", root); code != 0 {
+			t.Fatalf("registry add %s: %s", name, errOut)
+		}
+		ids[name] = project.ID(root)
+	}
+	if err := os.RemoveAll(filepath.Join(home, "work", "gone")); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(home, "work", "billing"), env, ids
+}
+
+func searchJSON(t *testing.T, env map[string]string, args ...string) search.Response {
+	t.Helper()
+	out, errOut, code := run(t, env, "", append([]string{"search", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("search %v: exit %d: %s", args, code, errOut)
+	}
+	var resp search.Response
+	if err := json.Unmarshal([]byte(out), &resp); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	return resp
+}
+
+func TestSearchAcrossProjectsFindsTheRightProject(t *testing.T) {
+	billing, env, ids := deskProjects(t)
+	cases := []struct {
+		q, project, file string
+	}{
+		{"consumer lag max.poll.records", "ledger", ".claude/memory_long/kafka.md"},
+		{"тайм-аут соединения PostgreSQL", "склад", ".claude/memory_short/daily/2026-11-20.md"},
+		{"banker's rounding of invoice totals", "billing", ".claude/memory_long/rounding.md"},
+	}
+	for _, c := range cases {
+		resp := searchJSON(t, env, "--project", billing, "--scope", "projects", c.q)
+		if len(resp.Results) == 0 {
+			t.Fatalf("%q: no results", c.q)
+		}
+		top := resp.Results[0]
+		want := c.file
+		if c.project != "billing" {
+			want = ids[c.project] + ":" + c.file
+		}
+		if top.Project != ids[c.project] || top.Path != want || !strings.HasPrefix(top.Citation, want+"#L") {
+			t.Errorf("%q: first result %s (%s, %s), want %s of %s", c.q, top.Path, top.Project, top.Citation, want, c.project)
+		}
+		for _, r := range resp.Results {
+			if r.Project == ids["vault"] || strings.Contains(r.Path, ids["vault"]) || strings.Contains(r.Snippet, "vault's fix") {
+				t.Errorf("%q: the opted-out project appears: %+v", c.q, r)
+			}
+		}
+		a := resp.Across
+		if a == nil || a.OptedOut != 1 || len(a.Skipped) != 1 || a.Skipped[0].Project != ids["gone"] || a.Projects != 3 {
+			t.Errorf("%q: across report %+v, want 3 projects, gone skipped, one opted out", c.q, a)
+		}
+	}
+
+	// the default scope stays this project's (and the org's): another
+	// project's fact is not found
+	for _, r := range searchJSON(t, env, "--project", billing, "consumer lag max.poll.records").Results {
+		if r.Project != "" || strings.Contains(r.Path, ":") {
+			t.Errorf("scope all reached another project: %+v", r)
+		}
+	}
+
+	// the text output labels another project's result and names the skipped
+	out, _, code := run(t, env, "", "search", "--project", billing, "--scope", "everything", "consumer lag max.poll.records")
+	if code != 0 || !strings.Contains(out, "[another project: "+ids["ledger"]+"]") || !strings.Contains(out, "1 skipped ("+ids["gone"]+")") || !strings.Contains(out, "1 keep their memory to themselves") {
+		t.Errorf("text output:\n%s", out)
+	}
+
+	// a cited file of another project reads through get; the opted-out
+	// one's does not
+	out, errOut, code := run(t, env, "", "get", "--project", billing, ids["ledger"]+":.claude/memory_long/kafka.md")
+	if code != 0 || !strings.Contains(out, "max.poll.records") {
+		t.Errorf("get another project's file: exit %d %s %s", code, out, errOut)
+	}
+	out, _, code = run(t, env, "", "get", "--project", billing, ids["vault"]+":.claude/memory_long/kafka.md")
+	if code == 0 || strings.Contains(out, "vault's fix") {
+		t.Errorf("get read the opted-out project's file: %s", out)
+	}
+}
