@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
@@ -132,5 +133,33 @@ func TestSearchAcrossProjectsFindsTheRightProject(t *testing.T) {
 	out, _, code = run(t, env, "", "get", "--project", billing, ids["vault"]+":.claude/memory_long/kafka.md")
 	if code == 0 || strings.Contains(out, "vault's fix") {
 		t.Errorf("get read the opted-out project's file: %s", out)
+	}
+}
+
+// memory_search and memory_get take the scope too: a fact recorded only
+// in another registered project comes back labelled with that project.
+func TestMCPSearchAcrossProjects(t *testing.T) {
+	billing, env, ids := deskProjects(t)
+	cs := mcpClient(t, env, billing, nil)
+	text, isErr := callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "consumer lag max.poll.records", "scope": "projects"})
+	var resp search.Response
+	if err := json.Unmarshal([]byte(text), &resp); err != nil || isErr || len(resp.Results) == 0 {
+		t.Fatalf("memory_search: %v %s", err, text)
+	}
+	want := ids["ledger"] + ":.claude/memory_long/kafka.md"
+	if r := resp.Results[0]; r.Project != ids["ledger"] || !strings.HasPrefix(r.Citation, want+"#L") {
+		t.Errorf("first result %+v, want %s", r, want)
+	}
+	if strings.Contains(text, ids["vault"]) {
+		t.Errorf("the opted-out project appears: %s", text)
+	}
+	// not by default
+	text, _ = callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "consumer lag max.poll.records"})
+	if strings.Contains(text, ids["ledger"]) {
+		t.Errorf("the default scope reached another project: %s", text)
+	}
+	text, isErr = callTool(t, cs, mcp.ToolGet, map[string]any{"path": want})
+	if isErr || !strings.Contains(text, "max.poll.records") {
+		t.Errorf("memory_get of another project's file: %s", text)
 	}
 }
