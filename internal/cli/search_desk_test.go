@@ -163,3 +163,44 @@ func TestMCPSearchAcrossProjects(t *testing.T) {
 		t.Errorf("memory_get of another project's file: %s", text)
 	}
 }
+
+// recall answers from another project's memory text only when asked
+// (--scope projects, or "scope": "projects" in the request), the item
+// labelled with that project and cited id:path#Lstart-Lend.
+func TestRecallAcrossProjectsOnlyWhenAsked(t *testing.T) {
+	billing, env, ids := deskProjects(t)
+	const q = "what raised max.poll.records for the consumer lag"
+	out, _, _ := run(t, env, "", "recall", "--project", billing, q)
+	if strings.Contains(out, ids["ledger"]) || strings.Contains(out, "max.poll.records to 500") {
+		t.Errorf("recall reached another project by default: %s", out)
+	}
+	for _, args := range [][]string{
+		{"recall", "--project", billing, "--scope", "projects", q},
+		{"recall", "--project", billing, "--param", "scope=projects", q},
+	} {
+		out, errOut, code := run(t, env, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+		ans := object(t, out)
+		items, _ := ans["items"].([]any)
+		if ans["depth_used"].(float64) != 2 || len(items) == 0 {
+			t.Fatalf("%v: %s", args, out)
+		}
+		it := items[0].(map[string]any)
+		if it["project"] != ids["ledger"] || !strings.HasPrefix(it["cite"].(string), ids["ledger"]+":.claude/memory_long/kafka.md#L") {
+			t.Errorf("%v: item %v", args, it)
+		}
+		if f := ans["params"].(map[string]any)["scope"].(map[string]any); f["fate"] != "accepted" {
+			t.Errorf("%v: scope fate %v", args, f)
+		}
+		if strings.Contains(out, ids["vault"]) || strings.Contains(out, "vault's fix") {
+			t.Errorf("%v: the opted-out project appears: %s", args, out)
+		}
+	}
+	// a word that is no scope is bad form, not a silent default
+	out, _, _ = run(t, env, "", "recall", "--project", billing, "--scope", "galaxy", q)
+	if f := object(t, out)["params"].(map[string]any)["scope"].(map[string]any); f["fate"] != "bad_form" {
+		t.Errorf("scope galaxy: %v", f)
+	}
+}

@@ -96,7 +96,7 @@ var recallParams = []Param{
 	{Name: "geo", Kind: KindPlace, Group: GroupScope, Label: "Place",
 		Hint: "scope: a place", Reaches: "every level: records for another place do not answer"},
 	{Name: "scope", Kind: KindScope, Group: GroupScope, Label: "Scope records",
-		Hint: `scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any`, Reaches: "every level"},
+		Hint: `scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any; or "projects": memory text also from the desk's other projects`, Reaches: "every level; \"projects\": memory text (level 2)"},
 }
 
 var rememberParams = []Param{
