@@ -198,6 +198,11 @@ func TestRecallAcrossProjectsOnlyWhenAsked(t *testing.T) {
 			t.Errorf("%v: the opted-out project appears: %s", args, out)
 		}
 	}
+	// the slash command /recall_projects runs exactly this
+	out, _, _ = run(t, env, q, "slash", "--text", "recall", "--project", billing, "--scope", "projects")
+	if !strings.Contains(out, `"project": "`+ids["ledger"]+`"`) {
+		t.Errorf("slash recall --scope projects: %s", out)
+	}
 	// a word that is no scope is bad form, not a silent default
 	out, _, _ = run(t, env, "", "recall", "--project", billing, "--scope", "galaxy", q)
 	if f := object(t, out)["params"].(map[string]any)["scope"].(map[string]any); f["fate"] != "bad_form" {
