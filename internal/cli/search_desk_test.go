@@ -1,11 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -207,5 +214,51 @@ func TestRecallAcrossProjectsOnlyWhenAsked(t *testing.T) {
 	out, _, _ = run(t, env, "", "recall", "--project", billing, "--scope", "galaxy", q)
 	if f := object(t, out)["params"].(map[string]any)["scope"].(map[string]any); f["fate"] != "bad_form" {
 		t.Errorf("scope galaxy: %v", f)
+	}
+}
+
+// The web app's search takes the scope too: another project's result is
+// labelled and not linked (its files are not served by this project's
+// pages); an unknown scope is refused.
+func TestServeSearchAcrossProjects(t *testing.T) {
+	billing, env, ids := deskProjects(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeWith(ctx, System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+			ServeOptions{Project: billing, Listener: ln})
+	}()
+	defer func() { cancel(); <-done }()
+	addr := ln.Addr().String()
+	for i := 0; i < 100 && !answering(context.Background(), addr); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	get := func(query string) (int, string) {
+		t.Helper()
+		resp, err := http.Get("http://" + addr + "/en/memory/search?" + query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	q := "q=" + url.QueryEscape("consumer lag max.poll.records")
+	code, body := get(q + "&scope=projects")
+	if code != http.StatusOK || !strings.Contains(body, "another project: "+ids["ledger"]) || strings.Contains(body, ids["vault"]) || strings.Contains(body, `href="/en/memory/file?path=`+ids["ledger"]) {
+		t.Errorf("scope projects: %d\n%s", code, body)
+	}
+	if !strings.Contains(body, `<option value="projects" selected>`) {
+		t.Errorf("the selector does not show the scope searched:\n%s", body)
+	}
+	if code, body = get(q); code != http.StatusOK || strings.Contains(body, ids["ledger"]) {
+		t.Errorf("default scope reached another project: %d\n%s", code, body)
+	}
+	if code, _ = get(q + "&scope=galaxy"); code != http.StatusBadRequest {
+		t.Errorf("scope galaxy: %d", code)
 	}
 }

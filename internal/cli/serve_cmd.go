@@ -106,8 +106,8 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			return f.giveVerdict(j, root, run, verdict, "", "person", f.Now())
 		},
 		OpenBox: func() (*blackbox.Box, func(), error) { return f.openBox(root) },
-		Search: func(ctx context.Context, query string, limit int) (*search.Response, error) {
-			return f.searchProject(ctx, root, query, limit)
+		Search: func(ctx context.Context, query string, scope search.Scope, limit int) (*search.Response, error) {
+			return f.searchProject(ctx, root, query, scope, limit)
 		},
 		Rollup: func() *rollup.Report {
 			eff, err := f.Config("")
@@ -122,10 +122,10 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 	})
 }
 
-// searchProject is `memhook search --scope project`: the indexes caught
-// up within the budget, then searched.
-func (f *Factory) searchProject(ctx context.Context, root, query string, limit int) (*search.Response, error) {
-	s, err := f.memoryRoots(root, "", string(search.ScopeProject))
+// searchProject is `memhook search --scope project` (or projects): the
+// indexes caught up within the budget, then searched.
+func (f *Factory) searchProject(ctx context.Context, root, query string, scope search.Scope, limit int) (*search.Response, error) {
+	s, err := f.memoryRoots(root, "", string(scope))
 	if err != nil {
 		return nil, err
 	}

@@ -91,6 +91,8 @@ const DefaultDeskBudget = 2 * time.Second
 
 // AcrossReport is what a search across projects covered.
 type AcrossReport struct {
+	// Self is this project's id, which its own results carry.
+	Self string `json:"self"`
 	// Projects is how many projects were in scope, this one included.
 	Projects int `json:"projects"`
 	// Searched is how many of them were searched.
@@ -417,7 +419,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		merged = mergeLists(lists, limit)
 	}
 
-	rep := &AcrossReport{Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
+	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for i, p := range projs {
 		name := d.Others[i].ID
 		switch {

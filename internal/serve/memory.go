@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"math"
 	"net/http"
 	"path"
@@ -295,6 +296,7 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request) {
 
 type searchView struct {
 	Query   string
+	Scope   string // project or projects
 	Results []searchResult
 	Notes   []string
 	Mode    string
@@ -303,10 +305,19 @@ type searchView struct {
 type searchResult struct {
 	Citation, Snippet, Href string
 	Score                   float64
+	Project                 string // another project's registry id; its files are not served here
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
-	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q"))}
+	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope")}
+	switch v.Scope {
+	case "":
+		v.Scope = string(search.ScopeProject)
+	case string(search.ScopeProject), string(search.ScopeProjects):
+	default:
+		s.fail(w, r, http.StatusBadRequest, fmt.Errorf("search: scope %q: want project or projects", v.Scope))
+		return
+	}
 	if v.Query != "" {
 		if s.opts.Search == nil {
 			s.fail(w, r, http.StatusNotFound, fmt.Errorf("search is not available"))
@@ -315,7 +326,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 30*time.Second)
 		defer cancel()
 		s.mu.Lock()
-		resp, err := s.opts.Search(ctx, v.Query, 20)
+		resp, err := s.opts.Search(ctx, v.Query, search.Scope(v.Scope), 20)
 		s.mu.Unlock()
 		if err != nil {
 			s.fail(w, r, http.StatusInternalServerError, fmt.Errorf("search: %w", err))
@@ -324,7 +335,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) {
 		v.Notes, v.Mode = resp.Notes, resp.Mode
 		for _, res := range resp.Results {
 			sr := searchResult{Citation: res.Citation, Snippet: res.Snippet, Score: res.Score}
-			if _, err := s.resolve(res.Path); err == nil {
+			if resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self {
+				sr.Project = res.Project
+			} else if _, err := s.resolve(res.Path); err == nil {
 				sr.Href = fmt.Sprintf("/%s/memory/file?path=%s&from=%d&to=%d#L%d", r.PathValue("lang"), urlQuery(res.Path), res.StartLine, res.EndLine, res.StartLine)
 			}
 			v.Results = append(v.Results, sr)

@@ -55,8 +55,9 @@ type Options struct {
 	Root string // the project root; its .claude/memory_long and .claude/memory_short are the memory roots
 	// OpenBox opens the project's memory behind the two verbs.
 	OpenBox func() (*blackbox.Box, func(), error)
-	// Search searches the project's memory (nil: the search page says so).
-	Search func(ctx context.Context, query string, limit int) (*search.Response, error)
+	// Search searches the project's memory, or with scope projects the
+	// desk's registered projects too (nil: the search page says so).
+	Search func(ctx context.Context, query string, scope search.Scope, limit int) (*search.Response, error)
 	// Rollup collects the org dashboard (nil: the dashboard says so).
 	Rollup func() *rollup.Report
 	// SkillsDirs are the folders holding skills, searched in order.
