@@ -54,6 +54,9 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	setup, serr := f.memoryRoots(root, "", string(search.ScopeProject))
 	if serr == nil {
 		box.Text = &indexedText{f: f, setup: setup, scan: scan}
+		box.Across = &deskText{indexedText: indexedText{f: f, scan: scan}, root: root}
+	} else {
+		box.AcrossWhy = "the memory indexes cannot be set up: " + serr.Error()
 	}
 	box.VectorMin = eff.Recall.VectorMinScore
 	if lay.LongActive() {

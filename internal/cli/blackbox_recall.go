@@ -15,6 +15,7 @@ type RecallOptions struct {
 	Flags requestFlags
 	Chain bool
 	Limit int
+	Scope string
 	Args  []string
 	cmd   *cobra.Command
 }
@@ -42,6 +43,7 @@ every parameter sent. The contract is in docs/blackbox.md.`,
 	limit, _ := blackbox.Lookup(blackbox.VerbRecall, "limit")
 	cmd.Flags().BoolVar(&opts.Chain, "chain", false, chain.Hint)
 	cmd.Flags().IntVar(&opts.Limit, "limit", 5, limit.Hint)
+	cmd.Flags().StringVar(&opts.Scope, "scope", "project", `"projects": memory text also from the desk's other registered projects (a list of scope records goes through --param)`)
 	return cmd
 }
 
@@ -52,6 +54,9 @@ func recallRun(opts *RecallOptions) error {
 	}
 	if opts.cmd.Flags().Changed("limit") {
 		extra["limit"] = opts.Limit
+	}
+	if opts.cmd.Flags().Changed("scope") {
+		extra["scope"] = opts.Scope
 	}
 	raw, err := opts.Flags.raw(opts.cmd, opts.In, opts.Args, extra)
 	if err != nil {

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
@@ -45,7 +46,14 @@ func getRun(opts *GetOptions) error {
 	if opts.From < 1 || opts.Lines < 0 {
 		return withHint(fmt.Errorf("--from %d --lines %d", opts.From, opts.Lines), "--from counts from 1; --lines is 0 or more")
 	}
-	s, err := opts.memoryRoots(opts.Project, "", string(search.ScopeAll))
+	scope := search.ScopeAll
+	if id, _, ok := strings.Cut(opts.Path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {
+		// id:path, as a search across projects cites another project's
+		// file: read through the desk, which holds only the projects that
+		// share their memory, and only their memory roots
+		scope = search.ScopeEverything
+	}
+	s, err := opts.memoryRoots(opts.Project, "", string(scope))
 	if err != nil {
 		return err
 	}

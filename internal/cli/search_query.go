@@ -43,7 +43,7 @@ search.update_budget_ms.`,
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().StringVar(&opts.Root, "root", "", "search only this folder of Markdown files")
-	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org or all")
+	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org, all (project and org), projects (every registered project) or everything")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 10, "number of results")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only notes dated on or after this day (YYYY-MM-DD)")
@@ -80,6 +80,9 @@ func searchRun(opts *SearchOptions) error {
 	for _, n := range resp.Notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
+	if a := resp.Across; a != nil {
+		fmt.Fprintf(opts.Out, "across projects: %s\n\n", acrossLine(a))
+	}
 	if len(resp.Results) == 0 {
 		fmt.Fprintln(opts.Out, "no results")
 		return nil
@@ -89,6 +92,9 @@ func searchRun(opts *SearchOptions) error {
 		if head == "" { // search.citations = off: the file, to read on with memhook get
 			head = r.Path
 		}
+		if resp.Across != nil && r.Project != "" && r.Project != s.memory.Desk.ID {
+			head += "  [another project: " + r.Project + "]"
+		}
 		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, head, r.Score, resp.Mode)
 		for _, l := range strings.Split(r.Snippet, "\n") {
 			fmt.Fprintf(opts.Out, "   %s\n", l)
@@ -96,4 +102,23 @@ func searchRun(opts *SearchOptions) error {
 		fmt.Fprintln(opts.Out)
 	}
 	return nil
+}
+
+// acrossLine says in one line what a search across projects covered.
+func acrossLine(a *search.AcrossReport) string {
+	line := fmt.Sprintf("%d of %d projects searched, %d could not reach the results", a.Searched, a.Projects, a.RuledOut)
+	if len(a.NotReached) > 0 {
+		line += fmt.Sprintf(", %d not reached in time (%s)", len(a.NotReached), strings.Join(a.NotReached, ", "))
+	}
+	if len(a.Skipped) > 0 {
+		var names []string
+		for _, s := range a.Skipped {
+			names = append(names, s.Project)
+		}
+		line += fmt.Sprintf(", %d skipped (%s)", len(a.Skipped), strings.Join(names, ", "))
+	}
+	if a.OptedOut > 0 {
+		line += fmt.Sprintf(", %d keep their memory to themselves", a.OptedOut)
+	}
+	return line
 }

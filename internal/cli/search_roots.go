@@ -46,7 +46,7 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	} else {
 		sc, err := search.ParseScope(scope)
 		if err != nil {
-			return nil, withHint(err, "use --scope project, org or all")
+			return nil, withHint(err, "use --scope project, org, all, projects or everything")
 		}
 		s.roots = search.Roots(proj, f.Paths.Home, f.Getenv("HOME"), sc)
 		if sc != search.ScopeOrg {
@@ -66,6 +66,11 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
 	s.memory = &search.Memory{Base: proj, Roots: s.roots, IndexDir: f.Paths.Indexes(), Params: s.params,
 		Options: s.searchOptions(0, time.Time{}), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
+	if sc, _ := search.ParseScope(scope); rootDir == "" && sc.Across() {
+		if s.memory.Desk, err = f.desk(proj, cfg); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 

@@ -127,7 +127,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		},
 		OpenBox: f.openBox,
 		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
-			return f.searchProject(ctx, q.Root, q.Text, q.Limit)
+			return f.searchProject(ctx, q.Root, q.Text, search.Scope(q.Scope), q.Limit)
 		},
 		Rollup: func() *rollup.Report {
 			eff, err := f.Config("")
@@ -167,10 +167,10 @@ func registeredProjects(path string) []serve.Project {
 	return out
 }
 
-// searchProject is `memhook search --scope project`: the indexes caught
-// up within the budget, then searched.
-func (f *Factory) searchProject(ctx context.Context, root, query string, limit int) (*search.Response, error) {
-	s, err := f.memoryRoots(root, "", string(search.ScopeProject))
+// searchProject is `memhook search --scope project` (or projects): the
+// indexes caught up within the budget, then searched.
+func (f *Factory) searchProject(ctx context.Context, root, query string, scope search.Scope, limit int) (*search.Response, error) {
+	s, err := f.memoryRoots(root, "", string(scope))
 	if err != nil {
 		return nil, err
 	}

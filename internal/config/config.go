@@ -57,6 +57,11 @@ type Config struct {
 	// trusts like their own: every key applies, not only narrowing ones.
 	// Exact roots, compared after resolving links; user layers only.
 	TrustProjectConfig []string `toml:"trust_project_config"`
+	// ShareAcrossProjects lets searches from the desk's other projects
+	// (scope projects, everything) read this project's memory. A project
+	// file may switch it off, never on: a repository may keep its memory
+	// to itself, not push it into other projects' answers.
+	ShareAcrossProjects bool `toml:"share_across_projects"`
 }
 
 // Serve guards memhook serve.
@@ -249,6 +254,7 @@ func Default() Config {
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
 			CompileAfterDays: 7, MaxDayChars: 60000, Core: "propose", Time: "04:00"},
+		ShareAcrossProjects: true,
 	}
 }
 

@@ -48,7 +48,8 @@ type Rule struct {
 // fails TestEveryKeyHasAPolicy; at run time an unclassified key is
 // treated as UserOnly.
 var Policy = map[string]Rule{
-	"trust_project_config": {Who: UserOnly, What: "which projects are trusted"},
+	"trust_project_config":  {Who: UserOnly, What: "which projects are trusted"},
+	"share_across_projects": {Who: NarrowOff, What: "this project's memory in other projects' searches"},
 
 	"short.flush_chars":   {Who: AnyLayer},
 	"short.flush_replies": {Who: AnyLayer},

@@ -23,9 +23,10 @@ const (
 	ToolRemember = "remember"
 )
 
-// Scopes memory_search takes: an enumeration, so that a later scope (the
-// desk's other projects) is one more value.
-var Scopes = []search.Scope{search.ScopeProject, search.ScopeOrg, search.ScopeAll}
+// Scopes memory_search takes: an enumeration. projects and everything
+// reach the desk's other registered projects; only when the model asks,
+// never by default.
+var Scopes = []search.Scope{search.ScopeProject, search.ScopeOrg, search.ScopeAll, search.ScopeProjects, search.ScopeEverything}
 
 // SearchArgs are memory_search's arguments.
 type SearchArgs struct {
@@ -71,7 +72,7 @@ func (s *Server) addTools() {
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"query"}, AdditionalProperties: closed, Properties: map[string]*jsonschema.Schema{
 			"query": {Type: "string"},
-			"scope": {Type: "string", Enum: scopes, Description: "default all"},
+			"scope": {Type: "string", Enum: scopes, Description: "default all (this project and org); projects: every registered project, results from another one marked with its id (id:path)"},
 			"k":     {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(50.0), Description: "results, default 10"},
 			"since": {Type: "string", Description: "only notes dated from this day, " + day},
 			"until": {Type: "string", Description: "only notes dated up to this day, " + day},
@@ -191,7 +192,11 @@ func (s *Server) get(ctx context.Context, _ *sdk.CallToolRequest, a GetArgs) (*s
 		if from == 0 {
 			from = 1
 		}
-		m, err := s.opts.Backend.Memory(search.ScopeAll)
+		scope := search.ScopeAll
+		if id, _, ok := strings.Cut(a.Path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {
+			scope = search.ScopeEverything // another project's id:path, read through the desk
+		}
+		m, err := s.opts.Backend.Memory(scope)
 		if err != nil {
 			return nil, err
 		}

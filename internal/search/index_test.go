@@ -163,7 +163,13 @@ func TestRoots(t *testing.T) {
 	if got := kinds(Roots("/p", "/desk", "/home/u", ScopeAll)); got != "short,long,auto,org" {
 		t.Errorf("all scope: %s", got)
 	}
-	if _, err := ParseScope("everything"); err == nil {
+	if got := kinds(Roots("/p", "/desk", "/home/u", ScopeProjects)); got != "short,long,auto" {
+		t.Errorf("projects scope (this project's own roots): %s", got)
+	}
+	if got := kinds(Roots("/p", "/desk", "/home/u", ScopeEverything)); got != "short,long,auto,org" {
+		t.Errorf("everything scope (this project's own roots and the org's): %s", got)
+	}
+	if _, err := ParseScope("galaxy"); err == nil {
 		t.Error("bad scope accepted")
 	}
 }

@@ -27,6 +27,9 @@ type Memory struct {
 	// UpdateBudget bounds catching an index up before a search: past it
 	// the search reads what is indexed and a note says so.
 	UpdateBudget time.Duration
+	// Desk, when set, is the desk's other projects, searched with this
+	// one (scope projects and everything; see [Desk]).
+	Desk *Desk
 }
 
 // Existing keeps the roots that exist on disk: only those have an index.
@@ -46,24 +49,41 @@ func (m *Memory) Existing() []Root {
 // the answer less than complete: an index still behind, chunks whose
 // embedding failed.
 func (m *Memory) Query(ctx context.Context, query string, limit int, now time.Time, within *DayRange) (*Response, error) {
+	if m.Desk != nil {
+		return m.queryDesk(ctx, query, limit, now, within)
+	}
+	idxs, notes, err := m.open(ctx, now)
+	defer closeIndexes(idxs)
+	if err != nil {
+		return nil, err
+	}
+	o := m.Options
+	o.Limit, o.Now, o.Base, o.Within = limit, now, m.Base, within
+	resp, err := Search(ctx, idxs, query, o)
+	if err != nil {
+		return nil, err
+	}
+	resp.Notes = append(notes, resp.Notes...)
+	return resp, nil
+}
+
+// open opens the index of each existing root and catches it up within
+// UpdateBudget; the notes say which is behind. The indexes opened are
+// returned with an error too, for the caller to close.
+func (m *Memory) open(ctx context.Context, now time.Time) ([]*Index, []string, error) {
 	uctx, cancel := context.WithTimeout(ctx, m.UpdateBudget)
 	defer cancel()
 	var idxs []*Index
-	defer func() {
-		for _, ix := range idxs {
-			ix.Close()
-		}
-	}()
 	var notes []string
 	for _, r := range m.Existing() {
 		ix, err := Open(m.IndexDir, r, m.Params)
 		if err != nil {
-			return nil, err
+			return idxs, nil, err
 		}
 		idxs = append(idxs, ix)
 		st, err := ix.Refresh(uctx, now)
 		if err != nil {
-			return nil, err
+			return idxs, nil, err
 		}
 		if st.EmbedErr != nil && uctx.Err() == nil {
 			notes = append(notes, fmt.Sprintf("embedding the chunks of %s failed, they are searched by text: %v",
@@ -74,14 +94,13 @@ func (m *Memory) Query(ctx context.Context, query string, limit int, now time.Ti
 				DisplayPath(r.Dir, m.Base), st.Pending, m.UpdateBudget))
 		}
 	}
-	o := m.Options
-	o.Limit, o.Now, o.Base, o.Within = limit, now, m.Base, within
-	resp, err := Search(ctx, idxs, query, o)
-	if err != nil {
-		return nil, err
+	return idxs, notes, nil
+}
+
+func closeIndexes(idxs []*Index) {
+	for _, ix := range idxs {
+		ix.Close()
 	}
-	resp.Notes = append(notes, resp.Notes...)
-	return resp, nil
 }
 
 // Got is a read of a memory file: its text (or some of its lines) and its
@@ -95,6 +114,12 @@ type Got struct {
 // end). A path outside the roots is refused with an [*OutsideError]; a
 // memory file that does not exist yet reads as empty text.
 func (m *Memory) Get(path string, from, lines int) (Got, error) {
+	if p, rest, ok := m.Desk.split(path); ok {
+		if p != nil {
+			return p.get(rest, from, lines)
+		}
+		path = rest
+	}
 	abs, err := Resolve(m.Roots, m.Base, path)
 	if err != nil {
 		return Got{}, err

@@ -32,16 +32,24 @@ const (
 	ScopeProject Scope = "project"
 	ScopeOrg     Scope = "org"
 	ScopeAll     Scope = "all"
+	// ScopeProjects is every project on the desk's registry that shares
+	// its memory, this one first (see across.go).
+	ScopeProjects Scope = "projects"
+	// ScopeEverything is ScopeProjects and the org vault.
+	ScopeEverything Scope = "everything"
 )
 
-// ParseScope accepts project, org or all.
+// ParseScope accepts project, org, all, projects or everything.
 func ParseScope(s string) (Scope, error) {
 	switch Scope(s) {
-	case ScopeProject, ScopeOrg, ScopeAll:
+	case ScopeProject, ScopeOrg, ScopeAll, ScopeProjects, ScopeEverything:
 		return Scope(s), nil
 	}
-	return "", fmt.Errorf("unknown scope %q (want project, org or all)", s)
+	return "", fmt.Errorf("unknown scope %q (want project, org, all, projects or everything)", s)
 }
+
+// Across reports whether the scope reaches the desk's other projects.
+func (s Scope) Across() bool { return s == ScopeProjects || s == ScopeEverything }
 
 // AutoMemoryDir is Claude Code's auto-memory folder for a project:
 // ~/.claude/projects/<slug>/memory, the slug being the project path with
@@ -67,7 +75,7 @@ func Roots(projectRoot, deskDir, homeDir string, scope Scope) []Root {
 			out = append(out, Root{Dir: AutoMemoryDir(homeDir, projectRoot), Kind: KindAuto})
 		}
 	}
-	if scope != ScopeProject && deskDir != "" {
+	if scope != ScopeProject && scope != ScopeProjects && deskDir != "" {
 		out = append(out, Root{Dir: deskDir, Kind: KindOrg, Skip: []string{".claude", ".trash", "raw/_large"}})
 	}
 	return out

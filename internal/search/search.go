@@ -64,6 +64,10 @@ type Options struct {
 	// (see coverage), applied before MMR picks among them.
 	gated    bool
 	minCover float64
+	// stats, when set, are the word statistics of a whole desk of
+	// indexes, which every index's scores then use instead of its own
+	// (see across.go): scores compare across indexes.
+	stats *corpusStats
 }
 
 // snippetChars is the cap on a result's snippet these options ask for.
@@ -82,6 +86,9 @@ type Result struct {
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
 	Citation  string  `json:"citation,omitempty"` // empty with search.citations = off
+	// Project is the registry id of the project the hit comes from, in a
+	// search across projects (scope projects, everything).
+	Project string `json:"project,omitempty"`
 	// cover is the share of the query's informative weight the snippet
 	// holds, which auto-recall's threshold applies to (see coverage).
 	cover float64
@@ -93,6 +100,8 @@ type Response struct {
 	Results []Result `json:"results"`
 	Mode    string   `json:"mode"`
 	Notes   []string `json:"notes,omitempty"`
+	// Across says what a search across projects covered.
+	Across *AcrossReport `json:"across,omitempty"`
 }
 
 // Modes of a [Response].
@@ -177,6 +186,10 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	dfs, ns := make([]map[string]float64, len(idxs)), make([]float64, len(idxs))
 	allDF, allN := map[string]float64{}, 0.0
 	for i, ix := range idxs {
+		if o.stats != nil {
+			dfs[i], ns[i] = o.stats.df, o.stats.n
+			continue
+		}
 		df, n, err := ix.docFreqs(stems)
 		if err != nil {
 			return nil, false, err
@@ -186,6 +199,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		for s, d := range df {
 			allDF[s] += d
 		}
+	}
+	if o.stats != nil {
+		allDF, allN = o.stats.df, o.stats.n
 	}
 	gate := gateWeights(stems, allDF, allN)
 	var all []*hit

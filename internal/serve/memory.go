@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/search"
+
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -396,7 +398,7 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request, q *req) {
 
 type searchView struct {
 	Query   string
-	Scope   string // "project"; the form sends it, so a scope selector is one more control
+	Scope   string // project or projects
 	Results []searchResult
 	Notes   []string
 	Mode    string
@@ -405,12 +407,17 @@ type searchView struct {
 type searchResult struct {
 	Citation, Snippet, Href string
 	Score                   float64
+	Project                 string // another project's registry id; its files are not served here
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
-	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: "project"}
-	if sc := r.URL.Query().Get("scope"); sc != "" && sc != v.Scope {
-		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: this server searches one project (scope=project)"), sc))
+	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope")}
+	switch v.Scope {
+	case "":
+		v.Scope = string(search.ScopeProject)
+	case string(search.ScopeProject), string(search.ScopeProjects):
+	default:
+		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: want project or projects"), v.Scope))
 		return
 	}
 	if v.Query != "" {
@@ -430,7 +437,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
 		v.Notes, v.Mode = resp.Notes, resp.Mode
 		for _, res := range resp.Results {
 			sr := searchResult{Citation: res.Citation, Snippet: res.Snippet, Score: res.Score}
-			if _, err := resolve(q.p.Root, res.Path); err == nil {
+			if resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self {
+				sr.Project = res.Project
+			} else if _, err := resolve(q.p.Root, res.Path); err == nil {
 				sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
 			}
 			v.Results = append(v.Results, sr)

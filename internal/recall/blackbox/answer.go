@@ -54,6 +54,9 @@ type Item struct {
 	Scope  Scope   `json:"scope"`
 	Fit    string  `json:"fit,omitempty"` // "unknown" when the record has no scope where the caller gave one
 	Score  float64 `json:"score,omitempty"`
+	// Project is the registry id of another project the item comes from
+	// (scope "projects"): not this project's memory.
+	Project string `json:"project,omitempty"`
 	// Claim is what the inference asserts (the question's entities); a
 	// denial holds against it.
 	Claim *Claim `json:"claim,omitempty"`

@@ -40,6 +40,11 @@ type Box struct {
 	LongDir string // <project>/.claude/memory_long
 	Tables  *tables.Store
 	Text    TextSearcher // level 2
+	// Across is level 2 over this project's memory and the desk's other
+	// projects', asked for with scope "projects" (never a default); nil
+	// when not wired, with AcrossWhy saying why.
+	Across    TextSearcher
+	AcrossWhy string
 	// Vector is level 4; nil when no embedding provider is configured or
 	// wired, with VectorWhy saying which.
 	Vector    TextSearcher
@@ -81,7 +86,8 @@ func (b *Box) chronicle(now time.Time, action, details string) {
 // Caps reports what this box can do, for the parameters' notes.
 func (b *Box) Caps() Caps {
 	return Caps{Vector: b.Vector != nil, VectorWhy: b.VectorWhy, Research: b.Research != nil, ResearchWhy: b.ResearchWhy,
-		ResearchCalls: b.ResearchCalls, ResearchSeconds: b.ResearchSeconds, Nested: b.Nested}
+		ResearchCalls: b.ResearchCalls, ResearchSeconds: b.ResearchSeconds, Nested: b.Nested,
+		Across: b.Across != nil, AcrossWhy: b.AcrossWhy}
 }
 
 // Objects is the box's object store.

@@ -276,6 +276,9 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 		return out, note, nil
 	case LevelText, LevelVector:
 		s := b.Text
+		if level == LevelText && req.Across && b.Across != nil {
+			s = b.Across
+		}
 		if level == LevelVector {
 			if s = b.Vector; s == nil {
 				return nil, b.VectorWhy, errSkip
@@ -298,7 +301,7 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 				below++
 				continue
 			}
-			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score})
+			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, Project: h.Project})
 		}
 		note := ""
 		if below > 0 {

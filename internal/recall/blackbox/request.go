@@ -78,7 +78,9 @@ type Caps struct {
 	ResearchWhy     string // why not, when it is not ("": no claude command)
 	ResearchCalls   int
 	ResearchSeconds int
-	Nested          bool // this call runs inside level 5 of another recall
+	Nested          bool   // this call runs inside level 5 of another recall
+	Across          bool   // a level-2 searcher across the desk's projects is wired
+	AcrossWhy       string // why not, when it is not
 }
 
 // RecallRequest is a decoded recall.
@@ -102,6 +104,9 @@ type RecallRequest struct {
 	// that cycle's earlier calls, given to level 5's model calls.
 	Thread  string
 	history []threadEntry
+	// Across is the "scope" parameter given as "projects": memory text
+	// (level 2) also searches the desk's other registered projects.
+	Across bool
 }
 
 // shared fates for scope and table names, used by both verbs.
@@ -227,6 +232,10 @@ func ParseRecall(r Raw, caps Caps) (RecallRequest, map[string]Fate, error) {
 		case "lang":
 			fates[k] = unsupported("answers are the stored records in the language they were written in")
 		case "scope":
+			if s, isStr := asString(v); isStr {
+				fates[k] = reachFate(s, caps, &req.Across)
+				continue
+			}
 			fates[k] = scopeListFate(v, &req.Scopes)
 		default:
 			fates[k] = doorFate(VerbRecall, k)
@@ -262,4 +271,28 @@ func (c Caps) researchWhy() string {
 		return c.ResearchWhy
 	}
 	return "no claude command"
+}
+
+// reachFate reads the "scope" parameter given as a word: which projects'
+// memory text answers. Only projects reaches further than this one, and
+// only when asked.
+func reachFate(s string, caps Caps, across *bool) Fate {
+	switch s {
+	case "project":
+		return ok("this project's memory only (the default)")
+	case "projects":
+		if !caps.Across {
+			return unsupported("no desk of other projects to search: " + caps.acrossWhy())
+		}
+		*across = true
+		return ok("memory text (level 2) also searches the desk's other registered projects that share their memory; a passage from another project is cited id:path#Lstart-Lend and its item names the project; tables, the graph and levels 4–5 stay this project's")
+	}
+	return bad(`scope must be "project", "projects" or a list of records [{"calendar": "...", "geo": "..."}]`)
+}
+
+func (c Caps) acrossWhy() string {
+	if c.AcrossWhy != "" {
+		return c.AcrossWhy
+	}
+	return "not wired"
 }

@@ -28,6 +28,9 @@ type Hit struct {
 	Record  string  // the record id when the passage is a remembered record
 	Object  string  // the object id a relearn summary points to
 	Scope   Scope
+	// Project is the registry id of another project the passage comes
+	// from (its Path then reads id:path); "" for this project's.
+	Project string
 	// section is the whole section's text (markers out, cut at 1,200
 	// characters), what the fact id is made of: the same section is the
 	// same fact whichever part of it a question shows.

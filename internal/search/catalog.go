@@ -1,0 +1,401 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+)
+
+// The catalog is what a search across the desk's projects knows about an
+// index without opening it: opening one costs about a millisecond, and a
+// desk of 50 projects has 150 indexes, so a search that opened them all
+// would cost tens of times one project's. For each index it keeps the
+// file's identity when it was read (its size and modification time, and
+// its write-ahead log's), the folders and most recent files its last
+// update saw (to tell, by a few stats, that the memory has not changed
+// since), and for each word (stem) the number of chunks holding it and the
+// most one chunk of it can score for that word. From these a search takes
+// the statistics of the whole desk (so that scores compare across
+// indexes) and an upper bound of what each index can score for a query,
+// and opens only the indexes that can still reach the results.
+//
+// It is a cache like the indexes: catalog.sqlite in the index folder,
+// rebuilt for an index whenever the index file changed, and deleting it
+// loses nothing.
+type catalog struct {
+	db *sql.DB
+}
+
+// catalogVersion changes when what the catalog stores or how a bound is
+// computed (the ranking's formulas, see wordImpacts) changes: a catalog
+// of another version is emptied.
+const catalogVersion = "2"
+
+// catalogHot is how many of an index's most recently modified files a
+// freshness check stats, as [Index.Refresh] stats its hot files.
+const catalogHot = 16
+
+const catalogSchema = `
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS indexes(
+	id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, key TEXT NOT NULL,
+	chunks REAL NOT NULL, fresh TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS terms(
+	term TEXT NOT NULL, idx INTEGER NOT NULL, df REAL NOT NULL,
+	chunk REAL NOT NULL, passage REAL NOT NULL, postings TEXT NOT NULL,
+	PRIMARY KEY(term, idx)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS terms_by_index ON terms(idx);
+`
+
+// CatalogPath is where the catalog of the indexes in dir lives.
+func CatalogPath(dir string) string { return filepath.Join(dir, "catalog.sqlite") }
+
+func openCatalog(dir string) (*catalog, error) {
+	db, err := sqlitedb.Open(CatalogPath(dir))
+	if err != nil {
+		return nil, fmt.Errorf("open the index catalog: %w", err)
+	}
+	c := &catalog{db: db}
+	if err := c.prepare(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open the index catalog: %w", err)
+	}
+	return c, nil
+}
+
+func (c *catalog) close() error { return c.db.Close() }
+
+func (c *catalog) prepare() error {
+	if _, err := c.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
+		return err
+	}
+	var v string
+	err := c.db.QueryRow(`SELECT value FROM meta WHERE key='version'`).Scan(&v)
+	if err == nil && v == catalogVersion {
+		return nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	tx, err := c.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, q := range []string{`DROP TABLE IF EXISTS terms`, `DROP TABLE IF EXISTS indexes`, `DELETE FROM meta`, catalogSchema} {
+		if _, err := tx.Exec(q); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('version', ?)`, catalogVersion); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// freshness is what an index's last update saw: its folders' and its most
+// recent files' modification times (and sizes), relative to the root.
+type freshness struct {
+	Dirs  map[string]int64    `json:"dirs"`
+	Files map[string][2]int64 `json:"files"` // mtime, size
+}
+
+// holds reports whether the memory under root still looks as the index
+// saw it: every folder and recent file unchanged. No folder recorded (no
+// complete update yet) does not hold. A file edited in place that is not
+// among the recent ones goes unseen, as in [Index.Refresh] between its
+// rotations; the index is caught up when a search opens it.
+func (f freshness) holds(root string) bool {
+	if len(f.Dirs) == 0 {
+		return false
+	}
+	for rel, m := range f.Dirs {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || !fi.IsDir() || fi.ModTime().UnixNano() != m {
+			return false
+		}
+	}
+	for rel, ms := range f.Files {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil || fi.ModTime().UnixNano() != ms[0] || fi.Size() != ms[1] {
+			return false
+		}
+	}
+	return true
+}
+
+// catEntry is one index as the catalog holds it.
+type catEntry struct {
+	id     int64
+	key    string
+	chunks float64
+	fresh  freshness
+}
+
+// fileKey identifies the state of an index file by its size and time and
+// those of its write-ahead log when it holds frames; "" when there is no
+// index file. A reader's open and close leaves it as it was.
+func fileKey(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	key := fmt.Sprintf("%d.%d", fi.ModTime().UnixNano(), fi.Size())
+	if w, err := os.Stat(path + "-wal"); err == nil && w.Size() > 0 {
+		key += fmt.Sprintf("+%d.%d", w.ModTime().UnixNano(), w.Size())
+	}
+	return key
+}
+
+// entries is every catalogued index by its file's path: one query for
+// the whole desk (a few hundred rows), cheaper than one per index.
+func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT id, path, key, chunks, fresh FROM indexes`)
+	if err != nil {
+		return nil, fmt.Errorf("read the index catalog: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]*catEntry{}
+	for rows.Next() {
+		e := &catEntry{}
+		var path, fresh string
+		if err := rows.Scan(&e.id, &path, &e.key, &e.chunks, &fresh); err != nil {
+			return nil, fmt.Errorf("read the index catalog: %w", err)
+		}
+		if json.Unmarshal([]byte(fresh), &e.fresh) == nil { // a damaged row is read again from its index
+			out[path] = e
+		}
+	}
+	return out, rows.Err()
+}
+
+// wordStat is one word of one index: the chunks holding it and the most
+// a chunk (and a passage of it) can score for it, before IDF; for a rare
+// word (in at most rareChunks chunks) also each of those chunks with what
+// it scores for the word, so that a bound knows which rare words meet in
+// one chunk instead of supposing they all do.
+type wordStat struct {
+	df, chunk, passage float64
+	postings           []posting
+}
+
+// posting is one chunk of a rare word: its id and its chunk and passage
+// impacts for the word.
+type posting struct {
+	ID      int64   `json:"i"`
+	Chunk   float64 `json:"c"`
+	Passage float64 `json:"p"`
+}
+
+// rareChunks is how many chunks a word may be in and still have its
+// chunks listed.
+const rareChunks = 8
+
+// snapshot reads what the catalog keeps of ix, which is open and caught
+// up. The key is written later, by setKey, once the index is closed: a
+// close may checkpoint the index and so change its file.
+func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
+	var n float64
+	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
+		if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&n); err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+		}
+	}
+	dirs, err := ix.storedDirs()
+	if err != nil {
+		return nil, err
+	}
+	fresh := freshness{Dirs: dirs, Files: map[string][2]int64{}}
+	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, size FROM files ORDER BY mtime DESC LIMIT ?`, catalogHot)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+	}
+	for rows.Next() {
+		var p string
+		var m, s int64
+		if err := rows.Scan(&p, &m, &s); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+		}
+		fresh.Files[p] = [2]int64{m, s}
+	}
+	rows.Close()
+	words, err := wordImpacts(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	fj, _ := json.Marshal(fresh)
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	defer tx.Rollback()
+	e := &catEntry{chunks: n, fresh: fresh}
+	// no key until the index is closed: a search meanwhile reads it again
+	if err := tx.QueryRowContext(ctx, `INSERT INTO indexes(path, key, chunks, fresh) VALUES(?, '', ?, ?)
+		ON CONFLICT(path) DO UPDATE SET key='', chunks=excluded.chunks, fresh=excluded.fresh RETURNING id`,
+		ix.Path, n, string(fj)).Scan(&e.id); err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM terms WHERE idx = ?`, e.id); err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	st, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, idx, df, chunk, passage, postings) VALUES(?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	defer st.Close()
+	for w, s := range words {
+		post := ""
+		if s.postings != nil {
+			b, _ := json.Marshal(s.postings)
+			post = string(b)
+		}
+		if _, err := st.ExecContext(ctx, w, e.id, s.df, s.chunk, s.passage, post); err != nil {
+			return nil, fmt.Errorf("write the index catalog: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	return e, nil
+}
+
+// setKey records the index file's state the snapshot describes.
+func (c *catalog) setKey(ctx context.Context, id int64, key string) error {
+	_, err := c.db.ExecContext(ctx, `UPDATE indexes SET key = ? WHERE id = ?`, key, id)
+	return err
+}
+
+// wordImpacts is, for every word of ix, the chunks holding it (FTS5's own
+// count, which [Index.docFreqs] reads) and the most one chunk scores for
+// it, by the formulas of textCandidates (BM25 with the title and heading
+// fields, the chunk's length against the average) and of passageBM25
+// (the same count, k1 only): a query's score in this index is at most
+// what these add up to. A word FTS5 knows that the chunks' stems do not
+// show gets the highest score a word can have. A word's chunks are listed
+// only when the chunks' stems show it exactly as often as FTS5 counts it:
+// a list missing a chunk would make a bound too low.
+func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
+	out := map[string]wordStat{}
+	rows, err := ix.db.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab`)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+	}
+	for rows.Next() {
+		var t string
+		var d float64
+		if err := rows.Scan(&t, &d); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+		}
+		out[t] = wordStat{df: d, chunk: -1}
+	}
+	rows.Close()
+	var avg float64
+	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
+		avg = 1
+	}
+	rows, err = ix.db.QueryContext(ctx, `SELECT c.id, f.stems, f.title, f.heads, c.tokens FROM chunks c JOIN chunks_fts f ON f.rowid = c.id`)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	tf := map[string]float64{}
+	for rows.Next() {
+		var id int64
+		var stems, title, heads string
+		var tokens float64
+		if err := rows.Scan(&id, &stems, &title, &heads, &tokens); err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+		}
+		clear(tf)
+		for _, w := range strings.Fields(stems) {
+			tf[w]++
+		}
+		for _, f := range []struct {
+			text string
+			w    float64
+		}{{title, titleWeight}, {heads, headingWeight}} {
+			seen := map[string]bool{}
+			for _, w := range strings.Fields(f.text) {
+				if !seen[w] {
+					seen[w] = true
+					tf[w] += f.w
+				}
+			}
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
+		for w, f := range tf {
+			s, ok := out[w]
+			if !ok {
+				continue
+			}
+			ci, pi := f*(bm25K1+1)/(f+norm), f*(passageK1+1)/(f+passageK1)
+			s.chunk, s.passage = math.Max(s.chunk, ci), math.Max(s.passage, pi)
+			if s.df <= rareChunks {
+				s.postings = append(s.postings, posting{ID: id, Chunk: ci, Passage: pi})
+			}
+			out[w] = s
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+	}
+	for w, s := range out {
+		if s.chunk < 0 {
+			s.chunk, s.passage = bm25K1+1, passageK1+1
+		}
+		if float64(len(s.postings)) != s.df {
+			s.postings = nil
+		}
+		out[w] = s
+	}
+	return out, nil
+}
+
+// words reads the catalogued statistics of stems for the indexes ids.
+func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string) (map[int64]map[string]wordStat, error) {
+	out := map[int64]map[string]wordStat{}
+	if len(stems) == 0 || len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(stems))
+	marks := make([]string, len(stems))
+	for i, s := range stems {
+		args[i], marks[i] = s, "?"
+	}
+	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, postings FROM terms WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the index catalog: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t string
+		var id int64
+		var s wordStat
+		var post string
+		if err := rows.Scan(&t, &id, &s.df, &s.chunk, &s.passage, &post); err != nil {
+			return nil, fmt.Errorf("read the index catalog: %w", err)
+		}
+		if !ids[id] {
+			continue
+		}
+		if post != "" && json.Unmarshal([]byte(post), &s.postings) != nil {
+			s.postings = nil // unreadable: the word counts as common
+		}
+		if out[id] == nil {
+			out[id] = map[string]wordStat{}
+		}
+		out[id][t] = s
+	}
+	return out, rows.Err()
+}
