@@ -58,6 +58,7 @@ type Input struct {
 	Reason               string // SessionEnd
 	ToolName             string // PostToolUse
 	ToolFilePath         string // PostToolUse: tool_input.file_path of Write/Edit/MultiEdit
+	AgentID              string // set when a subagent's turn fired the event (SubagentStop has it)
 	Raw                  []byte
 }
 
@@ -100,6 +101,7 @@ func Decode(r io.Reader) (*Input, error) {
 		Reason:               v.Get("reason").String(),
 		ToolName:             v.Get("tool_name").String(),
 		ToolFilePath:         v.Get("tool_input.file_path").String(),
+		AgentID:              v.Get("agent_id").String(),
 		Raw:                  data,
 	}
 	if in.SessionID == "" {
