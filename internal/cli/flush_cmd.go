@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -52,8 +50,10 @@ Each segment is written exactly once however many flushers race.`,
 
 func flushRun(opts *FlushOptions) error {
 	trigger := opts.Trigger
-	if trigger != "" && !slices.Contains(shortterm.Triggers(), trigger) {
-		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(shortterm.Triggers(), ", "))
+	if trigger != "" {
+		if err := checkChoice("flush", "trigger", trigger, shortterm.Triggers()); err != nil {
+			return err
+		}
 	}
 	req := shortterm.FlushRequest{Session: opts.Session, Pending: opts.Pending, Trigger: trigger, Final: opts.Final}
 	if req.Session == "" && !req.Pending {

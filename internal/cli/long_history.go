@@ -96,6 +96,9 @@ func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cob
 }
 
 func longHistoryRun(opts *LongHistoryOptions) error {
+	if err := checkMinFlag("long "+opts.Action, "limit", opts.Limit, 0); err != nil {
+		return err
+	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
@@ -183,7 +186,7 @@ OTHER becomes a redirect page linking PAGE. One commit records it.`,
 
 func factMergeRun(opts *FactMergeOptions) error {
 	if opts.From == "" {
-		return withHint(fmt.Errorf("fact merge: --from OTHER is required"), "name the card to fold into PAGE, e.g. --from wiki/Old.md")
+		return usagef("name the card to fold into PAGE, e.g. --from wiki/Old.md", "fact merge: --from OTHER is required")
 	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {

@@ -64,9 +64,22 @@ nothing. Each project's run adds a line to the desk's night.log.`,
 	return cmd
 }
 
-func nightRun(opts *NightOptions) error {
+// validate checks the flags before anything is read or created.
+func (opts *NightOptions) validate() error {
 	if opts.All && opts.Project != "" {
-		return withHint(fmt.Errorf("night: --all and --project exclude each other"), "pass one of them")
+		return usagef("pass one of them", "night: --all and --project exclude each other")
+	}
+	if opts.Date != "" {
+		if _, err := parseDateFlag("night", "now", opts.Date); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nightRun(opts *NightOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	if opts.Home != "" {
 		home, err := filepath.Abs(opts.Home)
@@ -80,10 +93,7 @@ func nightRun(opts *NightOptions) error {
 	}
 	now := opts.Now()
 	if opts.Date != "" {
-		d, err := time.ParseInLocation("2006-01-02", opts.Date, time.Local)
-		if err != nil {
-			return withHint(fmt.Errorf("night: read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
-		}
+		d, _ := parseDateFlag("night", "now", opts.Date) // checked by validate
 		// The night of a date runs at its end: that date is "today".
 		now = d.Add(23*time.Hour + 59*time.Minute)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -25,7 +24,7 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.TrimSpace(strings.Join(args, " "))
 			if opts.Question == "" {
-				return withHint(errors.New("org query: no question"), "e.g. `memhook org query как мы проводим ретро`")
+				return usagef("e.g. `memhook org query как мы проводим ретро`", "org query: no question")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -39,6 +38,10 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 }
 
 func orgQueryRun(opts *OrgQueryOptions) error {
+	// Before the vault is created on first use.
+	if err := checkMinFlag("org query", "limit", opts.Limit, 1); err != nil {
+		return err
+	}
 	v, err := openOrCreateOrg(opts.Factory)
 	if err != nil {
 		return err

@@ -46,6 +46,15 @@ Projects are only read. The same inputs and --now give the same bytes.`,
 }
 
 func rollupRun(opts *RollupOptions) error {
+	// The flags are checked before the desk or the org vault is touched.
+	var date time.Time
+	if opts.Date != "" {
+		d, err := parseDateFlag("rollup", "now", opts.Date)
+		if err != nil {
+			return err
+		}
+		date = d
+	}
 	if opts.Home != "" {
 		home, err := filepath.Abs(opts.Home)
 		if err != nil {
@@ -79,10 +88,8 @@ func rollupRun(opts *RollupOptions) error {
 		return err
 	}
 	today := opts.Now()
-	if opts.Date != "" {
-		if today, err = time.ParseInLocation("2006-01-02", opts.Date, time.Local); err != nil {
-			return withHint(fmt.Errorf("read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
-		}
+	if !date.IsZero() {
+		today = date
 	}
 	start := opts.Now()
 	r := rollup.Collect(rollup.Options{

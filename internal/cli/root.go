@@ -58,9 +58,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdVersion(f),
 		newCmdCommands(f, nil),
 	)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")
-	})
+	root.SetFlagErrorFunc(flagError)
 	checkUsage(root)
 	return root
 }
@@ -108,16 +106,16 @@ func checkUsage(c *cobra.Command) {
 			case len(args) == 0 && !cmd.HasParent():
 				return cmd.Help()
 			case len(args) == 0:
-				return withHint(fmt.Errorf("%s: missing command (one of: %s)", commandName(cmd), strings.Join(subs, ", ")), hint)
+				return usageErr(fmt.Errorf("%s: missing command (one of: %s)", commandName(cmd), strings.Join(subs, ", ")), hint)
 			}
 			cmd.SuggestionsMinimumDistance = 2
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				hint = "did you mean `" + cmd.CommandPath() + " " + s[0] + "`?"
 			}
 			if !cmd.HasParent() {
-				return withHint(fmt.Errorf("unknown command %q", args[0]), hint)
+				return usageErr(fmt.Errorf("unknown command %q", args[0]), hint)
 			}
-			return withHint(fmt.Errorf("%s: unknown command %q (one of: %s)", commandName(cmd), args[0], strings.Join(subs, ", ")), hint)
+			return usageErr(fmt.Errorf("%s: unknown command %q (one of: %s)", commandName(cmd), args[0], strings.Join(subs, ", ")), hint)
 		}
 		return
 	}
@@ -133,6 +131,6 @@ func checkUsage(c *cobra.Command) {
 		if len(args) > 0 && check(cmd, nil) == nil && strings.HasPrefix(err.Error(), "unknown command") {
 			err = fmt.Errorf("takes no arguments, got %q", args[0])
 		}
-		return withHint(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
+		return usageErr(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
@@ -42,8 +41,11 @@ memory roots are refused.`,
 }
 
 func getRun(opts *GetOptions) error {
-	if opts.From < 1 || opts.Lines < 0 {
-		return withHint(fmt.Errorf("--from %d --lines %d", opts.From, opts.Lines), "--from counts from 1; --lines is 0 or more")
+	if err := checkMinFlag("get", "from", opts.From, 1); err != nil {
+		return err
+	}
+	if err := checkMinFlag("get", "lines", opts.Lines, 0); err != nil {
+		return err
 	}
 	s, err := opts.memoryRoots(opts.Project, "", string(search.ScopeAll))
 	if err != nil {

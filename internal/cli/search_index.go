@@ -40,6 +40,9 @@ embedding model rebuilds an index.`,
 }
 
 func indexRun(opts *IndexOptions) error {
+	if err := checkScopeFlag("index", opts.Root, opts.Scope); err != nil {
+		return err
+	}
 	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
 	if err != nil {
 		return err

@@ -52,8 +52,11 @@ func searchRun(opts *SearchOptions) error {
 	if strings.TrimSpace(opts.Query) == "" {
 		return withHint(fmt.Errorf("empty query"), "give the words to search for")
 	}
-	if opts.Limit <= 0 {
-		return withHint(fmt.Errorf("--limit %d", opts.Limit), "use a positive --limit")
+	if err := checkMinFlag("search", "limit", opts.Limit, 1); err != nil {
+		return err
+	}
+	if err := checkScopeFlag("search", opts.Root, opts.Scope); err != nil {
+		return err
 	}
 	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
 	if err != nil {

@@ -163,7 +163,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	ln := opts.Listener
 	if ln == nil {
 		if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-			return withHint(fmt.Errorf("serve: --addr %q: want host:port", opts.Addr), "for example --addr "+DefaultServeAddr)
+			return usagef("for example --addr "+DefaultServeAddr, "serve: --addr %q: want host:port", opts.Addr)
 		}
 		var err error
 		if ln, err = net.Listen("tcp", opts.Addr); err != nil {

@@ -103,6 +103,9 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 }
 
 func skillRun(opts *SkillOptions) error {
+	if err := checkMinFlag("skill "+opts.Action, "limit", opts.Limit, 0); err != nil {
+		return err
+	}
 	ref, err := opts.find()
 	if err != nil {
 		return err
@@ -151,7 +154,7 @@ func skillRun(opts *SkillOptions) error {
 // candidate.
 func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	if opts.From == "" {
-		return withHint(fmt.Errorf("skill candidate %s: --from is required", opts.Name), "memhook skill candidate NAME --from FILE")
+		return usagef("memhook skill candidate NAME --from FILE", "skill candidate %s: --from is required", opts.Name)
 	}
 	var text []byte
 	var err error
