@@ -1,7 +1,8 @@
 # cerebro — build, test and install the memhook helper and the plugin.
 # memhook is pure Go: built with CGO_ENABLED=0 it is one static binary.
-# memhook-hot, built beside it, runs the per-turn hooks (UserPromptSubmit,
-# Stop) without memhook's start-up cost and hands it the rest.
+# memhook-hot, built beside it, runs the hooks of every turn and every tool
+# call (UserPromptSubmit, Stop, PostToolUse) without memhook's start-up cost
+# and hands it the rest.
 GO ?= go
 EXE := $(shell $(GO) env GOEXE)
 BIN := bin/memhook$(EXE)
@@ -18,8 +19,10 @@ build:
 vet:
 	$(GO) vet ./...
 
+# The whole suite; at its end, what this machine could not test (Chromium,
+# ../shared) and the command that fixes each (scripts/test).
 test: build vet
-	$(GO) test -count=1 ./...
+	GO=$(GO) ./scripts/test
 
 install: build
 	./scripts/install
