@@ -10,7 +10,7 @@ HOT := bin/memhook-hot$(EXE)
 VERSION ?= $(shell sed -n 's/.*"version": *"\([^"]*\)".*/\1/p' .claude-plugin/plugin.json)
 LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSION)
 
-.PHONY: build test e2e install uninstall bench vet clean screenshots
+.PHONY: build test e2e e2e-latest install uninstall bench vet clean screenshots
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
@@ -35,6 +35,11 @@ uninstall: build
 
 e2e: build
 	./e2e/run
+
+# The same suite against npm's latest Claude Code (installed in e2e/.latest),
+# ending with what differs from the pinned release.
+e2e-latest: build
+	./e2e/run --latest
 
 bench: build
 	./bench/run
