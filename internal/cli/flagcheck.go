@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -31,21 +30,6 @@ func usageErr(err error, hint string) error {
 // usagef formats a usage error.
 func usagef(hint, format string, args ...any) error {
 	return usageErr(fmt.Errorf(format, args...), hint)
-}
-
-// asUsage marks an error cobra or pflag returned as a usage error,
-// keeping a hint it already carries.
-func asUsage(err error) error {
-	var u *usageError
-	if err == nil || errors.As(err, &u) {
-		return err
-	}
-	var h hinter
-	hint := ""
-	if errors.As(err, &h) {
-		hint = h.Hint()
-	}
-	return usageErr(err, hint)
 }
 
 // nearest is the option closest to word — a prefix of it, or at most two
