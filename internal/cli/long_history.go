@@ -95,8 +95,13 @@ func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cob
 	return out
 }
 
+// validate checks the flags before the store is opened.
+func (opts *LongHistoryOptions) validate() error {
+	return checkMinFlag("long "+opts.Action, "limit", opts.Limit, 0)
+}
+
 func longHistoryRun(opts *LongHistoryOptions) error {
-	if err := checkMinFlag("long "+opts.Action, "limit", opts.Limit, 0); err != nil {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	s, root, err := opts.longStore(opts.Project)

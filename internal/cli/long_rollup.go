@@ -43,11 +43,18 @@ only read.`,
 	return cmd
 }
 
+// validate checks --now before the store is opened.
+func (opts *RollupDaysOptions) validate() error {
+	if opts.NowDate == "" {
+		return nil
+	}
+	_, err := parseDateFlag("rollup-days", "now", opts.NowDate)
+	return err
+}
+
 func rollupDaysRun(opts *RollupDaysOptions) error {
-	if opts.NowDate != "" {
-		if _, err := parseDateFlag("rollup-days", "now", opts.NowDate); err != nil {
-			return err
-		}
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {

@@ -37,9 +37,13 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 	return cmd
 }
 
+// validate checks the flags before the vault is created on first use.
+func (opts *OrgQueryOptions) validate() error {
+	return checkMinFlag("org query", "limit", opts.Limit, 1)
+}
+
 func orgQueryRun(opts *OrgQueryOptions) error {
-	// Before the vault is created on first use.
-	if err := checkMinFlag("org query", "limit", opts.Limit, 1); err != nil {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	v, err := openOrCreateOrg(opts.Factory)

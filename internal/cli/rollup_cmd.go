@@ -45,15 +45,22 @@ Projects are only read. The same inputs and --now give the same bytes.`,
 	return cmd
 }
 
+// validate checks --now before the desk or the org vault is touched.
+func (opts *RollupOptions) validate() error {
+	if opts.Date == "" {
+		return nil
+	}
+	_, err := parseDateFlag("rollup", "now", opts.Date)
+	return err
+}
+
 func rollupRun(opts *RollupOptions) error {
-	// The flags are checked before the desk or the org vault is touched.
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	var date time.Time
 	if opts.Date != "" {
-		d, err := parseDateFlag("rollup", "now", opts.Date)
-		if err != nil {
-			return err
-		}
-		date = d
+		date, _ = parseDateFlag("rollup", "now", opts.Date)
 	}
 	if opts.Home != "" {
 		home, err := filepath.Abs(opts.Home)

@@ -40,11 +40,16 @@ memory roots are refused.`,
 	return cmd
 }
 
-func getRun(opts *GetOptions) error {
+// validate checks --from and --lines before any file is read.
+func (opts *GetOptions) validate() error {
 	if err := checkMinFlag("get", "from", opts.From, 1); err != nil {
 		return err
 	}
-	if err := checkMinFlag("get", "lines", opts.Lines, 0); err != nil {
+	return checkMinFlag("get", "lines", opts.Lines, 0)
+}
+
+func getRun(opts *GetOptions) error {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	s, err := opts.memoryRoots(opts.Project, "", string(search.ScopeAll))

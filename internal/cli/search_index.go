@@ -39,8 +39,11 @@ embedding model rebuilds an index.`,
 	return cmd
 }
 
+// validate checks --scope before any index is opened.
+func (opts *IndexOptions) validate() error { return checkScopeFlag("index", opts.Root, opts.Scope) }
+
 func indexRun(opts *IndexOptions) error {
-	if err := checkScopeFlag("index", opts.Root, opts.Scope); err != nil {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)

@@ -102,8 +102,13 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 	return skill.Ref{}, withHint(firstErr, "name the skills folder with --skills-dir")
 }
 
+// validate checks the flags before the skill is looked up.
+func (opts *SkillOptions) validate() error {
+	return checkMinFlag("skill "+opts.Action, "limit", opts.Limit, 0)
+}
+
 func skillRun(opts *SkillOptions) error {
-	if err := checkMinFlag("skill "+opts.Action, "limit", opts.Limit, 0); err != nil {
+	if err := opts.validate(); err != nil {
 		return err
 	}
 	ref, err := opts.find()
