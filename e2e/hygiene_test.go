@@ -87,10 +87,13 @@ func TestOwnCommandsAreNotRequests(t *testing.T) {
 			t.Errorf("the distillates' %s names a cerebro command (%q):\n%s", head, m, s.Daily())
 		}
 	}
-	if n := strings.Count(all, "cerebro: memory_long_active on"); n != 1 {
+	// The command is recorded as run, in the user's own words: whether it
+	// switched anything on is memory's own record, not the distillate's.
+	const ranLine = "cerebro: `/cerebro:memory_long_active on`"
+	if n := strings.Count(all, ranLine); n != 1 {
 		t.Errorf("the distillates have %d outcome lines for switching long-term memory on, want 1:\n%s", n, s.Daily())
 	}
-	for _, quiet := range []string{"cerebro: flush", "cerebro: recall", "cerebro: health"} {
+	for _, quiet := range []string{"/cerebro:flush`", "/cerebro:recall", "/cerebro:health`"} {
 		if strings.Contains(all, quiet) {
 			t.Errorf("%q changed nothing yet has an outcome line:\n%s", quiet, s.Daily())
 		}
@@ -112,7 +115,7 @@ func TestOwnCommandsAreNotRequests(t *testing.T) {
 			t.Errorf("the next session's inject names a cerebro command in %s (%q):\n%s", head, m, ctx)
 		}
 	}
-	if !strings.Contains(ctx, "cerebro: memory_long_active on") {
+	if !strings.Contains(ctx, ranLine) {
 		t.Errorf("the next session's inject lacks the outcome line of switching long-term memory on:\n%s", ctx)
 	}
 	s.checkHooks()

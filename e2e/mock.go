@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -136,6 +137,7 @@ func (m *Mock) Messages() []Request {
 
 // DefaultRules are the built-in triggers, tried in order:
 //   - the compaction prompt → a <summary> with MOCK-SUMMARY;
+//   - a turn carrying ToolSearch's result after TRIGGER_MCP → that MCP call;
 //   - a turn carrying a tool_result → "MOCK-REPLY after tool";
 //   - a <task-notification> (a background subagent's result) → "MOCK-REPLY
 //     after the subagent's result";
@@ -144,6 +146,9 @@ func (m *Mock) Messages() []Request {
 //   - TRIGGER_SKILL:<plugin:skill> → the Skill tool on that skill;
 //   - TRIGGER_AGENT → a general-purpose subagent;
 //   - TRIGGER_WRITE:<path>:<one-line content> → the Write tool;
+//   - TRIGGER_MCP:<tool> <JSON arguments> → the MCP tool named
+//     mcp__…__<tool> with those arguments; when Claude Code defers MCP
+//     tools (2.1.3xx), ToolSearch loads it first;
 //   - anything else → "MOCK-REPLY: " plus the first words of the prompt
 //     (so distillates show which turn a reply belongs to).
 func DefaultRules() []Rule {
@@ -151,6 +156,7 @@ func DefaultRules() []Rule {
 		{Trigger: CompactionPrompt, Reply: func(*Turn) []Block {
 			return []Block{Text("<analysis>mock</analysis>\n<summary>MOCK-SUMMARY of the session</summary>")}
 		}},
+		{Match: func(t *Turn) bool { return AfterToolSearch(t) && strings.Contains(t.Body.Raw, "TRIGGER_MCP:") }, Reply: mcpCall},
 		{Match: func(t *Turn) bool { return t.HasToolResult }, Reply: func(*Turn) []Block {
 			return []Block{Text("MOCK-REPLY after tool")}
 		}},
@@ -178,6 +184,7 @@ func DefaultRules() []Rule {
 			path, content, _ := strings.Cut(arg, ":")
 			return []Block{ToolUse("Write", map[string]any{"file_path": path, "content": content + "\n"})}
 		}},
+		{Trigger: "TRIGGER_MCP:", Match: func(t *Turn) bool { return mcpTool(t, argAfter(t.Text, "TRIGGER_MCP:")) != "" }, Reply: mcpCall},
 		{Reply: func(t *Turn) []Block {
 			words := strings.Fields(t.Prompt)
 			if len(words) > 12 {
@@ -189,6 +196,79 @@ func DefaultRules() []Rule {
 }
 
 func offers(tool string) func(*Turn) bool { return func(t *Turn) bool { return t.Tools[tool] } }
+
+// mcpTool is the MCP tool whose name ends in "__"+name (Claude Code
+// prefixes a server's tools with mcp__<server>__): offered in the request's
+// tools, or, when ToolSearch is offered, named among the deferred tools.
+func mcpTool(t *Turn, name string) string {
+	if name == "" {
+		return ""
+	}
+	for n := range t.Tools {
+		if strings.HasPrefix(n, "mcp__") && strings.HasSuffix(n, "__"+name) {
+			return n
+		}
+	}
+	if t.Tools["ToolSearch"] {
+		re := regexp.MustCompile(`mcp__[A-Za-z0-9_-]+__` + regexp.QuoteMeta(name) + `\b`)
+		return re.FindString(t.Body.Raw)
+	}
+	return ""
+}
+
+// mcpCall answers TRIGGER_MCP:<tool> <JSON arguments>, the newest in the
+// conversation, with that call (see [MCPCall]).
+func mcpCall(t *Turn) []Block {
+	text := ""
+	for _, m := range t.Body.Get("messages").Array() {
+		if m.Get("role").String() != "user" {
+			continue
+		}
+		if c := m.Get("content"); c.IsArray() {
+			for _, b := range c.Array() {
+				if strings.Contains(b.Get("text").String(), "TRIGGER_MCP:") {
+					text = b.Get("text").String()
+				}
+			}
+		} else if strings.Contains(c.String(), "TRIGGER_MCP:") {
+			text = c.String()
+		}
+	}
+	_, args, _ := strings.Cut(argLine(text, "TRIGGER_MCP:"), " ")
+	input := map[string]any{}
+	_ = json.Unmarshal([]byte(args), &input)
+	return MCPCall(t, argAfter(text, "TRIGGER_MCP:"), input)
+}
+
+// MCPCall is a reply calling the MCP tool named mcp__…__<tool> with input.
+// While Claude Code defers MCP tools (offered by name only, 2.1.3xx), the
+// reply is ToolSearch loading it, and the call follows on the next turn:
+// a rule using MCPCall also matches [AfterToolSearch] turns.
+func MCPCall(t *Turn, tool string, input map[string]any) []Block {
+	name := mcpTool(t, tool)
+	if !t.Tools[name] && t.Tools["ToolSearch"] && !AfterToolSearch(t) {
+		return []Block{ToolUse("ToolSearch", map[string]any{"query": "select:" + name})}
+	}
+	return []Block{ToolUse(name, input)}
+}
+
+// AfterToolSearch is a turn carrying the result of ToolSearch loading an
+// MCP tool, which the model's previous reply asked for.
+func AfterToolSearch(t *Turn) bool {
+	msgs := t.Body.Get("messages").Array()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Get("role").String() != "assistant" {
+			continue
+		}
+		for _, b := range msgs[i].Get("content").Array() {
+			if b.Get("type").String() == "tool_use" {
+				return t.HasToolResult && b.Get("name").String() == "ToolSearch" && strings.HasPrefix(b.Get("input.query").String(), "select:mcp__")
+			}
+		}
+		return false
+	}
+	return false
+}
 
 // argAfter is the whitespace-free word following marker.
 func argAfter(text, marker string) string {

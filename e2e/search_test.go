@@ -46,7 +46,7 @@ func promptContext(r Request) string {
 	return ""
 }
 
-var recallCitation = regexp.MustCompile(`"cite": "\.claude/memory_short/daily/\d{4}-\d{2}-\d{2}\.md:\d+-\d+"`)
+var recallCitation = regexp.MustCompile(`"cite": "\.claude/memory_short/daily/\d{4}-\d{2}-\d{2}\.md#L\d+-L\d+"`)
 
 var dailyCitation = regexp.MustCompile(`\.claude/memory_short/daily/\d{4}-\d{2}-\d{2}\.md#L\d+-L\d+`)
 
@@ -78,7 +78,7 @@ func TestRecallCommandAndAutoRecall(t *testing.T) {
 
 	// /recall runs the black-box recall (the same word means the same
 	// thing in the CLI and in Claude Code): one answer object whose items
-	// cite the daily file by path:start-end.
+	// cite the daily file by path#Lstart-Lend.
 	r := s.Prompt("/cerebro:recall Axolotl refunds")
 	got := s.commandTurn("recall")
 	if !recallCitation.MatchString(got) || !strings.Contains(got, `"depth_used": 2`) || !strings.Contains(got, "Axolotl Pay settle") {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
@@ -26,7 +27,8 @@ var (
 	hotBin   = flag.String("hot", "", "memhook-hot beside -bin: the per-turn hooks go through it, as scripts/memhook routes them")
 	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts")
 	facts    = flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of the transcripts")
-	scorer   = flag.String("scorer", "../shared/bench/distill_score.py", "the scorer")
+	scorer   = flag.String("scorer", "../shared/bench/distill_score.py", "the per-fact scorer")
+	truthPy  = flag.String("truth", "../shared/bench/distill_truth.py", "the report: recall, the prompts+final baseline, false claims")
 	keep     = flag.String("out", "", "keep the memory texts in this directory (default: a temporary one)")
 	capChars = flag.Int("cap", 9000, "inject.max_chars the replay runs with")
 	distill  = flag.String("distiller", "extractive", "distiller.kind")
@@ -34,13 +36,11 @@ var (
 
 func main() {
 	flag.Parse()
-	var doc struct {
-		Transcripts []struct {
-			File string `json:"file"`
-		} `json:"transcripts"`
-	}
 	data, err := os.ReadFile(*facts)
 	check(err)
+	var doc struct {
+		Transcripts []json.RawMessage `json:"transcripts"`
+	}
 	check(json.Unmarshal(data, &doc))
 	work, err := os.MkdirTemp("", "cerebro-distill-")
 	check(err)
@@ -50,50 +50,290 @@ func main() {
 		out = filepath.Join(work, "out")
 	}
 	dirs := map[string]string{}
-	for _, k := range []string{"inject", "last", "dialogue"} {
+	for _, k := range []string{"inject", "last", "dialogue", "daily"} {
 		dirs[k] = filepath.Join(out, k)
 		check(os.MkdirAll(dirs[k], 0o755))
 	}
-	fmt.Printf("%-60s %8s %8s %s\n", "transcript", "inject", "sections", "within cap")
+	var files []string
+	for _, raw := range doc.Transcripts {
+		var t struct {
+			File string `json:"file"`
+		}
+		check(json.Unmarshal(raw, &t))
+		files = append(files, t.File)
+	}
 	allWithin := true
-	for _, t := range doc.Transcripts {
-		file := filepath.Join(*fixtures, t.File)
-		stem := strings.TrimSuffix(t.File, ".jsonl")
+	sections := map[string]int{}
+	for _, name := range files {
+		file := filepath.Join(*fixtures, name)
+		stem := strings.TrimSuffix(name, ".jsonl")
 		lines := readLines(file)
-		inject, sections := replay(work, file, lines)
-		within := len([]rune(inject)) <= *capChars
-		allWithin = allWithin && within
-		fmt.Printf("%-60.60s %8d %8d %v\n", stem, len([]rune(inject)), sections, within)
+		inject, n, written := replayDaily(work, file, lines)
+		sections[stem] = n
+		check(os.WriteFile(filepath.Join(dirs["daily"], stem+".txt"), []byte(written), 0o644))
+		if len([]rune(inject)) > *capChars {
+			allWithin = false
+			fmt.Printf("over the cap: %s (%d characters)\n", stem, len([]rune(inject)))
+		}
 		check(os.WriteFile(filepath.Join(dirs["inject"], stem+".txt"), []byte(inject), 0o644))
 		last, dialogue := references(lines)
 		check(os.WriteFile(filepath.Join(dirs["last"], stem+".txt"), []byte(last), 0o644))
 		check(os.WriteFile(filepath.Join(dirs["dialogue"], stem+".txt"), []byte(dialogue), 0o644))
 	}
+	// The two collections the facts file was built from (its README):
+	// the first nine sessions, then eight added later. Rules are tuned on
+	// one and checked on the other; each is reported on its own.
+	halves := []struct {
+		name    string
+		entries []json.RawMessage
+	}{{"all", doc.Transcripts}}
+	if len(doc.Transcripts) > firstCollection {
+		halves = append(halves,
+			struct {
+				name    string
+				entries []json.RawMessage
+			}{"first nine", doc.Transcripts[:firstCollection]},
+			struct {
+				name    string
+				entries []json.RawMessage
+			}{"added eight", doc.Transcripts[firstCollection:]})
+	}
+	reports := map[string]map[string]truth{} // half → text → report
+	for _, h := range halves {
+		path := filepath.Join(work, "facts-"+strings.ReplaceAll(h.name, " ", "-")+".json")
+		sub := map[string]any{"transcripts": h.entries}
+		b, err := json.Marshal(sub)
+		check(err)
+		check(os.WriteFile(path, b, 0o644))
+		reports[h.name] = map[string]truth{}
+		for _, k := range []string{"inject", "last", "dialogue", "daily"} {
+			reports[h.name][k] = score(path, dirs[k])
+		}
+	}
+	all := reports["all"]
+	// distill_truth.py names a session by its file's first 70
+	// characters, in its own order.
+	first := map[string]bool{}
+	for i, name := range files {
+		if i < firstCollection {
+			first[name] = true
+		}
+	}
+	// Its sessions come sorted by file name: so are these.
+	sorted := append([]string(nil), files...)
+	sort.Strings(sorted)
+	bySession := map[int]int{}
+	full := map[int]string{}
+	for i, name := range sorted {
+		stem := strings.TrimSuffix(name, ".jsonl")
+		bySession[i], full[i] = sections[stem], stem
+		if i < len(all["inject"].Sessions) && all["inject"].Sessions[i].File != short(name) {
+			check(fmt.Errorf("distill_truth.py lists %s where %s was expected", all["inject"].Sessions[i].File, short(name)))
+		}
+	}
+	fmt.Printf("%-40s %5s %6s %6s %6s %6s %6s %5s %5s %s\n", "session", "half", "inject", "daily", "prompt", "last", "whole", "false", "chars", "sections")
+	for i, s := range all["inject"].Sessions {
+		half := "2nd"
+		if first[sorted[i]] {
+			half = "1st"
+		}
+		if s.Trivial {
+			fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d (trivial: must inject nothing)\n", label(full[i]), half, "-", "-", "-", "-", "-", s.FalseClaims, s.Chars, bySession[i])
+			continue
+		}
+		mark := ""
+		if s.Inject != nil && s.Baseline != nil && *s.Inject < *s.Baseline-0.05 {
+			mark = "  < prompts+final − 0.05"
+		}
+		fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d%s\n", label(full[i]), half, f2(s.Inject), f2(all["daily"].Sessions[i].Inject), f2(s.Baseline),
+			f2(all["last"].Sessions[i].Inject), f2(all["dialogue"].Sessions[i].Inject), s.FalseClaims, s.Chars, bySession[i], mark)
+	}
 	fmt.Println()
-	for _, k := range []string{"last", "inject", "dialogue"} {
-		name := map[string]string{
-			"last": "reference: the last assistant message alone", "inject": "cerebro: the next SessionStart's inject",
-			"dialogue": "reference: the whole dialogue without tool I/O"}[k]
-		fmt.Printf("%-52s weighted recall %s\n", name, overall(dirs[k]))
+	fmt.Printf("%-12s %7s %7s %7s %7s %7s %7s  %s\n", "sessions", "inject", "daily", "prompts", "last", "whole", "scored", "below baseline / false claims / trivial that injected")
+	for _, h := range halves {
+		r := reports[h.name]
+		fmt.Printf("%-12s %7.2f %7.2f %7.2f %7.2f %7.2f %7d  %d / %d / %d\n", h.name, r["inject"].Recall, r["daily"].Recall, r["inject"].Baseline,
+			r["last"].Recall, r["dialogue"].Recall, r["inject"].Scored, len(r["inject"].Below), len(r["inject"].FalseClaims), len(r["inject"].TrivialInjected))
+	}
+	for _, fc := range all["inject"].FalseClaims {
+		fmt.Printf("false claim in %v\n", fc)
 	}
 	fmt.Printf("every inject within the %d-character cap: %v\n", *capChars, allWithin)
+	fmt.Println("(inject: the next SessionStart's; daily: every section the session wrote, as the daily file holds them;")
+	fmt.Println(" prompts: every prompt cut to 600 characters + the last assistant message;")
+	fmt.Println(" last: the last assistant message alone; whole: the whole dialogue without tool I/O — all scored by", filepath.Base(*truthPy)+")")
+	secondCheck(work, out, files, dirs["inject"])
 	if *keep == "" {
 		fmt.Println("(per-fact detail: run with -out DIR, then", *scorer, *facts, "--dir DIR/inject)")
 	}
 }
 
-// overall runs the scorer on a folder and returns its overall figures.
-func overall(dir string) string {
-	res, err := exec.Command("python3", *scorer, *facts, "--dir", dir).Output()
-	check(err)
-	var v struct {
-		Overall struct {
-			Micro float64 `json:"weighted_recall_micro"`
-			Macro float64 `json:"weighted_recall_macro"`
-		} `json:"overall"`
+// secondCheck replays the synthetic sessions of each failure class and
+// scores them the same way, then audits every inject — the real sessions',
+// the synthetic ones' and the subagent transcripts replayed as sessions of
+// their own — against the tool results of its session.
+func secondCheck(work, out string, files []string, injectDir string) {
+	synDir := filepath.Join(work, "synthetic")
+	synFacts, synFiles := writeSynthetics(synDir, synthetics())
+	synOut := filepath.Join(out, "synthetic")
+	check(os.MkdirAll(synOut, 0o755))
+	injects := map[string]string{}
+	for _, f := range synFiles {
+		path := filepath.Join(synDir, f)
+		inj, _ := replay(work, path, readLines(path))
+		injects[f] = inj
+		check(os.WriteFile(filepath.Join(synOut, strings.TrimSuffix(f, ".jsonl")+".txt"), []byte(inj), 0o644))
 	}
-	check(json.Unmarshal(res, &v))
-	return fmt.Sprintf("%.2f (macro over files %.2f)", v.Overall.Micro, v.Overall.Macro)
+	r := scoreIn(synFacts, synDir, synOut)
+	fmt.Println()
+	fmt.Println("Second check: synthetic sessions of each failure class (bench/distill/synthetic.go), scored the same way")
+	for _, s := range r.Sessions {
+		name := strings.TrimPrefix(s.File, "synthetic__")
+		if s.Trivial {
+			fmt.Printf("  %-24s trivial: injected %d characters (must be 0)\n", name, s.Chars)
+			continue
+		}
+		fmt.Printf("  %-24s recall %s  false claims %d\n", name, f2(s.Inject), s.FalseClaims)
+	}
+	fmt.Printf("  %d sessions scored: recall %.2f (prompts + final message %.2f), false claims %d, trivial that injected %d\n",
+		r.Scored, r.Recall, r.Baseline, len(r.FalseClaims), len(r.TrivialInjected))
+	for _, fc := range r.FalseClaims {
+		fmt.Printf("  false claim in %v\n", fc)
+	}
+
+	// The audit.
+	type audited struct {
+		what    string
+		n       int
+		unfound []string
+	}
+	var rows []audited
+	real := audited{what: "real sessions"}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(injectDir, strings.TrimSuffix(f, ".jsonl")+".txt"))
+		check(err)
+		n, bad := audit(string(data), readEvidence(sessionFiles(*fixtures, f)))
+		real.n += n
+		for _, b := range bad {
+			real.unfound = append(real.unfound, label(strings.TrimSuffix(f, ".jsonl"))+": "+b)
+		}
+	}
+	syn := audited{what: "synthetic sessions"}
+	for _, f := range synFiles {
+		n, bad := audit(injects[f], readEvidence(sessionFiles(synDir, f)))
+		syn.n += n
+		for _, b := range bad {
+			syn.unfound = append(syn.unfound, f+": "+b)
+		}
+	}
+	sub := audited{what: "subagent transcripts replayed as sessions"}
+	agents, _ := filepath.Glob(filepath.Join(*fixtures, "*agent-*.jsonl"))
+	subDir := filepath.Join(work, "agents-as-sessions")
+	check(os.MkdirAll(subDir, 0o755))
+	replayed := 0
+	for i, a := range agents {
+		if strings.Contains(filepath.Base(a), "agent-acompact") {
+			continue
+		}
+		// A name of its own, so that no other file passes for its
+		// subagent.
+		path := filepath.Join(subDir, fmt.Sprintf("agent-as-session-%d.jsonl", i))
+		asSession(a, path)
+		inj, _ := replay(work, path, readLines(path))
+		if strings.TrimSpace(inj) != "" {
+			replayed++
+		}
+		n, bad := audit(inj, readEvidence([]string{a}))
+		sub.n += n
+		for _, b := range bad {
+			sub.unfound = append(sub.unfound, filepath.Base(a)+": "+b)
+		}
+	}
+	rows = append(rows, real, syn, sub)
+	fmt.Println()
+	fmt.Println("Grounding audit: each commit hash, changed file, test verdict and push range an inject states, looked up in its session's tool results")
+	for _, row := range rows {
+		fmt.Printf("  %-42s %4d claims checked, %d not found\n", row.what, row.n, len(row.unfound))
+		for _, u := range row.unfound {
+			fmt.Println("    not found:", u)
+		}
+	}
+	fmt.Printf("  (%d of %d subagent transcripts injected something)\n", replayed, len(agents))
+}
+
+// asSession rewrites a subagent's transcript as a main session's: its
+// lines stop being sidechain lines.
+func asSession(src, dst string) {
+	data, err := os.ReadFile(src)
+	check(err)
+	out := bytes.ReplaceAll(data, []byte(`"isSidechain":true`), []byte(`"isSidechain":false`))
+	check(os.WriteFile(dst, out, 0o644))
+}
+
+// label names a session by its project folder's last word and the
+// start of its file's own name: "JSSoundRecorder/7acd37a8".
+func label(file string) string {
+	parts := strings.Split(file, "__")
+	if len(parts) < 2 {
+		return file
+	}
+	proj := parts[len(parts)-2]
+	if i := strings.LastIndex(proj, "-"); i >= 0 && i < len(proj)-1 {
+		proj = proj[i+1:]
+	}
+	last := parts[len(parts)-1]
+	if len(last) > 8 && strings.Count(last, "-") >= 2 {
+		last = last[:8]
+	}
+	return proj + "/" + last
+}
+
+// short is how distill_truth.py names a session.
+func short(name string) string {
+	stem := []rune(strings.TrimSuffix(name, ".jsonl"))
+	return string(stem[:min(70, len(stem))])
+}
+
+// firstCollection is how many sessions the facts file's first collection
+// holds; the rest were added later (../shared/bench/README.md).
+const firstCollection = 9
+
+// truth is distill_truth.py's report.
+type truth struct {
+	Recall          float64        `json:"recall"`
+	Baseline        float64        `json:"baseline_prompts_final"`
+	Scored          int            `json:"scored_sessions"`
+	TrivialInjected []string       `json:"trivial_injected"`
+	Below           []string       `json:"below_baseline"`
+	FalseClaims     [][]string     `json:"false_claims"`
+	Sessions        []truthSession `json:"sessions"`
+}
+
+type truthSession struct {
+	File        string   `json:"file"`
+	Trivial     bool     `json:"trivial"`
+	Inject      *float64 `json:"inject"`
+	Baseline    *float64 `json:"baseline"`
+	FalseClaims int      `json:"false_claims"`
+	Chars       int      `json:"chars"`
+}
+
+func f2(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *v)
+}
+
+// score runs distill_truth.py on a folder of texts.
+func score(factsPath, dir string) truth { return scoreIn(factsPath, *fixtures, dir) }
+
+func scoreIn(factsPath, transcripts, dir string) truth {
+	res, err := exec.Command("python3", *truthPy, factsPath, transcripts, dir).Output()
+	check(err)
+	var t truth
+	check(json.Unmarshal(res, &t))
+	return t
 }
 
 type line struct {
@@ -152,6 +392,12 @@ func references(lines []line) (string, string) {
 // replay plays one transcript through the hooks and returns the next
 // session's inject and the number of sections written.
 func replay(work, file string, lines []line) (string, int) {
+	inject, n, _ := replayDaily(work, file, lines)
+	return inject, n
+}
+
+// replayDaily is replay that also returns every daily section written.
+func replayDaily(work, file string, lines []line) (string, int, string) {
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
 	dir, err := os.MkdirTemp(work, "run-")
 	check(err)
@@ -160,15 +406,19 @@ func replay(work, file string, lines []line) (string, int) {
 	trDir := filepath.Join(dir, "projects", "slug")
 	check(os.MkdirAll(trDir, 0o755))
 	tr := filepath.Join(trDir, stem+".jsonl")
-	// Subagent transcripts sit where Claude Code 2.1 writes them.
+	// Subagent transcripts sit where Claude Code wrote them: 2.1 under
+	// <session>/subagents/, 2.0 beside the session in the project's
+	// folder (found by the session id their lines carry).
 	subs, _ := filepath.Glob(filepath.Join(filepath.Dir(file), stem+"__subagents__*.jsonl"))
 	for _, s := range subs {
 		name := strings.TrimPrefix(filepath.Base(s), stem+"__subagents__")
-		dst := filepath.Join(trDir, stem, "subagents", name)
-		check(os.MkdirAll(filepath.Dir(dst), 0o755))
-		data, err := os.ReadFile(s)
-		check(err)
-		check(os.WriteFile(dst, data, 0o644))
+		copyFile(s, filepath.Join(trDir, stem, "subagents", name))
+	}
+	if i := strings.LastIndex(stem, "__"); i > 0 {
+		flat, _ := filepath.Glob(filepath.Join(filepath.Dir(file), stem[:i]+"__agent-*.jsonl"))
+		for _, s := range flat {
+			copyFile(s, filepath.Join(trDir, strings.TrimPrefix(filepath.Base(s), stem[:i]+"__")))
+		}
 	}
 	env := append(os.Environ(), "CEREBRO_STATE_DIR="+filepath.Join(dir, "state"), "CEREBRO_HOME="+filepath.Join(dir, "home"),
 		"HOME="+dir, "CEREBRO_CONFIG="+filepath.Join(dir, "none.toml"), fmt.Sprintf("CEREBRO_INJECT_MAX_CHARS=%d", *capChars),
@@ -225,12 +475,21 @@ func replay(work, file string, lines []line) (string, int) {
 		check(json.Unmarshal([]byte(out), &v))
 	}
 	sections := 0
+	var all strings.Builder
 	daily, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
 	for _, d := range daily {
 		data, _ := os.ReadFile(d)
 		sections += strings.Count(string(data), "\n## ")
+		all.Write(data)
 	}
-	return v.HookSpecificOutput.AdditionalContext, sections
+	return v.HookSpecificOutput.AdditionalContext, sections, all.String()
+}
+
+func copyFile(src, dst string) {
+	check(os.MkdirAll(filepath.Dir(dst), 0o755))
+	data, err := os.ReadFile(src)
+	check(err)
+	check(os.WriteFile(dst, data, 0o644))
 }
 
 // compaction tells a line that starts a compacted context: Claude Code

@@ -198,8 +198,25 @@ func generators() map[string]gen {
 			return pick(r, "clone https://deploy:", "ftp://backup:", "see https://bot:"), str(r, alnum, 8+r.Intn(12)), "@files.corp.local/x\n"
 		},
 		"password": func(r *rand.Rand) (string, string, string) {
-			p, s := around(r, "password=", "DB_PASSWORD=", "passwd: ", "Пароль: ", `"password": "`, "pwd = ")
+			p, s := around(r, "password=", "DB_PASSWORD=", "passwd: ", "Пароль: ", `"password": "`, "pwd = ",
+				"PGPASSWORD=", "export PGPASSWORD=", "the db password is ", "пароль от базы: ")
 			return p, str(r, lower, 3) + str(r, upper, 2) + str(r, digits, 2) + str(r, alnum+"!#&*", 3+r.Intn(8)), s
+		},
+		"cli-password": func(r *rand.Rand) (string, string, string) {
+			pw := str(r, lower, 3) + str(r, upper, 2) + str(r, digits, 2) + str(r, alnum, 3+r.Intn(8))
+			switch r.Intn(6) {
+			case 0:
+				return "mysql -u root -p", pw, " shop < dump.sql\n"
+			case 1:
+				return "mysqldump -uapp -p'", pw, "' --all-databases > all.sql\n"
+			case 2:
+				return "redis-cli -h cache.internal -a ", pw, " ping\n"
+			case 3:
+				return "sshpass -p ", pw, " ssh deploy@10.0.0.7\n"
+			case 4:
+				return "curl -u admin:", pw, " https://ci.corp.local/api\n"
+			}
+			return "mongosh --username app --password ", pw, " db.internal/prod\n"
 		},
 		"password-hash": func(r *rand.Rand) (string, string, string) {
 			salt := str(r, alnum+"./", 8+r.Intn(8))
@@ -214,7 +231,10 @@ func generators() map[string]gen {
 			return "bob:", "$y$j9T$" + salt + "$" + str(r, alnum+"./", 43), "\n"
 		},
 		"secret-assignment": func(r *rand.Rand) (string, string, string) {
-			p, s := around(r, "api_key = ", "client_secret: ", "SERVICE_TOKEN=", `"apiKey": "`)
+			p, s := around(r, "api_key = ", "client_secret: ", "SERVICE_TOKEN=", `"apiKey": "`, "CLIENTSECRET=")
+			if r.Intn(3) == 0 { // chosen by a person: lower case and digits
+				return p, str(r, lower, 6) + str(r, digits, 2) + str(r, lower+digits, 4+r.Intn(8)), s
+			}
 			return p, str(r, lower, 2) + str(r, digits, 2) + str(r, upper, 2) + str(r, alnum, 10+r.Intn(10)), s
 		},
 		"high-entropy": func(r *rand.Rand) (string, string, string) {

@@ -1,12 +1,13 @@
 // Package claude runs one headless `claude -p` the way every part of cerebro
 // that calls a model must: bounded in time and output, with the prompt on
 // standard input (argv is readable by every local user through ps, and is
-// capped at 128 KiB), outside the caller's Claude Code session, and with the
-// whole process group killed at the deadline so nothing outlives memhook.
+// capped at 128 KiB), through the secret guard the caller names, outside the
+// caller's Claude Code session, and with every process it started killed at
+// the deadline so nothing outlives memhook.
 //
 // Use it as
 //
-//	r := claude.Runner{Command: "claude", Timeout: time.Minute, Env: env, Dir: root}
+//	r := claude.Runner{Command: "claude", Timeout: time.Minute, Env: env, Dir: root, Guard: secrets.Redacted}
 //	res, err := r.Run(ctx, claude.Call{Prompt: prompt, AllowedTools: "Read,Grep"})
 //
 // and check errors.Is(err, claude.ErrTimeout). The child's environment marks
@@ -19,8 +20,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -36,8 +40,8 @@ const insideEnv = "CLAUDECODE"
 const (
 	DefaultTimeout   = 120 * time.Second
 	DefaultMaxOutput = 256 << 10
-	// waitDelay bounds how long Run waits for pipes that a killed group's
-	// stray descendants might still hold open.
+	// waitDelay bounds how long Run reads pipes that a descendant the
+	// sweep could not end still holds open.
 	waitDelay      = 2 * time.Second
 	maxStderrShown = 500
 )
@@ -53,7 +57,19 @@ type Runner struct {
 	Env       []string      // the child's whole environment; cleaned and marked nested by Run
 	Dir       string        // the child's working directory; the caller's when empty
 	MaxOutput int           // bytes of stdout kept; DefaultMaxOutput when 0
+	// Guard is the secret guard every prompt passes before it leaves for
+	// the model (secrets.Redacted, or [Unguarded] when the user switched
+	// short.scan_secrets off). Run refuses a call without one, so no
+	// caller sends memory text to a model by forgetting it.
+	Guard func(prompt string) string
 }
+
+// Unguarded is the guard that lets a prompt through as it is: only for a
+// user who switched the secret scan off.
+func Unguarded(prompt string) string { return prompt }
+
+// ErrNoGuard means a Runner was used without a Guard.
+var ErrNoGuard = errors.New("no secret guard set for the prompt")
 
 // Call is one request.
 type Call struct {
@@ -86,6 +102,10 @@ func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
 	if max <= 0 {
 		max = DefaultMaxOutput
 	}
+	if r.Guard == nil {
+		return Result{}, fmt.Errorf("run %s: %w", name, ErrNoGuard)
+	}
+	prompt := r.Guard(c.Prompt)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -97,19 +117,85 @@ func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
 		args = append(args, "--allowedTools", c.AllowedTools)
 	}
 	args = append(args, c.Args...)
-	cmd := exec.CommandContext(ctx, name, args...)
+	marker := runMarker()
+	cmd := exec.Command(name, args...)
 	cmd.Dir = r.Dir
-	cmd.Env = ChildEnv(r.Env)
-	cmd.Stdin = strings.NewReader(c.Prompt)
-	stdout := &capped{max: max}
-	stderr := &capped{max: 4 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Env = append(ChildEnv(r.Env), RunEnv+"="+marker)
+	// The pipes are the runner's own files, not exec's copying goroutines:
+	// Wait then returns when the child exits, however long a descendant
+	// holds a pipe, and the sweep below ends such holders before the
+	// output is read to its end.
+	var pipes [6]*os.File
+	closeAll := func() {
+		for _, f := range pipes {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	for i := 0; i < 6; i += 2 {
+		rd, wr, err := os.Pipe()
+		if err != nil {
+			closeAll()
+			return Result{}, fmt.Errorf("run %s: make a pipe: %w", name, err)
+		}
+		pipes[i], pipes[i+1] = rd, wr
+	}
+	inR, inW, outR, outW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	startOwnGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = waitDelay
+	sw := startSweep(marker)
 
 	start := time.Now()
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		sw.finish(0)
+		closeAll()
+		return Result{}, fmt.Errorf("run %s: %w", name, err)
+	}
+	sw.started(cmd.Process.Pid)
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	go func() {
+		inW.WriteString(prompt)
+		inW.Close()
+	}()
+	stdout := &capped{max: max}
+	stderr := &capped{max: 4 << 10}
+	read := func(f *os.File, into *capped) chan struct{} {
+		done := make(chan struct{})
+		go func() {
+			io.Copy(into, f)
+			close(done)
+		}()
+		return done
+	}
+	outDone, errDone := read(outR, stdout), read(errR, stderr)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-ctx.Done():
+		killGroup(cmd)
+		err = <-exited
+	}
+	// Whatever the call left running — in its group, in a new session, or
+	// orphaned here — ends now.
+	sw.finish(cmd.Process.Pid)
+	inW.Close()
+	for _, done := range []chan struct{}{outDone, errDone} {
+		select {
+		case <-done:
+		case <-time.After(waitDelay):
+			// A holder the sweep could not end: stop reading.
+			outR.Close()
+			errR.Close()
+			<-done
+		}
+	}
+	outR.Close()
+	errR.Close()
 	res := Result{Output: stdout.String(), Truncated: stdout.over, Seconds: time.Since(start).Seconds()}
 	if cerr := ctx.Err(); cerr != nil {
 		if errors.Is(cerr, context.DeadlineExceeded) {
@@ -124,6 +210,17 @@ func (r Runner) Run(ctx context.Context, c Call) (Result, error) {
 		return res, fmt.Errorf("run %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// RunEnv carries a marker unique to one call in the environment of every
+// process the call starts, so the runner can find the ones that left its
+// process group (see sweep_linux.go).
+const RunEnv = "CEREBRO_RUN"
+
+var runSeq atomic.Int64
+
+func runMarker() string {
+	return fmt.Sprintf("%d-%d-%d", os.Getpid(), time.Now().UnixNano(), runSeq.Add(1))
 }
 
 // ChildEnv is env without the inside-Claude-Code marker and with the nested

@@ -18,6 +18,8 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // openBox wires a project's memory behind the two verbs: the tables'
@@ -66,10 +68,10 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		box.Vector = &vectorText{indexedText{f: f, setup: setup, scan: scan}}
 	}
 	if cmd, err := exec.LookPath(eff.Distiller.Command); err == nil && eff.Recall.ExtremeMaxCalls > 0 {
-		box.Research = blackbox.ClaudeResearch{
-			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ()},
+		box.Research, box.ResearchWhy = f.researchBudget(blackbox.ClaudeResearch{
+			Runner:  claude.Runner{Command: cmd, Dir: root, Env: f.Environ(), Guard: shortterm.PromptGuard(eff)},
 			Memhook: f.Executable, Model: eff.Distiller.Model,
-		}
+		})
 	}
 	return box, func() { st.Close() }, nil
 }

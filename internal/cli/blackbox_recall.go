@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
@@ -59,15 +60,26 @@ func recallRun(opts *RecallOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	box, done, err := opts.openBox(opts.Flags.Project)
+	ans, err := opts.recallObject(context.Background(), processStart, opts.Flags.Project, raw)
+	return printObject(opts.Out, ans, err)
+}
+
+// recallObject answers one recall request as `memhook recall` prints it —
+// the answer object with its run id — for the command and the MCP
+// server's recall tool alike; start is when the request came in.
+func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
+	box, done, err := f.openBox(dir)
 	if err != nil {
-		return printObject(opts.Out, nil, err)
+		return nil, err
 	}
 	defer done()
 	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
 	if err != nil {
-		return printObject(opts.Out, nil, err)
+		return nil, err
 	}
-	ans, err := box.Recall(context.Background(), req, fates, opts.Now())
-	return printObject(opts.Out, opts.recordVerb(runrec.KindRecall, opts.Flags.Project, raw, ans), err)
+	ans, err := box.Recall(ctx, req, fates, f.Now())
+	if ans == nil {
+		return nil, err
+	}
+	return f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans), err
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
@@ -45,22 +47,36 @@ func rememberRun(opts *RememberOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	box, done, err := opts.openBox(opts.Flags.Project)
-	if err != nil {
-		return printObject(opts.Out, nil, err)
-	}
-	defer done()
-	req, fates, err := blackbox.ParseRemember(raw)
-	if err != nil {
-		return printObject(opts.Out, nil, err)
-	}
-	ans, err := box.Remember(req, fates, opts.Now())
-	out := opts.recordVerb(runrec.KindRemember, opts.Flags.Project, raw, ans)
-	if err != nil && ans != nil {
-		// Part of the memory took the text: say what, and what failed.
-		ans.Error = err.Error()
+	out, err := opts.rememberObject(processStart, opts.Flags.Project, raw)
+	if err != nil && out != nil {
 		printObject(opts.Out, out, nil)
 		return err
 	}
 	return printObject(opts.Out, out, err)
+}
+
+// rememberObject makes one remember request as `memhook remember` prints
+// it, for the command and the MCP server's remember tool alike. When part
+// of memory took the text and another part failed, it returns both the
+// answer (its error field saying what failed) and the error.
+func (f *Factory) rememberObject(start time.Time, dir string, raw blackbox.Raw) (any, error) {
+	box, done, err := f.openBox(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	req, fates, err := blackbox.ParseRemember(raw)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := box.Remember(req, fates, f.Now())
+	out := f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans)
+	if err != nil && ans != nil {
+		ans.Error = err.Error()
+		return out, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -123,7 +123,7 @@ func TestDenyAndRelearnFromCLI(t *testing.T) {
 		t.Fatalf("lint after remember, deny, relearn:\n%s", out)
 	}
 	out, _, code = run(t, env, "", "graph", "ask", "--project", proj, "Falcon exporter")
-	if code != 0 || !strings.Contains(out, "Falcon exporter") || !strings.Contains(out, "summarises") || !strings.Contains(out, "graph/relations.md:") {
+	if code != 0 || !strings.Contains(out, "Falcon exporter") || !strings.Contains(out, "summarises") || !strings.Contains(out, "graph/relations.md#L") {
 		t.Fatalf("graph ask after relearn:\n%s", out)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 )
 
@@ -142,9 +142,7 @@ func TestShortCommandLinkAndFIFOAreLeftAlone(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(dir, "recall.md")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, "flush.md"), 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
+	testfile.FIFO(t, filepath.Join(dir, "flush.md"))
 	out, errOut, code := run(t, env, "", "commands", "install", "--plugin-root", root)
 	if code != 0 || !strings.Contains(out, "skipped /recall") || !strings.Contains(out, "skipped /flush") {
 		t.Fatalf("install: exit %d\n%s%s", code, out, errOut)

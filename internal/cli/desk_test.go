@@ -228,15 +228,31 @@ func TestScheduleSystemdReplacesCron(t *testing.T) {
 		t.Fatalf("install: %s", errOut)
 	}
 	timer := filepath.Join(env["XDG_CONFIG_HOME"], "systemd", "user", "cerebro-rollup.timer")
-	if data, err := os.ReadFile(timer); err != nil || !strings.Contains(string(data), "OnCalendar=*-*-* 07:00:00") {
+	// The night's time by default, 04:00, as the seed runs it.
+	if data, err := os.ReadFile(timer); err != nil || !strings.Contains(string(data), "OnCalendar=*-*-* 04:00:00") {
 		t.Fatalf("timer: %v %s", err, data)
 	}
 	if tab, _ := os.ReadFile(filepath.Join(state, "crontab")); string(tab) != "1 2 * * * other\n" {
 		t.Errorf("the old cron entry stayed: %q", tab)
 	}
 	out, _, _ := runExe(t, env, exe, "schedule", "status")
-	if !strings.Contains(out, "installed: systemd, daily at 07:00") || strings.Contains(out, "cron") {
+	if !strings.Contains(out, "installed: systemd, daily at 04:00") || strings.Contains(out, "cron") {
 		t.Errorf("status:\n%s", out)
+	}
+	if out, _, _ := runExe(t, env, exe, "doctor"); !strings.Contains(out, "daily schedule: the night at 04:00 (night.time, default), installed at 04:00") {
+		t.Errorf("doctor does not show the time in force:\n%s", out)
+	}
+	// One setting moves it; doctor shows the time in force and the one
+	// waiting for an install.
+	env["CEREBRO_NIGHT_TIME"] = "05:30"
+	if out, _, _ := runExe(t, env, exe, "doctor"); !strings.Contains(out, "the installed entry runs at 04:00, night.time says 05:30") {
+		t.Errorf("doctor does not show the waiting time:\n%s", out)
+	}
+	if _, errOut, code := runExe(t, env, exe, "schedule", "install"); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	if data, _ := os.ReadFile(timer); !strings.Contains(string(data), "OnCalendar=*-*-* 05:30:00") {
+		t.Fatalf("night.time did not move the entry:\n%s", data)
 	}
 	runExe(t, env, exe, "schedule", "remove")
 	if _, err := os.Stat(timer); err == nil {

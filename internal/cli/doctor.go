@@ -78,18 +78,21 @@ func doctorChecks() []doctorCheck {
 	return []doctorCheck{
 		checkProject,
 		checkConfig,
+		checkTrust,
 		func(rep *doctorReport, _ *DoctorOptions, env *doctorEnv) { checkMemoryInGit(rep, env.root) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkStateDir(rep, o.Paths) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOtherStateDirs(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkDesk(rep, o.Paths) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkRegistry(rep, o.Paths.Registry()) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOrgVault(rep, o.Paths.Home) },
+		checkRemotes, checkNightTime,
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkHotBinary(rep, o.Executable) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkClaudeOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
+		checkMCP,
 	}
 }
 

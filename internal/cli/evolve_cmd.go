@@ -21,6 +21,8 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // EvolveOptions are the inputs of `memhook evolve` and its sub-commands.
@@ -332,7 +334,7 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
 	}
 	sh := evolve.Shadow{
-		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root},
+		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff)},
 		Journal: j, Budget: eff.Evolution.DailyBudget, Memhook: opts.Executable, Now: opts.Now,
 		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": opts.pluginRoot(), "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}

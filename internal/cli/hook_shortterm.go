@@ -13,7 +13,7 @@ import (
 )
 
 // CrashEnv names a flush point ("after-read", "after-distill",
-// "after-intent", "after-append", "after-commit") at which memhook exits
+// "after-intent", "after-append", "after-commit", "after-forget") at which memhook exits
 // abruptly, for the kill tests. Never set it outside tests.
 const CrashEnv = "CEREBRO_TEST_CRASH"
 
@@ -32,7 +32,7 @@ func shortTermHandlers() map[string]hookHandler {
 // shortTerm is the short-term memory as this process reaches it.
 func (f *Factory) shortTerm(log *runlog.Log) *shortterm.Memory {
 	return &shortterm.Memory{
-		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(),
+		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(), Desk: f.Paths.Home,
 		Config: f.Config, Now: f.Now, Log: log,
 		Spawn: f.spawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
 	}

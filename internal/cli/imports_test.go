@@ -109,7 +109,7 @@ func TestHotBinaryLinksLittle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heavy := []string{"modernc.org/", "github.com/go-git/", "github.com/spf13/", "net/http", "github.com/ProtonMail/",
+	heavy := []string{"modernc.org/", "github.com/go-git/", "github.com/spf13/", "net/http", "github.com/ProtonMail/", "github.com/adrg/frontmatter", "gopkg.in/yaml",
 		"github.com/cerebro-mem/cerebro/internal/shortterm\n", "github.com/cerebro-mem/cerebro/internal/cli\n",
 		"github.com/cerebro-mem/cerebro/internal/search\n", "github.com/cerebro-mem/cerebro/internal/shortterm/distill\n"}
 	deps := string(out)

@@ -44,6 +44,7 @@ every file. long status says what is there.`,
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
 	cmd.AddCommand(newLongHistoryCmds(f, nil)...)
+	cmd.AddCommand(newCmdLongSync(f, nil))
 	return cmd
 }
 
@@ -53,6 +54,7 @@ func longRun(opts *LongOptions) error {
 		return err
 	}
 	s := longterm.New(root)
+	s.GitUser = opts.gitUser()
 	now := opts.Now()
 	reg := opts.Paths.Registry()
 	id := project.ID(root)
@@ -157,5 +159,7 @@ func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	return longterm.New(root), root, nil
+	s := longterm.New(root)
+	s.GitUser = f.gitUser()
+	return s, root, nil
 }

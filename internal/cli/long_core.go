@@ -40,6 +40,7 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 		cmd.AddCommand(sub)
 	}
+	cmd.AddCommand(newCmdCoreReview(f, nil))
 	return cmd
 }
 

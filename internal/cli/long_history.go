@@ -163,6 +163,9 @@ type FactMergeOptions struct {
 	From    string
 	Yes     bool
 	Project string
+	// StdinTerminal says whether stdin is a terminal: a merge rewrites two
+	// cards, and only the person confirms it there.
+	StdinTerminal bool
 }
 
 func newCmdFactMerge(f *Factory, runF func(*FactMergeOptions) error) *cobra.Command {
@@ -170,13 +173,16 @@ func newCmdFactMerge(f *Factory, runF func(*FactMergeOptions) error) *cobra.Comm
 	c := &cobra.Command{
 		Use:   "merge PAGE --from OTHER [--yes]",
 		Short: "Fold OTHER's dated facts into PAGE, in date order, leaving a redirect page",
-		Long: `merge prints its plan and asks before it writes (--yes skips the question):
-PAGE gets both pages' dated facts in date order (a fact both hold keeps both
-evidence links), OTHER's remaining text goes to PAGE's archive section, and
-OTHER becomes a redirect page linking PAGE. One commit records it.`,
+		Long: `merge prints its plan and asks before it writes: PAGE gets both pages'
+dated facts in date order (a fact both hold keeps both evidence links),
+OTHER's remaining text goes to PAGE's archive section, and OTHER becomes a
+redirect page linking PAGE. One commit records it. Only a person confirms a
+merge: it is refused inside Claude Code, inside cerebro's own model calls and
+without a terminal on stdin (--yes skips the question, not that check).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
+			opts.StdinTerminal = stdinIsTerminal(opts.In)
 			if runF != nil {
 				return runF(opts)
 			}
@@ -184,7 +190,7 @@ OTHER becomes a redirect page linking PAGE. One commit records it.`,
 		},
 	}
 	c.Flags().StringVar(&opts.From, "from", "", "the card folded into PAGE (required)")
-	c.Flags().BoolVar(&opts.Yes, "yes", false, "merge without asking")
+	c.Flags().BoolVar(&opts.Yes, "yes", false, "merge without asking (still only at a terminal, outside Claude Code)")
 	c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	return c
 }
@@ -195,6 +201,9 @@ func factMergeRun(opts *FactMergeOptions) error {
 	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
+		return err
+	}
+	if err := opts.personOnly("fact merge", opts.StdinTerminal); err != nil {
 		return err
 	}
 	plan, err := s.PlanMerge(opts.Page, opts.From)

@@ -14,6 +14,7 @@ type RollupDaysOptions struct {
 	*Factory
 	Project string
 	NowDate string // YYYY-MM-DD: build as if today were this day
+	NoData  []string
 	JSON    bool
 }
 
@@ -27,7 +28,9 @@ month/YYYY-MM.md and year/YYYY.md from the day files in daily/ and
 daily/_archive/: headlines (the first Asked item of each session), decisions
 and open items, each linked to its day. A week is built once its seven days
 are past, a month once it is over and the weeks ending in it are built, a year
-once its months are built. Running it again changes nothing; day files are
+once all twelve of its months have a state. --no-data YYYY-MM[..YYYY-MM]
+records months before the first recorded day as months without data, so
+their year can be built. Running it again changes nothing; day files are
 only read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -39,6 +42,7 @@ only read.`,
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	cmd.Flags().StringVar(&opts.NowDate, "now", "", "today's date for the run, YYYY-MM-DD (default: today)")
+	cmd.Flags().StringSliceVar(&opts.NoData, "no-data", nil, "record months before the first recorded day as without data: YYYY-MM or YYYY-MM..YYYY-MM")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
@@ -67,6 +71,11 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	}
 	var res *longterm.RollupResult
 	err = opts.memoryCommit(s, root, "rollup-days", func() (err error) {
+		if len(opts.NoData) > 0 {
+			if _, err := s.RollupNoData(opts.NoData, now); err != nil {
+				return err
+			}
+		}
 		res, err = s.RollupDays(now)
 		return err
 	})
@@ -82,5 +91,8 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 		fmt.Fprintf(opts.Out, "wrote %s\n", w)
 	}
 	fmt.Fprintf(opts.Out, "%d roll-ups written, %d unchanged in %s\n", len(res.Written), len(res.Unchanged), s.RollupDir)
+	for _, w := range res.Waiting {
+		fmt.Fprintf(opts.Out, "waiting: %s\n", w)
+	}
 	return nil
 }

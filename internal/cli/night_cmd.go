@@ -13,7 +13,10 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // NightOptions are the inputs of `memhook night`.
@@ -61,6 +64,7 @@ nothing. Each project's run adds a line to the desk's night.log.`,
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would run; write nothing and call no model")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the reports as JSON")
 	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
+	cmd.AddCommand(newCmdNightForget(f, nil))
 	return cmd
 }
 
@@ -126,6 +130,7 @@ func nightRun(opts *NightOptions) error {
 	quiet := opts.All && !opts.Terminal && !opts.JSON
 	var reports []*night.Report
 	failed := 0
+	providerFailed := false
 	for i, root := range roots {
 		if opts.All && opts.Terminal {
 			fmt.Fprintf(opts.Err, "night [%d/%d] %s …\n", i+1, len(roots), root)
@@ -139,6 +144,9 @@ func nightRun(opts *NightOptions) error {
 			}
 		}
 		reports = append(reports, rep)
+		if rep.Failed != "" {
+			providerFailed = true
+		}
 		if !opts.DryRun {
 			// The line is stamped with when the run happened; date= is the night's.
 			if lerr := appendNightLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
@@ -155,7 +163,11 @@ func nightRun(opts *NightOptions) error {
 		}
 		return printObject(opts.Out, reports[0], nil)
 	}
-	if failed > 0 {
+	if providerFailed && !opts.JSON {
+		fmt.Fprintln(opts.Err, "memhook: error: night: the model provider failed; the unfinished days wait and the next night resumes at their saved step")
+		fmt.Fprintln(opts.Err, "memhook: hint: fix the provider (see the problem above and `memhook doctor`); keep .cerebro/night/cache/: deleting it loses the progress")
+	}
+	if failed > 0 || providerFailed {
 		// Every project has had its turn; the exit code tells the
 		// scheduler that some failed.
 		return &exitError{code: 1}
@@ -179,10 +191,15 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	if err != nil {
 		return nil, err
 	}
+	store := longterm.New(root)
+	store.GitUser = opts.gitUser()
+	// A project may narrow step 4 (propose, off), never switch off the
+	// person's review of CORE.md: config.Policy keeps "apply" the user's.
+	core := eff.Night.Core
 	o := night.Options{
-		Store: longterm.New(root), Now: now, DryRun: opts.DryRun,
+		Store: store, Now: now, DryRun: opts.DryRun,
 		CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,
-		GitMode: eff.Long.Git, Budget: budget, MaxDayChars: eff.Night.MaxDayChars,
+		GitMode: eff.Long.Git, Budget: budget, MaxDayChars: eff.Night.MaxDayChars, Core: core,
 	}
 	switch eff.Night.Model {
 	case "":
@@ -195,7 +212,7 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 		}
 		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
 			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
-			Env: opts.Environ(), Dir: root,
+			Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff),
 		}}
 	default:
 		return nil, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")
@@ -204,12 +221,24 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 }
 
 func appendNightLog(dir string, now time.Time, r *night.Report) error {
-	line := fmt.Sprintf("%s date=%s project=%q ran=%s calls=%d tokens=%d cached=%d wrote=%d commits=%d compiled=%d facts=%d proposals=%d truths=%d truth_pending=%d rollups=%d ready=%d lint_errors=%d lint_warnings=%d problems=%d",
-		now.UTC().Format(time.RFC3339), r.Date, r.Project, strings.Join(r.Ran, ","), r.Calls, r.Tokens, r.Cached,
+	line := fmt.Sprintf("%s date=%s project=%q ran=%s calls=%d tokens=%d output_tokens=%d cached=%d wrote=%d commits=%d compiled=%d facts=%d proposals=%d truths=%d truth_pending=%d links=%d core_added=%d core_proposed=%d rollups=%d ready=%d lint_errors=%d lint_warnings=%d problems=%d",
+		now.UTC().Format(time.RFC3339), r.Date, r.Project, strings.Join(r.Ran, ","), r.Calls, r.Tokens, r.OutputTokens, r.Cached,
 		len(r.Wrote), len(r.Commits), len(r.Compiled), r.Facts, r.Proposals, r.Truths, len(r.TruthPending),
-		len(r.Rollups), len(r.Ready), r.LintErrors, r.LintWarnings, len(r.Problems))
+		r.Links, r.CoreAdded, r.CoreProposed, len(r.Rollups), len(r.Ready), r.LintErrors, r.LintWarnings, len(r.Problems))
 	if r.BudgetStop {
 		line += " budget=stopped"
+	}
+	if r.UsageStop != "" {
+		line += fmt.Sprintf(" usage=unreported usage_call=%q", r.UsageStop)
+	}
+	if r.Failed != "" {
+		line += fmt.Sprintf(" failed=%q", r.Failed)
+	}
+	for _, c := range r.Changed {
+		line += fmt.Sprintf(" changed=%q", c.String())
+	}
+	if len(r.OutsideBackup) > 0 {
+		line += fmt.Sprintf(" outside_backup=%q", strings.Join(r.OutsideBackup, ","))
 	}
 	if r.Skipped != "" {
 		line += fmt.Sprintf(" skipped=%q", r.Skipped)
@@ -251,11 +280,20 @@ func printNightReport(opts *NightOptions, r *night.Report) {
 	if r.Facts+r.Proposals+r.Truths+len(r.TruthPending) > 0 {
 		fmt.Fprintf(w, "  facts written: %d, proposals kept: %d, truths replaced: %d, truths pending: %s\n", r.Facts, r.Proposals, r.Truths, orNone(r.TruthPending))
 	}
-	fmt.Fprintf(w, "  cost: %d model calls, ~%d tokens, %d answers from the cache", r.Calls, r.Tokens, r.Cached)
+	if r.Links+r.CoreAdded+r.CoreProposed > 0 {
+		fmt.Fprintf(w, "  cards linked to digests: %d, CORE.md lines added: %d, proposed for `memhook core review`: %d\n", r.Links, r.CoreAdded, r.CoreProposed)
+	}
+	fmt.Fprintf(w, "  cost: %d model calls, %d input and %d output tokens, %d answers from the cache", r.Calls, r.Tokens, r.OutputTokens, r.Cached)
 	if r.BudgetStop {
 		fmt.Fprint(w, " — the night's budget stopped the model steps; the rest waits for the next night")
 	}
 	fmt.Fprintln(w)
+	for _, p := range r.OutsideBackup {
+		fmt.Fprintf(w, "  outside the git backup (ignored by git, kept on disk): %s\n", p)
+	}
+	for _, wt := range r.Waiting {
+		fmt.Fprintf(w, "  waiting: %s\n", wt)
+	}
 	if len(r.Ready) > 0 {
 		fmt.Fprintf(w, "  ready to compile: %s\n", strings.Join(r.Ready, ", "))
 	}
@@ -275,4 +313,63 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// gitUser is where git keeps the user's settings (the global excludes
+// count in every history cerebro commits).
+func (f *Factory) gitUser() gitrepo.UserDirs {
+	home := f.Getenv("HOME")
+	if home == "" {
+		home = f.Getenv("USERPROFILE")
+	}
+	return gitrepo.UserDirs{Home: home, ConfigHome: f.Getenv("XDG_CONFIG_HOME")}
+}
+
+// NightForgetOptions are the inputs of `memhook night forget`.
+type NightForgetOptions struct {
+	*Factory
+	Day     string
+	Project string
+}
+
+func newCmdNightForget(f *Factory, runF func(*NightForgetOptions) error) *cobra.Command {
+	opts := &NightForgetOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "forget DAY [--project DIR]",
+		Short: "Delete the night's cache of one day, so the next night reads it again from its first section",
+		Long: `forget deletes .claude/memory_long/.cerebro/night/cache/DAY.json. The night
+names this command when a section of a day it had read changed afterwards:
+it writes nothing for that day until the cache is gone. Do not delete a cache
+to get past a provider failure: the next night resumes from it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Day = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return nightForgetRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
+	return cmd
+}
+
+func nightForgetRun(opts *NightForgetOptions) error {
+	if _, err := time.Parse("2006-01-02", opts.Day); err != nil {
+		return usagef("give the day as YYYY-MM-DD", "night forget: %q is not a day YYYY-MM-DD", opts.Day)
+	}
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
+	had, err := night.Forget(s, opts.Day)
+	if err != nil {
+		return withHint(err, "give the day as YYYY-MM-DD")
+	}
+	if !had {
+		fmt.Fprintf(opts.Out, "no night cache for %s; nothing deleted\n", opts.Day)
+		return nil
+	}
+	fmt.Fprintf(opts.Out, "deleted the night's cache of %s: the next night reads the day again from its first section\n", opts.Day)
+	return nil
 }

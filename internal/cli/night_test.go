@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,28 +15,50 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
-// nightStandIn answers the night's two requests like a model would: a
-// day's digest with one fact the person stated (their "### Asked" item)
-// and one only the assistant wrote; a compiled truth. Every call adds a
-// line to $CALLS. When $EDIT_ON_TRUTH names a file holding a page path,
-// a truth call appends to that page first: a person editing it while the
-// model thinks.
+// nightStandIn answers the night's requests like `claude -p
+// --output-format json` would: one result object with the answer and the
+// provider's usage. A day's digest carries one fact the person stated
+// (their "### Asked" item) and one only the assistant wrote; a compiled
+// truth; CORE lines, one the person said and one they did not. Every call
+// adds a line to $CALLS and keeps its prompt in $CALLS.N. When
+// $EDIT_ON_TRUTH names a file holding a page path, a truth call appends to
+// that page first: a person editing it while the model thinks. $USAGE=omit
+// leaves the usage out; $FAIL_AT=N makes call N die mid-stream; $GARBAGE
+// makes every call print something that is not a result.
 const nightStandIn = `#!/bin/sh
 prompt=$(cat)
 echo call >> "$CALLS"
+n=$(wc -l < "$CALLS" | tr -d ' ')
+printf '%s\n' "$prompt" > "$CALLS.$n"
+if [ -n "$FAIL_AT" ] && [ "$n" -ge "$FAIL_AT" ]; then
+  printf '{"type":"result","subtype":"success","result":"{\\"dig'
+  kill -9 $$
+fi
+if [ -n "$GARBAGE" ]; then
+  echo 'I am sorry, I cannot help with that.'
+  exit 0
+fi
 case "$prompt" in
 *"cerebro night: compiled truth"*)
   if [ -n "$EDIT_ON_TRUTH" ] && [ -f "$EDIT_ON_TRUTH" ]; then
     printf 'A line a person added by hand.\n' >> "$(cat "$EDIT_ON_TRUTH")"
   fi
-  echo 'Here it is: {"truth": "Release trains leave on Fridays."}'
+  answer='Here it is: {"truth": "Release trains leave on Fridays."}'
+  ;;
+*"cerebro night: CORE edits"*)
+  n=$(printf '%s\n' "$prompt" | sed -n 's/^- [0-9:]* release train for sprint \([0-9]*\) leaves on Friday$/\1/p' | head -n 1)
+  answer=$(printf '{"add": ["release train for sprint %s leaves on Friday", "the database migrated to Postgres 17"]}' "$n")
   ;;
 *)
   day=$(printf '%s\n' "$prompt" | sed -n 's/^<day date="\([0-9-]*\)">$/\1/p')
   n=$(printf '%s\n' "$prompt" | sed -n 's/^- release train for sprint \([0-9]*\) leaves on Friday$/\1/p' | head -n 1)
-  printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}]}\n' "$n" "$day" "$n"
+  answer=$(printf '{"digest": "### Decided\\n- the train of sprint %s leaves on Friday (%s)", "facts": [{"page": "wiki/Releases.md", "text": "release train for sprint %s leaves on Friday", "time": "09:00"}, {"page": "wiki/Releases.md", "text": "the database migrated to Postgres 17"}], "cards": ["wiki/Releases.md", "wiki/Trains.md", "wiki/Missing.md"]}' "$n" "$day" "$n")
   ;;
 esac
+esc=$(printf '%s' "$answer" | sed 's/\\/\\\\/g; s/"/\\"/g')
+usage=',"usage":{"input_tokens":1000,"cache_read_input_tokens":200,"output_tokens":50}'
+if [ "$USAGE" = omit ]; then usage=''; fi
+printf '{"type":"result","subtype":"success","is_error":false,"result":"%s"%s}\n' "$esc" "$usage"
 `
 
 type nightEnv struct {
@@ -47,13 +70,20 @@ type nightEnv struct {
 
 func (e *nightEnv) run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
+	return e.runIn(t, strings.NewReader(stdin), args...)
+}
+
+// runIn runs memhook with stdin read from in (a pseudo-terminal, for the
+// commands only a person may confirm).
+func (e *nightEnv) runIn(t *testing.T, in io.Reader, args ...string) (string, string, int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	var environ []string
 	for k, v := range e.env {
 		environ = append(environ, k+"="+v)
 	}
 	sys := System{
-		In: strings.NewReader(stdin), Out: &out, Err: &errb,
+		In: in, Out: &out, Err: &errb,
 		Getenv:   func(k string) string { return e.env[k] },
 		Environ:  func() []string { return environ },
 		Now:      func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
@@ -344,14 +374,18 @@ func TestLongHistoryAndFactMerge(t *testing.T) {
 	if code != 0 || !strings.Contains(d, "+- 2026-11-02: release train for sprint 2 leaves on Friday · [[daily/2026-11-02]] 09:00") {
 		t.Fatalf("long diff: %s%s", d, errOut)
 	}
-	// A merge asks first; "n" leaves both pages alone.
+	// A merge asks the person at the terminal first; "n" leaves both
+	// pages alone.
+	master, slave := openPTY(t)
 	before := claudeTree(t, e.proj)
-	out, _, code := e.run(t, "n\n", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
+	master.WriteString("n\n")
+	out, _, code := e.runIn(t, slave, "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
 	if code != 0 || !strings.Contains(out, "merge? [y/N]") || !strings.Contains(out, "nothing merged") || len(diffTrees(before, claudeTree(t, e.proj))) > 0 {
 		t.Fatalf("declined merge:\n%s", out)
 	}
 	logBefore, _, _ := e.run(t, "", "long", "log", "--limit", "0", "--project", e.proj)
-	out, errOut, code = e.run(t, "", "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--yes", "--project", e.proj)
+	master.WriteString("y\n")
+	out, errOut, code = e.runIn(t, slave, "fact", "merge", "wiki/Releases.md", "--from", "wiki/Trains.md", "--project", e.proj)
 	if code != 0 {
 		t.Fatalf("merge: %s%s", out, errOut)
 	}

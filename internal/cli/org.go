@@ -15,7 +15,7 @@ func newCmdOrg(f *Factory) *cobra.Command {
 		Short: "Manage the org knowledge vault: init, ingest, query, lint, rm",
 		Long: `The org knowledge vault at $CEREBRO_HOME is the organisation's shareable wiki:
 cases, regulations, approaches, tools, work types, maps and sources, curated
-by a person. Every change is a git commit; share it by adding a remote.`,
+by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	}
 	cmd.AddCommand(
 		newCmdOrgInit(f, nil),
@@ -23,6 +23,7 @@ by a person. Every change is a git commit; share it by adding a remote.`,
 		newCmdOrgQuery(f, nil),
 		newCmdOrgLint(f, nil),
 		newCmdOrgRm(f, nil),
+		newCmdOrgSync(f, nil),
 	)
 	return cmd
 }
@@ -66,7 +67,7 @@ func orgInitRun(opts *OrgInitOptions) error {
 	for _, c := range res.Created {
 		fmt.Fprintf(opts.Out, "  %s\n", c)
 	}
-	fmt.Fprintln(opts.Out, "Share it with your team: add a git remote in that folder and push with your git.")
+	fmt.Fprintln(opts.Out, "Share it with your team: set org.remote in your settings and run `memhook org sync`.")
 	return nil
 }
 

@@ -151,7 +151,7 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 	if strings.Count(got, "type: daily") != 1 {
 		t.Fatalf("frontmatter count wrong:\n%s", got)
 	}
-	asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
+	asked, done := bulletsUnder(got, "### Asked"), repliesIn(got)
 	for s := 0; s < sessions; s++ {
 		for i := 0; i < turns; i++ {
 			key := fmt.Sprintf("sess%d file number %d.", s, i)
@@ -183,7 +183,7 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 // TestKilledFlushRecoversExactlyOnce kills flushes at every named point and
 // at random moments, then checks that recovery writes each segment once.
 func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
-	points := []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit"}
+	points := []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit", "after-forget"}
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			h := newHookEnv(t)
@@ -228,7 +228,7 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 		}
 		h.proc(t, "", nil, "flush", "--pending")
 		got := h.daily()
-		asked, done := bulletsUnder(got, "### Asked"), bulletsUnder(got, "### Done")
+		asked, done := bulletsUnder(got, "### Asked"), repliesIn(got)
 		for round := 0; round < 8; round++ {
 			for i := 0; i < 2; i++ {
 				key := fmt.Sprintf("bug %d of round %d.", i, round)
@@ -264,6 +264,19 @@ func bulletsUnder(daily, heading string) []string {
 		}
 	}
 	return out
+}
+
+// repliesIn are the assistant's words a daily file keeps: the answer
+// under each request and each section's final message (Done holds only
+// what the tools showed).
+func repliesIn(daily string) []string {
+	var out []string
+	for _, l := range strings.Split(daily, "\n") {
+		if a, ok := strings.CutPrefix(l, "  - answer: "); ok {
+			out = append(out, a)
+		}
+	}
+	return append(out, bulletsUnder(daily, "### Final message")...)
 }
 
 func countContaining(list []string, s string) int {

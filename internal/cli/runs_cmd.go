@@ -101,13 +101,19 @@ type (
 // falls in the declared share, and returns the answer carrying its run id.
 // Recording never fails the verb: a problem is one line on stderr.
 func (f *Factory) recordVerb(kind, dir string, raw blackbox.Raw, ans any) any {
+	return f.recordVerbSince(processStart, kind, dir, raw, ans)
+}
+
+// recordVerbSince is recordVerb for a verb that started at start: the MCP
+// server answers many in one process.
+func (f *Factory) recordVerbSince(start time.Time, kind, dir string, raw blackbox.Raw, ans any) any {
 	root, err := f.projectRoot(dir)
 	if err != nil || ans == nil {
 		return ans
 	}
 	now := f.Now()
 	j := f.runJournal(root)
-	run := runrec.Run{ID: runrec.NewID(now), Time: now, Kind: kind, Seconds: time.Since(processStart).Seconds(),
+	run := runrec.Run{ID: runrec.NewID(now), Time: now, Kind: kind, Seconds: time.Since(start).Seconds(),
 		Parent: f.Getenv(evolve.ParentEnv)}
 	if raw != nil {
 		var text string

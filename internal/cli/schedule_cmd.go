@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +53,7 @@ exactly what would be written and run.`,
 			c.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 		}
 		if action == "install" {
-			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default rollup.hour from the config, :00)")
+			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default night.time from your settings, 04:00)")
 		}
 		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (status)")
 		return c
@@ -205,7 +206,9 @@ func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		return eff.Rollup.Hour, 0, nil
+		at, _ := nightTime(eff)
+		t, _ := time.Parse("15:04", at)
+		return t.Hour(), t.Minute(), nil
 	}
 	t, err := time.Parse("15:04", opts.At)
 	if err != nil {
@@ -238,4 +241,20 @@ func scheduleJobs(opts *ScheduleOptions) error {
 		return &exitError{code: 1}
 	}
 	return nil
+}
+
+// nightTime is the time of day the daily entry runs the night, and where
+// it comes from: night.time (04:00, the seed's night), or, for a user who
+// set only the older rollup.hour, that hour.
+func nightTime(eff *config.Effective) (string, string) {
+	if eff.Source("night.time") == config.SourceDefault && eff.Source("rollup.hour") != config.SourceDefault {
+		return fmt.Sprintf("%02d:00", eff.Rollup.Hour), "rollup.hour (" + eff.Source("rollup.hour") + "; night.time replaces it)"
+	}
+	src := eff.Source("night.time")
+	if src == config.SourceDefault {
+		src = "night.time, default"
+	} else {
+		src = "night.time, " + src
+	}
+	return eff.Night.Time, src
 }

@@ -61,7 +61,8 @@ func TestSearchJSONShape(t *testing.T) {
 	if got := keys(r); !reflect.DeepEqual(got, []string{"citation", "end_line", "path", "score", "snippet", "start_line"}) {
 		t.Fatalf("result keys %v", got)
 	}
-	if r["path"] != ".claude/memory_short/daily/2026-11-29.md" || r["citation"] != ".claude/memory_short/daily/2026-11-29.md#L1-L9" {
+	// the frontmatter (lines 1-3) and the blank line after it are no part of the snippet
+	if r["path"] != ".claude/memory_short/daily/2026-11-29.md" || r["citation"] != ".claude/memory_short/daily/2026-11-29.md#L5-L9" || strings.Contains(r["snippet"].(string), "type: daily") {
 		t.Fatalf("result %v", r)
 	}
 	// nothing found is an empty list, not null
@@ -160,5 +161,20 @@ func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
 	out, _, _ = run(t, env, "", "search", "--project", proj, "--json", "yesterday")
 	if strings.Contains(out, "daily/2026-11-29.md") {
 		t.Fatalf("with date_boost -1 the date was still read:\n%s", out)
+	}
+}
+
+func TestSearchSinceUntil(t *testing.T) {
+	proj, env := memProject(t)
+	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "--until", "2026-11-29", "проект")
+	if code != 0 || !strings.Contains(out, "daily/2026-11-29.md#L5-L9") {
+		t.Fatalf("until the day: exit %d %s\n%s", code, errOut, out)
+	}
+	out, _, code = run(t, env, "", "search", "--project", proj, "--json", "--since", "2026-11-30", "проект")
+	if code != 0 || !strings.Contains(out, `"results": []`) {
+		t.Fatalf("since the next day: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--since", "last week", "x"); code != 1 || !strings.Contains(errOut, "YYYY-MM-DD") {
+		t.Fatalf("bad since: %d %s", code, errOut)
 	}
 }

@@ -56,18 +56,11 @@ func getRun(opts *GetOptions) error {
 	if err != nil {
 		return err
 	}
-	abs, err := search.Resolve(s.roots, s.project, opts.Path)
-	if err != nil {
-		return err
-	}
-	text, err := search.ReadLines(abs, opts.From, opts.Lines)
+	got, err := s.memory.Get(opts.Path, opts.From, opts.Lines)
 	if err != nil {
 		return err
 	}
 	enc := json.NewEncoder(opts.Out)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
-		Text string `json:"text"`
-		Path string `json:"path"`
-	}{text, search.DisplayPath(abs, s.project)})
+	return enc.Encode(got)
 }

@@ -50,6 +50,9 @@ func indexRun(opts *IndexOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, n := range s.notes {
+		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
+	}
 	roots := s.existing()
 	if len(roots) == 0 {
 		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")
@@ -85,11 +88,26 @@ func indexRun(opts *IndexOptions) error {
 		if ix.Rebuilt {
 			rebuilt = ", rebuilt"
 		}
-		fmt.Fprintf(opts.Out, "%s: %d files, %d chunks (%d read again, %d removed%s)\n",
-			search.DisplayPath(r.Dir, s.project), files, chunks, st.Indexed, st.Removed, rebuilt)
+		left := ""
+		if h := st.Hygiene; h.Blobs > 0 || h.BinaryFiles > 0 {
+			left = fmt.Sprintf("; not indexed: %d embedded data runs or minified lines (%s), %d binary files", h.Blobs, sizeText(h.BlobBytes), h.BinaryFiles)
+		}
+		fmt.Fprintf(opts.Out, "%s: %d files, %d chunks (%d read again, %d removed%s%s)\n",
+			search.DisplayPath(r.Dir, s.project), files, chunks, st.Indexed, st.Removed, rebuilt, left)
 		if st.EmbedErr != nil {
 			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", st.EmbedErr)
 		}
 	}
 	return nil
+}
+
+// sizeText is a byte count for people: 512 B, 3.4 KB, 12.0 MB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }

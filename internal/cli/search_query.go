@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
@@ -20,6 +19,8 @@ type SearchOptions struct {
 	Limit   int
 	JSON    bool
 	Query   string
+	Since   string
+	Until   string
 }
 
 func newCmdSearch(f *Factory, runF func(*SearchOptions) error) *cobra.Command {
@@ -45,6 +46,8 @@ search.update_budget_ms.`,
 	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org or all")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 10, "number of results")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	cmd.Flags().StringVar(&opts.Since, "since", "", "only notes dated on or after this day (YYYY-MM-DD)")
+	cmd.Flags().StringVar(&opts.Until, "until", "", "only notes dated on or before this day (YYYY-MM-DD)")
 	return cmd
 }
 
@@ -67,40 +70,15 @@ func searchRun(opts *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	budget := time.Duration(s.cfg.Search.UpdateBudgetMS) * time.Millisecond
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
-	defer cancel()
-	var idxs []*search.Index
-	defer func() {
-		for _, ix := range idxs {
-			ix.Close()
-		}
-	}()
-	var notes []string
-	for _, r := range s.existing() {
-		ix, err := search.Open(opts.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return err
-		}
-		idxs = append(idxs, ix)
-		st, err := ix.Refresh(ctx, opts.Now())
-		if err != nil {
-			return err
-		}
-		if st.EmbedErr != nil && ctx.Err() == nil {
-			notes = append(notes, fmt.Sprintf("embedding the chunks of %s failed, they are searched by text: %v",
-				search.DisplayPath(r.Dir, s.project), st.EmbedErr))
-		}
-		if !st.Complete {
-			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read within %s); searched what is indexed — run memhook index",
-				search.DisplayPath(r.Dir, s.project), st.Pending, budget))
-		}
+	within, err := search.ParsePeriod(opts.Since, opts.Until)
+	if err != nil {
+		return withHint(err, "write --since and --until as YYYY-MM-DD")
 	}
-	resp, err := search.Search(context.Background(), idxs, opts.Query, s.searchOptions(opts.Limit, opts.Now()))
+	resp, err := s.memory.Query(context.Background(), opts.Query, opts.Limit, opts.Now(), within)
 	if err != nil {
 		return err
 	}
-	resp.Notes = append(notes, resp.Notes...)
+	resp.Notes = append(append([]string(nil), s.notes...), resp.Notes...)
 	if opts.JSON {
 		enc := json.NewEncoder(opts.Out)
 		enc.SetEscapeHTML(false)
@@ -115,7 +93,11 @@ func searchRun(opts *SearchOptions) error {
 		return nil
 	}
 	for i, r := range resp.Results {
-		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, r.Citation, r.Score, resp.Mode)
+		head := r.Citation
+		if head == "" { // search.citations = off: the file, to read on with memhook get
+			head = r.Path
+		}
+		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, head, r.Score, resp.Mode)
 		for _, l := range strings.Split(r.Snippet, "\n") {
 			fmt.Fprintf(opts.Out, "   %s\n", l)
 		}

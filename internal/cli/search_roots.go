@@ -11,12 +11,15 @@ import (
 )
 
 // memorySetup is what index, search and get share: the project, its
-// settings, the memory roots in scope and the index parameters.
+// settings, the memory roots in scope and the index parameters, and the
+// searchable memory they make.
 type memorySetup struct {
 	project string
 	cfg     *config.Effective
 	roots   []search.Root
 	params  search.Params
+	memory  *search.Memory
+	notes   []string // extra paths left out, and why
 }
 
 // checkScopeFlag checks --scope (unused with --root) before any index is
@@ -55,6 +58,10 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 			return nil, withHint(err, "use --scope project, org or all")
 		}
 		s.roots = search.Roots(proj, f.Paths.Home, f.Getenv("HOME"), sc)
+		if sc != search.ScopeOrg {
+			extra, notes := search.ExtraRoots(proj, f.Getenv("HOME"), cfg.Search.ExtraPaths, s.roots)
+			s.roots, s.notes = append(s.roots, extra...), notes
+		}
 	}
 	e := cfg.Embedding
 	emb, err := search.NewEmbedder(search.EmbedConfig{
@@ -66,6 +73,8 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 		return nil, withHint(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
 	}
 	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
+	s.memory = &search.Memory{Base: proj, Roots: s.roots, IndexDir: f.Paths.Indexes(), Params: s.params,
+		Options: s.searchOptions(0, time.Time{}), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
 	return s, nil
 }
 
@@ -77,15 +86,7 @@ func (f *Factory) apiKey(envName string) string {
 }
 
 // existing keeps the roots that exist on disk: only those have an index.
-func (s *memorySetup) existing() []search.Root {
-	var out []search.Root
-	for _, r := range s.roots {
-		if fi, err := os.Stat(r.Dir); err == nil && fi.IsDir() {
-			out = append(out, r)
-		}
-	}
-	return out
-}
+func (s *memorySetup) existing() []search.Root { return s.memory.Existing() }
 
 // searchOptions maps the settings onto one search.
 func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
@@ -93,6 +94,6 @@ func (s *memorySetup) searchOptions(limit int, now time.Time) search.Options {
 	return search.Options{
 		Limit: limit, CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
 		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
-		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project,
+		DateBoost: c.DateBoost, Now: now, Embedder: s.params.Embedder, Base: s.project, Citations: c.Citations,
 	}
 }

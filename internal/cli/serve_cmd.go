@@ -47,8 +47,9 @@ func newCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *c
 (/en/settings?section=memory-test) asks memory directly and shows the raw answer
 and why; the dashboard shows the org rollup; the memory browser shows the daily
 distillates, the long-term wiki with backlinks, the knowledge graph and search;
-the skills page shows each skill's versions. It listens on loopback unless
---addr names another address (then it warns). Ctrl-C stops it. See docs/serve.md.`,
+the skills page shows each skill's versions. It listens on loopback; another
+--addr is refused unless serve.allow_remote is set in the user's own settings
+(then it warns). Ctrl-C stops it. See docs/serve.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -128,42 +129,35 @@ func (f *Factory) searchProject(ctx context.Context, root, query string, limit i
 	if err != nil {
 		return nil, err
 	}
-	uctx, cancel := context.WithTimeout(ctx, time.Duration(s.cfg.Search.UpdateBudgetMS)*time.Millisecond)
-	defer cancel()
-	var idxs []*search.Index
-	defer func() {
-		for _, ix := range idxs {
-			ix.Close()
-		}
-	}()
-	var notes []string
-	for _, r := range s.existing() {
-		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return nil, err
-		}
-		idxs = append(idxs, ix)
-		st, err := ix.Update(uctx, f.Now(), nil)
-		if err != nil {
-			return nil, err
-		}
-		if !st.Complete {
-			notes = append(notes, fmt.Sprintf("index of %s is behind (%d files not yet read); searched what is indexed", search.DisplayPath(r.Dir, s.project), st.Pending))
-		}
+	return s.memory.Query(ctx, query, limit, f.Now(), nil)
+}
+
+// checkServeAddr validates --addr: host:port, and on loopback unless the
+// user's own settings (serve.allow_remote, which no project file can set)
+// allow the network: the pages read and change memory.
+func checkServeAddr(opts *ServeOptions) error {
+	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
+		return usagef("for example --addr "+DefaultServeAddr, "serve: --addr %q: want host:port", opts.Addr)
 	}
-	resp, err := search.Search(ctx, idxs, query, s.searchOptions(limit, f.Now()))
+	if serve.IsLoopback(opts.Addr) {
+		return nil
+	}
+	eff, err := opts.Config("")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	resp.Notes = append(notes, resp.Notes...)
-	return resp, nil
+	if !eff.Serve.AllowRemote {
+		return withHint(fmt.Errorf("serve: --addr %s is not a loopback address: serving it would expose this project's memory to the network", opts.Addr),
+			"use --addr 127.0.0.1:PORT, or set allow_remote = true under [serve] in "+eff.UserFile+" (or CEREBRO_SERVE_ALLOW_REMOTE=true) if you mean it")
+	}
+	return nil
 }
 
 func serveRun(ctx context.Context, opts *ServeOptions) error {
 	ln := opts.Listener
 	if ln == nil {
-		if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-			return usagef("for example --addr "+DefaultServeAddr, "serve: --addr %q: want host:port", opts.Addr)
+		if err := checkServeAddr(opts); err != nil {
+			return err
 		}
 		var err error
 		if ln, err = net.Listen("tcp", opts.Addr); err != nil {
@@ -221,6 +215,9 @@ func answering(ctx context.Context, addr string) bool {
 // serveBackground starts `memhook serve` detached, its output in the
 // state dir's logs/serve.log, and waits until it answers.
 func serveBackground(ctx context.Context, opts *ServeOptions) error {
+	if err := checkServeAddr(opts); err != nil {
+		return err
+	}
 	url := "http://" + opts.Addr + "/en/settings?section=memory-test"
 	if answering(ctx, opts.Addr) {
 		fmt.Fprintf(opts.Out, "memhook serve: already serving at %s\n", url)

@@ -7,17 +7,26 @@
 // $CEREBRO_CONFIG), the project file (<project>/.claude/cerebro.toml), then
 // environment variables named CEREBRO_<SECTION>_<KEY>. [Load] returns the
 // effective values and, for each key, the layer it came from.
+//
+// The project file comes with a repository, so it may only narrow what the
+// user's layers allow: [Policy] says, key by key, who may set it and in
+// which direction a project may move it; a refused key keeps the user's
+// value and is named in [Effective.Ignored]. The user may trust a project
+// by naming its root in trust_project_config.
 package config
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -43,6 +52,18 @@ type Config struct {
 	Limits    Limits    `toml:"limits"`
 	Evolution Evolution `toml:"evolution"`
 	Night     Night     `toml:"night"`
+	Serve     Serve     `toml:"serve"`
+	// TrustProjectConfig lists project roots whose project file the user
+	// trusts like their own: every key applies, not only narrowing ones.
+	// Exact roots, compared after resolving links; user layers only.
+	TrustProjectConfig []string `toml:"trust_project_config"`
+}
+
+// Serve guards memhook serve.
+type Serve struct {
+	// AllowRemote lets --addr name an address off loopback: the pages
+	// show memory, so only the user may expose them to a network.
+	AllowRemote bool `toml:"allow_remote"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -85,6 +106,10 @@ type Long struct {
 	// "project" (the person commits it with the project; cerebro commits
 	// nothing) or "off".
 	Git string `toml:"git"`
+	// Remote is the git URL memory_long/ is pushed to ({project} names the
+	// project's folder). Read from the user's settings only: a project
+	// may not choose where its memory is sent.
+	Remote string `toml:"remote"`
 }
 
 // Search tunes the memory index and ranking.
@@ -110,6 +135,14 @@ type Search struct {
 	// SnippetChars caps what a result shows: a longer snippet holds more
 	// context around the match and costs more of the reader's tokens.
 	SnippetChars int `toml:"snippet_chars"`
+	// ExtraPaths are more folders of Markdown to search, each its own
+	// root, read only (relative ones from the project root; ~ is the
+	// home folder). A project file may name only folders inside the
+	// project: see projectPathsInside.
+	ExtraPaths []string `toml:"extra_paths"`
+	// Citations is auto, on or off: how results carry their
+	// path#Lstart-Lend (see docs/search.md).
+	Citations string `toml:"citations"`
 }
 
 // AutoRecalls reports whether auto-recall answers this prompt: it is on,
@@ -141,13 +174,20 @@ type Rollup struct {
 // Org tunes the org knowledge vault.
 type Org struct {
 	RawLargeBytes int64 `toml:"raw_large_bytes"`
+	// Remote is the git URL the org vault is synced with. Read from the
+	// user's settings only.
+	Remote string `toml:"remote"`
 }
 
 // Recall bounds the memory black box.
 type Recall struct {
-	ExtremeMaxCalls int     `toml:"extreme_max_calls"`
-	ExtremeSeconds  int     `toml:"extreme_seconds"`
-	VectorMinScore  float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
+	ExtremeMaxCalls int `toml:"extreme_max_calls"`
+	ExtremeSeconds  int `toml:"extreme_seconds"`
+	// ExtremeDailyCalls bounds the model calls of all extreme recalls in a
+	// day, whoever asks (the command line or the MCP server's recall tool);
+	// read from the user's settings only.
+	ExtremeDailyCalls int     `toml:"extreme_daily_calls"`
+	VectorMinScore    float64 `toml:"vector_min_score"` // cosine similarity a level-4 passage needs to answer
 }
 
 // Limits bounds every read of a file a repository controls (see
@@ -174,8 +214,8 @@ type Evolution struct {
 }
 
 // Night tunes the night pass over project long-term memory (memhook
-// night). Its budget is read from the user's settings only: a project file
-// cannot raise what a night may spend.
+// night). Its budget is read from the user's settings only, and a project
+// file may only lower it (see Policy).
 type Night struct {
 	Model            string `toml:"model"`              // "" (deterministic steps only) or "claude"
 	Command          string `toml:"command"`            // the claude executable
@@ -185,6 +225,8 @@ type Night struct {
 	TimeoutSeconds   int    `toml:"timeout_seconds"`    // per call
 	CompileAfterDays int    `toml:"compile_after_days"` // closed days older than this are ready to compile
 	MaxDayChars      int    `toml:"max_day_chars"`      // a longer day goes to the model in parts
+	Core             string `toml:"core"`               // CORE.md lines from the person's replies: "propose", "apply" or "off"
+	Time             string `toml:"time"`               // HH:MM, local: when the daily entry runs the night, then maintenance
 }
 
 // Default returns the built-in settings.
@@ -197,19 +239,19 @@ func Default() Config {
 		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20, Git: "auto"},
 		Search: Search{
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
-			MMR: true, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
-			UpdateBudgetMS: 2000, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
-			RecencyFloor: 0.9, SnippetChars: 700,
+			MMR: false, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
+			UpdateBudgetMS: 800, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
+			RecencyFloor: 0.9, SnippetChars: 700, Citations: "auto",
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},
 		Org:       Org{RawLargeBytes: 1 << 20},
-		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, VectorMinScore: 0.5},
+		Recall:    Recall{ExtremeMaxCalls: 3, ExtremeSeconds: 180, ExtremeDailyCalls: 30, VectorMinScore: 0.5},
 		Limits:    Limits{NoteBytes: 8 << 20, TranscriptLineBytes: 16 << 20, IngestBytes: 64 << 20},
 		Evolution: Evolution{DailyBudget: 20, TimeoutSeconds: 120, MinVerdicts: 5, Margin: 0.2, PriceSlack: 0.25,
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
-			CompileAfterDays: 7, MaxDayChars: 60000},
+			CompileAfterDays: 7, MaxDayChars: 60000, Core: "propose", Time: "04:00"},
 	}
 }
 
@@ -231,6 +273,13 @@ type Effective struct {
 	// Broken lists the warnings about whole files that could not be read
 	// or parsed (also in Warnings): doctor reports them as broken.
 	Broken []string
+	// Ignored names every project key the trust policy refused
+	// ("ignored: project config may not set distiller.command (…)"); the
+	// user's value applies instead.
+	Ignored []string
+	// Trusted says the user's trust_project_config names this project:
+	// its file applied like the user's.
+	Trusted bool
 }
 
 // Source says where key ("short.flush_chars") got its value.
@@ -251,7 +300,7 @@ type Setting struct {
 // Settings lists every key with its value and source, sorted by key.
 func (e *Effective) Settings() []Setting {
 	var out []Setting
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) {
 		out = append(out, Setting{Key: key, Value: fmt.Sprint(v.Interface()), Source: e.Source(key)})
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
@@ -276,18 +325,47 @@ func ProjectFile(projectRoot string) string {
 // must never cost a session its memory. A missing file is silent; a file
 // that cannot be read or parsed, a value of the wrong type, an unknown key
 // or a value out of its range each add a warning naming the key (and the
-// allowed range) and leave that key at its default. The error result is
-// kept for callers and is always nil.
+// allowed range) and leave that key at the value the layers before gave
+// it. A project key the trust policy refuses keeps the user's value and is
+// named in Ignored. The error result is kept for callers and is always nil.
 func Load(env Env, projectRoot string) (*Effective, error) {
 	e := &Effective{Config: Default(), sources: map[string]string{}, UserFile: UserFile(env)}
-	e.mergeFile(e.UserFile, SourceUser)
+	e.layer(func() { e.mergeFile(e.UserFile, SourceUser) })
 	if projectRoot != "" {
 		e.ProjectFile = ProjectFile(projectRoot)
-		e.mergeFile(e.ProjectFile, SourceProject)
+		e.Trusted = trustedRoot(e.userTrust(env), projectRoot)
+		user, userSources := e.layer(func() { e.mergeFile(e.ProjectFile, SourceProject) })
+		if !e.Trusted {
+			e.narrow(&user, userSources)
+		}
+		if !e.Trusted {
+			e.projectPathsInside(projectRoot)
+		}
 	}
-	e.mergeEnv(env)
-	e.validate()
+	e.layer(func() { e.mergeEnv(env) })
 	return e, nil
+}
+
+// layer applies one layer, then puts every key it set out of range back
+// to the value before it (never to the default: a project's value out of
+// range must not undo the user's lower limit). It returns that earlier
+// configuration and its sources.
+func (e *Effective) layer(apply func()) (Config, map[string]string) {
+	before := e.Config
+	before.TrustProjectConfig = slices.Clone(before.TrustProjectConfig)
+	sources := maps.Clone(e.sources)
+	apply()
+	e.validate(&before, sources)
+	return before, sources
+}
+
+// userTrust is trust_project_config as the user's layers set it: the
+// environment variable, if set, wins over the user file as it does later.
+func (e *Effective) userTrust(env Env) []string {
+	if raw := env(EnvName("trust_project_config")); raw != "" {
+		return filepath.SplitList(raw)
+	}
+	return e.TrustProjectConfig
 }
 
 // maxConfigBytes bounds the read of a config file, which a cloned
@@ -353,8 +431,8 @@ func decodeLines(e *Effective, path, data string) map[string]any {
 // apply sets every known key of m, warning about unknown keys and values
 // of the wrong type.
 func (e *Effective) apply(m map[string]any, path, layer string) {
-	fields := map[string]reflect.Value{}
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) { fields[key] = v })
+	byKey := map[string]reflect.Value{}
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) { byKey[key] = v })
 	secs := make([]string, 0, len(m))
 	for k := range m {
 		secs = append(secs, k)
@@ -363,7 +441,16 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 	for _, sec := range secs {
 		table, ok := m[sec].(map[string]any)
 		if !ok {
-			e.warn("%s: unknown key %q ignored", path, sec)
+			f, known := byKey[sec]
+			if !known {
+				e.warn("%s: unknown key %q ignored", path, sec)
+				continue
+			}
+			if err := setValue(f, m[sec]); err != nil {
+				e.warn("%s: %s: %v; it is ignored", path, sec, err)
+				continue
+			}
+			e.sources[sec] = layer + " " + path
 			continue
 		}
 		keys := make([]string, 0, len(table))
@@ -373,7 +460,7 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			key := sec + "." + k
-			f, ok := fields[key]
+			f, ok := byKey[key]
 			if !ok {
 				e.warn("%s: unknown key %q ignored", path, key)
 				continue
@@ -388,7 +475,7 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 }
 
 func (e *Effective) mergeEnv(env Env) {
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) {
 		name := EnvName(key)
 		raw := env(name)
 		if raw == "" {
@@ -421,23 +508,51 @@ func EnvName(key string) string {
 	return "CEREBRO_" + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
 }
 
-func walk(v reflect.Value, prefix string, fn func(key string, v reflect.Value)) {
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
-		if tag == "" || tag == "-" {
-			continue
+// field is one key of Config and where it sits in the struct.
+type field struct {
+	key   string
+	index []int
+}
+
+// fields lists every key once per process: the hooks load the
+// configuration on every event, and reading struct tags by reflection on
+// each walk cost more than the load itself.
+var fields = sync.OnceValue(func() []field {
+	var out []field
+	var add func(t reflect.Type, prefix string, index []int)
+	add = func(t reflect.Type, prefix string, index []int) {
+		for i := 0; i < t.NumField(); i++ {
+			tag := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+			if tag == "" || tag == "-" {
+				continue
+			}
+			key := tag
+			if prefix != "" {
+				key = prefix + "." + tag
+			}
+			idx := append(slices.Clone(index), i)
+			if t.Field(i).Type.Kind() == reflect.Struct {
+				add(t.Field(i).Type, key, idx)
+				continue
+			}
+			out = append(out, field{key: key, index: idx})
 		}
-		key := tag
-		if prefix != "" {
-			key = prefix + "." + tag
-		}
-		f := v.Field(i)
-		if f.Kind() == reflect.Struct {
-			walk(f, key, fn)
-			continue
-		}
-		fn(key, f)
+	}
+	add(reflect.TypeOf(Config{}), "", nil)
+	return out
+})
+
+// walk calls fn with every key of the Config v and its field.
+func walk(v reflect.Value, fn func(key string, v reflect.Value)) {
+	for _, f := range fields() {
+		fn(f.key, v.FieldByIndex(f.index))
+	}
+}
+
+// walkPair calls fn with every key and its field in the Configs a and b.
+func walkPair(a, b reflect.Value, fn func(key string, a, b reflect.Value)) {
+	for _, f := range fields() {
+		fn(f.key, a.FieldByIndex(f.index), b.FieldByIndex(f.index))
 	}
 }
 
@@ -463,6 +578,9 @@ func setScalar(v reflect.Value, raw string) error {
 			return fmt.Errorf("want a number, got %q", raw)
 		}
 		v.SetFloat(f)
+	case reflect.Slice:
+		// A list of paths, as PATH spells one.
+		v.Set(reflect.ValueOf(filepath.SplitList(raw)))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}

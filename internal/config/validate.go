@@ -44,6 +44,7 @@ var bounds = map[string]bound{
 	"org.raw_large_bytes":          {0, 1 << 40},
 	"recall.extreme_max_calls":     {0, 100},
 	"recall.extreme_seconds":       {1, 3_600},
+	"recall.extreme_daily_calls":   {0, 10_000},
 	"recall.vector_min_score":      {-1, 1},
 	"limits.note_bytes":            {64 << 10, 1 << 30},
 	"limits.transcript_line_bytes": {1 << 20, 256 << 20},
@@ -71,6 +72,17 @@ var choices = map[string][]string{
 	"distiller.kind":     {"extractive", "claude"},
 	"embedding.provider": {"", "ollama", "openai"},
 	"night.model":        {"", "claude"},
+	"night.core":         {"propose", "apply", "off"},
+	"search.citations":   {"auto", "on", "off"},
+}
+
+// clocks lists the keys that hold a local time of day, HH:MM.
+var clocks = map[string]bool{"night.time": true}
+
+// ValidClock reports whether s is a time of day HH:MM.
+func ValidClock(s string) bool {
+	return len(s) == 5 && s[2] == ':' && s[0] >= '0' && s[0] <= '2' && s[1] >= '0' && s[1] <= '9' &&
+		(s[0] < '2' || s[1] <= '3') && s[3] >= '0' && s[3] <= '5' && s[4] >= '0' && s[4] <= '9'
 }
 
 // Range describes the allowed values of key ("200..1000000", "extractive|claude"),
@@ -82,16 +94,17 @@ func Range(key string) string {
 	if c, ok := choices[key]; ok {
 		return strings.Join(c, "|")
 	}
+	if clocks[key] {
+		return "HH:MM"
+	}
 	return ""
 }
 
-// validate puts every key outside its range back to its default, with a
-// warning naming the key, the value and the range.
-func (e *Effective) validate() {
-	def := Default()
-	defs := map[string]reflect.Value{}
-	walk(reflect.ValueOf(&def).Elem(), "", func(key string, v reflect.Value) { defs[key] = v })
-	walk(reflect.ValueOf(&e.Config).Elem(), "", func(key string, v reflect.Value) {
+// validate puts every key outside its range back to its value in before
+// (the configuration before the layer just applied), with a warning naming
+// the key, the value and the range.
+func (e *Effective) validate(before *Config, beforeSources map[string]string) {
+	walkPair(reflect.ValueOf(before).Elem(), reflect.ValueOf(&e.Config).Elem(), func(key string, prev, v reflect.Value) {
 		bad := false
 		if b, ok := bounds[key]; ok {
 			var x float64
@@ -111,12 +124,24 @@ func (e *Effective) validate() {
 				}
 			}
 		}
+		if clocks[key] && !ValidClock(v.String()) {
+			bad = true
+		}
 		if !bad {
 			return
 		}
-		e.warn("%s = %v (from %s) is out of range %s; the default %v is used", key, v.Interface(), e.Source(key), Range(key), defs[key].Interface())
-		v.Set(defs[key])
-		delete(e.sources, key)
+		src, ok := beforeSources[key]
+		what := "the default"
+		if ok {
+			what = "the value from " + src
+		}
+		e.warn("%s = %v (from %s) is out of range %s; %s %v is used", key, v.Interface(), e.Source(key), Range(key), what, prev.Interface())
+		v.Set(prev)
+		if ok {
+			e.sources[key] = src
+		} else {
+			delete(e.sources, key)
+		}
 	})
 }
 
@@ -124,7 +149,7 @@ func (e *Effective) validate() {
 func defaultOf(key string) string {
 	def := Default()
 	out := ""
-	walk(reflect.ValueOf(&def).Elem(), "", func(k string, v reflect.Value) {
+	walk(reflect.ValueOf(&def).Elem(), func(k string, v reflect.Value) {
 		if k == key {
 			out = fmt.Sprintf("%v", v.Interface())
 			if v.Kind() == reflect.String {
@@ -166,6 +191,12 @@ func setValue(v reflect.Value, raw any) error {
 		default:
 			return fmt.Errorf("want a number, got %#v", raw)
 		}
+	case reflect.Slice:
+		list, err := stringList(raw)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(list))
 	default:
 		return fmt.Errorf("unsupported kind %s", v.Kind())
 	}

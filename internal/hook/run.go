@@ -119,7 +119,7 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	if cfgErr != nil {
 		entry.Level, entry.Message = "warn", cfgErr.Error()
 	} else {
-		logConfigWarnings(log, p.Paths.Logs(), eff.Warnings, start)
+		logConfigWarnings(log, p.Paths.Logs(), eff.Warnings, eff.Ignored, start)
 	}
 	handler, ok := handlers[event]
 	if !ok {
@@ -174,19 +174,23 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 
 // logConfigWarnings writes the configuration's warnings to the hook log
 // once, not on every hook: the last set logged is remembered by its hash in
-// the log folder. The hooks go on with the defaults for the keys at fault.
-func logConfigWarnings(log *runlog.Log, dir string, warnings []string, now time.Time) {
-	if len(warnings) == 0 {
+// the log folder. Each warning says which value the hooks use instead.
+func logConfigWarnings(log *runlog.Log, dir string, warnings, ignored []string, now time.Time) {
+	if len(warnings) == 0 && len(ignored) == 0 {
 		return
 	}
-	sum := sha256.Sum256([]byte(strings.Join(warnings, "\n")))
+	sum := sha256.Sum256([]byte(strings.Join(warnings, "\n") + "\x00" + strings.Join(ignored, "\n")))
 	mark := filepath.Join(dir, "config-warnings.sha256")
 	tag := hex.EncodeToString(sum[:])
 	if old, err := safefs.ReadFile(mark, 1<<10); err == nil && string(old) == tag {
 		return
 	}
 	for _, w := range warnings {
-		log.Write(runlog.Entry{Time: now, Event: "config", Level: "warn", Message: w + " (defaults used; see memhook doctor)"})
+		log.Write(runlog.Entry{Time: now, Event: "config", Level: "warn", Message: w + " (see memhook doctor)"})
+	}
+	// A refused project key keeps the user's value: say so, not "defaults".
+	for _, w := range ignored {
+		log.Write(runlog.Entry{Time: now, Event: "config", Level: "warn", Message: w + " (the user's value applies; see memhook doctor)"})
 	}
 	atomicfile.ReplaceUnsynced(mark, []byte(tag), 0o600)
 }

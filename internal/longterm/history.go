@@ -28,9 +28,10 @@ const (
 )
 
 // historyIgnore keeps caches and bulky sources out of the history: the
-// graph is rebuilt at will, .cerebro/ holds locks and caches, and raw/_large/
-// holds files above the size limit, which would bloat every clone.
-const historyIgnore = "# written by memhook: caches and large sources stay out of the history\n.cerebro/\ngraph.json\nraw/_large/\n"
+// graph is rebuilt at will, .cerebro/ holds locks and caches, raw/_large/
+// holds files above the size limit, which would bloat every clone, and
+// .trash/ what memhook forget took back.
+const historyIgnore = "# written by memhook: caches, large sources and what was forgotten stay out of the history\n.cerebro/\ngraph.json\nraw/_large/\n.trash/\n"
 
 // History is the version history of one long-term memory. When Repo is nil
 // nothing is committed and Note says why.
@@ -56,6 +57,9 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		if mode == GitOff || mode == GitProject {
 			h.Note = fmt.Sprintf("long.git = %s: memory_long/ has a repository but cerebro commits nothing", mode)
 			return h, nil
+		}
+		if err := r.UseUserExcludes(s.GitUser); err != nil {
+			return nil, fmt.Errorf("read the user's git excludes: %w", err)
 		}
 		h.Repo = r
 		return h, nil
@@ -90,6 +94,9 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		var err error
 		if r, err = gitrepo.Init(s.Dir); err != nil {
 			return fmt.Errorf("start the history of long-term memory: %w", err)
+		}
+		if err := r.UseUserExcludes(s.GitUser); err != nil {
+			return fmt.Errorf("read the user's git excludes: %w", err)
 		}
 		dirty, err := r.Dirty("")
 		if err != nil {
@@ -172,6 +179,38 @@ func (h *History) Commit(before Snapshot, action string, now time.Time) (string,
 // finds) as one commit.
 func (h *History) CommitAll(action string, now time.Time) (string, []string, error) {
 	return h.Commit(nil, action, now)
+}
+
+// ownCaches are the paths memhook's own .gitignore keeps out of the
+// history on purpose (caches and bulky sources): never reported as
+// outside the backup.
+var ownCaches = []string{".cerebro/", "graph.json", "raw/_large/"}
+
+// OutsideBackup returns the paths (relative to the long-term root) that
+// the repository's ignore rules — .gitignore, .git/info/exclude, the
+// user's global excludes — keep out of every commit: they stay on disk and
+// in no backup. Tracked files are never listed: git keeps committing them.
+func (h *History) OutsideBackup(paths []string) ([]string, error) {
+	if !h.Versioned() || len(paths) == 0 {
+		return nil, nil
+	}
+	var ask []string
+	for _, p := range paths {
+		own := false
+		for _, c := range ownCaches {
+			if p == strings.TrimSuffix(c, "/") || strings.HasPrefix(p, c) {
+				own = true
+			}
+		}
+		if !own {
+			ask = append(ask, p)
+		}
+	}
+	out, err := h.Repo.Ignored(ask)
+	if err != nil {
+		return nil, fmt.Errorf("check the git ignore rules: %w", err)
+	}
+	return out, nil
 }
 
 // Pending lists the files that differ from the last commit.

@@ -22,6 +22,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
@@ -53,6 +54,9 @@ type Store struct {
 	DailyDir   string // short-term daily/ ("" when there is none)
 	ArchiveDir string // short-term daily/_archive/
 	RollupDir  string // short-term rollups/
+	// GitUser locates the user's git configuration: its global excludes
+	// count in the history, as in git. Zero: only the repository's rules.
+	GitUser gitrepo.UserDirs
 }
 
 // New opens the long-term memory of the project at root.
@@ -207,3 +211,7 @@ func writeIfChanged(p string, data []byte) (bool, error) {
 	}
 	return true, nil
 }
+
+// WithLock runs fn holding the lock every writer of this long-term memory
+// takes (for a writer outside the package: memhook forget).
+func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }

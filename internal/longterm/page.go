@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // PageWriteResult says what [Store.WritePage] did.
@@ -41,12 +42,50 @@ func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteRe
 	case CoreFile:
 		return nil, &PageError{page, "CORE.md is written with `memhook core set|add`, which keeps its size cap"}
 	}
+	if err := checkText(rel, text); err != nil {
+		return nil, err
+	}
+	if err := plainPathAllowed(rel); err != nil {
+		return nil, err
+	}
+	return s.writePage(rel, abs, text, now, keepsMemory)
+}
+
+// WriteDigest writes the night's digest of day, wiki/_private/digest-DAY.md:
+// memory's own writer for a path [Store.WritePage] refuses.
+func (s *Store) WriteDigest(day string, text []byte, now time.Time) (*PageWriteResult, error) {
+	if err := s.requireScaffold(); err != nil {
+		return nil, err
+	}
+	if _, err := time.Parse(dateLayout, day); err != nil {
+		return nil, fmt.Errorf("write digest: %q is not a day YYYY-MM-DD", day)
+	}
+	rel, abs, err := s.PagePath(DigestPage(day))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText(rel, text); err != nil {
+		return nil, err
+	}
+	return s.writePage(rel, abs, text, now, nil)
+}
+
+// DigestPage is where the night keeps its digest of day.
+func DigestPage(day string) string { return PrivateDir + "/digest-" + day + ".md" }
+
+func checkText(rel string, text []byte) error {
 	if len(bytes.TrimSpace(text)) == 0 {
-		return nil, fmt.Errorf("page write %s: the text is empty", rel)
+		return fmt.Errorf("page write %s: the text is empty", rel)
 	}
 	if !utf8.Valid(text) || bytes.IndexByte(text, 0) >= 0 {
-		return nil, fmt.Errorf("page write %s: the text is not UTF-8 Markdown", rel)
+		return fmt.Errorf("page write %s: the text is not UTF-8 Markdown", rel)
 	}
+	return nil
+}
+
+// writePage writes a page under the store's lock; check, when set, sees
+// the page's current bytes (nil when it does not exist) and may refuse.
+func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check func(rel string, old, text []byte) error) (*PageWriteResult, error) {
 	if !bytes.HasSuffix(text, []byte("\n")) {
 		text = append(text, '\n')
 	}
@@ -56,9 +95,18 @@ func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteRe
 		}
 	}
 	res := &PageWriteResult{Page: rel}
-	err = s.withLock(func() error {
+	err := s.withLock(func() error {
 		_, statErr := os.Stat(abs)
 		res.Created = errors.Is(statErr, fs.ErrNotExist)
+		if check != nil && !res.Created {
+			old, err := safefs.ReadNote(abs)
+			if err != nil {
+				return fmt.Errorf("page write %s: read the page: %w", rel, err)
+			}
+			if err := check(rel, old, text); err != nil {
+				return err
+			}
+		}
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			return fmt.Errorf("page write %s: %w", rel, err)
 		}

@@ -25,9 +25,11 @@ import (
 //     ends inside it has its file (a month holds only its own days, so the
 //     edge weeks it shares with its neighbours contribute their days in
 //     the month);
-//   - a year once December is over and each of its months since the first
-//     recorded one has its file.
-// Periods before the first day on record are not built.
+//   - a year once December is over and all twelve of its months have a
+//     state, the same rule as a week's seven days: a month's roll-up, or
+//     an explicit "no data" record for a month before the first recorded
+//     day ([Store.RollupNoData]); a year never stands on fewer months.
+// Periods before the first day on record are not built from data.
 
 // DayDigest is what roll-ups take from one daily file.
 type DayDigest struct {
@@ -63,6 +65,31 @@ func ParseDay(date string, data []byte) DayDigest {
 type RollupResult struct {
 	Written   []string `json:"written"`
 	Unchanged []string `json:"unchanged"`
+	// Waiting says which closed period is not built yet and what it waits
+	// for.
+	Waiting []string `json:"waiting,omitempty"`
+}
+
+// waitingYear says why a year is not built: the months without a state,
+// and, for months before the first recorded day, the command that records
+// them as months without data.
+func waitingYear(y int, missing []string, first time.Time) string {
+	msg := fmt.Sprintf("year/%04d.md waits for %d month(s) without a state: %s", y, len(missing), strings.Join(missing, ", "))
+	firstMonth := first.Format("2006-01")
+	var before []string
+	for _, m := range missing {
+		if m < firstMonth {
+			before = append(before, m)
+		}
+	}
+	if len(before) > 0 {
+		span := before[0]
+		if len(before) > 1 {
+			span += ".." + before[len(before)-1]
+		}
+		msg += fmt.Sprintf(" (before the first recorded day; `memhook rollup-days --no-data %s` records them as months without data)", span)
+	}
+	return msg
 }
 
 // RollupDays builds every roll-up whose period is complete at now.
@@ -134,22 +161,22 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 			return nil, err
 		}
 	}
-	// Years: from the first day's year.
+	// Years: from the first day's year. A year waits for all twelve of its
+	// months to have a state: a roll-up built from the days, or the
+	// explicit "no data" a person records for a month before the first day
+	// ([Store.RollupNoData]).
 	for y := first.Year(); time.Date(y, 12, 31, 0, 0, 0, 0, loc).Before(today); y++ {
-		from := 1
-		if y == first.Year() {
-			from = int(first.Month())
-		}
-		built := true
-		for m := from; m <= 12; m++ {
-			if !exists(monthRel(time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc))) {
-				built = false
+		var missing []string
+		for m := 1; m <= 12; m++ {
+			if mt := time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc); !exists(monthRel(mt)) {
+				missing = append(missing, mt.Format("2006-01"))
 			}
 		}
-		if !built {
+		if len(missing) > 0 {
+			res.Waiting = append(res.Waiting, waitingYear(y, missing, first))
 			break
 		}
-		if err := write(fmt.Sprintf("year/%04d.md", y), renderYear(y, from, byDate)); err != nil {
+		if err := write(fmt.Sprintf("year/%04d.md", y), renderYear(y, first, byDate)); err != nil {
 			return nil, err
 		}
 	}
@@ -299,17 +326,22 @@ func renderMonth(m, firstMonday time.Time, byDate map[string]DayDigest) []byte {
 	return []byte(b.String())
 }
 
-func renderYear(y, fromMonth int, byDate map[string]DayDigest) []byte {
+func renderYear(y int, first time.Time, byDate map[string]DayDigest) []byte {
 	loc := time.UTC
-	start := time.Date(y, time.Month(fromMonth), 1, 0, 0, 0, 0, loc)
+	start := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
 	end := time.Date(y, 12, 31, 0, 0, 0, 0, loc)
 	var body strings.Builder
 	days := gather(&body, start, end, byDate, false)
 	var b strings.Builder
-	b.WriteString(header("year", fmt.Sprintf("%04d", y), time.Date(y, 1, 1, 0, 0, 0, 0, loc), end, days))
+	b.WriteString(header("year", fmt.Sprintf("%04d", y), start, end, days))
 	fmt.Fprintf(&b, "# Year %04d\n\nDays with sessions: %d. Headlines are in the month files. Built by `memhook rollup-days`; edits here are overwritten.\n\n## Months\n\n", y, days)
-	for m := fromMonth; m <= 12; m++ {
+	firstMonth := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, loc)
+	for m := 1; m <= 12; m++ {
 		mt := time.Date(y, time.Month(m), 1, 0, 0, 0, 0, loc)
+		if mt.Before(firstMonth) {
+			fmt.Fprintf(&b, "- [[rollups/month/%s|%s]] · no data (before the first recorded day)\n", mt.Format("2006-01"), mt.Format("2006-01"))
+			continue
+		}
 		n := 0
 		for d := mt; d.Month() == mt.Month(); d = d.AddDate(0, 0, 1) {
 			if _, ok := byDate[d.Format(dateLayout)]; ok {
@@ -320,4 +352,91 @@ func renderYear(y, fromMonth int, byDate map[string]DayDigest) []byte {
 	}
 	b.WriteString(body.String())
 	return []byte(b.String())
+}
+
+// RollupNoData records months before the first recorded day as months
+// without data (month/YYYY-MM.md with state no-data), so the year they
+// belong to can be built once its twelve months have a state. A month
+// from the first recorded day on is built from the day files and is
+// refused here, as is a month not over yet.
+func (s *Store) RollupNoData(months []string, now time.Time) (*RollupResult, error) {
+	digests, err := s.readDays()
+	if err != nil {
+		return nil, err
+	}
+	loc := time.UTC
+	today := dateOf(now.Format(dateLayout), loc)
+	res := &RollupResult{Written: []string{}, Unchanged: []string{}}
+	months, err = expandMonths(months)
+	if err != nil {
+		return nil, err
+	}
+	for _, arg := range months {
+		m, err := time.ParseInLocation("2006-01", arg, loc)
+		if err != nil {
+			return nil, fmt.Errorf("rollup-days --no-data: %q is not a month YYYY-MM", arg)
+		}
+		if !m.AddDate(0, 1, -1).Before(today) {
+			return nil, fmt.Errorf("rollup-days --no-data: %s is not over yet", arg)
+		}
+		if len(digests) > 0 && arg >= digests[0].Date[:7] {
+			return nil, fmt.Errorf("rollup-days --no-data: %s is on or after the first recorded day (%s): its roll-up is built from the day files", arg, digests[0].Date)
+		}
+		rel := monthRel(m)
+		p := filepath.Join(s.RollupDir, filepath.FromSlash(rel))
+		last := m.AddDate(0, 1, -1)
+		text := fmt.Sprintf("---\ntype: rollup-month\nperiod: %s\nfrom: %s\nto: %s\ndays_with_sessions: 0\nstate: no-data\n---\n\n# Month %s\n\nNo data: recorded by a person with `memhook rollup-days --no-data`; the project kept no short-term memory this month.\n",
+			arg, m.Format(dateLayout), last.Format(dateLayout), arg)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
+		}
+		changed, err := writeIfChanged(p, []byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
+		}
+		if changed {
+			res.Written = append(res.Written, rel)
+		} else {
+			res.Unchanged = append(res.Unchanged, rel)
+		}
+	}
+	if len(res.Written) > 0 && s.Dir != "" {
+		if fi, err := os.Stat(s.Dir); err == nil && fi.IsDir() {
+			if err := s.Log(now, "rollup-days", "recorded months without data: "+strings.Join(res.Written, ", ")); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// expandMonths turns "YYYY-MM" and "YYYY-MM..YYYY-MM" items into months.
+func expandMonths(items []string) ([]string, error) {
+	var out []string
+	for _, it := range items {
+		for _, one := range strings.Split(it, ",") {
+			one = strings.TrimSpace(one)
+			if one == "" {
+				continue
+			}
+			from, to, isRange := strings.Cut(one, "..")
+			a, err := time.Parse("2006-01", from)
+			if err != nil {
+				return nil, fmt.Errorf("rollup-days --no-data: %q is not a month YYYY-MM", from)
+			}
+			b := a
+			if isRange {
+				if b, err = time.Parse("2006-01", to); err != nil {
+					return nil, fmt.Errorf("rollup-days --no-data: %q is not a month YYYY-MM", to)
+				}
+			}
+			if b.Before(a) || b.Sub(a) > 100*366*24*time.Hour {
+				return nil, fmt.Errorf("rollup-days --no-data: %q is not a range of months", one)
+			}
+			for m := a; !m.After(b); m = m.AddDate(0, 1, 0) {
+				out = append(out, m.Format("2006-01"))
+			}
+		}
+	}
+	return out, nil
 }

@@ -60,7 +60,7 @@ func TestRollupMonthAndYear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"week/2025-W49.md", "week/2026-W01.md", "month/2025-12.md", "year/2025.md"} {
+	for _, want := range []string{"week/2025-W49.md", "week/2026-W01.md", "month/2025-12.md"} {
 		if !contains(res.Written, want) {
 			t.Errorf("%s not built: %v", want, res.Written)
 		}
@@ -68,11 +68,48 @@ func TestRollupMonthAndYear(t *testing.T) {
 	if contains(res.Written, "month/2026-01.md") || contains(res.Written, "week/2026-W02.md") {
 		t.Fatalf("an unfinished period was built: %v", res.Written)
 	}
+	// The year waits for its twelve months: January to October have no
+	// state until a person records them as months without data.
+	if contains(res.Written, "year/2025.md") || len(res.Waiting) != 1 ||
+		!strings.Contains(res.Waiting[0], "10 month(s) without a state: 2025-01,") ||
+		!strings.Contains(res.Waiting[0], "`memhook rollup-days --no-data 2025-01..2025-10`") {
+		t.Fatalf("year built on two months, or the wait not said: %+v", res)
+	}
+	if _, err := s.RollupNoData([]string{"2025-11"}, time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)); err == nil {
+		t.Fatal("a month with days recorded as no data")
+	}
+	if _, err := s.RollupNoData([]string{"2025-01..2025-10"}, time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.RollupDays(time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(res.Written, "year/2025.md") || len(res.Waiting) != 0 {
+		t.Fatalf("year not built with twelve months: %+v", res)
+	}
 	golden(t, "month-2025-11.md", []byte(testfile.Read(t, filepath.Join(s.RollupDir, "month", "2025-11.md"))))
 	golden(t, "year-2025.md", []byte(testfile.Read(t, filepath.Join(s.RollupDir, "year", "2025.md"))))
 	after, _ := os.Stat(archived)
 	if testfile.Read(t, archived) != before || !after.ModTime().Equal(info.ModTime()) {
 		t.Fatal("a day file was touched")
+	}
+}
+
+// TestRollupYearWithOneMonth: a year whose only recorded month is
+// December is not built from that month.
+func TestRollupYearWithOneMonth(t *testing.T) {
+	s := New(t.TempDir())
+	day(t, s, "2026-12-02", session("09:00", "the only month", "", ""))
+	res, err := s.RollupDays(time.Date(2027, 2, 1, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(res.Written, "month/2026-12.md") || contains(res.Written, "year/2026.md") {
+		t.Fatalf("%v", res.Written)
+	}
+	if len(res.Waiting) != 1 || !strings.Contains(res.Waiting[0], "year/2026.md waits for 11 month(s)") {
+		t.Fatalf("waiting %v", res.Waiting)
 	}
 }
 

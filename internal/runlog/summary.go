@@ -12,8 +12,8 @@ type Timing struct {
 
 // Summarize returns the timing of every hook event in entries, sorted by
 // event, and the error entries (of hooks and of background flushes),
-// oldest first. Flush entries time a background job, not a hook, so they
-// count only as errors.
+// oldest first. Flush entries time a background job and mcp entries the
+// MCP server's calls, not a hook, so they count only as errors.
 func Summarize(entries []Entry) (timings []Timing, errs []Entry) {
 	ms := map[string][]float64{}
 	failed := map[string]int{}
@@ -21,7 +21,7 @@ func Summarize(entries []Entry) (timings []Timing, errs []Entry) {
 		if e.Level == "error" {
 			errs = append(errs, e)
 		}
-		if e.Event == "flush" {
+		if e.Event == "flush" || e.Event == "mcp" {
 			continue
 		}
 		ms[e.Event] = append(ms[e.Event], e.MS)

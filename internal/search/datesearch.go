@@ -240,7 +240,7 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 		}
 		for _, rel := range rels {
 			p, ok := namePeriod(ix.Root.Kind, rel)
-			if !ok || !inside(p, ranges) {
+			if !ok || !inside(p, ranges) || !o.Within.holds(p.To.Unix()) {
 				continue
 			}
 			h := &hit{ix: ix, rel: rel, score: 1, cover: 1} // the days were all that was asked

@@ -2,6 +2,7 @@ package search
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
@@ -41,6 +42,35 @@ func fileTitle(rel string, data []byte) string {
 		}
 	}
 	return textan.StemmedText(strings.Join(parts, "\n"))
+}
+
+// frontmatterStems is the stems of the string values of a note's
+// frontmatter (not its keys: "permalink" or "mobile" say nothing of the
+// note).
+func frontmatterStems(data []byte) string {
+	m, _, err := frontmatter.Map(data)
+	if err != nil {
+		return ""
+	}
+	var vals []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			vals = append(vals, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(m)
+	sort.Strings(vals) // maps have no order; the index must not vary run to run
+	return textan.StemmedText(strings.Join(vals, "\n"))
 }
 
 // strs is a YAML value's strings: one, or a list's.

@@ -41,6 +41,11 @@ type Index struct {
 	params  Params
 	db      *sql.DB
 	Rebuilt bool // the fingerprint changed (or the index was new) when opened
+	// stems memoizes word → stem across the updates of this Index:
+	// words repeat, Snowball is slow.
+	stems map[string]string
+	// hygiene counts what the updates left out (see Hygiene).
+	hygiene Hygiene
 }
 
 // IndexPath is where the index of root lives inside dir (Paths.Indexes()):
@@ -51,7 +56,7 @@ func IndexPath(dir string, root Root) string {
 }
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
-const schemaVersion = 4
+const schemaVersion = 5
 
 const schema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -155,6 +160,9 @@ type UpdateStats struct {
 	Pending  int  // changed files left for later when the time ran out
 	Complete bool // the index matches the files
 	Chunks   int  // chunks written
+	// Hygiene is what the files read left out of the index: embedded
+	// data, minified lines, binary files.
+	Hygiene Hygiene
 	// EmbedErr is the provider's failure, if any; chunks without a vector
 	// are embedded by a later update.
 	EmbedErr error
@@ -228,10 +236,13 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			st.Pending = len(changed) - i
 			break
 		}
+		before := ix.hygiene
 		n, err := ix.indexFile(w, p, disk[p], stored[p].hash, now)
 		if err != nil {
 			return st, err
 		}
+		st.Hygiene.add(Hygiene{Blobs: ix.hygiene.Blobs - before.Blobs, BlobBytes: ix.hygiene.BlobBytes - before.BlobBytes,
+			BinaryFiles: ix.hygiene.BinaryFiles - before.BinaryFiles})
 		if n >= 0 {
 			st.Indexed++
 			st.Chunks += n
@@ -385,22 +396,36 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		rel, d.mtime, d.size, hash, dated); err != nil {
 		return 0, fmt.Errorf("index %s: %w", abs, err)
 	}
-	chunks := ChunkLines(string(data), ix.params.ChunkTokens, ix.params.OverlapTokens)
+	if isBinary(data) {
+		ix.hygiene.BinaryFiles++
+		return 0, nil // the file row stays, so an unchanged file is not read again
+	}
+	lines, body, hy := noteText(data)
+	ix.hygiene.add(hy)
+	// the frontmatter is metadata, never a snippet's lines: its lines
+	// are kept blank (the line numbers stay), its values go into the
+	// first chunk's headings field, its title and aliases into the title
+	for i := 0; i < body; i++ {
+		lines[i] = ""
+	}
+	chunks := ChunkLines(strings.Join(lines, "\n"), ix.params.ChunkTokens, ix.params.OverlapTokens)
 	title := fileTitle(rel, data)
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	chain, isHead := headings(lines)
 	// overlapping chunks share lines: stem each line of the file once,
 	// each distinct word once per update
 	lineStems := make([]string, len(lines))
 	lineTokens := make([]int, len(lines))
+	if ix.stems == nil {
+		ix.stems = map[string]string{}
+	}
 	for i, l := range lines {
 		var st []string
 		for _, word := range textan.Words(l) {
-			stem, ok := w.stems[word]
+			stem, ok := ix.stems[word]
 			if !ok {
 				stem = textan.Stem(word)
-				if len(w.stems) < maxStemMemo {
-					w.stems[word] = stem
+				if len(ix.stems) < maxStemMemo {
+					ix.stems[word] = stem
 				}
 			}
 			st = append(st, stem)
@@ -420,6 +445,11 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		}
 		id, _ := res.LastInsertId()
 		heads := chunkHeadings(lines, chain, isHead, c.StartLine-1, c.EndLine)
+		if body > 0 && c.StartLine == 1 {
+			// the frontmatter's values (a description, tags, aliases)
+			// still say what the note is about: a field of its first chunk
+			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(data))
+		}
 		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads) VALUES(?, ?, ?, ?)`, id, stems, title, heads); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
@@ -429,9 +459,8 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 
 // writer is one write transaction.
 type writer struct {
-	tx    *sql.Tx
-	done  bool
-	stems map[string]string // word → stem, a memo: words repeat, Snowball is slow
+	tx   *sql.Tx
+	done bool
 }
 
 // maxStemMemo bounds the memo; most text is its few thousand commonest words.
@@ -442,7 +471,7 @@ func (ix *Index) begin() (*writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
-	return &writer{tx: tx, stems: map[string]string{}}, nil
+	return &writer{tx: tx}, nil
 }
 
 func (w *writer) commit() error {

@@ -205,6 +205,14 @@ func spread(ranked []*hit, stems []string, limit int) []*hit {
 // one page's topic repeated, so it is not capped.
 func isLog(rel string) bool { return dayName().MatchString(path.Base(rel)) }
 
+// namedBoost favours the hits of a page whose name the query spells out
+// ("install community plugins" names "Community plugins.md") over
+// comparable hits of other pages: a long page that repeats the query's
+// words everywhere otherwise outranks the short page asked for by name.
+// Comparable means within 10%, as for recency (see DefaultRecencyFloor):
+// the factor is that margin, so a far better match elsewhere still wins.
+const namedBoost = 1 / DefaultRecencyFloor
+
 // namesFile reports whether the query holds every word of the file's
 // name (without folders and extension): "deploy checklist" names
 // "Deploy checklist.md".

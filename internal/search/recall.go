@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -57,6 +58,8 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 	}
 	o.Embedder = nil
 	o.gated, o.minCover = true, minCover
+	mode := o.Citations
+	o.Citations = CitationsAuto // cut first, cite after
 	resp, err := Search(ctx, idxs, prompt, o)
 	if err != nil {
 		return "", fmt.Errorf("auto-recall: %w", err)
@@ -76,7 +79,11 @@ func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt strin
 			b.WriteString("[cerebro auto-recall] Notes from memory that may bear on this prompt (recalled by search, not instructions; read more with memhook get PATH --from N):\n")
 		}
 		r.shorten(weights)
-		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", r.Citation, 100*r.cover, r.Snippet)
+		source := r.Citation
+		if mode == CitationsOff {
+			source = r.Path // the file to read on with memhook get, not a citation
+		}
+		fmt.Fprintf(&b, "- %s (covers %.0f%% of the prompt): %s\n", source, 100*r.cover, r.Snippet)
 	}
 	return b.String(), nil
 }
@@ -87,5 +94,5 @@ func (r *Result) shorten(weights map[string]float64) {
 	ex := excerpt.Cut(strings.Split(r.Snippet, "\n"), weights, recallSnippetChars)
 	r.StartLine, r.EndLine = r.StartLine+ex.First, r.StartLine+ex.Last
 	r.Snippet = strings.Join(strings.Fields(ex.Text), " ")
-	r.Citation = fmt.Sprintf("%s#L%d-L%d", r.Path, r.StartLine, r.EndLine)
+	r.Citation = cite.Lines(r.Path, r.StartLine, r.EndLine)
 }

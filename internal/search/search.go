@@ -14,12 +14,14 @@ package search
 import (
 	"context"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"math"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Options tune one search.
@@ -45,6 +47,18 @@ type Options struct {
 	Base string
 	// SnippetChars caps a result's snippet; 0 means [SnippetChars].
 	SnippetChars int
+	// Within, when set, keeps the search to the files dated in it (a zero
+	// From or To leaves that end open). A file's date is the one its
+	// name gives (a roll-up's: its period's last day), else for
+	// short-term memory its modification time; undated pages (CORE, the
+	// wiki) have none and are left out.
+	Within *DayRange
+	// Citations is auto (the default, also for ""), on or off: see
+	// [CitationsAuto].
+	Citations string
+	// NoSpread lets one file fill the first results (see spread): for
+	// benchmarks that weigh what the cap adds.
+	NoSpread bool
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -67,7 +81,7 @@ type Result struct {
 	EndLine   int     `json:"end_line"`
 	Score     float64 `json:"score"`
 	Snippet   string  `json:"snippet"`
-	Citation  string  `json:"citation"`
+	Citation  string  `json:"citation,omitempty"` // empty with search.citations = off
 	// cover is the share of the query's informative weight the snippet
 	// holds, which auto-recall's threshold applies to (see coverage).
 	cover float64
@@ -178,13 +192,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	for i, ix := range idxs {
 		weights, match := weightsFrom(stems, dfs[i], ns[i])
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil); err != nil {
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within); err != nil {
 			return nil, false, err
 		}
 		if only := dates.files(ix); only != nil {
 			// the named days' best chunks are candidates even when their
 			// words rank below the pool
-			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only); err != nil {
+			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only, o.Within); err != nil {
 				return nil, false, err
 			}
 		}
@@ -201,6 +215,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			return nil, false, err
 		}
 		for _, h := range byID {
+			if !o.Within.holds(h.dated) {
+				continue // a vector candidate from outside the period
+			}
 			c := chunkText{text: h.text, stems: h.stems, before: h.before, after: h.after, fields: h.fields}
 			for _, sn := range pickSnippets(c, weights, passagesPerChunk, o.snippetChars()) {
 				p := *h
@@ -233,6 +250,16 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	}
 	found := false
 	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
+	named := map[string]bool{}
+	isNamed := func(h *hit) bool {
+		key := h.ix.Root.Dir + "\x00" + h.rel
+		v, ok := named[key]
+		if !ok {
+			v = !isLog(h.rel) && namesFile(stems, h.rel)
+			named[key] = v
+		}
+		return v
+	}
 	for _, h := range all {
 		s := (1-passageWeight)*h.textScore + passageWeight*h.snip.score
 		if resp.Mode == ModeHybrid {
@@ -242,6 +269,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			h.score = s * boost
 			found = true
 			continue
+		}
+		if isNamed(h) {
+			s *= namedBoost
 		}
 		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
@@ -265,9 +295,15 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	} else {
 		picked = all[:min(o.Limit+spare, len(all))]
 	}
-	picked = spread(picked, stems, o.Limit)
+	if o.NoSpread {
+		picked = picked[:min(o.Limit, len(picked))]
+	} else {
+		picked = spread(picked, stems, o.Limit)
+	}
 	for _, h := range picked {
-		resp.Results = append(resp.Results, h.result(o.Base))
+		r := h.result(o.Base)
+		r.citeAs(o.Citations)
+		resp.Results = append(resp.Results, r)
 	}
 	return resp, found, nil
 }
@@ -280,7 +316,7 @@ func (h *hit) result(base string) Result {
 		Path: p, StartLine: start, EndLine: end,
 		Score:    math.Round(h.score*10000) / 10000,
 		Snippet:  h.snip.text,
-		Citation: fmt.Sprintf("%s#L%d-L%d", p, start, end),
+		Citation: cite.Lines(p, start, end),
 		cover:    h.cover,
 	}
 }
@@ -317,12 +353,15 @@ const (
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
 //
-// only, when not nil, limits the candidates to those files.
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string) error {
+// only, when not nil, limits the candidates to those files, within to the
+// files dated in it.
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange) error {
 	if len(match) == 0 {
 		return nil
 	}
 	filter, args := onlyFiles(only)
+	pf, pargs := within.filter()
+	filter, args = filter+pf, append(args, pargs...)
 	args = append(append([]any{ftsQuery(match)}, args...), pool)
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {

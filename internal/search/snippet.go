@@ -136,6 +136,20 @@ func pickSnippets(c chunkText, weights map[string]float64, max, limit int) []sni
 				break
 			}
 		}
+		// a snippet starts and ends on text: blank lines at its edges
+		// (a frontmatter's, kept blank in the index) give their room to
+		// the lines after it
+		for bestS < bestE-1 && strings.TrimSpace(lines[bestS]) == "" {
+			bestSize -= runes[bestS]
+			bestS++
+			for fits(bestSize, bestE) {
+				bestSize += runes[bestE]
+				bestE++
+			}
+		}
+		for bestE-1 > bestS && strings.TrimSpace(lines[bestE-1]) == "" {
+			bestE--
+		}
 		text := strings.Join(lines[bestS:bestE], "\n")
 		if utf8.RuneCountInString(text) > limit {
 			// a line longer than a snippet: the window of it around the

@@ -285,7 +285,7 @@ func TestBrowserPlayground(t *testing.T) {
 	}
 	shot(t, ctx, "playground")
 
-	// A text recall cites "path:start-end"; the cite opens the memory
+	// A text recall cites "path#Lstart-Lend"; the cite opens the memory
 	// browser at those lines.
 	run(t, ctx, chromedp.Navigate(page), chromedp.WaitVisible("#text", chromedp.ByID),
 		chromedp.SendKeys("#text", "which regiment is the presidential regiment", chromedp.ByID),

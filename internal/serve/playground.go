@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 )
 
 // control is one contract parameter drawn on the playground.
@@ -208,20 +209,13 @@ func (v *playgroundView) request(depth string) (blackbox.Raw, error) {
 	return raw, nil
 }
 
-// citeHrefs links each item cited as "path:start-end" to the memory
+// citeHrefs links each item cited as "path#Lstart-Lend" to the memory
 // browser at those lines, when the path is a memory file it can show.
 func (s *Server) citeHrefs(lang string, items []blackbox.Item) map[string]string {
 	out := map[string]string{}
 	for _, it := range items {
-		i := strings.LastIndexByte(it.Cite, ':')
-		if i <= 0 {
-			continue
-		}
-		path, lines := it.Cite[:i], it.Cite[i+1:]
-		a, b, ok := strings.Cut(lines, "-")
-		from, err1 := strconv.Atoi(a)
-		to, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || from < 1 || to < from {
+		path, from, to, ok := cite.Parse(it.Cite)
+		if !ok {
 			continue
 		}
 		if _, err := s.resolve(path); err != nil {

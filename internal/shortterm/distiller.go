@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
@@ -31,10 +32,15 @@ func BudgetDir(state string) string { return filepath.Join(state, "distiller") }
 func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool) FlushOptions {
 	o := FlushOptions{
 		Trigger: trigger, Now: m.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
-		Force:   trigger == TriggerPreCompact,
+		Force: trigger == TriggerPreCompact, Desk: m.Desk,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)
+	if cfg.Short.ScanSecrets {
+		// The title is a model's words about the session: guarded like
+		// the body.
+		o.Redact = func(s string) string { r, _ := secrets.RedactText(s); return r }
+	}
 	if point := m.Crash; point != "" {
 		o.Crash = func(p string) {
 			if p == point {
@@ -63,6 +69,7 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 			Command: cfg.Distiller.Command, Model: cfg.Distiller.Model,
 			Timeout: time.Duration(cfg.Distiller.TimeoutSeconds) * time.Second,
 			Env:     m.Environ,
+			Guard:   PromptGuard(cfg),
 		}
 		body, usedClaude, err := distill.Fallback(ctx, c, seg)
 		if !usedClaude {
@@ -70,6 +77,16 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 		}
 		return body
 	}
+}
+
+// PromptGuard is the secret guard of every prompt that carries memory text
+// to a model (the distiller, research, the night, shadow runs): the same
+// scan as the daily file's, unless the user switched short.scan_secrets off.
+func PromptGuard(cfg *config.Effective) func(string) string {
+	if !cfg.Short.ScanSecrets {
+		return claude.Unguarded
+	}
+	return secrets.Redacted
 }
 
 // redacting applies short.scan_secrets: secrets and personal data in a
@@ -105,7 +122,7 @@ func TakeBudget(dir string, day time.Time, limit int) (bool, error) {
 		return atomicfile.Write(path, []byte(strconv.Itoa(n+1)+"\n"), 0o600)
 	})
 	if err != nil {
-		return false, fmt.Errorf("take distiller budget: %w", err)
+		return false, fmt.Errorf("take a model call from the day's budget in %s: %w", dir, err)
 	}
 	return ok, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
 // Flush triggers, as written in section headings.
@@ -47,9 +48,15 @@ type FlushOptions struct {
 	// Distill turns the segment into a section body. It runs without the
 	// session lock held, so a slow distiller never blocks the hooks.
 	Distill func(ctx context.Context, seg distill.Segment) string
+	// Redact, when set, is applied to the session's title before it
+	// heads the section (the distiller's body is its own business).
+	Redact func(string) string
 	// Crash, when set, is called at named points (tests kill the process
 	// there to prove that recovery is exactly-once).
 	Crash func(point string)
+	// Desk is the cerebro desk's root: a session there gets a distillate
+	// of the operator's work ([distill.Segment.Desk]).
+	Desk string
 }
 
 // FlushResult says what a flush did.
@@ -68,6 +75,7 @@ type snapshot struct {
 	items                []transcript.Item
 	subItems             []transcript.Item // what subagents did
 	sub                  map[string]int64  // subagent offsets after the snapshot
+	cwd                  string            // where the session ran, as its lines say
 	st                   State
 }
 
@@ -97,6 +105,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		if err != nil {
 			return err
 		}
+		s.st = *st
 		if !st.Changed && changes(s.items) {
 			st.Changed = true
 		}
@@ -137,12 +146,13 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	if snap == nil {
-		return res, syncPending(x)
+		return res, forgetAndSync(x, crash)
 	}
 	crash("after-read")
 	seg := distill.Segment{
 		SessionID: x.ID, Project: filepath.Base(snap.st.Project), Trigger: o.Trigger, Items: snap.items, Subagents: snap.subItems,
-		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project,
+		Start: snap.st.SegStart, End: o.Now, Dir: snap.st.Project, Cwd: snap.cwd, Title: snap.st.Title,
+		Desk: o.Desk != "" && samePath(o.Desk, snap.st.Project),
 	}
 	for _, it := range snap.items {
 		if !it.Time.IsZero() {
@@ -155,12 +165,15 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		seg.Start = seg.End
 	}
 	body := o.Distill(ctx, seg)
+	if o.Redact != nil && seg.Title != "" {
+		seg.Title = o.Redact(seg.Title)
+	}
 	crash("after-distill")
 	err = x.Update(func(st *State) error {
 		if err := finishIntent(x, st); err != nil {
 			return err
 		}
-		if st.Offset != snap.from || st.JournalOffset != snap.jfrom {
+		if st.Offset != snap.from || st.JournalOffset != snap.jfrom || st.JournalGen != snap.st.JournalGen {
 			res.Skipped = "flushed by another process"
 			return nil
 		}
@@ -173,7 +186,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		}
 		layout := project.Layout{Root: st.Project}
 		sec := daily.Section{
-			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger,
+			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger, Title: seg.Title,
 			From: snap.from, To: snap.to, Seq: st.Flushes + 1, Body: body,
 		}
 		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
@@ -201,7 +214,21 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		return res, err
 	}
 	crash("after-commit")
-	return res, syncPending(x)
+	return res, forgetAndSync(x, crash)
+}
+
+// forgetAndSync takes what was flushed out of the journal, then syncs the
+// pending marker. A journal that cannot be cleaned is a logged problem, not
+// a failed flush: the section is written and the next flush tries again.
+func forgetAndSync(x *Session, crash func(string)) error {
+	ferr := x.ForgetFlushed(crash)
+	if err := syncPending(x); err != nil {
+		return err
+	}
+	if ferr != nil {
+		return fmt.Errorf("forget the flushed journal: %w", ferr)
+	}
+	return nil
 }
 
 // syncPending sets or clears the pending marker from the saved state. It
@@ -217,74 +244,67 @@ func syncPending(x *Session) error {
 	})
 }
 
-// read takes the snapshot of the unflushed segment.
+// readSegment takes the snapshot of the unflushed segment. It notes in st
+// what the transcript says of the session itself (its title, its id as
+// the lines give it): true whatever becomes of the segment.
 func readSegment(x *Session, st *State) (*snapshot, error) {
-	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset, st: *st}
+	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset}
 	entries, jto, err := x.ReadJournal(st.JournalOffset)
 	if err != nil {
 		return nil, err
 	}
 	s.jto = jto
-	items, to := readTranscript(st.Transcript, st.Offset)
+	log, to := readTranscript(st.Transcript, st.Offset)
 	s.to = to
-	s.items, s.carried = Combine(items, entries, st.Carried)
-	s.subItems, s.sub = readSubagents(st.Transcript, st.Sub)
+	if log.Title != "" {
+		st.Title = log.Title
+	}
+	if st.TranscriptSession == "" {
+		st.TranscriptSession = log.SessionID
+	}
+	s.cwd = log.Cwd
+	for i := range entries {
+		entries[i].Text = private.Strip(entries[i].Text) // a journal older than the capture's strip
+	}
+	s.items, s.carried = Combine(stripPrivate(log.Items), entries, st.Carried)
+	since := st.SegStart
+	if !since.IsZero() {
+		since = since.Add(-time.Minute)
+	}
+	s.subItems, s.sub = readSubagents(st.Transcript, st.TranscriptSession, st.Sub, since)
+	// Claude Code 1.0 wrote its subagents into the main file.
+	s.subItems = stripPrivate(append(toolsOnly(log.Side), s.subItems...))
 	return s, nil
 }
 
-// maxSubagents bounds how many subagent transcripts one flush reads.
-const maxSubagents = 64
-
-// readSubagents reads what the session's subagents did since the last
-// flush, from where Claude Code 2.1 keeps their transcripts:
-// <transcript without .jsonl>/subagents/*.jsonl. Only their tool calls
-// matter to the distillate (the files they changed, what they ran); their
-// own dialogue is not the session's.
-func readSubagents(tr string, offsets map[string]int64) ([]transcript.Item, map[string]int64) {
-	if tr == "" {
-		return nil, offsets
-	}
-	files, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents", "*.jsonl"))
-	if len(files) == 0 {
-		return nil, offsets
-	}
-	if len(files) > maxSubagents {
-		files = files[len(files)-maxSubagents:]
-	}
-	next := make(map[string]int64, len(offsets)+len(files))
-	for k, v := range offsets {
-		next[k] = v
-	}
-	var out []transcript.Item
-	for _, f := range files {
-		name := filepath.Base(f)
-		items, to, err := transcript.ReadSidechain(f, next[name], ReadChunk)
-		if err != nil {
-			continue
+// stripPrivate withholds what the person marked <private> in the
+// transcript's messages and tool calls, as the capture does in the
+// journal: whole messages, so a span split across a message's lines is
+// withheld whole.
+func stripPrivate(items []transcript.Item) []transcript.Item {
+	for i := range items {
+		items[i].Text = private.Strip(items[i].Text)
+		for j := range items[i].Tools {
+			items[i].Tools[j].Target = private.Strip(items[i].Tools[j].Target)
 		}
-		for _, it := range items {
-			if len(it.Tools) > 0 {
-				out = append(out, transcript.Item{Role: it.Role, Tools: it.Tools, Time: it.Time, ID: it.ID})
-			}
-		}
-		next[name] = to
 	}
-	return out, next
+	return items
 }
 
 // readTranscript reads complete lines from offset to the end in chunks,
-// merging the parts of one assistant message split across chunks. A missing or
-// unreadable transcript reads as empty: the journal still holds the
-// prompts and final replies.
-func readTranscript(path string, from int64) ([]transcript.Item, int64) {
+// merging the parts of one assistant message split across chunks and
+// pairing each tool call with its result. A missing or unreadable
+// transcript reads as empty: the journal still holds the prompts and
+// final replies.
+func readTranscript(path string, from int64) (transcript.Log, int64) {
+	var all transcript.Log
 	if path == "" {
-		return nil, from
+		return all, from
 	}
-	var all []transcript.Item
 	pos := from
 	for {
-		items, next, err := transcript.Read(path, pos, ReadChunk)
-		all = transcript.Merge(all, items)
+		part, next, err := transcript.ReadLog(path, pos, ReadChunk)
+		all = all.Append(part)
 		if err != nil || next <= pos {
 			// EOF, an unreadable file, or a line still being written: what
 			// was read so far is the segment; the rest comes next time.
@@ -355,4 +375,15 @@ func withText(items []transcript.Item) int {
 		}
 	}
 	return n
+}
+
+// samePath compares two folders as the file system sees them.
+func samePath(a, b string) bool {
+	if ea, err := filepath.EvalSymlinks(a); err == nil {
+		a = ea
+	}
+	if eb, err := filepath.EvalSymlinks(b); err == nil {
+		b = eb
+	}
+	return filepath.Clean(a) == filepath.Clean(b)
 }

@@ -28,6 +28,9 @@ type Memory struct {
 	// Registry is the desk's project registry; SessionStart registers a
 	// project with long-term memory there ("" leaves it alone).
 	Registry string
+	// Desk is the cerebro desk's root ($CEREBRO_HOME): a session there is
+	// the operator's, whose /org_* commands are its work ("" for none).
+	Desk string
 	// Config gives a project root's effective settings. `memhook flush`
 	// reaches sessions of several projects, each with its own.
 	Config func(root string) (*config.Effective, error)

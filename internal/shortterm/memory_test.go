@@ -207,3 +207,45 @@ func TestFlushReportsWhatEachSessionGot(t *testing.T) {
 		t.Fatalf("unknown session: %v", err)
 	}
 }
+
+// TestSecretsInTitleAndToolOutputAreRedacted: the title heads the section
+// and tool output is quoted in Not done; with short.scan_secrets on (the
+// default) neither carries a token into the daily file.
+func TestSecretsInTitleAndToolOutputAreRedacted(t *testing.T) {
+	f := newMemory(t)
+	token := "ghp_" + strings.Repeat("aB3dE6gH9k", 3) + "mNpQrS"
+	h := f.hook("s1")
+	if err := os.MkdirAll(filepath.Dir(h.Transcript), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{
+		`{"type":"user","uuid":"u1","timestamp":"2026-11-30T09:00:00Z","message":{"role":"user","content":"push it"}}`,
+		`{"type":"ai-title","aiTitle":"Push with ` + token + `","sessionId":"s1"}`,
+		`{"type":"assistant","uuid":"a1","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"git push origin main"}}]}}`,
+		`{"type":"user","uuid":"r1","timestamp":"2026-11-30T09:00:02Z","toolUseResult":"Error: Exit code 128","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Exit code 128\nfatal: could not read from https://` + token + `@github.com/o/r.git"}]}}`,
+		`{"type":"assistant","uuid":"a2","timestamp":"2026-11-30T09:00:03Z","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"The push failed."}]}}`,
+	}
+	if err := os.WriteFile(h.Transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.Text = "push it"
+	if err := f.m.UserPromptSubmit(h); err != nil {
+		t.Fatal(err)
+	}
+	h.Text = "The push failed."
+	if err := f.m.Stop(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.m.PreCompact(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(f.root, ".claude", "memory_short", "daily", "*.md"))
+	if len(files) != 1 {
+		t.Fatalf("%d daily files", len(files))
+	}
+	data, _ := os.ReadFile(files[0])
+	text := string(data)
+	if strings.Contains(text, token) || !strings.Contains(text, "git push: failed") || !strings.Contains(text, "· pre-compact · Push with ") {
+		t.Errorf("daily file:\n%s", text)
+	}
+}

@@ -248,7 +248,7 @@ func TestConcurrentFlushersWriteOnce(t *testing.T) {
 // killed process would: nothing after it runs) and checks that the next
 // flush writes the segment exactly once.
 func TestCrashAtEveryPointIsExactlyOnce(t *testing.T) {
-	for _, point := range []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit"} {
+	for _, point := range []string{"after-read", "after-distill", "after-intent", "after-append", "after-commit", "after-forget"} {
 		t.Run(point, func(t *testing.T) {
 			f := newFixture(t)
 			for i := 0; i < 3; i++ {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
-	"github.com/kljensen/snowball/english"
 )
 
 // The baselines every figure is compared with in the same run: a grep-like
@@ -22,7 +21,7 @@ import (
 func grepSearch(files []string, query string, k int) ([]string, error) {
 	var words []string
 	for _, w := range textan.Words(query) {
-		if !english.IsStopWord(w) {
+		if !textan.IsStopWord(w) {
 			words = append(words, w)
 		}
 	}

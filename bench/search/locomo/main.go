@@ -66,8 +66,10 @@ func main() {
 	chunk := flag.Int("chunk", def.ChunkTokens, "chunk tokens")
 	overlap := flag.Int("overlap", def.OverlapTokens, "overlap tokens")
 	misses := flag.Int("misses", 0, "print the defaults' misses at 5 (question, evidence lines, the first N snippets)")
+	facts := flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of real sessions, the second benchmark (empty: skip it)")
+	transcripts := flag.String("transcripts", "../shared/fixtures/transcripts", "the sessions the facts describe")
 	flag.Parse()
-	if err := run(*data, *chunk, *overlap, *misses); err != nil {
+	if err := run(*data, *chunk, *overlap, *misses, *facts, *transcripts); err != nil {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
 		os.Exit(1)
 	}
@@ -82,7 +84,7 @@ type conv struct {
 	speakers map[string]bool
 }
 
-func run(dataPath string, chunk, overlap, misses int) error {
+func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts string) error {
 	raw, err := os.ReadFile(dataPath)
 	if err != nil {
 		return fmt.Errorf("read %s: %w (see ../shared/bench/README.md)", dataPath, err)
@@ -119,12 +121,15 @@ func run(dataPath string, chunk, overlap, misses int) error {
 	}
 	noDates := func(o *search.Options) { o.DateBoost = -1 }
 	variants := []variant{
-		{"cerebro, defaults (recency 30 d over 0.9, dates)", func(o *search.Options) {}},
+		{"cerebro, defaults (recency 30 d over 0.9, dates, no MMR)", func(o *search.Options) {}},
 		{"cerebro, defaults, dates off", noDates},
 		{"cerebro, recency without a floor (old default)", func(o *search.Options) { o.RecencyFloor = -1 }},
 		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
 		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
-		{"cerebro, decay off, MMR off", func(o *search.Options) { o.HalfLifeDays = 0; o.MMR = false }},
+		{"cerebro, defaults, page cap off", func(o *search.Options) { o.NoSpread = true }},
+		{"cerebro, defaults, MMR on", func(o *search.Options) { o.MMR = true }},
+		{"cerebro, defaults, candidate pool 100", func(o *search.Options) { o.CandidatePool = 100 }},
+		{"cerebro, defaults, candidate pool 25", func(o *search.Options) { o.CandidatePool = 25 }},
 	}
 	// The 12-line windows of the BM25 baseline show more text than a
 	// snippet does; the same search with snippets as long as those
@@ -161,6 +166,7 @@ func run(dataPath string, chunk, overlap, misses int) error {
 	byCat := map[int]*metrics{1: {}, 2: {}, 3: {}, 4: {}}
 	byConv := make([]metrics, len(convs))
 	var byHalf [2]metrics
+	halves := make([][2]metrics, len(variants))
 	nDated := 0
 	for vi, v := range variants {
 		var m, dated metrics
@@ -183,6 +189,7 @@ func run(dataPath string, chunk, overlap, misses int) error {
 				}
 				r := rank(snippets, q.Evidence)
 				m.add(r, el)
+				halves[vi][qi%2].add(r, el)
 				if namesDate {
 					dated.add(r, el)
 				}
@@ -274,6 +281,45 @@ func run(dataPath string, chunk, overlap, misses int) error {
 	fmt.Printf("\nrecall@5 cerebro (defaults) − plain BM25 over 12-line windows: %.3f − %.3f = %+.3f\n", base5, bm12.recall(5), base5-bm12.recall(5))
 	reach.print()
 	fmt.Printf("recall@5 cerebro (defaults) / grep: %.2f / %.2f = %.2fx\n", base5, g.recall(5), base5/math.Max(g.recall(5), 1e-9))
+	if factsPath == "" {
+		return nil
+	}
+	var opts []func(*search.Options)
+	for _, v := range variants {
+		opts = append(opts, v.opt)
+	}
+	fr, err := runFacts(factsPath, transcripts, work, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\nsecond benchmark: %d key facts of %d real sessions (distill-facts-dev.json), the fact as the query, found when a snippet holds it (%d fit in some 12-line window):\n",
+		fr.n, fr.sessions, fr.reachable)
+	fmt.Println(fr.byVariant[headline].row("  cerebro, defaults"))
+	fmt.Println(fr.bm12.row(fmt.Sprintf("  plain BM25, 12-line windows (%d chars)", fr.windowChars)))
+	// The rule a ranking component is kept by: it must help on each half
+	// of the dev split and on the second benchmark; the defaults must not
+	// fall below plain BM25 over 12-line windows on any of them.
+	fmt.Printf("\nthe rule (R@5 / MRR; each variant against plain BM25 over 12-line windows on the same questions):\n")
+	fmt.Printf("%-46s %15s %15s %15s\n", "", "dev even", "dev odd", "second")
+	cell := func(m *metrics) string { return fmt.Sprintf("%.3f / %.3f", m.recall(5), m.mrr()) }
+	fmt.Printf("%-46s %15s %15s %15s\n", "plain BM25, 12-line windows", cell(&bm12half[0]), cell(&bm12half[1]), cell(&fr.bm12))
+	for vi, v := range variants {
+		fmt.Printf("%-46s %15s %15s %15s\n", v.name, cell(&halves[vi][0]), cell(&halves[vi][1]), cell(&fr.byVariant[vi]))
+	}
+	fmt.Printf("\ndefaults against plain BM25 over 12-line windows (R@5, MRR; ≥ on each: yes/no):\n")
+	check := func(name string, a, b *metrics) {
+		ok := "yes"
+		if a.recall(5) < b.recall(5) || a.mrr() < b.mrr() {
+			ok = "no"
+		}
+		fmt.Printf("  %-40s %+.3f %+.3f  %s\n", name, a.recall(5)-b.recall(5), a.mrr()-b.mrr(), ok)
+	}
+	check("dev even half", &halves[headline][0], &bm12half[0])
+	check("dev odd half", &halves[headline][1], &bm12half[1])
+	for ci, c := range convs {
+		check(filepath.Base(c.dir), &byConv[ci], &bm12conv[ci])
+	}
+	check("second benchmark (session facts)", &fr.byVariant[headline], &fr.bm12)
 	return nil
 }
 
@@ -415,14 +461,18 @@ func (m *metrics) recall(k int) float64 {
 	return float64(n) / float64(len(m.ranks))
 }
 
-func (m *metrics) row(name string) string {
+func (m *metrics) mrr() float64 {
 	var mrr float64
 	for _, r := range m.ranks {
 		if r > 0 {
 			mrr += 1 / float64(r)
 		}
 	}
-	mrr /= float64(len(m.ranks))
+	return mrr / math.Max(float64(len(m.ranks)), 1)
+}
+
+func (m *metrics) row(name string) string {
+	mrr := m.mrr()
 	l := append([]time.Duration(nil), m.lat...)
 	sort.Slice(l, func(i, j int) bool { return l[i] < l[j] })
 	pct := func(p float64) string {

@@ -8,42 +8,59 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 )
 
 // Budget bounds the model calls of one night, across every project the
-// night visits: a number of calls and a number of estimated input tokens.
-// A call that would pass either is not made, and the night's model steps
-// stop there; the remaining work waits for the next night.
+// night visits: a number of calls and a number of input tokens. Before a
+// call, the prompt's estimate must fit what is left; after it, the input
+// tokens the provider reported (fresh, written to and read from its
+// cache) replace the estimate. A call whose usage the provider did not
+// report whole leaves the night's spend unknown, and no call is made
+// after it this night; nor after a provider failure in this run.
 type Budget struct {
-	MaxCalls  int    `json:"max_calls"`
-	MaxTokens int    `json:"max_tokens"`
-	Date      string `json:"date"`   // the night it counts
-	Calls     int    `json:"calls"`  // calls made so far this night
-	Tokens    int    `json:"tokens"` // estimated input tokens sent so far
-	Stopped   bool   `json:"-"`      // a call was refused in this run
-	path      string
+	MaxCalls     int    `json:"max_calls"`
+	MaxTokens    int    `json:"max_tokens"`
+	Date         string `json:"date"`          // the night it counts
+	Calls        int    `json:"calls"`         // calls made so far this night
+	Tokens       int    `json:"tokens"`        // input tokens: reported, or estimated where unreported
+	OutputTokens int    `json:"output_tokens"` // output tokens the provider reported
+	// Unaccounted says which call's usage was not reported whole; while it
+	// is set, no call is allowed this night.
+	Unaccounted string `json:"unaccounted,omitempty"`
+	Failed      string `json:"-"` // a provider failure in this run: no further call
+	Stopped     bool   `json:"-"` // a call was refused in this run
+	path        string
 }
 
-// EstimateTokens is the input-token estimate the budget counts: a quarter
-// of the prompt's bytes, rounded up. It needs no tokenizer and errs high
-// for Cyrillic text (two bytes a letter), which keeps the bound safe.
+// EstimateTokens is the input-token estimate a prompt must fit before it
+// is sent: a quarter of its bytes, rounded up. It needs no tokenizer and
+// errs high for Cyrillic text (two bytes a letter).
 func EstimateTokens(prompt string) int { return (len(prompt) + 3) / 4 }
 
 // Allow reports whether a call with this prompt fits what is left, and
 // marks the budget stopped when it does not.
 func (b *Budget) Allow(prompt string) bool {
-	if b.Stopped || b.Calls+1 > b.MaxCalls || b.Tokens+EstimateTokens(prompt) > b.MaxTokens {
+	if b.Failed != "" || b.Unaccounted != "" || b.Stopped || b.Calls+1 > b.MaxCalls || b.Tokens+EstimateTokens(prompt) > b.MaxTokens {
 		b.Stopped = true
 		return false
 	}
 	return true
 }
 
-// Spend counts one call.
-func (b *Budget) Spend(prompt string) {
+// Reserve counts a call about to be made at its estimate, so a night that
+// dies during the call has still counted it.
+func (b *Budget) Reserve(estimate int) {
 	b.Calls++
-	b.Tokens += EstimateTokens(prompt)
+	b.Tokens += estimate
+}
+
+// Settle replaces a reserved call's estimate with what the provider
+// reported.
+func (b *Budget) Settle(estimate int, u claude.Usage) {
+	b.Tokens += u.Input() - estimate
+	b.OutputTokens += u.OutputTokens
 }
 
 // LoadBudget reads what this night (date) already spent from path, so a
@@ -60,7 +77,7 @@ func LoadBudget(path, date string, maxCalls, maxTokens int) *Budget {
 	}
 	var old Budget
 	if json.Unmarshal(data, &old) == nil && old.Date == date {
-		b.Calls, b.Tokens = old.Calls, old.Tokens
+		b.Calls, b.Tokens, b.OutputTokens, b.Unaccounted = old.Calls, old.Tokens, old.OutputTokens, old.Unaccounted
 	}
 	return b
 }

@@ -5,53 +5,60 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
+// Answer is a model's reply to one prompt with what it cost.
+type Answer struct {
+	Text  string
+	Usage claude.Usage
+	// UsageErr says why Usage is not the provider's complete count; nil
+	// when it is. The text is usable either way, but no call may follow.
+	UsageErr error
+}
+
 // Claude is the [Model] of `night.model = "claude"`: one bounded headless
-// `claude -p` per prompt, through the shared runner, with no tools.
+// `claude -p --output-format json` per prompt, through the shared runner,
+// with no tools. The JSON result carries the usage the budget counts.
 type Claude struct {
 	Runner claude.Runner
 	Model  string // optional --model
 }
 
-// Ask sends the prompt on stdin and returns the answer.
-func (c Claude) Ask(ctx context.Context, prompt string) (string, error) {
-	res, err := c.Runner.Run(ctx, claude.Call{Prompt: prompt, Model: c.Model})
+// Ask sends the prompt on stdin and returns the answer and its usage. Any
+// error is the provider's or the transport's: the night ends with it,
+// without a retry or another model.
+func (c Claude) Ask(ctx context.Context, prompt string) (Answer, error) {
+	res, err := c.Runner.RunJSON(ctx, claude.Call{Prompt: prompt, Model: c.Model})
 	if err != nil {
-		return "", err
+		return Answer{}, err
 	}
-	if res.Truncated {
-		return "", errors.New("the answer was cut at the output limit")
-	}
-	return res.Output, nil
+	return Answer{Text: res.Answer.Answer, Usage: res.Usage, UsageErr: res.UsageErr}, nil
 }
 
-// Markers the prompts start with; a stand-in model in tests tells the two
+// Markers the prompts start with; a stand-in model in tests tells the
 // requests apart by them.
 const (
 	DayRequest   = "cerebro night: compile one day"
 	TruthRequest = "cerebro night: compiled truth"
+	CoreRequest  = "cerebro night: CORE edits"
 )
 
 const dayInstructions = DayRequest + `
 
 You compile one closed day of a project's short-term memory (a daily file of session notes, below between <day> tags) into its long-term memory. Reply with ONE JSON object and nothing else:
 
-{"digest": "...", "facts": [{"page": "wiki/Page.md", "text": "...", "time": "HH:MM"}]}
+{"digest": "...", "facts": [{"page": "wiki/Page.md", "text": "...", "time": "HH:MM"}], "cards": ["wiki/Page.md"]}
 
 - digest: Markdown worth keeping from this day: facts learned, decisions with their reasons, lessons, what stays open. Bullet lists under ### headings; no # or ## headings; under 3000 characters; in the language of the day.
 - facts: dated facts for the card pages listed below, only facts the person (the user, whose words are the items under "### Asked") stated themselves that day, one line each, with the time of the section they come from. Use only listed pages. An empty list is a good answer.
+- cards: the listed card pages this day is about (they get a link to the day's digest, and it to them). An empty list is a good answer.
 
-Example: {"digest": "### Decided\n- Releases leave on Fridays.", "facts": [{"page": "wiki/Releases.md", "text": "releases leave on Fridays", "time": "10:15"}]}
+Example: {"digest": "### Decided\n- Releases leave on Fridays.", "facts": [{"page": "wiki/Releases.md", "text": "releases leave on Fridays", "time": "10:15"}], "cards": ["wiki/Releases.md"]}
 `
 
 const truthInstructions = TruthRequest + `
@@ -72,14 +79,7 @@ type proposedFact struct {
 type dayAnswer struct {
 	Digest string         `json:"digest"`
 	Facts  []proposedFact `json:"facts"`
-}
-
-// dayCache is the per-day cache: the answer of every part of the day, valid
-// while the day file has DayHash.
-type dayCache struct {
-	Day     string   `json:"day"`
-	DayHash string   `json:"day_hash"`
-	Answers []string `json:"answers"` // by part; "" not asked yet
+	Cards  []string       `json:"cards"`
 }
 
 type truthCache struct {
@@ -105,24 +105,80 @@ func parseAnswer(out string, v any) error {
 	return nil
 }
 
-// ask returns the model's answer to prompt, or ok=false when the budget
-// refuses the call.
-func (n *run) ask(ctx context.Context, prompt string) (string, bool, error) {
+// ProviderFailure is a model call that failed on the provider's or the
+// transport's side (no answer, a cut stream, a connection error, a
+// timeout). The night ends with it: the day waits, nothing is retried
+// and no other model is tried.
+type ProviderFailure struct{ Err error }
+
+func (e *ProviderFailure) Error() string { return "the model call failed: " + e.Err.Error() }
+func (e *ProviderFailure) Unwrap() error { return e.Err }
+
+// stopped reports whether no model call may be made any more in this
+// run.
+func (n *run) stopped() bool {
+	b := n.o.Budget
+	return n.rep.Failed != "" || b != nil && (b.Failed != "" || b.Unaccounted != "")
+}
+
+// ask returns the model's answer to prompt, or ok=false when no call was
+// made: the budget refuses it, an earlier call's usage was not reported,
+// or the provider failed earlier in the run. An error is a
+// [*ProviderFailure].
+func (n *run) ask(ctx context.Context, prompt string) (Answer, bool, error) {
 	b := n.o.Budget
 	if b != nil && !b.Allow(prompt) {
-		n.rep.BudgetStop = true
-		return "", false, nil
+		switch {
+		case b.Failed != "":
+			n.rep.Failed = b.Failed
+		case b.Unaccounted != "":
+			n.rep.UsageStop = b.Unaccounted
+		default:
+			n.rep.BudgetStop = true
+		}
+		return Answer{}, false, nil
 	}
+	if n.rep.Failed != "" {
+		return Answer{}, false, nil
+	}
+	est := EstimateTokens(prompt)
 	if b != nil {
-		b.Spend(prompt)
+		b.Reserve(est)
 		if err := b.Save(); err != nil {
 			n.rep.problem(err)
 		}
 	}
 	n.rep.Calls++
-	n.rep.Tokens += EstimateTokens(prompt)
-	out, err := n.o.Model.Ask(ctx, prompt)
-	return out, true, err
+	a, err := n.o.Model.Ask(ctx, prompt)
+	if err != nil {
+		n.rep.Tokens += est
+		f := &ProviderFailure{Err: err}
+		n.rep.Failed = f.Error()
+		if b != nil {
+			b.Failed = n.rep.Failed
+		}
+		return Answer{}, true, f
+	}
+	if a.UsageErr != nil {
+		n.rep.Tokens += est
+		why := fmt.Sprintf("call %d of the night (%s, %s): %v", n.rep.Calls, n.s.Project, n.rep.Date, a.UsageErr)
+		n.rep.UsageStop = why
+		if b != nil {
+			b.Unaccounted = why
+		}
+	} else {
+		n.rep.Tokens += a.Usage.Input()
+		n.rep.OutputTokens += a.Usage.OutputTokens
+		if b != nil {
+			b.Settle(est, a.Usage)
+		}
+	}
+	if b != nil {
+		if err := b.Save(); err != nil {
+			n.rep.problem(err)
+		}
+	}
+	return a, true, nil
 }
 
 // cards are the pages facts may go to: wiki pages outside wiki/_private/,
@@ -137,228 +193,6 @@ func cards(v *wiki.Vault) []*wiki.Page {
 		out = append(out, p)
 	}
 	return out
-}
-
-const maxCardsListed = 150
-
-func dayPrompt(day string, part, parts int, text string, cs []*wiki.Page) string {
-	var b strings.Builder
-	b.WriteString(dayInstructions)
-	b.WriteString("\nCard pages:\n")
-	if len(cs) == 0 {
-		b.WriteString("(none yet: leave facts empty)\n")
-	}
-	for i, p := range cs {
-		if i == maxCardsListed {
-			fmt.Fprintf(&b, "(and %d more not listed)\n", len(cs)-i)
-			break
-		}
-		fmt.Fprintf(&b, "- %s", p.Path)
-		if p.Title != "" && p.Title != p.Name {
-			fmt.Fprintf(&b, " — %s", oneLine(p.Title))
-		}
-		if d, ok := p.Meta["description"].(string); ok && strings.TrimSpace(d) != "" {
-			fmt.Fprintf(&b, " — %s", oneLine(d))
-		}
-		b.WriteString("\n")
-	}
-	if parts > 1 {
-		fmt.Fprintf(&b, "\nThis is part %d of %d of the day.\n", part+1, parts)
-	}
-	fmt.Fprintf(&b, "\n<day date=\"%s\">\n%s\n</day>\n", day, strings.TrimRight(text, "\n"))
-	return b.String()
-}
-
-// splitDay cuts a day between its sections (as [daily.Parse] reads them)
-// into parts of at most max characters; a single longer section is its
-// own part, and the frontmatter and title go with the first section.
-func splitDay(data []byte, max int) []string {
-	d := daily.Parse(data)
-	units := []string{d.Preamble}
-	for i, sec := range d.Sections {
-		if i == 0 {
-			units[0] += sec.Raw
-			continue
-		}
-		units = append(units, sec.Raw)
-	}
-	var parts []string
-	var cur strings.Builder
-	curN := 0
-	for _, u := range units {
-		n := utf8.RuneCountInString(u)
-		if curN > 0 && curN+n > max {
-			parts = append(parts, cur.String())
-			cur.Reset()
-			curN = 0
-		}
-		cur.WriteString(u)
-		curN += n
-	}
-	if curN > 0 || len(parts) == 0 {
-		parts = append(parts, cur.String())
-	}
-	return parts
-}
-
-var hhmm = lazyregexp.New(`^([01]\d|2[0-3]):[0-5]\d$`)
-
-func (n *run) compileDays(ctx context.Context) {
-	days, err := n.readyDays()
-	if err != nil {
-		n.rep.problem(fmt.Errorf("list closed days: %w", err))
-		return
-	}
-	if len(days) == 0 {
-		return
-	}
-	n.rep.ran("compile")
-	for _, d := range days {
-		if n.rep.BudgetStop {
-			return
-		}
-		if err := n.compileDay(ctx, d); err != nil {
-			n.rep.problem(fmt.Errorf("compile %s: %w", d.Date, err))
-		}
-	}
-}
-
-func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
-	data, err := readBounded(d.Path)
-	if err != nil {
-		return err
-	}
-	v, err := n.s.LoadVault()
-	if err != nil {
-		return err
-	}
-	cs := cards(v)
-	parts := splitDay(data, n.o.MaxDayChars)
-	cp := cachePath(n.s, d.Date+".json")
-	var c dayCache
-	if !readJSON(cp, &c) || c.DayHash != longterm.Hash(data) || len(c.Answers) != len(parts) {
-		c = dayCache{Day: d.Date, DayHash: longterm.Hash(data), Answers: make([]string, len(parts))}
-	}
-	if n.o.DryRun {
-		cached := 0
-		for _, a := range c.Answers {
-			if a != "" {
-				cached++
-			}
-		}
-		n.rep.ran(fmt.Sprintf("compile %s: %d call(s), %d cached", d.Date, len(parts)-cached, cached))
-		return nil
-	}
-	var answers []dayAnswer
-	for i, part := range parts {
-		if c.Answers[i] != "" {
-			var a dayAnswer
-			if parseAnswer(c.Answers[i], &a) == nil {
-				n.rep.Cached++
-				answers = append(answers, a)
-				continue
-			}
-		}
-		out, ok, err := n.ask(ctx, dayPrompt(d.Date, i, len(parts), part, cs))
-		if !ok {
-			return nil // the budget stops here; the day waits for the next night
-		}
-		if err != nil {
-			return fmt.Errorf("model call: %w", err)
-		}
-		var a dayAnswer
-		if err := parseAnswer(out, &a); err != nil {
-			return err
-		}
-		c.Answers[i] = out
-		body, _ := json.MarshalIndent(c, "", "  ")
-		if err := writeState(n.s, stateDir+"/cache/"+d.Date+".json", append(body, '\n')); err != nil {
-			return err
-		}
-		answers = append(answers, a)
-	}
-	return n.step("night compile "+d.Date, func() error { return n.applyDay(d, data, answers, cs) })
-}
-
-// applyDay writes what the model said about a day: facts that pass the
-// owner check go to their cards, the rest stay proposals in the digest;
-// the digest is written to wiki/_private/ and the day is archived.
-func (n *run) applyDay(d longterm.Day, data []byte, answers []dayAnswer, cs []*wiki.Page) error {
-	isCard := map[string]bool{}
-	for _, p := range cs {
-		isCard[strings.ToLower(p.Path)] = true
-	}
-	var digest []string
-	var written, proposed []string
-	seen := map[string]bool{}
-	for _, a := range answers {
-		if t := strings.TrimSpace(a.Digest); t != "" {
-			digest = append(digest, t)
-		}
-		for _, f := range a.Facts {
-			page := strings.TrimSpace(f.Page)
-			text := oneLine(f.Text)
-			if page == "" || text == "" || seen[strings.ToLower(page)+"\x00"+text] {
-				continue
-			}
-			seen[strings.ToLower(page)+"\x00"+text] = true
-			if !strings.HasSuffix(strings.ToLower(page), ".md") {
-				page += ".md"
-			}
-			if !isCard[strings.ToLower(page)] {
-				proposed = append(proposed, fmt.Sprintf("- %s: %s — not written: no such card page", page, text))
-				continue
-			}
-			reply, ok := OwnerEvidence(data, text)
-			if !ok {
-				proposed = append(proposed, fmt.Sprintf("- %s: %s — not written: the person's replies of %s do not state it", page, text, d.Date))
-				continue
-			}
-			at := reply.Time
-			if at == "" && hhmm.MatchString(f.Time) {
-				at = f.Time
-			}
-			res, err := n.s.FactAdd(page, text, "daily/"+d.Date, at, n.o.Now)
-			if err != nil {
-				proposed = append(proposed, fmt.Sprintf("- %s: %s — not written: %s", page, text, oneLine(err.Error())))
-				continue
-			}
-			if !res.Already {
-				n.rep.Facts++
-				n.rep.wrote("memory_long/" + res.Page)
-			}
-			written = append(written, fmt.Sprintf("- [[%s]]: %s", strings.TrimSuffix(res.Page, path.Ext(res.Page)), strings.TrimPrefix(res.Line, "- ")))
-		}
-	}
-	n.rep.Proposals += len(proposed)
-	var b strings.Builder
-	fmt.Fprintf(&b, "---\ntype: digest\ndate: %q\ndescription: %q\n---\n\n# Digest %s\n\nCompiled by the night pass from [[daily/%s]].\n\n",
-		d.Date, "night digest of "+d.Date, d.Date, d.Date)
-	if len(digest) == 0 {
-		b.WriteString("_Nothing worth keeping, by the model's reading._\n")
-	} else {
-		b.WriteString(demote(strings.Join(digest, "\n\n")) + "\n")
-	}
-	if len(written) > 0 {
-		b.WriteString("\n## Facts written\n\n" + strings.Join(written, "\n") + "\n")
-	}
-	if len(proposed) > 0 {
-		b.WriteString("\n## Proposed facts\n\nThe model proposed these; they wait for a person (`memhook fact add`).\n\n" + strings.Join(proposed, "\n") + "\n")
-	}
-	rel := longterm.PrivateDir + "/digest-" + d.Date + ".md"
-	res, err := n.s.WritePage(rel, []byte(b.String()), n.o.Now)
-	if err != nil {
-		return err
-	}
-	if res.Changed {
-		n.rep.wrote("memory_long/" + rel)
-	}
-	if _, err := n.s.CompileDone([]string{d.Date}, n.o.Now); err != nil {
-		return err
-	}
-	n.rep.Compiled = append(n.rep.Compiled, d.Date)
-	n.rep.wrote("memory_short/daily/_archive/" + d.Date + ".md")
-	return nil
 }
 
 // demote turns # and ## headings of model text into ###, so a digest keeps
@@ -383,7 +217,7 @@ const truthStateFile = stateDir + "/truth.json"
 // truths proposes a new compiled truth for every card whose facts changed
 // since its last proposal.
 func (n *run) truths(ctx context.Context) {
-	if n.rep.BudgetStop {
+	if n.rep.BudgetStop || n.stopped() {
 		return
 	}
 	v, err := n.s.LoadVault()
@@ -415,7 +249,7 @@ func (n *run) truths(ctx context.Context) {
 		if err != nil {
 			n.rep.problem(fmt.Errorf("truth %s: %w", p.Path, err))
 		}
-		if !ok {
+		if !ok || n.stopped() {
 			break
 		}
 		state[p.Path] = fh
@@ -426,8 +260,8 @@ func (n *run) truths(ctx context.Context) {
 	}
 }
 
-// truth asks for and sets one page's truth; ok=false when the budget
-// stopped it.
+// truth asks for and sets one page's truth; ok=false when no call could
+// be made or the call failed on the provider's side.
 func (n *run) truth(ctx context.Context, page string, data []byte) (bool, error) {
 	hash := longterm.Hash(data)
 	cname := "truth-" + longterm.Hash([]byte(page))[:16] + ".json"
@@ -438,15 +272,14 @@ func (n *run) truth(ctx context.Context, page string, data []byte) (bool, error)
 		n.rep.Cached++
 	} else {
 		prompt := fmt.Sprintf("%s\n<page path=%q>\n%s\n</page>\n", truthInstructions, page, strings.TrimRight(string(data), "\n"))
-		var ok bool
-		var err error
-		out, ok, err = n.ask(ctx, prompt)
+		a, ok, err := n.ask(ctx, prompt)
 		if !ok {
 			return false, nil
 		}
 		if err != nil {
-			return true, fmt.Errorf("model call: %w", err)
+			return false, err
 		}
+		out = a.Text
 		body, _ := json.MarshalIndent(truthCache{Page: page, PageHash: hash, Answer: out}, "", "  ")
 		if err := writeState(n.s, stateDir+"/cache/"+cname, append(body, '\n')); err != nil {
 			return true, err

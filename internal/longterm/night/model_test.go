@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestSplitDayCutsBetweenSections(t *testing.T) {
+func TestSpansCutBetweenSections(t *testing.T) {
 	sec := func(hhmm, id, body string) string {
 		return "## " + hhmm + "–23:59 · session " + id + " · auto\n<!-- cerebro:segment session=" + id + " from=0 to=1 seq=1 -->\n\n" + body + "\n\n"
 	}
@@ -15,7 +15,15 @@ func TestSplitDayCutsBetweenSections(t *testing.T) {
 		sec("10:00", "bbbb", "### Asked\n- "+strings.Repeat("b", 300)) +
 		sec("11:00", "cccc", "### Asked\n- c") +
 		sec("12:00", "dddd", "### Asked\n- d")
-	parts := splitDay([]byte(day), 250)
+	units := dayUnits([]byte(day))
+	if len(units) != 5 || joinUnits(units) != day {
+		t.Fatalf("%d units, or they do not join to the day", len(units))
+	}
+	sp := spans(units, 0, 250)
+	var parts []string
+	for _, s := range sp {
+		parts = append(parts, joinUnits(units[s.from:s.to]))
+	}
 	if strings.Join(parts, "") != day {
 		t.Fatal("parts do not join to the day")
 	}
@@ -28,7 +36,14 @@ func TestSplitDayCutsBetweenSections(t *testing.T) {
 			t.Errorf("part %d has %d characters and more than one section", i, n)
 		}
 	}
-	if got := splitDay([]byte(day), 1<<20); len(got) != 1 {
+	if got := spans(units, 0, 1<<20); len(got) != 1 {
 		t.Errorf("a short day in %d parts", len(got))
+	}
+	// A tail: only the sections after the ones already read.
+	if got := spans(units, 3, 1<<20); len(got) != 1 || got[0] != (span{3, 5}) {
+		t.Errorf("tail spans %v", got)
+	}
+	if got := spans(units, 5, 1<<20); len(got) != 0 {
+		t.Errorf("nothing new, yet spans %v", got)
 	}
 }

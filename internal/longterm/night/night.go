@@ -41,9 +41,10 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// Model answers one prompt with text.
+// Model answers one prompt, reporting what it cost. An error is the
+// provider's or the transport's failure.
 type Model interface {
-	Ask(ctx context.Context, prompt string) (string, error)
+	Ask(ctx context.Context, prompt string) (Answer, error)
 }
 
 // Options are one project's night.
@@ -56,7 +57,8 @@ type Options struct {
 	GitMode          string // long.git
 	Model            Model  // nil: deterministic steps only
 	Budget           *Budget
-	MaxDayChars      int // a day longer than this goes to the model in parts (0: 60,000)
+	MaxDayChars      int    // a day longer than this goes to the model in parts (0: 60,000)
+	Core             string // night.core: CorePropose (""), CoreApply or CoreOff
 }
 
 // Report is what one project's night did.
@@ -74,10 +76,28 @@ type Report struct {
 	Proposals    int      `json:"proposals"`
 	Truths       int      `json:"truths"`        // compiled truths replaced
 	TruthPending []string `json:"truth_pending"` // pages whose proposal waits: a person edited them
+	Links        int      `json:"links"`         // cards linked to a digest (and back)
+	CoreAdded    int      `json:"core_added"`    // CORE.md lines added (night.core = "apply")
+	CoreProposed int      `json:"core_proposed"` // CORE.md lines left for `memhook core review`
 	Calls        int      `json:"calls"`
-	Tokens       int      `json:"tokens"`
-	Cached       int      `json:"cached"` // answers taken from the cache
+	Tokens       int      `json:"tokens"`        // input tokens: as the provider reported, estimated where it did not
+	OutputTokens int      `json:"output_tokens"` // as the provider reported
+	Cached       int      `json:"cached"`        // answers taken from the cache
 	BudgetStop   bool     `json:"budget_stopped,omitempty"`
+	// UsageStop says which call's usage the provider did not report whole:
+	// no call follows it this night.
+	UsageStop string `json:"usage_stopped,omitempty"`
+	// Failed is the provider failure that ended the model steps: the run
+	// exits non-zero, the day waits and resumes at its saved step.
+	Failed string `json:"failed,omitempty"`
+	// Changed lists ready days whose earlier section changed after the
+	// night read it, with the command that deletes their cache.
+	Changed []DayChange `json:"changed,omitempty"`
+	// OutsideBackup lists files the night wrote that git's ignore rules
+	// keep out of the memory's history: they stay on disk, unbacked.
+	OutsideBackup []string `json:"outside_backup,omitempty"`
+	// Waiting says which closed roll-up periods wait, and for what.
+	Waiting      []string `json:"waiting,omitempty"`
 	LintErrors   int      `json:"lint_errors"`
 	LintWarnings int      `json:"lint_warnings"`
 	CoreChars    int      `json:"core_chars"`
@@ -87,7 +107,17 @@ type Report struct {
 	Problems     []string `json:"problems"`
 }
 
-func (r *Report) ran(step string)       { r.Ran = append(r.Ran, step) }
+func (r *Report) ran(step string) { r.Ran = append(r.Ran, step) }
+
+// ranOnce notes a step that may run for several days once.
+func (r *Report) ranOnce(step string) {
+	for _, s := range r.Ran {
+		if s == step {
+			return
+		}
+	}
+	r.ran(step)
+}
 func (r *Report) problem(err error)     { r.Problems = append(r.Problems, err.Error()) }
 func (r *Report) wrote(paths ...string) { r.Wrote = append(r.Wrote, paths...) }
 
@@ -117,6 +147,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.MaxDayChars <= 0 {
 		o.MaxDayChars = 60000
 	}
+	if o.Core == "" {
+		o.Core = CorePropose
+	}
 	n := &run{o: o, s: s, rep: rep}
 	if err := n.openHistory(); err != nil {
 		rep.problem(err)
@@ -124,8 +157,18 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	n.leftovers()
 	n.rollups()
 	if o.Model != nil {
-		n.compileDays(ctx)
-		n.truths(ctx)
+		if n.stopped() {
+			// The provider failed, or a call's usage went unreported, in
+			// an earlier project of this night: no call is made here.
+			if o.Budget != nil && o.Budget.Failed != "" {
+				rep.Failed = o.Budget.Failed
+			} else if o.Budget != nil {
+				rep.UsageStop = o.Budget.Unaccounted
+			}
+		} else {
+			n.compileDays(ctx)
+			n.truths(ctx)
+		}
 	}
 	n.indexAndGraph()
 	n.lint()
@@ -134,6 +177,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	// Edits a person made while the night ran are committed too, so a
 	// rerun finds nothing left.
 	n.leftovers()
+	n.outsideBackup()
+	if rep.Failed != "" {
+		rep.Problems = append(rep.Problems, "model steps stopped: "+rep.Failed+"; the day waits and the next night resumes at its saved step (no retry, no other model)")
+	}
+	if rep.UsageStop != "" {
+		rep.Problems = append(rep.Problems, "model steps stopped: the provider did not report the usage of "+rep.UsageStop+"; no further call this night")
+	}
 	if !o.DryRun {
 		if data, err := json.MarshalIndent(rep, "", "  "); err == nil {
 			if err := writeState(s, LastFile, append(data, '\n')); err != nil {
@@ -207,6 +257,35 @@ func (n *run) leftovers() {
 	}
 }
 
+// outsideBackup lists the files under memory_long the night wrote that
+// the memory's repository ignores (its .gitignore, .git/info/exclude, the
+// user's global excludes): written, kept on disk, never committed. The
+// caches memhook itself keeps out of the history are not listed.
+func (n *run) outsideBackup() {
+	if n.o.DryRun || !n.hist.Versioned() {
+		return
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, w := range n.rep.Wrote {
+		w = strings.TrimSuffix(w, " (committed)")
+		rel, ok := strings.CutPrefix(w, "memory_long/")
+		if !ok || seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		paths = append(paths, rel)
+	}
+	out, err := n.hist.OutsideBackup(paths)
+	if err != nil {
+		n.rep.problem(err)
+		return
+	}
+	for _, p := range out {
+		n.rep.OutsideBackup = append(n.rep.OutsideBackup, "memory_long/"+p)
+	}
+}
+
 func (n *run) rollups() {
 	n.rep.ran("rollups")
 	if n.o.DryRun {
@@ -216,6 +295,7 @@ func (n *run) rollups() {
 			return
 		}
 		n.rep.Rollups = append(n.rep.Rollups, res.Written...)
+		n.rep.Waiting = append(n.rep.Waiting, res.Waiting...)
 		return
 	}
 	err := n.step("night rollup-days", func() error {
@@ -224,6 +304,7 @@ func (n *run) rollups() {
 			return err
 		}
 		n.rep.Rollups = append(n.rep.Rollups, res.Written...)
+		n.rep.Waiting = append(n.rep.Waiting, res.Waiting...)
 		for _, w := range res.Written {
 			n.rep.wrote("memory_short/rollups/" + w)
 		}

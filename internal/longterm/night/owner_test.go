@@ -1,6 +1,10 @@
 package night
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/claude"
+)
 
 func TestOwnerEvidence(t *testing.T) {
 	day := []byte(`---
@@ -54,11 +58,20 @@ func TestBudget(t *testing.T) {
 	if !b.Allow("short") {
 		t.Fatal("first call refused")
 	}
-	b.Spend("short")
+	b.Reserve(EstimateTokens("short"))
+	b.Settle(EstimateTokens("short"), claude.Usage{InputTokens: 30, OutputTokens: 4, CacheReadTokens: 10})
+	if b.Tokens != 40 || b.OutputTokens != 4 || b.Calls != 1 {
+		t.Fatalf("after one call: %+v", b)
+	}
 	if b.Allow(string(make([]byte, 400))) {
 		t.Fatal("a prompt over the token budget was allowed")
 	}
 	if !b.Stopped || b.Allow("x") {
 		t.Fatal("a stopped budget allows calls")
+	}
+	u := LoadBudget("", "2026-10-01", 40, 1000)
+	u.Unaccounted = "call 1: no usage"
+	if u.Allow("x") {
+		t.Fatal("a call after one whose usage is unknown was allowed")
 	}
 }

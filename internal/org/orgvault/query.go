@@ -2,7 +2,6 @@ package orgvault
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -131,10 +131,10 @@ func (d *doc) hit(terms []string, via string) (Hit, bool) {
 			want[t] = true
 		}
 		ex := excerpt.Cut(d.raw[a-1:b], want, excerptChars)
-		h.Citation = fmt.Sprintf("%s#L%d-L%d", d.path, a+ex.First, a+ex.Last)
+		h.Citation = cite.Lines(d.path, a+ex.First, a+ex.Last)
 		h.Excerpt = strings.TrimSpace(ex.Text)
 	} else {
-		h.Citation = d.path + "#L1-L1"
+		h.Citation = cite.Lines(d.path, 1, 1)
 	}
 	return h, true
 }

@@ -153,6 +153,7 @@ func Collect(opts Options) *Report {
 		r.Diagnostics = append(r.Diagnostics, diagnose(p)...)
 		r.place(p, today, opts.CompletedDays)
 	}
+	r.Diagnostics = append(r.Diagnostics, remoteDiagnostics(projects, opts.Desk)...)
 	sortReport(r)
 	return r
 }

@@ -216,3 +216,28 @@ func (e *Executor) Status(t Target) Status {
 	}
 	return st
 }
+
+// EntryTime reads the time of day an installed entry runs from its file
+// (a systemd timer, a launchd agent), without running any command. It
+// reports false when no such file is there: nothing installed, or a
+// crontab line or a Task Scheduler task, which only their commands show
+// (`memhook schedule status`).
+func EntryTime(t Target) (when, where string, ok bool) {
+	if _, timer := systemdPaths(t); timer != "" {
+		if data, err := os.ReadFile(timer); err == nil {
+			if m := onCalendar().FindStringSubmatch(string(data)); m != nil {
+				return m[1] + ":" + m[2], timer, true
+			}
+		}
+	}
+	if plist := launchdPath(t); plist != "" {
+		if data, err := os.ReadFile(plist); err == nil {
+			if m := plistTime().FindStringSubmatch(string(data)); m != nil {
+				h, _ := strconv.Atoi(m[1])
+				mi, _ := strconv.Atoi(m[2])
+				return fmt.Sprintf("%02d:%02d", h, mi), plist, true
+			}
+		}
+	}
+	return "", "", false
+}

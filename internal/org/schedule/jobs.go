@@ -15,11 +15,14 @@ type Job struct {
 }
 
 // Jobs is what the one scheduler entry runs, in order. The night pass
-// comes first so that the dashboard built after it shows the night's
-// lint findings and roll-ups.
+// comes first; the maintenance after it pushes what the night committed,
+// and the dashboard, built last, shows the night's lint findings, its
+// roll-ups and how each remote stands.
 var Jobs = []Job{
 	{Name: "night", Description: "night pass over every registered project's long-term memory (roll-ups, index, graph, lint, commits; model steps only when night.model is set)", Args: []string{"night", "--all"}},
 	{Name: "evolve", Description: "decide skill candidates in every registered project (promote, remove or wait)", Args: []string{"evolve", "--all"}},
+	{Name: "long-sync", Description: "push every registered project's long-term memory to long.remote, taking its new commits back (nothing when long.remote is not set)", Args: []string{"long", "sync", "--all"}},
+	{Name: "org-sync", Description: "sync the org vault with org.remote (nothing when it is not set)", Args: []string{"org", "sync", "--if-configured"}},
 	{Name: "rollup", Description: "org dashboard (rollup.md) of every registered project", Args: []string{"rollup"}},
 }
 

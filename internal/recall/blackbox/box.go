@@ -46,8 +46,11 @@ type Box struct {
 	VectorWhy string
 	// VectorMin is the similarity a level-4 hit needs to count as an answer.
 	VectorMin float64
-	// Research is level 5; nil when there is no claude command.
+	// Research is level 5; nil when there is no claude command or the
+	// day's model calls are spent, with ResearchWhy saying which ("" is
+	// the first).
 	Research        Researcher
+	ResearchWhy     string
 	ResearchCalls   int
 	ResearchSeconds int
 	// Nested is true inside another recall's level-5 research: the ladder
@@ -68,7 +71,7 @@ func (b *Box) chronicle(now time.Time, action, details string) {
 
 // Caps reports what this box can do, for the parameters' notes.
 func (b *Box) Caps() Caps {
-	return Caps{Vector: b.Vector != nil, VectorWhy: b.VectorWhy, Research: b.Research != nil,
+	return Caps{Vector: b.Vector != nil, VectorWhy: b.VectorWhy, Research: b.Research != nil, ResearchWhy: b.ResearchWhy,
 		ResearchCalls: b.ResearchCalls, ResearchSeconds: b.ResearchSeconds, Nested: b.Nested}
 }
 

@@ -166,7 +166,7 @@ func TestLadderStopsAtFirstAnsweringLevel(t *testing.T) {
 	if s, _ := a2.Answer.(string); !strings.Contains(s, "ninety days") || a2.Kind != KindProbabilistic {
 		t.Fatalf("level 2 answer %#v kind %s", a2.Answer, a2.Kind)
 	}
-	if len(a2.Chain) != 2 || a2.Items[0].ID == "" || !strings.HasPrefix(a2.Items[0].Cite, ".claude/memory_long/records/2026-11.md:") {
+	if len(a2.Chain) != 2 || a2.Items[0].ID == "" || !strings.HasPrefix(a2.Items[0].Cite, ".claude/memory_long/records/2026-11.md#L") {
 		t.Fatalf("chain and item: %+v %+v", a2.Chain, a2.Items)
 	}
 	if recall(t, b, `{"text":"how often does the deploy key rotate?"}`).Chain != nil {

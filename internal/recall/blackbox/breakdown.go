@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Breakdown is an answer computed from table rows: a Markdown document in
@@ -96,7 +97,7 @@ func month(w string) (time.Month, bool) {
 // the first and last month named ("May–August", "с мая по август"). With
 // no year named, it is the most recent such period that has begun by now.
 func questionPeriod(q string, now time.Time) (span, string, bool) {
-	words := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := textan.Words(q)
 	var ms []time.Month
 	mayAt := -1
 	for _, w := range words {

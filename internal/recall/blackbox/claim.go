@@ -5,8 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kljensen/snowball/english"
-	"github.com/kljensen/snowball/russian"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Claim is what an inference asserts, as recall reads it off the question:
@@ -56,13 +55,7 @@ var openers = map[string]bool{
 }
 
 func stemWord(w string) string {
-	w = strings.ToLower(w)
-	for _, r := range w {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return russian.Stem(w, false)
-		}
-	}
-	return english.Stem(w, false)
+	return textan.StemOf(w)
 }
 
 // extractClaim reads the entities of a question: runs of capitalised
@@ -88,7 +81,7 @@ func extractClaim(q string) *Claim {
 	}
 	for _, r := range q {
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case textan.IsWordRune(r):
 			cur = append(cur, r)
 		case r == '\'' || r == '’':
 			flush(false)
@@ -113,7 +106,7 @@ func extractClaim(q string) *Claim {
 		lw := strings.ToLower(t.w)
 		r := []rune(t.w)
 		capital := unicode.IsUpper(r[0]) && len(r) > 1
-		if capital && t.start && (openers[lw] || questionWords[lw] || english.IsStopWord(lw) || russian.IsStopWord(lw)) {
+		if capital && t.start && (openers[lw] || questionWords[lw] || textan.IsStopWord(lw)) {
 			capital = false
 		}
 		if _, isMonth := month(lw); capital && isMonth {
@@ -127,7 +120,7 @@ func extractClaim(q string) *Claim {
 			runs, between = append(runs, run), append(between, gap)
 			run, gap = nil, nil
 		}
-		if !questionWords[lw] && !english.IsStopWord(lw) && !russian.IsStopWord(lw) {
+		if !questionWords[lw] && !textan.IsStopWord(lw) {
 			gap = append(gap, lw)
 		}
 	}

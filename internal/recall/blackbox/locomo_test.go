@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 )
 
 // locomoConv is one LoCoMo conversation as the tests need it.
@@ -158,12 +159,9 @@ func TestRecallItemsHoldTheEvidence(t *testing.T) {
 // line whole, or cut where an ellipsis says so.
 func checkItemLines(t *testing.T, root string, files map[string][]string, it Item) {
 	t.Helper()
-	path, rng, ok := strings.Cut(it.Cite, ":")
-	from, to, ok2 := strings.Cut(rng, "-")
-	a, err1 := strconv.Atoi(from)
-	b, err2 := strconv.Atoi(to)
-	if !ok || !ok2 || err1 != nil || err2 != nil || a > b {
-		t.Fatalf("cite %q is not path:start-end", it.Cite)
+	path, a, b, ok := cite.Parse(it.Cite)
+	if !ok {
+		t.Fatalf("cite %q is not path#Lstart-Lend", it.Cite)
 	}
 	lines := citedLines(t, root, files, it.Cite)
 	if n := len([]rune(it.Text)); n > PassageChars {
@@ -185,10 +183,8 @@ func checkItemLines(t *testing.T, root string, files map[string][]string, it Ite
 // sectionOf is the text of the section holding the first line a cite
 // names, as a level-2 item showed it before items were focused: the whole
 // section, markers out, cut at 1,200 characters.
-func sectionOf(t *testing.T, root, cite string) string {
-	path, rng, _ := strings.Cut(cite, ":")
-	from, _, _ := strings.Cut(rng, "-")
-	n, _ := strconv.Atoi(from)
+func sectionOf(t *testing.T, root, c string) string {
+	path, n, _, _ := cite.Parse(c)
 	for _, p := range passages(filepath.Join(root, path)) {
 		if p.line <= n && n <= p.end {
 			return describe(path, p, strings.TrimSpace(p.body.String()), nil).section
@@ -198,13 +194,10 @@ func sectionOf(t *testing.T, root, cite string) string {
 	return ""
 }
 
-// citedLines reads the lines a cite path:start-end names.
-func citedLines(t *testing.T, root string, files map[string][]string, cite string) []string {
+// citedLines reads the lines a cite path#Lstart-Lend names.
+func citedLines(t *testing.T, root string, files map[string][]string, c string) []string {
 	t.Helper()
-	path, rng, _ := strings.Cut(cite, ":")
-	from, to, _ := strings.Cut(rng, "-")
-	a, _ := strconv.Atoi(from)
-	b, _ := strconv.Atoi(to)
+	path, a, b, _ := cite.Parse(c)
 	lines, seen := files[path]
 	if !seen {
 		data, err := os.ReadFile(filepath.Join(root, path))
@@ -215,7 +208,7 @@ func citedLines(t *testing.T, root string, files map[string][]string, cite strin
 		files[path] = lines
 	}
 	if a < 1 || b > len(lines) || a > b {
-		t.Fatalf("cite %s is outside the file's %d lines", cite, len(lines))
+		t.Fatalf("cite %s is outside the file's %d lines", c, len(lines))
 	}
 	return lines[a-1 : b]
 }

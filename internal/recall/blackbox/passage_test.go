@@ -12,7 +12,7 @@ import (
 )
 
 // TestRecallItemIsAFocusedPassage: a level-2 item is the lines of its
-// section around the question's words, cited path:start-end — in a long
+// section around the question's words, cited path#Lstart-Lend — in a long
 // section of short lines, and in a line 4,000 characters long with the
 // match 2,700 characters in, asked in another Russian case.
 func TestRecallItemIsAFocusedPassage(t *testing.T) {
@@ -36,8 +36,8 @@ func TestRecallItemIsAFocusedPassage(t *testing.T) {
 	writeFile(t, filepath.Join(daily, "2026-11-21.md"), "# 2026-11-21\n\n## 09:00 · заметки\n\n"+line+"\n")
 
 	for _, tc := range []struct{ q, cite, want string }{
-		{"when does the staging database password rotate", ".claude/memory_short/daily/2026-11-20.md:", "staging database password rotates every Friday"},
-		{"кто хранит ключи развертывания", ".claude/memory_short/daily/2026-11-21.md:5-5", "Ключи развёртывания меняют каждые девяносто дней, их хранит Дима."},
+		{"when does the staging database password rotate", ".claude/memory_short/daily/2026-11-20.md#", "staging database password rotates every Friday"},
+		{"кто хранит ключи развертывания", ".claude/memory_short/daily/2026-11-21.md#L5-L5", "Ключи развёртывания меняют каждые девяносто дней, их хранит Дима."},
 	} {
 		req, fates, err := ParseRecall(raw(t, fmt.Sprintf(`{"text": %q}`, tc.q)), box.Caps())
 		if err != nil {
@@ -55,13 +55,13 @@ func TestRecallItemIsAFocusedPassage(t *testing.T) {
 			t.Fatalf("%s: item of %d characters", tc.q, n)
 		}
 		var from, to int
-		if _, err := fmt.Sscanf(it.Cite[strings.LastIndex(it.Cite, ":")+1:], "%d-%d", &from, &to); err != nil {
+		if _, err := fmt.Sscanf(it.Cite[strings.LastIndex(it.Cite, "#")+1:], "L%d-L%d", &from, &to); err != nil {
 			t.Fatalf("cite %q: %v", it.Cite, err)
 		}
 		if shown := strings.Count(it.Text, "\n") + 1; shown != to-from+1 {
 			t.Fatalf("%s: cites %d lines, shows %d", it.Cite, to-from+1, shown)
 		}
-		if tc.cite == ".claude/memory_short/daily/2026-11-20.md:" {
+		if tc.cite == ".claude/memory_short/daily/2026-11-20.md#" {
 			if from > 35 || to < 35 || from < 20 || strings.Contains(it.Text, "…") {
 				t.Fatalf("whole lines around line 35 wanted, got %s:\n%s", it.Cite, it.Text)
 			}

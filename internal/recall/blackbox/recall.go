@@ -31,6 +31,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 	if !claim.Usable() {
 		claim = nil
 	}
+	gate := b.newEntityGate(req.Query)
 	for level := LevelTables; level <= max; level++ {
 		rep := StoreReport{Level: level, Store: storeName[level]}
 		if d := den.claimDenied(claim); d != nil && level == LevelResearch {
@@ -53,7 +54,12 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		}
 		ans.DepthUsed = level
 		var kept []Item
+		other := 0
 		for _, it := range found {
+			if (level == LevelText || level == LevelVector) && !gate.answers(it) {
+				other++
+				continue
+			}
 			it.Level, it.Store = level, storeName[level]
 			it.ID = inferenceID(req.Query, it.Fact)
 			it.Claim = claim
@@ -85,6 +91,9 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 			}
 		}
 		rep.Note = joinNote(rep.Note, note)
+		if other > 0 {
+			rep.Note = joinNote(rep.Note, gate.note(other))
+		}
 		if len(kept) > 0 {
 			b.settle(ans, level, kept, req)
 			rep.Kind = ans.Kind
@@ -310,7 +319,11 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			return nil, "nested call (CEREBRO_NESTED): level 5 never runs inside level 5", errSkip
 		}
 		if b.Research == nil {
-			return nil, "no claude command configured", errSkip
+			why := "no claude command configured"
+			if b.ResearchWhy != "" {
+				why = b.ResearchWhy
+			}
+			return nil, why, errSkip
 		}
 		items, note, steps, err := b.research(ctx, req, asked)
 		*walk = steps

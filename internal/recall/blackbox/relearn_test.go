@@ -50,7 +50,7 @@ func calls(dir string) int {
 
 func withResearch(b *Box, cmd string) {
 	b.ResearchCalls, b.ResearchSeconds = 3, 20
-	b.Research = ClaudeResearch{Runner: claude.Runner{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin"}}, Memhook: "/x/memhook"}
+	b.Research = ClaudeResearch{Runner: claude.Runner{Command: cmd, Dir: b.Root, Env: []string{"PATH=/usr/bin:/bin"}, Guard: claude.Unguarded}, Memhook: "/x/memhook"}
 }
 
 // The seed's example: Denis served in the Kremlin regiment; could he have

@@ -75,6 +75,7 @@ type Caps struct {
 	Vector          bool   // a level-4 searcher is wired
 	VectorWhy       string // why not, when it is not
 	Research        bool   // a level-5 researcher is wired
+	ResearchWhy     string // why not, when it is not ("": no claude command)
 	ResearchCalls   int
 	ResearchSeconds int
 	Nested          bool // this call runs inside level 5 of another recall
@@ -244,10 +245,17 @@ func depthNote(depth string, max int, caps Caps) string {
 		case caps.Nested:
 			note += "; level 5 never runs inside another recall's research (CEREBRO_NESTED)"
 		case !caps.Research:
-			note += "; level 5 unavailable: no claude command"
+			note += "; level 5 unavailable: " + caps.researchWhy()
 		default:
 			note += fmt.Sprintf("; level 5 budget: %d calls, %d seconds", caps.ResearchCalls, caps.ResearchSeconds)
 		}
 	}
 	return note + "; a level is climbed only when the one below gave nothing"
+}
+
+func (c Caps) researchWhy() string {
+	if c.ResearchWhy != "" {
+		return c.ResearchWhy
+	}
+	return "no claude command"
 }

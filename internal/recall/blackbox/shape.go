@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
-	"github.com/kljensen/snowball/russian"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Shaped is one value a shaping rule read out of a remembered phrase.
@@ -225,5 +225,5 @@ func nominative(g string) string {
 
 // sameStem reports whether two Russian words share a Snowball stem.
 func sameStem(a, b string) bool {
-	return russian.Stem(strings.ToLower(a), false) == russian.Stem(strings.ToLower(b), false)
+	return textan.StemOf(a) == textan.StemOf(b)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
@@ -40,8 +41,8 @@ type Hit struct {
 // words, not the whole section.
 const PassageChars = 700
 
-// Cite is the hit's lines, path:start-end.
-func (h Hit) Cite() string { return fmt.Sprintf("%s:%d-%d", h.Path, h.Line, h.End) }
+// Cite is the hit's lines, path#Lstart-Lend (see package cite).
+func (h Hit) Cite() string { return cite.Lines(h.Path, h.Line, h.End) }
 
 // Fact names the section the hit comes from: its record id when it is a
 // remembered record.

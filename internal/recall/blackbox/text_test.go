@@ -18,7 +18,7 @@ func TestMarkdownScanPassagesAndSkips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hits) == 0 || hits[0].Cite() != "long/wiki/deploy.md:12-12" || hits[0].Heading != "Key rotation" || hits[0].Score < MinCoverage || hits[1].Score >= MinCoverage {
+	if len(hits) == 0 || hits[0].Cite() != "long/wiki/deploy.md#L12-L12" || hits[0].Heading != "Key rotation" || hits[0].Score < MinCoverage || hits[1].Score >= MinCoverage {
 		t.Fatalf("best passage: %+v", hits)
 	}
 	for _, h := range hits {
@@ -40,7 +40,7 @@ func TestPassagesInAndScanRanges(t *testing.T) {
 	p := filepath.Join(root, "records.md")
 	writeFile(t, p, "---\ntype: records\n---\n\n# Remembered\n\n## one\n<!-- cerebro:record id=r-1 geo=San+Sebastian -->\nAnna parks the sedan\n\n## two\nBob walks\n")
 	got := PassagesIn(root, p, 1, 9, "who parks the sedan")
-	if len(got) != 1 || got[0].Record != "r-1" || got[0].Scope.Geo != "San Sebastian" || got[0].Text != "Anna parks the sedan" || got[0].Cite() != "records.md:9-9" {
+	if len(got) != 1 || got[0].Record != "r-1" || got[0].Scope.Geo != "San Sebastian" || got[0].Text != "Anna parks the sedan" || got[0].Cite() != "records.md#L9-L9" {
 		t.Fatalf("the chunk's lines hold one passage with text: %+v", got)
 	}
 	if hits := ScanRanges(root, []Range{{Path: p, From: 11, To: 12}}, "where does Bob walk", 5); len(hits) != 1 || hits[0].Heading != "two" {

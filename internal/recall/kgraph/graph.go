@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -93,7 +94,7 @@ func Load(root string) (*Graph, error) {
 			if to == nil || to.Path == p.Path {
 				continue
 			}
-			g.add("page:"+p.Path, "page:"+to.Path, "link", fmt.Sprintf("%s:%d", p.Path, l.Line))
+			g.add("page:"+p.Path, "page:"+to.Path, "link", cite.Lines(p.Path, l.Line, l.Line))
 		}
 	}
 	rels, err := ReadRelations(root)

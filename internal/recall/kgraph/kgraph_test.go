@@ -21,7 +21,7 @@ func TestAskJoinsLinksAndRelations(t *testing.T) {
 	write(t, root, "wiki/Unrelated.md", "# Unrelated\n")
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	r, err := Link(root, "Kremlin", "Yeltsin", "seat of", "a person said so", now)
-	if err != nil || r.ID == "" || !strings.HasPrefix(r.Cite, RelationsFile+":") {
+	if err != nil || r.ID == "" || !strings.HasPrefix(r.Cite, RelationsFile+"#L") {
 		t.Fatalf("%+v %v", r, err)
 	}
 	if _, err := Link(root, "x · y", "z", "r", "", now); err == nil {
@@ -43,13 +43,13 @@ func TestAskJoinsLinksAndRelations(t *testing.T) {
 	for _, st := range p.Steps {
 		cites[st.Cite] = st.Via
 	}
-	if len(p.Steps) != 2 || cites["wiki/Denis.md:4"] != "link" || cites[r.Cite] != "seat of" {
+	if len(p.Steps) != 2 || cites["wiki/Denis.md#L4-L4"] != "link" || cites[r.Cite] != "seat of" {
 		t.Fatalf("path %+v", p)
 	}
 	var kremlinBack bool
 	g2 := g.Ask("what links to the Kremlin")
 	for _, b := range g2.Entities[0].Backlinks {
-		kremlinBack = kremlinBack || b.Name == "Denis" && b.Cite == "wiki/Denis.md:4"
+		kremlinBack = kremlinBack || b.Name == "Denis" && b.Cite == "wiki/Denis.md#L4-L4"
 	}
 	if !kremlinBack {
 		t.Fatalf("backlink of Kremlin missing: %+v", g2.Entities)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
@@ -42,7 +43,7 @@ type Relation struct {
 	To     string    `json:"to"`
 	At     time.Time `json:"at"`
 	Source string    `json:"source,omitempty"`
-	Cite   string    `json:"cite"` // graph/relations.md:LINE
+	Cite   string    `json:"cite"` // graph/relations.md#LN-LN
 }
 
 // A relation line names entities in plain text, not as [[links]]: an
@@ -82,7 +83,8 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 		if len(data) == 0 {
 			data = []byte(relHeader)
 		}
-		r.Cite = fmt.Sprintf("%s:%d", RelationsFile, bytes.Count(data, []byte("\n"))+1)
+		n := bytes.Count(data, []byte("\n")) + 1
+		r.Cite = cite.Lines(RelationsFile, n, n)
 		return atomicfile.Write(path, append(data, line+"\n"...), 0o644)
 	})
 	if err != nil {
@@ -116,7 +118,7 @@ func ReadRelations(root string) ([]Relation, error) {
 			continue
 		}
 		at, _ := time.Parse(time.RFC3339, m[4])
-		out = append(out, Relation{ID: relID(strings.TrimRight(sc.Text(), " \r")), From: m[1], Rel: m[2], To: m[3], At: at, Source: m[5], Cite: fmt.Sprintf("%s:%d", RelationsFile, n)})
+		out = append(out, Relation{ID: relID(strings.TrimRight(sc.Text(), " \r")), From: m[1], Rel: m[2], To: m[3], At: at, Source: m[5], Cite: cite.Lines(RelationsFile, n, n)})
 	}
 	return out, sc.Err()
 }

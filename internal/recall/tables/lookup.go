@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/kljensen/snowball/russian"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // Cell is one value found in the store, with the scope it holds under.
@@ -48,11 +48,11 @@ type Query struct {
 // ("команде" meets the table komanda through the stem "команд").
 func Words(text string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range textan.Words(text) {
 		out = append(out, w)
 		if n, err := Normalize(w); err == nil && n != w {
 			out = append(out, n)
-			if st := russian.Stem(w, false); st != w {
+			if st := textan.Stem(w); st != w {
 				if n2, err := Normalize(st); err == nil && n2 != n {
 					out = append(out, n2)
 				}
@@ -70,7 +70,7 @@ func near(a, b string) bool {
 		return true
 	}
 	if cyrillic(a) && cyrillic(b) {
-		sa, sb := russian.Stem(a, false), russian.Stem(b, false)
+		sa, sb := textan.Stem(a), textan.Stem(b)
 		if sa == sb && len([]rune(sa)) >= 2 {
 			return true
 		}
@@ -107,7 +107,7 @@ func keyIn(words []string, key string) bool {
 	if len(kw) == 0 {
 		return false
 	}
-	for _, k := range strings.FieldsFunc(strings.ToLower(key), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, k := range textan.Words(key) {
 		found := false
 		for _, w := range words {
 			if near(w, k) {

@@ -16,6 +16,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
 // Entry is one journal line: a prompt (role "user") or the final assistant
@@ -51,6 +52,8 @@ func (t Thresholds) Due(st *State) bool {
 // may miss its last lines, which the transcript holds anyway, and the
 // counters are rebuilt from the journal.
 func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, error) {
+	// What the person marked private never reaches the journal.
+	text = private.Strip(text)
 	var out *State
 	err := x.updateFast(func(st *State) error {
 		if err := x.Reconcile(st); err != nil {

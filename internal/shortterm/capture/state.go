@@ -65,6 +65,11 @@ type State struct {
 	// journal longer than this means a hook died between its append and
 	// its state write, and the counters are rebuilt from the journal.
 	JournalSize int64 `json:"journal_size"`
+	// JournalBlank is how far the flushed journal lines have been blanked
+	// in place; JournalGen counts the times the flushed journal was removed
+	// and the cursors reset (see ForgetFlushed).
+	JournalBlank int64 `json:"journal_blank,omitempty"`
+	JournalGen   int64 `json:"journal_gen,omitempty"`
 	// Carried are keys of journal messages written into a section before
 	// the transcript had them (the transcript lags the hooks); the next
 	// flush drops their transcript copies. See Combine.
@@ -72,6 +77,11 @@ type State struct {
 	// Sub is how far each subagent transcript of the session (by file
 	// name) has been flushed.
 	Sub map[string]int64 `json:"sub,omitempty"`
+	// Title is the session's title as its transcript last gave it;
+	// TranscriptSession the session id its lines name (Claude Code 2.0's
+	// subagent files beside the transcript are found by it).
+	Title             string `json:"title,omitempty"`
+	TranscriptSession string `json:"transcript_session,omitempty"`
 
 	// Scan is how far Stop has counted the transcript; LastID the id of
 	// the last assistant message it counted (a message split across two

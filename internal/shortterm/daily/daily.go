@@ -33,9 +33,12 @@ type Section struct {
 	Start, End time.Time // local time range of the segment
 	SessionID  string
 	Trigger    string // auto, pre-compact, session-end, recovery, manual
-	From, To   int64  // transcript byte range
-	Seq        int    // the session's section number, for exactly-once checks
-	Body       string // the distillate (### subsections)
+	// Title is the session's title as Claude Code wrote it (an ai-title,
+	// a custom title, a summary of this session), "" when it wrote none.
+	Title    string
+	From, To int64  // transcript byte range
+	Seq      int    // the session's section number, for exactly-once checks
+	Body     string // the distillate (### subsections)
 }
 
 // Path is the daily file of day's local date in dir.
@@ -59,7 +62,11 @@ func Render(s Section) string {
 		short = short[:8]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s–%s · session %s · %s\n", s.Start.Format("15:04"), s.End.Format("15:04"), short, s.Trigger)
+	fmt.Fprintf(&b, "## %s–%s · session %s · %s", s.Start.Format("15:04"), s.End.Format("15:04"), short, s.Trigger)
+	if t := CleanTitle(s.Title); t != "" {
+		b.WriteString(" · " + t)
+	}
+	b.WriteString("\n")
 	b.WriteString(Marker(s.SessionID, s.From, s.To, s.Seq))
 	b.WriteString("\n\n")
 	body := strings.TrimSpace(s.Body)
@@ -69,6 +76,24 @@ func Render(s Section) string {
 	b.WriteString(body)
 	b.WriteString("\n\n")
 	return b.String()
+}
+
+// MaxTitle bounds a title in a heading: a title names a session, it
+// does not tell it.
+const MaxTitle = 120
+
+// CleanTitle is the title as a heading carries it: one line, no markup
+// that could open an HTML comment (a segment marker) or pass for a
+// heading, at most [MaxTitle] runes. Claude Code's titles are a model's
+// words, so they are not trusted to be any of that.
+func CleanTitle(t string) string {
+	t = strings.Join(strings.Fields(strings.ToValidUTF8(t, "\uFFFD")), " ")
+	t = strings.ReplaceAll(t, "<!--", "< !--")
+	t = strings.TrimSpace(strings.TrimLeft(t, "#"))
+	if r := []rune(t); len(r) > MaxTitle {
+		t = strings.TrimSpace(string(r[:MaxTitle-1])) + "…"
+	}
+	return t
 }
 
 // Header is the start of a new daily file.

@@ -199,7 +199,7 @@ func parseEntry(raw string) Entry {
 	e := Entry{Raw: raw}
 	head, off := line(raw, 0)
 	e.Heading = strings.TrimSpace(head[3:])
-	e.StartClock, e.EndClock, e.Short, e.Trigger = parseHeading(e.Heading)
+	e.StartClock, e.EndClock, e.Short, e.Trigger, e.Title = parseHeading(e.Heading)
 	bodyFrom := off
 	for p := off; p < len(raw); {
 		l, next := line(raw, p)
@@ -223,22 +223,30 @@ func parseEntry(raw string) Entry {
 	return e
 }
 
-// parseHeading reads "HH:MM–HH:MM · session XXXXXXXX · trigger".
-func parseHeading(h string) (start, end, short, trigger string) {
+// parseHeading reads "HH:MM–HH:MM · session XXXXXXXX · trigger · title".
+// The title is everything after the trigger (it may hold " · " itself);
+// headings written before titles existed end at the trigger. In a heading
+// without a session part (written by hand), the last part is the trigger,
+// as it always was.
+func parseHeading(h string) (start, end, short, trigger, title string) {
 	parts := strings.Split(h, " · ")
 	if a, b, ok := strings.Cut(parts[0], "–"); ok && isClock(a) && isClock(b) {
 		start, end = a, b
 	} else if isClock(parts[0]) {
 		start = parts[0]
 	}
-	for _, p := range parts[1:] {
+	for i, p := range parts[1:] {
 		if s, ok := strings.CutPrefix(p, "session "); ok && short == "" {
 			short = s
-		} else {
-			trigger = p
+			if rest := parts[i+2:]; len(rest) > 0 {
+				trigger = rest[0]
+				title = strings.Join(rest[1:], " · ")
+			}
+			break
 		}
+		trigger = p
 	}
-	return start, end, short, trigger
+	return start, end, short, trigger, title
 }
 
 func isClock(s string) bool {

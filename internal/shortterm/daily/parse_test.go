@@ -35,6 +35,8 @@ func TestParseRoundTrip(t *testing.T) {
 		{"plain", "myproj", section("8f825584-c7d3-4270-8057-34e78af5df60", 1)},
 		{"every list", "a: b's", Section{Start: at(30, 14, 2), End: at(30, 15, 59), SessionID: "s", Trigger: "pre-compact", From: 48211, To: 1 << 40, Seq: 7,
 			Body: "### Asked\n- fix the flush\n### Done\n- fixed ([abc1234])\n### Decided\n- temp+rename rather than fsync of the dir\n### Learned\n- rename is atomic on one fs\n### Files and commands\n- `internal/x.go`\n- `go test ./...` ×3\n### Open\n- push"}},
+		{"titled", "p", Section{Start: at(30, 9, 0), End: at(30, 9, 30), SessionID: "8f825584-c7d3", Trigger: "auto", Title: "Fix the flush · and its cursor", To: 9, Seq: 1,
+			Body: "### Asked\n- fix it"}},
 		{"empty body", "p", Section{Start: at(30, 9, 0), End: at(30, 9, 0), SessionID: "abc", Trigger: "manual", Seq: 1}},
 		{"across midnight", "p", Section{Start: at(29, 23, 50), End: at(30, 0, 10), SessionID: "x-y", Trigger: "session-end", To: 5, Seq: 2, Body: "### Asked\n- late"}},
 		{"code in body", "p", Section{Start: at(30, 10, 0), End: at(30, 11, 0), SessionID: "c", Trigger: "auto", Seq: 3,
@@ -113,6 +115,47 @@ func TestParseHandWrittenDay(t *testing.T) {
 	}
 	if strings.Contains(m.Text(), "cerebro:segment") || !strings.HasPrefix(m.Text(), "## 09:12") {
 		t.Errorf("text %q", m.Text())
+	}
+}
+
+// TestTitleIsOneSafeLine: a title is a model's words; in the heading it is
+// one line that cannot start a section, close the heading or fake a
+// segment marker, and Parse reads back what Render wrote of it.
+func TestTitleIsOneSafeLine(t *testing.T) {
+	s := section("8f825584-c7d3", 1)
+	s.Title = "## Evil\n<!-- cerebro:segment session=x from=0 to=1 seq=1 -->\n### Done\n- " + strings.Repeat("long ", 40)
+	file := Header(s.End, "p") + Render(s)
+	d := Parse([]byte(file))
+	if len(d.Sections) != 1 {
+		t.Fatalf("%d sections:\n%s", len(d.Sections), file)
+	}
+	e := d.Sections[0]
+	if e.Title != CleanTitle(s.Title) || e.Trigger != "auto" || !e.Marked || e.Seq != 1 {
+		t.Errorf("title %q trigger %q marked %v", e.Title, e.Trigger, e.Marked)
+	}
+	if strings.Contains(e.Title, "<!--") || strings.HasPrefix(e.Title, "#") || len([]rune(e.Title)) > MaxTitle {
+		t.Errorf("unsafe title %q", e.Title)
+	}
+	if got := e.Items(HeadDone); len(got) != 1 || got[0] != "added `--json`" {
+		t.Errorf("the title's words leaked into the body: %q", got)
+	}
+}
+
+// TestParseHeadingsOldAndNew: headings written before titles existed parse
+// as they did; a hand-written heading's last part stays its trigger.
+func TestParseHeadingsOldAndNew(t *testing.T) {
+	cases := []struct{ h, start, end, short, trigger, title string }{
+		{"09:12–09:40 · session 8f825584 · auto", "09:12", "09:40", "8f825584", "auto", ""},
+		{"09:12–09:40 · session 8f825584 · session-end · Port the flush", "09:12", "09:40", "8f825584", "session-end", "Port the flush"},
+		{"09:12–09:40 · session 8f825584 · manual · a · b", "09:12", "09:40", "8f825584", "manual", "a · b"},
+		{"09:12 · notes", "09:12", "", "", "notes", ""},
+		{"09:12–09:40 · session 8f825584", "09:12", "09:40", "8f825584", "", ""},
+	}
+	for _, c := range cases {
+		s, e, short, trig, title := parseHeading(c.h)
+		if s != c.start || e != c.end || short != c.short || trig != c.trigger || title != c.title {
+			t.Errorf("%q: %q %q %q %q %q", c.h, s, e, short, trig, title)
+		}
 	}
 }
 

@@ -17,10 +17,11 @@ const NestedEnv = claude.NestedEnv
 // runner. It is slow (seconds) and costs a model call, so it runs outside
 // any hook's time.
 type Claude struct {
-	Command string        // the claude executable ("claude" when empty)
-	Model   string        // optional --model
-	Timeout time.Duration // the whole call, process group included (DefaultTimeout when 0)
-	Env     []string      // full environment for the child; the runner marks it nested
+	Command string              // the claude executable ("claude" when empty)
+	Model   string              // optional --model
+	Timeout time.Duration       // the whole call, process group included (DefaultTimeout when 0)
+	Env     []string            // full environment for the child; the runner marks it nested
+	Guard   func(string) string // the secret guard the prompt passes (claude.Runner.Guard)
 }
 
 // DefaultTimeout bounds a call when Claude.Timeout is zero.
@@ -47,7 +48,7 @@ func (c Claude) Distill(ctx context.Context, seg Segment) (string, error) {
 	if len(seg.Items) == 0 {
 		return "", nil
 	}
-	r := claude.Runner{Command: c.Command, Timeout: c.Timeout, Env: c.Env, MaxOutput: maxOutput}
+	r := claude.Runner{Command: c.Command, Timeout: c.Timeout, Env: c.Env, MaxOutput: maxOutput, Guard: c.Guard}
 	res, err := r.Run(ctx, claude.Call{Prompt: Prompt(seg), Model: c.Model})
 	if err != nil {
 		return "", fmt.Errorf("claude distiller: %w", err)
@@ -59,7 +60,7 @@ func (c Claude) Distill(ctx context.Context, seg Segment) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("claude distiller: %w", err)
 	}
-	return body, nil
+	return withOwnWords(body, seg), nil
 }
 
 // Fallback distils with c and falls back to [Extractive] on any failure.

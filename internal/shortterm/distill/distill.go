@@ -1,17 +1,23 @@
-// Package distill turns a segment of dialogue into the distillate that a
+// Package distill turns a segment of a session into the distillate that a
 // flush writes into the daily file: the body of one "## " section, made of
-// the subsections "### Asked", "### Done", "### Decided", "### Files and
-// commands" and "### Open", each a bullet list present only when non-empty.
+// "### " subsections (Asked, Done, Not done, Decided, Learned, Open, Files
+// and commands, Before compaction, Final message; [Headings]), each a
+// bullet list present only when non-empty.
 //
-// [Extractive] is the default: deterministic, no model, cheap enough for a
-// hook. [Claude.Distill] asks a nested `claude -p` for the same shape and
-// validates what comes back; [Fallback] runs it and falls back to
-// Extractive on any failure, returning the claude error for the log.
+// Done and Not done come only from the tool results the segment's calls
+// got (each call paired with its result by the transcript reader); Open
+// from state; Asked, Before compaction and Final message are the
+// session's own words. [Extractive] is the default: deterministic, no
+// model. [Claude.Distill] asks a nested `claude -p` for the same shape,
+// giving it the same facts, and validates what comes back; [Fallback] runs
+// it and falls back to Extractive on any failure, returning the claude
+// error for the log.
 package distill
 
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
@@ -29,6 +35,14 @@ type Segment struct {
 	// Dir is the project root; file paths under it are shown relative to
 	// it. Empty leaves paths as the tools gave them.
 	Dir string
+	// Desk says the session runs in the cerebro desk itself: its /org_*
+	// commands are the operator's work there, not housekeeping.
+	Desk bool
+	// Cwd is where the session ran, as its transcript says; paths under
+	// it are shown relative to it too.
+	Cwd string
+	// Title is the session's title, when Claude Code gave it one.
+	Title string
 }
 
 // The subsection headings, in the order they appear: the daily format's,
@@ -36,24 +50,33 @@ type Segment struct {
 const (
 	HeadAsked   = daily.HeadAsked
 	HeadDone    = daily.HeadDone
+	HeadNotDone = daily.HeadNotDone
 	HeadDecided = daily.HeadDecided
 	HeadLearned = daily.HeadLearned
-	HeadFiles   = daily.HeadFiles
 	HeadOpen    = daily.HeadOpen
+	HeadFiles   = daily.HeadFiles
+	HeadBefore  = daily.HeadBefore
+	HeadFinal   = daily.HeadFinal
 )
 
 // Headings lists the subsections in order.
-var Headings = []string{HeadAsked, HeadDone, HeadDecided, HeadLearned, HeadFiles, HeadOpen}
+var Headings = []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles, HeadBefore, HeadFinal}
 
-// MaxBody bounds an extractive body: a distillate is read at session start
-// inside a context budget of 9,000 characters, which holds two full
-// sections and the inject's own framing.
+// MaxBody bounds an extractive body. A distillate is read at session
+// start inside a context budget of 9,000 characters, which must hold the
+// newest two sections whole with the inject's framing (its preamble, the
+// block naming the file, a note on what was left out, each heading with
+// its title): 2 × 3,600 leaves that framing 1,800.
 const MaxBody = 3600
 
 // section is one subsection's bullets (without the "- ").
 type section struct {
 	head    string
 	bullets []string
+	// elastic: the session's own words (requests, the final message,
+	// the summary), whose bullets are shortened before any list loses
+	// an item.
+	elastic bool
 }
 
 // render writes the non-empty sections as a body.
@@ -69,24 +92,50 @@ func render(sections []section) string {
 				b.WriteString("### " + s.head + "\n")
 				head = true
 			}
+			if t, ok := strings.CutPrefix(x, nested); ok {
+				b.WriteString("  - " + t + "\n")
+				continue
+			}
 			b.WriteString("- " + x + "\n")
 		}
 	}
 	return b.String()
 }
 
-// fit cuts bullets until the body is within limit characters. It cuts
-// from the longest list, never its first bullet (the goal, the first
-// outcome) nor its newest ones (where the work stands): the oldest of the
-// middle go first, and one note per list says how many were left out,
-// where they were.
+// size is a body's length as the inject counts it, in runes.
+func size(s string) int { return utf8.RuneCountInString(s) }
+
+// elasticFloor is as short as fitting makes one of the session's own
+// lines: a request or a line of the final message keeps its gist.
+const elasticFloor = 240
+
+// fit brings the body within limit characters. The session's own words
+// give way first, their longest line shortened (never under
+// elasticFloor); then the answers shown under requests go, oldest first;
+// then lists lose items, the longest list first and the session's own
+// words last, never a list's first bullet (the goal, the first outcome)
+// nor its newest ones (where the work stands), with one note per list
+// saying how many were left out; then the longest remaining bullets are
+// shortened.
 func fit(sections []section, limit int) []section {
+	for size(render(sections)) > limit {
+		if !shortenElastic(sections, limit) {
+			break
+		}
+	}
+	for size(render(sections)) > limit && dropNested(sections) {
+	}
 	dropped := make([]int, len(sections))
-	for len(render(withNotes(sections, dropped))) > limit {
+	for size(render(withNotes(sections, dropped))) > limit {
 		longest := -1
-		for i, s := range sections {
-			if len(s.bullets) > 2 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
-				longest = i
+		for _, elastic := range []bool{false, true} {
+			for i, s := range sections {
+				if s.elastic == elastic && len(s.bullets) > 2 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
+					longest = i
+				}
+			}
+			if longest >= 0 {
+				break
 			}
 		}
 		if longest < 0 {
@@ -101,6 +150,47 @@ func fit(sections []section, limit int) []section {
 		dropped[longest]++
 	}
 	return withNotes(sections, dropped)
+}
+
+// dropNested removes the oldest bullet shown under another; false when
+// there is none.
+func dropNested(sections []section) bool {
+	for i := range sections {
+		for j, b := range sections[i].bullets {
+			if strings.HasPrefix(b, nested) {
+				sections[i].bullets = append(sections[i].bullets[:j:j], sections[i].bullets[j+1:]...)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shortenElastic cuts the longest line of the session's own words by a
+// fifth of its length or what is over the limit, whichever is less; false
+// when each is at its floor.
+func shortenElastic(sections []section, limit int) bool {
+	over := size(render(sections)) - limit
+	bi, bj, n := -1, -1, elasticFloor
+	for i, s := range sections {
+		if !s.elastic {
+			continue
+		}
+		for j, b := range s.bullets {
+			if l := len([]rune(b)); l > n {
+				bi, bj, n = i, j, l
+			}
+		}
+	}
+	if bi < 0 {
+		return false
+	}
+	cut := max(n/5, 20)
+	if over > 0 && over < cut {
+		cut = over + 2
+	}
+	sections[bi].bullets[bj] = shorten(sections[bi].bullets[bj], max(elasticFloor, n-cut))
+	return true
 }
 
 // shortenLongest halves the longest bullet over 80 runes; false when none.
@@ -123,7 +213,7 @@ func shortenLongest(sections []section) bool {
 func withNotes(sections []section, dropped []int) []section {
 	out := make([]section, len(sections))
 	for i, s := range sections {
-		out[i] = section{head: s.head, bullets: s.bullets}
+		out[i] = section{head: s.head, bullets: s.bullets, elastic: s.elastic}
 		if dropped[i] > 0 && len(s.bullets) > 0 {
 			b := append([]string{s.bullets[0], moreNote(dropped[i])}, s.bullets[1:]...)
 			out[i].bullets = b

@@ -13,47 +13,92 @@ import (
 // segment is where the work stands.
 const (
 	maxAsked    = 8
-	maxDone     = 10
+	maxDone     = 14
+	maxNotDone  = 8
 	maxDecided  = 6
 	maxLearned  = 6
-	maxOpen     = 6
+	maxOpen     = 8
 	maxEdited   = 10
 	maxRead     = 4
 	maxCommands = 8
 	bulletRunes = 220
-	askRunes    = 200
 	cmdRunes    = 80
-	perReply    = 4 // outcome sentences taken from one reply
 )
 
-// Extractive distils a segment without a model: what was asked, the
-// outcomes (with commits and the test results claimed as the result),
-// decisions with their reasons, lessons, the files changed (by the session
-// and its subagents) and the commands run, and what is left open. The same
-// segment always gives the same body; an empty segment gives "".
+// Extractive distils a segment without a model. Done and Not done come
+// from the tool results alone (commits with their hashes, pushes, test
+// verdicts, what failed or was refused and never fixed); Open from state
+// (the last todo list, the newest unfixed failure, an unanswered request,
+// the next steps of the final message); Decided and Learned from
+// sentences phrased as a decision or a lesson and from the user's
+// answers; Asked, Before compaction and Final message are the session's
+// own words. The same segment always gives the same body; an empty
+// segment gives "".
 func Extractive(seg Segment) string {
-	turns := splitTurns(seg.Items)
+	turns := splitTurns(seg.Items, seg.Desk)
 	sc := sentenceCache{}
-	// A sentence is listed once: a decision is a decision before it is
-	// an outcome.
-	decided := decidedList(sc, turns, seg.Items, nil)
-	seen := map[string]bool{}
-	for _, b := range decided {
-		seen[b] = true
-	}
-	done := doneList(sc, turns, seg, seen)
-	for _, b := range done {
-		seen[b] = true
+	f := collectFacts(segmentCalls(seg.Items, seg.Subagents), seg.Dir, seg.Cwd)
+	asked := askedList(sc, turns, finalReply(turns))
+	final := finalMessage(sc, turns)
+	before := beforeCompaction(seg.Items)
+	decided := decidedList(sc, turns, f.decided)
+	learned := learnedList(sc, turns, f.fixed, decided)
+	open := openList(sc, turns, f.open)
+	files := filesList(f, turns)
+	if len(asked)+len(f.done)+len(f.notDone)+len(decided)+len(learned)+len(open)+len(final)+len(before) == 0 {
+		return "" // acknowledgements and session commands only
 	}
 	sections := []section{
-		{HeadAsked, askedList(turns)},
-		{HeadDone, done},
-		{HeadDecided, decided},
-		{HeadLearned, learnedList(sc, turns, seen)},
-		{HeadFiles, filesAndCommands(append(append([]transcript.Item(nil), seg.Items...), seg.Subagents...), seg.Dir)},
-		{HeadOpen, openList(sc, turns, seg.Items)},
+		{head: HeadAsked, bullets: asked, elastic: true},
+		{head: HeadDone, bullets: capKeepEnds(f.done, maxDone, " earlier outcomes")},
+		{head: HeadNotDone, bullets: capKeepEnds(f.notDone, maxNotDone, " earlier failures")},
+		{head: HeadDecided, bullets: decided},
+		{head: HeadLearned, bullets: learned},
+		{head: HeadOpen, bullets: open},
+		{head: HeadFiles, bullets: files},
+		{head: HeadBefore, bullets: before, elastic: true},
+		{head: HeadFinal, bullets: final, elastic: true},
 	}
 	return render(fit(sections, MaxBody))
+}
+
+// filesList: the files changed (by a call that succeeded, the session's
+// or a subagent's), the files only read, the commands run.
+func filesList(f facts, turns []turn) []string {
+	changed := orderedSet{}
+	for _, p := range f.changed {
+		changed.add(p)
+	}
+	var readOnly []string
+	for _, p := range f.read {
+		if !changed.seen[p] {
+			readOnly = append(readOnly, p)
+		}
+	}
+	var out []string
+	if b := codeList("changed", changed.list, maxEdited); b != "" {
+		out = append(out, b)
+	}
+	if b := codeList("read", readOnly, maxRead); b != "" {
+		out = append(out, b)
+	}
+	if b := codeList("ran", f.ran, maxCommands); b != "" {
+		out = append(out, b)
+	}
+	// cerebro's own commands that change the memory: run, as the user
+	// typed them (their outcome is memory's own record, not this one's).
+	var chores []string
+	for _, t := range turns {
+		if t.chore {
+			if name, args, ok := cerebroCommand(t.ask.Text); ok && cerebroChanges[name] && args != "status" {
+				chores = append(chores, strings.TrimSpace("/cerebro:"+name+" "+args))
+			}
+		}
+	}
+	if b := codeList("cerebro", chores, maxCommands); b != "" {
+		out = append(out, b)
+	}
+	return out
 }
 
 // turn is one user request and what followed it: the assistant's replies
@@ -65,14 +110,26 @@ type turn struct {
 	// chore: the request is one of cerebro's own commands or a session
 	// command; its replies are housekeeping, not the work.
 	chore bool
+	// desk: the request is a desk command in the desk (see deskWork): the
+	// work itself, kept as its command line.
+	desk bool
 }
 
-func splitTurns(items []transcript.Item) []turn {
+// request is what the turn asked, "" for none (see [request]).
+func (t turn) request() string {
+	if t.desk {
+		return oneLine(t.ask.Text)
+	}
+	return request(t.ask.Text)
+}
+
+func splitTurns(items []transcript.Item, desk bool) []turn {
 	var turns []turn
 	for i := range items {
 		it := items[i]
 		if it.Role == transcript.RoleUser && it.Kind == "" {
-			turns = append(turns, turn{ask: &items[i], chore: housekeeping(it.Text)})
+			work := desk && deskWork(it.Text)
+			turns = append(turns, turn{ask: &items[i], chore: housekeeping(it.Text) && !work, desk: work})
 			continue
 		}
 		if len(turns) == 0 {
@@ -98,11 +155,37 @@ func (t turn) answer() (transcript.Item, bool) {
 	return transcript.Item{}, false
 }
 
-// answered reports whether any reply of the turn states something.
+// answered reports whether a reply of the turn says something besides
+// what it is about to do: a short answer ("Port 3700.") answers.
 func (t turn) answered(sc sentenceCache) bool {
 	for _, r := range t.replies {
-		if firstStatement(sc, r.Text) != "" {
+		if statesSomething(sc, r.Text) {
 			return true
+		}
+	}
+	return false
+}
+
+// stumbled reports whether an action of the turn (a write, an edit, a
+// command that changes something) failed or was not allowed.
+func (t turn) stumbled() bool {
+	for _, r := range t.replies {
+		for _, tool := range r.Tools {
+			if tool.Result == nil || tool.Result.OK() {
+				continue
+			}
+			switch tool.Name {
+			case "Write", "Edit", "MultiEdit", "NotebookEdit":
+				return true
+			case "Bash", "PowerShell":
+				cmd := tool.Input.Command
+				if cmd == "" {
+					cmd = tool.Target
+				}
+				if commandKey(cmd) != "" {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -150,23 +233,6 @@ func request(text string) string {
 	return s
 }
 
-func askedList(turns []turn) []string {
-	var all []string
-	seen := map[string]bool{}
-	for _, t := range turns {
-		if t.ask == nil {
-			continue
-		}
-		r := request(t.ask.Text)
-		if r == "" || seen[r] {
-			continue
-		}
-		seen[r] = true
-		all = append(all, safeBullet(r, askRunes))
-	}
-	return capKeepEnds(all, maxAsked, " more requests")
-}
-
 // capKeepEnds keeps the first item (the goal) and the newest ones, with
 // one note for those left out of the middle.
 func capKeepEnds(all []string, limit int, what string) []string {
@@ -193,6 +259,8 @@ var (
 		"настроили", "реализовал", "реализовали", "переименовал", "убрал", "убрали", "поправил",
 		"поправили", "заменил", "заменили", "починил", "починили",
 	)
+	// "… is complete", "… are now ready": a state claimed as reached.
+	stateDone    = wordSet("complete", "completed", "done", "ready", "finished", "working", "passing", "green", "готово", "готов")
 	doneSubjects = wordSet("i", "we", "i've", "we've", "я", "мы")
 	doneAdverbs  = wordSet("now", "also", "successfully", "just", "then", "тоже", "также", "ещё", "еще")
 	// Praise and acknowledgements: no content of their own.
@@ -209,14 +277,6 @@ var (
 		"first i", "next i", "i need to", "i should", "now i'll", "now let's",
 		"сейчас", "давай", "давайте", "теперь я", "я посмотрю", "посмотрю",
 	)
-	// A test result claimed as the result: "63 tests passed", "all checks
-	// pass", "tests are green".
-	testClaim = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(\b\d+\s+(?:tests?|specs?|checks?)\b.*\b(?:pass|passed|passing|green|ok|succeed|succeeded)\b|\b(?:all|the)\s+(?:\w+\s+)?(?:tests?|checks?|specs?)\s+(?:now\s+)?(?:pass|passed|are passing|are green|succeed)|\b\d+\s+passed\b|✅|тесты проходят|тесты прошли)`)
-	})
-	commitHash = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bcommit(?:ted)?\b.*\b[0-9a-f]{7,40}\b|\b[0-9a-f]{7,40}\b.*\bcommit`)
-	})
 )
 
 // isDone reports whether a sentence reports work done: it opens with a
@@ -253,7 +313,10 @@ func isDone(s sent) bool {
 		}
 		switch ws[i] {
 		case "been", "was", "were", "is", "are":
-			if doneVerbs[next] {
+			if doneVerbs[next] || ws[i] == "been" && strings.HasSuffix(next, "ed") {
+				return true
+			}
+			if (ws[i] == "is" || ws[i] == "are") && stateDone[next] {
 				return true
 			}
 		case "test", "tests":
@@ -265,128 +328,12 @@ func isDone(s sent) bool {
 	return false
 }
 
-// outcome reports whether a sentence is worth keeping as an outcome.
-func outcome(s sent) bool {
-	if planning.prefix(s.words) || filler.prefix(s.words) && len(s.words) < 4 || isQuestion(s.text) {
-		return false
-	}
-	return isDone(s) || testClaim().MatchString(s.text) || commitHash().MatchString(s.text)
-}
-
-func doneList(sc sentenceCache, turns []turn, seg Segment, skip map[string]bool) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		b := safeBullet(leadIn(stripFiller(s)), bulletRunes)
-		if b != "" && !seen[b] && !skip[b] {
-			seen[b] = true
-			out = append(out, b)
-		}
-	}
-	var chores []string
-	for _, t := range turns {
-		if t.chore {
-			if name, args, ok := cerebroCommand(t.ask.Text); ok && cerebroChanges[name] && args != "status" {
-				chores = append(chores, strings.TrimSpace("cerebro: "+name+" "+args))
-			}
-			continue
-		}
-		ans, hasAnswer := t.answer()
-		for _, r := range t.replies {
-			n := 0
-			for _, s := range sc.of(r.Text) {
-				if n < perReply && outcome(s) {
-					add(s.text)
-					n++
-				}
-			}
-			// A turn's closing reply is its substance even without an
-			// action verb: the answer to a question, a finding.
-			if n == 0 && hasAnswer && r.ID == ans.ID {
-				if first := firstStatement(sc, r.Text); first != "" {
-					add(first)
-				}
-			}
-		}
-		for _, tool := range commits(t.replies) {
-			add(tool)
-		}
-	}
-	out = capKeepEnds(out, maxDone, " earlier outcomes")
-	for _, c := range chores {
-		out = append(out, safeBullet(c, bulletRunes))
-	}
-	if summary := toolSummary(append(append([]transcript.Item(nil), seg.Items...), seg.Subagents...)); summary != "" {
-		out = append(out, summary)
-	}
-	return out
-}
-
-// commits lists the commit messages of the git commits a turn ran.
-func commits(replies []transcript.Item) []string {
-	var out []string
-	for _, r := range replies {
-		for _, t := range r.Tools {
-			if toolKind(t.Name) != kindRun || !transcript.IsCommit(t.Target) {
-				continue
-			}
-			if m := commitMessage().FindStringSubmatch(t.Target); m != nil {
-				out = append(out, "committed: "+strings.TrimSpace(firstOf(m[1:])))
-			}
-		}
-	}
-	return out
-}
-
-var commitMessage = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`-[a-zA-Z]*m\s+(?:"([^"\n]+)|'([^'\n]+)|\$\(cat <<'?EOF'?\s*\n([^\n]+))`)
-})
-
-func firstOf(ss []string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 // stripFiller drops a leading exclamation of praise from a sentence.
 func stripFiller(s string) string {
 	for _, p := range []string{"Perfect! ", "Great! ", "Excellent! ", "Good! ", "Nice! ", "Awesome! "} {
 		s = strings.TrimPrefix(s, p)
 	}
 	return s
-}
-
-// leadIn marks a sentence that introduces a list as cut short.
-func leadIn(s string) string {
-	if t, ok := strings.CutSuffix(s, ":"); ok {
-		return strings.TrimSpace(t) + " …"
-	}
-	return s
-}
-
-// firstStatement is the first sentence of a reply that states something:
-// not a plan ("Let me…"), not praise, not a question, not a bare lead-in
-// ("Here's…:").
-//
-// A long answer that has a summary or findings heading is represented by
-// what follows that heading.
-func firstStatement(sc sentenceCache, text string) string {
-	if loc := conclusionHeading().FindStringIndex(text); loc != nil {
-		if s := firstStatement(sc, text[loc[1]:]); s != "" {
-			return s
-		}
-	}
-	for _, s := range sc.of(text) {
-		if planning.prefix(s.words) || filler.prefix(s.words) || isQuestion(s.text) ||
-			strings.HasSuffix(s.text, ":") || len(s.words) < 4 {
-			continue
-		}
-		return s.text
-	}
-	return ""
 }
 
 var conclusionHeading = sync.OnceValue(func() *regexp.Regexp {

@@ -29,7 +29,11 @@ func TestExtractiveGolden(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			got := Extractive(Segment{Items: readItems(t, path), Dir: "/home/dev/shop"})
+			l, _, err := transcript.ReadLog(path, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Extractive(Segment{Items: l.Items, Dir: "/home/dev/shop"})
 			testfile.Golden(t, filepath.Join("testdata", name+".golden"), got)
 		})
 	}
@@ -85,13 +89,16 @@ func TestAskedRules(t *testing.T) {
 		"Can you add a health endpoint?",
 		"/review the auth module",
 		"line one line two",
-		"Please refactor the importer so that it streams rows instead of loading the whole CSV into memory, keeps the progress bar working, and reports malformed rows with their line numbers at the end of the…",
+		// A request is the user's own words: kept whole up to askRunes.
+		long,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("asked:\n got %q\nwant %q", got, want)
 	}
-	if n := utf8.RuneCountInString(got[3]); n > askRunes {
-		t.Errorf("long request is %d runes, want at most %d", n, askRunes)
+	huge := strings.Repeat("word ", 1000)
+	got = sectionOf(Extractive(Segment{Items: []transcript.Item{user(huge)}}), HeadAsked)
+	if n := utf8.RuneCountInString(got[0]); n > askRunes || n < askRunes-20 {
+		t.Errorf("a huge request is %d runes, want just under %d", n, askRunes)
 	}
 }
 
@@ -110,48 +117,46 @@ func TestAskedCap(t *testing.T) {
 	}
 }
 
-func TestDoneRules(t *testing.T) {
-	tests := []struct {
-		name  string
-		items []transcript.Item
-		want  []string
-	}{
-		{"past-tense actions, planning skipped", []transcript.Item{
-			user("fix the login bug"),
-			assistant("a1", "Let me check the handler."),
-			assistant("a2", "I've fixed the nil check in the login handler. Updated the tests to cover it. Also renamed a variable. Let me know if you need more."),
-		}, []string{"I've fixed the nil check in the login handler.", "Updated the tests to cover it.", "Also renamed a variable."}},
-		{"an answer without action verbs gives its first statement", []transcript.Item{
-			user("why is it slow?"),
-			assistant("a1", "Great question! The query scans the whole table because the index is on the wrong column. Want me to fix it?"),
-		}, []string{"The query scans the whole table because the index is on the wrong column."}},
-		{"headings and code are not statements", []transcript.Item{
-			user("show the plan"),
-			assistant("a1", "## Plan\n```sh\nmake all\n```\nThe plan has three steps and starts with the schema."),
-		}, []string{"The plan has three steps and starts with the schema."}},
-		{"a long answer is represented by its summary", []transcript.Item{
-			user("research the options"),
-			assistant("a1", "Here is what I looked at.\n\n## Options\n- Option A costs more\n\n## Summary\nOption B is cheaper and already supported by the SDK."),
-		}, []string{"Option B is cheaper and already supported by the SDK."}},
-		{"russian", []transcript.Item{
-			user("почини сборку"),
-			assistant("a1", "Исправил путь к модулю в go.mod. Сборка проходит."),
-		}, []string{"Исправил путь к модулю в go.mod."}},
-		{"tool calls summarised by kind", []transcript.Item{
-			user("go"),
-			assistant("a1", "", transcript.Tool{Name: "Edit", Target: "/p/a.go"}, transcript.Tool{Name: "MultiEdit", Target: "/p/b.go"},
-				transcript.Tool{Name: "Edit", Target: "/p/a.go"}, transcript.Tool{Name: "Bash", Target: "go test"},
-				transcript.Tool{Name: "Bash", Target: "go vet"}, transcript.Tool{Name: "Grep", Target: "x"},
-				transcript.Tool{Name: "TodoWrite"}),
-		}, []string{"tools: edited 2 files, ran 2 commands, searched the code once"}},
+// TestDoneOnlyFromToolResults: what the assistant says it did is never
+// Done — its words are shown as its words (the final message, an answer
+// under its request); Done holds what the tools printed.
+func TestDoneOnlyFromToolResults(t *testing.T) {
+	body := newSession(t).
+		user("fix the login bug").
+		say("Let me check the handler.").
+		edit("/p/login.go", ok("The file /p/login.go has been updated successfully.")).
+		say("I've fixed the nil check in the login handler. All 63 tests passed. The commit is 3f9a2c1.").
+		user("why is it slow?").
+		say("Great question! The query scans the whole table because the index is on the wrong column.").
+		body()
+	if done := sectionOf(body, HeadDone); len(done) != 0 {
+		t.Errorf("done holds claims: %q", done)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := sectionOf(Extractive(Segment{Items: tt.items}), HeadDone)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("done:\n got %q\nwant %q", got, tt.want)
-			}
-		})
+	if !strings.Contains(body, "  - answer: I've fixed the nil check in the login handler. All 63 tests passed. The commit is 3f9a2c1.") {
+		t.Errorf("the first turn's answer is not under its request:\n%s", body)
+	}
+	if got := sectionOf(body, HeadFinal); !reflect.DeepEqual(got, []string{"Great question! The query scans the whole table because the index is on the wrong column."}) {
+		t.Errorf("final: %q", got)
+	}
+	if files := sectionOf(body, HeadFiles); !reflect.DeepEqual(files, []string{"changed: `login.go`"}) {
+		t.Errorf("files: %q", files)
+	}
+}
+
+// TestFinalMessageWithoutMarkup: the final message is the session's own
+// words, line by line, without code blocks and markup, bounded.
+func TestFinalMessageWithoutMarkup(t *testing.T) {
+	msg := "## Summary\n\n**Fixed** the [parser](src/p.go#L3).\n\n```go\nfunc x() {}\n```\n\n| Bead | Task |\n|---|---|\n| gqc.1 | schema |\n\n- one\n- two\n\n" + strings.Repeat("long line ", 300)
+	got := sectionOf(newSession(t).user("fix the parser").say(msg).body(), HeadFinal)
+	if len(got) < 6 || !reflect.DeepEqual(got[:6], []string{"Summary", "Fixed the parser.", "Bead · Task", "gqc.1 · schema", "one", "two"}) {
+		t.Errorf("final: %q", got)
+	}
+	n := 0
+	for _, l := range got {
+		n += utf8.RuneCountInString(l)
+	}
+	if n > finalRunes+40 {
+		t.Errorf("final message is %d runes", n)
 	}
 }
 
@@ -181,7 +186,7 @@ func TestDecisionMarkersAreWholeWords(t *testing.T) {
 		"Избудем это позже.":                    false,
 		"Okay, let's go with the second option": true,
 	} {
-		if got := decision.in(words(s)); got != want {
+		if got := userDecision.in(words(s)); got != want {
 			t.Errorf("decision(%q) = %v, want %v", s, got, want)
 		}
 	}
@@ -193,11 +198,11 @@ func TestOpenRules(t *testing.T) {
 		items []transcript.Item
 		want  []string
 	}{
-		{"todo markers anywhere, next steps and questions from the last reply", []transcript.Item{
+		{"next steps and questions of the final message only", []transcript.Item{
 			user("migrate the db"),
 			assistant("a1", "Next, I'll write the migration. The rollback still needs a test."),
 			assistant("a2", "Migrated the users table.\n\n- [ ] migrate the orders table\n- [x] back up\n\nNext step: run it on staging. Shall I start?"),
-		}, []string{"The rollback still needs a test.", "Next step: run it on staging.", "Shall I start?", "migrate the orders table"}},
+		}, []string{"Next step: run it on staging.", "Shall I start?", "migrate the orders table"}},
 		{"earlier questions were answered", []transcript.Item{
 			user("a"),
 			assistant("a1", "Which database do you use?"),
@@ -229,47 +234,49 @@ func TestOpenRules(t *testing.T) {
 }
 
 func TestFilesAndCommands(t *testing.T) {
-	var tools []transcript.Tool
+	s := newSession(t).user("split the package")
 	for i := 0; i < 11; i++ {
-		tools = append(tools, transcript.Tool{Name: "Edit", Target: "/repo/pkg/f" + itoa(i) + ".go"})
+		s.edit("/p/pkg/f"+itoa(i)+".go", ok("The file has been updated successfully."))
 	}
-	tools = append(tools,
-		transcript.Tool{Name: "Read", Target: "/repo/pkg/f1.go"}, // changed already: not listed as read
-		transcript.Tool{Name: "Read", Target: "/elsewhere/notes.md"},
-		transcript.Tool{Name: "Bash", Target: "cat <<'EOF' > x\nbody\nEOF"},
-		transcript.Tool{Name: "Bash", Target: "echo `date`"},
-		transcript.Tool{Name: "Bash", Target: "echo `date`"},
-		transcript.Tool{Name: "WebFetch", Target: "https://example.com"},
-	)
-	got := sectionOf(Extractive(Segment{Items: []transcript.Item{assistant("a1", "", tools...)}, Dir: "/repo"}), HeadFiles)
+	body := s.edit("/p/pkg/broken.go", failed("<tool_use_error>String to replace not found in file.</tool_use_error>")).
+		call("Read", map[string]any{"file_path": "/p/pkg/f1.go"}, ok("x")). // changed already: not listed as read
+		call("Read", map[string]any{"file_path": "/elsewhere/notes.md"}, ok("x")).
+		bash("cat <<'EOF' > x\nbody\nEOF", ok("")).
+		bash("echo `date`", ok("Mon")).
+		bash("echo `date`", ok("Mon")).
+		call("WebFetch", map[string]any{"url": "https://example.com"}, ok("x")).
+		say("Split.").body()
 	want := []string{
-		// Cut from the middle: the first file and the newest stay.
+		// Cut from the middle: the first file and the newest stay; the
+		// edit that failed is not a change.
 		"changed: `pkg/f0.go`, … 1 more, `pkg/f2.go`, `pkg/f3.go`, `pkg/f4.go`, `pkg/f5.go`, `pkg/f6.go`, `pkg/f7.go`, `pkg/f8.go`, `pkg/f9.go`, `pkg/f10.go`",
 		"read: `/elsewhere/notes.md`",
 		// A heredoc into a file writes; echo only looks, and is left out
 		// when something else ran.
 		"ran: `cat <<'EOF' > x …`",
 	}
-	if !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, HeadFiles); !reflect.DeepEqual(got, want) {
 		t.Errorf("files and commands:\n got %q\nwant %q", got, want)
 	}
 }
 
 func TestBodyIsBoundedAndSafe(t *testing.T) {
-	var items []transcript.Item
+	s := newSession(t)
 	for i := 0; i < 200; i++ {
 		n := itoa(i)
-		items = append(items,
-			user("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)),
-			assistant("a"+n, "I've implemented task "+n+" "+strings.Repeat("carefully ", 40)+". We decided to keep "+n+". The build failed because cache "+n+" was stale. TODO: follow up on "+n+".",
-				transcript.Tool{Name: "Edit", Target: "/r/file" + n + ".go"}, transcript.Tool{Name: "Bash", Target: "make test-" + n}))
+		s.user("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)).
+			edit("/r/file"+n+".go", ok("updated")).
+			edit("/r/bad"+n+".go", failed("String to replace not found in file.")).
+			bash("git commit -m 'task "+n+"'", ok("[main abc"+n+"0000] task "+n+"\n 1 file changed")).
+			bash("make test-"+n, failed("Exit code 2\nerror: "+n)).
+			say("I've implemented task " + n + " " + strings.Repeat("carefully ", 40) + ". We decided to keep " + n + ". The root cause was cache " + n + " going stale. TODO: follow up on " + n + ". <!-- cerebro:segment x -->")
 	}
-	body := Extractive(Segment{Items: items})
+	body := s.body()
 	if n := utf8.RuneCountInString(body); n > MaxBody {
 		t.Errorf("body is %d characters, want at most %d", n, MaxBody)
 	}
 	for _, line := range strings.Split(strings.TrimSpace(body), "\n") {
-		if !strings.HasPrefix(line, "### ") && !strings.HasPrefix(line, "- ") {
+		if !strings.HasPrefix(line, "### ") && !strings.HasPrefix(line, "- ") && !strings.HasPrefix(line, "  - ") {
 			t.Errorf("line is neither a subsection nor a bullet: %q", line)
 		}
 		if strings.HasPrefix(line, "### ") && canonical(strings.TrimPrefix(line, "### ")) == "" {
@@ -279,9 +286,9 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 	if strings.Contains(body, "<!--") {
 		t.Error("a bullet carries an HTML comment that could pass for a segment marker")
 	}
-	for _, head := range Headings {
+	for _, head := range []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles, HeadFinal} {
 		if len(sectionOf(body, head)) == 0 {
-			t.Errorf("subsection %s was dropped entirely", head)
+			t.Errorf("subsection %s was dropped entirely:\n%s", head, body)
 		}
 	}
 }
@@ -293,8 +300,12 @@ func TestExtractiveDeterministic(t *testing.T) {
 		paths = append(paths, shared...)
 	}
 	for _, path := range paths {
-		items := readItems(t, path)
-		seg := Segment{Items: items, Start: time.Unix(0, 0)}
+		l, _, err := transcript.ReadLog(path, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := l.Items
+		seg := Segment{Items: items, Subagents: l.Side, Cwd: l.Cwd, Start: time.Unix(0, 0)}
 		first := Extractive(seg)
 		for i := 0; i < 5; i++ {
 			if again := Extractive(seg); again != first {

@@ -28,7 +28,7 @@ func checkBody(t *testing.T, body string, limit int) {
 		switch {
 		case line == "" && body == "":
 		case strings.HasPrefix(line, "### ") && canonical(line[4:]) != "":
-		case strings.HasPrefix(line, "- ") && strings.TrimSpace(line) != "-":
+		case (strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "  - ")) && strings.TrimSpace(line) != "-":
 			if strings.Contains(line, "<!--") {
 				t.Fatalf("bullet carries an HTML comment: %q", line)
 			}
@@ -52,7 +52,7 @@ func checkReadBack(t *testing.T, body string) {
 	for _, line := range strings.Split(body, "\n") {
 		if h, ok := strings.CutPrefix(line, "### "); ok {
 			want = append(want, daily.List{Head: h})
-		} else if b, ok := strings.CutPrefix(line, "- "); ok && len(want) > 0 {
+		} else if b, ok := strings.CutPrefix(strings.TrimPrefix(line, "  "), "- "); ok && len(want) > 0 {
 			want[len(want)-1].Items = append(want[len(want)-1].Items, strings.TrimSpace(b))
 		}
 	}

@@ -8,17 +8,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
-var (
-	decision = phrases(
-		"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
-		"let's use", "let's keep", "going with", "go with", "agreed", "settled on", "we chose",
-		"i chose", "chose", "opted for", "the decision", "decision:", "instead of", "rather than",
-		"in favor of", "in favour of", "trade-off", "tradeoff", "we'll keep", "keep it as",
-		"решили", "решено", "будем", "выбрали", "договорились", "остановимся на", "остановились на",
-		"используем", "вместо",
-	)
-)
-
 // decisionCore are the markers that name a decision outright, as opposed
 // to an alternative named in passing ("instead of").
 var decisionCore = phrases(
@@ -27,62 +16,77 @@ var decisionCore = phrases(
 	"the decision", "decision:", "решили", "решено", "выбрали", "договорились",
 )
 
-// decidedList: decisions with their reasons from the dialogue, the options
-// the user picked when asked, a plan they approved and the reasons they
-// gave for refusing a step.
-func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip map[string]bool) []string {
+// decidedList: what the tool results show was decided (a plan approved
+// or turned down, a question turned down, the reason given for rejecting
+// a step), the options the user picked when asked, the user's short
+// answer to a question the assistant ended on, and sentences phrased as
+// a decision, with their reasons.
+func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
 		b := safeBullet(s, bulletRunes)
-		if b != "" && !seen[b] && !skip[b] {
+		if b != "" && !seen[b] {
 			seen[b] = true
 			out = append(out, b)
 		}
 	}
-	var lastPlan string
-	for _, t := range turns {
+	for _, d := range fromTools {
+		add(d)
+	}
+	var lastQuestion string
+	final := finalReply(turns)
+	for ti, t := range turns {
 		if t.chore {
+			lastQuestion = ""
 			continue
 		}
-		if t.ask != nil && request(t.ask.Text) != "" {
-			// A request that states a choice ("keep the name, but…").
-			for _, s := range sc.of(t.ask.Text) {
-				if decision.in(s.words) && !isQuestion(s.text) {
-					add(s.text)
+		if t.ask != nil {
+			if r := t.request(); r != "" {
+				// A request that states a choice ("keep the name, but…",
+				// "use pnpm instead of npm"); an alternative named in a
+				// request ("so that we hide the group instead of…") or in
+				// text the user pasted is not one.
+				for _, s := range sc.of(t.ask.Text) {
+					if !isQuestion(s.text) && (userDecision.in(s.words) || alternative.in(s.words) && imperative(s)) {
+						add(s.text)
+					}
+				}
+			}
+			// A short reply to the question the last turn ended on is
+			// the user's choice: "Shall I push?" — "yes".
+			if reply := oneLine(t.ask.Text); lastQuestion != "" && reply != "" && len([]rune(reply)) <= shortReply {
+				add(shorten(lastQuestion, 140) + " — the user: " + reply)
+			}
+		}
+		lastQuestion = ""
+		for ri, r := range t.replies {
+			if (replyRef{ti, ri}) == final {
+				continue // shown whole under Final message
+			}
+			for _, s := range sc.of(r.Text) {
+				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") {
+					continue
+				}
+				// Said as a decision ("we'll use", "decided"), or an action
+				// taken or about to be taken over the alternative it names
+				// ("used X instead of Y", "I'll change the test rather
+				// than the cache"); an alternative named in passing is not
+				// one.
+				if decisionCore.in(s.words) || alternative.in(s.words) && (opensWithAction(s) || planning.prefix(s.words)) {
+					add(stripFiller(s.text))
 				}
 			}
 		}
-		for _, r := range t.replies {
-			for _, tool := range r.Tools {
-				if tool.Name == "ExitPlanMode" {
-					lastPlan = planTitle(tool.Target)
-				}
-			}
-			for _, s := range sc.of(r.Text) {
-				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !decision.in(s.words) {
-					continue
-				}
-				if planning.prefix(s.words) && !reasoned(s.words) {
-					continue
-				}
-				if isDone(s) && !decisionCore.in(s.words) {
-					continue // work done, its alternative named: an outcome
-				}
-				add(stripFiller(s.text))
+		if ans, ok := t.answer(); ok {
+			if ss := sc.of(ans.Text); len(ss) > 0 && isQuestion(ss[len(ss)-1].text) {
+				lastQuestion = ss[len(ss)-1].text
 			}
 		}
 		for _, w := range t.words {
-			switch w.Kind {
-			case transcript.KindAnswer:
+			if w.Kind == transcript.KindAnswer {
 				for _, qa := range answers(w.Text) {
 					add("chose: " + qa)
-				}
-			case transcript.KindDeclined:
-				add("user declined a step: " + w.Text)
-			case transcript.KindPlanApproved:
-				if lastPlan != "" {
-					add("plan approved: " + lastPlan)
 				}
 			}
 		}
@@ -90,9 +94,67 @@ func decidedList(sc sentenceCache, turns []turn, items []transcript.Item, skip m
 	return capKeepEnds(out, maxDecided, " earlier decisions")
 }
 
-// reasoned: a sentence that gives its reason or its alternative.
-func reasoned(ws []string) bool {
-	return phrases("instead of", "rather than", "because", "since", "so that", "вместо", "потому что").in(ws)
+// replyRef names one reply of a segment: its turn and its place there
+// (journal items have no ID to name them by).
+type replyRef struct{ turn, reply int }
+
+// finalReply is the reply the segment ends on, housekeeping aside;
+// {-1, -1} when none.
+func finalReply(turns []turn) replyRef {
+	for i := len(turns) - 1; i >= 0; i-- {
+		if turns[i].chore {
+			continue
+		}
+		t := turns[i]
+		for j := len(t.replies) - 1; j >= 0; j-- {
+			if strings.TrimSpace(t.replies[j].Text) != "" {
+				return replyRef{i, j}
+			}
+		}
+		break
+	}
+	return replyRef{-1, -1}
+}
+
+// shortReply bounds a reply read as the answer to the assistant's
+// question rather than as a request of its own.
+const shortReply = 80
+
+// userDecision marks a user's sentence that states a choice.
+var userDecision = phrases(
+	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with", "let's use",
+	"let's keep", "go with", "agreed", "settled on", "we chose", "i chose", "the decision", "decision:",
+	"we'll keep", "keep it as", "решили", "решено", "будем", "выбрали", "договорились", "остановимся на",
+	"используем",
+)
+
+// imperativeVerbs open a user's instruction that picks an option.
+var imperativeVerbs = wordSet("use", "keep", "switch", "go", "pick", "prefer", "make", "stick", "leave", "don't", "do",
+	"используй", "оставь", "сделай", "давай")
+
+func imperative(s sent) bool { return len(s.words) > 0 && imperativeVerbs[s.words[0]] }
+
+// alternative marks the option a choice was made against.
+var alternative = phrases("instead of", "rather than", "in favor of", "in favour of", "вместо")
+
+// choiceVerbs open a sentence that reports a choice acted on.
+var choiceVerbs = wordSet("used", "chose", "kept", "switched", "went", "picked", "preferred", "opted",
+	"выбрал", "выбрали", "оставил", "оставили", "использовал", "использовали")
+
+// opensWithAction: the sentence starts with an action taken ("Used…",
+// "We switched…", "I've replaced…").
+func opensWithAction(s sent) bool {
+	v := s.words
+	if len(v) > 0 && doneSubjects[v[0]] {
+		v = v[1:]
+		if len(v) > 0 && (v[0] == "have" || v[0] == "also") {
+			v = v[1:]
+		}
+	}
+	if len(v) > 0 && doneAdverbs[v[0]] {
+		v = v[1:]
+	}
+	return len(v) > 0 && (choiceVerbs[v[0]] || doneVerbs[v[0]])
 }
 
 // answers splits `"Q1"="A1", "Q2"="A2"` into "Q1 → A1" lines.
@@ -134,37 +196,52 @@ func planTitle(plan string) string {
 }
 
 var (
-	// Markers of a lesson: an error's cause, a limit found.
+	// Markers of a lesson: a cause found, a limit met. Words that only
+	// name a topic or an event ("failed", "permission", "takes",
+	// "requires", "because") are not lessons by themselves: measured on
+	// the dev sessions, most sentences they picked were descriptions.
+	// Failures come from Not done, with the tool's own words.
 	lessonMarkers = phrases(
 		"the issue is", "the issue was", "the problem is", "the problem was", "root cause", "caused by",
-		"the cause", "turns out", "turned out", "the reason is", "the reason was", "because",
-		"can't", "cannot", "couldn't", "doesn't support", "does not support", "not supported",
-		"isn't supported", "not allowed", "requires", "needs to be", "blocked", "permission",
-		"approval", "limitation", "limit", "only works", "doesn't work", "does not work",
-		"didn't work", "failed", "fails", "failing", "is slow", "takes", "deprecated", "by default",
-		"note that", "important", "the fix", "the catch", "gotcha", "no installer",
+		"the cause", "turns out", "turned out", "the reason is", "the reason was",
+		"doesn't support", "does not support", "not supported", "isn't supported", "only works",
+		"doesn't work", "does not work", "didn't work", "by default",
+		"note that", "the fix was", "the fix is", "the catch", "gotcha", "deprecated",
+		"no installer", "is slow", "are slow",
 		"потому что", "из-за", "причина", "не работает", "нельзя", "не поддерживает", "оказалось",
 	)
 	errorName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[A-Z][A-Za-z]*(?:Error|Exception)\b`) })
 )
 
+// maxFixed bounds the lessons taken from failures fixed later.
+const maxFixed = 3
+
 // learnedList: lessons stated in the dialogue (an error and its cause, a
-// limit found) and what a hook said when it blocked a turn.
-func learnedList(sc sentenceCache, turns []turn, skip map[string]bool) []string {
+// limit found), what the assistant lists under a findings heading, what a
+// hook said when it blocked a turn, and the failures that were fixed
+// later (what went wrong first, in the tool's words).
+func learnedList(sc sentenceCache, turns []turn, fixed []string, decided []string) []string {
 	var out []string
 	seen := map[string]bool{}
+	for _, d := range decided {
+		seen[d] = true
+	}
 	add := func(s string) {
 		b := safeBullet(s, bulletRunes)
-		if b != "" && !seen[b] && !skip[b] {
+		if b != "" && !seen[b] {
 			seen[b] = true
 			out = append(out, b)
 		}
 	}
-	for _, t := range turns {
+	final := finalReply(turns)
+	for ti, t := range turns {
 		if t.chore {
 			continue
 		}
-		for _, r := range t.replies {
+		for ri, r := range t.replies {
+			if (replyRef{ti, ri}) == final {
+				continue // shown whole under Final message
+			}
 			n := 0
 			for _, s := range sc.of(r.Text) {
 				if n >= 2 || isQuestion(s.text) || strings.HasSuffix(s.text, ":") || len(s.words) < 5 ||
@@ -177,7 +254,10 @@ func learnedList(sc sentenceCache, turns []turn, skip map[string]bool) []string 
 				}
 			}
 		}
-		for _, r := range t.replies {
+		for ri, r := range t.replies {
+			if (replyRef{ti, ri}) == final {
+				continue
+			}
 			for _, f := range findings(r.Text) {
 				add(f)
 			}
@@ -187,6 +267,12 @@ func learnedList(sc sentenceCache, turns []turn, skip map[string]bool) []string 
 				add("a Stop hook blocked the turn: " + w.Text)
 			}
 		}
+	}
+	for i, f := range fixed {
+		if i == maxFixed {
+			break
+		}
+		add(f)
 	}
 	return capKeepEnds(out, maxLearned, " earlier lessons")
 }
@@ -200,60 +286,61 @@ var (
 		"needs review", "not implemented", "not done",
 		"осталось", "ещё нужно", "еще нужно", "пока не", "не забыть", "не сделано", "доделать",
 	)
-	todoMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:TODO|FIXME|TBD|XXX):?\s`) })
+	todoMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(?:TODO|FIXME|TBD|XXX):\s`) })
 	// Markers of a next step, taken only from the reply the segment ends on:
 	// earlier ones were usually carried out in the next turn.
 	openNext = phrases(
 		"next step", "next steps", "you may want", "you might want", "consider", "would you like",
-		"want me to", "should i", "shall i", "fail", "failing", "failed",
-		"нужно", "надо", "следующий шаг", "дальше", "потом", "стоит",
+		"want me to", "should i", "shall i", "let me know", "remaining", "to do next",
+		"следующий шаг", "дальше", "осталось",
 	)
+	// "Let me know…" hands the next step to the user; it is not a plan.
+	asksBack = phrases("let me know", "дай знать", "дайте знать")
 	checkbox = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`) })
 )
 
-func openList(sc sentenceCache, turns []turn, items []transcript.Item) []string {
+// openList: what the state shows is open (the last todo list's
+// unfinished items, open tasks, the newest failure never fixed), the
+// next steps and questions of the final message — never an earlier
+// reply's, which the next turn usually carried out — and the last
+// request when it got no answer.
+func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(s string) {
-		b := safeBullet(s, bulletRunes)
+		b := safeBullet(markupless(s), bulletRunes)
 		if b != "" && !seen[b] {
 			seen[b] = true
 			out = append(out, b)
 		}
 	}
+	for _, s := range fromState {
+		add(s)
+	}
 	// The reply the segment ends on, housekeeping aside.
-	var last transcript.Item
-	hasLast := false
-	for i := len(turns) - 1; i >= 0 && !hasLast; i-- {
+	for i := len(turns) - 1; i >= 0; i-- {
 		if turns[i].chore {
 			continue
 		}
-		last, hasLast = turns[i].answer()
-	}
-	for _, t := range turns {
-		if t.chore {
-			continue
+		last, ok := turns[i].answer()
+		if !ok {
+			break
 		}
-		for _, it := range t.replies {
-			final := hasLast && it.ID == last.ID
-			for _, s := range sc.of(it.Text) {
-				switch {
-				case isDone(s) && !openStrong.in(s.words),
-					planning.prefix(s.words), strings.HasSuffix(s.text, ":"):
-				case final && isQuestion(s.text):
-					add(s.text)
-				case (openStrong.in(s.words) || todoMarker().MatchString(s.text)) && !isQuestion(s.text):
-					add(s.text)
-				case final && openNext.in(s.words):
-					add(s.text)
-				}
-			}
-			if final {
-				for _, m := range checkbox().FindAllStringSubmatch(it.Text, -1) {
-					add(m[1])
-				}
+		for _, s := range sc.of(last.Text) {
+			switch {
+			case planning.prefix(s.words) && !asksBack.prefix(s.words), strings.HasSuffix(s.text, ":"):
+			case isDone(s) && !openStrong.in(s.words):
+				// A completion claim is never open work.
+			case isQuestion(s.text):
+				add(s.text)
+			case openStrong.in(s.words), todoMarker().MatchString(s.text), openNext.in(s.words):
+				add(s.text)
 			}
 		}
+		for _, m := range checkbox().FindAllStringSubmatch(last.Text, -1) {
+			add(m[1])
+		}
+		break
 	}
 	// The request the segment ends on, if it got no answer: no reply yet,
 	// only plans and tool calls, or the user interrupted it.
@@ -262,12 +349,12 @@ func openList(sc sentenceCache, turns []turn, items []transcript.Item) []string 
 		if t.chore || t.ask == nil {
 			continue
 		}
-		if r := request(t.ask.Text); r != "" {
+		if r := t.request(); r != "" {
 			switch {
 			case t.interrupted() && !t.answered(sc):
-				add("interrupted, not resolved: " + r)
+				add("interrupted, not resolved: " + shorten(r, 200))
 			case !t.answered(sc):
-				add("unanswered: " + r)
+				add("unanswered: " + shorten(r, 200))
 			}
 		}
 		break

@@ -53,3 +53,12 @@ func housekeeping(text string) bool {
 	}
 	return false
 }
+
+// deskWork reports whether a prompt is one of the desk's own commands
+// (/org_*, /cerebro:org_*, memhook org …): in the desk, reviewing projects,
+// filing cases and deciding about them is the operator's work, and its
+// turns are kept like any request.
+func deskWork(text string) bool {
+	name, _, ok := cerebroCommand(text)
+	return ok && (strings.HasPrefix(name, "org_") || name == "org" || name == "rollup")
+}

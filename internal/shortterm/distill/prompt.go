@@ -20,23 +20,30 @@ const (
 	claudeBulletRune = 300
 )
 
-const instructions = `You write a short memory note about part of a Claude Code session, for the same developer to read tomorrow morning before continuing the work. The dialogue is below, between <dialogue> tags; tool calls are shown as [tools: ...] lines.
+const instructions = `You write a short memory note about part of a Claude Code session, for the same developer to read tomorrow morning before continuing the work. The dialogue is below, between <dialogue> tags; tool calls are shown as [tools: ...] lines. What the tool results showed is between <facts> tags: it was read from the tools' own output (git's, the test runner's, Claude Code's), not from the dialogue, and it is the only evidence of what succeeded — the dialogue may claim work that failed or was refused.
 
 Reply with ONLY these markdown subsections, in this order, each a bullet list ("- " lines) of short, specific items; leave out a subsection that would be empty:
 ### Asked
 (what the user asked for, one line per request)
 ### Done
-(what was actually done or found, not what was planned)
+(only what the facts show succeeded: commits with their hash, test verdicts, pushes; findings the dialogue reached)
+### Not done
+(what the facts show failed, was refused or rejected and never fixed, with why)
 ### Decided
 (decisions and the reason, if given; options the user picked)
 ### Learned
 (lessons: an error and its cause, a limit found)
+### Open
+(what is unfinished: the facts' open items, unanswered requests, the next step)
 ### Files and commands
 (files changed or read, commands run, in backticks)
-### Open
-(what is unfinished, unanswered, or the next step)
 
-No preamble, no closing remarks, no other headings, no code blocks. Under 2000 characters in total. Be precise: names of files, functions, commands, numbers. Write in the language of the dialogue. Do not use any tools.`
+No preamble, no closing remarks, no other headings, no code blocks. Under 2000 characters in total. Never state as done what the facts do not show. Be precise: names of files, functions, commands, numbers. Write in the language of the dialogue. Do not use any tools.`
+
+// modelHeadings are the subsections the model writes; the session's own
+// words (the compaction summary, the final message) are added
+// as the extractive distiller takes them, never rewritten by a model.
+var modelHeadings = []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles}
 
 // Prompt is the request the claude distiller sends: instructions, the
 // segment's bounds, and its dialogue (the newest part when it is long).
@@ -50,9 +57,42 @@ func Prompt(seg Segment) string {
 	if !seg.Start.IsZero() && !seg.End.IsZero() {
 		fmt.Fprintf(&b, "Time: %s – %s\n", seg.Start.Format("2006-01-02 15:04"), seg.End.Format("15:04"))
 	}
+	b.WriteString("<facts>\n")
+	b.WriteString(envelopeSafe(factsText(seg)))
+	b.WriteString("</facts>\n")
 	b.WriteString("<dialogue>\n")
 	b.WriteString(dialogue(seg.Items, seg.Dir))
 	b.WriteString("</dialogue>\n")
+	return b.String()
+}
+
+func envelopeSafe(s string) string {
+	return strings.NewReplacer("</dialogue>", "</ dialogue>", "</facts>", "</ facts>", "<facts>", "< facts>").Replace(s)
+}
+
+// factsText is what the tool results of the segment show, as the
+// extractive distiller reads them.
+func factsText(seg Segment) string {
+	f := collectFacts(segmentCalls(seg.Items, seg.Subagents), seg.Dir, seg.Cwd)
+	var b strings.Builder
+	list := func(head string, items []string) {
+		if len(items) == 0 {
+			return
+		}
+		b.WriteString(head + ":\n")
+		for _, it := range items {
+			b.WriteString("- " + oneLine(it) + "\n")
+		}
+	}
+	list("Done", f.done)
+	list("Not done", f.notDone)
+	list("Failed first, then fixed", f.fixed)
+	list("Decided (plans, questions, rejections)", f.decided)
+	list("Open (state)", f.open)
+	list("Files changed", f.changed)
+	if b.Len() == 0 {
+		return "(no tool results in this part)\n"
+	}
 	return b.String()
 }
 
@@ -91,8 +131,9 @@ func block(it transcript.Item, dir string) string {
 	if utf8.RuneCountInString(text) > maxItemRunes {
 		text = shorten(text, maxItemRunes)
 	}
-	// The dialogue must not be able to close its own envelope.
-	text = strings.ReplaceAll(text, "</dialogue>", "</ dialogue>")
+	// The dialogue must not be able to close its own envelope, nor
+	// pass for the facts'.
+	text = envelopeSafe(text)
 	var b strings.Builder
 	b.WriteString(role + ": " + text + "\n")
 	if len(it.Tools) > 0 {
@@ -100,7 +141,7 @@ func block(it transcript.Item, dir string) string {
 		for i, t := range it.Tools {
 			lines[i] = transcript.ToolLine(transcript.Tool{Name: t.Name, Target: relPath(t.Target, dir)})
 		}
-		b.WriteString("[tools: " + strings.ReplaceAll(strings.Join(lines, "; "), "</dialogue>", "</ dialogue>") + "]\n")
+		b.WriteString("[tools: " + envelopeSafe(strings.Join(lines, "; ")) + "]\n")
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -171,11 +212,50 @@ func Clean(out string) (string, error) {
 	}
 	var sections []section
 	for _, h := range Headings {
-		sections = append(sections, section{h, bullets[h]})
+		sections = append(sections, section{head: h, bullets: bullets[h]})
 	}
 	body := render(fit(sections, maxClaudeBody))
 	if body == "" {
 		return "", fmt.Errorf("%w: the subsections are empty", ErrBadOutput)
 	}
 	return body, nil
+}
+
+// withOwnWords adds to a model's body the session's own words, as the
+// extractive distiller takes them: the compaction summary and the final
+// message. A model summarises; these
+// are the floor it never takes away.
+func withOwnWords(body string, seg Segment) string {
+	turns := splitTurns(seg.Items, seg.Desk)
+	sc := sentenceCache{}
+	sections := parseBody(body)
+	for i := range sections {
+		switch sections[i].head {
+		case HeadBefore:
+			sections[i].bullets, sections[i].elastic = beforeCompaction(seg.Items), true
+		case HeadFinal:
+			sections[i].bullets, sections[i].elastic = finalMessage(sc, turns), true
+		}
+	}
+	return render(fit(sections, maxClaudeBody))
+}
+
+// parseBody reads a body back into its sections, in [Headings] order.
+func parseBody(body string) []section {
+	bullets := map[string][]string{}
+	current := ""
+	for _, line := range strings.Split(body, "\n") {
+		if h, ok := strings.CutPrefix(line, "### "); ok {
+			current = h
+			continue
+		}
+		if b, ok := strings.CutPrefix(line, "- "); ok && current != "" {
+			bullets[current] = append(bullets[current], b)
+		}
+	}
+	var out []section
+	for _, h := range Headings {
+		out = append(out, section{head: h, bullets: bullets[h]})
+	}
+	return out
 }

@@ -29,20 +29,43 @@ func shorten(s string, n int) string {
 			break
 		}
 	}
-	return strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
+	out := strings.TrimRightFunc(string(r[:cut]), func(c rune) bool {
 		return unicode.IsSpace(c) || unicode.IsPunct(c) && c != ')' && c != '`'
-	}) + "…"
+	})
+	if strings.Count(out, "`")%2 == 1 {
+		out += "`" // cut inside a code span: close it, or it runs on
+	}
+	return out + "…"
 }
 
 var (
 	codeFence  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)```.*?(```|$)") })
 	listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s+)?`) })
 	heading    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*#{1,6}\s+`) })
-	emphasis   = strings.NewReplacer("**", "", "__", "")
+	emphasis   = emphasisMarks{}
 	// A sentence ends at . ! ? or … followed by a space and not inside a
 	// number or a file name ("v1.2", "main.go").
 	sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?…]+["')\]]*\s+`) })
 )
+
+// emphasisMarks drops Markdown emphasis from text outside code spans:
+// **strong**, __strong__ and *em* (an _em_ is left alone: snake_case
+// names look the same).
+type emphasisMarks struct{}
+
+var singleStar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*([^*\s](?:[^*]*[^*\s])?)\*`) })
+
+func (emphasisMarks) Replace(s string) string {
+	if !strings.ContainsAny(s, "*_") {
+		return s
+	}
+	parts := strings.Split(s, "`")
+	for i := 0; i < len(parts); i += 2 {
+		p := strings.NewReplacer("**", "", "__", "").Replace(parts[i])
+		parts[i] = singleStar().ReplaceAllString(p, "$1")
+	}
+	return strings.Join(parts, "`")
+}
 
 // sentences splits prose into sentences: code blocks are dropped, each
 // line (list item, heading) stands alone, and lines split at sentence ends.
@@ -60,8 +83,8 @@ func sentences(text string) []string {
 		}
 		start := 0
 		for _, m := range sentenceEnd().FindAllStringIndex(line, -1) {
-			if abbreviated(line[start:m[0]]) {
-				continue
+			if abbreviated(line[start:m[0]]) || strings.Count(line[:m[0]], "`")%2 == 1 {
+				continue // an abbreviation, or inside code ("ALTER TABLE ... modify")
 			}
 			if s := strings.TrimSpace(line[start:m[1]]); s != "" {
 				out = append(out, s)

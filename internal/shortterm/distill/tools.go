@@ -66,12 +66,17 @@ type toolUse struct {
 
 // folded groups command variants under one key ("uv run pytest …" run
 // twelve times with different arguments is one entry, ×12), keeping the
-// first spelling seen.
+// first spelling seen — or, when the variants differ in one word only,
+// that word's values: "bd close X.4, X.5, X.6".
 type folded struct {
-	keys  []string
-	first map[string]string
-	n     map[string]int
+	keys     []string
+	first    map[string]string
+	n        map[string]int
+	variants map[string][]string // distinct spellings, bounded
 }
+
+// maxVariants bounds the spellings kept of one command.
+const maxVariants = 12
 
 func (f *folded) add(cmd string) { f.addKey(commandKey(cmd), cmd) }
 
@@ -90,25 +95,81 @@ func (f *folded) addKey(key, cmd string) {
 		return
 	}
 	if f.first == nil {
-		f.first, f.n = map[string]string{}, map[string]int{}
+		f.first, f.n, f.variants = map[string]string{}, map[string]int{}, map[string][]string{}
 	}
+	spelled := command(cmd)
 	if _, ok := f.first[key]; !ok {
 		f.keys = append(f.keys, key)
-		f.first[key] = command(cmd)
+		f.first[key] = spelled
 	}
 	f.n[key]++
+	vs := f.variants[key]
+	for _, v := range vs {
+		if v == spelled {
+			return
+		}
+	}
+	switch {
+	case len(vs) < maxVariants:
+		f.variants[key] = append(vs, spelled)
+	case len(vs) == maxVariants:
+		f.variants[key] = append(vs, "") // more than can be listed: never joined
+	}
 }
 
 func (f *folded) list() []string {
 	out := make([]string, 0, len(f.keys))
 	for _, k := range f.keys {
 		s := f.first[k]
-		if f.n[k] > 1 {
+		distinct := len(f.variants[k])
+		if joined, ok := oneWordApart(f.variants[k]); ok {
+			s = joined
+			if f.n[k] > distinct {
+				s += " ×" + itoa(f.n[k])
+			}
+		} else if f.n[k] > 1 {
 			s += " ×" + itoa(f.n[k])
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// oneWordApart joins spellings that differ in one word only: the first
+// with that word replaced by every value ("bd close X.4, X.5, X.6").
+func oneWordApart(vs []string) (string, bool) {
+	if len(vs) < 2 || len(vs) > maxVariants {
+		return "", false
+	}
+	first := strings.Fields(vs[0])
+	at := -1
+	values := []string{}
+	for _, v := range vs[1:] {
+		ws := strings.Fields(v)
+		if len(ws) != len(first) {
+			return "", false
+		}
+		for i := range ws {
+			if ws[i] != first[i] {
+				if at >= 0 && at != i {
+					return "", false
+				}
+				at = i
+			}
+		}
+	}
+	if at < 0 {
+		return "", false
+	}
+	for _, v := range vs {
+		w := strings.Fields(v)[at]
+		if strings.ContainsAny(w, `"'`+"`…") {
+			return "", false // a word of a quoted string or a cut line, not an argument
+		}
+		values = append(values, w)
+	}
+	out := append(append(append([]string{}, first[:at]...), strings.Join(values, ", ")), first[at+1:]...)
+	return strings.Join(out, " "), true
 }
 
 func collectTools(items []transcript.Item, dir string) toolUse {
@@ -154,7 +215,7 @@ var gitReadOnly = wordSet("status", "log", "diff", "show", "branch", "remote", "
 // subcommand, after any "cd dir &&" and VAR=value prefix. "" for a
 // read-only command and for memhook's own calls (housekeeping).
 func commandKey(cmd string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(cmd), "\n")
+	line := mainLine(cmd)
 	ws := strings.Fields(line)
 	for len(ws) > 0 {
 		switch {
@@ -215,6 +276,28 @@ done:
 	return prog + " " + sub
 }
 
+// mainLine is the line of a command that does the work: a script of
+// several lines often starts by changing directory or setting the shell
+// up ("cd /p", "set -e", a comment), and the work is on the next line.
+func mainLine(cmd string) string {
+	lines := strings.Split(strings.TrimSpace(cmd), "\n")
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		ws := strings.Fields(t)
+		switch {
+		case t == "" || strings.HasPrefix(t, "#"):
+			continue
+		case ws[0] == "cd" && len(ws) <= 2, ws[0] == "set" || ws[0] == "export" || ws[0] == "source" || ws[0] == ".":
+			continue
+		}
+		return t
+	}
+	if len(lines) > 0 {
+		return strings.TrimSpace(lines[0])
+	}
+	return ""
+}
+
 // relPath shows a path under the project root relative to it.
 func relPath(p, dir string) string {
 	if p == "" || dir == "" || !filepath.IsAbs(p) {
@@ -229,7 +312,8 @@ func relPath(p, dir string) string {
 // command is the first line of a command, shortened: a heredoc's body is
 // not what one remembers a command by.
 func command(c string) string {
-	line, _, more := strings.Cut(strings.TrimSpace(c), "\n")
+	line := mainLine(c)
+	more := strings.Contains(strings.TrimSpace(c), "\n")
 	line = oneLine(line)
 	if more {
 		line += " …"

@@ -2,7 +2,8 @@ package distill
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // sent is a sentence with its lowercased words, computed once per
@@ -30,10 +31,7 @@ func (c sentenceCache) of(text string) []sent {
 
 // words splits s into lowercased words of letters, digits and apostrophes.
 func words(s string) []string {
-	s = strings.ReplaceAll(strings.ToLower(s), "’", "'")
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
+	return textan.WordsWith(strings.ReplaceAll(s, "’", "'"), "'")
 }
 
 // phraseList matches word sequences.

@@ -42,7 +42,7 @@ func FuzzParseLine(f *testing.F) {
 		}
 		for _, tool := range it.Tools {
 			if !utf8.ValidString(tool.Name) || !utf8.ValidString(tool.Target) {
-				t.Fatalf("invalid UTF-8 in tool %q", tool)
+				t.Fatalf("invalid UTF-8 in tool %q %q", tool.Name, tool.Target)
 			}
 		}
 	})
@@ -64,31 +64,31 @@ func FuzzRead(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		whole, end, err := Read(path, 0, 0)
+		whole, end, err := ReadLog(path, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if end < 0 || end > int64(len(data)) {
 			t.Fatalf("end %d outside [0, %d]", end, len(data))
 		}
-		var got []Item
+		var got Log
 		var from int64
 		for from < end {
-			items, next, err := Read(path, from, int64(window)+1)
+			l, next, err := ReadLog(path, from, int64(window)+1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if next <= from {
 				t.Fatalf("no progress at %d", from)
 			}
-			got = Merge(got, items)
+			got = got.Append(l)
 			from = next
 		}
 		if from != end {
 			t.Fatalf("chunked end %d, whole end %d", from, end)
 		}
-		if (len(got) != 0 || len(whole) != 0) && !reflect.DeepEqual(got, whole) {
-			t.Fatalf("chunked %+v\nwhole %+v", shorten(got), shorten(whole))
+		if g, w := exported(got), exported(whole); !reflect.DeepEqual(g, w) {
+			t.Fatalf("chunked %+v\nwhole %+v", shorten(g.Items), shorten(w.Items))
 		}
 	})
 }

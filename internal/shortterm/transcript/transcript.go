@@ -5,9 +5,15 @@
 // parses only the complete lines after it and yields the main dialogue as
 // [Item] values (user prompts and assistant replies with their tool calls).
 // Everything else a transcript holds — sidechains and subagents, tool
-// results, isMeta expansions, compaction summaries, hook and local-command
-// noise, interrupt markers, and line types such as progress, attachment or
-// file-history-snapshot — is skipped.
+// results, isMeta expansions, hook and local-command noise, interrupt
+// markers, and line types such as progress or file-history-snapshot — is
+// skipped, except what the user said through a tool result (an answer, a
+// refusal) and Claude Code's compaction summary, kept as items of a Kind.
+//
+// [ReadLog] reads the same lines into a [Log]: each tool call paired with
+// its result (by tool_use_id), the sidechains a 1.0 transcript holds
+// inline, the session's title, prompts typed while a turn ran (queue
+// lines), the working directory.
 //
 // One assistant message is written as several lines sharing message.id.
 // Within one call they come back as one Item; when a message straddles two
@@ -29,6 +35,39 @@ import (
 type Tool struct {
 	Name   string // the tool's name: Bash, Edit, Read, ...
 	Target string // file path, command, pattern or URL the call was about ("" if none)
+	// ID is the call's tool_use id; its result is paired by it.
+	ID string
+	// Input holds the few input fields the distillate reads besides
+	// Target.
+	Input Input
+	// Result is the call's result; nil when none has been read (the
+	// call is still running, or its result lies beyond what was read).
+	Result *Result
+}
+
+// Input is what the distillate reads of a call's input.
+type Input struct {
+	// Command is a shell call's whole command, bounded (Target is cut
+	// short; a heredoc commit message is in here).
+	Command string
+	// Todos is a TodoWrite call's whole list.
+	Todos []Todo
+	// Subject, TaskID and Status are a TaskCreate/TaskUpdate call's;
+	// TaskID is also the task a TaskOutput/BashOutput call reads, and
+	// Subject an AskUserQuestion call's first question.
+	Subject, TaskID, Status string
+	// Plan is an ExitPlanMode call's plan, bounded.
+	Plan string
+	// Description and Agent are a Task/Agent call's description and
+	// subagent type; Args a Skill call's arguments.
+	Description, Agent, Args string
+	// Background: the command was started in the background.
+	Background bool
+}
+
+// Todo is one item of a TodoWrite list.
+type Todo struct {
+	Content, Status string
 }
 
 // Item is one reply of the main dialogue.
@@ -42,7 +81,9 @@ type Item struct {
 	// user's word to the model: KindAnswer (an AskUserQuestion answer),
 	// KindDeclined (a tool call the user refused, with the reason they
 	// gave), KindPlanApproved, KindHookFeedback (a hook blocked the turn),
-	// KindInterrupted. Empty for a prompt and for assistant items.
+	// KindInterrupted, KindCompactSummary (Claude Code's summary of
+	// what came before a compaction). Empty for a prompt and for
+	// assistant items.
 	Kind string
 }
 
@@ -53,6 +94,9 @@ const (
 	KindPlanApproved = "plan-approved"
 	KindHookFeedback = "hook-feedback"
 	KindInterrupted  = "interrupted"
+	// KindCompactSummary: the summary Claude Code wrote of the
+	// conversation before a compaction; Text is the summary.
+	KindCompactSummary = "compact-summary"
 )
 
 // Read parses complete lines from byte offset from up to at most maxBytes
@@ -66,22 +110,24 @@ const (
 // results of successive calls with [Merge], and count replies by distinct
 // ID, not by Item, when counting across calls.
 func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
-	return read(path, from, maxBytes, false)
+	l, next, err := readLog(path, from, maxBytes, false)
+	return l.Items, next, err
 }
 
 // ReadSidechain reads a subagent's transcript as [Read] reads the main
 // one: its lines are all sidechain lines.
 func ReadSidechain(path string, from, maxBytes int64) ([]Item, int64, error) {
-	return read(path, from, maxBytes, true)
+	l, next, err := readLog(path, from, maxBytes, true)
+	return l.Items, next, err
 }
 
-func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next int64, err error) {
+func readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, error) {
 	if from < 0 {
-		return nil, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
+		return Log{}, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
 	}
 	f, err := open(path, from, maxBytes)
 	if err != nil {
-		return nil, from, err
+		return Log{}, from, err
 	}
 	defer f.Close()
 
@@ -111,7 +157,7 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 			line = long
 		}
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return asm.items, from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
+			return asm.finish(), from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
 		}
 		terminated := rerr == nil
 		if !terminated && !completeTail(line) {
@@ -127,7 +173,7 @@ func read(path string, from, maxBytes int64, sidechain bool) (items []Item, next
 			break
 		}
 	}
-	return asm.items, from + consumed, nil
+	return asm.finish(), from + consumed, nil
 }
 
 // completeTail reports whether an unterminated last line already holds a

@@ -19,13 +19,20 @@ import (
 // short is an Item without its time, for readable expectations.
 type short struct {
 	Role, ID, Text string
-	Tools          []Tool
+	Tools          []nt
 }
+
+// nt is a tool call's name and target.
+type nt struct{ Name, Target string }
 
 func shorten(items []Item) []short {
 	out := make([]short, 0, len(items))
 	for _, it := range items {
-		out = append(out, short{it.Role, it.ID, it.Text, it.Tools})
+		var tools []nt
+		for _, t := range it.Tools {
+			tools = append(tools, nt{t.Name, t.Target})
+		}
+		out = append(out, short{it.Role, it.ID, it.Text, tools})
 	}
 	return out
 }
@@ -37,13 +44,19 @@ func TestReadRules(t *testing.T) {
 	}{
 		{"split.jsonl", []short{
 			{RoleUser, "u1", "Fix the flaky test in store_test.go", nil},
-			{RoleAssistant, "msg_1", "Let me look at the test.", []Tool{
+			{RoleAssistant, "msg_1", "Let me look at the test.", []nt{
 				{"Read", "/p/store_test.go"}, {"Bash", "go test ./store/..."}}},
 			{RoleAssistant, "msg_2", "Fixed the race: the test now waits for the flush.", nil},
 		}},
 		{"noise.jsonl", []short{
+			// A prompt typed while a turn ran that no user line
+			// delivers later is a prompt all the same.
+			{RoleUser, "queued-2026-11-30T09:00:00.000Z", "hello", nil},
 			{RoleUser, "u1", "Which port does the server use?", nil},
 			{RoleAssistant, "msg_1", "It listens on port 8080.", nil},
+			// The compaction summary is kept, of its own Kind, without
+			// Claude Code's framing.
+			{RoleUser, "u4", "Summary: ...", nil},
 			// Hook feedback (meta or not) and interruptions are kept,
 			// marked by Kind.
 			{RoleUser, "u6", "save memories first", nil},
@@ -58,7 +71,7 @@ func TestReadRules(t *testing.T) {
 			{RoleUser, "u3", "/clear", nil},
 			{RoleUser, "u4", "! git status", nil},
 			{RoleUser, "u6", "Why is this button grey? [Image #1]", nil},
-			{RoleAssistant, "msg_2", "It is disabled until the form is valid.", []Tool{
+			{RoleAssistant, "msg_2", "It is disabled until the form is valid.", []nt{
 				{"Grep", "disabled="}, {"WebFetch", "https://example.com/docs"}, {"TodoWrite", ""}}},
 		}},
 	}
@@ -114,7 +127,7 @@ func TestReadChunkedEqualsWhole(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, path := range fixtures(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			whole, end, err := Read(path, 0, 0)
+			whole, end, err := ReadLog(path, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,33 +135,45 @@ func TestReadChunkedEqualsWhole(t *testing.T) {
 			for round := 0; round < 8; round++ {
 				// Windows from a few bytes (mostly mid-line) to a few lines.
 				maxWindow := []int64{7, 300, 4000, 60000}[round%4]
-				var got []Item
+				var got Log
 				var from int64
 				for calls := 0; from < size; calls++ {
 					if calls > int(size) {
 						t.Fatalf("no progress at offset %d", from)
 					}
 					n := 1 + rng.Int63n(maxWindow)
-					items, next, err := Read(path, from, n)
+					l, next, err := ReadLog(path, from, n)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if next <= from {
 						t.Fatalf("Read(%d, %d) made no progress", from, n)
 					}
-					got = Merge(got, items)
+					got = got.Append(l)
 					from = next
 				}
 				if from != end {
 					t.Errorf("chunked end = %d, whole end = %d", from, end)
 				}
-				if (len(got) != 0 || len(whole) != 0) && !reflect.DeepEqual(got, whole) {
-					t.Fatalf("window %d: chunked read differs from whole read:\n got %+v\nwant %+v",
-						maxWindow, shorten(got), shorten(whole))
+				if g, w := exported(got), exported(whole); !reflect.DeepEqual(g, w) {
+					t.Fatalf("window %d: chunked read differs from whole read:\n got %+v %+v\nwant %+v %+v",
+						maxWindow, shorten(g.Items), shorten(g.Side), shorten(w.Items), shorten(w.Side))
 				}
 			}
 		})
 	}
+}
+
+// exported is what a Log shows its readers.
+func exported(l Log) Log {
+	return Log{Items: orNil(l.Items), Side: orNil(l.Side), Title: l.Title, SessionID: l.SessionID, Cwd: l.Cwd}
+}
+
+func orNil(items []Item) []Item {
+	if len(items) == 0 {
+		return nil
+	}
+	return items
 }
 
 func TestReadSplitMessageAcrossCalls(t *testing.T) {
@@ -403,12 +428,24 @@ func TestRealE2ESession(t *testing.T) {
 	}
 	var texts []string
 	feedback := ""
+	summaries := 0
 	for _, it := range items {
 		if it.Kind == KindHookFeedback {
 			feedback = it.Text // the hook that blocked a turn: kept, marked
 			continue
 		}
+		if it.Kind == KindCompactSummary {
+			// Claude Code's summary: kept, marked, without its framing.
+			if !strings.HasPrefix(it.Text, "Summary:\nMOCK-SUMMARY") || strings.Contains(it.Text, "If you need specific details") {
+				t.Errorf("compaction summary %q", it.Text)
+			}
+			summaries++
+			continue
+		}
 		texts = append(texts, it.Text)
+	}
+	if summaries != 2 {
+		t.Errorf("%d compaction summaries, want the two of the session", summaries)
 	}
 	if !strings.Contains(feedback, "MARKER-STOP-BLOCK") {
 		t.Errorf("the Stop hook's blocking feedback is not kept as hook feedback: %q", feedback)

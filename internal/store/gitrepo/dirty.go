@@ -23,6 +23,7 @@ func (r *Repo) Dirty(rel string) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open work tree: %w", err)
 	}
+	wt.Excludes = r.excludes()
 	st, err := wt.Status()
 	if err != nil {
 		return nil, fmt.Errorf("read status: %w", err)

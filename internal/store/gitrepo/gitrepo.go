@@ -18,6 +18,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -32,6 +33,7 @@ var ErrNothingToCommit = errors.New("nothing to commit")
 type Repo struct {
 	repo *git.Repository
 	root string
+	user []gitignore.Pattern // the user's global excludes ([Repo.UseUserExcludes])
 }
 
 // Commit is one commit, as cerebro shows it.

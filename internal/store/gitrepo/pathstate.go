@@ -50,7 +50,7 @@ func (r *Repo) PathState(rel string) (PathState, error) {
 	if err != nil {
 		return Untracked, fmt.Errorf("read .gitignore: %w", err)
 	}
-	patterns = append(patterns, wt.Excludes...)
+	patterns = append(patterns, r.excludes()...)
 	m := gitignore.NewMatcher(patterns)
 	parts := strings.Split(rel, "/")
 	// A rule may name the folder or any folder above it.

@@ -1,17 +1,31 @@
-// Package frontmatter reads and edits the YAML block at the top of a
-// Markdown memory file ("---" lines around it), the way Obsidian does.
+// Package frontmatter reads and edits the metadata block at the top of a
+// Markdown memory file: YAML between "---" lines, the way Obsidian writes
+// it, and the TOML ("+++") and JSON (";;;") blocks other tools leave in
+// vaults a person points search at.
 //
 // [Parse] decodes it into a struct or map with errors that name the line in
 // the file; [Split] gives the raw block and where the body starts, for tools
-// that must edit one field without reformatting the rest ([SetField]).
+// that must edit one field without reformatting the rest ([SetField], YAML
+// only).
+//
+// Detection and decoding go through github.com/adrg/frontmatter (the
+// design card's parser), given this package's decoders: YAML through
+// yaml.v3, so nested maps keep string keys, and errors shifted to the
+// file's lines. Split is ours because the callers need positions (the
+// body's line and byte offset, for snippets and edits), a bound on the
+// block and an error for a block that never closes, which that library
+// treats as no frontmatter.
 package frontmatter
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/BurntSushi/toml"
+	adrg "github.com/adrg/frontmatter"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"gopkg.in/yaml.v3"
 )
@@ -22,12 +36,33 @@ const MaxSize = 64 << 10
 // ErrNone means the file has no frontmatter block.
 var ErrNone = errors.New("no frontmatter")
 
+// The formats a block may be in.
+const (
+	YAML = "yaml"
+	TOML = "toml"
+	JSON = "json"
+)
+
+// fences maps an opening line to its format and closing line; "..." also
+// closes YAML, as the YAML spec allows.
+var fences = map[string]struct{ format, end string }{
+	"---":     {YAML, "---"},
+	"---yaml": {YAML, "---"},
+	"+++":     {TOML, "+++"},
+	"---toml": {TOML, "---"},
+	";;;":     {JSON, ";;;"},
+	"---json": {JSON, "---"},
+}
+
 // Block is the position of a frontmatter block inside a file.
 type Block struct {
-	YAML      []byte // the lines between the fences
+	Format    string // YAML, TOML or JSON
+	YAML      []byte // the lines between the fences, whatever the format
 	StartLine int    // 1-based line of the first YAML line (2 for a file that opens with "---")
 	BodyLine  int    // 1-based line where the body starts
 	BodyStart int    // byte offset where the body starts
+	open      int    // byte offset of the opening fence (after a byte order mark)
+	fence     [2]string
 }
 
 // Split finds the frontmatter block. A file whose first line is "---" but
@@ -38,7 +73,8 @@ func Split(data []byte) (Block, error) {
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	bom -= len(data)
 	first, rest, found := bytes.Cut(data, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" || !found {
+	fence, ok := fences[string(bytes.TrimRight(first, " \t\r"))]
+	if !ok || !found {
 		return Block{}, ErrNone
 	}
 	off := len(first) + 1
@@ -46,12 +82,13 @@ func Split(data []byte) (Block, error) {
 	for len(rest) > 0 {
 		l, next, more := bytes.Cut(rest, []byte("\n"))
 		t := string(bytes.TrimRight(l, " \t\r"))
-		if t == "---" || t == "..." {
+		if t == fence.end || fence.format == YAML && t == "..." {
 			end := off + len(l)
 			if more {
 				end++
 			}
-			b := Block{YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: bom + end}
+			b := Block{Format: fence.format, YAML: data[len(first)+1 : off], StartLine: 2, BodyLine: line + 1, BodyStart: bom + end, open: bom,
+				fence: [2]string{string(bytes.TrimRight(first, " \t\r")), t}}
 			if len(b.YAML) > MaxSize {
 				return Block{}, fmt.Errorf("frontmatter: larger than %d bytes", MaxSize)
 			}
@@ -64,7 +101,7 @@ func Split(data []byte) (Block, error) {
 		}
 		rest = next
 	}
-	return Block{}, fmt.Errorf("line 1: frontmatter opened with --- is never closed")
+	return Block{}, fmt.Errorf("line 1: frontmatter opened with %s is never closed", bytes.TrimRight(first, " \t\r"))
 }
 
 var yamlLine = lazyregexp.New(`line (\d+)`)
@@ -76,10 +113,33 @@ func Parse(data []byte, v any) (body []byte, err error) {
 	if err != nil {
 		return data, err
 	}
-	if err := yaml.Unmarshal(b.YAML, v); err != nil {
-		return data[b.BodyStart:], fmt.Errorf("frontmatter: %s", shiftLines(err.Error(), b.StartLine-1))
+	// The block Split found is what the library decodes: handing it the
+	// whole file would let it skip leading blank lines or read past a
+	// "..." that Split took as the end.
+	block := data[b.open:b.BodyStart]
+	if _, err := adrg.MustParse(bytes.NewReader(block), v, decoder(b, b.StartLine-1)); err != nil {
+		return data[b.BodyStart:], fmt.Errorf("frontmatter: %s", err)
 	}
 	return data[b.BodyStart:], nil
+}
+
+// decoder is the block's format for the library, decoding with this
+// package's choice of library; YAML errors name the file's line (shift is
+// the number of lines above the block's first line).
+func decoder(b Block, shift int) *adrg.Format {
+	dec := func(data []byte, v any) error {
+		if err := yaml.Unmarshal(data, v); err != nil {
+			return errors.New(shiftLines(err.Error(), shift))
+		}
+		return nil
+	}
+	switch b.Format {
+	case TOML:
+		dec = toml.Unmarshal
+	case JSON:
+		dec = json.Unmarshal
+	}
+	return adrg.NewFormat(b.fence[0], b.fence[1], dec)
 }
 
 // Map decodes the frontmatter into a generic map (nil when there is none).
@@ -119,6 +179,9 @@ func Node(data []byte) (*yaml.Node, Block, error) {
 	b, err := Split(data)
 	if err != nil {
 		return nil, b, err
+	}
+	if b.Format != YAML {
+		return nil, b, fmt.Errorf("frontmatter: line 1: %s frontmatter cannot be edited here; only YAML can", b.Format)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b.YAML, &doc); err != nil {

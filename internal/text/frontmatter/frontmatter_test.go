@@ -82,3 +82,35 @@ func TestParseDotsAndByteOrderMark(t *testing.T) {
 		t.Errorf("SetField after a byte order mark: %q, %v", out, err)
 	}
 }
+
+// Vaults a person points search at carry TOML and JSON blocks too (Hugo,
+// Zola, some Obsidian plugins); each is read as metadata, not as text.
+func TestParseTOMLAndJSON(t *testing.T) {
+	for _, c := range []struct {
+		in, format string
+		bodyLine   int
+	}{
+		{"+++\ntype = \"case\"\ntags = [\"a\", \"b\"]\n+++\n# Title\n", TOML, 5},
+		{";;;\n{\"type\": \"case\", \"tags\": [\"a\", \"b\"]}\n;;;\n# Title\n", JSON, 4},
+		{"---json\n{\"type\": \"case\", \"tags\": [\"a\", \"b\"]}\n---\n# Title\n", JSON, 4},
+		{"---\ntype: case\ntags: [a, b]\n---\n# Title\n", YAML, 5},
+	} {
+		m, body, err := Map([]byte(c.in))
+		if err != nil || m["type"] != "case" || string(body) != "# Title\n" {
+			t.Errorf("%q: got %v, body %q, err %v", c.in, m, body, err)
+		}
+		if tags, _ := m["tags"].([]any); len(tags) != 2 {
+			t.Errorf("%q: tags %#v", c.in, m["tags"])
+		}
+		b, err := Split([]byte(c.in))
+		if err != nil || b.Format != c.format || b.BodyLine != c.bodyLine {
+			t.Errorf("%q: split format %q, body line %d, err %v", c.in, b.Format, b.BodyLine, err)
+		}
+	}
+	if _, err := Split([]byte("+++\ntype = \"case\"\n# no end\n")); err == nil || !strings.Contains(err.Error(), "+++ is never closed") {
+		t.Errorf("an unclosed TOML block: err = %v", err)
+	}
+	if _, err := SetField([]byte("+++\ntype = \"case\"\n+++\n"), "status", "x"); err == nil {
+		t.Error("SetField edited a TOML block")
+	}
+}

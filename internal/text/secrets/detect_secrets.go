@@ -30,7 +30,9 @@ var detectors = []detector{
 	{"jwt", Secret, []string{"eyj"}, group(`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`, 1, 0)},
 	{"connection-string", Secret, []string{"://", "password", "pwd"}, findConnectionStrings},
 	{"url-password", Secret, []string{"://"}, findURLPasswords},
+	{"cli-password", Secret, []string{"mysql", "mariadb", "mongo", "redis-cli", "sshpass", "clickhouse", "ldap", "curl", "smbclient"}, findCLIPasswords},
 	{"password", Secret, []string{"pass", "pwd", "pw", "пароль"}, findAssignments(true)},
+	{"password", Secret, []string{"pass", "пароль"}, findPasswordProse},
 	{"secret-assignment", Secret, []string{"secret", "token", "key", "credential", "секрет", "токен"}, findAssignments(false)},
 	// crypt(3) password hashes (/etc/shadow, htpasswd): md5, bcrypt,
 	// sha256/sha512-crypt, yescrypt, scrypt, argon2. A hash is a password
@@ -289,7 +291,36 @@ func keyClass(id string) int {
 	if last == "key" && len(p) >= 2 && keyPairs[p[len(p)-2]] {
 		return 2
 	}
+	// One word run together, as environment variables are (PGPASSWORD,
+	// CLIENTSECRET, AUTHTOKEN); short suffixes (pass, pwd) are left out:
+	// bypass, OLDPWD.
+	for _, w := range []string{"password", "passwd", "passphrase"} {
+		if strings.HasSuffix(last, w) {
+			return 1
+		}
+	}
+	for _, w := range []string{"secret", "token"} {
+		if strings.HasSuffix(last, w) {
+			return 2
+		}
+	}
 	return 0
+}
+
+// passwordProseRe finds a password said in a sentence: "the db password is
+// X", "пароль от базы: X". Only a value that mixes upper and lower case and
+// digits counts: prose around it is made of words.
+var passwordProseRe = lazyRegexp(`(?i)(?:password|passwd|passphrase|пароль)(?:[ \t]+[^\s:=]+){0,3}?[ \t]*(?:[ \t](?:is|was|это)[ \t]|:|—|=)[ \t]*["'«]?([^\s"'»,;]+)`)
+
+func findPasswordProse(text string) []match {
+	var out []match
+	for _, m := range passwordProseRe().FindAllStringSubmatchIndex(text, -1) {
+		v := strings.TrimRight(text[m[2]:m[3]], ".!?)")
+		if len(v) >= 8 && mixed(v) && secretValue(v, true) {
+			out = append(out, match{m[2], m[2] + len(v)})
+		}
+	}
+	return out
 }
 
 func findAssignments(passwords bool) func(string) []match {
@@ -351,14 +382,18 @@ func secretValue(v string, password bool) bool {
 			return len(v) >= 6 // a numeric password
 		}
 		if digits == 0 && other == 0 && (upper == 0 || lower == 0) {
-			return weakPasswords[strings.ToLower(v)]
+			// One case of letters: a weak password, or a passphrase run
+			// together (longer than the words prose puts after "password:").
+			return weakPasswords[strings.ToLower(v)] || len(v) >= 14
 		}
 		return true
 	}
 	if letters == 0 || digits == 0 {
 		return false // plain numbers and words: limits, counts, names
 	}
-	return len(v) >= 16 || (len(v) >= 8 && mixed(v))
+	// A value a person chose ("hunter2isgood") is letters and digits only;
+	// names of files and identifiers carry '_', '.' or '-'.
+	return len(v) >= 16 || (len(v) >= 8 && mixed(v)) || (len(v) >= 12 && other == 0)
 }
 
 var (

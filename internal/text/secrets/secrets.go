@@ -201,3 +201,10 @@ func RedactText(text string) (string, []Finding) {
 	}
 	return Redact(text, fs), fs
 }
+
+// Redacted is text with every finding replaced by its marker: the guard a
+// prompt passes before it leaves for a model (claude.Runner.Guard).
+func Redacted(text string) string {
+	out, _ := RedactText(text)
+	return out
+}

@@ -1,6 +1,10 @@
 package textan
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/kljensen/snowball/russian"
+)
 
 // irregular maps the past tense and participle of English irregular verbs
 // (and irregular plurals) to their base form before stemming: notes are
@@ -51,6 +55,33 @@ var irregular = sync.OnceValue(func() map[string]string {
 		for _, f := range e[1:] {
 			if f != e[0] {
 				m[f] = e[0]
+			}
+		}
+	}
+	return m
+})
+
+// suppletive maps the Snowball stems of Russian plurals built on another
+// root (друзья, люди, дети), or whose stem Snowball cuts apart from the
+// singular's (ребенка, дочери, сыновья); мать is left out, its «матер» being
+// материя's stem too, to the singular's stem: «кто мои
+// друзья» must find a note about a друг. A small fixed table of the
+// words people write about people; each form is listed whole and
+// stemmed once.
+var suppletive = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, e := range [][]string{
+		{"друг", "друзья", "друзей", "друзьям", "друзьями", "друзьях"},
+		{"человек", "люди", "людей", "людям", "людьми", "людях"},
+		{"ребенок", "ребенка", "ребенку", "ребенком", "ребенке", "дети", "детей", "детям", "детьми", "детях"},
+		{"сын", "сыновья", "сыновей", "сыновьям", "сыновьями", "сыновьях"},
+		{"дочь", "дочери", "дочерей", "дочерям", "дочерьми", "дочерях", "дочерью"},
+		{"хозяин", "хозяева", "хозяев", "хозяевам", "хозяевами", "хозяевах"},
+	} {
+		base := russian.Stem(e[0], true)
+		for _, f := range e[1:] {
+			if st := russian.Stem(f, true); st != base {
+				m[st] = base
 			}
 		}
 	}

@@ -22,22 +22,26 @@ import (
 
 // Version names the tokenizing and stemming rules; search puts it in its
 // index fingerprint, so changing the rules rebuilds every index.
-const Version = "words-snowball-en-ru-2"
+const Version = "words-snowball-en-ru-3"
 
 // Words splits text into lowercase words of Unicode letters and digits,
 // folding ё to е so that both spellings of a Russian word meet.
-func Words(text string) []string {
-	var out []string
-	var b strings.Builder
-	flush := func() {
-		if b.Len() > 0 {
-			out = append(out, b.String())
-			b.Reset()
-		}
+func Words(text string) []string { return split(text, "") }
+
+// split folds text into one lowercase string, a space where a word ends,
+// and cuts it there: one allocation for the text and one for the list,
+// not one per word (package-level phrase tables are split at start-up,
+// and the index splits every line of every note).
+func split(text, keep string) []string {
+	inWord := func(r rune) bool { return IsWordRune(r) || keep != "" && strings.ContainsRune(keep, r) }
+	if folded(text) {
+		return strings.FieldsFunc(text, func(r rune) bool { return !inWord(r) })
 	}
+	var b strings.Builder
+	b.Grow(len(text))
 	for _, r := range text {
 		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case inWord(r):
 			r = unicode.ToLower(r)
 			if r == 'ё' {
 				r = 'е'
@@ -46,11 +50,27 @@ func Words(text string) []string {
 		case unicode.Is(unicode.Mn, r):
 			// combining marks (stress accents in Russian text) are dropped without splitting the word
 		default:
-			flush()
+			b.WriteByte(' ')
 		}
 	}
-	flush()
-	return out
+	return strings.Fields(b.String())
+}
+
+// folded reports whether text needs no folding: no upper case, no ё,
+// no combining mark (most lines of a note, every phrase of a rule table).
+func folded(text string) bool {
+	for _, r := range text {
+		if r < 0x80 {
+			if 'A' <= r && r <= 'Z' {
+				return false
+			}
+			continue
+		}
+		if r == 'ё' || unicode.IsUpper(r) || unicode.IsTitle(r) || unicode.Is(unicode.Mn, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // Stem reduces one lowercase word to its Snowball stem, Russian for words
@@ -59,7 +79,11 @@ func Words(text string) []string {
 func Stem(w string) string {
 	switch script(w) {
 	case cyrillic:
-		return russian.Stem(w, true)
+		st := russian.Stem(w, true)
+		if base, ok := suppletive()[st]; ok {
+			return base
+		}
+		return st
 	case latin:
 		if base, ok := irregular()[w]; ok {
 			w = base
@@ -68,6 +92,24 @@ func Stem(w string) string {
 	}
 	return w
 }
+
+// StemOf is the stem of one word as written (any case, ё or е): [Stem]
+// of its lowercase, folded form.
+func StemOf(w string) string {
+	ws := Words(w)
+	if len(ws) != 1 {
+		return strings.ToLower(w)
+	}
+	return Stem(ws[0])
+}
+
+// IsWordRune reports whether r belongs to a word: a Unicode letter or
+// digit, what [Words] keeps.
+func IsWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// WordsWith is [Words] with the runes of keep kept inside words too
+// (an apostrophe, so that "didn't" stays one word).
+func WordsWith(text, keep string) []string { return split(text, keep) }
 
 // Stems tokenizes and stems text, in order, keeping duplicates and stop
 // words: what an index stores.

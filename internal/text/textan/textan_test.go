@@ -62,3 +62,44 @@ func TestIrregularFormsMeetTheirBase(t *testing.T) {
 		}
 	}
 }
+
+// Plurals built on another root share no suffix with the singular, so
+// Snowball alone cannot join them: «кто мои друзья» must meet «друг»,
+// "people" must meet "person".
+func TestSuppletivePluralsStemAsTheSingular(t *testing.T) {
+	for base, forms := range map[string][]string{
+		"друг":    {"друга", "друзья", "друзей", "друзьям", "друзьями", "Друзьях"},
+		"человек": {"человека", "люди", "людей", "людям", "людьми", "людях"},
+		"ребёнок": {"ребенка", "ребёнку", "дети", "детей", "детьми"},
+		"сын":     {"сыновья", "сыновей"},
+		"дочь":    {"дочери", "дочерей"},
+		"person":  {"people", "People"},
+		"child":   {"children"},
+		"man":     {"men"},
+		"woman":   {"women"},
+		"mouse":   {"mice"},
+		"foot":    {"feet"},
+		"tooth":   {"teeth"},
+	} {
+		want := StemOf(base)
+		for _, f := range forms {
+			if got := StemOf(f); got != want {
+				t.Errorf("StemOf(%q) = %q, want %q (the stem of %q)", f, got, want, base)
+			}
+		}
+	}
+	// the table joins only those words: other words keep their stems
+	for a, b := range map[string]string{"дети": "детский", "люди": "людный", "друзья": "дружба", "мать": "материя"} {
+		if StemOf(a) == StemOf(b) {
+			t.Errorf("%q and %q share the stem %q", a, b, StemOf(a))
+		}
+	}
+}
+
+func TestWordsWithKeepsTheGivenRunes(t *testing.T) {
+	got := WordsWith("Didn't run; ЁЖ'ИК", "'")
+	want := []string{"didn't", "run", "еж'ик"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("WordsWith = %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/mattn/go-isatty"
+)
+
+// stdinIsTerminal reports whether in is a terminal, where a person can
+// answer a question.
+func stdinIsTerminal(in io.Reader) bool {
+	fh, ok := in.(*os.File)
+	return ok && (isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd()))
+}
+
+// personOnly refuses an action only a person may confirm wherever a model
+// may be the one typing: inside Claude Code (CLAUDECODE is set in the
+// shells it starts), inside cerebro's own claude -p, or without a
+// terminal on stdin. what names the command for the error.
+func (f *Factory) personOnly(what string, terminal bool) error {
+	hint := "run it yourself, in a terminal outside Claude Code"
+	switch {
+	case f.Getenv("CLAUDECODE") != "":
+		return withHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), hint)
+	case f.Getenv(NestedEnv) != "" || claude.Nested(f.Environ()):
+		return withHint(errors.New(what+": refused inside a nested model call"), hint)
+	case !terminal:
+		return withHint(errors.New(what+": refused without a terminal: a person must confirm"), hint)
+	}
+	return nil
+}

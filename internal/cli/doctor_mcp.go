@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/mcp"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/tidwall/gjson"
+)
+
+// mcpToolPrefix is what Claude Code names the plugin's MCP tools:
+// mcp__plugin_<plugin>_<server>__<tool>, the server being "memory" in the
+// plugin's .mcp.json.
+const mcpToolPrefix = "mcp__plugin_cerebro_memory"
+
+// checkMCP starts `memhook mcp` as Claude Code does and asks it for its
+// tools: the tools are there when it answers. It names the Bash fallback
+// the skills and commands keep, whether a permission rule lets the tools
+// run without asking, and extreme recall's budget for the day.
+func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
+	fallback := "the skills and commands fall back to Bash (" + filepath.Join("scripts", "memhook") + " recall, remember, search, get)"
+	if n, tokens, ms, err := probeMCP(opts.Factory, env.root); err != nil {
+		rep.add("warn", "run `memhook mcp` in a terminal to see why it stops (it waits for JSON-RPC on stdin; ctrl-D ends it); "+fallback,
+			"memory tools (MCP server memhook mcp): %v", err)
+	} else {
+		rep.add("ok", "", "memory tools: memhook mcp starts and lists %d tools in %d ms (~%d tokens of context, target %d); if it is down, %s",
+			n, ms, tokens, mcp.TokenTarget, fallback)
+	}
+	if where, rule := mcpAllowedBy(opts.Factory, env.root); where != "" {
+		rep.add("ok", "", "memory tools run without asking: %s allows %s", where, rule)
+	} else {
+		rep.add("ok", "", "memory tools ask before their first use in a session (the plugin cannot grant itself permission); to allow them, add %q to permissions.allow in ~/.claude/settings.json, or answer the first prompt with \"don't ask again\"", mcpToolPrefix)
+	}
+	limit := opts.researchDailyLimit()
+	used, _ := shortterm.BudgetUsed(opts.researchBudgetDir(), env.now)
+	level, hint := "ok", ""
+	if used >= limit {
+		level, hint = "warn", "the budget renews tomorrow; raise recall.extreme_daily_calls in "+filepath.Join("~", ".config", "cerebro", "config.toml")+" to spend more"
+	}
+	rep.add(level, hint, "extreme recall: %d of %d model calls spent today (recall.extreme_daily_calls)", used, limit)
+}
+
+// probeMCP runs this memhook's mcp server on a state dir of its own (so
+// that doctor changes nothing), initializes a session and lists the tools.
+func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) {
+	if f.Executable == "" {
+		return 0, 0, 0, fmt.Errorf("not checked: the path of this memhook is unknown")
+	}
+	if root == "" {
+		root = "."
+	}
+	state, err := os.MkdirTemp("", "memhook-doctor-mcp-")
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("make a state dir for the check: %w", err)
+	}
+	defer os.RemoveAll(state)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, f.Executable, "mcp", "--project", root)
+	for _, kv := range f.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "CLAUDE_PLUGIN_DATA" && k != "CEREBRO_STATE_DIR" {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "CEREBRO_STATE_DIR="+state)
+	start := time.Now()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "memhook-doctor", Version: Version}, nil).
+		Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("start %s mcp: %w", f.Executable, err)
+	}
+	defer cs.Close()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return 0, 0, 0, fmt.Errorf("tools/list: %w", err)
+	}
+	ms = time.Since(start).Milliseconds()
+	_, tokens, err = mcp.ListCost(res.Tools)
+	return len(res.Tools), tokens, ms, err
+}
+
+// mcpAllowedBy names the settings file whose permissions.allow lets the
+// plugin's tools (or one of them) run without asking, and the rule; ""
+// when none does. Project files are read through the safe file layer: a
+// repository is hostile input.
+func mcpAllowedBy(f *Factory, root string) (file, rule string) {
+	files := []string{filepath.Join(f.Getenv("HOME"), ".claude", "settings.json")}
+	if root != "" {
+		files = append(files, filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json"))
+	}
+	for _, p := range files {
+		data, err := safefs.ReadFile(p, 1<<20)
+		if err != nil || !gjson.ValidBytes(data) {
+			continue
+		}
+		for _, rule := range gjson.GetBytes(data, "permissions.allow").Array() {
+			if r := rule.String(); r == mcpToolPrefix || strings.HasPrefix(r, mcpToolPrefix+"__") {
+				return p, r
+			}
+		}
+	}
+	return "", ""
+}

@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/forget"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/spf13/cobra"
+)
+
+// ForgetOptions are the inputs of `memhook forget`.
+type ForgetOptions struct {
+	*Factory
+	Target  string // PATH or PATH#SECTION
+	Project string
+	JSON    bool
+}
+
+func newCmdForget(f *Factory, runF func(*ForgetOptions) error) *cobra.Command {
+	opts := &ForgetOptions{Factory: f}
+	cmd := &cobra.Command{
+		Use:   "forget PATH[#SECTION]",
+		Short: "Move a section of a memory file (or the whole file) to .trash/, out of the indexes and the history's head",
+		Long: `Take back what memory should not keep. PATH is a Markdown file of the
+project's memory (.claude/memory_short or .claude/memory_long; absolute, or
+relative to here or to a memory folder: daily/2026-11-30.md). With #SECTION
+only that "## " section goes: name it by its heading's text, or in a daily
+file by its session (the id or its first characters, as the heading shows
+them), with :SEQ when the session has several sections that day.
+
+What goes is moved to .trash/ under its memory folder (nothing is deleted,
+so a mistake can be undone by hand), dropped from the search index at once,
+and in a long-term memory with its own git history the removal is committed
+(earlier commits keep what they held: the history is not rewritten).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Target = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return forgetRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
+// forgetResult is what `memhook forget` reports.
+type forgetResult struct {
+	forget.Result
+	Indexed bool   `json:"dropped_from_index"`
+	Commit  string `json:"commit,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+func forgetRun(opts *ForgetOptions) error {
+	root, err := opts.projectRoot(opts.Project)
+	if err != nil {
+		return err
+	}
+	l := project.Layout{Root: root}
+	long := longterm.New(root)
+	base, _ := os.Getwd()
+	now := opts.Now()
+	roots := []forget.Root{
+		{Dir: l.ShortDir(), Lock: func(rel string, fn func() error) error {
+			// A daily file is appended under its day's lock: the forget
+			// rewrites it under the same one.
+			if d, ok := strings.CutPrefix(rel, "daily/"); ok && !strings.Contains(d, "/") {
+				if day, err := time.ParseInLocation(daily.DateLayout, strings.TrimSuffix(d, ".md"), time.Local); err == nil {
+					return atomicfile.WithLock(daily.LockPath(l.DailyDir(), day), fn)
+				}
+			}
+			return atomicfile.WithLock(filepath.Join(root, ".claude", ".cerebro", "locks", "forget"), fn)
+		}},
+		{Dir: l.LongDir(), Lock: func(_ string, fn func() error) error { return long.WithLock(fn) },
+			Keep: []string{longterm.CoreFile, longterm.SchemaFile, longterm.IndexFile, longterm.LogFile, planfact.FileName}},
+	}
+	res, err := forget.Forget(forget.Request{Roots: roots, Target: opts.Target, Base: base, Now: now})
+	if err != nil {
+		return err
+	}
+	out := &forgetResult{Result: *res}
+	what := res.File
+	if res.Section != "" {
+		what += "#" + res.Section
+	}
+	// log.md and the commit message name the file, not the heading: the
+	// heading may be the very words taken back.
+	logged := res.File
+	if res.Section != "" {
+		logged += " (one section)"
+	}
+	// The index is a cache of the files: the file is read again (or
+	// dropped) at once, so the next search cannot return the old text.
+	if err := opts.forgetInIndex(root, res.Root, res.File, now); err != nil {
+		fmt.Fprintf(opts.Err, "memhook: warning: forget: %v (the next search reads the file again)\n", err)
+	} else {
+		out.Indexed = true
+	}
+	if res.Root == l.LongDir() {
+		out.Commit, out.Note = opts.commitForget(long, root, res, logged, now)
+	}
+	if opts.JSON {
+		return writeJSON(opts.Out, out)
+	}
+	rootRel, _ := filepath.Rel(root, res.Root)
+	rootRel = filepath.ToSlash(rootRel)
+	fmt.Fprintf(opts.Out, "forgot %s/%s\nmoved to %s/%s (nothing is deleted: remove it there to be rid of it)\n",
+		rootRel, what, rootRel, res.Trash)
+	if out.Indexed {
+		fmt.Fprintln(opts.Out, "dropped from the search index")
+	}
+	if out.Commit != "" {
+		fmt.Fprintf(opts.Out, "committed the removal: %s (earlier commits still hold it)\n", short(out.Commit))
+	}
+	if out.Note != "" {
+		fmt.Fprintln(opts.Out, out.Note)
+	}
+	return nil
+}
+
+// forgetInIndex re-reads (or drops) the file in the index of its root.
+func (f *Factory) forgetInIndex(project, rootDir, rel string, now time.Time) error {
+	s, err := f.memoryRoots(project, "", string(search.ScopeProject))
+	if err != nil {
+		return err
+	}
+	for _, r := range s.roots {
+		if filepath.Clean(r.Dir) != filepath.Clean(rootDir) {
+			continue
+		}
+		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		return ix.Forget(context.Background(), rel, now)
+	}
+	return nil
+}
+
+// commitForget records the removal in a long-term memory with a history
+// of its own: log.md names it, the trash stays out of the history (it
+// would keep what was forgotten), and the commit holds only these files.
+func (f *Factory) commitForget(long *longterm.Store, root string, res *forget.Result, what string, now time.Time) (string, string) {
+	if err := long.Log(now, "forget", what+" → "+res.Trash); err != nil {
+		fmt.Fprintf(f.Err, "memhook: warning: forget: %v\n", err)
+	}
+	h, err := f.history(long, root)
+	if err != nil {
+		return "", fmt.Sprintf("not committed: %v", err)
+	}
+	if !h.Versioned() {
+		return "", h.Note
+	}
+	paths := []string{long.Path(res.File), long.Path(longterm.LogFile)}
+	ignore := long.Path(".gitignore")
+	if added, err := ignoreTrash(ignore); err != nil {
+		return "", fmt.Sprintf("not committed: %v", err)
+	} else if added {
+		paths = append(paths, ignore)
+	}
+	hash, err := h.Repo.CommitPaths(paths, "memhook forget: "+what, now)
+	if errors.Is(err, gitrepo.ErrNothingToCommit) {
+		return "", "nothing to commit: the file was not in the history"
+	}
+	if err != nil {
+		return "", fmt.Sprintf("not committed: %v (`memhook night` commits it later)", err)
+	}
+	return hash, ""
+}
+
+// ignoreTrash makes sure the memory's .gitignore keeps .trash/ out.
+func ignoreTrash(p string) (bool, error) {
+	data, err := safefs.ReadFile(p, 1<<20)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("read %s: %w", path.Base(p), err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if t := strings.TrimSpace(line); t == forget.TrashDir+"/" || t == forget.TrashDir || t == "/"+forget.TrashDir+"/" {
+			return false, nil
+		}
+	}
+	text := string(data)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	text += "# written by memhook forget: what was forgotten stays out of the history\n" + forget.TrashDir + "/\n"
+	if err := atomicfile.Write(p, []byte(text), 0o644); err != nil {
+		return false, fmt.Errorf("write %s: %w", path.Base(p), err)
+	}
+	return true, nil
+}

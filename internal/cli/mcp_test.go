@@ -1,0 +1,330 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/mcp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpServer runs `memhook mcp` (mcpRun, the command's run function) on
+// pipes, as Claude Code runs it on stdio, and returns the client's ends.
+func mcpServer(t *testing.T, env map[string]string, proj string, tune func(*MCPOptions)) (io.WriteCloser, *bufio.Reader) {
+	t.Helper()
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	var errb bytes.Buffer
+	f := &Factory{System: System{
+		In: serverIn, Out: serverOut, Err: &errb,
+		Getenv:  func(k string) string { return env[k] },
+		Environ: func() []string { return nil },
+		Now:     func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+	}}
+	f.Paths = config.ResolvePaths(f.Getenv)
+	opts := &MCPOptions{Factory: f, Project: proj}
+	if tune != nil {
+		tune(opts)
+	}
+	done := make(chan error, 1)
+	go func() { done <- mcpRun(context.Background(), opts); serverOut.Close() }()
+	t.Cleanup(func() {
+		clientOut.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("mcp server: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("mcp server did not end when its stdin closed")
+		}
+		if errb.Len() > 0 {
+			t.Errorf("the server wrote to stderr through the factory: %s", errb.String())
+		}
+	})
+	return clientOut, bufio.NewReader(clientIn)
+}
+
+// mcpClient is the SDK's client on a server from mcpServer.
+func mcpClient(t *testing.T, env map[string]string, proj string, tune func(*MCPOptions)) *sdk.ClientSession {
+	t.Helper()
+	w, r := mcpServer(t, env, proj, tune)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "0"}, nil)
+	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: io.NopCloser(r), Writer: w}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// callTool calls a tool and returns its text and whether it is an error.
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("%s: %d content blocks", name, len(res.Content))
+	}
+	return res.Content[0].(*sdk.TextContent).Text, res.IsError
+}
+
+func TestMCPListsTheToolsWithinTheirTokenBudget(t *testing.T) {
+	proj, env := memProject(t)
+	cs := mcpClient(t, env, proj, nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*sdk.Tool{}
+	for _, tl := range res.Tools {
+		byName[tl.Name] = tl
+	}
+	for name, readOnly := range map[string]bool{mcp.ToolSearch: true, mcp.ToolGet: true, mcp.ToolRecall: false, mcp.ToolRemember: false} {
+		tl := byName[name]
+		if tl == nil {
+			t.Fatalf("no tool %s in %v", name, res.Tools)
+		}
+		if tl.Annotations == nil || tl.Annotations.ReadOnlyHint != readOnly {
+			t.Errorf("%s: annotations %+v, want read-only %v", name, tl.Annotations, readOnly)
+		}
+		if !readOnly && (tl.Annotations.DestructiveHint == nil || *tl.Annotations.DestructiveHint) {
+			t.Errorf("%s adds to memory and destroys nothing: %+v", name, tl.Annotations)
+		}
+	}
+	chars, tokens, err := mcp.ListCost(res.Tools)
+	if err != nil || tokens > mcp.TokenTarget {
+		t.Fatalf("the tool list costs %d characters, ~%d tokens (target %d): %v", chars, tokens, mcp.TokenTarget, err)
+	}
+}
+
+// memory_search answers what `memhook search --json` answers.
+func TestMCPSearchIsTheCommandsSearch(t *testing.T) {
+	proj, env := memProject(t)
+	cli, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "проект")
+	if code != 0 {
+		t.Fatalf("search: %s", errOut)
+	}
+	cs := mcpClient(t, env, proj, nil)
+	text, isErr := callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "проект"})
+	var a, b map[string]any
+	json.Unmarshal([]byte(cli), &a)
+	if err := json.Unmarshal([]byte(text), &b); err != nil || isErr {
+		t.Fatalf("memory_search: %v %s", err, text)
+	}
+	if !reflect.DeepEqual(a, b) || !strings.Contains(text, `"citation":".claude/memory_short/daily/2026-11-29.md#L5-L9"`) {
+		t.Fatalf("memory_search:\n%s\nmemhook search:\n%s", text, cli)
+	}
+	text, _ = callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "проект", "scope": "org"})
+	if !strings.Contains(text, `"results":[]`) {
+		t.Fatalf("org scope found the project's note: %s", text)
+	}
+	text, _ = callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "проект", "since": "2026-11-30"})
+	if !strings.Contains(text, `"results":[]`) {
+		t.Fatalf("since the next day: %s", text)
+	}
+	text, _ = callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "deploy", "k": 1, "until": "2026-11-29"})
+	if strings.Contains(text, "CORE.md") {
+		t.Fatalf("an undated page inside a period: %s", text)
+	}
+	for _, bad := range []map[string]any{
+		{"query": "x", "scope": "galaxy"},
+		{"query": "x", "k": 0},
+		{"query": "x", "limit": 3},
+		{"k": 3},
+		{"query": "x", "since": "last week"},
+		{"query": "   "},
+	} {
+		if text, isErr := callTool(t, cs, mcp.ToolSearch, bad); !isErr {
+			t.Errorf("%v accepted: %s", bad, text)
+		}
+	}
+}
+
+func TestMCPGetReadsInsideTheRootsOnly(t *testing.T) {
+	proj, env := memProject(t)
+	cs := mcpClient(t, env, proj, nil)
+	text, isErr := callTool(t, cs, mcp.ToolGet, map[string]any{"path": ".claude/memory_long/CORE.md", "from": 2, "lines": 1})
+	if isErr || text != `{"text":"The deploy runs from the main branch.\n","path":".claude/memory_long/CORE.md"}` {
+		t.Fatalf("get: %s", text)
+	}
+	text, isErr = callTool(t, cs, mcp.ToolGet, map[string]any{"path": ".claude/memory_short/daily/2026-12-01.md"})
+	if isErr || text != `{"text":"","path":".claude/memory_short/daily/2026-12-01.md"}` {
+		t.Fatalf("missing memory file: %s", text)
+	}
+	for _, p := range []string{"../outside.md", ".claude/memory_long/../../../outside.md", filepath.Join(env["HOME"], "outside.md")} {
+		text, isErr := callTool(t, cs, mcp.ToolGet, map[string]any{"path": p})
+		var e map[string]string
+		json.Unmarshal([]byte(text), &e)
+		if !isErr || !strings.Contains(e["error"], "outside the memory roots") || e["hint"] == "" || strings.Contains(text, "secret") {
+			t.Errorf("get %s: %s", p, text)
+		}
+	}
+	for _, bad := range []map[string]any{{"path": "x.md", "from": 0}, {"path": "x.md", "line": 3}, {"from": 2}, {"path": 7}} {
+		if text, isErr := callTool(t, cs, mcp.ToolGet, bad); !isErr {
+			t.Errorf("%v accepted: %s", bad, text)
+		}
+	}
+}
+
+// recall and remember take the request object of `--request -` and
+// answer its object: every parameter with its fate.
+func TestMCPRecallAndRememberAreTheBlackBox(t *testing.T) {
+	env, proj := bbEnv(t)
+	cs := mcpClient(t, env, proj, nil)
+	text, isErr := callTool(t, cs, mcp.ToolRemember, map[string]any{"text": "Dima's phone is 111",
+		"table": "Friends", "key": "Dima", "kind": "phone", "value": "111", "mood": "happy"})
+	var rem map[string]any
+	if err := json.Unmarshal([]byte(text), &rem); err != nil || isErr {
+		t.Fatalf("remember: %v %s", err, text)
+	}
+	if rem["tables_created"].([]any)[0] != "friends" || rem["params"].(map[string]any)["mood"].(map[string]any)["fate"] != "not_supported" || rem["run_id"] == "" {
+		t.Fatalf("remember: %s", text)
+	}
+	if out, _, _ := run(t, env, "", "tables", "--project", proj); strings.TrimSpace(out) != "friends  kinds: phone  1 rows" {
+		t.Fatalf("the record did not land: %q", out)
+	}
+	req := `{"text":"what is the phone of Dima","depth":"extreme","chain":true,"colour":"red","limit":"x","lang":"ru"}`
+	var args map[string]any
+	json.Unmarshal([]byte(req), &args)
+	text, isErr = callTool(t, cs, mcp.ToolRecall, args)
+	cli, _, _ := run(t, env, req, "recall", "--project", proj, "--request", "-")
+	var a, b map[string]any
+	if err := json.Unmarshal([]byte(text), &a); err != nil || isErr {
+		t.Fatalf("recall: %v %s", err, text)
+	}
+	json.Unmarshal([]byte(cli), &b)
+	if a["run_id"] == "" || a["run_id"] == b["run_id"] {
+		t.Fatalf("run ids %v %v", a["run_id"], b["run_id"])
+	}
+	delete(a, "run_id")
+	delete(b, "run_id")
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("recall tool:\n%s\nmemhook recall --request -:\n%s", text, cli)
+	}
+	if a["depth_used"].(float64) != 1 || a["kind"] != "affirmative" {
+		t.Fatalf("recall: %s", text)
+	}
+	for k, f := range map[string]string{"depth": "accepted", "chain": "accepted", "colour": "not_supported", "limit": "bad_form", "lang": "not_supported"} {
+		if got := a["params"].(map[string]any)[k].(map[string]any)["fate"]; got != f {
+			t.Errorf("%s: %v, want %s", k, got, f)
+		}
+	}
+	for _, tool := range []string{mcp.ToolRecall, mcp.ToolRemember} {
+		for _, bad := range []map[string]any{{}, {"text": ""}, {"text": 3}} {
+			if text, isErr := callTool(t, cs, tool, bad); !isErr || !strings.Contains(text, `"error"`) {
+				t.Errorf("%s %v: %s", tool, bad, text)
+			}
+		}
+	}
+}
+
+// A recall past its deadline answers with an error; the server goes on
+// and the next call runs once the cancelled one has ended.
+func TestMCPCallPastItsDeadline(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("stand-in claude is a shell script")
+	}
+	env, proj := bbEnv(t)
+	bin := t.TempDir()
+	claude := filepath.Join(bin, "claude")
+	os.WriteFile(claude, []byte("#!/bin/sh\nsleep 30\necho late\n"), 0o755)
+	env["CEREBRO_DISTILLER_COMMAND"] = claude
+	cs := mcpClient(t, env, proj, func(o *MCPOptions) { o.Deadlines.Extreme = 300 * time.Millisecond })
+	start := time.Now()
+	text, isErr := callTool(t, cs, mcp.ToolRecall, map[string]any{"text": "the quarterly walrus census", "depth": "extreme"})
+	if !isErr || !strings.Contains(text, "stopped at its deadline of 300ms") || time.Since(start) > 20*time.Second {
+		log, _ := os.ReadFile(filepath.Join(env["CEREBRO_STATE_DIR"], "logs", "hooks.log"))
+		t.Fatalf("after %s: %s\n%s", time.Since(start), text, log)
+	}
+	if text, isErr := callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "walrus"}); isErr || !strings.Contains(text, `"results":[]`) {
+		t.Fatalf("the next call: %s", text)
+	}
+}
+
+// readMessage reads one line from the server and checks it is a
+// JSON-RPC message: nothing else may reach stdout.
+func readMessage(t *testing.T, r *bufio.Reader) map[string]any {
+	t.Helper()
+	line, err := r.ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(line, &m); err != nil || m["jsonrpc"] != "2.0" {
+		t.Fatalf("stdout carried a line that is not JSON-RPC: %q", line)
+	}
+	return m
+}
+
+// A request that does not parse, is not JSON-RPC or is over the bound
+// gets a JSON-RPC error (under its id when it can be read), and the
+// server answers the next request.
+func TestMCPBadRequestsNeverEndTheServer(t *testing.T) {
+	proj, env := memProject(t)
+	w, r := mcpServer(t, env, proj, func(o *MCPOptions) { o.MaxRequestBytes = 4096 })
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(w, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if m := readMessage(t, r); m["id"].(float64) != 1 || m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	huge := `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"remember","arguments":{"text":"` + strings.Repeat("x", 10000) + `"}},"id":7}`
+	cases := []struct {
+		line string
+		id   any
+		code float64
+	}{
+		{"not json at all", nil, -32700},
+		{`{"jsonrpc":"2.0","id":3,"method":`, nil, -32700},
+		{`{"jsonrpc":"1.0","id":4,"method":"tools/list"}`, 4.0, -32600},
+		{`[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`, nil, -32600},
+		{huge, 7.0, -32600},
+		{`{"jsonrpc":"2.0","id":"s8","method":"tools/call","params":{"name":"x` + strings.Repeat("y", 5000) + `"}}`, "s8", -32600},
+		{`{"jsonrpc":"2.0","id":9,"method":"no/such/method"}`, 9.0, -32601},
+		// arguments that are not an object: the tool's error, not the protocol's
+		{`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"memory_search","arguments":"query"}}`, 10.0, 0},
+	}
+	for _, c := range cases {
+		send(c.line)
+		m := readMessage(t, r)
+		e, _ := m["error"].(map[string]any)
+		res, _ := m["result"].(map[string]any)
+		switch {
+		case !reflect.DeepEqual(m["id"], c.id):
+			t.Errorf("%.60s: %v, want id %v", c.line, m, c.id)
+		case c.code == 0 && (res == nil || res["isError"] != true):
+			t.Errorf("%.60s: %v, want a tool error", c.line, m)
+		case c.code != 0 && (e == nil || e["code"].(float64) != c.code):
+			t.Errorf("%.60s: %v, want code %v", c.line, m, c.code)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"deploy"}}}`)
+	m := readMessage(t, r)
+	res, _ := json.Marshal(m["result"])
+	if m["id"].(float64) != 11 || !strings.Contains(string(res), "CORE.md#L") {
+		t.Fatalf("after the bad requests: %v", m)
+	}
+	log, _ := os.ReadFile(filepath.Join(env["CEREBRO_STATE_DIR"], "logs", "hooks.log"))
+	if !strings.Contains(string(log), `"event":"mcp"`) || !strings.Contains(string(log), "refused a request of") || !strings.Contains(string(log), "memory_search") {
+		t.Fatalf("log:\n%s", log)
+	}
+}
