@@ -107,11 +107,25 @@ func TestFirstHour(t *testing.T) {
 	mine := "---\ndescription: my own flush\n---\nSay: flushed my way.\n"
 	os.WriteFile(filepath.Join(commands, "flush.md"), []byte(mine), 0o644)
 
+	// The person's own Claude Code settings, which install merges into.
+	settings := filepath.Join(s.Home, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"cleanupPeriodDays": 99, "permissions": {"allow": ["Bash(make test)"]}}`), 0o644)
+
 	out := s.run(filepath.Join(repoRoot, "scripts", "install"))
 	launcher := filepath.Join(s.Home, ".local", "bin", "memhook")
-	for _, want := range []string{"skipped /flush", "installed the memhook launcher: " + launcher, "is not on your PATH", "export PATH="} {
+	readOnly := []string{mcpPrefix + "memory_search", mcpPrefix + "memory_get"}
+	for _, want := range []string{"skipped /flush", "installed the memhook launcher: " + launcher, "is not on your PATH", "export PATH=",
+		"memory tools: added " + strings.Join(readOnly, ", ") + " to permissions.allow in " + settings} {
 		if !strings.Contains(out, want) {
 			t.Errorf("install output lacks %q:\n%s", want, out)
+		}
+	}
+	// Claude Code's own entry (plugin install's enabledPlugins) and the
+	// person's keys are kept beside the two rules.
+	text := readFile(t, settings)
+	for _, want := range append([]string{`"cleanupPeriodDays": 99`, `"Bash(make test)"`, `"cerebro@cerebro": true`}, readOnly...) {
+		if !strings.Contains(text, want) {
+			t.Errorf("settings.json after install lacks %s:\n%s", want, text)
 		}
 	}
 	s.Env["PATH"] = filepath.Dir(launcher) + string(os.PathListSeparator) + s.Env["PATH"]
@@ -143,6 +157,17 @@ func TestFirstHour(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Desk, "sources", "release notes.md")); err != nil {
 		t.Errorf("no source page for the ingested file: %v", err)
+	}
+
+	// The read-only memory tools run in -p with what install wrote, with no
+	// --allowedTools; remember, which writes, is still refused there.
+	r0 := s.Prompt(`TRIGGER_MCP:memory_search {"query":"release notes"}`)
+	if text, isErr := s.lastToolResult(r0.SessionID()); isErr || strings.Contains(text, "haven't granted") {
+		t.Errorf("memory_search after make install was refused or failed: %s", text)
+	}
+	r0 = s.Prompt(`TRIGGER_MCP:remember {"text":"we ship on Tuesdays"}`)
+	if text, isErr := s.lastToolResult(r0.SessionID()); !isErr || !strings.Contains(text, "haven't granted it yet") {
+		t.Errorf("remember ran without a rule allowing it: %s", text)
 	}
 
 	// Every short command that runs memhook with arguments, through the
@@ -192,9 +217,14 @@ func TestFirstHour(t *testing.T) {
 	if expanded || !(strings.Contains(r.Stdout+r.Stderr, "Unknown command") || strings.Contains(r.Text(), "MOCK-REPLY: /org_ingest x")) {
 		t.Errorf("/org_ingest still runs after remove: %s %s", r.Stdout, r.Stderr)
 	}
-	s.run(filepath.Join(repoRoot, "scripts", "uninstall"))
+	out = s.run(filepath.Join(repoRoot, "scripts", "uninstall"))
 	if _, err := os.Stat(launcher); err == nil {
 		t.Errorf("scripts/uninstall left the launcher %s", launcher)
+	}
+	text = readFile(t, settings)
+	if !strings.Contains(out, "removed "+strings.Join(readOnly, ", ")) || strings.Contains(text, mcpPrefix) ||
+		!strings.Contains(text, `"Bash(make test)"`) || !strings.Contains(text, `"cleanupPeriodDays": 99`) {
+		t.Errorf("uninstall did not take out exactly the two rules:\n%s\nsettings.json:\n%s", out, text)
 	}
 }
 

@@ -74,15 +74,7 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 
 // userCommandsDir is ~/.claude/commands, or $CLAUDE_CONFIG_DIR/commands.
 func userCommandsDir(f *Factory) string {
-	claude := f.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		home := f.Getenv("HOME")
-		if home == "" {
-			home = f.Getenv("USERPROFILE")
-		}
-		claude = filepath.Join(home, ".claude")
-	}
-	return filepath.Join(claude, "commands")
+	return filepath.Join(claudeConfigDir(f), "commands")
 }
 
 // pluginRoot is the checkout this memhook belongs to (bin/memhook's

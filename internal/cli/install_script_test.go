@@ -29,7 +29,7 @@ func checkoutCopy(t *testing.T) string {
 		}
 	}
 	repo := filepath.Join("..", "..")
-	for _, f := range []string{"scripts/install", "scripts/memhook"} {
+	for _, f := range []string{"scripts/install", "scripts/uninstall", "scripts/memhook"} {
 		copyFile(filepath.Join(repo, f), filepath.Join(root, f), 0o755)
 	}
 	for _, f := range []string{".claude-plugin/plugin.json", ".claude-plugin/marketplace.json"} {
@@ -91,5 +91,45 @@ func TestInstallWithoutClaudeCodeSaysSoLastAndFails(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, ".claude", "commands", "recall.md")); err != nil {
 		t.Errorf("the short commands were not installed: %v", err)
+	}
+}
+
+// TestInstallAllowsTheReadOnlyToolsAndUninstallTakesThemBack: the
+// install path adds memory_search and memory_get to the person's
+// ~/.claude/settings.json (their own keys kept) and says so on one line;
+// scripts/uninstall gives the file back as it was.
+func TestInstallAllowsTheReadOnlyToolsAndUninstallTakesThemBack(t *testing.T) {
+	root := checkoutCopy(t)
+	home := t.TempDir()
+	settings := filepath.Join(home, ".claude", "settings.json")
+	person := "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(make test)\"\n    ],\n    \"defaultMode\": \"default\"\n  },\n  \"cleanupPeriodDays\": 30\n}\n"
+	testfile.Write(t, settings, person)
+	bin := t.TempDir()
+	for _, tool := range []string{"sh", "dirname", "uname", "mkdir", "grep", "chmod", "mv", "rm", "cat", "sed", "printf"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			os.Symlink(p, filepath.Join(bin, tool))
+		}
+	}
+	env := []string{"HOME=" + home, "PATH=" + bin, "CEREBRO_STATE_DIR=" + filepath.Join(home, "state")}
+	cmd := exec.Command(filepath.Join(bin, "sh"), filepath.Join(root, "scripts", "install"))
+	cmd.Env = env
+	out, _ := cmd.CombinedOutput() // exit 1: no claude here, checked above
+	notice := "memory tools: added " + toolSearch + ", " + toolGet + " to permissions.allow in " + settings
+	if !strings.Contains(string(out), notice) {
+		t.Fatalf("install does not say what it allowed:\n%s", out)
+	}
+	if got := allowList(t, settings); strings.Join(got, " ") != "Bash(make test) "+toolSearch+" "+toolGet {
+		t.Fatalf("allow after install = %v", got)
+	}
+	if !strings.Contains(string(out), "memory tools: memory_search, memory_get run without asking (allowed in "+settings+"); recall, remember ask") {
+		t.Errorf("install's doctor does not see the rules:\n%s", out)
+	}
+	cmd = exec.Command(filepath.Join(bin, "sh"), filepath.Join(root, "scripts", "uninstall"))
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "removed "+toolSearch+", "+toolGet) {
+		t.Fatalf("uninstall: %v\n%s", err, out)
+	}
+	if got := testfile.Read(t, settings); got != person {
+		t.Fatalf("uninstall did not give back the person's settings:\n%s", got)
 	}
 }

@@ -59,6 +59,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdSlash(f),
 		newCmdVersion(f),
 		newCmdCommands(f, nil),
+		newCmdPermissions(f, nil),
 	)
 	root.SetFlagErrorFunc(flagError)
 	checkUsage(root)
