@@ -47,10 +47,10 @@ func TestClaudeDistiller(t *testing.T) {
 
 	live := s.Live("--session-id", id)
 	live.Send("The search service is called Echidna and must answer within 50 ms")
-	sec := s.waitSection(id, distillMarker, 45*time.Second)
+	sec := s.waitSection(id, distillMarker, claudeLimit)
 	live.Close()
 	if sec == nil {
-		t.Fatalf("no section distilled by claude within 45 s:\n%s\nmemhook log: %v", s.Daily(), s.MemhookLog())
+		t.Fatalf("no section distilled by claude within %s:\n%s\nmemhook log: %v", claudeLimit, s.Daily(), s.MemhookLog())
 	}
 	if !strings.Contains(sec.Body, "Echidna") {
 		t.Errorf("the claude distillate does not reflect the dialogue:\n%s", sec.Body)
@@ -117,13 +117,13 @@ func TestClaudeDistillerKeepsTheLastTurn(t *testing.T) {
 	id := newSessionID(t)
 	live := s.Live("--session-id", id)
 	live.Send("The queue is called Wombat")
-	if s.waitSection(id, "Wombat", 45*time.Second) == nil {
-		t.Fatalf("the first turn was not distilled within 45 s:\n%s", s.Daily())
+	if s.waitSection(id, "Wombat", claudeLimit) == nil {
+		t.Fatalf("the first turn was not distilled within %s:\n%s", claudeLimit, s.Daily())
 	}
 	live.Send("Its consumers are called Bilby")
 	live.Close()
-	if s.waitSection(id, "Bilby", 20*time.Second) == nil {
-		t.Errorf("the last turn did not reach the daily file within 20 s of the session's end:\n%s\nmemhook log: %v", s.Daily(), s.MemhookLog())
+	if s.waitSection(id, "Bilby", claudeLimit) == nil {
+		t.Errorf("the last turn did not reach the daily file within %s of the session's end:\n%s\nmemhook log: %v", claudeLimit, s.Daily(), s.MemhookLog())
 	}
 	s.checkHooks()
 }

@@ -93,7 +93,7 @@ func TestSkillEvolutionCycle(t *testing.T) {
 		t.Fatal("the shadow's answer reached the session")
 	}
 	var shadow []map[string]any
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(claudeLimit) // a hang guard: two nested claude -p
 	for len(shadow) < 2 && time.Now().Before(deadline) {
 		time.Sleep(500 * time.Millisecond)
 		shadow = runs("shadow")

@@ -4,10 +4,12 @@ package e2e
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -42,10 +44,14 @@ func (s *Sandbox) commandRan(tag string, before int) string {
 	reqs := s.Mock.Messages()
 	for i := len(reqs) - 1; i >= before; i-- {
 		if t := s.Mock.turn(reqs[i].JSON()); strings.Contains(t.Text, tag) {
-			if strings.Contains(t.Text, "<<'CEREBRO") {
-				s.t.Errorf("%s: the block reached the model unexpanded:\n%s", tag, t.Text)
+			// From the command on: what Claude Code puts before it (a
+			// <system-reminder> with the git status, since 2.1.2xx) is not
+			// the command's.
+			text := t.Text[strings.Index(t.Text, tag):]
+			if strings.Contains(text, "<<'CEREBRO") {
+				s.t.Errorf("%s: the block reached the model unexpanded:\n%s", tag, text)
 			}
-			return t.Text
+			return text
 		}
 	}
 	s.t.Errorf("%s made no model request: its `!` block was refused or failed", tag)
@@ -101,11 +107,25 @@ func TestFirstHour(t *testing.T) {
 	mine := "---\ndescription: my own flush\n---\nSay: flushed my way.\n"
 	os.WriteFile(filepath.Join(commands, "flush.md"), []byte(mine), 0o644)
 
+	// The person's own Claude Code settings, which install merges into.
+	settings := filepath.Join(s.Home, ".claude", "settings.json")
+	os.WriteFile(settings, []byte(`{"cleanupPeriodDays": 99, "permissions": {"allow": ["Bash(make test)"]}}`), 0o644)
+
 	out := s.run(filepath.Join(repoRoot, "scripts", "install"))
 	launcher := filepath.Join(s.Home, ".local", "bin", "memhook")
-	for _, want := range []string{"skipped /flush", "installed the memhook launcher: " + launcher, "is not on your PATH", "export PATH="} {
+	readOnly := []string{mcpPrefix + "memory_search", mcpPrefix + "memory_get"}
+	for _, want := range []string{"skipped /flush", "installed the memhook launcher: " + launcher, "is not on your PATH", "export PATH=",
+		"memory tools: added " + strings.Join(readOnly, ", ") + " to permissions.allow in " + settings} {
 		if !strings.Contains(out, want) {
 			t.Errorf("install output lacks %q:\n%s", want, out)
+		}
+	}
+	// Claude Code's own entry (plugin install's enabledPlugins) and the
+	// person's keys are kept beside the two rules.
+	text := readFile(t, settings)
+	for _, want := range append([]string{`"cleanupPeriodDays": 99`, `"Bash(make test)"`, `"cerebro@cerebro": true`}, readOnly...) {
+		if !strings.Contains(text, want) {
+			t.Errorf("settings.json after install lacks %s:\n%s", want, text)
 		}
 	}
 	s.Env["PATH"] = filepath.Dir(launcher) + string(os.PathListSeparator) + s.Env["PATH"]
@@ -137,6 +157,17 @@ func TestFirstHour(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(s.Desk, "sources", "release notes.md")); err != nil {
 		t.Errorf("no source page for the ingested file: %v", err)
+	}
+
+	// The read-only memory tools run in -p with what install wrote, with no
+	// --allowedTools; remember, which writes, is still refused there.
+	r0 := s.Prompt(`TRIGGER_MCP:memory_search {"query":"release notes"}`)
+	if text, isErr := s.lastToolResult(r0.SessionID()); isErr || strings.Contains(text, "haven't granted") {
+		t.Errorf("memory_search after make install was refused or failed: %s", text)
+	}
+	r0 = s.Prompt(`TRIGGER_MCP:remember {"text":"we ship on Tuesdays"}`)
+	if text, isErr := s.lastToolResult(r0.SessionID()); !isErr || !strings.Contains(text, "haven't granted it yet") {
+		t.Errorf("remember ran without a rule allowing it: %s", text)
 	}
 
 	// Every short command that runs memhook with arguments, through the
@@ -174,12 +205,26 @@ func TestFirstHour(t *testing.T) {
 	if len(entries) != 1 || entries[0].Name() != "flush.md" || readFile(t, filepath.Join(commands, "flush.md")) != mine {
 		t.Errorf("after remove %s holds %v, want only the person's flush.md, unchanged", commands, entries)
 	}
-	if r := s.ClaudeMayFail("-p", "/org_ingest x", "--output-format", "json"); !strings.Contains(r.Stdout+r.Stderr, "Unknown command") {
+	// Gone: Claude Code either says so (2.1.197: "Unknown command") or
+	// sends the words to the model as a plain prompt (2.1.332); either way
+	// no command expands and nothing is ingested.
+	before = len(s.Mock.Messages())
+	r := s.ClaudeMayFail("-p", "/org_ingest x", "--output-format", "json")
+	expanded := false
+	for _, req := range s.Mock.Messages()[before:] {
+		expanded = expanded || strings.Contains(s.Mock.turn(req.JSON()).Text, "<command-name>/org_ingest</command-name>")
+	}
+	if expanded || !(strings.Contains(r.Stdout+r.Stderr, "Unknown command") || strings.Contains(r.Text(), "MOCK-REPLY: /org_ingest x")) {
 		t.Errorf("/org_ingest still runs after remove: %s %s", r.Stdout, r.Stderr)
 	}
-	s.run(filepath.Join(repoRoot, "scripts", "uninstall"))
+	out = s.run(filepath.Join(repoRoot, "scripts", "uninstall"))
 	if _, err := os.Stat(launcher); err == nil {
 		t.Errorf("scripts/uninstall left the launcher %s", launcher)
+	}
+	text = readFile(t, settings)
+	if !strings.Contains(out, "removed "+strings.Join(readOnly, ", ")) || strings.Contains(text, mcpPrefix) ||
+		!strings.Contains(text, `"Bash(make test)"`) || !strings.Contains(text, `"cleanupPeriodDays": 99`) {
+		t.Errorf("uninstall did not take out exactly the two rules:\n%s\nsettings.json:\n%s", out, text)
 	}
 }
 
@@ -220,10 +265,14 @@ func lookIn(path, name string) (string, error) {
 }
 
 // TestNoBuiltinShadowed reads the built-in commands from the real CLI —
-// the names its bundle defines and the slash commands system/init lists —
-// checks that the list the unit test pins still covers them, that no
-// cerebro skill, command or short command takes one of those names, and
-// that /memory in the real CLI is not cerebro's.
+// the names (and aliases) its bundle defines for its commands and bundled
+// skills, and the slash commands system/init lists — and fails when a
+// cerebro skill, command or short command takes one of those names, or
+// when /memory in the real CLI runs cerebro's skill. Names the CLI has
+// that the unit test's list (internal/cli/testdata/claude-code-builtins.txt)
+// lacks are a newer Claude Code's, harmless until one clashes: they are
+// printed (make e2e-latest shows them), and the list takes them up when
+// the pin moves.
 func TestNoBuiltinShadowed(t *testing.T) {
 	s := newSandbox(t)
 	builtins := map[string]bool{}
@@ -231,13 +280,26 @@ func TestNoBuiltinShadowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := regexp.MustCompile(`type:"(?:local-jsx|local|prompt)",name:"([a-z][a-z0-9-]*)"`)
+	// A command object ({type:"local",name:"usage",aliases:["cost"]}) and a
+	// bundled skill's registration (…({name:"doctor",…,aliases:[…]})).
+	defs := []*regexp.Regexp{
+		regexp.MustCompile(`type:"(?:local-jsx|local|prompt)",name:"([a-z][a-z0-9-]*)"(?:,aliases:\[([^\]]*)\])?`),
+		regexp.MustCompile(`\(\{name:"([a-z][a-z0-9-]*)",[^}]{0,300}?(?:isEnabled|userInvocable|whenToUse|aliases|description)`),
+	}
+	quoted := regexp.MustCompile(`"([a-z][a-z0-9-]*)"`)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	sc.Split(scanChunks)
 	for sc.Scan() {
-		for _, m := range def.FindAllSubmatch(sc.Bytes(), -1) {
-			builtins[string(m[1])] = true
+		for _, def := range defs {
+			for _, m := range def.FindAllSubmatch(sc.Bytes(), -1) {
+				builtins[string(m[1])] = true
+				if len(m) > 2 {
+					for _, a := range quoted.FindAllSubmatch(m[2], -1) {
+						builtins[string(a[1])] = true
+					}
+				}
+			}
 		}
 	}
 	f.Close()
@@ -247,7 +309,7 @@ func TestNoBuiltinShadowed(t *testing.T) {
 			builtins[n] = true
 		}
 	}
-	if !builtins["memory"] || !builtins["compact"] || len(builtins) < 60 {
+	if !builtins["memory"] || !builtins["compact"] || !builtins["doctor"] || len(builtins) < 60 {
 		t.Fatalf("read %d built-ins from the CLI; the extraction is broken", len(builtins))
 	}
 	pinned := map[string]bool{}
@@ -256,10 +318,15 @@ func TestNoBuiltinShadowed(t *testing.T) {
 			pinned[l] = true
 		}
 	}
+	var newer []string
 	for n := range builtins {
-		if !pinned[n] && n != "mcp" {
-			t.Errorf("the real CLI defines /%s, missing from internal/cli/testdata/claude-code-builtins.txt", n)
+		if !pinned[n] {
+			newer = append(newer, n)
 		}
+	}
+	sort.Strings(newer)
+	if len(newer) > 0 {
+		fmt.Printf("e2e: %s defines %d built-in names the unit test's list lacks (none clashes unless reported below): %s\n", claudeVersion(), len(newer), strings.Join(newer, " "))
 	}
 	names := append([]string{}, cli.ShortCommands...)
 	cmds, _ := filepath.Glob(filepath.Join(repoRoot, "commands", "*.md"))

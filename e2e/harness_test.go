@@ -27,6 +27,12 @@ var claudeBin string
 // repoRoot is the plugin under test: this repository.
 var repoRoot string
 
+// cliVersion is what `claude --version` printed, e.g. "2.1.332 (Claude Code)".
+var cliVersion string
+
+// claudeVersion names the CLI under test in printed figures.
+func claudeVersion() string { return "Claude Code " + strings.TrimSuffix(cliVersion, " (Claude Code)") }
+
 func TestMain(m *testing.M) {
 	claudeBin = os.Getenv("CLAUDE_BIN")
 	if claudeBin == "" {
@@ -38,6 +44,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "e2e: %s --version does not run Claude Code (%v): %s\n", claudeBin, err, out)
 		os.Exit(1)
 	}
+	cliVersion = strings.TrimSpace(string(out))
 	root, err := filepath.Abs("..")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
@@ -52,6 +59,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	printHookStats(os.Stdout)
+	printContextCost(os.Stdout)
 	os.Exit(code)
 }
 
@@ -225,8 +233,12 @@ func (r Result) SessionID() string { return r.JSON().Get("session_id").String() 
 // Text is the final reply text.
 func (r Result) Text() string { return r.JSON().Get("result").String() }
 
+// claudeLimit bounds one claude process: a hang guard, far above the few
+// seconds a run takes, since the suite runs on machines loaded by others.
+const claudeLimit = 5 * time.Minute
+
 // Claude runs the CLI with args in the project directory, stdin from
-// /dev/null, and fails the test when it does not exit 0 within a minute.
+// /dev/null, and fails the test when it does not exit 0 within claudeLimit.
 func (s *Sandbox) Claude(args ...string) Result {
 	s.t.Helper()
 	r := s.ClaudeMayFail(args...)
@@ -239,7 +251,7 @@ func (s *Sandbox) Claude(args ...string) Result {
 // ClaudeMayFail is Claude without the exit-status check.
 func (s *Sandbox) ClaudeMayFail(args ...string) Result {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), claudeLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claudeBin, args...)
 	cmd.Dir = s.workDir()
@@ -275,7 +287,7 @@ func (s *Sandbox) ClaudeMayFail(args ...string) Result {
 			r.Code = ee.ExitCode()
 		}
 		if ctx.Err() != nil {
-			s.t.Fatalf("claude %s: no exit within a minute\nstderr: %s", strings.Join(args, " "), r.Stderr)
+			s.t.Fatalf("claude %s: no exit within %s\nstderr: %s", strings.Join(args, " "), claudeLimit, r.Stderr)
 		}
 	}
 	s.runs = append(s.runs, r)
@@ -351,7 +363,7 @@ func (s *Sandbox) Live(extra ...string) *Live {
 		args = append(args, "--allowedTools", s.AllowedTools)
 	}
 	args = append(args, extra...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*claudeLimit)
 	l := &Live{s: s, cancel: cancel, args: args}
 	l.cmd = exec.CommandContext(ctx, claudeBin, args...)
 	l.cmd.Dir = s.workDir()

@@ -139,6 +139,8 @@ func (m *Mock) Messages() []Request {
 //   - the compaction prompt → a <summary> with MOCK-SUMMARY;
 //   - a turn carrying ToolSearch's result after TRIGGER_MCP → that MCP call;
 //   - a turn carrying a tool_result → "MOCK-REPLY after tool";
+//   - a <task-notification> (a background subagent's result) → "MOCK-REPLY
+//     after the subagent's result";
 //   - TRIGGER_BASHCMD:<command line> → Bash running that line;
 //   - TRIGGER_BASH → Bash `echo hi`;
 //   - TRIGGER_SKILL:<plugin:skill> → the Skill tool on that skill;
@@ -157,6 +159,9 @@ func DefaultRules() []Rule {
 		{Match: func(t *Turn) bool { return AfterToolSearch(t) && strings.Contains(t.Body.Raw, "TRIGGER_MCP:") }, Reply: mcpCall},
 		{Match: func(t *Turn) bool { return t.HasToolResult }, Reply: func(*Turn) []Block {
 			return []Block{Text("MOCK-REPLY after tool")}
+		}},
+		{Trigger: "<task-notification>", Reply: func(*Turn) []Block {
+			return []Block{Text("MOCK-REPLY after the subagent's result")}
 		}},
 		{Trigger: "TRIGGER_BASHCMD:", Match: offers("Bash"), Reply: func(t *Turn) []Block {
 			return []Block{ToolUse("Bash", map[string]any{"command": argLine(t.Text, "TRIGGER_BASHCMD:"), "description": "run it"})}

@@ -175,12 +175,16 @@ func (s *Sandbox) checkStreamHooks() {
 	}
 }
 
-// checkHooks asserts every cerebro hook run in the sandbox succeeded within
-// its hooks.json timeout, seen three ways: the transcripts' hook records
-// (Claude Code's durationMs; only hooks that printed something get one),
-// the stream-json hook events (outcome only), and memhook's own log, which
-// covers every run including SessionEnd. It adds the durations to the suite's stats and returns the
-// memhook log.
+// checkHooks asserts every cerebro hook run in the sandbox succeeded, seen
+// three ways: the transcripts' hook records (only hooks that printed
+// something get one), the stream-json hook events (outcome only), and
+// memhook's own log, which covers every run including SessionEnd. A hook
+// over its hooks.json timeout is one Claude Code cancelled (not a success)
+// or one memhook's own deadline stopped (an error in its log): the verdict
+// is Claude Code's and memhook's, never a duration this test measured on a
+// loaded machine. Every event that ran must have a timeout in hooks.json.
+// The durations go to the suite's stats, printed at the end; it returns
+// the memhook log.
 func (s *Sandbox) checkHooks() []gjson.Result {
 	s.t.Helper()
 	limits := hookTimeouts(s.t)
@@ -203,14 +207,11 @@ func (s *Sandbox) checkHooks() []gjson.Result {
 	}
 	for _, h := range timings {
 		lim, ok := limits[h.Event]
-		if !ok {
+		if !ok || lim <= 0 {
 			s.t.Errorf("a %s hook ran but hooks.json gives %s no timeout", h.Event, h.Event)
 			continue
 		}
-		if time.Duration(h.MS*float64(time.Millisecond)) > lim {
-			s.t.Errorf("%s hook took %.0f ms (%s), over its %s timeout", h.Event, h.MS, h.Source, lim)
-		}
-		recordHookDuration(h)
+		recordHookDuration(h, lim)
 	}
 	return log
 }
@@ -227,18 +228,22 @@ func memhookRuns(log []gjson.Result) map[string]int {
 }
 
 var (
-	statsMu   sync.Mutex
-	hookStats = map[[2]string][]float64{}
+	statsMu    sync.Mutex
+	hookStats  = map[[2]string][]float64{}
+	hookLimits = map[string]time.Duration{}
 )
 
-func recordHookDuration(h hookTiming) {
+func recordHookDuration(h hookTiming, limit time.Duration) {
 	statsMu.Lock()
 	defer statsMu.Unlock()
 	k := [2]string{h.Event, h.Source}
 	hookStats[k] = append(hookStats[k], h.MS)
+	hookLimits[h.Event] = limit
 }
 
-// printHookStats prints p50/p95 of hook durations per event and source.
+// printHookStats prints p50/p95/max of hook durations per event and source
+// beside the event's hooks.json timeout: a figure to read, not a verdict
+// (a hook over its timeout fails checkHooks through Claude Code's record).
 func printHookStats(w io.Writer) {
 	statsMu.Lock()
 	defer statsMu.Unlock()
@@ -257,11 +262,11 @@ func printHookStats(w io.Writer) {
 		return keys[i][1] > keys[j][1]
 	})
 	fmt.Fprintln(w, "hook durations (transcript = Claude Code's durationMs, for hooks that printed output; memhook = its own log, every run):")
-	fmt.Fprintf(w, "  %-18s %-10s %5s %8s %8s %8s\n", "event", "source", "n", "p50 ms", "p95 ms", "max ms")
+	fmt.Fprintf(w, "  %-18s %-10s %5s %8s %8s %8s %9s\n", "event", "source", "n", "p50 ms", "p95 ms", "max ms", "timeout s")
 	for _, k := range keys {
 		v := append([]float64(nil), hookStats[k]...)
 		sort.Float64s(v)
-		fmt.Fprintf(w, "  %-18s %-10s %5d %8.1f %8.1f %8.1f\n", k[0], k[1], len(v), percentile(v, 50), percentile(v, 95), v[len(v)-1])
+		fmt.Fprintf(w, "  %-18s %-10s %5d %8.1f %8.1f %8.1f %9.0f\n", k[0], k[1], len(v), percentile(v, 50), percentile(v, 95), v[len(v)-1], hookLimits[k[0]].Seconds())
 	}
 }
 

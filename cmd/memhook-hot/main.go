@@ -1,6 +1,7 @@
-// Command memhook-hot runs the hooks Claude Code fires on every turn
-// (UserPromptSubmit, Stop) at a fraction of memhook's start-up cost, and
-// hands memhook whatever else an event needs. See internal/shortterm/hotpath.
+// Command memhook-hot runs the hooks Claude Code fires on every turn and
+// after every tool call (UserPromptSubmit, Stop, PostToolUse) at a fraction
+// of memhook's start-up cost, and hands memhook whatever else an event
+// needs. See internal/shortterm/hotpath.
 package main
 
 import (

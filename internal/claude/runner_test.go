@@ -64,17 +64,18 @@ func TestRunSendsPromptOnStdinNotArgv(t *testing.T) {
 
 func TestRunKillsGroupThatIgnoresTerm(t *testing.T) {
 	dir := t.TempDir()
-	pidFile := filepath.Join(dir, "sleeper.pid")
-	// The child ignores TERM and leaves a sleeper of its own holding stdout.
-	bin := standIn(t, `trap '' TERM; sleep 300 & echo $! > "`+pidFile+`"; wait`)
+	pidFile, natural := filepath.Join(dir, "sleeper.pid"), filepath.Join(dir, "natural")
+	// The child ignores TERM and leaves a sleeper of its own holding
+	// stdout; the sleeper marks its natural end, which only a Run that
+	// waited for it (instead of killing the group) would let it reach.
+	bin := standIn(t, `trap '' TERM; (sleep 300; echo done > "`+natural+`") & echo $! > "`+pidFile+`"; wait`)
 	r := Runner{Command: bin, Timeout: 500 * time.Millisecond, Env: []string{"PATH=/usr/bin:/bin"}, Guard: Unguarded}
-	start := time.Now()
 	_, err := r.Run(context.Background(), Call{Prompt: "x"})
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
-	if took := time.Since(start); took > r.Timeout+waitDelay+time.Second {
-		t.Fatalf("returned after %s, budget %s + %s", took, r.Timeout, waitDelay)
+	if _, err := os.Stat(natural); err == nil {
+		t.Fatal("Run returned only after the sleeper's natural end: it waited instead of killing the group")
 	}
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
@@ -84,13 +85,17 @@ func TestRunKillsGroupThatIgnoresTerm(t *testing.T) {
 	for _, c := range strings.TrimSpace(string(b)) {
 		pid = pid*10 + int(c-'0')
 	}
-	// The sleeper belonged to the killed group: give the kernel a moment to reap.
-	deadline := time.Now().Add(2 * time.Second)
+	// The sleeper belonged to the killed group: it goes once the kernel
+	// reaps it, long before its own end (the deadline guards a hang only).
+	deadline := time.Now().Add(time.Minute)
 	for syscall.Kill(pid, 0) == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("sleeper %d outlived the call", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(natural); err == nil {
+		t.Fatal("the sleeper ended on its own: the group was not killed")
 	}
 }
 

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
@@ -156,6 +158,96 @@ func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extr
 		}
 	}
 	return req, nil
+}
+
+// validate checks the values given as the verb's own flags (--depth,
+// --limit, --claim, …) against the request contract, before anything is
+// opened: a bad value there is the person's typo, an error (exit 2) with
+// a did-you-mean for choices. Values sent as JSON (--request, --param)
+// keep the contract's fates (bad_form) in the answer object, since a
+// calling model reads those. extra holds the typed flags that were set.
+func (r *requestFlags) validate(cmd *cobra.Command, verb string, extra map[string]any) error {
+	probe := blackbox.Raw{"text": json.RawMessage(`"flag check"`)}
+	var given []string
+	for name, p := range r.strs {
+		if cmd.Flags().Changed(name) {
+			b, _ := json.Marshal(*p)
+			probe[name] = b
+			given = append(given, name)
+		}
+	}
+	for k, v := range extra {
+		b, _ := json.Marshal(v)
+		probe[k] = b
+		given = append(given, k)
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	var fates map[string]blackbox.Fate
+	var err error
+	if verb == blackbox.VerbRecall {
+		_, fates, err = blackbox.ParseRecall(probe, blackbox.Caps{})
+	} else {
+		_, fates, err = blackbox.ParseRemember(probe)
+	}
+	if err != nil {
+		return nil // the whole request is judged again, with its text, by the run
+	}
+	// Every bad value on one line, in the contract's order.
+	order := map[string]int{}
+	for i, p := range blackbox.Params(verb) {
+		order[p.Name] = i
+	}
+	slices.SortFunc(given, func(a, b string) int { return order[a] - order[b] })
+	// A fate that only follows from another value's (a --key without a
+	// usable table because --kind is bad) is left out when a cause is named.
+	consequence := func(f blackbox.Fate) bool {
+		return strings.Contains(f.Reason, "bad_form") || strings.Contains(f.Reason, "needs a usable")
+	}
+	causes := 0
+	for _, name := range given {
+		if f := fates[name]; f.Fate == blackbox.FateBadForm && !consequence(f) {
+			causes++
+		}
+	}
+	var problems []string
+	hint := ""
+	for _, name := range given {
+		f := fates[name]
+		if f.Fate != blackbox.FateBadForm || (causes > 0 && consequence(f)) {
+			continue
+		}
+		raw := string(probe[name])
+		value := strings.Trim(raw, `"`)
+		p, _ := blackbox.Lookup(verb, name)
+		if p.Kind == blackbox.KindChoice {
+			var values []string
+			for _, c := range p.Choices {
+				values = append(values, c.Value)
+			}
+			err := checkChoice(verb, name, value, values)
+			var u *usageError
+			if errors.As(err, &u) {
+				problems = append(problems, strings.TrimPrefix(u.Error(), verb+": "))
+				if hint == "" || !strings.HasPrefix(hint, "did you mean") {
+					hint = u.Hint()
+				}
+			}
+			continue
+		}
+		problems = append(problems, fmt.Sprintf("--%s %s: %s", name, raw, f.Reason))
+		if hint == "" && p.Default != "" {
+			hint = "for example --" + name + " " + p.Default
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	if hint == "" {
+		hint = "see `memhook " + verb + " --help`"
+	}
+	return usagef(hint, "%s: %s", verb, strings.Join(problems, "; "))
 }
 
 // printObject writes the answer object; on failure the object carries the

@@ -58,6 +58,9 @@ func recallRun(opts *RecallOptions) error {
 	if opts.cmd.Flags().Changed("scope") {
 		extra["scope"] = opts.Scope
 	}
+	if err := opts.Flags.validate(opts.cmd, blackbox.VerbRecall, extra); err != nil {
+		return err
+	}
 	raw, err := opts.Flags.raw(opts.cmd, opts.In, opts.Args, extra)
 	if err != nil {
 		return printObject(opts.Out, nil, err)

@@ -46,7 +46,7 @@ id the cycle made.`,
 
 func relearnRun(opts *RelearnOptions) error {
 	if opts.Artifact == "" || opts.Summary == "" || opts.About == "" {
-		return printObject(opts.Out, nil, withHint(fmt.Errorf("relearn: --artifact, --summary and --about are all required"), "memhook relearn --artifact FILE --summary TEXT --about ENTITY"))
+		return printObject(opts.Out, nil, usagef("memhook relearn --artifact FILE --summary TEXT --about ENTITY", "relearn: --artifact, --summary and --about are all required"))
 	}
 	limit := int64(64 << 20)
 	if eff, err := opts.Config(""); err == nil {

@@ -41,6 +41,9 @@ parameter. The contract is in docs/blackbox.md.`,
 }
 
 func rememberRun(opts *RememberOptions) error {
+	if err := opts.Flags.validate(opts.cmd, blackbox.VerbRemember, nil); err != nil {
+		return err
+	}
 	raw, err := opts.Flags.raw(opts.cmd, opts.In, opts.Args, nil)
 	if err != nil {
 		return printObject(opts.Out, nil, err)

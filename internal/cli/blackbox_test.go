@@ -143,7 +143,7 @@ func TestGraphLinkAndAsk(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &c); err != nil || len(c.Entities) != 2 || len(c.Paths) != 1 || len(c.Paths[0].Steps) != 2 {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if _, errOut, code := run(t, env, "", "graph", "link", "--project", proj, "A", "B"); code != 1 || !strings.Contains(errOut, "--rel") {
+	if _, errOut, code := run(t, env, "", "graph", "link", "--project", proj, "A", "B"); code != 2 || !strings.Contains(errOut, "--rel") {
 		t.Fatalf("link without --rel: %d %s", code, errOut)
 	}
 }
@@ -217,11 +217,15 @@ func TestRememberReportsWhatWasStoredWhenATableFails(t *testing.T) {
 
 func TestReservedKindAndTablesRepair(t *testing.T) {
 	env, proj := bbEnv(t)
-	// The adversarial repro: a kind named like a column every row has.
-	out, _, code := run(t, env, "", "remember", "--project", proj, "x", "--table", "offices", "--key", "madrid", "--kind", "geo", "--value", "1")
+	// The adversarial repro: a kind named like a column every row has. As
+	// JSON it is the contract's bad_form; as a flag, a usage error.
+	out, _, code := run(t, env, `{"text":"x","table":"offices","key":"madrid","kind":"geo","value":"1"}`, "remember", "--project", proj, "--request", "-")
 	a := object(t, out)
 	if code != 0 || a["params"].(map[string]any)["kind"].(map[string]any)["fate"] != "bad_form" || len(a["tables_created"].([]any)) != 0 {
 		t.Fatalf("a reserved kind is bad_form, nothing journaled: exit %d\n%s", code, out)
+	}
+	if _, errOut, code := run(t, env, "", "remember", "--project", proj, "x", "--table", "offices", "--key", "madrid", "--kind", "geo", "--value", "1"); code != 2 || !strings.Contains(errOut, `remember: --kind "geo": `) {
+		t.Fatalf("a reserved kind as a flag: exit %d\n%s", code, errOut)
 	}
 	out, _, code = run(t, env, "", "remember", "--project", proj, "Madrid office phone", "--table", "offices", "--key", "madrid", "--kind", "phone", "--value", "111")
 	if code != 0 {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // standInClaude writes a `claude` executable that answers like claude -p
@@ -29,7 +30,7 @@ func standInClaude(t *testing.T, h *hookEnv, script string) string {
 
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a hang guard: background runs are slow on a loaded machine
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -57,33 +58,38 @@ func TestClaudeDistillerRunsDetachedWithFallbackAndBudget(t *testing.T) {
 	cases := []struct {
 		name, script string
 		budget       string
+		timeout      string
 		wantClaude   bool
 	}{
-		{"success", "printf '### Asked\\n- CLAUDE-DISTILLED the question\\n### Done\\n- done by the model\\n'\n", "5", true},
-		{"failure", "echo boom >&2; exit 3\n", "5", false},
-		{"garbage", "echo 'I cannot help with that.'\n", "5", false},
-		{"timeout", "sleep 30\n", "5", false},
-		{"budget used up", "printf '### Asked\\n- CLAUDE-DISTILLED\\n'\n", "0", false},
+		{"success", "printf '### Asked\\n- CLAUDE-DISTILLED the question\\n### Done\\n- done by the model\\n'\n", "5", "60", true},
+		{"failure", "echo boom >&2; exit 3\n", "5", "60", false},
+		{"garbage", "echo 'I cannot help with that.'\n", "5", "60", false},
+		{"timeout", "sleep 30\n", "5", "1", false},
+		{"budget used up", "printf '### Asked\\n- CLAUDE-DISTILLED\\n'\n", "0", "60", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHookEnv(t)
 			h.env["CEREBRO_DISTILLER_KIND"] = "claude"
-			h.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, h, c.script)
-			h.env["CEREBRO_DISTILLER_TIMEOUT_SECONDS"] = "1"
+			// The stand-in answers only once the test opens its gate, after
+			// the hook returned: a hook that waited for the distiller would
+			// return with the section already written.
+			gate := filepath.Join(t.TempDir(), "gate")
+			h.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, h, `while [ ! -e "`+gate+`" ]; do sleep 0.02; done`+"\n"+c.script)
+			h.env["CEREBRO_DISTILLER_TIMEOUT_SECONDS"] = c.timeout
 			h.env["CEREBRO_DISTILLER_DAILY_BUDGET"] = c.budget
 			for i := 0; i < 3; i++ {
 				h.proc(t, h.input("s1", "UserPromptSubmit", "prompt", fmt.Sprintf("Please add feature %d.", i)), nil, "hook", "user-prompt-submit")
 				h.proc(t, h.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("I added feature %d.", i)), nil, "hook", "stop")
 			}
-			start := time.Now()
 			out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), nil, "hook", "session-end")
 			if code != 0 || out != "" {
 				t.Fatalf("exit %d, stdout %q", code, out)
 			}
-			if d := time.Since(start); d > 900*time.Millisecond {
-				t.Fatalf("the hook waited for the distiller (%s)", d)
+			if c.budget != "0" && strings.Contains(h.daily(), "\n## ") {
+				t.Fatalf("the hook waited for the distiller: the section is written before the distiller could answer:\n%s", h.daily())
 			}
+			testfile.Write(t, gate, "open\n")
 			waitBackground(t, h, "s1")
 			got := h.daily()
 			if c.wantClaude != strings.Contains(got, "CLAUDE-DISTILLED") {

@@ -6,7 +6,9 @@
 // [Main] runs one invocation with injected streams, environment and clock
 // and returns the exit code. Errors are printed once, here, as
 // "memhook: error: ..." with a "memhook: hint: ..." line when the error
-// carries one; hook commands never fail (see hook.go).
+// carries one, and exit 1, or 2 for a command line that cannot run (an
+// unknown command or flag, a flag value out of its set: flagcheck.go);
+// hook commands never fail (see hook.go).
 package cli
 
 import (
@@ -144,10 +146,11 @@ func Main(args []string, sys System) int {
 	root.SetIn(sys.In)
 	root.SetOut(sys.Out)
 	root.SetErr(sys.Err)
-	err := root.Execute()
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
+	err = requiredFlagError(cmd, err)
 	var ex *exitError
 	if errors.As(err, &ex) {
 		return ex.code
@@ -156,6 +159,10 @@ func Main(args []string, sys System) int {
 	var h hinter
 	if errors.As(err, &h) && h.Hint() != "" {
 		fmt.Fprintf(sys.Err, "memhook: hint: %s\n", h.Hint())
+	}
+	var usage *usageError
+	if errors.As(err, &usage) {
+		return 2 // the command line was wrong (flagcheck.go)
 	}
 	return 1
 }

@@ -39,7 +39,7 @@ func TestErrorsPrintedOnceWithHint(t *testing.T) {
 	// A broken config no longer fails a command (each key falls back to its
 	// default, see docs/safety.md); a missing required flag still does.
 	_, errOut, code := run(t, map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state")}, "", "graph", "link", "a", "b", "--project", dir)
-	if code != 1 {
+	if code != 2 {
 		t.Fatalf("exit %d", code)
 	}
 	if strings.Count(errOut, "memhook: error:") != 1 || !strings.Contains(errOut, "memhook: hint:") {

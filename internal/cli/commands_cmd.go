@@ -74,15 +74,7 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 
 // userCommandsDir is ~/.claude/commands, or $CLAUDE_CONFIG_DIR/commands.
 func userCommandsDir(f *Factory) string {
-	claude := f.Getenv("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		home := f.Getenv("HOME")
-		if home == "" {
-			home = f.Getenv("USERPROFILE")
-		}
-		claude = filepath.Join(home, ".claude")
-	}
-	return filepath.Join(claude, "commands")
+	return filepath.Join(claudeConfigDir(f), "commands")
 }
 
 // shortState is what one short command's file is.
@@ -229,14 +221,22 @@ func shortText(root, name string) (string, error) {
 // the plugin's paths become the checkout's absolute path, the state dir
 // is left to memhook's default (the installed plugin's data dir, which
 // its hooks use), /cerebro:NAME becomes /NAME, and the marker is added.
+// A short command is the person's way to type the plugin's: the model is
+// offered the plugin's /cerebro:NAME already, so the short one is hidden
+// from it (disable-model-invocation) and costs no request any context.
 func shortCommandText(plugin, root string) (string, error) {
 	if !strings.HasPrefix(plugin, "---\n") {
 		return "", errors.New("no frontmatter")
 	}
-	if !strings.Contains(plugin[4:], "\n---\n") {
+	front, _, ok := strings.Cut(plugin[4:], "\n---\n")
+	if !ok {
 		return "", errors.New("frontmatter not closed")
 	}
-	t := "---\n" + shortMarker + "\n" + plugin[4:]
+	hide := "disable-model-invocation: true\n"
+	if strings.Contains("\n"+front+"\n", "\ndisable-model-invocation:") {
+		hide = "" // the plugin's command says it already
+	}
+	t := "---\n" + shortMarker + "\n" + hide + plugin[4:]
 	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
 	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))
 	for _, n := range ShortCommands {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
+	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 )
 
 // install writes every short command from the plugin's own file, running
@@ -38,7 +39,9 @@ func TestShortCommandsInstallRemove(t *testing.T) {
 	}
 	text := string(data)
 	mh := `"` + filepath.ToSlash(root) + `/scripts/memhook"`
-	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortMarker} {
+	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortMarker,
+		// The model is offered /cerebro:org_ingest; the short one is the person's.
+		"---\n" + shortMarker + "\ndisable-model-invocation: true\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("org_ingest.md lacks %q:\n%s", want, text)
 		}
@@ -154,5 +157,35 @@ func TestShortCommandLinkAndFIFOAreLeftAlone(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(dir, n)); err != nil {
 			t.Errorf("remove took %s: %v", n, err)
 		}
+	}
+}
+
+// TestShortCommandsAreHiddenFromTheModel: every short command install
+// writes is a valid frontmatter with disable-model-invocation set, exactly
+// once, so Claude Code offers the model only the plugin's /cerebro:NAME.
+func TestShortCommandsAreHiddenFromTheModel(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range ShortCommands {
+		text, err := shortText(root, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var meta struct {
+			Description string `yaml:"description"`
+			Hidden      bool   `yaml:"disable-model-invocation"`
+		}
+		if _, err := frontmatter.Parse([]byte(text), &meta); err != nil {
+			t.Fatalf("/%s: %v", name, err)
+		}
+		if !meta.Hidden || meta.Description == "" || strings.Count(text, "disable-model-invocation:") != 1 {
+			t.Errorf("/%s is offered to the model or lost its description:\n%s", name, text)
+		}
+	}
+	text, err := shortCommandText("---\ndescription: d\ndisable-model-invocation: true\n---\nbody\n", root)
+	if err != nil || strings.Count(text, "disable-model-invocation:") != 1 {
+		t.Errorf("a command hidden already is hidden once: %v\n%s", err, text)
 	}
 }

@@ -143,7 +143,7 @@ func TestRollupCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "cache", project.ID(proj)+".json")); err != nil {
 		t.Error(err)
 	}
-	if _, errOut, code := run(t, env, "", "rollup", "--now", "30.11.2026"); code != 1 || !strings.Contains(errOut, "YYYY-MM-DD") {
+	if _, errOut, code := run(t, env, "", "rollup", "--now", "30.11.2026"); code != 2 || !strings.Contains(errOut, "YYYY-MM-DD") {
 		t.Errorf("a bad --now: %s", errOut)
 	}
 }
@@ -272,7 +272,7 @@ func TestScheduleDryRunOtherOS(t *testing.T) {
 	if !strings.Contains(out, "schtasks /Create /F /SC DAILY /ST 08:15 /TN cerebro-rollup") {
 		t.Errorf("windows plan:\n%s", out)
 	}
-	if _, errOut, code := runExe(t, env, exe, "schedule", "install", "--os", "windows"); code != 1 || !strings.Contains(errOut, "--dry-run") {
+	if _, errOut, code := runExe(t, env, exe, "schedule", "install", "--os", "windows"); code != 2 || !strings.Contains(errOut, "--dry-run") {
 		t.Errorf("--os without --dry-run: %s", errOut)
 	}
 	if _, errOut, code := runExe(t, env, "", "schedule", "install", "--dry-run"); code != 1 || !strings.Contains(errOut, "where memhook itself is") {

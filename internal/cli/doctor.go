@@ -90,6 +90,7 @@ func doctorChecks() []doctorCheck {
 		checkRemotes, checkNightTime,
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkVersion(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkHotBinary(rep, o.Executable) },
+		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkClaudeOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
@@ -241,7 +242,7 @@ func checkPluginCopy(rep *doctorReport, f *Factory) {
 	plugins := filepath.Dir(config.PluginDataRoot(f.Getenv)) // ~/.claude/plugins
 	installed := readSmallJSON(filepath.Join(plugins, "installed_plugins.json"))
 	if installed == "" {
-		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+		notInstalled(rep, f)
 		return
 	}
 	known := readSmallJSON(filepath.Join(plugins, "known_marketplaces.json"))
@@ -263,8 +264,58 @@ func checkPluginCopy(rep *doctorReport, f *Factory) {
 		return true
 	})
 	if !found {
-		rep.add("ok", "", "plugin: not installed in Claude Code (make install installs it; claude --plugin-dir runs a checkout without installing)")
+		notInstalled(rep, f)
 	}
+}
+
+// ClaudeCodeInstall is the command that installs Claude Code, in every
+// hint that needs it.
+const ClaudeCodeInstall = "npm install -g @anthropic-ai/claude-code"
+
+// notInstalled warns that Claude Code does not load the plugin: until it
+// does, no hook runs and nothing is remembered.
+func notInstalled(rep *doctorReport, f *Factory) {
+	root := checkoutName(f)
+	hint := "run `make install` in " + root + " (it needs the claude CLI on PATH; without it: " + ClaudeCodeInstall + "); or try it once with claude --plugin-dir " + root
+	rep.add("warn", hint, "plugin: not installed in Claude Code, so no hook runs and nothing is remembered")
+}
+
+// checkClaudeOnPath tells whether the claude CLI is on PATH: make install
+// needs it to install the plugin, and the claude distiller, the shadow
+// runs and extreme recall start it.
+func checkClaudeOnPath(rep *doctorReport, f *Factory) {
+	if p := lookPathIn(f.Getenv("PATH"), "claude"); p != "" {
+		rep.add("ok", "", "claude CLI on PATH: %s", p)
+		return
+	}
+	rep.add("warn", "install Claude Code: "+ClaudeCodeInstall+" (then run `make install` in "+checkoutName(f)+")",
+		"claude CLI on PATH: missing (`which claude` finds nothing)")
+}
+
+// checkoutName is the plugin checkout for a hint, or its description
+// when memhook runs from elsewhere.
+func checkoutName(f *Factory) string {
+	if r := f.pluginRoot(); r != "" {
+		return r
+	}
+	return "the cerebro checkout"
+}
+
+// lookPathIn finds an executable name in a PATH value (not the process's:
+// doctor reads its environment through the Factory).
+func lookPathIn(path, name string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		for _, n := range []string{name, name + ".exe"} {
+			p := filepath.Join(dir, n)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // readSmallJSON reads a Claude Code settings file of at most 1 MiB; ""
@@ -283,17 +334,9 @@ func readSmallJSON(path string) string {
 
 // checkOnPath tells whether `memhook` in a terminal finds a memhook.
 func checkOnPath(rep *doctorReport, f *Factory) {
-	for _, dir := range filepath.SplitList(f.Getenv("PATH")) {
-		if dir == "" {
-			continue
-		}
-		for _, name := range []string{"memhook", "memhook.exe"} {
-			p := filepath.Join(dir, name)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-				rep.add("ok", "", "memhook on PATH: %s", p)
-				return
-			}
-		}
+	if p := lookPathIn(f.Getenv("PATH"), "memhook"); p != "" {
+		rep.add("ok", "", "memhook on PATH: %s", p)
+		return
 	}
 	bindir := f.Getenv("CEREBRO_BIN_DIR")
 	if bindir == "" {
@@ -463,7 +506,9 @@ func checkHookLog(rep *doctorReport, dir string, now time.Time) []runlog.Timing 
 		return nil
 	}
 	if len(entries) == 0 {
-		rep.add("warn", "start a Claude Code session with the plugin installed; `claude plugin list` shows whether it is enabled", "no hook has run yet (log %s)", filepath.Join(dir, "hooks.log"))
+		// True of every fresh install until its first session: information,
+		// not a warning (a plugin Claude Code does not load is warned above).
+		rep.add("ok", "", "no hook has run yet: they run from the next Claude Code session (log %s)", filepath.Join(dir, "hooks.log"))
 		return nil
 	}
 	timings, recent := runlog.Summarize(entries)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,11 +35,7 @@ func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 		rep.add("ok", "", "memory tools: memhook mcp starts and lists %d tools in %d ms (~%d tokens of context, target %d); if it is down, %s",
 			n, ms, tokens, mcp.TokenTarget, fallback)
 	}
-	if where, rule := mcpAllowedBy(opts.Factory, env.root); where != "" {
-		rep.add("ok", "", "memory tools run without asking: %s allows %s", where, rule)
-	} else {
-		rep.add("ok", "", "memory tools ask before their first use in a session (the plugin cannot grant itself permission); to allow them, add %q to permissions.allow in ~/.claude/settings.json, or answer the first prompt with \"don't ask again\"", mcpToolPrefix)
-	}
+	reportMCPPermission(rep, opts.Factory, env.root)
 	limit := opts.researchDailyLimit()
 	used, _ := shortterm.BudgetUsed(opts.researchBudgetDir(), env.now)
 	level, hint := "ok", ""
@@ -87,12 +84,50 @@ func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) 
 	return len(res.Tools), tokens, ms, err
 }
 
-// mcpAllowedBy names the settings file whose permissions.allow lets the
-// plugin's tools (or one of them) run without asking, and the rule; ""
-// when none does. Project files are read through the safe file layer: a
+// mcpTools are the plugin's tools, as the server names them.
+var mcpTools = []string{"memory_search", "memory_get", "recall", "remember"}
+
+// reportMCPPermission says which memory tools run without asking, by which
+// settings file's rule, and which ask before their first use.
+func reportMCPPermission(rep *doctorReport, f *Factory, root string) {
+	var free, asks, files, rules []string
+	for _, tool := range mcpTools {
+		where, rule := mcpAllowedBy(f, root, mcpToolPrefix+"__"+tool)
+		if where == "" {
+			asks = append(asks, tool)
+			continue
+		}
+		free = append(free, tool)
+		if !slices.Contains(files, where) {
+			files = append(files, where)
+		}
+		if !slices.Contains(rules, rule) {
+			rules = append(rules, rule)
+		}
+	}
+	switch {
+	case len(asks) == 0 && len(rules) == 1:
+		rep.add("ok", "", "memory tools run without asking: %s allows %s", files[0], rules[0])
+	case len(free) == 0:
+		rep.add("ok", "", "memory tools ask before their first use in a session, and -p refuses them (the plugin cannot grant itself permission); `memhook permissions install` (make install runs it) allows the read-only memory_search and memory_get; to allow all four, add %q to permissions.allow in %s", mcpToolPrefix, userSettingsFile(f))
+	case len(asks) == 0:
+		rep.add("ok", "", "memory tools run without asking (allowed in %s)", strings.Join(files, ", "))
+	default:
+		rep.add("ok", "", "memory tools: %s run without asking (allowed in %s); %s ask before their first use in a session", strings.Join(free, ", "), strings.Join(files, ", "), strings.Join(asks, ", "))
+	}
+}
+
+// mcpAllowedBy names the settings file whose permissions.allow lets tool
+// run without asking, and the rule (the tool's or its server's); "" when
+// none does. Project files are read through the safe file layer: a
 // repository is hostile input.
-func mcpAllowedBy(f *Factory, root string) (file, rule string) {
-	files := []string{filepath.Join(f.Getenv("HOME"), ".claude", "settings.json")}
+func mcpAllowedBy(f *Factory, root, tool string) (file, rule string) {
+	// The user's own file may be a dotfiles link; a project's may not.
+	user := userSettingsFile(f)
+	if real, err := filepath.EvalSymlinks(user); err == nil {
+		user = real
+	}
+	files := []string{user}
 	if root != "" {
 		files = append(files, filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json"))
 	}
@@ -102,7 +137,7 @@ func mcpAllowedBy(f *Factory, root string) (file, rule string) {
 			continue
 		}
 		for _, rule := range gjson.GetBytes(data, "permissions.allow").Array() {
-			if r := rule.String(); r == mcpToolPrefix || strings.HasPrefix(r, mcpToolPrefix+"__") {
+			if r := rule.String(); r == mcpToolPrefix || r == tool {
 				return p, r
 			}
 		}

@@ -16,7 +16,8 @@ import (
 func doctorNight(rep *doctorReport, l project.Layout) {
 	last, found, kept := night.ReadLast(l.LongDir())
 	if last == nil {
-		rep.add("warn", "run `memhook night` (or `memhook schedule install` to run it every day)", "no night pass has run for this project yet")
+		// True of every project until its first night: information.
+		rep.add("ok", "", "night pass: none yet (`memhook night` runs one now; `memhook schedule install` runs it every day)")
 	} else {
 		level, hint := "ok", ""
 		if len(last.Problems) > 0 {

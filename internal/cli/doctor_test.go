@@ -116,3 +116,52 @@ func TestDoctorChecksTheHotBinary(t *testing.T) {
 		t.Fatalf("stale memhook-hot: %+v", f)
 	}
 }
+
+// TestDoctorWarnsWhatStopsMemoryNotWhatEveryNewProjectIs: without the
+// claude CLI and without the plugin installed, doctor warns of both with
+// the command that installs Claude Code; a project whose long-term memory
+// was just switched on gets no warning about a night pass that cannot have
+// run yet, and a first hook that has not run yet is information too.
+func TestDoctorWarnsWhatStopsMemoryNotWhatEveryNewProjectIs(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(t.TempDir(), "proj")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	env := map[string]string{"HOME": home, "PATH": t.TempDir(), "CEREBRO_HOME": filepath.Join(home, "desk")}
+	if _, errOut, code := run(t, env, "", "long", "on", "--project", proj); code != 0 {
+		t.Fatalf("long on: %s", errOut)
+	}
+	out := doctorOn(t, env, proj)
+	for _, want := range []string{
+		"warn  claude CLI on PATH: missing",
+		"hint: install Claude Code: npm install -g @anthropic-ai/claude-code",
+		"warn  plugin: not installed in Claude Code, so no hook runs and nothing is remembered",
+		"it needs the claude CLI on PATH; without it: npm install -g @anthropic-ai/claude-code",
+		"ok    night pass: none yet",
+		"ok    no hook has run yet",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "warn  no night") || regexp.MustCompile(`(?m)^warn\s+.*night`).MatchString(out) {
+		t.Errorf("doctor warns of a night pass a new project cannot have had:\n%s", out)
+	}
+
+	// With claude on PATH and the plugin installed, both are ok.
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\n"), 0o755)
+	env["PATH"] = bin
+	plugins := filepath.Join(home, ".claude", "plugins")
+	os.MkdirAll(plugins, 0o755)
+	os.WriteFile(filepath.Join(plugins, "installed_plugins.json"), []byte(`{"version":2,"plugins":{"cerebro@cerebro":[{"installPath":"/cache/cerebro"}]}}`), 0o644)
+	os.WriteFile(filepath.Join(plugins, "known_marketplaces.json"), []byte(`{"cerebro":{"source":{"source":"directory","path":"/src/cerebro"}}}`), 0o644)
+	out = doctorOn(t, env, proj)
+	for _, want := range []string{"ok    claude CLI on PATH: " + filepath.Join(bin, "claude"), "ok    plugin cerebro@cerebro runs from /src/cerebro"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not installed") {
+		t.Errorf("doctor says an installed plugin is not:\n%s", out)
+	}
+}

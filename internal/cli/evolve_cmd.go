@@ -111,7 +111,25 @@ list the pairs with --list --json and judge one with --pair ID --better 1|2|both
 	return cmd
 }
 
+// validate checks the flags of the action before any record is read.
+func (opts *EvolveOptions) validate() error {
+	switch opts.Action {
+	case "judge":
+		if opts.Pair != "" {
+			if _, err := judgeVerdicts(opts.Better); err != nil {
+				return checkChoice("evolve judge", "better", opts.Better, []string{"1", "2", "both", "neither"})
+			}
+		}
+	case "log":
+		return checkMinFlag("evolve log", "limit", opts.Limit, 0)
+	}
+	return nil
+}
+
 func evolveRun(opts *EvolveOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	if opts.All && opts.Action == "decide" {
 		return opts.decideAll()
 	}

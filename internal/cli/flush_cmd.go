@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -50,11 +48,19 @@ Each segment is written exactly once however many flushers race.`,
 	return cmd
 }
 
-func flushRun(opts *FlushOptions) error {
-	trigger := opts.Trigger
-	if trigger != "" && !slices.Contains(shortterm.Triggers(), trigger) {
-		return withHint(fmt.Errorf("flush: unknown --trigger %q", trigger), "use one of: "+strings.Join(shortterm.Triggers(), ", "))
+// validate checks the flags before any session is read.
+func (opts *FlushOptions) validate() error {
+	if opts.Trigger == "" {
+		return nil
 	}
+	return checkChoice("flush", "trigger", opts.Trigger, shortterm.Triggers())
+}
+
+func flushRun(opts *FlushOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
+	trigger := opts.Trigger
 	req := shortterm.FlushRequest{Session: opts.Session, Pending: opts.Pending, Trigger: trigger, Final: opts.Final}
 	if req.Session == "" && !req.Pending {
 		root, err := opts.projectRoot(opts.Project)

@@ -73,7 +73,7 @@ func graphRun(opts *GraphOptions) error {
 	long := project.Layout{Root: root}.LongDir()
 	if opts.Action == "link" {
 		if opts.Rel == "" {
-			return withHint(fmt.Errorf("graph link: --rel is required"), "memhook graph link A B --rel R")
+			return usagef("memhook graph link A B --rel R", "graph link: --rel is required")
 		}
 		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now())
 		if err != nil {

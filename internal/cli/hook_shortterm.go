@@ -111,13 +111,18 @@ func hookSessionEnd(ctx context.Context, r *hookRun) ([]byte, error) {
 	return nil, r.shortTerm(r.Log).SessionEnd(ctx, h)
 }
 
-// hookSessionStart prints the recalled memory shortterm built; its errors
-// go to the log, and whatever text was built is still handed over.
+// hookSessionStart prints the recalled memory shortterm built, with one
+// line for the person saying how much was recalled (inject.notice); its
+// errors go to the log, and whatever text was built is still handed over.
 func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	h, err := r.shortHook("")
 	if err != nil {
 		return nil, err
 	}
 	text, err := r.shortTerm(r.Log).SessionStart(ctx, h)
-	return hook.SessionStartContext(text), err
+	notice := ""
+	if cfg, cerr := r.Config(r.root); cerr == nil && cfg.Inject.Notice {
+		notice = recallNotice(text)
+	}
+	return hook.SessionStartNotice(text, notice), err
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -46,7 +47,20 @@ in short-term memory (daily/ or daily/_archive/).`,
 	return cmd
 }
 
+// validate checks the forms of --evidence and --time before the store is
+// opened; whether the day exists is the store's question.
+func (opts *FactOptions) validate() error {
+	day, ok := longterm.EvidenceDay(opts.Evidence)
+	if _, err := time.Parse("2006-01-02", day); !ok || err != nil {
+		return usagef("for example --evidence daily/2026-11-30", "fact add: --evidence %q: want daily/YYYY-MM-DD", opts.Evidence)
+	}
+	return checkClockFlag("fact add", "time", opts.Time)
+}
+
 func factRun(opts *FactOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err

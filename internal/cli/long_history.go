@@ -98,7 +98,15 @@ func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cob
 	return out
 }
 
+// validate checks the flags before the store is opened.
+func (opts *LongHistoryOptions) validate() error {
+	return checkMinFlag("long "+opts.Action, "limit", opts.Limit, 0)
+}
+
 func longHistoryRun(opts *LongHistoryOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
@@ -192,7 +200,7 @@ without a terminal on stdin (--yes skips the question, not that check).`,
 
 func factMergeRun(opts *FactMergeOptions) error {
 	if opts.From == "" {
-		return withHint(fmt.Errorf("fact merge: --from OTHER is required"), "name the card to fold into PAGE, e.g. --from wiki/Old.md")
+		return usagef("name the card to fold into PAGE, e.g. --from wiki/Old.md", "fact merge: --from OTHER is required")
 	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {

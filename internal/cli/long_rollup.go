@@ -47,17 +47,26 @@ only read.`,
 	return cmd
 }
 
+// validate checks --now before the store is opened.
+func (opts *RollupDaysOptions) validate() error {
+	if opts.NowDate == "" {
+		return nil
+	}
+	_, err := parseDateFlag("rollup-days", "now", opts.NowDate)
+	return err
+}
+
 func rollupDaysRun(opts *RollupDaysOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	s, root, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
 	now := opts.Now()
 	if opts.NowDate != "" {
-		d, err := time.ParseInLocation("2006-01-02", opts.NowDate, now.Location())
-		if err != nil {
-			return withHint(fmt.Errorf("rollup-days: --now %q is not a date", opts.NowDate), "use YYYY-MM-DD")
-		}
+		d, _ := time.ParseInLocation("2006-01-02", opts.NowDate, now.Location()) // checked above
 		now = d.Add(12 * time.Hour)
 	}
 	var res *longterm.RollupResult

@@ -69,9 +69,22 @@ nothing. Each project's run adds a line to the desk's night.log.`,
 	return cmd
 }
 
-func nightRun(opts *NightOptions) error {
+// validate checks the flags before anything is read or created.
+func (opts *NightOptions) validate() error {
 	if opts.All && opts.Project != "" {
-		return withHint(fmt.Errorf("night: --all and --project exclude each other"), "pass one of them")
+		return usagef("pass one of them", "night: --all and --project exclude each other")
+	}
+	if opts.Date != "" {
+		if _, err := parseDateFlag("night", "now", opts.Date); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nightRun(opts *NightOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	if opts.Home != "" {
 		home, err := filepath.Abs(opts.Home)
@@ -85,10 +98,7 @@ func nightRun(opts *NightOptions) error {
 	}
 	now := opts.Now()
 	if opts.Date != "" {
-		d, err := time.ParseInLocation("2006-01-02", opts.Date, time.Local)
-		if err != nil {
-			return withHint(fmt.Errorf("night: read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
-		}
+		d, _ := parseDateFlag("night", "now", opts.Date) // checked by validate
 		// The night of a date runs at its end: that date is "today".
 		now = d.Add(23*time.Hour + 59*time.Minute)
 	}
@@ -346,6 +356,9 @@ to get past a provider failure: the next night resumes from it.`,
 }
 
 func nightForgetRun(opts *NightForgetOptions) error {
+	if _, err := time.Parse("2006-01-02", opts.Day); err != nil {
+		return usagef("give the day as YYYY-MM-DD", "night forget: %q is not a day YYYY-MM-DD", opts.Day)
+	}
 	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -35,7 +34,7 @@ them with [REDACTED:kind] markers. The change is logged and committed.`,
 				opts.File = args[0]
 			}
 			if (opts.File == "") == (opts.Case == "") {
-				return withHint(errors.New("org ingest: name one FILE or one --case PROJECT"), "e.g. `memhook org ingest notes.md` or `memhook org ingest --case ~/src/app`")
+				return usagef("e.g. `memhook org ingest notes.md` or `memhook org ingest --case ~/src/app`", "org ingest: name one FILE or one --case PROJECT")
 			}
 			if runF != nil {
 				return runF(opts)

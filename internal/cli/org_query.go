@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -25,7 +24,7 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.TrimSpace(strings.Join(args, " "))
 			if opts.Question == "" {
-				return withHint(errors.New("org query: no question"), "e.g. `memhook org query как мы проводим ретро`")
+				return usagef("e.g. `memhook org query как мы проводим ретро`", "org query: no question")
 			}
 			if runF != nil {
 				return runF(opts)
@@ -38,7 +37,15 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 	return cmd
 }
 
+// validate checks the flags before the vault is created on first use.
+func (opts *OrgQueryOptions) validate() error {
+	return checkMinFlag("org query", "limit", opts.Limit, 1)
+}
+
 func orgQueryRun(opts *OrgQueryOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	v, err := openOrCreateOrg(opts.Factory)
 	if err != nil {
 		return err

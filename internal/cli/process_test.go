@@ -111,8 +111,9 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "6"
 	const sessions, turns = 4, 9
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(stopped)
 		for {
 			select {
 			case <-stop:
@@ -145,7 +146,7 @@ func concurrentSessions(t *testing.T, h *hookEnv) {
 	}
 	wg.Wait()
 	close(stop)
-	time.Sleep(50 * time.Millisecond)
+	<-stopped // the last flush --pending has ended: the daily file is whole
 	got := h.daily()
 	if strings.Count(got, "type: daily") != 1 {
 		t.Fatalf("frontmatter count wrong:\n%s", got)

@@ -138,7 +138,7 @@ func (f *Factory) useHome(home, what string) error {
 
 func longSyncRun(opts *LongSyncOptions) error {
 	if opts.All && opts.Project != "" {
-		return withHint(errors.New("long sync: --all and --project exclude each other"), "pass one of them")
+		return usagef("pass one of them", "long sync: --all and --project exclude each other")
 	}
 	if err := opts.useHome(opts.Home, "long sync"); err != nil {
 		return err

@@ -45,7 +45,23 @@ Projects are only read. The same inputs and --now give the same bytes.`,
 	return cmd
 }
 
+// validate checks --now before the desk or the org vault is touched.
+func (opts *RollupOptions) validate() error {
+	if opts.Date == "" {
+		return nil
+	}
+	_, err := parseDateFlag("rollup", "now", opts.Date)
+	return err
+}
+
 func rollupRun(opts *RollupOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
+	var date time.Time
+	if opts.Date != "" {
+		date, _ = parseDateFlag("rollup", "now", opts.Date)
+	}
 	if opts.Home != "" {
 		home, err := filepath.Abs(opts.Home)
 		if err != nil {
@@ -79,10 +95,8 @@ func rollupRun(opts *RollupOptions) error {
 		return err
 	}
 	today := opts.Now()
-	if opts.Date != "" {
-		if today, err = time.ParseInLocation("2006-01-02", opts.Date, time.Local); err != nil {
-			return withHint(fmt.Errorf("read --now %q: want a date YYYY-MM-DD", opts.Date), "for example --now 2026-11-30")
-		}
+	if !date.IsZero() {
+		today = date
 	}
 	start := opts.Now()
 	r := rollup.Collect(rollup.Options{

@@ -59,11 +59,10 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		newCmdSlash(f),
 		newCmdVersion(f),
 		newCmdCommands(f, nil),
+		newCmdPermissions(f, nil),
 	)
 	groupCommands(root)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return withHint(fmt.Errorf("%s: %w", commandName(c), err), "see `"+c.CommandPath()+" --help`")
-	})
+	root.SetFlagErrorFunc(flagError)
 	checkUsage(root)
 	return root
 }
@@ -111,16 +110,16 @@ func checkUsage(c *cobra.Command) {
 			case len(args) == 0 && !cmd.HasParent():
 				return cmd.Help()
 			case len(args) == 0:
-				return withHint(fmt.Errorf("%s: missing command (one of: %s)", commandName(cmd), strings.Join(subs, ", ")), hint)
+				return usageErr(fmt.Errorf("%s: missing command (one of: %s)", commandName(cmd), strings.Join(subs, ", ")), hint)
 			}
 			cmd.SuggestionsMinimumDistance = 2
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				hint = "did you mean `" + cmd.CommandPath() + " " + s[0] + "`?"
 			}
 			if !cmd.HasParent() {
-				return withHint(fmt.Errorf("unknown command %q", args[0]), hint)
+				return usageErr(fmt.Errorf("unknown command %q", args[0]), hint)
 			}
-			return withHint(fmt.Errorf("%s: unknown command %q (one of: %s)", commandName(cmd), args[0], strings.Join(subs, ", ")), hint)
+			return usageErr(fmt.Errorf("%s: unknown command %q (one of: %s)", commandName(cmd), args[0], strings.Join(subs, ", ")), hint)
 		}
 		return
 	}
@@ -136,7 +135,7 @@ func checkUsage(c *cobra.Command) {
 		if len(args) > 0 && check(cmd, nil) == nil && strings.HasPrefix(err.Error(), "unknown command") {
 			err = fmt.Errorf("takes no arguments, got %q", args[0])
 		}
-		return withHint(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
+		return usageErr(fmt.Errorf("%s: %w", commandName(cmd), err), "usage: "+cmd.UseLine())
 	}
 }
 
@@ -151,7 +150,7 @@ var commandGroups = []struct {
 	{"org", "The org desk (Q3, Q4):", []string{"org", "rollup", "registry", "schedule"}},
 	{"recall", "Search and recall:", []string{"search", "get", "index", "recall", "remember", "deny", "relearn", "graph", "tables", "mcp"}},
 	{"skills", "Skills:", []string{"skill", "verdict", "runs", "evolve", "instruction"}},
-	{"setup", "Set-up and inspection:", []string{"config", "doctor", "serve", "commands", "version"}},
+	{"setup", "Set-up and inspection:", []string{"config", "doctor", "permissions", "serve", "commands", "version"}},
 }
 
 // groupCommands files each top-level command under its group; a command

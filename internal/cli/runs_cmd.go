@@ -372,18 +372,26 @@ stays unfinished and counts as neither success nor failure.`,
 	return cmd
 }
 
+// validate checks the verdict and --source before the records are opened.
+func (opts *VerdictOptions) validate() error {
+	if err := checkChoice("verdict", "source", opts.Source, []string{"person", "caller"}); err != nil {
+		return err
+	}
+	if _, err := runrec.ParseVerdict(opts.Verdict); err != nil {
+		return checkArgChoice("verdict", "verdict", opts.Verdict, []string{runrec.Good, runrec.Bad})
+	}
+	return nil
+}
+
 func verdictRun(opts *VerdictOptions) error {
-	if opts.Source != "person" && opts.Source != "caller" {
-		return fmt.Errorf("verdict: --source %q: want person or caller", opts.Source)
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
-	v, err := runrec.ParseVerdict(opts.Verdict)
-	if err != nil {
-		return withHint(err, "memhook verdict RUN_ID good|bad [--note TEXT]")
-	}
+	v, _ := runrec.ParseVerdict(opts.Verdict) // checked by validate
 	if err := opts.giveVerdict(opts.runJournal(root), root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
 		return err
 	}
@@ -420,7 +428,21 @@ func newCmdRuns(f *Factory, runF func(*RunsOptions) error) *cobra.Command {
 	return cmd
 }
 
+// validate checks --kind and --limit before the records are opened.
+func (opts *RunsOptions) validate() error {
+	if opts.Kind != "" {
+		kinds := []string{runrec.KindRecall, runrec.KindRemember, runrec.KindRelearn, runrec.KindTurn, runrec.KindShadow}
+		if err := checkChoice("runs", "kind", opts.Kind, kinds); err != nil {
+			return err
+		}
+	}
+	return checkMinFlag("runs", "limit", opts.Limit, 0)
+}
+
 func runsRun(opts *RunsOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err

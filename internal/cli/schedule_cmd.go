@@ -72,15 +72,28 @@ exactly what would be written and run.`,
 var scheduleEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS",
 	"XDG_CONFIG_HOME", "LANG", "TMPDIR", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP"}
 
+// validate checks the flags before any scheduler is asked or written to.
+func (opts *ScheduleOptions) validate() error {
+	if opts.OS != "" {
+		if !opts.DryRun {
+			return usagef("add --dry-run", "schedule: --os only plans")
+		}
+		if err := checkChoice("schedule", "os", opts.OS, []string{"linux", "darwin", "windows"}); err != nil {
+			return err
+		}
+	}
+	return checkClockFlag("schedule", "at", opts.At)
+}
+
 func scheduleRun(opts *ScheduleOptions) error {
 	if opts.Action == "run" {
 		return scheduleJobs(opts)
 	}
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	goos := runtime.GOOS
 	if opts.OS != "" {
-		if !opts.DryRun {
-			return withHint(fmt.Errorf("schedule: --os only plans"), "add --dry-run")
-		}
 		goos = opts.OS
 	}
 	ex := &schedule.Executor{}

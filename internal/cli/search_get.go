@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -42,9 +41,17 @@ memory roots are refused.`,
 	return cmd
 }
 
+// validate checks --from and --lines before any file is read.
+func (opts *GetOptions) validate() error {
+	if err := checkMinFlag("get", "from", opts.From, 1); err != nil {
+		return err
+	}
+	return checkMinFlag("get", "lines", opts.Lines, 0)
+}
+
 func getRun(opts *GetOptions) error {
-	if opts.From < 1 || opts.Lines < 0 {
-		return withHint(fmt.Errorf("--from %d --lines %d", opts.From, opts.Lines), "--from counts from 1; --lines is 0 or more")
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	scope := search.ScopeAll
 	if id, _, ok := strings.Cut(opts.Path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {

@@ -39,7 +39,13 @@ embedding model rebuilds an index.`,
 	return cmd
 }
 
+// validate checks --scope before any index is opened.
+func (opts *IndexOptions) validate() error { return checkScopeFlag("index", opts.Root, opts.Scope) }
+
 func indexRun(opts *IndexOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
 	if err != nil {
 		return err

@@ -51,12 +51,20 @@ search.update_budget_ms.`,
 	return cmd
 }
 
+// validate checks --limit and --scope before any index is opened.
+func (opts *SearchOptions) validate() error {
+	if err := checkMinFlag("search", "limit", opts.Limit, 1); err != nil {
+		return err
+	}
+	return checkScopeFlag("search", opts.Root, opts.Scope)
+}
+
 func searchRun(opts *SearchOptions) error {
 	if strings.TrimSpace(opts.Query) == "" {
 		return withHint(fmt.Errorf("empty query"), "give the words to search for")
 	}
-	if opts.Limit <= 0 {
-		return withHint(fmt.Errorf("--limit %d", opts.Limit), "use a positive --limit")
+	if err := opts.validate(); err != nil {
+		return err
 	}
 	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
 	if err != nil {

@@ -22,6 +22,15 @@ type memorySetup struct {
 	notes   []string // extra paths left out, and why
 }
 
+// checkScopeFlag checks --scope (unused with --root) before any index is
+// opened.
+func checkScopeFlag(cmdName, root, scope string) error {
+	if root != "" {
+		return nil
+	}
+	return checkChoice(cmdName, "scope", scope, []string{string(search.ScopeProject), string(search.ScopeOrg), string(search.ScopeAll)})
+}
+
 // memoryRoots resolves the roots for --project/--root/--scope. With
 // --root only that directory is used.
 func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, error) {

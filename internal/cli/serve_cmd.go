@@ -182,7 +182,7 @@ func (f *Factory) searchProject(ctx context.Context, root, query string, scope s
 // allow the network: the pages read and change memory.
 func checkServeAddr(opts *ServeOptions) error {
 	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
-		return withHint(fmt.Errorf("serve: --addr %q: want host:port", opts.Addr), "for example --addr "+DefaultServeAddr)
+		return usagef("for example --addr "+DefaultServeAddr, "serve: --addr %q: want host:port", opts.Addr)
 	}
 	if serve.IsLoopback(opts.Addr) {
 		return nil

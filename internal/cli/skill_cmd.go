@@ -103,7 +103,15 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 	return skill.Ref{}, withHint(firstErr, "name the skills folder with --skills-dir")
 }
 
+// validate checks the flags before the skill is looked up.
+func (opts *SkillOptions) validate() error {
+	return checkMinFlag("skill "+opts.Action, "limit", opts.Limit, 0)
+}
+
 func skillRun(opts *SkillOptions) error {
+	if err := opts.validate(); err != nil {
+		return err
+	}
 	ref, err := opts.find()
 	if err != nil {
 		return err
@@ -152,7 +160,7 @@ func skillRun(opts *SkillOptions) error {
 // candidate.
 func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	if opts.From == "" {
-		return withHint(fmt.Errorf("skill candidate %s: --from is required", opts.Name), "memhook skill candidate NAME --from FILE")
+		return usagef("memhook skill candidate NAME --from FILE", "skill candidate %s: --from is required", opts.Name)
 	}
 	var text []byte
 	var err error

@@ -84,7 +84,7 @@ func parseSlashArgs(args []string) (slashOptions, error) {
 func slashRun(f *Factory, args []string) error {
 	o, err := parseSlashArgs(args)
 	if err != nil {
-		return withHint(err, "e.g. memhook slash --state-dir DIR org ingest <<'EOF'")
+		return usageErr(err, "e.g. memhook slash --state-dir DIR org ingest <<'EOF'")
 	}
 	// An empty --state-dir is Claude Code without a plugin data dir (a
 	// user-level command): the terminal's state dir applies.

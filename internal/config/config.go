@@ -91,6 +91,9 @@ type Distiller struct {
 // Inject bounds what SessionStart puts into the model's context.
 type Inject struct {
 	MaxChars int `toml:"max_chars"`
+	// Notice shows the person one line at SessionStart when memory was
+	// recalled (how much, from where); it costs the model nothing.
+	Notice bool `toml:"notice"`
 }
 
 // Hook bounds the hooks themselves.
@@ -236,7 +239,7 @@ func Default() Config {
 	return Config{
 		Short:     Short{FlushChars: 12000, FlushReplies: 20, MinReplies: 4, ScanSecrets: true},
 		Distiller: Distiller{Kind: "extractive", Command: "claude", TimeoutSeconds: 120, DailyBudget: 20},
-		Inject:    Inject{MaxChars: 9000},
+		Inject:    Inject{MaxChars: 9000, Notice: true},
 		Hook:      Hook{DeadlineMS: 4000, LogMaxKB: 1024},
 		Long:      Long{CoreMaxChars: 2000, RawLargeBytes: 1 << 20, Git: "auto"},
 		Search: Search{

@@ -63,6 +63,8 @@ var Policy = map[string]Rule{
 	"distiller.daily_budget":    {Who: NarrowDown, What: "a budget"},
 
 	"inject.max_chars": {Who: NarrowDown, What: "what every session's context carries"},
+	// The person's line of what was recalled: a repository may not hide it.
+	"inject.notice": {Who: NarrowOn, What: "the line that shows the person what was recalled"},
 
 	"hook.deadline_ms": {Who: NarrowDown, What: "how long a hook may block"},
 	"hook.log_max_kb":  {Who: NarrowDown, What: "a limit"},

@@ -59,6 +59,7 @@ type Input struct {
 	Reason               string // SessionEnd
 	ToolName             string // PostToolUse
 	ToolFilePath         string // PostToolUse: tool_input.file_path of Write/Edit/MultiEdit
+	AgentID              string // set when a subagent's turn fired the event (SubagentStop has it)
 	Raw                  []byte
 }
 
@@ -100,6 +101,7 @@ func Decode(r io.Reader) (*Input, error) {
 		Reason:               v.Get("reason").String(),
 		ToolName:             v.Get("tool_name").String(),
 		ToolFilePath:         v.Get("tool_input.file_path").String(),
+		AgentID:              v.Get("agent_id").String(),
 		Raw:                  data,
 	}
 	if in.SessionID == "" {
@@ -118,11 +120,23 @@ type specific struct {
 
 type output struct {
 	HookSpecificOutput specific `json:"hookSpecificOutput"`
+	// SystemMessage is shown to the person, not sent to the model.
+	SystemMessage string `json:"systemMessage,omitempty"`
 }
 
 // SessionStartContext is the SessionStart output that adds context to the
 // session. Empty context means print nothing.
 func SessionStartContext(context string) []byte { return contextOutput(SessionStart, context) }
+
+// SessionStartNotice is SessionStartContext with a line shown to the
+// person (Claude Code's systemMessage), when notice is not empty.
+func SessionStartNotice(context, notice string) []byte {
+	if context == "" || notice == "" {
+		return SessionStartContext(context)
+	}
+	b, _ := json.Marshal(output{HookSpecificOutput: specific{HookEventName: SessionStart, AdditionalContext: context}, SystemMessage: notice})
+	return append(b, '\n')
+}
 
 // PromptContext is the UserPromptSubmit output that adds context to the
 // prompt about to be sent.

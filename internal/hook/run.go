@@ -137,6 +137,12 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 		return nil, nil
 	}
 	entry.Session = in.SessionID
+	if in.AgentID != "" && (event == "stop" || in.Event == Stop || in.Event == "SubagentStop") {
+		// A subagent's turn ended: its dialogue is its own transcript's,
+		// so it counts no reply and flushes nothing of the main segment.
+		entry.Level, entry.Message = "info", "skip: a subagent's stop ("+in.AgentID+"), not the main thread's"
+		return nil, in
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	type result struct {

@@ -2,20 +2,16 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func vaultDir(t *testing.T, lang string) string {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("vault fixture absent: %v", err)
-	}
-	return dir
+	return testfile.Shared(t, "fixtures", "vaults", "obsidianmd__obsidian-help", lang)
 }
 
 func TestRealVaultRussianInflections(t *testing.T) {
@@ -58,10 +54,7 @@ func TestRealVaultEnglish(t *testing.T) {
 // open the existing index, search, gate, format. It reports the median
 // (p50-ms) besides the mean.
 func BenchmarkAutoRecall(b *testing.B) {
-	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skip("vault fixture absent")
-	}
+	dir := testfile.Shared(b, "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
 	state := b.TempDir()
 	root := Root{Dir: dir, Kind: KindOrg}
 	ix, err := Open(state, root, Params{ChunkTokens: 400, OverlapTokens: 80})

@@ -17,6 +17,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/chromedp/chromedp"
 )
 
@@ -170,10 +171,7 @@ func browser(t *testing.T) context.Context {
 		}
 	}
 	if path == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed; CI must install it (apt-get install -y chromium)")
-		}
-		t.Skip("chromium is not installed (apt-get install -y chromium); CI runs these tests")
+		testfile.SkipMissing(t, testfile.Chromium, "the browser tests drive it")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.WindowSize(1400, 1000), chromedp.Flag("disable-dev-shm-usage", true))

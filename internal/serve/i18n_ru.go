@@ -256,7 +256,7 @@ var ruWords = map[string]string{
 	"judged":          "оценено",
 	"good: candidate": "хорошо: кандидат",
 	"good: active":    "хорошо: активная",
-	"price (calls / seconds / depth): candidate": "цена (вызовы / секунды / глубина): кандидат",
+	"price (calls / tokens / depth): candidate": "цена (вызовы / токены / глубина): кандидат",
 	"age":          "возраст",
 	"decision now": "решение сейчас",
 	"pair":         "пара",

@@ -63,14 +63,15 @@ func Read(t testing.TB, path string) string {
 
 // Shared returns the path of a fixture in the shared folder beside the
 // repository (../shared from the module root). It skips the test when that
-// folder is absent (a clone without the fixtures) and fails it when the
-// folder is there but the fixture is not, so that a moved or renamed
-// fixture shows up as a failure instead of hiding behind a skip.
+// folder is absent (a clone without the fixtures; recorded for the summary
+// of `make test`, a failure in CI) and fails it when the folder is there
+// but the fixture is not, so that a moved or renamed fixture shows up as a
+// failure instead of hiding behind a skip.
 func Shared(t testing.TB, elem ...string) string {
 	t.Helper()
-	p, ok := SharedIfPresent(t, elem...)
+	p, ok := sharedPath(t, elem...)
 	if !ok {
-		t.Skipf("no shared fixtures beside the repository (wanted %s)", filepath.Join(elem...))
+		SkipMissing(t, SharedFolder, "wanted "+filepath.Join(elem...))
 	}
 	return p
 }
@@ -79,6 +80,15 @@ func Shared(t testing.TB, elem ...string) string {
 // testdata: without the shared folder it returns false instead of
 // skipping; with it, a missing fixture still fails the test.
 func SharedIfPresent(t testing.TB, elem ...string) (string, bool) {
+	t.Helper()
+	p, ok := sharedPath(t, elem...)
+	if !ok {
+		NoteMissing(t, SharedFolder)
+	}
+	return p, ok
+}
+
+func sharedPath(t testing.TB, elem ...string) (string, bool) {
 	t.Helper()
 	dir, err := os.Getwd()
 	if err != nil {

@@ -60,6 +60,13 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		if err := x.Reconcile(st); err != nil {
 			return err
 		}
+		if role == transcript.RoleUser && transcript.SentByClaudeCode(text) {
+			// An async subagent's result or a task notification: a turn
+			// of the main thread, but not the person's request.
+			st.LastSeen = now
+			out = st
+			return nil
+		}
 		line, err := json.Marshal(Entry{Role: role, Text: text, Time: now})
 		if err != nil {
 			return fmt.Errorf("encode journal entry: %w", err)

@@ -2,7 +2,7 @@
 // journal of hook inputs and its state file of cursors and counters, under
 // the sessions dir of the state dir. It links nothing heavier than the
 // safe file layer and the transcript counter, so the small memhook-hot
-// binary that runs UserPromptSubmit and Stop (cmd/memhook-hot) can use it;
+// binary that runs UserPromptSubmit, Stop and PostToolUse (cmd/memhook-hot) can use it;
 // package shortterm builds flushes, recovery and the inject on top.
 //
 //	sess := capture.Store{Root: sessionsDir}.Session(projectID, sessionID)

@@ -38,7 +38,7 @@ fail)
 	exit 3
 	;;
 sleep)
-	sleep 30 &
+	(sleep 30; echo done > "$out/natural") &
 	echo $! > "$out/grandchild"
 	sleep 30
 	;;

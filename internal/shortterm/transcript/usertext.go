@@ -65,6 +65,26 @@ var noiseTags = []string{
 	"local-command-stderr", "bash-stdout", "bash-stderr", "command-message", "command-contents",
 }
 
+// claudeCodeMessages are prefixes of user-role messages Claude Code sends
+// on its own, not the person: a background task's or an async subagent's
+// completion (since 2.1.2xx an Agent call returns at once and its result
+// comes back later as a new turn), another session's or a teammate's
+// message. The UserPromptSubmit hook receives them as prompts.
+var claudeCodeMessages = []string{"<task-notification>", "Another Claude session", "<teammate-message"}
+
+// SentByClaudeCode reports whether a user-role message (a transcript line
+// or a UserPromptSubmit prompt) is one Claude Code sent on its own: it is
+// no request of the person's and no reply of the dialogue.
+func SentByClaudeCode(s string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	for _, p := range claudeCodeMessages {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // Prefixes of user-role text that Claude Code writes itself.
 var noisePrefixes = []string{
 	"[Request interrupted by user",
@@ -80,7 +100,7 @@ var noisePrefixes = []string{
 
 func cleanUser(s string) string {
 	s = strings.TrimSpace(s)
-	if s == "" {
+	if s == "" || SentByClaudeCode(s) {
 		return ""
 	}
 	for _, p := range noisePrefixes {

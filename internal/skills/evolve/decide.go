@@ -15,7 +15,7 @@ import (
 type Rules struct {
 	MinVerdicts int     // judged pairs needed before any verdict-based decision
 	Margin      float64 // share of judged pairs the candidate's good verdicts must lead by
-	PriceSlack  float64 // the candidate may cost this fraction more (calls, seconds, depth)
+	PriceSlack  float64 // the candidate may cost this fraction more (calls, tokens, depth)
 	MaxPairs    int     // trial length in pairs run
 	TrialDays   int     // trial length in days since the candidate was written
 }
@@ -45,9 +45,13 @@ type Decision struct {
 	Age     float64 `json:"age_days"`
 }
 
-// Price is the mean cost of one arm's runs.
+// Price is the mean cost of one arm's runs. Calls, tokens and depth are
+// counts and weigh in the decision; seconds are shown and never weighed:
+// the two arms run one after the other, so their wall time differs with
+// the machine's load as much as with the skill text.
 type Price struct {
 	Calls   float64 `json:"model_calls"`
+	Tokens  float64 `json:"tokens"` // over the pairs whose both arms reported tokens
 	Seconds float64 `json:"seconds"`
 	Depth   float64 `json:"depth"`
 }
@@ -62,7 +66,8 @@ func (d Decision) Figures() map[string]any {
 
 // Decide weighs a candidate on the shadow runs: promote when, over at least
 // MinVerdicts judged pairs, its share of good verdicts leads the active's
-// by Margin and its price is within PriceSlack of the active's; remove when
+// by Margin and its price (model calls, tokens, depth) is within
+// PriceSlack of the active's; remove when
 // it trails on verdicts or its trial (MaxPairs or TrialDays) ran out;
 // otherwise wait. runs are all shadow runs and their nested children.
 func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
@@ -91,7 +96,7 @@ func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
 		}
 	}
 	d := Decision{Age: now.Sub(c.Since).Hours() / 24}
-	var n float64
+	var n, withTokens float64
 	for _, p := range pairs {
 		if p.act == nil || p.cand == nil {
 			continue
@@ -105,6 +110,11 @@ func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
 			d.Cand.Seconds += p.cand.Seconds
 			d.Act.Depth += float64(depth[p.act.ID])
 			d.Cand.Depth += float64(depth[p.cand.ID])
+			if p.act.Tokens > 0 && p.cand.Tokens > 0 {
+				withTokens++
+				d.Act.Tokens += float64(p.act.Tokens)
+				d.Cand.Tokens += float64(p.cand.Tokens)
+			}
 		}
 		if p.act.Verdict == "" || p.cand.Verdict == "" {
 			continue
@@ -120,6 +130,9 @@ func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
 	if n > 0 {
 		for _, pr := range []*Price{&d.Act, &d.Cand} {
 			pr.Calls, pr.Seconds, pr.Depth = pr.Calls/n, pr.Seconds/n, pr.Depth/n
+			if withTokens > 0 {
+				pr.Tokens /= withTokens
+			}
 		}
 	}
 	lead := 0.0
@@ -127,13 +140,15 @@ func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
 		lead = float64(d.CandWin-d.ActWin) / float64(d.Judged)
 	}
 	cheapEnough := d.Cand.Calls <= d.Act.Calls*(1+r.PriceSlack) &&
-		d.Cand.Seconds <= d.Act.Seconds*(1+r.PriceSlack) &&
+		d.Cand.Tokens <= d.Act.Tokens*(1+r.PriceSlack) &&
 		d.Cand.Depth <= d.Act.Depth*(1+r.PriceSlack)
+	price := fmt.Sprintf("calls %.1f/%.1f, tokens %.0f/%.0f, depth %.1f/%.1f; seconds %.1f/%.1f, not weighed",
+		d.Cand.Calls, d.Act.Calls, d.Cand.Tokens, d.Act.Tokens, d.Cand.Depth, d.Act.Depth, d.Cand.Seconds, d.Act.Seconds)
 	switch {
 	case d.Judged >= r.MinVerdicts && lead >= r.Margin && cheapEnough:
 		d.Action = Promote
-		d.Why = fmt.Sprintf("won on verdicts: good %d of %d judged pairs against %d (lead %.2f ≥ %.2f) at no higher price (calls %.1f/%.1f, seconds %.1f/%.1f, depth %.1f/%.1f)",
-			d.CandWin, d.Judged, d.ActWin, lead, r.Margin, d.Cand.Calls, d.Act.Calls, d.Cand.Seconds, d.Act.Seconds, d.Cand.Depth, d.Act.Depth)
+		d.Why = fmt.Sprintf("won on verdicts: good %d of %d judged pairs against %d (lead %.2f ≥ %.2f) at no higher price (%s)",
+			d.CandWin, d.Judged, d.ActWin, lead, r.Margin, price)
 	case d.Judged >= r.MinVerdicts && lead < 0:
 		d.Action = Remove
 		d.Why = fmt.Sprintf("lost on verdicts: good %d of %d judged pairs against the active version's %d", d.CandWin, d.Judged, d.ActWin)
@@ -145,8 +160,7 @@ func Decide(runs []runrec.Run, c Candidate, r Rules, now time.Time) Decision {
 		d.Why = fmt.Sprintf("trial ran out: %.0f days (limit %d) without winning (good %d of %d judged against %d)", d.Age, r.TrialDays, d.CandWin, d.Judged, d.ActWin)
 	case d.Judged >= r.MinVerdicts && lead >= r.Margin:
 		d.Action = Wait
-		d.Why = fmt.Sprintf("won on verdicts but costs more (calls %.1f/%.1f, seconds %.1f/%.1f, depth %.1f/%.1f; slack %.0f%%)",
-			d.Cand.Calls, d.Act.Calls, d.Cand.Seconds, d.Act.Seconds, d.Cand.Depth, d.Act.Depth, r.PriceSlack*100)
+		d.Why = fmt.Sprintf("won on verdicts but costs more (%s; slack %.0f%%)", price, r.PriceSlack*100)
 	default:
 		d.Action = Wait
 		d.Why = fmt.Sprintf("%d of %d judged pairs needed; good %d against %d", d.Judged, r.MinVerdicts, d.CandWin, d.ActWin)

@@ -46,21 +46,23 @@ func TestSampledKeepsTheDeclaredShare(t *testing.T) {
 	}
 }
 
-// arms makes one pair's two runs with verdicts and prices.
-func arms(pair, cand, actV, candV string, actSec, candSec float64) []runrec.Run {
+// arms makes one pair's two runs with verdicts and the tokens each arm's
+// model reported; the seconds are the reverse of the tokens, so that a
+// decision weighing wall time would come out the other way.
+func arms(pair, cand, actV, candV string, actTok, candTok int) []runrec.Run {
 	return []runrec.Run{
-		{ID: pair + "a", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmActive, ModelCalls: 1, Seconds: actSec, Verdict: actV, Skills: []runrec.Skill{{Name: "use-memory"}}},
-		{ID: pair + "c", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmCandidate, ModelCalls: 1, Seconds: candSec, Verdict: candV, Skills: []runrec.Skill{{Name: "use-memory", Candidate: cand}}},
+		{ID: pair + "a", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmActive, ModelCalls: 1, Tokens: actTok, Seconds: float64(candTok), Verdict: actV, Skills: []runrec.Skill{{Name: "use-memory"}}},
+		{ID: pair + "c", Kind: runrec.KindShadow, Pair: pair, Arm: runrec.ArmCandidate, ModelCalls: 1, Tokens: candTok, Seconds: float64(actTok), Verdict: candV, Skills: []runrec.Skill{{Name: "use-memory", Candidate: cand}}},
 	}
 }
 
 func TestDecideByVerdictsThenPrice(t *testing.T) {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	c := Candidate{Skill: "use-memory", ID: "c1", Since: now.Add(-24 * time.Hour)}
-	build := func(n int, actV, candV string, actSec, candSec float64) []runrec.Run {
+	build := func(n int, actV, candV string, actTok, candTok int) []runrec.Run {
 		var out []runrec.Run
 		for i := 0; i < n; i++ {
-			out = append(out, arms(fmt.Sprint("p", i), "c1", actV, candV, actSec, candSec)...)
+			out = append(out, arms(fmt.Sprint("p", i), "c1", actV, candV, actTok, candTok)...)
 		}
 		return out
 	}
@@ -73,7 +75,9 @@ func TestDecideByVerdictsThenPrice(t *testing.T) {
 	}{
 		{"too few verdicts", build(4, "bad", "good", 2, 2), Wait, "4 of 5 judged pairs needed"},
 		{"won at the same price", build(5, "bad", "good", 2, 2), Promote, "won on verdicts"},
-		{"won but slower", build(5, "bad", "good", 2, 3), Wait, "costs more"},
+		{"won but dearer in tokens (quicker on the clock)", build(5, "bad", "good", 200, 300), Wait, "costs more"},
+		{"won, cheaper in tokens though slower on the clock", build(5, "bad", "good", 300, 200), Promote, "seconds 300.0/200.0, not weighed"},
+		{"won, no tokens reported", build(5, "bad", "good", 0, 0), Promote, "tokens 0/0"},
 		{"lost", build(5, "good", "bad", 2, 2), Remove, "lost on verdicts"},
 		{"tie waits", build(5, "good", "good", 2, 2), Wait, "judged pairs needed"},
 		{"unjudged runs are no evidence", build(40, "", "", 2, 2), Remove, "trial ran out: 40 pairs"},
