@@ -110,7 +110,8 @@ func (s Shadow) Run(ctx context.Context, parent runrec.Run, ref skill.Ref, c Can
 		r.Env = append(append([]string(nil), r.Env...), ParentEnv+"="+id)
 		// The JSON result (the later --output-format wins) carries the
 		// tokens the model spent; text output would not.
-		res, err := r.Run(ctx, claude.Call{Prompt: s.prompt(a.text, parent.Request), AllowedTools: s.tools(), Args: []string{"--output-format", "json"}})
+		tools, allowed := s.tools()
+		res, err := r.Run(ctx, claude.Call{Prompt: s.prompt(a.text, parent.Request), AllowedTools: allowed, Args: []string{"--output-format", "json", "--tools", tools}})
 		answer, tokens := parseResult(res.Output)
 		rec := runrec.Run{
 			ID: id, Time: s.Now(), Kind: runrec.KindShadow, Request: parent.Request, Session: parent.Session,
@@ -166,13 +167,18 @@ func answerKind(out string, err error) string {
 	return "answer"
 }
 
-func (s Shadow) tools() string {
-	t := "Read,Grep,Glob"
-	if s.Memhook != "" {
-		// Only recall: a shadow arm must never write to memory.
-		t += `,Bash("` + s.Memhook + `" recall:*),Bash(` + s.Memhook + ` recall:*)`
+// tools is the arm's tool set (--tools) and what it may run without
+// asking (--allowedTools). Claude Code lets a headless call use its
+// read-only tools (Read, Grep, Glob) unasked, so leaving them out of
+// --allowedTools does not keep them out: --tools does. They would read the
+// repository as they find it (a link out of it, a .env) past the safe file
+// layer and the secret guard; an arm reads memory only through memhook's
+// recall, which passes both, and never writes to it.
+func (s Shadow) tools() (tools, allowed string) {
+	if s.Memhook == "" {
+		return "", ""
 	}
-	return t
+	return "Bash", `Bash("` + s.Memhook + `" recall:*),Bash(` + s.Memhook + ` recall:*)`
 }
 
 // prompt puts the skill's text where Claude Code would put a loaded skill,
