@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 )
@@ -322,7 +323,7 @@ func parseRSS(stderr string) int64 {
 // measureFlush times Flush of a segment of 10 turns (20 replies) written
 // to a real transcript and journal, each run on a fresh session.
 func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duration) {
-	store := shortterm.Store{Root: filepath.Join(work, "flush-state")}
+	store := capture.Store{Root: filepath.Join(work, "flush-state")}
 	var times []time.Duration
 	for i := 0; i < *n/4+1; i++ {
 		s := store.Session("proj", fmt.Sprintf("f%04d", i))
@@ -333,9 +334,9 @@ func measureFlush(work, proj, prompt, reply string) (time.Duration, time.Duratio
 		for j := 0; j < 10; j++ {
 			fmt.Fprintf(f, `{"type":"user","timestamp":%q,"uuid":"u%d","message":{"role":"user","content":%q}}`+"\n", now.Format(time.RFC3339), j, prompt)
 			fmt.Fprintf(f, `{"type":"assistant","timestamp":%q,"message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","name":"Edit","input":{"file_path":"internal/x.go"}}]}}`+"\n", now.Format(time.RFC3339), j, reply)
-			_, err := s.Capture(now, "user", prompt, shortterm.Meta{Project: proj, Transcript: tr})
+			_, err := s.Capture(now, "user", prompt, capture.Meta{Project: proj, Transcript: tr})
 			check(err)
-			_, err = s.Capture(now, "assistant", reply, shortterm.Meta{Project: proj, Transcript: tr})
+			_, err = s.Capture(now, "assistant", reply, capture.Meta{Project: proj, Transcript: tr})
 			check(err)
 		}
 		f.Close()

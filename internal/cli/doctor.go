@@ -14,7 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
@@ -531,7 +531,7 @@ func checkHookLog(rep *doctorReport, dir string, now time.Time) []runlog.Timing 
 }
 
 func checkPending(rep *doctorReport, dir string, now time.Time) {
-	store := shortterm.Store{Root: dir}
+	store := capture.Store{Root: dir}
 	ids, err := store.Projects()
 	if err != nil {
 		rep.add("warn", "check the permissions of the state dir", "sessions: %v", err)

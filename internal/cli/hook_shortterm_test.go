@@ -13,7 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -400,8 +400,8 @@ func TestCapturedHandOverIsNotCapturedAgain(t *testing.T) {
 	h.env[hook.CapturedEnv] = ""
 	h.turn(t, "s1", "Now add a test for it.", "I added a test.")
 	h.hook(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", "And one for the option."))
-	s := shortterm.Store{Root: filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")}.Session(project.ID(h.proj), "s1")
-	if _, err := s.Capture(time.Now(), "assistant", "I added the option's test.", shortterm.Meta{Project: h.proj}); err != nil {
+	s := capture.Store{Root: filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")}.Session(project.ID(h.proj), "s1")
+	if _, err := s.Capture(time.Now(), "assistant", "I added the option's test.", capture.Meta{Project: h.proj}); err != nil {
 		t.Fatal(err)
 	}
 	h.env[hook.CapturedEnv] = "s1"

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
@@ -39,7 +40,7 @@ func TestEveryCommandIsHousekeepingToTheDistiller(t *testing.T) {
 			{Role: transcript.RoleAssistant, Text: "Done.", ID: "a2"},
 		}
 		body := distill.Extractive(distill.Segment{Items: items, Dir: "/p"})
-		asked := bulletsUnder(body, "### "+distill.HeadAsked)
+		asked := bulletsUnder(body, "### "+daily.HeadAsked)
 		if len(asked) == 0 || countContaining(asked, arg) > 0 {
 			t.Errorf("%s is recorded as a request:\n%s", p, body)
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
 // flush runs a session's flush from a hook: inline with the extractive
@@ -28,7 +29,7 @@ func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final boo
 func (m *Memory) flushDetached(sc *scope, trigger string, final bool) error {
 	window := time.Duration(sc.cfg.Distiller.TimeoutSeconds)*time.Second + time.Minute
 	spawn := false
-	err := sc.sess.Update(func(s *State) error {
+	err := sc.sess.Update(func(s *capture.State) error {
 		if !s.Background.IsZero() && m.Now().Sub(s.Background) < window {
 			s.Again, s.AgainFinal = trigger, s.AgainFinal || final
 			return nil
@@ -40,7 +41,7 @@ func (m *Memory) flushDetached(sc *scope, trigger string, final bool) error {
 		return err
 	}
 	if err := m.startFlush(sc, trigger, final); err != nil {
-		sc.sess.Update(func(s *State) error { s.Background = time.Time{}; return nil })
+		sc.sess.Update(func(s *capture.State) error { s.Background = time.Time{}; return nil })
 		return err
 	}
 	return nil

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 )
 
 // BenchmarkCapture is the hot path's work inside the hook process.
 func BenchmarkCapture(b *testing.B) {
 	dir := b.TempDir()
-	s := Store{Root: dir}.Session("p", "s")
-	meta := Meta{Project: dir, Transcript: filepath.Join(dir, "t.jsonl")}
+	s := capture.Store{Root: dir}.Session("p", "s")
+	meta := capture.Meta{Project: dir, Transcript: filepath.Join(dir, "t.jsonl")}
 	text := strings.Repeat("a reply of a typical size ", 20)
 	for i := 0; b.Loop(); i++ {
 		if _, err := s.Capture(t0, "assistant", text, meta); err != nil {
@@ -28,7 +29,7 @@ func BenchmarkCapture(b *testing.B) {
 // BenchmarkFlushExtractive flushes a 20-reply segment with tool calls.
 func BenchmarkFlushExtractive(b *testing.B) {
 	dir := b.TempDir()
-	store := Store{Root: filepath.Join(dir, "state")}
+	store := capture.Store{Root: filepath.Join(dir, "state")}
 	root := filepath.Join(dir, "proj")
 	reply := strings.Repeat("I fixed the race by taking the lock first. ", 6)
 	for i := 0; b.Loop(); i++ {
@@ -40,8 +41,8 @@ func BenchmarkFlushExtractive(b *testing.B) {
 			q := fmt.Sprintf("Please fix problem %d in internal/x.go.", j)
 			fmt.Fprintf(f, `{"type":"user","timestamp":"2026-11-30T09:00:00Z","uuid":"u%d","message":{"role":"user","content":%q}}`+"\n", j, q)
 			fmt.Fprintf(f, `{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m%d","role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","name":"Edit","input":{"file_path":"internal/x.go"}}]}}`+"\n", j, reply)
-			s.Capture(t0, "user", q, Meta{Project: root, Transcript: tr})
-			s.Capture(t0, "assistant", reply, Meta{Project: root, Transcript: tr})
+			s.Capture(t0, "user", q, capture.Meta{Project: root, Transcript: tr})
+			s.Capture(t0, "assistant", reply, capture.Meta{Project: root, Transcript: tr})
 		}
 		f.Close()
 		b.StartTimer()

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -32,7 +33,7 @@ import (
 //     shows a message written well after it (its copy was then never
 //     going to come: a message the transcript spells differently) or
 //     [MaxCarried] newer keys push it out.
-func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]transcript.Item, []Carry) {
+func Combine(items []transcript.Item, entries []capture.Entry, carried []capture.Carry) ([]transcript.Item, []capture.Carry) {
 	out := make([]transcript.Item, 0, len(items)+2)
 	found := make([]bool, len(carried))
 	var newest time.Time
@@ -52,7 +53,7 @@ func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]trans
 			out = append(out, it)
 		}
 	}
-	var newCarried []Carry
+	var newCarried []capture.Carry
 	for i, c := range carried {
 		if !found[i] && !newest.After(c.Time.Add(carryGrace)) {
 			newCarried = append(newCarried, c)
@@ -60,7 +61,7 @@ func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]trans
 	}
 	p, lastMatch := 0, -1
 	for i, e := range entries {
-		k := MessageKey(e.Role, e.Text)
+		k := capture.MessageKey(e.Role, e.Text)
 		for j := p; j < len(out); j++ {
 			if out[j].Role == e.Role && itemKey(out[j]) == k {
 				p, lastMatch = j+1, i
@@ -81,7 +82,7 @@ func Combine(items []transcript.Item, entries []Entry, carried []Carry) ([]trans
 			}
 		}
 		out = append(out, transcript.Item{Role: e.Role, Text: text, Time: e.Time})
-		newCarried = append(newCarried, Carry{Key: MessageKey(e.Role, e.Text), Time: e.Time})
+		newCarried = append(newCarried, capture.Carry{Key: capture.MessageKey(e.Role, e.Text), Time: e.Time})
 	}
 	if len(newCarried) > MaxCarried {
 		newCarried = newCarried[len(newCarried)-MaxCarried:]
@@ -101,5 +102,5 @@ func itemKey(it transcript.Item) string {
 	if strings.TrimSpace(it.Text) == "" {
 		return ""
 	}
-	return MessageKey(it.Role, it.Text)
+	return capture.MessageKey(it.Role, it.Text)
 }

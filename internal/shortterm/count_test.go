@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -41,8 +42,8 @@ func toolResult(size int) string {
 func TestStopCountsEveryMessageWithText(t *testing.T) {
 	dir := t.TempDir()
 	tr := filepath.Join(dir, "t.jsonl")
-	s := Store{Root: filepath.Join(dir, "state")}.Session("p", "s1")
-	meta := Meta{Project: dir, Transcript: tr}
+	s := capture.Store{Root: filepath.Join(dir, "state")}.Session("p", "s1")
+	meta := capture.Meta{Project: dir, Transcript: tr}
 	write := func(lines ...string) {
 		f, err := os.OpenFile(tr, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -104,8 +105,8 @@ func TestTrivialRuleAndForce(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tr := filepath.Join(dir, "t.jsonl")
-			s := Store{Root: filepath.Join(dir, "state")}.Session("p", "s1")
-			meta := Meta{Project: dir, Transcript: tr}
+			s := capture.Store{Root: filepath.Join(dir, "state")}.Session("p", "s1")
+			meta := capture.Meta{Project: dir, Transcript: tr}
 			s.Capture(t0, "user", "rename the flag in main.go", meta)
 			os.WriteFile(tr, []byte(userLine("rename the flag in main.go")+asstLine("m1", "", tc.tool, filepath.Join(dir, "main.go"))+toolResult(5)), 0o600)
 			s.Capture(t0, "assistant", "Renamed the flag.", meta)
@@ -126,12 +127,12 @@ func TestTrivialRuleAndForce(t *testing.T) {
 func TestIDEMarkupMatches(t *testing.T) {
 	hookPrompt := "<ide_selection>The user selected lines 3-9 of main.go</ide_selection>\nwhy does this loop never end?"
 	items := []transcript.Item{u("why does this loop never end?"), a("The counter is never incremented.")}
-	out, carried := Combine(items, []Entry{ju(hookPrompt), ja("The counter is never incremented.")}, nil)
+	out, carried := Combine(items, []capture.Entry{ju(hookPrompt), ja("The counter is never incremented.")}, nil)
 	if len(out) != 2 || len(carried) != 0 {
 		t.Fatalf("got %q, %d carried", texts(out), len(carried))
 	}
 	// Not yet in the transcript: the carried prompt is shown cleaned.
-	out, _ = Combine(nil, []Entry{ju(hookPrompt)}, nil)
+	out, _ = Combine(nil, []capture.Entry{ju(hookPrompt)}, nil)
 	if len(out) != 1 || out[0].Text != "why does this loop never end?" {
 		t.Fatalf("got %q", texts(out))
 	}
@@ -141,7 +142,7 @@ func TestIDEMarkupMatches(t *testing.T) {
 // removed once it is an hour old; a fresh one (a write in progress) and
 // the session's own files stay; a second call the same day lists nothing.
 func TestCleanStaleRemovesOldTempFilesOnly(t *testing.T) {
-	store := Store{Root: t.TempDir()}
+	store := capture.Store{Root: t.TempDir()}
 	dir := filepath.Join(store.Root, "p")
 	os.MkdirAll(dir, 0o755)
 	old := filepath.Join(dir, ".s1.json.tmp-123")
@@ -175,7 +176,7 @@ func TestCleanStaleRemovesOldTempFilesOnly(t *testing.T) {
 // fresh one, a note, a look-alike name and anything reached through a
 // symbolic link stay.
 func TestCleanStaleSweepsMemoryFolders(t *testing.T) {
-	store := Store{Root: t.TempDir()}
+	store := capture.Store{Root: t.TempDir()}
 	os.MkdirAll(filepath.Join(store.Root, "p"), 0o755)
 	proj := t.TempDir()
 	short := filepath.Join(proj, ".claude", "memory_short")
@@ -239,7 +240,7 @@ func TestCleanStaleSweepsMemoryFolders(t *testing.T) {
 	os.MkdirAll(filepath.Join(linkProj, ".claude"), 0o755)
 	linked := filepath.Join(linkProj, ".claude", "memory_long")
 	os.Symlink(outside, linked)
-	if n, err := CleanStaleTemps(linked, now); n != 0 || err != nil {
+	if n, err := capture.CleanStaleTemps(linked, now); n != 0 || err != nil {
 		t.Errorf("swept through a linked folder: %d, %v", n, err)
 	}
 	if _, err := os.Lstat(stay[len(stay)-1]); err != nil {

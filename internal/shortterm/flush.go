@@ -71,19 +71,19 @@ type FlushResult struct {
 
 type snapshot struct {
 	from, to, jfrom, jto int64
-	carried              []Carry
+	carried              []capture.Carry
 	items                []transcript.Item
 	subItems             []transcript.Item // what subagents did
 	sub                  map[string]int64  // subagent offsets after the snapshot
 	cwd                  string            // where the session ran, as its lines say
-	st                   State
+	st                   capture.State
 }
 
 // FlushSession writes the session's unflushed segment as one daily section and
 // advances its cursors. Two flushers of one session never write the same
 // segment twice: each reads a snapshot under the session lock, and only
 // the one that finds the cursors unchanged at commit time writes.
-func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult, error) {
+func FlushSession(ctx context.Context, x *capture.Session, o FlushOptions) (FlushResult, error) {
 	crash := o.Crash
 	if crash == nil {
 		crash = func(string) {}
@@ -93,7 +93,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 	// Reading needs no fsync; update switches to a durable save when the
 	// cursors move (a settled intent, a dropped segment).
 	durable := false
-	err := x.UpdateWith(func(st *State) error {
+	err := x.UpdateWith(func(st *capture.State) error {
 		if err := x.Reconcile(st); err != nil {
 			return err
 		}
@@ -136,7 +136,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		}
 		snap = s
 		return nil
-	}, func(st *State) error {
+	}, func(st *capture.State) error {
 		if durable {
 			return x.Save(st)
 		}
@@ -169,7 +169,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 		seg.Title = o.Redact(seg.Title)
 	}
 	crash("after-distill")
-	err = x.Update(func(st *State) error {
+	err = x.Update(func(st *capture.State) error {
 		if err := finishIntent(x, st); err != nil {
 			return err
 		}
@@ -189,7 +189,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 			Start: seg.Start.Local(), End: seg.End.Local(), SessionID: x.ID, Trigger: o.Trigger, Title: seg.Title,
 			From: snap.from, To: snap.to, Seq: st.Flushes + 1, Body: body,
 		}
-		st.Intent = &Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
+		st.Intent = &capture.Intent{File: daily.Path(layout.DailyDir(), sec.End), Seq: sec.Seq,
 			Offset: snap.to, JournalOffset: snap.jto, Carried: snap.carried, Sub: snap.sub}
 		if err := x.Save(st); err != nil {
 			return err
@@ -220,7 +220,7 @@ func FlushSession(ctx context.Context, x *Session, o FlushOptions) (FlushResult,
 // forgetAndSync takes what was flushed out of the journal, then syncs the
 // pending marker. A journal that cannot be cleaned is a logged problem, not
 // a failed flush: the section is written and the next flush tries again.
-func forgetAndSync(x *Session, crash func(string)) error {
+func forgetAndSync(x *capture.Session, crash func(string)) error {
 	ferr := x.ForgetFlushed(crash)
 	if err := syncPending(x); err != nil {
 		return err
@@ -234,8 +234,8 @@ func forgetAndSync(x *Session, crash func(string)) error {
 // syncPending sets or clears the pending marker from the saved state. It
 // runs only after the state is saved, so a marker is never cleared for a
 // segment whose cursor has not durably moved.
-func syncPending(x *Session) error {
-	return atomicfile.WithLockTimeout(x.StatePath(), LockTimeout, func() error {
+func syncPending(x *capture.Session) error {
+	return atomicfile.WithLockTimeout(x.StatePath(), capture.LockTimeout, func() error {
 		st, err := x.Load()
 		if err != nil {
 			return err
@@ -247,7 +247,7 @@ func syncPending(x *Session) error {
 // readSegment takes the snapshot of the unflushed segment. It notes in st
 // what the transcript says of the session itself (its title, its id as
 // the lines give it): true whatever becomes of the segment.
-func readSegment(x *Session, st *State) (*snapshot, error) {
+func readSegment(x *capture.Session, st *capture.State) (*snapshot, error) {
 	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset}
 	entries, jto, err := x.ReadJournal(st.JournalOffset)
 	if err != nil {
@@ -324,7 +324,7 @@ const ScanMax = 256 << 20
 
 // advance moves the cursors past the snapshot and recounts what the hooks
 // journaled meanwhile.
-func advance(x *Session, st *State, s *snapshot, wrote bool) {
+func advance(x *capture.Session, st *capture.State, s *snapshot, wrote bool) {
 	st.Offset, st.JournalOffset = s.to, s.jto
 	st.Carried = s.carried
 	if s.sub != nil {
@@ -346,7 +346,7 @@ func advance(x *Session, st *State, s *snapshot, wrote bool) {
 // finishIntent settles a section write left half done by a dead flusher:
 // if the section reached the daily file the cursors move past it, else the
 // intent is dropped and the segment is flushed again.
-func finishIntent(x *Session, st *State) error {
+func finishIntent(x *capture.Session, st *capture.State) error {
 	in := st.Intent
 	if in == nil {
 		return nil

@@ -38,7 +38,7 @@ var ErrNoSession = capture.ErrNoSession
 // others; the errors are joined.
 func (m *Memory) Flush(ctx context.Context, req FlushRequest) ([]FlushReport, error) {
 	store := m.store()
-	var targets []*Session
+	var targets []*capture.Session
 	trigger := req.Trigger
 	switch {
 	case req.Session != "":
@@ -91,7 +91,7 @@ func (m *Memory) Flush(ctx context.Context, req FlushRequest) ([]FlushReport, er
 // while this one ran (the claude distiller's hooks do not start a second
 // background run); the last look and the release of the session's
 // background slot are one locked step.
-func (m *Memory) flushOne(ctx context.Context, s *Session, trigger string, final bool) ([]FlushReport, error) {
+func (m *Memory) flushOne(ctx context.Context, s *capture.Session, trigger string, final bool) ([]FlushReport, error) {
 	var reports []FlushReport
 	for range 8 {
 		res, err := m.flushStep(ctx, s, trigger, final)
@@ -100,7 +100,7 @@ func (m *Memory) flushOne(ctx context.Context, s *Session, trigger string, final
 		}
 		reports = append(reports, FlushReport{Session: s.ID, FlushResult: res})
 		again := false
-		err = s.Update(func(st *State) error {
+		err = s.Update(func(st *capture.State) error {
 			if st.Again != "" {
 				trigger, final, again = st.Again, st.AgainFinal, true
 				st.Again, st.AgainFinal = "", false
@@ -116,7 +116,7 @@ func (m *Memory) flushOne(ctx context.Context, s *Session, trigger string, final
 	return reports, nil
 }
 
-func (m *Memory) flushStep(ctx context.Context, s *Session, trigger string, final bool) (FlushResult, error) {
+func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger string, final bool) (FlushResult, error) {
 	start := m.Now()
 	st, err := s.Load()
 	if err != nil {

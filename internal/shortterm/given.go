@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -23,11 +24,11 @@ const (
 	givenBytes = 256 << 10
 )
 
-func givenPath(x *Session) string { return filepath.Join(x.Dir(), x.ID+".given") }
+func givenPath(x *capture.Session) string { return filepath.Join(x.Dir(), x.ID+".given") }
 
 // given is the set of sections the session was handed before. A missing
 // or unreadable file is an empty set: at worst a section is handed twice.
-func given(x *Session) map[string]bool {
+func given(x *capture.Session) map[string]bool {
 	keys := givenKeys(x)
 	set := make(map[string]bool, len(keys))
 	for _, k := range keys {
@@ -36,7 +37,7 @@ func given(x *Session) map[string]bool {
 	return set
 }
 
-func givenKeys(x *Session) []string {
+func givenKeys(x *capture.Session) []string {
 	data, err := safefs.ReadFile(givenPath(x), givenBytes)
 	if err != nil {
 		return nil
@@ -51,7 +52,7 @@ func givenKeys(x *Session) []string {
 }
 
 // addGiven adds keys to the session's set, keeping the newest [maxGiven].
-func addGiven(x *Session, keys []string) error {
+func addGiven(x *capture.Session, keys []string) error {
 	if len(keys) == 0 {
 		return nil
 	}

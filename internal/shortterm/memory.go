@@ -74,11 +74,11 @@ type scope struct {
 	layout project.Layout
 	id     string
 	cfg    *config.Effective
-	sess   *Session
-	meta   Meta
+	sess   *capture.Session
+	meta   capture.Meta
 }
 
-func (m *Memory) store() Store { return Store{Root: m.Sessions} }
+func (m *Memory) store() capture.Store { return capture.Store{Root: m.Sessions} }
 
 func (m *Memory) scope(h Hook) (*scope, error) {
 	cfg, err := m.Config(h.Root)
@@ -89,7 +89,7 @@ func (m *Memory) scope(h Hook) (*scope, error) {
 	return &scope{
 		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,
 		sess: m.store().Session(id, h.SessionID),
-		meta: Meta{Project: h.Root, Transcript: h.Transcript},
+		meta: capture.Meta{Project: h.Root, Transcript: h.Transcript},
 	}, nil
 }
 
@@ -117,7 +117,7 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if err != nil {
 		return err
 	}
-	var st *State
+	var st *capture.State
 	if h.Captured {
 		st, err = sc.sess.Load()
 	} else {
@@ -126,7 +126,7 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if err != nil {
 		return m.unrecorded(sc, h, err)
 	}
-	th := Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
+	th := capture.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
 	if !th.Due(st) {
 		return nil
 	}

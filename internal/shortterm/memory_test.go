@@ -12,6 +12,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
 // memoryFixture drives Memory as the hooks do, on one project, with a
@@ -147,7 +148,7 @@ func TestResumeHandsEachSectionOnce(t *testing.T) {
 // newest keys only, and a broken or planted file reads as empty or as its
 // valid lines, never as an error.
 func TestGivenIsBoundedAndSurvivesGarbage(t *testing.T) {
-	s := (Store{Root: t.TempDir()}).Session("p", "s")
+	s := (capture.Store{Root: t.TempDir()}).Session("p", "s")
 	var keys []string
 	for i := range maxGiven + 50 {
 		keys = append(keys, fmt.Sprintf("x#%d", i))

@@ -42,7 +42,7 @@ func (m *Memory) recoverUnrecorded(ctx context.Context, sc *scope, self string) 
 		other := m.store().Session(sc.id, id)
 		// The state starts at the transcript's beginning: what the hooks
 		// could not record is all in the transcript.
-		err = other.Update(func(st *State) error {
+		err = other.Update(func(st *capture.State) error {
 			st.Project, st.Transcript, st.Ended = sc.layout.Root, tr, true
 			return nil
 		})

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
@@ -18,8 +19,8 @@ var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.Local)
 
 func u(text string) transcript.Item { return transcript.Item{Role: "user", Text: text} }
 func a(text string) transcript.Item { return transcript.Item{Role: "assistant", Text: text} }
-func ju(text string) Entry          { return Entry{Role: "user", Text: text} }
-func ja(text string) Entry          { return Entry{Role: "assistant", Text: text} }
+func ju(text string) capture.Entry  { return capture.Entry{Role: "user", Text: text} }
+func ja(text string) capture.Entry  { return capture.Entry{Role: "assistant", Text: text} }
 
 func texts(items []transcript.Item) string {
 	var s []string
@@ -33,29 +34,29 @@ func TestCombine(t *testing.T) {
 	tests := []struct {
 		name        string
 		items       []transcript.Item
-		entries     []Entry
-		carried     []Carry
+		entries     []capture.Entry
+		carried     []capture.Carry
 		want        string
 		wantCarried int
 	}{
-		{"transcript complete", []transcript.Item{u("q1"), a("r1")}, []Entry{ju("q1"), ja("r1")}, nil, "u:q1|a:r1", 0},
-		{"stop lag: last reply only in journal", []transcript.Item{u("q1"), a("working"), u("q2")}, []Entry{ju("q1"), ja("r1"), ju("q2"), ja("r2")}, nil,
+		{"transcript complete", []transcript.Item{u("q1"), a("r1")}, []capture.Entry{ju("q1"), ja("r1")}, nil, "u:q1|a:r1", 0},
+		{"stop lag: last reply only in journal", []transcript.Item{u("q1"), a("working"), u("q2")}, []capture.Entry{ju("q1"), ja("r1"), ju("q2"), ja("r2")}, nil,
 			"u:q1|a:working|u:q2|a:r2", 1},
-		{"no transcript: journal is everything", nil, []Entry{ju("q1"), ja("r1")}, nil, "u:q1|a:r1", 2},
-		{"carried copy dropped", []transcript.Item{a("r2"), u("q3"), a("r3")}, []Entry{ju("q3"), ja("r3")}, []Carry{{Key: MessageKey("assistant", "r2")}},
+		{"no transcript: journal is everything", nil, []capture.Entry{ju("q1"), ja("r1")}, nil, "u:q1|a:r1", 2},
+		{"carried copy dropped", []transcript.Item{a("r2"), u("q3"), a("r3")}, []capture.Entry{ju("q3"), ja("r3")}, []capture.Carry{{Key: capture.MessageKey("assistant", "r2")}},
 			"u:q3|a:r3", 0},
-		{"whitespace differences match", []transcript.Item{u("fix  the\nbug"), a("done.\n\nok")}, []Entry{ju("fix the bug"), ja("done.\nok")}, nil,
+		{"whitespace differences match", []transcript.Item{u("fix  the\nbug"), a("done.\n\nok")}, []capture.Entry{ju("fix the bug"), ja("done.\nok")}, nil,
 			"u:fix  the\nbug|a:done.\n\nok", 0},
 		{"slash command markup matches the typed command", []transcript.Item{
 			u("<command-message>cerebro:remember</command-message>\n<command-name>/cerebro:remember</command-name>\n<command-args>the sky is blue</command-args>"), a("ok")},
-			[]Entry{ju("/cerebro:remember the sky is blue"), ja("ok")}, nil, "", 0},
+			[]capture.Entry{ju("/cerebro:remember the sky is blue"), ja("ok")}, nil, "", 0},
 		{"unmatched entry before a match is covered by the transcript", []transcript.Item{u("QUESTION ONE (edited)"), a("r1"), u("q2"), a("r2")},
-			[]Entry{ju("question one"), ja("r1"), ju("q2"), ja("r2")}, nil, "u:QUESTION ONE (edited)|a:r1|u:q2|a:r2", 0},
-		{"repeated prompt counted twice", []transcript.Item{u("continue"), a("r1"), u("continue")}, []Entry{ju("continue"), ja("r1"), ju("continue"), ja("r2")}, nil,
+			[]capture.Entry{ju("question one"), ja("r1"), ju("q2"), ja("r2")}, nil, "u:QUESTION ONE (edited)|a:r1|u:q2|a:r2", 0},
+		{"repeated prompt counted twice", []transcript.Item{u("continue"), a("r1"), u("continue")}, []capture.Entry{ju("continue"), ja("r1"), ju("continue"), ja("r2")}, nil,
 			"u:continue|a:r1|u:continue|a:r2", 1},
-		{"carried waits while the transcript has nothing newer", []transcript.Item{u("q3")}, []Entry{ju("q3")}, []Carry{{Key: MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 1},
-		{"carried given up once the transcript is well past it", []transcript.Item{{Role: "user", Text: "q3", Time: t0.Add(time.Hour)}}, []Entry{ju("q3")},
-			[]Carry{{Key: MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 0},
+		{"carried waits while the transcript has nothing newer", []transcript.Item{u("q3")}, []capture.Entry{ju("q3")}, []capture.Carry{{Key: capture.MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 1},
+		{"carried given up once the transcript is well past it", []transcript.Item{{Role: "user", Text: "q3", Time: t0.Add(time.Hour)}}, []capture.Entry{ju("q3")},
+			[]capture.Carry{{Key: capture.MessageKey("assistant", "gone"), Time: t0}}, "u:q3", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestCombine(t *testing.T) {
 // fixture is a session with a transcript file the test grows.
 type fixture struct {
 	t          *testing.T
-	sess       *Session
+	sess       *capture.Session
 	root, tr   string
 	now        time.Time
 	msgCounter int
@@ -87,7 +88,7 @@ func newFixture(t *testing.T) *fixture {
 	root := filepath.Join(dir, "proj")
 	os.MkdirAll(root, 0o755)
 	f := &fixture{t: t, root: root, tr: filepath.Join(dir, "t.jsonl"), now: t0}
-	f.sess = Store{Root: filepath.Join(dir, "state")}.Session("proj-1", "sess-abcdef123")
+	f.sess = capture.Store{Root: filepath.Join(dir, "state")}.Session("proj-1", "sess-abcdef123")
 	return f
 }
 
@@ -107,9 +108,9 @@ func (f *fixture) line(role, text string) {
 	fh.Close()
 }
 
-func (f *fixture) capture(role, text string) *State {
+func (f *fixture) capture(role, text string) *capture.State {
 	f.now = f.now.Add(time.Minute)
-	st, err := f.sess.Capture(f.now, role, text, Meta{Project: f.root, Transcript: f.tr})
+	st, err := f.sess.Capture(f.now, role, text, capture.Meta{Project: f.root, Transcript: f.tr})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -309,7 +310,7 @@ func FuzzJournal(f *testing.F) {
 	f.Add([]byte(`{"r":"user","t":"hi","ts":"2026-11-30T09:00:00Z"}` + "\n" + `{"r":"x"}` + "\n{bad"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
-		s := Store{Root: dir}.Session("p", "s")
+		s := capture.Store{Root: dir}.Session("p", "s")
 		os.MkdirAll(filepath.Dir(s.JournalPath()), 0o755)
 		os.WriteFile(s.JournalPath(), data, 0o600)
 		entries, end, err := s.ReadJournal(0)
@@ -357,7 +358,7 @@ func TestResumedSessionSkipsHistoryBeforeCerebro(t *testing.T) {
 		f.line("user", fmt.Sprintf("old question %d", i))
 		f.line("assistant", fmt.Sprintf("old answer %d", i))
 	}
-	if _, err := f.sess.Touch(f.now, Meta{Project: f.root, Transcript: f.tr}, false); err != nil {
+	if _, err := f.sess.Touch(f.now, capture.Meta{Project: f.root, Transcript: f.tr}, false); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {

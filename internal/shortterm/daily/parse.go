@@ -24,6 +24,9 @@ const (
 	HeadFinal   = "Final message"     // the segment's last assistant message
 )
 
+// Headings lists the subsections in order.
+var Headings = []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles, HeadBefore, HeadFinal}
+
 // emptyBody stands for a section whose distillate was empty.
 const emptyBody = "_(no dialogue text)_"
 

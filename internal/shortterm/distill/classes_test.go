@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 )
 
 // One test per failure class the reference lists (transcript-outcomes.md
@@ -33,12 +35,12 @@ func TestRefusedWriteIsNotDone(t *testing.T) {
 		write("/p/CLAUDE.md", failed("Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.")).
 		say("I've created CLAUDE.md with the setup steps.").
 		body()
-	if got := sectionOf(body, HeadNotDone); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
+	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
-	assertNone(t, body, HeadFiles, "CLAUDE.md")
-	assertNone(t, body, HeadDone, "CLAUDE.md", "created")
-	if !contains(sectionOf(body, HeadOpen), "not done: write `CLAUDE.md`") {
+	assertNone(t, body, daily.HeadFiles, "CLAUDE.md")
+	assertNone(t, body, daily.HeadDone, "CLAUDE.md", "created")
+	if !contains(sectionOf(body, daily.HeadOpen), "not done: write `CLAUDE.md`") {
 		t.Errorf("the unfixed failure is not open:\n%s", body)
 	}
 }
@@ -50,7 +52,7 @@ func TestPermissionRefusalIsNotDone(t *testing.T) {
 		bash("ls ~/.claude", failed("ls in '~/.claude' was blocked. For security, Claude Code may only list files in the allowed working directories for this session: /p.")).
 		say("Yes: the help output lists WebSearch among the default tools.").
 		body()
-	nd := sectionOf(body, HeadNotDone)
+	nd := sectionOf(body, daily.HeadNotDone)
 	if !contains(nd, "WebSearch `claude -p websearch`: not allowed (Claude requested permissions to use WebSearch") ||
 		!contains(nd, "`ls ~/.claude`: not allowed (ls in '~/.claude' was blocked.") {
 		t.Errorf("not done: %q", nd)
@@ -64,14 +66,14 @@ func TestUserRejectionWithReason(t *testing.T) {
 		bash("pnpm install", ok("Packages: +12\nDone in 2.1s")).
 		say("Installed vite with pnpm.").
 		body()
-	if got := sectionOf(body, HeadNotDone); !reflect.DeepEqual(got, []string{"`npm install`: rejected by the user (“use pnpm”)"}) {
+	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"`npm install`: rejected by the user (“use pnpm”)"}) {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
-	if got := sectionOf(body, HeadDecided); !contains(got, "the user turned down `npm install`: “use pnpm”") {
+	if got := sectionOf(body, daily.HeadDecided); !contains(got, "the user turned down `npm install`: “use pnpm”") {
 		t.Errorf("decided: %q", got)
 	}
 	// A rejection is the user's choice, not work left open.
-	assertNone(t, body, HeadOpen, "npm install")
+	assertNone(t, body, daily.HeadOpen, "npm install")
 }
 
 func TestHookBlockedCommitIsNotACommit(t *testing.T) {
@@ -80,10 +82,10 @@ func TestHookBlockedCommitIsNotACommit(t *testing.T) {
 		bash(`git commit -m "Add the flag"`, failed(`PreToolUse:Bash hook blocking error from command: "guard": no commits on main`)).
 		say("Committed.").
 		body()
-	if nd := sectionOf(blocked, HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
+	if nd := sectionOf(blocked, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
 		t.Errorf("not done: %q\n%s", nd, blocked)
 	}
-	assertNone(t, blocked, HeadDone, "committed")
+	assertNone(t, blocked, daily.HeadDone, "committed")
 
 	// Git's own pre-commit hook refusing, seven times: one line, the
 	// count, git's words.
@@ -92,10 +94,10 @@ func TestHookBlockedCommitIsNotACommit(t *testing.T) {
 		s.bash("git commit -m \"$(cat <<'EOF'\nFix the parser\nEOF\n)\"", failed("Exit code 1\nruff....................Failed\n- hook id: ruff\nerror: 3 lint errors"))
 	}
 	body := s.say("I committed the fix.").body()
-	if nd := sectionOf(body, HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
+	if nd := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
 		t.Errorf("not done: %q\n%s", nd, body)
 	}
-	assertNone(t, body, HeadDone, "committed")
+	assertNone(t, body, daily.HeadDone, "committed")
 }
 
 func TestHeredocCommitKeepsHashAndSubject(t *testing.T) {
@@ -113,16 +115,16 @@ func TestHeredocCommitKeepsHashAndSubject(t *testing.T) {
 		"pushed spotter-gqc (new branch) to github.com:marot/spotter.git",
 		"tagged v0.3.0",
 	}
-	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, want) {
 		t.Errorf("done:\n got %q\nwant %q", got, want)
 	}
 	// The push that failed first and then worked is a lesson, not open.
-	if !contains(sectionOf(body, HeadLearned), "git push: 1 attempt failed (fatal: The current branch spotter-gqc has no upstream branch.) before one succeeded") {
-		t.Errorf("learned: %q", sectionOf(body, HeadLearned))
+	if !contains(sectionOf(body, daily.HeadLearned), "git push: 1 attempt failed (fatal: The current branch spotter-gqc has no upstream branch.) before one succeeded") {
+		t.Errorf("learned: %q", sectionOf(body, daily.HeadLearned))
 	}
-	assertNone(t, body, HeadNotDone, "push")
-	if !contains(sectionOf(body, HeadOpen), "no pull request opened yet: https://github.com/marot/spotter/pull/new/spotter-gqc") {
-		t.Errorf("open: %q", sectionOf(body, HeadOpen))
+	assertNone(t, body, daily.HeadNotDone, "push")
+	if !contains(sectionOf(body, daily.HeadOpen), "no pull request opened yet: https://github.com/marot/spotter/pull/new/spotter-gqc") {
+		t.Errorf("open: %q", sectionOf(body, daily.HeadOpen))
 	}
 }
 
@@ -132,7 +134,7 @@ func TestPullRequestURL(t *testing.T) {
 		bash(`gh pr create --title "Add flag" --body "x"`, ok("Creating pull request for feat into main\n\nhttps://github.com/o/r/pull/42")).
 		say("Opened.").
 		body()
-	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, []string{"opened PR https://github.com/o/r/pull/42"}) {
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"opened PR https://github.com/o/r/pull/42"}) {
 		t.Errorf("done: %q", got)
 	}
 }
@@ -151,7 +153,7 @@ func TestQuietCommitHashFromLaterLog(t *testing.T) {
 		"committed 1a6b0e2 Add the table tests",
 		"committed (git printed no hash) Not logged yet",
 	}
-	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, want) {
 		t.Errorf("done:\n got %q\nwant %q", got, want)
 	}
 }
@@ -165,23 +167,23 @@ func TestFailingThenPassingTests(t *testing.T) {
 		bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("27 passed, 1 skipped in 1.48s")).
 		say("All green.").
 		body()
-	if got := sectionOf(body, HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s); 1 earlier run failed: test_version_mismatch"}) {
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s); 1 earlier run failed: test_version_mismatch"}) {
 		t.Errorf("done: %q\n%s", got, body)
 	}
-	assertNone(t, body, HeadNotDone, "pytest")
+	assertNone(t, body, daily.HeadNotDone, "pytest")
 
 	still := newSession(t).
 		user("run the suite").
 		bash("mix test 2>&1 | tail -5", ok("Finished in 1.5 seconds\n5 tests, 4 failures")).
 		say("Four tests fail in the review page.").
 		body()
-	if got := sectionOf(still, HeadNotDone); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
+	if got := sectionOf(still, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
 		t.Errorf("not done: %q\n%s", got, still)
 	}
-	if !contains(sectionOf(still, HeadOpen), "tests failing: mix test") {
-		t.Errorf("open: %q", sectionOf(still, HeadOpen))
+	if !contains(sectionOf(still, daily.HeadOpen), "tests failing: mix test") {
+		t.Errorf("open: %q", sectionOf(still, daily.HeadOpen))
 	}
-	assertNone(t, still, HeadDone, "tests")
+	assertNone(t, still, daily.HeadDone, "tests")
 }
 
 func TestPendingTodos(t *testing.T) {
@@ -198,12 +200,12 @@ func TestPendingTodos(t *testing.T) {
 		call("TodoWrite", todos("completed", "in_progress", "pending"), ok("Todos have been modified successfully.")).
 		say("The migration is written; the tests are next.").
 		body()
-	open := sectionOf(body, HeadOpen)
+	open := sectionOf(body, daily.HeadOpen)
 	if !reflect.DeepEqual(open[:2], []string{"in progress: Add the tests", "todo: Update the docs"}) || contains(open, "migration") {
 		t.Errorf("open: %q", open)
 	}
 	// The model's own "completed" is a claim: it is not listed as done.
-	assertNone(t, body, HeadDone, "migration")
+	assertNone(t, body, daily.HeadDone, "migration")
 }
 
 func TestTaskToolsState(t *testing.T) {
@@ -214,7 +216,7 @@ func TestTaskToolsState(t *testing.T) {
 		call("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}, ok("Updated task #1 status")).
 		say("Schema done.").
 		body()
-	if open := sectionOf(body, HeadOpen); !contains(open, "todo: Review page") || contains(open, "Schema") {
+	if open := sectionOf(body, daily.HeadOpen); !contains(open, "todo: Review page") || contains(open, "Schema") {
 		t.Errorf("open: %q", open)
 	}
 }
@@ -235,14 +237,14 @@ func TestCompactionSummaryIsBeforeCompaction(t *testing.T) {
 		"Current Work: Working on spotter-gqc.6.",
 		"Optional Next Step: Finish gqc.6.",
 	}
-	if got := sectionOf(body, HeadBefore); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadBefore); !reflect.DeepEqual(got, want) {
 		t.Errorf("before compaction:\n got %q\nwant %q", got, want)
 	}
 	if strings.Contains(body, "Analysis") || strings.Contains(body, "read the full transcript") {
 		t.Errorf("the summary's framing leaked:\n%s", body)
 	}
 	// The summary is Claude Code's retelling, never a request.
-	assertNone(t, body, HeadAsked, "spotter-gqc")
+	assertNone(t, body, daily.HeadAsked, "spotter-gqc")
 }
 
 func TestShortAnswerAnswers(t *testing.T) {
@@ -250,8 +252,8 @@ func TestShortAnswerAnswers(t *testing.T) {
 		user("Which port does the dev server use?").
 		say("Port 3700.").
 		body()
-	assertNone(t, body, HeadOpen, "unanswered")
-	if got := sectionOf(body, HeadFinal); !reflect.DeepEqual(got, []string{"Port 3700."}) {
+	assertNone(t, body, daily.HeadOpen, "unanswered")
+	if got := sectionOf(body, daily.HeadFinal); !reflect.DeepEqual(got, []string{"Port 3700."}) {
 		t.Errorf("final: %q", got)
 	}
 	// Answered earlier in the segment: shown under its request.
@@ -259,13 +261,13 @@ func TestShortAnswerAnswers(t *testing.T) {
 		user("Which port does the dev server use?").say("Port 3700.").
 		user("And how do I reload the config?").say("Then restart.").
 		body()
-	if got := sectionOf(two, HeadAsked); !reflect.DeepEqual(got, []string{"Which port does the dev server use?", "And how do I reload the config?"}) {
+	if got := sectionOf(two, daily.HeadAsked); !reflect.DeepEqual(got, []string{"Which port does the dev server use?", "And how do I reload the config?"}) {
 		t.Errorf("asked: %q\n%s", got, two)
 	}
 	if !strings.Contains(two, "  - answer: Port 3700.") {
 		t.Errorf("the earlier answer is not under its request:\n%s", two)
 	}
-	assertNone(t, two, HeadOpen, "unanswered")
+	assertNone(t, two, daily.HeadOpen, "unanswered")
 }
 
 func TestInlineSidechainWritesAreTheSessions(t *testing.T) {
@@ -276,14 +278,14 @@ func TestInlineSidechainWritesAreTheSessions(t *testing.T) {
 	s.side = false
 	body := s.call("Task", map[string]any{"description": "server", "prompt": "Write the server", "subagent_type": "general-purpose"},
 		ok("Done: server.js")).say("The app is built.").body()
-	if files := sectionOf(body, HeadFiles); !contains(files, "changed: `server.js`") || contains(files, "secret.env") {
+	if files := sectionOf(body, daily.HeadFiles); !contains(files, "changed: `server.js`") || contains(files, "secret.env") {
 		t.Errorf("files: %q", files)
 	}
-	if !contains(sectionOf(body, HeadNotDone), "write `secret.env` (subagent): not allowed") {
-		t.Errorf("not done: %q", sectionOf(body, HeadNotDone))
+	if !contains(sectionOf(body, daily.HeadNotDone), "write `secret.env` (subagent): not allowed") {
+		t.Errorf("not done: %q", sectionOf(body, daily.HeadNotDone))
 	}
-	if !contains(sectionOf(body, HeadDone), "ran subagent “server” (general-purpose)") {
-		t.Errorf("done: %q", sectionOf(body, HeadDone))
+	if !contains(sectionOf(body, daily.HeadDone), "ran subagent “server” (general-purpose)") {
+		t.Errorf("done: %q", sectionOf(body, daily.HeadDone))
 	}
 }
 
@@ -297,7 +299,7 @@ func TestFoldingKeepsTheDifferingArgument(t *testing.T) {
 		bash("uv run pytest tests/b.py -q", ok("1 passed in 0.1s")).
 		say("Closed.").
 		body()
-	ran := sectionOf(body, HeadFiles)
+	ran := sectionOf(body, daily.HeadFiles)
 	if !contains(ran, "`bd close spotter-gqc.4, spotter-gqc.5, spotter-gqc.6`") || !contains(ran, "`uv run pytest -x tests/a.py` ×2") {
 		t.Errorf("ran: %q", ran)
 	}
@@ -310,7 +312,7 @@ func TestCompletionClaimsAndMarkupAreNeverOpen(t *testing.T) {
 			"<details><summary>More</summary>\n\n**Next step:** run it on [staging](https://x.example/s).\n\nShall I open the PR?").
 		body()
 	want := []string{"Next step: run it on staging.", "Shall I open the PR?"}
-	if got := sectionOf(body, HeadOpen); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadOpen); !reflect.DeepEqual(got, want) {
 		t.Errorf("open:\n got %q\nwant %q", got, want)
 	}
 }
@@ -353,7 +355,7 @@ func TestTracebackNamesItsError(t *testing.T) {
 		bash("coderabbit-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/x/bin/coderabbit-extract\", line 4, in <module>\n    from extract_coderabbit_feedback import main\nModuleNotFoundError: No module named 'extract_coderabbit_feedback'")).
 		say("The module cannot be imported.").
 		body()
-	if got := sectionOf(body, HeadNotDone); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
+	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
 		t.Errorf("not done: %q", got)
 	}
 }

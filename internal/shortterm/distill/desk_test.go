@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -21,7 +22,7 @@ func TestDeskCommandsAreTheDesksWork(t *testing.T) {
 		assistant("a3", "I rebuilt rollup.md. We decided to pause hermes until the client signs, because the budget is not approved."),
 	}
 	desk := Extractive(Segment{Items: items, Desk: true})
-	asked := sectionOf(desk, HeadAsked)
+	asked := sectionOf(desk, daily.HeadAsked)
 	if len(asked) != 3 || !strings.Contains(asked[1], "/cerebro:org_ingest --case apollo") {
 		t.Fatalf("the desk's requests are not kept:\n%s", desk)
 	}
@@ -31,7 +32,7 @@ func TestDeskCommandsAreTheDesksWork(t *testing.T) {
 		}
 	}
 	project := Extractive(Segment{Items: items})
-	if len(sectionOf(project, HeadAsked)) != 0 || strings.Contains(project, "pause hermes") {
+	if len(sectionOf(project, daily.HeadAsked)) != 0 || strings.Contains(project, "pause hermes") {
 		t.Fatalf("outside the desk the org commands are housekeeping:\n%s", project)
 	}
 	// Session commands stay housekeeping in the desk too.

@@ -1,7 +1,7 @@
 // Package distill turns a segment of a session into the distillate that a
 // flush writes into the daily file: the body of one "## " section, made of
 // "### " subsections (Asked, Done, Not done, Decided, Learned, Open, Files
-// and commands, Before compaction, Final message; [Headings]), each a
+// and commands, Before compaction, Final message; [daily.Headings]), each a
 // bullet list present only when non-empty.
 //
 // Done and Not done come only from the tool results the segment's calls
@@ -19,7 +19,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -44,23 +43,6 @@ type Segment struct {
 	// Title is the session's title, when Claude Code gave it one.
 	Title string
 }
-
-// The subsection headings, in the order they appear: the daily format's,
-// which package daily owns (its readers look the lists up by them).
-const (
-	HeadAsked   = daily.HeadAsked
-	HeadDone    = daily.HeadDone
-	HeadNotDone = daily.HeadNotDone
-	HeadDecided = daily.HeadDecided
-	HeadLearned = daily.HeadLearned
-	HeadOpen    = daily.HeadOpen
-	HeadFiles   = daily.HeadFiles
-	HeadBefore  = daily.HeadBefore
-	HeadFinal   = daily.HeadFinal
-)
-
-// Headings lists the subsections in order.
-var Headings = []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles, HeadBefore, HeadFinal}
 
 // MaxBody bounds an extractive body. A distillate is read at session
 // start inside a context budget of 9,000 characters, which must hold the

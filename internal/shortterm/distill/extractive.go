@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -49,15 +50,15 @@ func Extractive(seg Segment) string {
 		return "" // acknowledgements and session commands only
 	}
 	sections := []section{
-		{head: HeadAsked, bullets: asked, elastic: true},
-		{head: HeadDone, bullets: capKeepEnds(f.done, maxDone, " earlier outcomes")},
-		{head: HeadNotDone, bullets: capKeepEnds(f.notDone, maxNotDone, " earlier failures")},
-		{head: HeadDecided, bullets: decided},
-		{head: HeadLearned, bullets: learned},
-		{head: HeadOpen, bullets: open},
-		{head: HeadFiles, bullets: files},
-		{head: HeadBefore, bullets: before, elastic: true},
-		{head: HeadFinal, bullets: final, elastic: true},
+		{head: daily.HeadAsked, bullets: asked, elastic: true},
+		{head: daily.HeadDone, bullets: capKeepEnds(f.done, maxDone, " earlier outcomes")},
+		{head: daily.HeadNotDone, bullets: capKeepEnds(f.notDone, maxNotDone, " earlier failures")},
+		{head: daily.HeadDecided, bullets: decided},
+		{head: daily.HeadLearned, bullets: learned},
+		{head: daily.HeadOpen, bullets: open},
+		{head: daily.HeadFiles, bullets: files},
+		{head: daily.HeadBefore, bullets: before, elastic: true},
+		{head: daily.HeadFinal, bullets: final, elastic: true},
 	}
 	return render(fit(sections, MaxBody))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
@@ -75,7 +76,7 @@ func TestAskedRules(t *testing.T) {
 		user("line one\n\n  line two"),
 		user(long),
 	}
-	got := sectionOf(Extractive(Segment{Items: items}), HeadAsked)
+	got := sectionOf(Extractive(Segment{Items: items}), daily.HeadAsked)
 	want := []string{
 		"Can you add a health endpoint?",
 		"/review the auth module",
@@ -87,7 +88,7 @@ func TestAskedRules(t *testing.T) {
 		t.Errorf("asked:\n got %q\nwant %q", got, want)
 	}
 	huge := strings.Repeat("word ", 1000)
-	got = sectionOf(Extractive(Segment{Items: []transcript.Item{user(huge)}}), HeadAsked)
+	got = sectionOf(Extractive(Segment{Items: []transcript.Item{user(huge)}}), daily.HeadAsked)
 	if n := utf8.RuneCountInString(got[0]); n > askRunes || n < askRunes-20 {
 		t.Errorf("a huge request is %d runes, want just under %d", n, askRunes)
 	}
@@ -98,7 +99,7 @@ func TestAskedCap(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		items = append(items, user("request number "+itoa(i)))
 	}
-	got := sectionOf(Extractive(Segment{Items: items}), HeadAsked)
+	got := sectionOf(Extractive(Segment{Items: items}), daily.HeadAsked)
 	// The first request (the goal) and the newest stay; the oldest of the
 	// middle go, with one note.
 	want := []string{"request number 0", "… 13 more requests left out", "request number 14",
@@ -120,16 +121,16 @@ func TestDoneOnlyFromToolResults(t *testing.T) {
 		user("why is it slow?").
 		say("Great question! The query scans the whole table because the index is on the wrong column.").
 		body()
-	if done := sectionOf(body, HeadDone); len(done) != 0 {
+	if done := sectionOf(body, daily.HeadDone); len(done) != 0 {
 		t.Errorf("done holds claims: %q", done)
 	}
 	if !strings.Contains(body, "  - answer: I've fixed the nil check in the login handler. All 63 tests passed. The commit is 3f9a2c1.") {
 		t.Errorf("the first turn's answer is not under its request:\n%s", body)
 	}
-	if got := sectionOf(body, HeadFinal); !reflect.DeepEqual(got, []string{"Great question! The query scans the whole table because the index is on the wrong column."}) {
+	if got := sectionOf(body, daily.HeadFinal); !reflect.DeepEqual(got, []string{"Great question! The query scans the whole table because the index is on the wrong column."}) {
 		t.Errorf("final: %q", got)
 	}
-	if files := sectionOf(body, HeadFiles); !reflect.DeepEqual(files, []string{"changed: `login.go`"}) {
+	if files := sectionOf(body, daily.HeadFiles); !reflect.DeepEqual(files, []string{"changed: `login.go`"}) {
 		t.Errorf("files: %q", files)
 	}
 }
@@ -138,7 +139,7 @@ func TestDoneOnlyFromToolResults(t *testing.T) {
 // words, line by line, without code blocks and markup, bounded.
 func TestFinalMessageWithoutMarkup(t *testing.T) {
 	msg := "## Summary\n\n**Fixed** the [parser](src/p.go#L3).\n\n```go\nfunc x() {}\n```\n\n| Bead | Task |\n|---|---|\n| gqc.1 | schema |\n\n- one\n- two\n\n" + strings.Repeat("long line ", 300)
-	got := sectionOf(newSession(t).user("fix the parser").say(msg).body(), HeadFinal)
+	got := sectionOf(newSession(t).user("fix the parser").say(msg).body(), daily.HeadFinal)
 	if len(got) < 6 || !reflect.DeepEqual(got[:6], []string{"Summary", "Fixed the parser.", "Bead · Task", "gqc.1 · schema", "one", "two"}) {
 		t.Errorf("final: %q", got)
 	}
@@ -158,7 +159,7 @@ func TestDecidedRules(t *testing.T) {
 		user("Agreed. Решили: будем хранить конфиг в TOML."),
 		assistant("a2", "Let's go with the short flag names:\n- `-v` for verbose"),
 	}
-	got := sectionOf(Extractive(Segment{Items: items}), HeadDecided)
+	got := sectionOf(Extractive(Segment{Items: items}), daily.HeadDecided)
 	want := []string{
 		"We'll use SQLite for now because it needs no server.",
 		"Agreed.",
@@ -216,7 +217,7 @@ func TestOpenRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := sectionOf(Extractive(Segment{Items: tt.items}), HeadOpen)
+			got := sectionOf(Extractive(Segment{Items: tt.items}), daily.HeadOpen)
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("open:\n got %q\nwant %q", got, tt.want)
 			}
@@ -246,7 +247,7 @@ func TestFilesAndCommands(t *testing.T) {
 		// when something else ran.
 		"ran: `cat <<'EOF' > x …`",
 	}
-	if got := sectionOf(body, HeadFiles); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadFiles); !reflect.DeepEqual(got, want) {
 		t.Errorf("files and commands:\n got %q\nwant %q", got, want)
 	}
 }
@@ -277,7 +278,7 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 	if strings.Contains(body, "<!--") {
 		t.Error("a bullet carries an HTML comment that could pass for a segment marker")
 	}
-	for _, head := range []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles, HeadFinal} {
+	for _, head := range []string{daily.HeadAsked, daily.HeadDone, daily.HeadNotDone, daily.HeadDecided, daily.HeadLearned, daily.HeadOpen, daily.HeadFiles, daily.HeadFinal} {
 		if len(sectionOf(body, head)) == 0 {
 			t.Errorf("subsection %s was dropped entirely:\n%s", head, body)
 		}
@@ -306,7 +307,7 @@ func TestExtractiveDeterministic(t *testing.T) {
 		if n := utf8.RuneCountInString(first); n > MaxBody {
 			t.Errorf("%s: body %d characters", path, n)
 		}
-		if len(items) > 0 && hasRequest(items) && len(sectionOf(first, HeadAsked)) == 0 {
+		if len(items) > 0 && hasRequest(items) && len(sectionOf(first, daily.HeadAsked)) == 0 {
 			t.Errorf("%s: requests but no Asked", path)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -43,7 +44,7 @@ No preamble, no closing remarks, no other headings, no code blocks. Under 2000 c
 // modelHeadings are the subsections the model writes; the session's own
 // words (the compaction summary, the final message) are added
 // as the extractive distiller takes them, never rewritten by a model.
-var modelHeadings = []string{HeadAsked, HeadDone, HeadNotDone, HeadDecided, HeadLearned, HeadOpen, HeadFiles}
+var modelHeadings = []string{daily.HeadAsked, daily.HeadDone, daily.HeadNotDone, daily.HeadDecided, daily.HeadLearned, daily.HeadOpen, daily.HeadFiles}
 
 // Prompt is the request the claude distiller sends: instructions, the
 // segment's bounds, and its dialogue (the newest part when it is long).
@@ -157,7 +158,7 @@ var (
 // canonical maps a heading as a model may write it to ours.
 func canonical(h string) string {
 	h = strings.Trim(strings.TrimSpace(h), "*_:")
-	for _, want := range Headings {
+	for _, want := range daily.Headings {
 		if strings.EqualFold(h, want) {
 			return want
 		}
@@ -208,10 +209,10 @@ func Clean(out string) (string, error) {
 		}
 	}
 	if !found {
-		return "", fmt.Errorf("%w: no ### subsection among %s", ErrBadOutput, strings.Join(Headings, ", "))
+		return "", fmt.Errorf("%w: no ### subsection among %s", ErrBadOutput, strings.Join(daily.Headings, ", "))
 	}
 	var sections []section
-	for _, h := range Headings {
+	for _, h := range daily.Headings {
 		sections = append(sections, section{head: h, bullets: bullets[h]})
 	}
 	body := render(fit(sections, maxClaudeBody))
@@ -231,16 +232,16 @@ func withOwnWords(body string, seg Segment) string {
 	sections := parseBody(body)
 	for i := range sections {
 		switch sections[i].head {
-		case HeadBefore:
+		case daily.HeadBefore:
 			sections[i].bullets, sections[i].elastic = beforeCompaction(seg.Items), true
-		case HeadFinal:
+		case daily.HeadFinal:
 			sections[i].bullets, sections[i].elastic = finalMessage(sc, turns), true
 		}
 	}
 	return render(fit(sections, maxClaudeBody))
 }
 
-// parseBody reads a body back into its sections, in [Headings] order.
+// parseBody reads a body back into its sections, in [daily.Headings] order.
 func parseBody(body string) []section {
 	bullets := map[string][]string{}
 	current := ""
@@ -254,7 +255,7 @@ func parseBody(body string) []section {
 		}
 	}
 	var out []section
-	for _, h := range Headings {
+	for _, h := range daily.Headings {
 		out = append(out, section{head: h, bullets: bullets[h]})
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -28,15 +29,15 @@ func TestCerebroCommandsAreHousekeeping(t *testing.T) {
 		user("/cerebro:doctor"),
 	}
 	body := Extractive(Segment{Items: items, Dir: "/p"})
-	if got := sectionOf(body, HeadAsked); !reflect.DeepEqual(got, []string{"Add a retry to the uploader"}) {
+	if got := sectionOf(body, daily.HeadAsked); !reflect.DeepEqual(got, []string{"Add a retry to the uploader"}) {
 		t.Errorf("asked: %q", got)
 	}
-	if got := sectionOf(body, HeadOpen); len(got) != 0 {
+	if got := sectionOf(body, daily.HeadOpen); len(got) != 0 {
 		t.Errorf("open: %q", got)
 	}
 	// A memory command is listed as run, as typed; its outcome is the
 	// memory's own record.
-	if files := sectionOf(body, HeadFiles); !contains(files, "cerebro: `/cerebro:memory_long_active on`") {
+	if files := sectionOf(body, daily.HeadFiles); !contains(files, "cerebro: `/cerebro:memory_long_active on`") {
 		t.Errorf("files: %q", files)
 	}
 	if strings.Contains(body, "kestrel") || strings.Contains(body, "memhook") {
@@ -68,11 +69,11 @@ func TestUserWordsMakeDecisionsAndLessons(t *testing.T) {
 		"plan approved: Add the quality alias — Install the deps; Add `mix quality`",
 		"chose: Which tools should we set up? → Credo + Dialyxir (Skip Sobelow)",
 	}
-	if got := sectionOf(body, HeadDecided); !reflect.DeepEqual(got, wantDecided) {
+	if got := sectionOf(body, daily.HeadDecided); !reflect.DeepEqual(got, wantDecided) {
 		t.Errorf("decided:\n got %q\nwant %q", got, wantDecided)
 	}
 	wantLearned := []string{"No Igniter installers exist for credo", "The project already has igniter", "a Stop hook blocked the turn: save memories first"}
-	if got := sectionOf(body, HeadLearned); !reflect.DeepEqual(got, wantLearned) {
+	if got := sectionOf(body, daily.HeadLearned); !reflect.DeepEqual(got, wantLearned) {
 		t.Errorf("learned:\n got %q\nwant %q", got, wantLearned)
 	}
 }
@@ -84,7 +85,7 @@ func TestShortReplyToAQuestionIsAChoice(t *testing.T) {
 		user("migrate the config").say("The config is migrated. Shall I remove the old loader too?").
 		user("yes").say("Removed.").
 		body()
-	if got := sectionOf(body, HeadDecided); !reflect.DeepEqual(got, []string{"Shall I remove the old loader too? — the user: yes"}) {
+	if got := sectionOf(body, daily.HeadDecided); !reflect.DeepEqual(got, []string{"Shall I remove the old loader too? — the user: yes"}) {
 		t.Errorf("decided: %q", got)
 	}
 }
@@ -99,7 +100,7 @@ func TestOpenIgnoresTopicWords(t *testing.T) {
 		assistant("a2", "Let me check.", transcript.Tool{Name: "Bash", Target: "mix phx.server"}),
 		said(transcript.KindInterrupted, "interrupted"),
 	}
-	got := sectionOf(Extractive(Segment{Items: items}), HeadOpen)
+	got := sectionOf(Extractive(Segment{Items: items}), daily.HeadOpen)
 	if want := []string{"interrupted, not resolved: the server does not start"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("open: %q, want %q", got, want)
 	}
@@ -116,14 +117,14 @@ func TestCommandsFoldedAndReadOnlyDropped(t *testing.T) {
 	}
 	body := s.bash("git commit -m 'fix upload'", failed("Exit code 1\nOn branch main\nnothing to commit, working tree clean")).say("ok").body()
 	want := []string{"ran: `uv run pytest -x tests/a.py` ×3, `git commit -m 'fix upload'`"}
-	if got := sectionOf(body, HeadFiles); !reflect.DeepEqual(got, want) {
+	if got := sectionOf(body, daily.HeadFiles); !reflect.DeepEqual(got, want) {
 		t.Errorf("files and commands:\n got %q\nwant %q", got, want)
 	}
-	if done := sectionOf(body, HeadDone); contains(done, "commit") {
+	if done := sectionOf(body, daily.HeadDone); contains(done, "commit") {
 		t.Errorf("done: %q", done)
 	}
 	// "Nothing to commit" is not a failure of the work either.
-	if nd := sectionOf(body, HeadNotDone); contains(nd, "commit") {
+	if nd := sectionOf(body, daily.HeadNotDone); contains(nd, "commit") {
 		t.Errorf("not done: %q", nd)
 	}
 }
