@@ -57,7 +57,7 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		{[]string{"flush", "--trigger", "manul"}, `error: flush: --trigger "manul": want auto, pre-compact, session-end, recovery or manual`, "did you mean --trigger manual?"},
 		{[]string{"runs", "--kind", "recal"}, `error: runs: --kind "recal": want recall, remember, relearn, turn or shadow`, "did you mean --kind recall?"},
 		{[]string{"runs", "--limit", "-1"}, "error: runs: --limit -1: want 0 or more", "for example --limit 5"},
-		{[]string{"search", "q", "--scope", "orgs"}, `error: search: --scope "orgs": want project, org or all`, "did you mean --scope org?"},
+		{[]string{"search", "q", "--scope", "orgs"}, `error: search: --scope "orgs": want project, org, all, projects or everything`, "did you mean --scope org?"},
 		{[]string{"index", "--scope", "everything"}, `error: index: --scope "everything": want project, org or all`, "use --scope project|org|all"},
 		{[]string{"org", "query", "retro", "--limit", "0"}, "error: org query: --limit 0: want 1 or more", "for example --limit 5"},
 		{[]string{"evolve", "judge", "--pair", "p1", "--better", "3"}, `error: evolve judge: --better "3": want 1, 2, both or neither`, "use --better 1|2|both|neither"},

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,7 +112,7 @@ func readPermissionsRecord(path string) ([]permissionsRecord, error) {
 func writePermissionsRecord(path string, recs []permissionsRecord) error {
 	recs = slices.DeleteFunc(recs, func(r permissionsRecord) bool { return len(r.Added) == 0 })
 	if len(recs) == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefs.Remove(path); err != nil {
 			return err
 		}
 		return nil

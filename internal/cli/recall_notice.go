@@ -11,7 +11,15 @@ import (
 
 // memoryBlock is the opening tag of one block of the recalled memory
 // SessionStart hands the model: <memory kind="short-term" source="…" date="…">.
-var memoryBlock = lazyregexp.New(`(?m)^<memory kind="([^"]+)" source="[^"]*"(?: date="([^"]*)")?>\n`)
+var memoryBlock = lazyregexp.New(`(?m)^<memory kind="([^"]+)" source="[^"]*"(?: date="([^"]*)")?[^>\n]*>\n`)
+
+// timelineDay and timelineSession are a timeline block's day heading
+// ("2026-11-29 · .claude/memory_short/daily/2026-11-29.md") and a
+// session's line under it ("- 10:00 · title · outcome").
+var (
+	timelineDay     = lazyregexp.New(`(?m)^(\d{4}-\d{2}-\d{2}) · `)
+	timelineSession = lazyregexp.New(`(?m)^- \d{2}:\d{2} · `)
+)
 
 // recallNotice is the one line the person sees when SessionStart recalled
 // memory — "cerebro: recalled 2 days, 3 sessions (4.1k chars)" — read from
@@ -24,7 +32,7 @@ func recallNotice(context string) string {
 	}
 	days := map[string]bool{}
 	sessions := map[string]bool{}
-	sections := 0
+	sections, lines := 0, 0
 	var more []string
 	locs := memoryBlock.FindAllStringSubmatchIndex(context, -1)
 	for i, loc := range locs {
@@ -46,6 +54,12 @@ func recallNotice(context string) string {
 					sessions[sec.Short] = true
 				}
 			}
+		case "timeline":
+			// One line per session of the days before, no id on it.
+			for _, m := range timelineDay.FindAllStringSubmatch(body, -1) {
+				days[m[1]] = true
+			}
+			lines += len(timelineSession.FindAllString(body, -1))
 		case "core":
 			more = append(more, "CORE.md")
 		case "plan-fact":
@@ -60,8 +74,8 @@ func recallNotice(context string) string {
 	if len(days) > 0 {
 		parts = append(parts, plural(len(days), "day"))
 	}
-	if len(sessions) > 0 {
-		parts = append(parts, plural(len(sessions), "session"))
+	if n := len(sessions) + lines; n > 0 {
+		parts = append(parts, plural(n, "session"))
 	} else if sections > 0 {
 		parts = append(parts, plural(sections, "section"))
 	}

@@ -138,7 +138,7 @@ func TestGet(t *testing.T) {
 
 func TestSearchBadFlags(t *testing.T) {
 	proj, env := memProject(t)
-	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--scope", "galaxy", "x"); code != 2 || !strings.Contains(errOut, `--scope "galaxy": want project, org or all`) {
+	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--scope", "galaxy", "x"); code != 2 || !strings.Contains(errOut, `--scope "galaxy": want project, org, all, projects or everything`) {
 		t.Fatalf("bad scope: %d %s", code, errOut)
 	}
 	if _, errOut, code := run(t, env, "", "search", "--root", filepath.Join(proj, "nope"), "x"); code != 1 || !strings.Contains(errOut, "not a directory") {

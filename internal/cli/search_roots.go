@@ -28,7 +28,13 @@ func checkScopeFlag(cmdName, root, scope string) error {
 	if root != "" {
 		return nil
 	}
-	return checkChoice(cmdName, "scope", scope, []string{string(search.ScopeProject), string(search.ScopeOrg), string(search.ScopeAll)})
+	scopes := []string{string(search.ScopeProject), string(search.ScopeOrg), string(search.ScopeAll)}
+	if cmdName == "search" {
+		// Only a search reaches the desk's other projects; their indexes
+		// are theirs to bring up to date.
+		scopes = append(scopes, string(search.ScopeProjects), string(search.ScopeEverything))
+	}
+	return checkChoice(cmdName, "scope", scope, scopes)
 }
 
 // memoryRoots resolves the roots for --project/--root/--scope. With

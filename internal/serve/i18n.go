@@ -12,7 +12,7 @@ import (
 // Russian complete for every phrase the templates and the contract use.
 type language struct {
 	code  string
-	words map[string]string
+	words func() map[string]string // nil: English
 	// plural picks the form of a counted noun: forms are English one and
 	// many, or the translation's forms.
 	plural func(n int, forms []string) string
@@ -55,7 +55,10 @@ func languageOf(code string) *language {
 
 // T translates a phrase.
 func (l *language) T(s string) string {
-	if w, ok := l.words[s]; ok {
+	if l.words == nil {
+		return s
+	}
+	if w, ok := l.words()[s]; ok {
 		return w
 	}
 	return s

@@ -70,7 +70,7 @@ func TestRussianIsComplete(t *testing.T) {
 	}
 	verbs := regexp.MustCompile(`%[-+# 0]*[0-9.]*[a-zA-Z]`)
 	for en, where := range ps {
-		ruText, ok := ruWords[en]
+		ruText, ok := ruWords()[en]
 		if !ok {
 			t.Errorf("no Russian for %q (%s)", en, where)
 			continue

@@ -105,7 +105,7 @@ func (b *Box) openThread(id string, now time.Time) (*threadFile, string, error) 
 
 // recordThread adds a call to its cycle, or ends the cycle.
 func (b *Box) recordThread(id string, e threadEntry, end bool, now time.Time) (*ThreadState, error) {
-	if err := os.MkdirAll(b.ThreadsDir, 0o700); err != nil {
+	if err := safefs.MkdirAllMode(b.ThreadsDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create the threads folder: %w", err)
 	}
 	path := b.threadPath(id)
@@ -121,7 +121,7 @@ func (b *Box) recordThread(id string, e threadEntry, end bool, now time.Time) (*
 		if end {
 			st.Ended = true
 			st.Note = how + "; the cycle ended with its answer from research: its history is deleted, and the next call with this id starts a new cycle"
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefs.Remove(path); err != nil {
 				return fmt.Errorf("end thread: %w", err)
 			}
 			return nil
@@ -165,7 +165,7 @@ func (b *Box) sweepThreads(now time.Time, own string) {
 			// is about to take it.
 			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > 6*ThreadIdle && fi.Mode().IsRegular() {
 				if _, err := os.Lstat(filepath.Join(b.ThreadsDir, strings.TrimSuffix(e.Name(), ".lock"))); errors.Is(err, fs.ErrNotExist) {
-					os.Remove(filepath.Join(b.ThreadsDir, e.Name()))
+					safefs.Remove(filepath.Join(b.ThreadsDir, e.Name()))
 				}
 			}
 			continue
@@ -181,7 +181,7 @@ func (b *Box) sweepThreads(now time.Time, own string) {
 					continue // written by a clock the file system disagrees with
 				}
 			}
-			os.Remove(p)
+			safefs.Remove(p)
 		}
 	}
 }

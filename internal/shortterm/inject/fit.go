@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/text/inert"
 )
 
 // what a piece is, for the note on what the cap left out.
@@ -63,7 +64,7 @@ func (ob outBlock) overhead() int {
 }
 
 func (ob outBlock) open() string {
-	return fmt.Sprintf("<memory kind=%q source=%q%s>\n", ob.b.kind, ob.b.source, ob.b.label) + ob.preface
+	return fmt.Sprintf("<memory kind=%q source=%s%s>\n", ob.b.kind, inert.Attr(ob.b.source), ob.b.label) + ob.preface
 }
 
 const blockClose = "</memory>\n\n"
@@ -158,6 +159,11 @@ func (p *plan) anchor(l, at int) {
 
 // addPiece adds x; a line and its sections are paired after both exist.
 func (p *plan) addPiece(x piece) int {
+	if x.what != whatLong { // CORE and plan-fact come rendered, escaped by block.render
+		// A note never closes its block; escaped here, so the budget
+		// counts what is shown.
+		x.text, x.base = inert.Text(x.text), inert.Text(x.base)
+	}
 	x.line, x.anchor = -1, len(p.pieces)
 	p.pieces = append(p.pieces, x)
 	return len(p.pieces) - 1
@@ -312,7 +318,7 @@ func (p *plan) allocate(left int) {
 			}
 			cur := runes(p.pieces[d].text)
 			for n := min(widestDetail, cur+left); n > 0; n -= max(n/10, 20) {
-				t := renderDetail(ses.Detail(n))
+				t := inert.Text(renderDetail(ses.Detail(n)))
 				if extra := runes(t) - cur; extra <= left {
 					p.pieces[d].text = t
 					left -= extra
@@ -511,7 +517,7 @@ func (p *plan) omitted(brief bool) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<memory kind=\"omitted\" source=%q>\n", p.shortDir)
+	fmt.Fprintf(&b, "<memory kind=\"omitted\" source=%s>\n", inert.Attr(p.shortDir))
 	if len(files) > 0 {
 		if brief {
 			fmt.Fprintf(&b, "Parts of this project's memory were left out to fit the %d-character cap: read the daily files and roll-ups in .claude/memory_short/ when needed.\n", p.max)
