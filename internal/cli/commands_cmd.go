@@ -37,7 +37,7 @@ type CommandsOptions struct {
 	PluginRoot string // the plugin checkout whose commands/ and scripts/memhook are used
 }
 
-func newCmdCommands(f *Factory, runF func(*CommandsOptions) error) *cobra.Command {
+func newCmdCommands(f *Factory) *cobra.Command {
 	opts := &CommandsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "commands",
@@ -57,9 +57,6 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 			Use: a.name, Short: a.short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action = a.name
-				if runF != nil {
-					return runF(opts)
-				}
 				return commandsRun(opts)
 			},
 		}

@@ -26,7 +26,7 @@ type DoctorOptions struct {
 	Project string
 }
 
-func newCmdDoctor(f *Factory, runF func(*DoctorOptions) error) *cobra.Command {
+func newCmdDoctor(f *Factory) *cobra.Command {
 	opts := &DoctorOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -40,9 +40,6 @@ is broken (unreadable configuration, a state dir that cannot be written, a
 corrupt registry).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return doctorRun(opts)
 		},
 	}

@@ -41,11 +41,8 @@ type EvolveOptions struct {
 	Home    string // the desk, with --all
 }
 
-func newCmdEvolve(f *Factory, runF func(*EvolveOptions) error) *cobra.Command {
+func newCmdEvolve(f *Factory) *cobra.Command {
 	run := func(opts *EvolveOptions) error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return evolveRun(opts)
 	}
 	opts := &EvolveOptions{Factory: f, Action: "decide"}

@@ -20,7 +20,7 @@ type LongOptions struct {
 	JSON    bool
 }
 
-func newCmdLong(f *Factory, runF func(*LongOptions) error) *cobra.Command {
+func newCmdLong(f *Factory) *cobra.Command {
 	opts := &LongOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "long",
@@ -36,15 +36,12 @@ every file. long status says what is there.`,
 		{"status", "Show what long-term memory holds"},
 	}, &opts.Project, func(action string) error {
 		opts.Action = action
-		if runF != nil {
-			return runF(opts)
-		}
 		return longRun(opts)
 	})
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
-	cmd.AddCommand(newLongHistoryCmds(f, nil)...)
-	cmd.AddCommand(newCmdLongSync(f, nil))
+	cmd.AddCommand(newLongHistoryCmds(f)...)
+	cmd.AddCommand(newCmdLongSync(f))
 	return cmd
 }
 

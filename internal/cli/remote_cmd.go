@@ -94,7 +94,7 @@ type LongSyncOptions struct {
 	JSON    bool
 }
 
-func newCmdLongSync(f *Factory, runF func(*LongSyncOptions) error) *cobra.Command {
+func newCmdLongSync(f *Factory) *cobra.Command {
 	opts := &LongSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--project DIR | --all]",
@@ -108,9 +108,6 @@ index.md); otherwise it changes neither side and says "diverged". The daily
 schedule runs it for every registered project after the night.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return longSyncRun(opts)
 		},
 	}
@@ -255,7 +252,7 @@ type OrgSyncOptions struct {
 	JSON         bool
 }
 
-func newCmdOrgSync(f *Factory, runF func(*OrgSyncOptions) error) *cobra.Command {
+func newCmdOrgSync(f *Factory) *cobra.Command {
 	opts := &OrgSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync",
@@ -268,9 +265,6 @@ changes neither side and says "diverged". On a desk without a vault the first
 sync takes the team's vault: that is a teammate's clone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return orgSyncRun(opts)
 		},
 	}

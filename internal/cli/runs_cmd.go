@@ -346,7 +346,7 @@ type VerdictOptions struct {
 	Run, Verdict, Note, Project, Source string
 }
 
-func newCmdVerdict(f *Factory, runF func(*VerdictOptions) error) *cobra.Command {
+func newCmdVerdict(f *Factory) *cobra.Command {
 	opts := &VerdictOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "verdict RUN_ID good|bad [WHY...]",
@@ -359,9 +359,6 @@ stays unfinished and counts as neither success nor failure.`,
 			opts.Run, opts.Verdict = args[0], args[1]
 			if opts.Note == "" {
 				opts.Note = strings.Join(args[2:], " ") // the slash command passes its words as they come
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return verdictRun(opts)
 		},
@@ -408,16 +405,13 @@ type RunsOptions struct {
 	JSON    bool
 }
 
-func newCmdRuns(f *Factory, runF func(*RunsOptions) error) *cobra.Command {
+func newCmdRuns(f *Factory) *cobra.Command {
 	opts := &RunsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List the memory's run records with their verdicts; unjudged runs are unfinished",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return runsRun(opts)
 		},
 	}

@@ -23,7 +23,7 @@ type ScheduleOptions struct {
 	JSON   bool
 }
 
-func newCmdSchedule(f *Factory, runF func(*ScheduleOptions) error) *cobra.Command {
+func newCmdSchedule(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
 		Short: "Install, remove or show the daily jobs (night pass, org rollup) in the OS scheduler",
@@ -38,9 +38,6 @@ exactly what would be written and run.`,
 		c := &cobra.Command{
 			Use: action, Short: short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if runF != nil {
-					return runF(opts)
-				}
 				return scheduleRun(opts)
 			},
 		}
