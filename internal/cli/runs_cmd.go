@@ -2,8 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +14,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/spf13/cobra"
 )
 
@@ -190,7 +189,7 @@ func (f *Factory) recordVerbSince(start time.Time, kind, dir string, raw blackbo
 	// plugin's shipped instruction, before any edit can reach it.
 	f.reference().EnsureInitial(f.instructionFiles(root), now)
 	fields.RunID = run.ID
-	fields.Proposal = readProposal(j, name)
+	fields.Proposal = evolve.ReadProposal(j, name)
 	if kind == runrec.KindRecall && run.Parent == "" && file != "" {
 		f.maybeShadow(root, run.ID, name)
 	}
@@ -218,98 +217,28 @@ func (f *Factory) callerVerdict(j runrec.Journal, root string, raw json.RawMessa
 	return blackbox.Fate{Fate: blackbox.FateAccepted, Note: fmt.Sprintf("verdict %s recorded for run %s", v.Verdict, v.Run)}
 }
 
-// giveVerdict records a verdict on a run that exists, then refreshes the
+// giveVerdict records a verdict on a run that exists; evolve refreshes the
 // skill's proposal.
 func (f *Factory) giveVerdict(j runrec.Journal, root, id, verdict, note, source string, now time.Time) error {
-	if _, err := runrec.ParseVerdict(verdict); err != nil {
-		return err
-	}
-	st, err := runrec.OpenStore(j)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	run, ok, err := st.Get(id)
-	if err != nil {
-		return err
-	}
-	if !ok {
+	err := evolve.GiveVerdict(j, runrec.Verdict{Run: id, Time: now, Verdict: verdict, Note: note, Source: source}, f.proposeAfter(root))
+	if errors.Is(err, evolve.ErrNoRun) {
 		return withHint(fmt.Errorf("verdict: no run %q in this project's records", id), "list the runs with `memhook runs`")
 	}
-	if err := j.Verdict(runrec.Verdict{Run: id, Time: now, Verdict: verdict, Note: note, Source: source}); err != nil {
-		return err
-	}
-	for _, s := range run.Skills {
-		if err := st.Sync(); err == nil {
-			f.refreshProposal(st, j, root, s.Name)
-		}
-	}
-	return nil
+	return err
 }
 
-// proposalWindow is how many of a skill's latest runs a proposal looks at.
-const proposalWindow = 10
+// proposeAfter is the project's evolution.propose_after (0: evolve's
+// default).
+func (f *Factory) proposeAfter(root string) int {
+	if eff, err := f.Config(root); err == nil {
+		return eff.Evolution.ProposeAfter
+	}
+	return 0
+}
 
-// refreshProposal writes (or clears) the note the model reads in the next
-// answer of the skill's verbs when the skill keeps failing: memhook says
-// so, the model or a person writes the candidate.
+// refreshProposal rewrites the skill's proposal by the project's threshold.
 func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, root, name string) {
-	runs, err := st.Runs(runrec.Filter{})
-	if err != nil {
-		return
-	}
-	var mine []runrec.Run
-	for i := len(runs) - 1; i >= 0 && len(mine) < proposalWindow; i-- {
-		r := runs[i]
-		if r.Kind == runrec.KindShadow || r.Parent != "" {
-			continue
-		}
-		for _, s := range r.Skills {
-			if s.Name == name {
-				mine = append(mine, r)
-				break
-			}
-		}
-	}
-	sum := runrec.Summarize(mine)
-	limit := 3
-	if eff, err := f.Config(root); err == nil && eff.Evolution.ProposeAfter > 0 {
-		limit = eff.Evolution.ProposeAfter
-	}
-	props := map[string]string{}
-	b, _ := readBounded(proposalsPath(j), 64<<10)
-	json.Unmarshal(b, &props)
-	if sum.Bad+sum.Misses >= limit {
-		props[name] = fmt.Sprintf("skill %s: %d bad verdicts and %d misses (level 5, nothing found) in its last %d runs. "+
-			"Write a second version beside it and let it compete in the shadow: save it to a file and run "+
-			"`memhook skill candidate %s --from FILE`; the active version stays until measurements say otherwise.",
-			name, sum.Bad, sum.Misses, sum.Runs, name)
-	} else {
-		delete(props, name)
-	}
-	data, _ := json.Marshal(props)
-	atomicfile.ReplaceUnsynced(proposalsPath(j), data, 0o600)
-}
-
-func proposalsPath(j runrec.Journal) string { return filepath.Join(j.Dir, "proposals.json") }
-
-func readProposal(j runrec.Journal, name string) string {
-	b, err := readBounded(proposalsPath(j), 64<<10)
-	if err != nil {
-		return ""
-	}
-	props := map[string]string{}
-	json.Unmarshal(b, &props)
-	return props[name]
-}
-
-func readBounded(path string, max int64) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return io.ReadAll(io.LimitReader(fh, max))
+	evolve.RefreshProposal(st, j, name, f.proposeAfter(root))
 }
 
 // maybeShadow starts `memhook evolve shadow` in the background when the
@@ -320,10 +249,7 @@ func (f *Factory) maybeShadow(root, runID, name string) {
 		return
 	}
 	eff, err := f.Config(root)
-	if err != nil || !evolve.Sampled(runID, eff.Evolution.ShadowShare) || eff.Evolution.DailyBudget <= 0 {
-		return
-	}
-	if ents, err := os.ReadDir(filepath.Join(filepath.Dir(f.skillFile(root, name)), evolve.CandidatesDir)); err != nil || len(ents) == 0 {
+	if err != nil || !evolve.ShadowWanted(runID, eff.Evolution.ShadowShare, eff.Evolution.DailyBudget, f.skillFile(root, name)) {
 		return
 	}
 	if f.Executable == "" {
