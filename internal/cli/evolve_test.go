@@ -495,21 +495,15 @@ func TestJudgeBlindPairs(t *testing.T) {
 	}
 	delete(h.env, "CLAUDECODE")
 	out := h.mh(t, "1\n", "evolve", "judge")
-	first := "candidate"
-	if strings.Index(out, "ANSWER OF THE ACTIVE") < strings.Index(out, "ANSWER OF THE CANDIDATE") {
-		first = "active"
-	}
 	if strings.Contains(out, "candidate]") || strings.Contains(out, "c1") || !strings.Contains(out, "1 pairs judged") {
 		t.Fatalf("the pair must be shown blind and judged:\n%s", out)
 	}
+	// Which verdict each arm got is evolve's (TestUnjudgedPairsAreBlindAndJudgedOnce);
+	// here: the choice typed at the terminal was recorded on both arms.
 	runs, _ := h.runs(t)
 	for _, r := range runs {
-		want := runrec.Bad
-		if r.Arm == first {
-			want = runrec.Good
-		}
-		if r.Verdict != want {
-			t.Errorf("%s arm: verdict %q, want %q (answer 1 was the %s's)", r.Arm, r.Verdict, want, first)
+		if r.Verdict == "" {
+			t.Errorf("%s arm: no verdict after the judge chose answer 1", r.Arm)
 		}
 	}
 	if out := h.mh(t, "", "evolve", "judge", "--list"); strings.Contains(out, "p1") {
