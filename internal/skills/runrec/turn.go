@@ -42,16 +42,25 @@ func ReadTurnMarker(path string, now time.Time) (id string, start time.Time, ope
 	return id, start, now.Sub(start) < StaleTurn
 }
 
-// turnVerbs are the memhook verbs a turn record names: which verb a skill
-// led to is the fact worth keeping.
-var turnVerbs = map[string]bool{"recall": true, "remember": true, "relearn": true, "deny": true, "tables": true, "graph": true, "verdict": true}
+// turnVerb says whether a memhook verb is one a turn record names: which
+// verb a skill led to is the fact worth keeping. (A switch, not a map: no
+// allocation when memhook starts.)
+func turnVerb(verb string) bool {
+	switch verb {
+	case "recall", "remember", "relearn", "deny", "tables", "graph", "verdict":
+		return true
+	}
+	return false
+}
 
-// valueFlags are memhook's flags that may come before the verb and take
-// the next word as their value.
-var valueFlags = map[string]bool{"--state-dir": true, "--project": true, "--home": true}
+// valueFlag says whether a memhook flag that may come before the verb
+// takes the next word as its value.
+func valueFlag(flag string) bool {
+	return flag == "--state-dir" || flag == "--project" || flag == "--home"
+}
 
 // BashTool is the name a turn record gives a Bash tool call: "Bash(memhook
-// VERB)" when the command runs one of the memhook verbs turnVerbs lists,
+// VERB)" when the command runs one of the memhook verbs turnVerb names,
 // else "Bash". The verb is the command word of the first memhook call (after
 // `slash` and leading flags); words after it are its arguments, so
 // `memhook remember we should recall X` is a remember.
@@ -61,7 +70,7 @@ func BashTool(command string) string {
 		if !isMemhook(w) {
 			continue
 		}
-		if verb := commandWord(words[i+1:]); turnVerbs[verb] {
+		if verb := commandWord(words[i+1:]); turnVerb(verb) {
 			return fmt.Sprintf("Bash(memhook %s)", verb)
 		}
 		return "Bash"
@@ -85,7 +94,7 @@ func commandWord(args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := strings.Trim(args[i], `"'`)
 		switch {
-		case valueFlags[a]:
+		case valueFlag(a):
 			i++
 		case strings.HasPrefix(a, "-"):
 		case a == "slash":
