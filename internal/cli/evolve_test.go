@@ -102,6 +102,8 @@ func TestRunRecordsForEachKind(t *testing.T) {
 	}
 	h.hook(t, "post-tool-use", in("Skill", map[string]any{"skill": "cerebro:use-memory"}))
 	h.hook(t, "post-tool-use", in("Bash", map[string]any{"command": "memhook recall deploy key"}))
+	// The verb is the call's command word, not a verb among its arguments.
+	h.hook(t, "post-tool-use", in("Bash", map[string]any{"command": "memhook remember we should recall the deploy key"}))
 	h.hook(t, "post-tool-use", in("Write", map[string]any{"file_path": filepath.Join(h.proj, "notes.md")}))
 	h.hook(t, "stop", h.input(s, "Stop", "last_assistant_message", "done"))
 	// A tool after Stop belongs to no skill-driven turn.
@@ -124,8 +126,8 @@ func TestRunRecordsForEachKind(t *testing.T) {
 	}
 	turn := byKind["turn"]
 	if turn.Open || len(turn.Skills) != 1 || turn.Skills[0].Name != "use-memory" || turn.Skills[0].Version != version ||
-		strings.Join(turn.Tools, ",") != "Skill(use-memory),Bash(memhook recall),Write" {
-		t.Errorf("turn record %+v, want closed, skill use-memory, tools Skill(use-memory),Bash(memhook recall),Write", turn)
+		strings.Join(turn.Tools, ",") != "Skill(use-memory),Bash(memhook recall),Bash(memhook remember),Write" {
+		t.Errorf("turn record %+v, want closed, skill use-memory, tools Skill(use-memory),Bash(memhook recall),Bash(memhook remember),Write", turn)
 	}
 	if sum.Runs != 4 || sum.Unfinished != 4 || sum.Good != 0 {
 		t.Errorf("summary %+v: four runs, all unfinished (nobody judged them)", sum)
