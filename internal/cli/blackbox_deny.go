@@ -12,7 +12,7 @@ type DenyOptions struct {
 	Project string
 }
 
-func newCmdDeny(f *Factory, runF func(*DenyOptions) error) *cobra.Command {
+func newCmdDeny(f *Factory) *cobra.Command {
 	opts := &DenyOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "deny ID --reason TEXT",
@@ -20,9 +20,6 @@ func newCmdDeny(f *Factory, runF func(*DenyOptions) error) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return denyRun(opts)
 		},
 	}

@@ -20,7 +20,7 @@ type RecallOptions struct {
 	cmd   *cobra.Command
 }
 
-func newCmdRecall(f *Factory, runF func(*RecallOptions) error) *cobra.Command {
+func newCmdRecall(f *Factory) *cobra.Command {
 	opts := &RecallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "recall [QUERY...]",
@@ -32,9 +32,6 @@ went, of which kind the answer is, what each store returned and what became of
 every parameter sent. The contract is in docs/blackbox.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.cmd = args, cmd
-			if runF != nil {
-				return runF(opts)
-			}
 			return recallRun(opts)
 		},
 	}

@@ -19,7 +19,7 @@ type RelearnOptions struct {
 	Project  string
 }
 
-func newCmdRelearn(f *Factory, runF func(*RelearnOptions) error) *cobra.Command {
+func newCmdRelearn(f *Factory) *cobra.Command {
 	opts := &RelearnOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "relearn --artifact FILE --summary TEXT --about ENTITY",
@@ -31,9 +31,6 @@ the entity's link table (<entity>_links) gets a row when it exists. Prints every
 id the cycle made.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return relearnRun(opts)
 		},
 	}

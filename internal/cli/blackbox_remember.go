@@ -17,7 +17,7 @@ type RememberOptions struct {
 	cmd   *cobra.Command
 }
 
-func newCmdRemember(f *Factory, runF func(*RememberOptions) error) *cobra.Command {
+func newCmdRemember(f *Factory) *cobra.Command {
 	opts := &RememberOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "remember [TEXT...]",
@@ -30,9 +30,6 @@ kinds created, the new tables that received rows and the fate of every
 parameter. The contract is in docs/blackbox.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.cmd = args, cmd
-			if runF != nil {
-				return runF(opts)
-			}
 			return rememberRun(opts)
 		},
 	}

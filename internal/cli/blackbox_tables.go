@@ -16,22 +16,19 @@ type TablesOptions struct {
 	JSON    bool
 }
 
-func newCmdTables(f *Factory, runF func(*TablesOptions) error) *cobra.Command {
+func newCmdTables(f *Factory) *cobra.Command {
 	opts := &TablesOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "tables",
 		Short: "List the relational store's tables, their kinds and row counts",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return tablesRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-	cmd.AddCommand(newCmdTablesRepair(f, nil))
+	cmd.AddCommand(newCmdTablesRepair(f))
 	return cmd
 }
 
@@ -41,7 +38,7 @@ type TablesRepairOptions struct {
 	Project string
 }
 
-func newCmdTablesRepair(f *Factory, runF func(*TablesRepairOptions) error) *cobra.Command {
+func newCmdTablesRepair(f *Factory) *cobra.Command {
 	opts := &TablesRepairOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "repair",
@@ -53,9 +50,6 @@ into journal.jsonl.rejected beside it, with the reason. Nothing is deleted.
 Prints what was kept and what was moved.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return tablesRepairRun(opts)
 		},
 	}

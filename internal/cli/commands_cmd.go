@@ -37,7 +37,7 @@ type CommandsOptions struct {
 	PluginRoot string // the plugin checkout whose commands/ and scripts/memhook are used
 }
 
-func newCmdCommands(f *Factory, runF func(*CommandsOptions) error) *cobra.Command {
+func newCmdCommands(f *Factory) *cobra.Command {
 	opts := &CommandsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "commands",
@@ -57,9 +57,6 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 			Use: a.name, Short: a.short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action = a.name
-				if runF != nil {
-					return runF(opts)
-				}
 				return commandsRun(opts)
 			},
 		}
@@ -200,52 +197,6 @@ func commandsInstall(opts *CommandsOptions, dir string) error {
 	}
 	fmt.Fprintln(opts.Out)
 	return nil
-}
-
-// shortText is the short command install writes for name from the
-// checkout at root.
-func shortText(root, name string) (string, error) {
-	src := filepath.Join(root, "commands", name+".md")
-	data, err := safefs.ReadFile(src, 64<<10)
-	if err != nil {
-		return "", fmt.Errorf("read the plugin's %s: %w", src, err)
-	}
-	text, err := shortCommandText(string(data), root)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", src, err)
-	}
-	return text, nil
-}
-
-// shortCommandText turns the plugin's command into the user-level one:
-// the plugin's paths become the checkout's absolute path, the state dir
-// is left to memhook's default (the installed plugin's data dir, which
-// its hooks use), /cerebro:NAME becomes /NAME, and the marker is added.
-// A short command is the person's way to type the plugin's: the model is
-// offered the plugin's /cerebro:NAME already, so the short one is hidden
-// from it (disable-model-invocation) and costs no request any context.
-func shortCommandText(plugin, root string) (string, error) {
-	if !strings.HasPrefix(plugin, "---\n") {
-		return "", errors.New("no frontmatter")
-	}
-	front, _, ok := strings.Cut(plugin[4:], "\n---\n")
-	if !ok {
-		return "", errors.New("frontmatter not closed")
-	}
-	hide := "disable-model-invocation: true\n"
-	if strings.Contains("\n"+front+"\n", "\ndisable-model-invocation:") {
-		hide = "" // the plugin's command says it already
-	}
-	t := "---\n" + shortMarker + "\n" + hide + plugin[4:]
-	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
-	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))
-	for _, n := range ShortCommands {
-		t = strings.ReplaceAll(t, "/cerebro:"+n, "/"+n)
-	}
-	if strings.Contains(t, "${CLAUDE_PLUGIN_") {
-		return "", errors.New("a plugin variable is left that a user-level command cannot resolve")
-	}
-	return t, nil
 }
 
 func commandsRemove(opts *CommandsOptions, dir string) error {

@@ -16,16 +16,13 @@ type ConfigOptions struct {
 	JSON    bool
 }
 
-func newCmdConfig(f *Factory, runF func(*ConfigOptions) error) *cobra.Command {
+func newCmdConfig(f *Factory) *cobra.Command {
 	opts := &ConfigOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show the effective settings and where each came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return configRun(opts)
 		},
 	}

@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -41,11 +37,8 @@ type EvolveOptions struct {
 	Home    string // the desk, with --all
 }
 
-func newCmdEvolve(f *Factory, runF func(*EvolveOptions) error) *cobra.Command {
+func newCmdEvolve(f *Factory) *cobra.Command {
 	run := func(opts *EvolveOptions) error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return evolveRun(opts)
 	}
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
@@ -116,7 +109,7 @@ func (opts *EvolveOptions) validate() error {
 	switch opts.Action {
 	case "judge":
 		if opts.Pair != "" {
-			if _, err := judgeVerdicts(opts.Better); err != nil {
+			if _, err := evolve.JudgeVerdicts(opts.Better); err != nil {
 				return checkChoice("evolve judge", "better", opts.Better, []string{"1", "2", "both", "neither"})
 			}
 		}
@@ -157,32 +150,7 @@ func evolveRules(eff config.Evolution) evolve.Rules {
 // skillsWithCandidates lists the skills of the project that have
 // candidates, each in the folder Claude Code loads it from.
 func (f *Factory) skillsWithCandidates(root string) []skill.Ref {
-	var out []skill.Ref
-	seen := map[string]bool{}
-	for _, d := range f.skillDirs(root) {
-		for _, name := range skillNames(d) {
-			if seen[name] {
-				continue
-			}
-			ref, err := skill.Named(d, name)
-			if err != nil {
-				continue
-			}
-			seen[name] = true
-			if cs, _ := evolve.Candidates(ref); len(cs) > 0 {
-				out = append(out, ref)
-			}
-		}
-	}
-	return out
-}
-
-// evolveItem is one candidate's decision, for printing.
-type evolveItem struct {
-	Skill     string          `json:"skill"`
-	Candidate string          `json:"candidate"`
-	Decision  evolve.Decision `json:"decision"`
-	Commit    string          `json:"commit,omitempty"`
+	return evolve.WithCandidates(f.skillDirs(root))
 }
 
 func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
@@ -200,31 +168,9 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 	if err != nil {
 		return err
 	}
-	refs := opts.skillsWithCandidates(root)
-	var items []evolveItem
-	now := opts.Now()
-	for _, ref := range refs {
-		cs, err := evolve.Candidates(ref)
-		if err != nil {
-			return err
-		}
-		promoted := false
-		for _, c := range cs {
-			d := evolve.Decide(runs, c, rules, now)
-			if promoted && d.Action == evolve.Promote {
-				d.Action, d.Why = evolve.Wait, "another candidate was just promoted; its pairs ran against the previous version"
-			}
-			it := evolveItem{Skill: ref.Name, Candidate: c.ID, Decision: d}
-			if d.Action != evolve.Wait && !opts.DryRun {
-				rec, err := evolve.Apply(ref, c, d, j, now)
-				if err != nil {
-					return fmt.Errorf("evolve %s/%s: %w", ref.Name, c.ID, err)
-				}
-				it.Commit = rec.Commit
-				promoted = promoted || d.Action == evolve.Promote
-			}
-			items = append(items, it)
-		}
+	items, err := evolve.Round(opts.skillsWithCandidates(root), runs, rules, j, opts.Now(), opts.DryRun)
+	if err != nil {
+		return err
 	}
 	if err := st.Sync(); err == nil {
 		for _, name := range []string{evolve.InstructionSkill, "relearn"} {
@@ -326,9 +272,7 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 	if err != nil || len(cs) == 0 {
 		return fmt.Errorf("shadow: skill %s has no candidate", name)
 	}
-	h := fnv.New32a()
-	h.Write([]byte(parent.ID))
-	c := cs[int(h.Sum32())%len(cs)]
+	c := evolve.PickCandidate(cs, parent.ID)
 	command, err := exec.LookPath(eff.Distiller.Command)
 	if err != nil {
 		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
@@ -343,181 +287,4 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 		return err
 	}
 	return printObject(opts.Out, p, nil)
-}
-
-// blindPair is a pair as the judge sees it: which answer is the candidate's
-// is not shown.
-type blindPair struct {
-	Pair    string `json:"pair"`
-	Skill   string `json:"skill"`
-	Request string `json:"request"`
-	Answer1 string `json:"answer_1"`
-	Answer2 string `json:"answer_2"`
-	runs    [2]string
-}
-
-// unjudged lists complete pairs without a verdict on both arms; the order of
-// the two answers is fixed per pair (a hash of its id) and unrelated to arm.
-func unjudged(st *runrec.Store) ([]blindPair, error) {
-	runs, err := st.Runs(runrec.Filter{Kind: runrec.KindShadow})
-	if err != nil {
-		return nil, err
-	}
-	arms := map[string][2]*runrec.Run{}
-	var order []string
-	for i := range runs {
-		r := &runs[i]
-		a, seen := arms[r.Pair]
-		if !seen {
-			order = append(order, r.Pair)
-		}
-		if r.Arm == runrec.ArmActive {
-			a[0] = r
-		} else {
-			a[1] = r
-		}
-		arms[r.Pair] = a
-	}
-	var out []blindPair
-	for _, id := range order {
-		a := arms[id]
-		if a[0] == nil || a[1] == nil || a[0].Error != "" || a[1].Error != "" || (a[0].Verdict != "" && a[1].Verdict != "") {
-			continue
-		}
-		h := fnv.New32a()
-		h.Write([]byte(id))
-		first, second := a[0], a[1]
-		if h.Sum32()%2 == 1 {
-			first, second = second, first
-		}
-		name := ""
-		if len(first.Skills) > 0 {
-			name = first.Skills[0].Name
-		}
-		out = append(out, blindPair{Pair: id, Skill: name, Request: first.Request, Answer1: first.Answer, Answer2: second.Answer, runs: [2]string{first.ID, second.ID}})
-	}
-	return out, nil
-}
-
-// judgeVerdicts turns a choice into the verdicts of the two runs.
-func judgeVerdicts(choice string) ([2]string, error) {
-	switch strings.ToLower(strings.TrimSpace(choice)) {
-	case "1":
-		return [2]string{runrec.Good, runrec.Bad}, nil
-	case "2":
-		return [2]string{runrec.Bad, runrec.Good}, nil
-	case "b", "both":
-		return [2]string{runrec.Good, runrec.Good}, nil
-	case "n", "neither":
-		return [2]string{runrec.Bad, runrec.Bad}, nil
-	}
-	return [2]string{}, fmt.Errorf("judge: %q: want 1, 2, both or neither", choice)
-}
-
-func (opts *EvolveOptions) judgeRun(j runrec.Journal) error {
-	if opts.Getenv("CLAUDECODE") != "" || opts.Getenv(NestedEnv) != "" {
-		return withHint(errors.New("evolve judge: refused inside Claude Code: a blind pair is judged by a person, never by the model that ran it"), "run it in your own terminal")
-	}
-	st, err := runrec.OpenStore(j)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	pairs, err := unjudged(st)
-	if err != nil {
-		return err
-	}
-	record := func(p blindPair, choice string) error {
-		v, err := judgeVerdicts(choice)
-		if err != nil {
-			return err
-		}
-		for i, id := range p.runs {
-			if err := j.Verdict(runrec.Verdict{Run: id, Time: opts.Now(), Verdict: v[i], Source: "judge"}); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	switch {
-	case opts.List:
-		if opts.JSON {
-			return printObject(opts.Out, map[string]any{"pairs": pairs}, nil)
-		}
-		for _, p := range pairs {
-			fmt.Fprintf(opts.Out, "%s  %s  %s\n", p.Pair, p.Skill, clipLine(p.Request, 70))
-		}
-		return nil
-	case opts.Pair != "":
-		for _, p := range pairs {
-			if p.Pair == opts.Pair {
-				if err := record(p, opts.Better); err != nil {
-					return err
-				}
-				fmt.Fprintf(opts.Out, "pair %s judged: %s\n", p.Pair, opts.Better)
-				return nil
-			}
-		}
-		return withHint(fmt.Errorf("evolve judge: no unjudged pair %q", opts.Pair), "list them with `memhook evolve judge --list`")
-	}
-	if len(pairs) == 0 {
-		fmt.Fprintln(opts.Out, "no shadow pairs wait for a verdict")
-		return nil
-	}
-	in := bufio.NewScanner(opts.In)
-	judged := 0
-	for i, p := range pairs {
-		fmt.Fprintf(opts.Out, "\n— pair %d of %d (skill %s) —\nRequest: %s\n\n[1]\n%s\n\n[2]\n%s\n\nWhich answer is better? 1, 2, b(oth good), n(either), s(kip), q(uit): ",
-			i+1, len(pairs), p.Skill, p.Request, p.Answer1, p.Answer2)
-		if !in.Scan() {
-			break
-		}
-		choice := strings.TrimSpace(in.Text())
-		if choice == "q" {
-			break
-		}
-		if choice == "s" || choice == "" {
-			continue
-		}
-		if err := record(p, choice); err != nil {
-			fmt.Fprintf(opts.Out, "%v — skipped\n", err)
-			continue
-		}
-		judged++
-	}
-	fmt.Fprintf(opts.Out, "\n%d pairs judged\n", judged)
-	return nil
-}
-
-func (opts *EvolveOptions) evolveLog(j runrec.Journal) error {
-	st, err := runrec.OpenStore(j)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ds, err := st.Decisions(opts.Limit)
-	if err != nil {
-		return err
-	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"decisions": ds}, nil)
-	}
-	if len(ds) == 0 {
-		fmt.Fprintln(opts.Out, "no candidate was promoted or removed yet")
-	}
-	for _, d := range ds {
-		fmt.Fprintf(opts.Out, "%s  %s/%s  %s  commit %.12s\n  %s\n", d.Time.Format("2006-01-02 15:04"), d.Skill, d.Candidate, d.Action, d.Commit, d.Why)
-	}
-	return nil
-}
-
-// skillNames lists the folders of dir that hold a SKILL.md, sorted.
-func skillNames(dir string) []string {
-	m, _ := filepath.Glob(filepath.Join(dir, "*", "SKILL.md"))
-	var out []string
-	for _, p := range m {
-		out = append(out, filepath.Base(filepath.Dir(p)))
-	}
-	sort.Strings(out)
-	return out
 }

@@ -102,6 +102,8 @@ func TestRunRecordsForEachKind(t *testing.T) {
 	}
 	h.hook(t, "post-tool-use", in("Skill", map[string]any{"skill": "cerebro:use-memory"}))
 	h.hook(t, "post-tool-use", in("Bash", map[string]any{"command": "memhook recall deploy key"}))
+	// The verb is the call's command word, not a verb among its arguments.
+	h.hook(t, "post-tool-use", in("Bash", map[string]any{"command": "memhook remember we should recall the deploy key"}))
 	h.hook(t, "post-tool-use", in("Write", map[string]any{"file_path": filepath.Join(h.proj, "notes.md")}))
 	h.hook(t, "stop", h.input(s, "Stop", "last_assistant_message", "done"))
 	// A tool after Stop belongs to no skill-driven turn.
@@ -124,8 +126,8 @@ func TestRunRecordsForEachKind(t *testing.T) {
 	}
 	turn := byKind["turn"]
 	if turn.Open || len(turn.Skills) != 1 || turn.Skills[0].Name != "use-memory" || turn.Skills[0].Version != version ||
-		strings.Join(turn.Tools, ",") != "Skill(use-memory),Bash(memhook recall),Write" {
-		t.Errorf("turn record %+v, want closed, skill use-memory, tools Skill(use-memory),Bash(memhook recall),Write", turn)
+		strings.Join(turn.Tools, ",") != "Skill(use-memory),Bash(memhook recall),Bash(memhook remember),Write" {
+		t.Errorf("turn record %+v, want closed, skill use-memory, tools Skill(use-memory),Bash(memhook recall),Bash(memhook remember),Write", turn)
 	}
 	if sum.Runs != 4 || sum.Unfinished != 4 || sum.Good != 0 {
 		t.Errorf("summary %+v: four runs, all unfinished (nobody judged them)", sum)
@@ -498,21 +500,15 @@ func TestJudgeBlindPairs(t *testing.T) {
 	}
 	delete(h.env, "CLAUDECODE")
 	out := h.mh(t, "1\n", "evolve", "judge")
-	first := "candidate"
-	if strings.Index(out, "ANSWER OF THE ACTIVE") < strings.Index(out, "ANSWER OF THE CANDIDATE") {
-		first = "active"
-	}
 	if strings.Contains(out, "candidate]") || strings.Contains(out, "c1") || !strings.Contains(out, "1 pairs judged") {
 		t.Fatalf("the pair must be shown blind and judged:\n%s", out)
 	}
+	// Which verdict each arm got is evolve's (TestUnjudgedPairsAreBlindAndJudgedOnce);
+	// here: the choice typed at the terminal was recorded on both arms.
 	runs, _ := h.runs(t)
 	for _, r := range runs {
-		want := runrec.Bad
-		if r.Arm == first {
-			want = runrec.Good
-		}
-		if r.Verdict != want {
-			t.Errorf("%s arm: verdict %q, want %q (answer 1 was the %s's)", r.Arm, r.Verdict, want, first)
+		if r.Verdict == "" {
+			t.Errorf("%s arm: no verdict after the judge chose answer 1", r.Arm)
 		}
 	}
 	if out := h.mh(t, "", "evolve", "judge", "--list"); strings.Contains(out, "p1") {

@@ -20,7 +20,7 @@ type FlushOptions struct {
 	Final   bool
 }
 
-func newCmdFlush(f *Factory, runF func(*FlushOptions) error) *cobra.Command {
+func newCmdFlush(f *Factory) *cobra.Command {
 	opts := &FlushOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "flush",
@@ -34,9 +34,6 @@ either, flush the pending sessions of the current directory's project.
 Each segment is written exactly once however many flushers race.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return flushRun(opts)
 		},
 	}

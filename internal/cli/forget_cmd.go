@@ -30,7 +30,7 @@ type ForgetOptions struct {
 	JSON    bool
 }
 
-func newCmdForget(f *Factory, runF func(*ForgetOptions) error) *cobra.Command {
+func newCmdForget(f *Factory) *cobra.Command {
 	opts := &ForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget PATH[#SECTION]",
@@ -49,9 +49,6 @@ and in a long-term memory with its own git history the removal is committed
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Target = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return forgetRun(opts)
 		},
 	}

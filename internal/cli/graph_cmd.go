@@ -24,15 +24,12 @@ type GraphOptions struct {
 	JSON     bool
 }
 
-func newCmdGraph(f *Factory, runF func(*GraphOptions) error) *cobra.Command {
+func newCmdGraph(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "graph",
 		Short: "Answer from the knowledge graph (wiki links and recorded relations, with citations) or record a relation",
 	}
 	run := func(opts *GraphOptions) error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return graphRun(opts)
 	}
 	ask := &GraphOptions{Factory: f, Action: "ask"}

@@ -40,7 +40,7 @@ func hookHandlers() map[string]hookHandler {
 	return h
 }
 
-func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {
+func newCmdHook(f *Factory) *cobra.Command {
 	opts := &HookOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "hook EVENT",
@@ -51,9 +51,6 @@ func newCmdHook(f *Factory, runF func(*HookOptions) error) *cobra.Command {
 		Hidden: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Event = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			hookRunMain(opts)
 			return nil
 		},

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -61,9 +59,6 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	return nil, nil
 }
 
-// staleTurn is when an open turn whose Stop never came is ignored.
-const staleTurn = time.Hour
-
 // turnMarker is the file that says a session's turn is driven by a skill:
 // the run id and when it started.
 func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
@@ -72,20 +67,6 @@ func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
 	}
 	j := r.runJournal(r.root)
 	return j, r.Paths.OpenTurn(project.ID(r.root), r.In.SessionID), true
-}
-
-func readTurnMarker(path string, now time.Time) (id string, start time.Time, ok bool) {
-	b, err := readBounded(path, 256)
-	if err != nil {
-		return "", time.Time{}, false
-	}
-	id, ns, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
-	n, err := strconv.ParseInt(ns, 10, 64)
-	if id == "" || err != nil {
-		return "", time.Time{}, false
-	}
-	start = time.Unix(0, n)
-	return id, start, now.Sub(start) < staleTurn
 }
 
 // recordSkillTurn opens a turn record when the Skill tool ran and adds
@@ -99,18 +80,10 @@ func (r *hookRun) recordSkillTurn() {
 	now := r.Now()
 	tool := r.In.ToolName
 	if tool == "Bash" {
-		if cmd := gjson.GetBytes(r.In.Raw, "tool_input.command").String(); strings.Contains(cmd, "memhook") {
-			// Which verb the skill led to is the fact worth keeping.
-			for _, verb := range []string{"recall", "remember", "relearn", "deny", "tables", "graph", "verdict"} {
-				if strings.Contains(cmd, " "+verb) {
-					tool = "Bash(memhook " + verb + ")"
-					break
-				}
-			}
-		}
+		tool = runrec.BashTool(gjson.GetBytes(r.In.Raw, "tool_input.command").String())
 	}
 	var err error
-	id, _, open := readTurnMarker(marker, now)
+	id, _, open := runrec.ReadTurnMarker(marker, now)
 	switch {
 	case tool == "Skill":
 		name := gjson.GetBytes(r.In.Raw, "tool_input.skill").String()
@@ -131,10 +104,7 @@ func (r *hookRun) recordSkillTurn() {
 		}
 		run.Skills = []runrec.Skill{sk}
 		if err = j.Append(run); err == nil {
-			err = safefs.MkdirAllMode(filepath.Dir(marker), 0o700)
-		}
-		if err == nil {
-			err = safefs.WriteFile(marker, []byte(run.ID+" "+strconv.FormatInt(now.UnixNano(), 10)), 0o600)
+			err = runrec.WriteTurnMarker(marker, run.ID, now)
 		}
 	case open:
 		err = j.Tool(id, tool, now)
@@ -152,7 +122,7 @@ func (r *hookRun) endSkillTurn() {
 		return
 	}
 	now := r.Now()
-	id, start, open := readTurnMarker(marker, now)
+	id, start, open := runrec.ReadTurnMarker(marker, now)
 	if id == "" {
 		return
 	}

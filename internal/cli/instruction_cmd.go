@@ -29,7 +29,7 @@ type InstructionOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdInstruction(f *Factory, runF func(*InstructionOptions) error) *cobra.Command {
+func newCmdInstruction(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:    "instruction",
 		Short:  "The person's insurance: return the memory instruction to its reference copy",
@@ -47,9 +47,6 @@ func newCmdInstruction(f *Factory, runF func(*InstructionOptions) error) *cobra.
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if fh, ok := opts.In.(*os.File); ok {
 					opts.StdinTerminal = isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd())
-				}
-				if runF != nil {
-					return runF(opts)
 				}
 				return instructionRun(opts)
 			},

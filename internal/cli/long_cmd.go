@@ -2,12 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +19,7 @@ type LongOptions struct {
 	JSON    bool
 }
 
-func newCmdLong(f *Factory, runF func(*LongOptions) error) *cobra.Command {
+func newCmdLong(f *Factory) *cobra.Command {
 	opts := &LongOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "long",
@@ -36,15 +35,12 @@ every file. long status says what is there.`,
 		{"status", "Show what long-term memory holds"},
 	}, &opts.Project, func(action string) error {
 		opts.Action = action
-		if runF != nil {
-			return runF(opts)
-		}
 		return longRun(opts)
 	})
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
-	cmd.AddCommand(newLongHistoryCmds(f, nil)...)
-	cmd.AddCommand(newCmdLongSync(f, nil))
+	cmd.AddCommand(newLongHistoryCmds(f)...)
+	cmd.AddCommand(newCmdLongSync(f))
 	return cmd
 }
 
@@ -60,44 +56,37 @@ func longRun(opts *LongOptions) error {
 	id := project.ID(root)
 	switch opts.Action {
 	case "on":
-		res, err := s.On(filepath.Base(root), now)
+		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.history(s, root) }, now)
+		if errors.Is(err, longterm.ErrRegister) {
+			return withHint(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
+		}
 		if err != nil {
 			return fmt.Errorf("long on: %w", err)
 		}
-		if err := registry.Touch(reg, registry.Project{ID: id, Name: filepath.Base(root), Path: root}, now); err != nil {
-			return withHint(fmt.Errorf("long on: register with the org desk: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
-		}
 		fmt.Fprintf(opts.Out, "long-term memory on: %s\n", s.Dir)
-		if len(res.Created) > 0 {
-			fmt.Fprintf(opts.Out, "created: %s\n", strings.Join(res.Created, ", "))
+		if len(rep.Created) > 0 {
+			fmt.Fprintf(opts.Out, "created: %s\n", strings.Join(rep.Created, ", "))
 		}
-		if len(res.Kept) > 0 {
-			fmt.Fprintf(opts.Out, "kept (already there, not touched): %s\n", strings.Join(res.Kept, ", "))
+		if len(rep.Kept) > 0 {
+			fmt.Fprintf(opts.Out, "kept (already there, not touched): %s\n", strings.Join(rep.Kept, ", "))
 		}
-		fmt.Fprintf(opts.Out, "registered with the org desk as %s (%s)\n", id, reg)
-		if h, err := opts.history(s, root); err != nil {
-			fmt.Fprintf(opts.Err, "memhook: warning: no history for long-term memory: %v\n", err)
-		} else if h.Versioned() {
-			if _, _, err := h.CommitAll("long on", now); err != nil {
-				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", err)
+		fmt.Fprintf(opts.Out, "registered with the org desk as %s (%s)\n", rep.ID, reg)
+		switch h := rep.History; {
+		case rep.HistoryErr != nil:
+			fmt.Fprintf(opts.Err, "memhook: warning: no history for long-term memory: %v\n", rep.HistoryErr)
+		case h.Versioned():
+			if rep.CommitErr != nil {
+				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", rep.CommitErr)
 			}
 			fmt.Fprintf(opts.Out, "history: every change memhook makes is a commit in %s (`memhook long log`)\n", h.Repo.Root())
-		} else {
+		default:
 			fmt.Fprintf(opts.Out, "history: %s\n", h.Note)
 		}
 		return nil
 	case "off":
-		if err := s.Off(now); err != nil {
-			return fmt.Errorf("long off: %w", err)
-		}
-		found, err := registry.Remove(reg, id)
+		found, err := s.TurnOff(reg, now)
 		if err != nil {
-			return fmt.Errorf("long off: unregister: %w", err)
-		}
-		if !found {
-			if found, err = registry.Remove(reg, root); err != nil {
-				return fmt.Errorf("long off: unregister: %w", err)
-			}
+			return fmt.Errorf("long off: %w", err)
 		}
 		fmt.Fprintf(opts.Out, "long-term memory off for %s; every file is kept in %s\n", root, s.Dir)
 		if found {
@@ -111,12 +100,7 @@ func longRun(opts *LongOptions) error {
 	if err != nil {
 		return fmt.Errorf("long status: %w", err)
 	}
-	registered, regErr := false, ""
-	if f, err := registry.Read(reg); err != nil {
-		regErr = err.Error()
-	} else {
-		registered = f.Find(id) != nil || f.Find(root) != nil
-	}
+	registered, regErr := s.Registered(reg)
 	if opts.JSON {
 		enc := json.NewEncoder(opts.Out)
 		enc.SetIndent("", "  ")

@@ -17,12 +17,9 @@ type CompileOptions struct {
 	JSON    bool
 }
 
-func newCmdCompile(f *Factory, runF func(*CompileOptions) error) *cobra.Command {
+func newCmdCompile(f *Factory) *cobra.Command {
 	opts := &CompileOptions{Factory: f}
 	run := func() error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return compileRun(opts)
 	}
 	cmd := &cobra.Command{

@@ -16,7 +16,7 @@ type CoreOptions struct {
 	Project string
 }
 
-func newCmdCore(f *Factory, runF func(*CoreOptions) error) *cobra.Command {
+func newCmdCore(f *Factory) *cobra.Command {
 	opts := &CoreOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "core",
@@ -31,16 +31,13 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 			Use: action + " TEXT|-", Short: strings.ToUpper(action[:1]) + action[1:] + " CORE.md text within the size cap", Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action, opts.Text = action, args[0]
-				if runF != nil {
-					return runF(opts)
-				}
 				return coreRun(opts)
 			},
 		}
 		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 		cmd.AddCommand(sub)
 	}
-	cmd.AddCommand(newCmdCoreReview(f, nil))
+	cmd.AddCommand(newCmdCoreReview(f))
 	return cmd
 }
 

@@ -22,7 +22,7 @@ type CoreReviewOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdCoreReview(f *Factory, runF func(*CoreReviewOptions) error) *cobra.Command {
+func newCmdCoreReview(f *Factory) *cobra.Command {
 	opts := &CoreReviewOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "review [--apply ID|all] [--drop ID|all]",
@@ -35,9 +35,6 @@ without flags it asks about each one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.StdinTerminal = stdinIsTerminal(opts.In)
-			if runF != nil {
-				return runF(opts)
-			}
 			return coreReviewRun(opts)
 		},
 	}

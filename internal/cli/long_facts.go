@@ -20,7 +20,7 @@ type FactOptions struct {
 	Project  string
 }
 
-func newCmdFact(f *Factory, runF func(*FactOptions) error) *cobra.Command {
+func newCmdFact(f *Factory) *cobra.Command {
 	opts := &FactOptions{Factory: f}
 	cmd := &cobra.Command{Use: "fact", Short: "Append dated facts to long-term pages"}
 	add := &cobra.Command{
@@ -33,9 +33,6 @@ in short-term memory (daily/ or daily/_archive/).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page, opts.Text = args[0], args[1]
-			if runF != nil {
-				return runF(opts)
-			}
 			return factRun(opts)
 		},
 	}
@@ -43,7 +40,7 @@ in short-term memory (daily/ or daily/_archive/).`,
 	add.Flags().StringVar(&opts.Time, "time", "", "time of day in the evidence, HH:MM")
 	add.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	add.MarkFlagRequired("evidence")
-	cmd.AddCommand(add, newCmdFactMerge(f, nil))
+	cmd.AddCommand(add, newCmdFactMerge(f))
 	return cmd
 }
 
@@ -91,12 +88,9 @@ type TruthOptions struct {
 	Project string
 }
 
-func newCmdTruth(f *Factory, runF func(*TruthOptions) error) *cobra.Command {
+func newCmdTruth(f *Factory) *cobra.Command {
 	opts := &TruthOptions{Factory: f}
 	run := func() error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return truthRun(opts)
 	}
 	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}

@@ -60,7 +60,7 @@ type LongHistoryOptions struct {
 	Project string
 }
 
-func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cobra.Command {
+func newLongHistoryCmds(f *Factory) []*cobra.Command {
 	var out []*cobra.Command
 	for _, a := range []action{
 		{"log", "List the commits of long-term memory (or of PATH), newest first"},
@@ -78,9 +78,6 @@ func newLongHistoryCmds(f *Factory, runF func(*LongHistoryOptions) error) []*cob
 			RunE: func(cmd *cobra.Command, args []string) error {
 				if len(args) > 0 {
 					opts.Path = args[0]
-				}
-				if runF != nil {
-					return runF(opts)
 				}
 				return longHistoryRun(opts)
 			},
@@ -171,7 +168,7 @@ type FactMergeOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdFactMerge(f *Factory, runF func(*FactMergeOptions) error) *cobra.Command {
+func newCmdFactMerge(f *Factory) *cobra.Command {
 	opts := &FactMergeOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "merge PAGE --from OTHER [--yes]",
@@ -186,9 +183,6 @@ without a terminal on stdin (--yes skips the question, not that check).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
 			opts.StdinTerminal = stdinIsTerminal(opts.In)
-			if runF != nil {
-				return runF(opts)
-			}
 			return factMergeRun(opts)
 		},
 	}

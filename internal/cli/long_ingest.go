@@ -16,7 +16,7 @@ type IngestOptions struct {
 	Redact  bool
 }
 
-func newCmdIngest(f *Factory, runF func(*IngestOptions) error) *cobra.Command {
+func newCmdIngest(f *Factory) *cobra.Command {
 	opts := &IngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
@@ -32,9 +32,6 @@ org ingest; --redact stores it with each one replaced by [REDACTED:kind].`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return ingestRun(opts)
 		},
 	}

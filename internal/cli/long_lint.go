@@ -16,7 +16,7 @@ type LintOptions struct {
 	JSON    bool
 }
 
-func newCmdLint(f *Factory, runF func(*LintOptions) error) *cobra.Command {
+func newCmdLint(f *Factory) *cobra.Command {
 	opts := &LintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -28,9 +28,6 @@ the CORE.md cap and pending truths. --json prints
 [{"file","line","rule","message","severity"}]. Exit 1 when any error is found.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return lintRun(opts)
 		},
 	}

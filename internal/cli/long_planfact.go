@@ -18,12 +18,9 @@ type PlanFactOptions struct {
 	Values  []string
 }
 
-func newCmdPlanFact(f *Factory, runF func(*PlanFactOptions) error) *cobra.Command {
+func newCmdPlanFact(f *Factory) *cobra.Command {
 	opts := &PlanFactOptions{Factory: f}
 	run := func() error {
-		if runF != nil {
-			return runF(opts)
-		}
 		return planFactRun(opts)
 	}
 	cmd := &cobra.Command{Use: "planfact", Short: "Check or edit the project's План-факт.md"}

@@ -18,7 +18,7 @@ type RollupDaysOptions struct {
 	JSON    bool
 }
 
-func newCmdRollupDays(f *Factory, runF func(*RollupDaysOptions) error) *cobra.Command {
+func newCmdRollupDays(f *Factory) *cobra.Command {
 	opts := &RollupDaysOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup-days",
@@ -34,9 +34,6 @@ their year can be built. Running it again changes nothing; day files are
 only read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return rollupDaysRun(opts)
 		},
 	}

@@ -18,7 +18,7 @@ type WikiOptions struct {
 	From    string // write: a file with the text, "-" for stdin
 }
 
-func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
+func newCmdWiki(f *Factory) *cobra.Command {
 	opts := &WikiOptions{Factory: f}
 	cmd := &cobra.Command{Use: "wiki", Short: "Write a long-term page; rebuild the wiki's graph file and index.md"}
 	cmd.AddCommand(actionCommands([]action{
@@ -26,9 +26,6 @@ func newCmdWiki(f *Factory, runF func(*WikiOptions) error) *cobra.Command {
 		{"index", "Rebuild index.md's catalogue by type (text above its marker is kept)"},
 	}, &opts.Project, func(action string) error {
 		opts.Action = action
-		if runF != nil {
-			return runF(opts)
-		}
 		return wikiRun(opts)
 	})...)
 	write := &cobra.Command{
@@ -44,9 +41,6 @@ writes long-term pages with this command. raw/, log.md and CORE.md are refused
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Action, opts.Page = "write", args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return wikiRun(opts)
 		},
 	}

@@ -23,7 +23,7 @@ type MCPOptions struct {
 	MaxRequestBytes int
 }
 
-func newCmdMCP(f *Factory, runF func(*MCPOptions) error) *cobra.Command {
+func newCmdMCP(f *Factory) *cobra.Command {
 	opts := &MCPOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -36,9 +36,6 @@ ends when stdin closes and keeps nothing between sessions. Stdout carries
 protocol messages only; the log is the state dir's hooks.log.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return mcpRun(cmd.Context(), opts)
 		},
 	}

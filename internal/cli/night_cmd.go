@@ -38,7 +38,7 @@ const NightLogFile = "night.log"
 // same night share one budget.
 const nightBudgetFile = "night-budget.json"
 
-func newCmdNight(f *Factory, runF func(*NightOptions) error) *cobra.Command {
+func newCmdNight(f *Factory) *cobra.Command {
 	opts := &NightOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "night [--project DIR | --all] [--now DATE] [--dry-run]",
@@ -53,9 +53,6 @@ night.max_calls and night.max_tokens, with a per-day cache so a rerun costs
 nothing. Each project's run adds a line to the desk's night.log.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return nightRun(opts)
 		},
 	}
@@ -65,7 +62,7 @@ nothing. Each project's run adds a line to the desk's night.log.`,
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would run; write nothing and call no model")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the reports as JSON")
 	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
-	cmd.AddCommand(newCmdNightForget(f, nil))
+	cmd.AddCommand(newCmdNightForget(f))
 	return cmd
 }
 
@@ -333,7 +330,7 @@ type NightForgetOptions struct {
 	Project string
 }
 
-func newCmdNightForget(f *Factory, runF func(*NightForgetOptions) error) *cobra.Command {
+func newCmdNightForget(f *Factory) *cobra.Command {
 	opts := &NightForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget DAY [--project DIR]",
@@ -345,9 +342,6 @@ to get past a provider failure: the next night resumes from it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Day = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return nightForgetRun(opts)
 		},
 	}

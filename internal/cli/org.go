@@ -18,12 +18,12 @@ cases, regulations, approaches, tools, work types, maps and sources, curated
 by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	}
 	cmd.AddCommand(
-		newCmdOrgInit(f, nil),
-		newCmdOrgIngest(f, nil),
-		newCmdOrgQuery(f, nil),
-		newCmdOrgLint(f, nil),
-		newCmdOrgRm(f, nil),
-		newCmdOrgSync(f, nil),
+		newCmdOrgInit(f),
+		newCmdOrgIngest(f),
+		newCmdOrgQuery(f),
+		newCmdOrgLint(f),
+		newCmdOrgRm(f),
+		newCmdOrgSync(f),
 	)
 	return cmd
 }
@@ -34,16 +34,13 @@ type OrgInitOptions struct {
 	JSON bool
 }
 
-func newCmdOrgInit(f *Factory, runF func(*OrgInitOptions) error) *cobra.Command {
+func newCmdOrgInit(f *Factory) *cobra.Command {
 	opts := &OrgInitOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the org vault's skeleton (idempotent; never overwrites)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return orgInitRun(opts)
 		},
 	}

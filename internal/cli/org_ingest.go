@@ -18,7 +18,7 @@ type OrgIngestOptions struct {
 	JSON   bool
 }
 
-func newCmdOrgIngest(f *Factory, runF func(*OrgIngestOptions) error) *cobra.Command {
+func newCmdOrgIngest(f *Factory) *cobra.Command {
 	opts := &OrgIngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE | --case PROJECT]",
@@ -35,9 +35,6 @@ them with [REDACTED:kind] markers. The change is logged and committed.`,
 			}
 			if (opts.File == "") == (opts.Case == "") {
 				return usagef("e.g. `memhook org ingest notes.md` or `memhook org ingest --case ~/src/app`", "org ingest: name one FILE or one --case PROJECT")
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return orgIngestRun(opts)
 		},

@@ -13,7 +13,7 @@ type OrgLintOptions struct {
 	JSON bool
 }
 
-func newCmdOrgLint(f *Factory, runF func(*OrgLintOptions) error) *cobra.Command {
+func newCmdOrgLint(f *Factory) *cobra.Command {
 	opts := &OrgLintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -24,9 +24,6 @@ large files outside raw/_large/, deprecated pages linked as current, and
 secrets or personal data. It exits 1 when it finds errors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return orgLintRun(opts)
 		},
 	}

@@ -15,7 +15,7 @@ type OrgQueryOptions struct {
 	JSON     bool
 }
 
-func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Command {
+func newCmdOrgQuery(f *Factory) *cobra.Command {
 	opts := &OrgQueryOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
@@ -25,9 +25,6 @@ func newCmdOrgQuery(f *Factory, runF func(*OrgQueryOptions) error) *cobra.Comman
 			opts.Question = strings.TrimSpace(strings.Join(args, " "))
 			if opts.Question == "" {
 				return usagef("e.g. `memhook org query как мы проводим ретро`", "org query: no question")
-			}
-			if runF != nil {
-				return runF(opts)
 			}
 			return orgQueryRun(opts)
 		},

@@ -13,7 +13,7 @@ type OrgRmOptions struct {
 	JSON bool
 }
 
-func newCmdOrgRm(f *Factory, runF func(*OrgRmOptions) error) *cobra.Command {
+func newCmdOrgRm(f *Factory) *cobra.Command {
 	opts := &OrgRmOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:     "rm PAGE",
@@ -22,9 +22,6 @@ func newCmdOrgRm(f *Factory, runF func(*OrgRmOptions) error) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return orgRmRun(opts)
 		},
 	}

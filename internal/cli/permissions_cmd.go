@@ -30,7 +30,7 @@ type PermissionsOptions struct {
 	Settings string // Claude Code's user settings file (default ~/.claude/settings.json)
 }
 
-func newCmdPermissions(f *Factory, runF func(*PermissionsOptions) error) *cobra.Command {
+func newCmdPermissions(f *Factory) *cobra.Command {
 	opts := &PermissionsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "permissions",
@@ -52,9 +52,6 @@ the rules install added, as it recorded them, and nothing else.`,
 			Use: a.name, Short: a.short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action = a.name
-				if runF != nil {
-					return runF(opts)
-				}
 				return permissionsRun(opts)
 			},
 		}

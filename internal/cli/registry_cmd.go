@@ -24,7 +24,7 @@ type RegistryOptions struct {
 
 const repairHint = "run `memhook registry repair`: it moves the broken file aside to registry.json.corrupt-<time> and starts a new one"
 
-func newCmdRegistry(f *Factory, runF func(*RegistryOptions) error) *cobra.Command {
+func newCmdRegistry(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "registry",
 		Short: "List, add and remove the projects the org rollup reads",
@@ -39,9 +39,6 @@ Switching long-term memory on registers a project; these commands do it by hand.
 			RunE: func(cmd *cobra.Command, a []string) error {
 				if len(a) > 0 {
 					opts.Target = a[0]
-				}
-				if runF != nil {
-					return runF(opts)
 				}
 				return registryRun(opts)
 			},

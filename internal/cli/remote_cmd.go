@@ -8,10 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -94,7 +92,7 @@ type LongSyncOptions struct {
 	JSON    bool
 }
 
-func newCmdLongSync(f *Factory, runF func(*LongSyncOptions) error) *cobra.Command {
+func newCmdLongSync(f *Factory) *cobra.Command {
 	opts := &LongSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--project DIR | --all]",
@@ -108,9 +106,6 @@ index.md); otherwise it changes neither side and says "diverged". The daily
 schedule runs it for every registered project after the night.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return longSyncRun(opts)
 		},
 	}
@@ -245,79 +240,4 @@ func syncHint(res *gitrepo.SyncResult, dir, again string) string {
 		return "commit or undo those edits in " + dir + " (the night commits memory's edits), then run `" + again + "`"
 	}
 	return "merge the two by hand with your git in " + dir + " (git pull " + res.URL + " " + res.Branch + "), then run `" + again + "`"
-}
-
-// OrgSyncOptions are the inputs of `memhook org sync`.
-type OrgSyncOptions struct {
-	*Factory
-	IfConfigured bool
-	Home         string
-	JSON         bool
-}
-
-func newCmdOrgSync(f *Factory, runF func(*OrgSyncOptions) error) *cobra.Command {
-	opts := &OrgSyncOptions{Factory: f}
-	cmd := &cobra.Command{
-		Use:   "sync",
-		Short: "Share the org vault through org.remote: push, and take the team's new commits",
-		Long: `sync pushes the org vault ($CEREBRO_HOME) to org.remote (a git URL from your
-own settings: file://, ssh:// or user@host:path with your ssh agent) and takes
-the team's commits back: a fast-forward, or a merge when both sides' changes
-merge cleanly (new pages, lines added to log.md and index.md). Otherwise it
-changes neither side and says "diverged". On a desk without a vault the first
-sync takes the team's vault: that is a teammate's clone.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return orgSyncRun(opts)
-		},
-	}
-	cmd.Flags().BoolVar(&opts.IfConfigured, "if-configured", false, "do nothing, successfully, when org.remote is not set (the daily schedule)")
-	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
-	return cmd
-}
-
-func orgSyncRun(opts *OrgSyncOptions) error {
-	if err := opts.useHome(opts.Home, "org sync"); err != nil {
-		return err
-	}
-	remote, err := opts.userRemote("org.remote")
-	if err != nil {
-		return err
-	}
-	if remote == "" {
-		if opts.IfConfigured {
-			return nil
-		}
-		eff, _ := opts.Config("")
-		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+eff.UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
-	}
-	home := opts.Paths.Home
-	if err := safefs.MkdirAll(home); err != nil {
-		return fmt.Errorf("org sync: create %s: %w", home, err)
-	}
-	res, err := orgvault.Sync(context.Background(), home, remote, "memhook org sync", opts.Now())
-	if err != nil {
-		return withHint(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
-	}
-	if opts.JSON {
-		if err := writeJSON(opts.Out, res); err != nil {
-			return err
-		}
-	}
-	line := syncLine("org sync "+home, res)
-	if troubled(res) {
-		if !opts.JSON {
-			fmt.Fprintln(opts.Err, "memhook: "+line)
-			fmt.Fprintf(opts.Err, "memhook: hint: %s\n", syncHint(res, home, "memhook org sync"))
-		}
-		return &exitError{code: 1}
-	}
-	if !opts.JSON && (opts.Terminal || !opts.IfConfigured) {
-		fmt.Fprintln(opts.Out, line)
-	}
-	return nil
 }

@@ -21,7 +21,7 @@ type RollupOptions struct {
 	Home    string // --home: the desk, overriding $CEREBRO_HOME (scheduled runs pass it)
 }
 
-func newCmdRollup(f *Factory, runF func(*RollupOptions) error) *cobra.Command {
+func newCmdRollup(f *Factory) *cobra.Command {
 	opts := &RollupOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup",
@@ -32,9 +32,6 @@ writes rollup.md, cache/<id>.json and a line of rollup.log beside the registry.
 Projects are only read. The same inputs and --now give the same bytes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return rollupRun(opts)
 		},
 	}

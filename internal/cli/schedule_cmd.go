@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
 )
@@ -23,7 +22,7 @@ type ScheduleOptions struct {
 	JSON   bool
 }
 
-func newCmdSchedule(f *Factory, runF func(*ScheduleOptions) error) *cobra.Command {
+func newCmdSchedule(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
 		Short: "Install, remove or show the daily jobs (night pass, org rollup) in the OS scheduler",
@@ -38,9 +37,6 @@ exactly what would be written and run.`,
 		c := &cobra.Command{
 			Use: action, Short: short, Args: cobra.NoArgs,
 			RunE: func(cmd *cobra.Command, args []string) error {
-				if runF != nil {
-					return runF(opts)
-				}
 				return scheduleRun(opts)
 			},
 		}
@@ -215,46 +211,4 @@ func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 		return 0, 0, withHint(fmt.Errorf("schedule: --at %q is not HH:MM", opts.At), "for example --at 07:30")
 	}
 	return t.Hour(), t.Minute(), nil
-}
-
-// scheduleJobs runs every daily job in order, each as its own memhook
-// command with the desk passed on; one failing job does not stop the
-// next, and the run fails when any did.
-func scheduleJobs(opts *ScheduleOptions) error {
-	var failed []string
-	for _, j := range schedule.Jobs {
-		args := append([]string{}, j.Args...)
-		if opts.Home != "" {
-			args = append(args, "--home", opts.Home)
-		}
-		cmd := newRootCmd(opts.Factory)
-		cmd.SetArgs(args)
-		cmd.SetIn(opts.In)
-		cmd.SetOut(opts.Out)
-		cmd.SetErr(opts.Err)
-		if err := cmd.Execute(); err != nil {
-			failed = append(failed, j.Name)
-			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
-		}
-	}
-	if len(failed) > 0 {
-		return &exitError{code: 1}
-	}
-	return nil
-}
-
-// nightTime is the time of day the daily entry runs the night, and where
-// it comes from: night.time (04:00, the seed's night), or, for a user who
-// set only the older rollup.hour, that hour.
-func nightTime(eff *config.Effective) (string, string) {
-	if eff.Source("night.time") == config.SourceDefault && eff.Source("rollup.hour") != config.SourceDefault {
-		return fmt.Sprintf("%02d:00", eff.Rollup.Hour), "rollup.hour (" + eff.Source("rollup.hour") + "; night.time replaces it)"
-	}
-	src := eff.Source("night.time")
-	if src == config.SourceDefault {
-		src = "night.time, default"
-	} else {
-		src = "night.time, " + src
-	}
-	return eff.Night.Time, src
 }

@@ -17,7 +17,7 @@ type GetOptions struct {
 	Lines   int
 }
 
-func newCmdGet(f *Factory, runF func(*GetOptions) error) *cobra.Command {
+func newCmdGet(f *Factory) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "get PATH",
@@ -29,9 +29,6 @@ memory roots are refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
 			return getRun(opts)
 		},
 	}

@@ -16,7 +16,7 @@ type IndexOptions struct {
 	Scope   string
 }
 
-func newCmdIndex(f *Factory, runF func(*IndexOptions) error) *cobra.Command {
+func newCmdIndex(f *Factory) *cobra.Command {
 	opts := &IndexOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "index",
@@ -27,9 +27,6 @@ dir. Only changed files are read again; a change of chunking, tokenizer or
 embedding model rebuilds an index.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
 			return indexRun(opts)
 		},
 	}

@@ -23,7 +23,7 @@ type SearchOptions struct {
 	Until   string
 }
 
-func newCmdSearch(f *Factory, runF func(*SearchOptions) error) *cobra.Command {
+func newCmdSearch(f *Factory) *cobra.Command {
 	opts := &SearchOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -35,9 +35,6 @@ search.update_budget_ms.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			if runF != nil {
-				return runF(opts)
-			}
 			return searchRun(opts)
 		},
 	}

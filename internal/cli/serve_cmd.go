@@ -48,7 +48,7 @@ type ServeOptions struct {
 	Limits serve.Limits
 }
 
-func newCmdServe(f *Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
+func newCmdServe(f *Factory) *cobra.Command {
 	opts := &ServeOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -64,9 +64,6 @@ the skills page shows each skill's versions. It listens on loopback; another
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			if runF != nil {
-				return runF(ctx, opts)
-			}
 			if opts.Background {
 				return serveBackground(ctx, opts)
 			}

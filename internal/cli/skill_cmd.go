@@ -29,7 +29,7 @@ type SkillOptions struct {
 	ID        string // candidate: its id
 }
 
-func newCmdSkill(f *Factory, runF func(*SkillOptions) error) *cobra.Command {
+func newCmdSkill(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill",
 		Short: "Log, diff and revert a skill's versions (every edit is a commit)",
@@ -51,9 +51,6 @@ else $CLAUDE_PLUGIN_ROOT/skills.`,
 			Args:  cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Name = args[0]
-				if runF != nil {
-					return runF(opts)
-				}
 				return skillRun(opts)
 			},
 		}

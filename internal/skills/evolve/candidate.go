@@ -10,6 +10,11 @@
 //	pair, err := evolve.Shadow{...}.Run(ctx, parent, ref, c)  // background only
 //	d := evolve.Judge(runs, c, evolve.DefaultRules(), now)    // promote, remove or wait
 //	err = evolve.Apply(ref, c, d, journal, now)               // one commit + record
+//	items, err := evolve.Round(refs, runs, rules, journal, now, false) // every candidate, one promotion per skill
+//
+// A failing skill gets a proposal, the note its verbs' next answer carries
+// ([RefreshProposal], refreshed by [GiveVerdict]); a judge sees shadow
+// pairs blind ([Unjudged], [BlindPair.Judge]).
 //
 // memhook never writes skill text itself: a candidate's text comes from the
 // model or a person; evolution only copies it over the active file or

@@ -14,6 +14,10 @@
 // Readers open the [Store], a SQLite cache (through internal/store/sqlitedb) that
 // replays the journal's unseen tail and answers queries; it can be deleted
 // at any time and is rebuilt from the journal.
+//
+// A skill-driven turn is open while its marker exists ([WriteTurnMarker],
+// [ReadTurnMarker]); each tool of the turn is added by name, a Bash call
+// running memhook by its verb ([BashTool]).
 package runrec
 
 import (
