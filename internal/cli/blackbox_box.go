@@ -42,7 +42,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		VectorWhy:       "no embedding provider configured",
 		ResearchCalls:   eff.Recall.ExtremeMaxCalls,
 		ResearchSeconds: eff.Recall.ExtremeSeconds,
-		Nested:          f.Getenv(NestedEnv) != "",
+		Nested:          f.Getenv(claude.NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
 		ThreadsDir:      filepath.Join(state, "threads"),
 	}

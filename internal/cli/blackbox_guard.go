@@ -17,7 +17,7 @@ import (
 // Outside a nested call it is nil: the person's own session reads what
 // its own tools may read anyway.
 func (f *Factory) nestedGuard(dir string) func(string) string {
-	if f.Getenv(NestedEnv) == "" && !claude.Nested(f.Environ()) {
+	if f.Getenv(claude.NestedEnv) == "" && !claude.Nested(f.Environ()) {
 		return nil
 	}
 	root, err := f.projectRoot(dir)

@@ -52,7 +52,7 @@ func TestBlackBoxModelCallsPassTheGuard(t *testing.T) {
 	if !strings.Contains(own, token) {
 		t.Fatalf("the person's own recall shows memory as it is: %s", own)
 	}
-	env[NestedEnv] = "1"
+	env[claude.NestedEnv] = "1"
 	nested, _, _ := run(t, env, "", "recall", "--project", proj, "walrus census deploy token")
 	a := object(t, nested)
 	if strings.Contains(nested, token) || !strings.Contains(nested, "[REDACTED:") || a["depth_used"].(float64) != 2 || a["kind"] == "none" {

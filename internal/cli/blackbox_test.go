@@ -170,7 +170,7 @@ func TestExtremeRecallRunsBoundedNestedClaude(t *testing.T) {
 	if a := object(t, out); a["depth_used"].(float64) > 3 || strings.Count(string(callLog), "x") != 2 {
 		t.Fatalf("second ask: %d calls\n%s", strings.Count(string(callLog), "x"), out)
 	}
-	env[NestedEnv] = "1"
+	env[claude.NestedEnv] = "1"
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "the walrus census")
 	if a := object(t, out); a["depth_used"].(float64) != 3 {
 		t.Fatalf("a nested recall must not climb to 5: %s", out)

@@ -25,7 +25,7 @@ func (f *Factory) personOnly(what string, terminal bool) error {
 	switch {
 	case f.Getenv("CLAUDECODE") != "":
 		return withHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), hint)
-	case f.Getenv(NestedEnv) != "" || claude.Nested(f.Environ()):
+	case f.Getenv(claude.NestedEnv) != "" || claude.Nested(f.Environ()):
 		return withHint(errors.New(what+": refused inside a nested model call"), hint)
 	case !terminal:
 		return withHint(errors.New(what+": refused without a terminal: a person must confirm"), hint)

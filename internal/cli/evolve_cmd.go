@@ -240,7 +240,7 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 		}
 		log.Write(e)
 	}()
-	if opts.Getenv(NestedEnv) != "" || claude.Nested(opts.Environ()) {
+	if opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()) {
 		return errors.New("shadow: refused inside a nested model call")
 	}
 	eff, err := opts.Config(root)

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 )
 
 func (opts *EvolveOptions) judgeRun(j runrec.Journal) error {
-	if opts.Getenv("CLAUDECODE") != "" || opts.Getenv(NestedEnv) != "" {
+	if opts.Getenv("CLAUDECODE") != "" || opts.Getenv(claude.NestedEnv) != "" {
 		return withHint(errors.New("evolve judge: refused inside Claude Code: a blind pair is judged by a person, never by the model that ran it"), "run it in your own terminal")
 	}
 	st, err := runrec.OpenStore(j)

@@ -4,16 +4,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/spf13/cobra"
 )
-
-// NestedEnv is set in the environment of every Claude Code process cerebro
-// starts itself (the claude distiller, extreme recall): hooks seeing it do
-// nothing, so a nested session never captures, flushes or recurses.
-const NestedEnv = claude.NestedEnv
 
 // HookOptions are the inputs of `memhook hook <event>`.
 type HookOptions struct {

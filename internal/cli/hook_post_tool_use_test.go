@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
@@ -128,7 +129,7 @@ func TestPostToolUseInitsRepoOutsideAnyRepo(t *testing.T) {
 	}
 	// Nested sessions do nothing.
 	os.WriteFile(f, []byte("y\n"), 0o644)
-	env[NestedEnv] = "1"
+	env[claude.NestedEnv] = "1"
 	run(t, env, editInput(t, plugin, "Write", f), "hook", "post-tool-use")
 	if log, _ := r.Log("", 0); len(log) != 1 {
 		t.Fatal("a nested session's hook must not commit")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -225,7 +226,7 @@ func TestBadInputFailsOpen(t *testing.T) {
 
 func TestNestedRunDoesNothing(t *testing.T) {
 	h := newHookEnv(t)
-	h.env[NestedEnv] = "1"
+	h.env[claude.NestedEnv] = "1"
 	h.turn(t, "s1", "q", "r")
 	if _, err := os.Stat(h.env["CEREBRO_STATE_DIR"]); err == nil {
 		t.Fatal("a nested hook wrote state")

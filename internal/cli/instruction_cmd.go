@@ -126,7 +126,7 @@ func (opts *InstructionOptions) setReference(ref evolve.Reference, files []strin
 	switch {
 	case opts.Getenv("CLAUDECODE") != "":
 		return withHint(errors.New("instruction set-reference: refused inside Claude Code (CLAUDECODE is set)"), hint)
-	case opts.Getenv(NestedEnv) != "" || claude.Nested(opts.Environ()):
+	case opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()):
 		return withHint(errors.New("instruction set-reference: refused inside a nested model call"), hint)
 	case !opts.StdinTerminal:
 		return withHint(errors.New("instruction set-reference: refused without a terminal: a person must confirm"), hint)

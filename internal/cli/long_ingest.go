@@ -2,8 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
 )

@@ -3,8 +3,9 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
 )

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
@@ -195,7 +196,7 @@ func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, root, name
 // skill has a candidate and this run falls in the declared share. It never
 // waits for it: the caller's answer is the active version's alone.
 func (f *Factory) maybeShadow(root, runID, name string) {
-	if f.Getenv(NestedEnv) != "" {
+	if f.Getenv(claude.NestedEnv) != "" {
 		return
 	}
 	eff, err := f.Config(root)
