@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/claude"
 )
 
 // A token in memory never reaches the black box's model calls: the
@@ -20,13 +22,13 @@ func TestBlackBoxModelCallsPassTheGuard(t *testing.T) {
 	}
 	env, proj := bbEnv(t)
 	bin := t.TempDir()
-	claude := filepath.Join(bin, "claude")
+	stand := filepath.Join(bin, "claude")
 	// It names the table, rephrases a question into the record's words
 	// (so the walk's text search brings the record as evidence), and
 	// answers.
-	os.WriteFile(claude, []byte("#!/bin/sh\np=$(cat); printf '%s\\n' \"$p\" >> '"+bin+"/prompts'\n"+
+	os.WriteFile(stand, []byte("#!/bin/sh\np=$(cat); printf '%s\\n' \"$p\" >> '"+bin+"/prompts'\n"+
 		"case \"$p\" in NAME-TABLE*) echo deploy_keys;; REPHRASE*) echo 'walrus census deploy token';; *) echo 'Ask the census office.';; esac\n"), 0o755)
-	env["CEREBRO_DISTILLER_COMMAND"] = claude
+	env["CEREBRO_DISTILLER_COMMAND"] = stand
 	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9", 3)
 	prompts := func() string {
 		b, _ := os.ReadFile(filepath.Join(bin, "prompts"))

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/claude"
 )
 
 func bbEnv(t *testing.T) (map[string]string, string) {
@@ -154,11 +156,11 @@ func TestExtremeRecallRunsBoundedNestedClaude(t *testing.T) {
 	}
 	env, proj := bbEnv(t)
 	bin := t.TempDir()
-	claude := filepath.Join(bin, "claude")
+	stand := filepath.Join(bin, "claude")
 	// It counts its calls, and answers only when nested and given the
 	// prompt on stdin.
-	os.WriteFile(claude, []byte("#!/bin/sh\necho x >> '"+bin+"/calls'\ngrep -q 'penguin census' && [ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
-	env["CEREBRO_DISTILLER_COMMAND"] = claude
+	os.WriteFile(stand, []byte("#!/bin/sh\necho x >> '"+bin+"/calls'\ngrep -q 'penguin census' && [ \"$CEREBRO_NESTED\" = 1 ] && echo 'The census is run by Ada (notes/census.md).' || echo 'not nested'\n"), 0o755)
+	env["CEREBRO_DISTILLER_COMMAND"] = stand
 	out, _, _ := run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "quarterly penguin census")
 	a := object(t, out)
 	if a["depth_used"].(float64) != 5 || !strings.Contains(a["answer"].(string), "Ada") || a["relearned"] == nil {
