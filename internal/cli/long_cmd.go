@@ -55,6 +55,7 @@ func longRun(opts *LongOptions) error {
 	}
 	s := longterm.New(root)
 	s.GitUser = opts.gitUser()
+	s.NoteBytes = opts.noteBytes(root)
 	now := opts.Now()
 	reg := opts.Paths.Registry()
 	id := project.ID(root)
@@ -161,5 +162,6 @@ func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
 	}
 	s := longterm.New(root)
 	s.GitUser = f.gitUser()
+	s.NoteBytes = f.noteBytes(root)
 	return s, root, nil
 }

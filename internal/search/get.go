@@ -101,7 +101,7 @@ func within(root, p string) (string, bool) {
 // ReadLines returns lines [from, from+n) of a file (1-based; n 0 means to
 // the end). A file that does not exist yet reads as empty.
 func ReadLines(path string, from, n int) (string, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

@@ -372,7 +372,7 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	abs := filepath.Join(ix.Root.Dir, filepath.FromSlash(rel))
 	// Memory folders are a repository's to plant: a link, FIFO or device
 	// where a note should be is dropped from the index, never read.
-	data, err := safefs.ReadNote(abs)
+	data, err := safefs.ReadNote(abs, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || safefs.Refused(err) {
 			return 0, w.deleteFile(rel, true)

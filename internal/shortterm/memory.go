@@ -89,7 +89,7 @@ func (m *Memory) scope(h Hook) (*scope, error) {
 	return &scope{
 		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,
 		sess: m.store().Session(id, h.SessionID),
-		meta: Meta{Project: h.Root, Transcript: h.Transcript},
+		meta: Meta{Project: h.Root, Transcript: h.Transcript, LineBytes: cfg.Limits.TranscriptLineBytes},
 	}, nil
 }
 

@@ -36,7 +36,7 @@ func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult
 		name = filepath.Base(root)
 	}
 	var context []item
-	if data, err := safefs.ReadNote(layout.PlanFact()); err == nil {
+	if data, err := safefs.ReadNote(layout.PlanFact(), 0); err == nil {
 		pf, _ := planfact.Parse(data)
 		if pf != nil {
 			if pf.Project != "" && name == filepath.Base(root) {
@@ -106,7 +106,7 @@ func collectLessons(long string) (lessons, decisions []item, err error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return nil
 		}
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, 0)
 		if err != nil {
 			return nil
 		}

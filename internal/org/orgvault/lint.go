@@ -318,7 +318,7 @@ func (l *linter) files() {
 
 // scan reports secrets and personal data of a text file.
 func (l *linter) scan(rel string) {
-	data, err := safefs.ReadNote(filepath.Join(l.root, filepath.FromSlash(rel)))
+	data, err := safefs.ReadNote(filepath.Join(l.root, filepath.FromSlash(rel)), 0)
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return
 	}

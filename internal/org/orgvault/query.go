@@ -187,7 +187,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 		return t
 	}
 	load := func(p *wiki.Page) *doc {
-		data, _ := safefs.ReadNote(filepath.Join(v.Root, filepath.FromSlash(p.Path)))
+		data, _ := safefs.ReadNote(filepath.Join(v.Root, filepath.FromSlash(p.Path)), 0)
 		return newDoc(p.Path, p.Title, data, p.BodyLine)
 	}
 	var hits []Hit
@@ -216,7 +216,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 			if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 				return nil
 			}
-			data, err := safefs.ReadNote(p)
+			data, err := safefs.ReadNote(p, 0)
 			if err != nil || len(data) > 4<<20 || bytes.IndexByte(data, 0) >= 0 {
 				return nil
 			}

@@ -230,7 +230,7 @@ func readProject(e registry.Project, today time.Time, opts Options) *Project {
 		return p
 	}
 	l := project.Layout{Root: e.Path}
-	data, err := safefs.ReadNote(l.PlanFact())
+	data, err := safefs.ReadNote(l.PlanFact(), 0)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.PlanFactError = "missing"

@@ -121,7 +121,7 @@ func rememberOffers(path string, items []Item, query string, now time.Time) erro
 }
 
 func readOffers(path string) ([]offer, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
 	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	for _, p := range pages {
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, 0)
 		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
 			continue
 		}

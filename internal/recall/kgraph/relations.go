@@ -76,7 +76,7 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 		return r, fmt.Errorf("create graph directory: %w", err)
 	}
 	err := atomicfile.WithLock(path, func() error {
-		data, err := safefs.ReadNote(path)
+		data, err := safefs.ReadNote(path, 0)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

@@ -108,7 +108,7 @@ func Build(o Options) (string, error) {
 	var days []day // oldest first
 	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
-		data, err := safefs.ReadNote(f)
+		data, err := safefs.ReadNote(f, 0)
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
@@ -384,7 +384,7 @@ func cutRunes(s string, n int) string {
 
 // readSmall reads a file up to limit runes (cut at a line); missing is "".
 func readSmall(path string, limit int) (string, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -400,7 +400,7 @@ func readSmall(path string, limit int) (string, error) {
 
 // planFactStatus is one paragraph from the plan-fact frontmatter.
 func planFactStatus(path string) (string, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

@@ -51,7 +51,7 @@ func readWeeks(l project.Layout) (*weekInfo, error) {
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(names)))
 	path := filepath.Join(dir, names[0]+".md")
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, 0)
 	if err != nil {
 		return nil, fmt.Errorf("read weekly roll-up: %w", err)
 	}
