@@ -58,8 +58,9 @@ type Store struct {
 	// count in the history, as in git. Zero: only the repository's rules.
 	GitUser gitrepo.UserDirs
 	// NoteBytes bounds every note read: the project's limits.note_bytes
-	// (0: safefs.DefaultNoteBytes).
-	NoteBytes int64
+	// (0: safefs.DefaultNoteBytes). IngestBytes bounds the files its
+	// history versions: limits.ingest_bytes (0: the default).
+	NoteBytes, IngestBytes int64
 }
 
 // New opens the long-term memory of the project at root.
