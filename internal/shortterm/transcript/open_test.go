@@ -4,6 +4,7 @@ package transcript
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,34 @@ func TestOverlongLineIsPassedOver(t *testing.T) {
 	tally, _, err := r.Count(path, 0, 0)
 	if err != nil || len(tally.Messages) != 0 {
 		t.Fatalf("count: %+v %v", tally.Messages, err)
+	}
+}
+
+// Two readers with different line bounds in one process each keep their
+// own: a 2 MiB line is dropped under a 1 MiB bound and read under 4 MiB,
+// at the same time.
+func TestReadersKeepTheirOwnLineBound(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	line := `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("x", 2<<20) + `"}]}}` + "\n"
+	if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		bound int64
+		items int
+	}{{1 << 20, 0}, {4 << 20, 1}} {
+		t.Run(fmt.Sprint(c.bound), func(t *testing.T) {
+			t.Parallel()
+			r := Reader{LineBytes: c.bound}
+			items, _, err := r.Read(path, 0, 0)
+			if err != nil || len(items) != c.items {
+				t.Fatalf("bound %d: %d items, err %v; want %d", c.bound, len(items), err, c.items)
+			}
+			tally, _, err := r.Count(path, 0, 0)
+			if err != nil || len(tally.Messages) != c.items {
+				t.Fatalf("bound %d: counted %d, err %v; want %d", c.bound, len(tally.Messages), err, c.items)
+			}
+		})
 	}
 }
