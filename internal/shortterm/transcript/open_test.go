@@ -18,6 +18,7 @@ import (
 // refused without blocking and a file with no line end costs one bounded
 // window, read after read, each passing over that much of it.
 func TestHostileTranscriptPaths(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.jsonl")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
@@ -54,6 +55,7 @@ func TestHostileTranscriptPaths(t *testing.T) {
 // lines after it are read: one huge line never stops the rest of a
 // session from being saved.
 func TestOverlongLineIsPassedOver(t *testing.T) {
+	t.Parallel()
 	r := Reader{LineBytes: 1 << 20}
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	f, _ := os.Create(path)
