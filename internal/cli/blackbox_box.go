@@ -45,6 +45,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 		Nested:          f.Getenv(claude.NestedEnv) != "",
 		OffersPath:      filepath.Join(state, "offers.jsonl"),
 		ThreadsDir:      filepath.Join(state, "threads"),
+		NoteBytes:       eff.Limits.NoteBytes,
 	}
 	// Level 2 goes through the FTS5 indexes when they can be set up; the
 	// plain scan stays as the fallback.

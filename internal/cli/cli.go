@@ -20,8 +20,6 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
-	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 )
@@ -82,10 +80,6 @@ func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
 	if f.configs == nil {
 		f.configs = map[string]*config.Effective{}
 	}
-	// The one place a limit reaches a package that has no configuration.
-	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
-	safefs.NoteLimit = eff.Limits.NoteBytes
-	gitrepo.MaxFileBytes = eff.Limits.IngestBytes
 	f.configs[projectRoot] = eff
 	return eff, nil
 }

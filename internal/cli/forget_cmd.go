@@ -88,7 +88,7 @@ func forgetRun(opts *ForgetOptions) error {
 		{Dir: l.LongDir(), Lock: func(_ string, fn func() error) error { return long.WithLock(fn) },
 			Keep: []string{longterm.CoreFile, longterm.SchemaFile, longterm.IndexFile, longterm.LogFile, planfact.FileName}},
 	}
-	res, err := forget.Forget(forget.Request{Roots: roots, Target: opts.Target, Base: base, Now: now})
+	res, err := forget.Forget(forget.Request{Roots: roots, Target: opts.Target, Base: base, Now: now, NoteBytes: opts.noteBytes(root)})
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func graphRun(opts *GraphOptions) error {
 		if opts.Rel == "" {
 			return usagef("memhook graph link A B --rel R", "graph link: --rel is required")
 		}
-		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now())
+		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.noteBytes(root))
 		if err != nil {
 			return err
 		}

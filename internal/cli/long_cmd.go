@@ -51,6 +51,7 @@ func longRun(opts *LongOptions) error {
 	}
 	s := longterm.New(root)
 	s.GitUser = opts.gitUser()
+	s.NoteBytes, s.IngestBytes = opts.noteBytes(root), opts.limits(root).IngestBytes
 	now := opts.Now()
 	reg := opts.Paths.Registry()
 	id := project.ID(root)
@@ -145,5 +146,6 @@ func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
 	}
 	s := longterm.New(root)
 	s.GitUser = f.gitUser()
+	s.NoteBytes, s.IngestBytes = f.noteBytes(root), f.limits(root).IngestBytes
 	return s, root, nil
 }

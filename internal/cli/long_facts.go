@@ -134,9 +134,9 @@ func truthRun(opts *TruthOptions) error {
 	}
 	var text []byte
 	if opts.From == "-" {
-		text, err = safefs.ReadStdin(opts.In, safefs.NoteLimit)
+		text, err = safefs.ReadStdin(opts.In, s.NoteBytes)
 	} else {
-		text, err = safefs.ReadArgument(opts.From, safefs.NoteLimit)
+		text, err = safefs.ReadArgument(opts.From, s.NoteBytes)
 	}
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)

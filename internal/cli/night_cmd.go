@@ -191,6 +191,7 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	}
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
+	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
 	// A project may narrow step 4 (propose, off), never switch off the
 	// person's review of CORE.md: config.Policy keeps "apply" the user's.
 	core := eff.Night.Core

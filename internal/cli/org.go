@@ -72,7 +72,7 @@ func orgInitRun(opts *OrgInitOptions) error {
 // (org rm): a vault that is not there is an error with the hint to create
 // it.
 func openOrg(f *Factory) (*orgvault.Vault, error) {
-	return orgvault.Open(f.Paths.Home)
+	return f.withLimits(orgvault.Open(f.Paths.Home))
 }
 
 // openOrCreateOrg opens the vault, creating it on first use: ingest, query,
@@ -80,7 +80,7 @@ func openOrg(f *Factory) (*orgvault.Vault, error) {
 // org init first" only sends them to type a command that asks nothing.
 // The creation is announced on stderr, so a --json stdout stays one object.
 func openOrCreateOrg(f *Factory) (*orgvault.Vault, error) {
-	v, err := orgvault.Open(f.Paths.Home)
+	v, err := f.withLimits(orgvault.Open(f.Paths.Home))
 	var missing *orgvault.NotInitializedError
 	if !errors.As(err, &missing) {
 		return v, err
@@ -88,7 +88,7 @@ func openOrCreateOrg(f *Factory) (*orgvault.Vault, error) {
 	if err := ensureOrgVault(f); err != nil {
 		return nil, err
 	}
-	return orgvault.Open(f.Paths.Home)
+	return f.withLimits(orgvault.Open(f.Paths.Home))
 }
 
 // ensureOrgVault lays out the vault when it is missing and says so.

@@ -99,7 +99,7 @@ func rollupRun(opts *RollupOptions) error {
 	r := rollup.Collect(rollup.Options{
 		Registry: opts.Paths.Registry(), Desk: opts.Paths.Home, Today: today,
 		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
-		WithGit: opts.WithGit, GitDays: eff.Rollup.GitDays,
+		WithGit: opts.WithGit, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes,
 	})
 	werr := rollup.Write(dir, r)
 	line := rollup.LogLine{At: start, Date: r.Date, Projects: r.Registered, Problems: len(r.Diagnostics),

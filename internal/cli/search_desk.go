@@ -88,7 +88,7 @@ func (f *Factory) desk(proj string, cfg *config.Effective) (*search.Desk, error)
 			ID: p.ID, Name: name, Root: p.Path,
 			Roots: search.Roots(p.Path, "", home, search.ScopeProject),
 			// its own index settings: any other would rebuild its indexes
-			Params: search.Params{ChunkTokens: pc.Search.ChunkTokens, OverlapTokens: pc.Search.OverlapTokens, Embedder: emb},
+			Params: search.Params{ChunkTokens: pc.Search.ChunkTokens, OverlapTokens: pc.Search.OverlapTokens, Embedder: emb, NoteBytes: pc.Limits.NoteBytes},
 		})
 	}
 	return d, nil

@@ -78,7 +78,7 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	if err != nil {
 		return nil, withHint(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
 	}
-	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb}
+	s.params = search.Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb, NoteBytes: cfg.Limits.NoteBytes}
 	s.memory = &search.Memory{Base: proj, Roots: s.roots, IndexDir: f.Paths.Indexes(), Params: s.params,
 		Options: s.searchOptions(0, time.Time{}), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
 	if sc, _ := search.ParseScope(scope); rootDir == "" && sc.Across() {

@@ -133,7 +133,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			}
 			return rollup.Collect(rollup.Options{
 				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),
-				FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
+				FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, NoteBytes: eff.Limits.NoteBytes,
 			})
 		},
 	})

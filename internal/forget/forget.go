@@ -51,6 +51,9 @@ type Request struct {
 	Target string
 	Base   string
 	Now    time.Time
+	// NoteBytes bounds the read of the file: the project's
+	// limits.note_bytes (0: safefs.DefaultNoteBytes).
+	NoteBytes int64
 }
 
 // Result says what moved where.
@@ -82,7 +85,7 @@ func Forget(req Request) (*Result, error) {
 	}
 	res := &Result{Root: root.Dir, File: rel}
 	err = root.Lock(rel, func() error {
-		data, err := safefs.ReadNote(abs)
+		data, err := safefs.ReadNote(abs, req.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("forget: read %s: %w", rel, err)
 		}

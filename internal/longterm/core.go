@@ -61,7 +61,7 @@ func (s *Store) coreEdit(action, text string, max int, now time.Time, edit func(
 	var n int
 	err := s.withLock(func() error {
 		p := s.Path(CoreFile)
-		old, err := safefs.ReadNote(p)
+		old, err := safefs.ReadNote(p, s.NoteBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("read CORE.md: %w", err)
 		}

@@ -34,7 +34,7 @@ func CoreProposalID(line string) string { return Hash([]byte(strings.TrimSpace(l
 // CoreProposals lists the proposals waiting for review, oldest first.
 func (s *Store) CoreProposals() ([]CoreProposal, error) {
 	var out []CoreProposal
-	data, err := safefs.ReadNote(s.Path(CoreProposalsFile))
+	data, err := safefs.ReadNote(s.Path(CoreProposalsFile), s.NoteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -58,7 +58,7 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 	}
 	res := &FactResult{Page: rel, Line: line}
 	err = s.withLock(func() error {
-		data, err := safefs.ReadNote(abs)
+		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("fact add: page %s does not exist; write the page first", rel)
 		}
@@ -131,7 +131,7 @@ func (s *Store) TruthHash(page string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := safefs.ReadNote(abs)
+	data, err := safefs.ReadNote(abs, s.NoteBytes)
 	if err != nil {
 		return "", fmt.Errorf("truth hash: read %s: %w", rel, err)
 	}
@@ -188,7 +188,7 @@ func (s *Store) TruthSet(page string, truth []byte, expect string, now time.Time
 		return err
 	}
 	return s.withLock(func() error {
-		data, err := safefs.ReadNote(abs)
+		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("truth set: read %s: %w", rel, err)
 		}
@@ -321,7 +321,7 @@ func trimBlankRuns(lines []string) []string {
 
 func (s *Store) writePendingLocked(rel, pending string, body []string, expect, actual string, now time.Time) error {
 	p := s.Path(pending)
-	data, err := safefs.ReadNote(p)
+	data, err := safefs.ReadNote(p, s.NoteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		target := strings.TrimSuffix(rel, path.Ext(rel))
 		data = []byte(fmt.Sprintf("---\ntype: truth-pending\npage: %q\n---\n\n# Pending truth for [[%s]]\n\n"+

@@ -71,6 +71,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		if err := r.UseUserExcludes(s.GitUser); err != nil {
 			return nil, fmt.Errorf("read the user's git excludes: %w", err)
 		}
+		r.BoundFiles(s.IngestBytes)
 		h.Repo = r
 		return h, nil
 	}
@@ -104,6 +105,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		if r, err = gitrepo.Init(s.Dir); err != nil {
 			return fmt.Errorf("start the history of long-term memory: %w", err)
 		}
+		r.BoundFiles(s.IngestBytes)
 		if err := r.UseUserExcludes(s.GitUser); err != nil {
 			return fmt.Errorf("read the user's git excludes: %w", err)
 		}

@@ -84,7 +84,7 @@ func (s *Store) Lint(opts LintOptions) ([]lint.Finding, error) {
 }
 
 func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(string, int, string, string, string)) {
-	idx, err := safefs.ReadNote(s.Path(IndexFile))
+	idx, err := safefs.ReadNote(s.Path(IndexFile), s.NoteBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		add(IndexFile, 1, "index-drift", lint.Warning, "index.md is missing; run `memhook wiki index`")
@@ -95,7 +95,7 @@ func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(strin
 			add(IndexFile, driftLine(idx, want), "index-drift", lint.Warning, "index.md is out of date with the pages; run `memhook wiki index`")
 		}
 	}
-	pf, err := safefs.ReadNote(s.Path(planfact.FileName))
+	pf, err := safefs.ReadNote(s.Path(planfact.FileName), s.NoteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		add(planfact.FileName, 1, "plan-fact", lint.Error, "missing; `memhook long on` creates it from the template")
 	} else if err == nil {
@@ -109,7 +109,7 @@ func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(strin
 		}
 	}
 	if opts.CoreMaxChars > 0 {
-		if data, err := safefs.ReadNote(s.Path(CoreFile)); err == nil {
+		if data, err := safefs.ReadNote(s.Path(CoreFile), s.NoteBytes); err == nil {
 			if n := charCount(data); n > opts.CoreMaxChars {
 				add(CoreFile, 1, "core-size", lint.Error, fmt.Sprintf("%d characters, %d over the cap of %d", n, n-opts.CoreMaxChars, opts.CoreMaxChars))
 			}

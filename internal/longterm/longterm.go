@@ -57,6 +57,10 @@ type Store struct {
 	// GitUser locates the user's git configuration: its global excludes
 	// count in the history, as in git. Zero: only the repository's rules.
 	GitUser gitrepo.UserDirs
+	// NoteBytes bounds every note read: the project's limits.note_bytes
+	// (0: safefs.DefaultNoteBytes). IngestBytes bounds the files its
+	// history versions: limits.ingest_bytes (0: the default).
+	NoteBytes, IngestBytes int64
 }
 
 // New opens the long-term memory of the project at root.
@@ -202,8 +206,8 @@ func (s *Store) inside(abs string) error {
 
 // writeIfChanged replaces p with data unless it already holds exactly that;
 // it reports whether it wrote.
-func writeIfChanged(p string, data []byte) (bool, error) {
-	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
+func (s *Store) writeIfChanged(p string, data []byte) (bool, error) {
+	if old, err := safefs.ReadNote(p, s.NoteBytes); err == nil && string(old) == string(data) {
 		return false, nil
 	}
 	if err := atomicfile.Write(p, data, 0o644); err != nil {

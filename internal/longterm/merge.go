@@ -86,11 +86,11 @@ func (s *Store) PlanMerge(page, other string) (*MergePlan, error) {
 	if rel == orel {
 		return nil, errors.New("fact merge: PAGE and --from name the same page")
 	}
-	pdata, err := safefs.ReadNote(abs)
+	pdata, err := safefs.ReadNote(abs, s.NoteBytes)
 	if err != nil {
 		return nil, fmt.Errorf("fact merge: read %s: %w", rel, err)
 	}
-	odata, err := safefs.ReadNote(oabs)
+	odata, err := safefs.ReadNote(oabs, s.NoteBytes)
 	if err != nil {
 		return nil, fmt.Errorf("fact merge: read %s: %w", orel, err)
 	}
@@ -190,11 +190,11 @@ func (s *Store) Merge(p *MergePlan, now time.Time) error {
 		return err
 	}
 	return s.withLock(func() error {
-		pdata, err := safefs.ReadNote(abs)
+		pdata, err := safefs.ReadNote(abs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("fact merge: read %s: %w", p.Page, err)
 		}
-		odata, err := safefs.ReadNote(oabs)
+		odata, err := safefs.ReadNote(oabs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("fact merge: read %s: %w", p.From, err)
 		}

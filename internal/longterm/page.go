@@ -99,7 +99,7 @@ func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check fun
 		_, statErr := os.Stat(abs)
 		res.Created = errors.Is(statErr, fs.ErrNotExist)
 		if check != nil && !res.Created {
-			old, err := safefs.ReadNote(abs)
+			old, err := safefs.ReadNote(abs, s.NoteBytes)
 			if err != nil {
 				return fmt.Errorf("page write %s: read the page: %w", rel, err)
 			}
@@ -110,7 +110,7 @@ func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check fun
 		if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {
 			return fmt.Errorf("page write %s: %w", rel, err)
 		}
-		changed, err := writeIfChanged(abs, text)
+		changed, err := s.writeIfChanged(abs, text)
 		if err != nil {
 			return fmt.Errorf("page write %s: %w", rel, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 // PlanFactCheck parses План-факт.md and returns its contract problems.
 func (s *Store) PlanFactCheck() (*planfact.PlanFact, []planfact.Problem, error) {
-	data, err := safefs.ReadNote(s.Path(planfact.FileName))
+	data, err := safefs.ReadNote(s.Path(planfact.FileName), s.NoteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.requireScaffold(); err != nil {
 			return nil, nil, err
@@ -54,7 +54,7 @@ func (s *Store) PlanFactSet(field string, values []string, now time.Time) ([]pla
 	var remaining []planfact.Problem
 	err := s.withLock(func() error {
 		p := s.Path(planfact.FileName)
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("planfact set: read %s: %w", planfact.FileName, err)
 		}

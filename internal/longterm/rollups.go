@@ -196,10 +196,10 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 		var changed bool
 		var err error
 		if dryRun {
-			old, rerr := safefs.ReadNote(p)
+			old, rerr := safefs.ReadNote(p, s.NoteBytes)
 			changed = rerr != nil || string(old) != string(data)
 		} else {
-			changed, err = writeIfChanged(p, data)
+			changed, err = s.writeIfChanged(p, data)
 		}
 		if err != nil {
 			return fmt.Errorf("write roll-up %s: %w", rel, err)
@@ -269,7 +269,7 @@ func (s *Store) readDays() ([]DayDigest, error) {
 			if seen[d.Date] {
 				continue
 			}
-			data, err := safefs.ReadNote(d.Path)
+			data, err := safefs.ReadNote(d.Path, s.NoteBytes)
 			if err != nil {
 				return nil, fmt.Errorf("read day %s: %w", d.Path, err)
 			}
@@ -460,7 +460,7 @@ func (s *Store) RollupNoData(months []string, now time.Time) (*RollupResult, err
 		if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
 		}
-		changed, err := writeIfChanged(p, []byte(text))
+		changed, err := s.writeIfChanged(p, []byte(text))
 		if err != nil {
 			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
 		}

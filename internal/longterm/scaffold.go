@@ -151,14 +151,14 @@ func (s *Store) Status() (*Status, error) {
 			st.RawFiles++
 		}
 	}
-	if data, err := safefs.ReadNote(s.Path(planfact.FileName)); err == nil {
+	if data, err := safefs.ReadNote(s.Path(planfact.FileName), s.NoteBytes); err == nil {
 		_, probs := planfact.Parse(data)
 		st.PlanFactValid = len(probs) == 0
 		for _, p := range probs {
 			st.PlanFactErrors = append(st.PlanFactErrors, p.String())
 		}
 	}
-	if data, err := safefs.ReadNote(s.Path(CoreFile)); err == nil {
+	if data, err := safefs.ReadNote(s.Path(CoreFile), s.NoteBytes); err == nil {
 		st.CoreChars = charCount(data)
 	}
 	return st, nil

@@ -21,7 +21,7 @@ import (
 // pages: its files are listed as attachments (so links to them resolve)
 // but never parsed as pages, even when they are Markdown.
 func (s *Store) LoadVault() (*wiki.Vault, error) {
-	v, err := wiki.Load(s.Dir, wiki.Options{Skip: []string{RawDir}})
+	v, err := wiki.Load(s.Dir, wiki.Options{Skip: []string{RawDir}, MaxFileBytes: s.NoteBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +140,7 @@ func (s *Store) rebuildGraphLocked() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	changed, err := writeIfChanged(s.Path(GraphFile), s.Graph(v).JSON())
+	changed, err := s.writeIfChanged(s.Path(GraphFile), s.Graph(v).JSON())
 	if err != nil {
 		return false, fmt.Errorf("write graph: %w", err)
 	}
@@ -242,12 +242,12 @@ func (s *Store) rebuildIndexLocked() (bool, error) {
 		return false, err
 	}
 	p := s.Path(IndexFile)
-	old, err := safefs.ReadNote(p)
+	old, err := safefs.ReadNote(p, s.NoteBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("read index.md: %w", err)
 	}
 	// index.md may not be in the vault yet; the catalogue never lists it.
-	changed, err := writeIfChanged(p, RenderIndex(old, v))
+	changed, err := s.writeIfChanged(p, RenderIndex(old, v))
 	if err != nil {
 		return false, fmt.Errorf("write index.md: %w", err)
 	}

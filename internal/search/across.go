@@ -685,7 +685,7 @@ func (p *Project) get(path string, from, lines int) (Got, error) {
 	if err != nil {
 		return Got{}, err
 	}
-	text, err := ReadLines(abs, from, lines)
+	text, err := ReadLines(abs, from, lines, p.Params.NoteBytes)
 	if err != nil {
 		return Got{}, err
 	}

@@ -89,7 +89,7 @@ func TestDateOnlyQueryListsThatDay(t *testing.T) {
 		if strings.HasPrefix(res.Snippet, "---") || !strings.Contains(res.Snippet, "session 8f825584") && !strings.Contains(res.Snippet, "Week 47") {
 			t.Errorf("%q: snippet should start after the front matter: %q", c.q, res.Snippet)
 		}
-		lines, _ := ReadLines(filepath.Join(ix.Root.Dir, res.Path), res.StartLine, res.EndLine-res.StartLine+1)
+		lines, _ := ReadLines(filepath.Join(ix.Root.Dir, res.Path), res.StartLine, res.EndLine-res.StartLine+1, 0)
 		if strings.TrimRight(lines, "\n") != res.Snippet {
 			t.Errorf("%q: snippet is not the cited lines %s", c.q, res.Citation)
 		}

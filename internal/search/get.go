@@ -99,9 +99,10 @@ func within(root, p string) (string, bool) {
 }
 
 // ReadLines returns lines [from, from+n) of a file (1-based; n 0 means to
-// the end). A file that does not exist yet reads as empty.
-func ReadLines(path string, from, n int) (string, error) {
-	data, err := safefs.ReadNote(path)
+// the end). A file that does not exist yet reads as empty. noteBytes
+// bounds the read (see [safefs.ReadNote]).
+func ReadLines(path string, from, n int, noteBytes int64) (string, error) {
+	data, err := safefs.ReadNote(path, noteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}

@@ -23,6 +23,10 @@ type Params struct {
 	ChunkTokens   int
 	OverlapTokens int
 	Embedder      Embedder // nil for BM25 only
+	// NoteBytes bounds each file read: the limits.note_bytes of the
+	// project the roots belong to (0: safefs.DefaultNoteBytes). A larger
+	// file is left out of the index.
+	NoteBytes int64
 }
 
 func (p Params) fingerprint() string {
@@ -372,7 +376,7 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	abs := filepath.Join(ix.Root.Dir, filepath.FromSlash(rel))
 	// Memory folders are a repository's to plant: a link, FIFO or device
 	// where a note should be is dropped from the index, never read.
-	data, err := safefs.ReadNote(abs)
+	data, err := safefs.ReadNote(abs, ix.params.NoteBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || safefs.Refused(err) {
 			return 0, w.deleteFile(rel, true)

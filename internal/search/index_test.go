@@ -334,7 +334,7 @@ func TestResolveRefusesPathsOutsideRoots(t *testing.T) {
 			t.Errorf("Resolve(%s) = %v, want a refusal", p, err)
 		}
 	}
-	text, err := ReadLines(filepath.Join(proj, ".claude", "memory_short", "daily", "2026-12-01.md"), 1, 0)
+	text, err := ReadLines(filepath.Join(proj, ".claude", "memory_short", "daily", "2026-12-01.md"), 1, 0, 0)
 	if text != "" || err != nil {
 		t.Errorf("missing memory file read as %q, %v", text, err)
 	}
@@ -347,7 +347,7 @@ func TestReadLines(t *testing.T) {
 		from, n int
 		want    string
 	}{{1, 0, "one\ntwo\nthree\nfour\n"}, {2, 2, "two\nthree\n"}, {4, 10, "four\n"}, {9, 1, ""}} {
-		if got, _ := ReadLines(p, c.from, c.n); got != c.want {
+		if got, _ := ReadLines(p, c.from, c.n, 0); got != c.want {
 			t.Errorf("ReadLines(%d, %d) = %q, want %q", c.from, c.n, got, c.want)
 		}
 	}

@@ -124,7 +124,7 @@ func (m *Memory) Get(path string, from, lines int) (Got, error) {
 	if err != nil {
 		return Got{}, err
 	}
-	text, err := ReadLines(abs, from, lines)
+	text, err := ReadLines(abs, from, lines, m.Params.NoteBytes)
 	if err != nil {
 		return Got{}, err
 	}

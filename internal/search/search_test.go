@@ -235,7 +235,7 @@ func TestSnippetCappedAndCitesItsLines(t *testing.T) {
 	if want := res.Path + fmt.Sprintf("#L%d-L%d", res.StartLine, res.EndLine); res.Citation != want {
 		t.Fatalf("citation %q, want %q", res.Citation, want)
 	}
-	lines, _ := ReadLines(filepath.Join(dir, "page.md"), res.StartLine, res.EndLine-res.StartLine+1)
+	lines, _ := ReadLines(filepath.Join(dir, "page.md"), res.StartLine, res.EndLine-res.StartLine+1, 0)
 	if strings.TrimRight(lines, "\n") != res.Snippet {
 		t.Fatalf("snippet is not the cited lines")
 	}

@@ -164,7 +164,7 @@ func TestVaultSnippetsShowTheirCitedLines(t *testing.T) {
 		}
 		for _, res := range r.Results[:min(5, len(r.Results))] {
 			snippets++
-			cited, err := ReadLines(filepath.FromSlash(res.Path), res.StartLine, res.EndLine-res.StartLine+1)
+			cited, err := ReadLines(filepath.FromSlash(res.Path), res.StartLine, res.EndLine-res.StartLine+1, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -152,7 +152,7 @@ func TestSnippetTakesContextAcrossChunkEdges(t *testing.T) {
 	if !strings.Contains(res.Snippet, "ledger") || !strings.Contains(res.Snippet, "disk quota") {
 		t.Fatalf("snippet stops at the chunk's edge: %q", res.Snippet)
 	}
-	lines, _ := ReadLines(filepath.Join(dir, "page.md"), res.StartLine, res.EndLine-res.StartLine+1)
+	lines, _ := ReadLines(filepath.Join(dir, "page.md"), res.StartLine, res.EndLine-res.StartLine+1, 0)
 	if strings.TrimRight(lines, "\n") != res.Snippet {
 		t.Fatalf("snippet %q is not the cited lines %d-%d %q", res.Snippet, res.StartLine, res.EndLine, lines)
 	}

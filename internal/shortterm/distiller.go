@@ -33,6 +33,7 @@ func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool)
 	o := FlushOptions{
 		Trigger: trigger, Now: m.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
 		Force: trigger == TriggerPreCompact, Desk: m.Desk,
+		NoteBytes: cfg.Limits.NoteBytes, LineBytes: cfg.Limits.TranscriptLineBytes,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
 	}
 	o.Distill = redacting(cfg, o.Distill)

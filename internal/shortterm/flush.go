@@ -57,6 +57,10 @@ type FlushOptions struct {
 	// Desk is the cerebro desk's root: a session there gets a distillate
 	// of the operator's work ([distill.Segment.Desk]).
 	Desk string
+	// NoteBytes and LineBytes are the project's limits.note_bytes (its
+	// daily file) and limits.transcript_line_bytes (its transcript); 0
+	// takes the defaults.
+	NoteBytes, LineBytes int64
 }
 
 // FlushResult says what a flush did.
@@ -98,10 +102,10 @@ func FlushSession(ctx context.Context, x *capture.Session, o FlushOptions) (Flus
 			return err
 		}
 		durable = st.Intent != nil
-		if err := finishIntent(x, st); err != nil {
+		if err := finishIntent(x, st, o.NoteBytes); err != nil {
 			return err
 		}
-		s, err := readSegment(x, st)
+		s, err := readSegment(x, st, transcript.Reader{LineBytes: o.LineBytes})
 		if err != nil {
 			return err
 		}
@@ -170,7 +174,7 @@ func FlushSession(ctx context.Context, x *capture.Session, o FlushOptions) (Flus
 	}
 	crash("after-distill")
 	err = x.Update(func(st *capture.State) error {
-		if err := finishIntent(x, st); err != nil {
+		if err := finishIntent(x, st, o.NoteBytes); err != nil {
 			return err
 		}
 		if st.Offset != snap.from || st.JournalOffset != snap.jfrom || st.JournalGen != snap.st.JournalGen {
@@ -247,14 +251,14 @@ func syncPending(x *capture.Session) error {
 // readSegment takes the snapshot of the unflushed segment. It notes in st
 // what the transcript says of the session itself (its title, its id as
 // the lines give it): true whatever becomes of the segment.
-func readSegment(x *capture.Session, st *capture.State) (*snapshot, error) {
+func readSegment(x *capture.Session, st *capture.State, tr transcript.Reader) (*snapshot, error) {
 	s := &snapshot{from: st.Offset, to: st.Offset, jfrom: st.JournalOffset}
 	entries, jto, err := x.ReadJournal(st.JournalOffset)
 	if err != nil {
 		return nil, err
 	}
 	s.jto = jto
-	log, to := readTranscript(st.Transcript, st.Offset)
+	log, to := readTranscript(tr, st.Transcript, st.Offset)
 	s.to = to
 	if log.Title != "" {
 		st.Title = log.Title
@@ -271,7 +275,7 @@ func readSegment(x *capture.Session, st *capture.State) (*snapshot, error) {
 	if !since.IsZero() {
 		since = since.Add(-time.Minute)
 	}
-	s.subItems, s.sub = readSubagents(st.Transcript, st.TranscriptSession, st.Sub, since)
+	s.subItems, s.sub = readSubagents(tr, st.Transcript, st.TranscriptSession, st.Sub, since)
 	// Claude Code 1.0 wrote its subagents into the main file.
 	s.subItems = stripPrivate(append(toolsOnly(log.Side), s.subItems...))
 	return s, nil
@@ -296,14 +300,14 @@ func stripPrivate(items []transcript.Item) []transcript.Item {
 // pairing each tool call with its result. A missing or unreadable
 // transcript reads as empty: the journal still holds the prompts and
 // final replies.
-func readTranscript(path string, from int64) (transcript.Log, int64) {
+func readTranscript(tr transcript.Reader, path string, from int64) (transcript.Log, int64) {
 	var all transcript.Log
 	if path == "" {
 		return all, from
 	}
 	pos := from
 	for {
-		part, next, err := transcript.ReadLog(path, pos, ReadChunk)
+		part, next, err := tr.ReadLog(path, pos, ReadChunk)
 		all = all.Append(part)
 		if err != nil || next <= pos {
 			// EOF, an unreadable file, or a line still being written: what
@@ -346,12 +350,12 @@ func advance(x *capture.Session, st *capture.State, s *snapshot, wrote bool) {
 // finishIntent settles a section write left half done by a dead flusher:
 // if the section reached the daily file the cursors move past it, else the
 // intent is dropped and the segment is flushed again.
-func finishIntent(x *capture.Session, st *capture.State) error {
+func finishIntent(x *capture.Session, st *capture.State, noteBytes int64) error {
 	in := st.Intent
 	if in == nil {
 		return nil
 	}
-	ok, err := daily.HasSegment(in.File, x.ID, in.Seq)
+	ok, err := daily.HasSegment(in.File, x.ID, in.Seq, noteBytes)
 	if err != nil {
 		return err
 	}

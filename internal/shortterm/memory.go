@@ -89,7 +89,7 @@ func (m *Memory) scope(h Hook) (*scope, error) {
 	return &scope{
 		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,
 		sess: m.store().Session(id, h.SessionID),
-		meta: capture.Meta{Project: h.Root, Transcript: h.Transcript},
+		meta: capture.Meta{Project: h.Root, Transcript: h.Transcript, LineBytes: cfg.Limits.TranscriptLineBytes},
 	}, nil
 }
 
@@ -201,7 +201,7 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 // again. What it is handed now is remembered, at every start, for its
 // next one.
 func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) {
-	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}}
+	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}, NoteBytes: sc.cfg.Limits.NoteBytes}
 	if h.Source != "" && h.Source != "startup" {
 		o.Session = h.SessionID
 		if h.Source != "compact" {

@@ -95,7 +95,7 @@ func firstSessionID(path string) string {
 // readSubagents reads what the session's subagents did since the last
 // flush: their tool calls, each paired with its result. Their own
 // dialogue is not the session's.
-func readSubagents(tr, sessionID string, offsets map[string]int64, since time.Time) ([]transcript.Item, map[string]int64) {
+func readSubagents(r transcript.Reader, tr, sessionID string, offsets map[string]int64, since time.Time) ([]transcript.Item, map[string]int64) {
 	files := subagentFiles(tr, sessionID, offsets, since)
 	if len(files) == 0 {
 		return nil, offsets
@@ -110,7 +110,7 @@ func readSubagents(tr, sessionID string, offsets map[string]int64, since time.Ti
 		var log transcript.Log
 		pos := next[name]
 		for {
-			part, to, err := transcript.ReadSidechainLog(f, pos, ReadChunk)
+			part, to, err := r.ReadSidechainLog(f, pos, ReadChunk)
 			log = log.Append(part)
 			if err != nil || to <= pos {
 				break

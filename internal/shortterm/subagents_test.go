@@ -77,7 +77,7 @@ func TestSubagentsOfEveryLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	items, offsets := readSubagents(tr, "S", nil, since)
+	items, offsets := readSubagents(transcript.Reader{}, tr, "S", nil, since)
 	got := written(items)
 	want := map[string]transcript.Status{"/p/nested.go": transcript.StatusOK, "/p/flat.go": transcript.StatusOK, "/p/refused.go": transcript.StatusRefused}
 	if len(got) != len(want) {
@@ -89,7 +89,7 @@ func TestSubagentsOfEveryLayout(t *testing.T) {
 		}
 	}
 	// Read again from the offsets: nothing new.
-	again, _ := readSubagents(tr, "S", offsets, since)
+	again, _ := readSubagents(transcript.Reader{}, tr, "S", offsets, since)
 	if len(again) != 0 {
 		t.Errorf("read twice: %v", written(again))
 	}

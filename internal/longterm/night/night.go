@@ -410,7 +410,7 @@ func (n *run) ready() {
 // when its bytes change, so a rerun leaves it as it was.
 func writeState(s *longterm.Store, rel string, data []byte) error {
 	p := s.Path(rel)
-	if old, err := safefs.ReadNote(p); err == nil && string(old) == string(data) {
+	if old, err := safefs.ReadNote(p, s.NoteBytes); err == nil && string(old) == string(data) {
 		return nil
 	}
 	if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {

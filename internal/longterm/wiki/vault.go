@@ -34,7 +34,8 @@ type Options struct {
 	// out with everything under them. Folders starting with "." are always
 	// left out (.obsidian, .trash, .git).
 	Skip []string
-	// MaxFileBytes leaves out larger Markdown files (0: 8 MiB).
+	// MaxFileBytes leaves out larger Markdown files: the vault's
+	// limits.note_bytes (0: safefs.DefaultNoteBytes).
 	MaxFileBytes int64
 }
 
@@ -51,7 +52,7 @@ type Vault struct {
 // Load reads every Markdown page under root.
 func Load(root string, opts Options) (*Vault, error) {
 	if opts.MaxFileBytes == 0 {
-		opts.MaxFileBytes = 8 << 20
+		opts.MaxFileBytes = safefs.DefaultNoteBytes
 	}
 	v := &Vault{Root: root, Skipped: map[string]error{}}
 	skip := map[string]bool{}
@@ -92,7 +93,7 @@ func Load(root string, opts Options) (*Vault, error) {
 			v.Skipped[rel] = fmt.Errorf("larger than %d bytes", opts.MaxFileBytes)
 			return nil
 		}
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, opts.MaxFileBytes)
 		if err != nil {
 			v.Skipped[rel] = err
 			return nil

@@ -36,7 +36,7 @@ func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult
 		name = filepath.Base(root)
 	}
 	var context []item
-	if data, err := safefs.ReadNote(layout.PlanFact()); err == nil {
+	if data, err := safefs.ReadNote(layout.PlanFact(), v.NoteBytes); err == nil {
 		pf, _ := planfact.Parse(data)
 		if pf != nil {
 			if pf.Project != "" && name == filepath.Base(root) {
@@ -49,7 +49,7 @@ func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult
 			}
 		}
 	}
-	lessons, decisions, err := collectLessons(long)
+	lessons, decisions, err := collectLessons(long, v.NoteBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (v *Vault) ingestCase(root, name string, opts IngestOptions) (*IngestResult
 // collectLessons reads the lines under lesson and decision headings of
 // every wiki page (wiki/ and wiki/_private/), and whole pages whose type
 // is lesson or decision.
-func collectLessons(long string) (lessons, decisions []item, err error) {
+func collectLessons(long string, noteBytes int64) (lessons, decisions []item, err error) {
 	dir := filepath.Join(long, "wiki")
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -106,7 +106,7 @@ func collectLessons(long string) (lessons, decisions []item, err error) {
 		if d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return nil
 		}
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, noteBytes)
 		if err != nil {
 			return nil
 		}

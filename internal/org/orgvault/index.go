@@ -12,7 +12,7 @@ import (
 // addToIndex lists a page in index.md under its type's section (creating
 // the section when a person removed it). A page already listed is left.
 func (v *Vault) addToIndex(rel string, t PageType, note string) error {
-	data, err := safefs.ReadNote(v.abs(IndexFile))
+	data, err := safefs.ReadNote(v.abs(IndexFile), v.NoteBytes)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", IndexFile, err)
 	}
@@ -69,7 +69,7 @@ func (v *Vault) addToIndex(rel string, t PageType, note string) error {
 
 // removeFromIndex drops the index lines linking the page.
 func (v *Vault) removeFromIndex(vault *wiki.Vault, rel string) (bool, error) {
-	data, err := safefs.ReadNote(v.abs(IndexFile))
+	data, err := safefs.ReadNote(v.abs(IndexFile), v.NoteBytes)
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", IndexFile, err)
 	}

@@ -39,6 +39,7 @@ type linter struct {
 	root   string
 	vault  *wiki.Vault
 	large  int64
+	notes  int64 // limits.note_bytes
 	issues []lint.Finding
 }
 
@@ -49,16 +50,20 @@ func (l *linter) add(file string, line int, rule, format string, args ...any) {
 // Lint checks the vault against SCHEMA.md; largeBytes is the raw/_large/
 // threshold. Issues come sorted by file and line.
 func (v *Vault) Lint(largeBytes int64) ([]lint.Finding, error) {
-	return Lint(v.Root, largeBytes)
+	return lintVault(v.Root, largeBytes, v.NoteBytes)
 }
 
 // Lint checks the vault at root (see [Vault.Lint]).
 func Lint(root string, largeBytes int64) ([]lint.Finding, error) {
-	vault, err := wiki.Load(root, wiki.Options{Skip: []string{TemplatesDir, RawDir}})
+	return lintVault(root, largeBytes, 0)
+}
+
+func lintVault(root string, largeBytes, noteBytes int64) ([]lint.Finding, error) {
+	vault, err := wiki.Load(root, wiki.Options{Skip: []string{TemplatesDir, RawDir}, MaxFileBytes: noteBytes})
 	if err != nil {
 		return nil, err
 	}
-	l := &linter{root: root, vault: vault, large: largeBytes}
+	l := &linter{root: root, vault: vault, large: largeBytes, notes: noteBytes}
 	incoming := map[string]int{}
 	for _, p := range vault.Pages {
 		if !structural[p.Path] {
@@ -318,7 +323,7 @@ func (l *linter) files() {
 
 // scan reports secrets and personal data of a text file.
 func (l *linter) scan(rel string) {
-	data, err := safefs.ReadNote(filepath.Join(l.root, filepath.FromSlash(rel)))
+	data, err := safefs.ReadNote(filepath.Join(l.root, filepath.FromSlash(rel)), l.notes)
 	if err != nil || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		return
 	}

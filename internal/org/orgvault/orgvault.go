@@ -86,7 +86,10 @@ func (e *NotInitializedError) Hint() string {
 // Vault is an initialised org vault.
 type Vault struct {
 	Root string
-	repo *gitrepo.Repo
+	// NoteBytes bounds every note read: the desk's limits.note_bytes
+	// (0: safefs.DefaultNoteBytes).
+	NoteBytes int64
+	repo      *gitrepo.Repo
 }
 
 // Open opens the vault at root, which [Init] must have laid out.

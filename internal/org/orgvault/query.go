@@ -144,7 +144,7 @@ func (d *doc) hit(terms []string, via string) (Hit, bool) {
 // page it passes, and falls back to a text search over pages the walk
 // never reached and the raw/ files. At most limit hits come back.
 func (v *Vault) Query(question string, limit int) (*Answer, error) {
-	vault, err := wiki.Load(v.Root, wiki.Options{Skip: []string{TemplatesDir, RawDir}})
+	vault, err := wiki.Load(v.Root, wiki.Options{Skip: []string{TemplatesDir, RawDir}, MaxFileBytes: v.NoteBytes})
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +187,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 		return t
 	}
 	load := func(p *wiki.Page) *doc {
-		data, _ := safefs.ReadNote(filepath.Join(v.Root, filepath.FromSlash(p.Path)))
+		data, _ := safefs.ReadNote(filepath.Join(v.Root, filepath.FromSlash(p.Path)), v.NoteBytes)
 		return newDoc(p.Path, p.Title, data, p.BodyLine)
 	}
 	var hits []Hit
@@ -216,7 +216,7 @@ func (v *Vault) Query(question string, limit int) (*Answer, error) {
 			if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
 				return nil
 			}
-			data, err := safefs.ReadNote(p)
+			data, err := safefs.ReadNote(p, v.NoteBytes)
 			if err != nil || len(data) > 4<<20 || bytes.IndexByte(data, 0) >= 0 {
 				return nil
 			}

@@ -21,7 +21,7 @@ type TrashResult struct {
 }
 
 func (v *Vault) trash(target string, now time.Time) (*TrashResult, error) {
-	vault, err := wiki.Load(v.Root, wiki.Options{Skip: []string{TemplatesDir, RawDir}})
+	vault, err := wiki.Load(v.Root, wiki.Options{Skip: []string{TemplatesDir, RawDir}, MaxFileBytes: v.NoteBytes})
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ type Problem struct {
 
 // Read loads the registry at path; a missing file is an empty registry.
 func Read(path string) (*File, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, safefs.DefaultNoteBytes) // cerebro's own file, not a repository's
 	if errors.Is(err, fs.ErrNotExist) {
 		return &File{Projects: []Project{}}, nil
 	}

@@ -61,6 +61,10 @@ type Options struct {
 	WithGit       bool      // read repository activity through go-git
 	GitDays       int       // window for the commit count with WithGit
 	Workers       int       // projects read in parallel; 0 picks a small default
+	// NoteBytes bounds the read of each project's План-факт.md: the
+	// desk's limits.note_bytes, the person's own bound, which a project
+	// file may only lower (0: safefs.DefaultNoteBytes).
+	NoteBytes int64
 }
 
 // Report is everything the dashboard shows.
@@ -230,7 +234,7 @@ func readProject(e registry.Project, today time.Time, opts Options) *Project {
 		return p
 	}
 	l := project.Layout{Root: e.Path}
-	data, err := safefs.ReadNote(l.PlanFact())
+	data, err := safefs.ReadNote(l.PlanFact(), opts.NoteBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.PlanFactError = "missing"

@@ -104,7 +104,7 @@ func writeCache(dir string, p *Project) error {
 	}
 	data = append(data, '\n')
 	path := filepath.Join(dir, CacheDir, p.ID+".json")
-	if old, err := safefs.ReadNote(path); err == nil && bytes.Equal(old, data) {
+	if old, err := safefs.ReadNote(path, safefs.DefaultNoteBytes); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
 	if err := atomicfile.Replace(path, data, 0o644); err != nil {

@@ -38,7 +38,7 @@ func benchBox(b *testing.B) *Box {
 	}
 	for i := 0; i < 100; i++ {
 		writeFile(b, filepath.Join(long, "wiki", fmt.Sprintf("node%d.md", i)), fmt.Sprintf("---\ntype: concept\n---\n# node%d\n\nNext: [[node%d]]\n", i, i+1))
-		if _, err := kgraph.Link(long, fmt.Sprintf("station%d", i), fmt.Sprintf("station%d", i+1), "next", "", now); err != nil {
+		if _, err := kgraph.Link(long, fmt.Sprintf("station%d", i), fmt.Sprintf("station%d", i+1), "next", "", now, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

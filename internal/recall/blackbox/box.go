@@ -75,6 +75,9 @@ type Box struct {
 	// Chronicle, when set, records each change in the long-term memory's
 	// chronology (log.md); a failure there never undoes the change.
 	Chronicle func(now time.Time, action, details string) error
+	// NoteBytes bounds the reads of the project's notes: its
+	// limits.note_bytes (0: safefs.DefaultNoteBytes).
+	NoteBytes int64
 }
 
 func (b *Box) chronicle(now time.Time, action, details string) {

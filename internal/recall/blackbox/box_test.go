@@ -174,7 +174,7 @@ func TestLadderStopsAtFirstAnsweringLevel(t *testing.T) {
 		t.Fatal("the chain is returned only when asked")
 	}
 	// Only the graph knows this: a recorded relation, not searchable text.
-	if _, err := kgraph.Link(b.LongDir, "Orion", "Vega", "orbits", "", t0); err != nil {
+	if _, err := kgraph.Link(b.LongDir, "Orion", "Vega", "orbits", "", t0, 0); err != nil {
 		t.Fatal(err)
 	}
 	a3 := recall(t, b, `{"text":"Orion"}`)

@@ -120,8 +120,10 @@ func rememberOffers(path string, items []Item, query string, now time.Time) erro
 	})
 }
 
+// readOffers reads cerebro's own cache (MaxOffers lines, not a
+// repository's note): the default bound holds it.
 func readOffers(path string) ([]offer, error) {
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, safefs.DefaultNoteBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +241,7 @@ func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
 	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 	for _, p := range pages {
-		data, err := safefs.ReadNote(p)
+		data, err := safefs.ReadNote(p, b.NoteBytes)
 		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
 			continue
 		}

@@ -45,7 +45,7 @@ func TestEntityGateFollowsTheGraph(t *testing.T) {
 	if a := recall(t, b, q); len(a.Items) != 0 {
 		t.Fatalf("without a link in the graph, the passage does not name Yeltsin: %+v", a.Items)
 	}
-	if _, err := kgraph.Link(b.LongDir, "Kremlin regiment", "Yeltsin", "guarded", "", t0); err != nil {
+	if _, err := kgraph.Link(b.LongDir, "Kremlin regiment", "Yeltsin", "guarded", "", t0, 0); err != nil {
 		t.Fatal(err)
 	}
 	a := recall(t, b, q)

@@ -46,7 +46,7 @@ func (b *Box) namesPath() string { return filepath.Join(b.LongDir, filepath.From
 
 // chosenName is the table a name asked for was given earlier, if any.
 func (b *Box) chosenName(as string) (string, bool) {
-	data, err := safefs.ReadNote(b.namesPath())
+	data, err := safefs.ReadNote(b.namesPath(), b.NoteBytes)
 	if err != nil {
 		return "", false
 	}

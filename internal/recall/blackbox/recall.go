@@ -233,7 +233,7 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 	// naming both in other words finds a path at level 3.
 	if claim != nil && claim.Object != "" && !strings.ContainsAny(claim.Object, "[]|#·") {
 		page := strings.TrimSuffix(filepath.Base(res.SummaryPath), ".md")
-		if r, err := kgraph.Link(b.LongDir, page, claim.Object, "summarises", res.Object, now); err == nil {
+		if r, err := kgraph.Link(b.LongDir, page, claim.Object, "summarises", res.Object, now, b.NoteBytes); err == nil {
 			res.ObjectRelation = r.ID
 		}
 	}

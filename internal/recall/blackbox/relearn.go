@@ -116,7 +116,7 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 		res.Indexed = "search index updated"
 	}
 
-	r, err := kgraph.Link(b.LongDir, name, about, "summarises", id, now)
+	r, err := kgraph.Link(b.LongDir, name, about, "summarises", id, now, b.NoteBytes)
 	if err != nil {
 		return res, fmt.Errorf("relearn: link into the graph: %w", err)
 	}

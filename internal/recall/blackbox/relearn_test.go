@@ -65,7 +65,7 @@ func TestDenisAndTheKremlinRegiment(t *testing.T) {
 	cmd, dir := standIn(t, answer)
 	withResearch(b, cmd)
 	remember(t, b, `{"text":"My friend Denis served in the Kremlin regiment from 1992 to 1994 (automation 134)."}`)
-	if _, err := kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0); err != nil {
+	if _, err := kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0, 0); err != nil {
 		t.Fatal(err)
 	}
 	q := `{"text":"Could my friend Denis have known Yeltsin?","depth":"extreme","chain":true}`
@@ -251,7 +251,7 @@ func TestDenialNamesTheFactsTheAnswerRestedOn(t *testing.T) {
 	cmd, _ := standIn(t, "Denis may have known Yeltsin.")
 	withResearch(b, cmd)
 	remember(t, b, `{"text":"My friend Denis served in the Kremlin regiment from 1992 to 1994."}`)
-	kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0)
+	kgraph.Link(b.LongDir, "Denis", "Kremlin regiment", "served in", "", t0, 0)
 	a := recall(t, b, `{"text":"Could Denis have known Yeltsin?","depth":"extreme","relearn":false}`)
 	if a.DepthUsed != LevelResearch || len(a.Items) < 2 {
 		t.Fatalf("the answer and the passage the walk gave it: %+v", a.Items)

@@ -85,7 +85,7 @@ func (b *Box) openThread(id string, now time.Time) (*threadFile, string, error) 
 	path := b.threadPath(id)
 	defer b.sweepThreads(now, path)
 	fresh := &threadFile{ID: id, Started: now}
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, safefs.DefaultNoteBytes) // cerebro's own state
 	if errors.Is(err, fs.ErrNotExist) {
 		return fresh, "a new cycle", nil
 	}
@@ -175,7 +175,7 @@ func (b *Box) sweepThreads(now time.Time, own string) {
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > ThreadIdle && fi.Mode().IsRegular() {
 			p := filepath.Join(b.ThreadsDir, e.Name())
-			if data, err := safefs.ReadNote(p); err == nil {
+			if data, err := safefs.ReadNote(p, safefs.DefaultNoteBytes); err == nil {
 				var t threadFile
 				if json.Unmarshal(data, &t) == nil && now.Sub(t.Last) <= ThreadIdle {
 					continue // written by a clock the file system disagrees with

@@ -20,11 +20,11 @@ func TestAskJoinsLinksAndRelations(t *testing.T) {
 	write(t, root, "wiki/Kremlin.md", "# Kremlin\n")
 	write(t, root, "wiki/Unrelated.md", "# Unrelated\n")
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
-	r, err := Link(root, "Kremlin", "Yeltsin", "seat of", "a person said so", now)
+	r, err := Link(root, "Kremlin", "Yeltsin", "seat of", "a person said so", now, 0)
 	if err != nil || r.ID == "" || !strings.HasPrefix(r.Cite, RelationsFile+"#L") {
 		t.Fatalf("%+v %v", r, err)
 	}
-	if _, err := Link(root, "x · y", "z", "r", "", now); err == nil {
+	if _, err := Link(root, "x · y", "z", "r", "", now, 0); err == nil {
 		t.Fatal("an entity that would break the line must be refused")
 	}
 	g, err := Load(root)

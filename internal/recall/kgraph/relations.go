@@ -10,7 +10,7 @@
 //
 //	g, err := kgraph.Load(longDir)
 //	ctx := g.Ask("how is Denis related to the Kremlin")
-//	rel, err := kgraph.Link(longDir, "Denis", "Kremlin", "served in", "", now)
+//	rel, err := kgraph.Link(longDir, "Denis", "Kremlin", "served in", "", now, noteBytes)
 package kgraph
 
 import (
@@ -53,8 +53,10 @@ var relLine = lazyregexp.New(`^- (.+?) · (.+?) · (.+?) · (\d{4}-\d\d-\d\dT\S+
 
 const relHeader = "---\ntype: relations\n---\n\n# Relations\n\nRecorded by `memhook graph link` and `memhook relearn`: one line per relation, `- A · relation · B · time · source: …`.\n\n"
 
-// Link records a relation A —rel→ B and returns it.
-func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
+// Link records a relation A —rel→ B and returns it. noteBytes bounds the
+// read of the relations file: the project's limits.note_bytes (0: the
+// default).
+func Link(root, from, to, rel, source string, now time.Time, noteBytes int64) (Relation, error) {
 	for name, v := range map[string]string{"entity A": from, "entity B": to, "relation": rel} {
 		v = strings.TrimSpace(v)
 		if v == "" {
@@ -76,7 +78,7 @@ func Link(root, from, to, rel, source string, now time.Time) (Relation, error) {
 		return r, fmt.Errorf("create graph directory: %w", err)
 	}
 	err := atomicfile.WithLock(path, func() error {
-		data, err := safefs.ReadNote(path)
+		data, err := safefs.ReadNote(path, noteBytes)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return err
 		}

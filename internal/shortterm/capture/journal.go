@@ -31,6 +31,9 @@ type Entry struct {
 type Meta struct {
 	Project    string // project root
 	Transcript string
+	// LineBytes is the project's limits.transcript_line_bytes, the longest
+	// transcript line a Stop's count assembles (0: the default).
+	LineBytes int64
 }
 
 // Thresholds decide when a segment is due for an automatic flush.
@@ -83,7 +86,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		}
 		st.JournalSize += int64(len(line))
 		if role == "assistant" {
-			countTurn(st, now, text)
+			countTurn(st, now, text, transcript.Reader{LineBytes: meta.LineBytes})
 		} else if strings.TrimSpace(text) != "" {
 			Count(st, Entry{Role: role, Text: text, Time: now})
 			st.Replies++
@@ -140,11 +143,11 @@ const ScanChunk = 16 << 20
 // the transcript usually does not hold yet (it lags the hook by ~100 ms).
 // That message's key is remembered so the next scan does not count it
 // again when it appears.
-func countTurn(st *State, now time.Time, final string) {
+func countTurn(st *State, now time.Time, final string, tr transcript.Reader) {
 	from := max(st.Scan, st.Offset)
 	var tally transcript.Tally
 	if st.Transcript != "" {
-		t, next, err := transcript.Count(st.Transcript, from, ScanChunk)
+		t, next, err := tr.Count(st.Transcript, from, ScanChunk)
 		if err == nil {
 			tally, st.Scan = t, next
 		}

@@ -175,9 +175,10 @@ func LockPath(dir string, day time.Time) string {
 
 // HasSegment reports whether the file at path holds the section numbered
 // seq of the session (used when a flusher died between writing a section
-// and advancing its cursor).
-func HasSegment(path, sessionID string, seq int) (bool, error) {
-	data, err := safefs.ReadNote(path)
+// and advancing its cursor). noteBytes bounds the read (see
+// [safefs.ReadNote]).
+func HasSegment(path, sessionID string, seq int, noteBytes int64) (bool, error) {
+	data, err := safefs.ReadNote(path, noteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

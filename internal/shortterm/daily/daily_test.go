@@ -37,10 +37,10 @@ func TestDailyFileGolden(t *testing.T) {
 	}
 	data, _ := os.ReadFile(path)
 	golden(t, "daily", string(data))
-	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 2); !ok {
+	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 2, 0); !ok {
 		t.Fatal("HasSegment misses seq 2")
 	}
-	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 3); ok {
+	if ok, _ := HasSegment(path, "8f825584-c7d3-4270-8057-34e78af5df60", 3, 0); ok {
 		t.Fatal("HasSegment finds a section never written")
 	}
 	if n := len(Parse(data).Sections); n != 2 {

@@ -172,7 +172,7 @@ func TestParseOpenFenceStopsAtNextSection(t *testing.T) {
 	if !strings.Contains(d.Sections[0].Raw, "## example heading") || len(d.Sections[0].Items(HeadDone)) != 0 {
 		t.Errorf("first section %+v", d.Sections[0])
 	}
-	if ok, err := HasSegment(writeTemp(t, data), "bbbbbbbb-2", 1); !ok || err != nil {
+	if ok, err := HasSegment(writeTemp(t, data), "bbbbbbbb-2", 1, 0); !ok || err != nil {
 		t.Errorf("HasSegment misses the section after the open fence: %v", err)
 	}
 }
@@ -198,7 +198,7 @@ func TestAppendAfterOpenLastLine(t *testing.T) {
 	if _, err := Append(dir, "p", section("s1", 1)); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := HasSegment(path, "s1", 1); !ok || err != nil {
+	if ok, err := HasSegment(path, "s1", 1, 0); !ok || err != nil {
 		data, _ := os.ReadFile(path)
 		t.Fatalf("section not found (%v):\n%s", err, data)
 	}

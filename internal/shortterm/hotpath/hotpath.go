@@ -32,7 +32,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 // System is what the process takes from its surroundings.
@@ -130,8 +129,6 @@ func (h *hot) config(root string) (*config.Effective, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load config: %w", err)
 	}
-	// As memhook does: the limit reaches the transcript reader here.
-	transcript.MaxLineBytes = eff.Limits.TranscriptLineBytes
 	h.configs[root] = eff
 	return eff, nil
 }
@@ -161,7 +158,7 @@ func (h *hot) userPromptSubmit(ctx context.Context, c *hook.Call) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath}
+	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath, LineBytes: cfg.Limits.TranscriptLineBytes}
 	if _, err := sess.Capture(h.sys.Now(), "user", c.In.Prompt, meta); err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
@@ -179,7 +176,7 @@ func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath}
+	meta := capture.Meta{Project: c.Root, Transcript: c.In.TranscriptPath, LineBytes: cfg.Limits.TranscriptLineBytes}
 	st, err := sess.Capture(h.sys.Now(), "assistant", c.In.LastAssistantMessage, meta)
 	if err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)

@@ -56,6 +56,9 @@ type Options struct {
 	// Given, when set, holds what the session was already handed (left
 	// out, as its own sections are) and receives what is handed now.
 	Given *Given
+	// NoteBytes bounds every note read: the project's limits.note_bytes
+	// (0: safefs.DefaultNoteBytes).
+	NoteBytes int64
 }
 
 // windowDays is how far back the timeline reaches: a week, so that it
@@ -108,7 +111,7 @@ func Build(o Options) (string, error) {
 	var days []day // oldest first
 	for i := len(files) - 1; i >= 0; i-- {
 		f := files[i]
-		data, err := safefs.ReadNote(f)
+		data, err := safefs.ReadNote(f, o.NoteBytes)
 		if err != nil {
 			return "", fmt.Errorf("read daily file: %w", err)
 		}
@@ -121,7 +124,7 @@ func Build(o Options) (string, error) {
 	}
 	today := o.Now.Format(daily.DateLayout)
 	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
-	week, err := readWeeks(o.Layout)
+	week, err := readWeeks(o.Layout, o.NoteBytes)
 	if err != nil {
 		return "", err
 	}
@@ -383,8 +386,8 @@ func cutRunes(s string, n int) string {
 }
 
 // readSmall reads a file up to limit runes (cut at a line); missing is "".
-func readSmall(path string, limit int) (string, error) {
-	data, err := safefs.ReadNote(path)
+func readSmall(path string, limit int, noteBytes int64) (string, error) {
+	data, err := safefs.ReadNote(path, noteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -399,8 +402,8 @@ func readSmall(path string, limit int) (string, error) {
 }
 
 // planFactStatus is one paragraph from the plan-fact frontmatter.
-func planFactStatus(path string) (string, error) {
-	data, err := safefs.ReadNote(path)
+func planFactStatus(path string, noteBytes int64) (string, error) {
+	data, err := safefs.ReadNote(path, noteBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
@@ -462,14 +465,14 @@ func (p *plan) addLong(o Options, max int) error {
 		p.blocks[out].raw = true
 		p.long = append(p.long, p.addPiece(piece{out: out, text: b.render(b.parts), keys: []string{key}, file: rel(o.Layout, b.source), what: whatLong, name: name}))
 	}
-	if data, err := readSmall(o.Layout.Core(), max/coreShare); err != nil {
+	if data, err := readSmall(o.Layout.Core(), max/coreShare, o.NoteBytes); err != nil {
 		return err
 	} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
 		// An untouched template tells the model nothing: tokens spent
 		// on every start for nothing.
 		add(block{kind: "core", source: o.Layout.Core(), parts: []string{data}}, "CORE.md")
 	}
-	if status, err := planFactStatus(o.Layout.PlanFact()); err != nil {
+	if status, err := planFactStatus(o.Layout.PlanFact(), o.NoteBytes); err != nil {
 		return err
 	} else if status != "" {
 		add(block{kind: "plan-fact", source: o.Layout.PlanFact(), parts: []string{status}}, "the plan-fact status")

@@ -31,7 +31,7 @@ type weekInfo struct {
 const weekNames = 4
 
 // readWeeks reads the newest rollups/week/YYYY-Www.md; nil when none.
-func readWeeks(l project.Layout) (*weekInfo, error) {
+func readWeeks(l project.Layout, noteBytes int64) (*weekInfo, error) {
 	dir := filepath.Join(l.ShortDir(), "rollups", "week")
 	ents, err := safefs.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -51,7 +51,7 @@ func readWeeks(l project.Layout) (*weekInfo, error) {
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(names)))
 	path := filepath.Join(dir, names[0]+".md")
-	data, err := safefs.ReadNote(path)
+	data, err := safefs.ReadNote(path, noteBytes)
 	if err != nil {
 		return nil, fmt.Errorf("read weekly roll-up: %w", err)
 	}

@@ -93,16 +93,14 @@ func BenchmarkWideLine(b *testing.B) {
 			b.Run(fmt.Sprintf("split=%v/blocks=%d", split, n), func(b *testing.B) {
 				path := filepath.Join(b.TempDir(), "t.jsonl")
 				os.WriteFile(path, []byte(wideLine(n, split)), 0o644)
-				old := MaxLineBytes
-				MaxLineBytes = 64 << 20
-				defer func() { MaxLineBytes = old }()
+				r := Reader{LineBytes: 64 << 20}
 				b.ResetTimer()
 				for b.Loop() {
-					items, _, err := Read(path, 0, 0)
+					items, _, err := r.Read(path, 0, 0)
 					if err != nil || len(items) != 1 || len(items[0].Tools) != n {
 						b.Fatalf("items %d err %v", len(items), err)
 					}
-					if _, _, err := Count(path, 0, 0); err != nil {
+					if _, _, err := r.Count(path, 0, 0); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -37,13 +37,19 @@ type CountedMessage struct {
 // the hooks count prompts themselves, and tool output (the bulk of a
 // transcript, written as user lines) must cost no more than a type check.
 func Count(path string, from, maxBytes int64) (Tally, int64, error) {
+	return Reader{}.Count(path, from, maxBytes)
+}
+
+// Count is [Count] bounded by r's LineBytes.
+func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	var t Tally
 	if from < 0 {
 		return t, from, fmt.Errorf("count transcript %s: negative offset %d", path, from)
 	}
 	// Through the same bounded, non-blocking open as Read: the path comes
 	// from hook input and may name a FIFO or /dev/zero.
-	f, err := open(path, from, maxBytes)
+	lineBytes := r.lineBytes()
+	f, err := open(path, from, maxBytes, lineBytes)
 	if err != nil {
 		return t, from, err
 	}
@@ -57,7 +63,7 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 			// A long line: only an assistant line is read whole; user
 			// and progress lines are skipped without being held.
 			if assistantLine(chunk) {
-				line, skipped, err := readRest(br, chunk)
+				line, skipped, err := readRest(br, chunk, lineBytes)
 				if skipped > 0 {
 					// Over the line bound: dropped unread, like [Read]
 					// drops it, so the scan goes on past it.
@@ -73,7 +79,7 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 			}
 			n := int64(len(chunk))
 			skipped, complete := skipLine(br)
-			if !complete && n+skipped <= MaxLineBytes {
+			if !complete && n+skipped <= lineBytes {
 				break // a line still being written
 			}
 			consumed += n + skipped
@@ -94,15 +100,15 @@ func Count(path string, from, maxBytes int64) (Tally, int64, error) {
 }
 
 // readRest reads the remainder of a long line whose first chunk was read.
-// A line over [MaxLineBytes] is skipped to its end (or to the end of what
-// may be read) instead of held: skipped is then its length, line nil.
-func readRest(br *bufio.Reader, first []byte) (line []byte, skipped int64, err error) {
+// A line over lineBytes is skipped to its end (or to the end of what may
+// be read) instead of held: skipped is then its length, line nil.
+func readRest(br *bufio.Reader, first []byte, lineBytes int64) (line []byte, skipped int64, err error) {
 	line = append([]byte(nil), first...)
 	for {
 		chunk, err := br.ReadSlice('\n')
 		line = append(line, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
-			if int64(len(line)) > MaxLineBytes {
+			if int64(len(line)) > lineBytes {
 				n, _ := skipLine(br)
 				return nil, int64(len(line)) + n, nil
 			}

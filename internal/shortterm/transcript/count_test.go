@@ -9,6 +9,7 @@ import (
 )
 
 func TestIsCommit(t *testing.T) {
+	t.Parallel()
 	for cmd, want := range map[string]bool{
 		"git commit -m 'fix'":                true,
 		"git add -A && git commit -qm x":     true,
@@ -32,6 +33,7 @@ func TestIsCommit(t *testing.T) {
 // come back as user items of their kind; plain tool output does not; a
 // subagent's call is read only by the sidechain parser.
 func TestUserWordsInToolResults(t *testing.T) {
+	t.Parallel()
 	items, _, err := Read(filepath.Join("testdata", "userwords.jsonl"), 0, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -56,13 +56,23 @@ func (l *Log) settleTitle() {
 // ReadLog is [Read] with everything else the distillate needs; see
 // [Log]. Combine successive reads with [Log.Append].
 func ReadLog(path string, from, maxBytes int64) (Log, int64, error) {
-	return readLog(path, from, maxBytes, false)
+	return Reader{}.ReadLog(path, from, maxBytes)
+}
+
+// ReadLog is [ReadLog] bounded by r's LineBytes.
+func (r Reader) ReadLog(path string, from, maxBytes int64) (Log, int64, error) {
+	return r.readLog(path, from, maxBytes, false)
 }
 
 // ReadSidechainLog reads a subagent's transcript as [ReadLog] reads the
 // main one: its lines are all sidechain lines, its items the Items.
 func ReadSidechainLog(path string, from, maxBytes int64) (Log, int64, error) {
-	return readLog(path, from, maxBytes, true)
+	return Reader{}.ReadSidechainLog(path, from, maxBytes)
+}
+
+// ReadSidechainLog is [ReadSidechainLog] bounded by r's LineBytes.
+func (r Reader) ReadSidechainLog(path string, from, maxBytes int64) (Log, int64, error) {
+	return r.readLog(path, from, maxBytes, true)
 }
 
 // Append adds the next read to l: items of a message split across the

@@ -69,6 +69,7 @@ func toolsByID(items []Item) map[string]Tool {
 // TestReadLogPairsResults: every call gets its result by tool_use_id, and
 // the result says what became of it, in every shape the reference lists.
 func TestReadLogPairsResults(t *testing.T) {
+	t.Parallel()
 	path := lines(t,
 		prompt("u1", "Ship it"),
 		call("m1", "t1", "Bash", map[string]any{"command": "git commit -m \"$(cat <<'EOF'\nAdd x\nEOF\n)\""}),
@@ -140,6 +141,7 @@ func TestReadLogPairsResults(t *testing.T) {
 // TestReadLogBoundsOutput: a long output keeps its head (a commit line)
 // and its tail (a test verdict), not its middle.
 func TestReadLogBoundsOutput(t *testing.T) {
+	t.Parallel()
 	out := "[main abc1234] Fix\n" + strings.Repeat("noise line\n", 5000) + "==== 3 failed, 10 passed in 1.2s ===="
 	path := lines(t, call("m1", "t1", "Bash", map[string]any{"command": "pytest"}), result("t1", out, false, map[string]any{}))
 	l, _, err := ReadLog(path, 0, 0)
@@ -156,6 +158,7 @@ func TestReadLogBoundsOutput(t *testing.T) {
 // into the main file; they are the Side items, with their results, never
 // the dialogue.
 func TestReadLogInlineSidechain(t *testing.T) {
+	t.Parallel()
 	path := lines(t,
 		prompt("u1", "Build the app"),
 		side(prompt("s0", "Write the server")),
@@ -184,6 +187,7 @@ func TestReadLogInlineSidechain(t *testing.T) {
 // TestReadLogTitle: the user's title wins over Claude Code's; a summary
 // line is a title only when its leafUuid is a message of the file.
 func TestReadLogTitle(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		objs []map[string]any
@@ -211,6 +215,7 @@ func TestReadLogTitle(t *testing.T) {
 // when a user line or an attachment delivers it later, it is listed
 // once, there — also when the delivery is in a later read.
 func TestReadLogQueuedPrompts(t *testing.T) {
+	t.Parallel()
 	path := lines(t,
 		prompt("u1", "Implement it"),
 		map[string]any{"type": "queue-operation", "operation": "enqueue", "content": "check again", "timestamp": "2026-11-30T09:00:03Z"},

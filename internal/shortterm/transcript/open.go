@@ -8,12 +8,24 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// MaxLineBytes bounds one call's read beyond its window (the longest line
-// [Read] will assemble). A transcript path arrives in hook input and may
-// name anything: /dev/zero, a FIFO, a sparse file of gigabytes without a
-// newline. The composition root sets it from the limits.transcript_line_bytes
-// setting.
-var MaxLineBytes int64 = 16 << 20
+// DefaultLineBytes is the longest line a [Reader] assembles when its
+// LineBytes is 0: the default of limits.transcript_line_bytes.
+const DefaultLineBytes int64 = 16 << 20
+
+// Reader reads transcripts with a bound on one call's read beyond its
+// window: LineBytes, the longest line it will assemble. A transcript path
+// arrives in hook input and may name anything: /dev/zero, a FIFO, a sparse
+// file of gigabytes without a newline. The caller passes the
+// limits.transcript_line_bytes of the project whose session it reads (0:
+// [DefaultLineBytes]), so each project keeps its own bound in one process.
+type Reader struct{ LineBytes int64 }
+
+func (r Reader) lineBytes() int64 {
+	if r.LineBytes > 0 {
+		return r.LineBytes
+	}
+	return DefaultLineBytes
+}
 
 // limitedFile is an open transcript read through a bounded window.
 type limitedFile struct {
@@ -25,10 +37,10 @@ func (l *limitedFile) Close() error { return l.f.Close() }
 
 // open opens path through safefs (no symlink is followed for the final
 // component, a FIFO or device is refused without blocking) positioned at
-// from, and bounds what may be read: maxBytes plus [MaxLineBytes], so a
+// from, and bounds what may be read: maxBytes plus lineBytes, so a
 // line without end costs at most that much memory. maxBytes 0 reads to EOF
 // unbounded, for trusted callers.
-func open(path string, from, maxBytes int64) (io.ReadCloser, error) {
+func open(path string, from, maxBytes, lineBytes int64) (io.ReadCloser, error) {
 	f, err := safefs.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -39,7 +51,7 @@ func open(path string, from, maxBytes int64) (io.ReadCloser, error) {
 	}
 	var r io.Reader = f
 	if maxBytes > 0 {
-		r = io.LimitReader(f, maxBytes+MaxLineBytes)
+		r = io.LimitReader(f, maxBytes+lineBytes)
 	}
 	return &limitedFile{Reader: r, f: f}, nil
 }

@@ -110,15 +110,21 @@ const (
 // results of successive calls with [Merge], and count replies by distinct
 // ID, not by Item, when counting across calls.
 func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
-	l, next, err := readLog(path, from, maxBytes, false)
+	return Reader{}.Read(path, from, maxBytes)
+}
+
+// Read is [Read] bounded by r's LineBytes.
+func (r Reader) Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
+	l, next, err := r.readLog(path, from, maxBytes, false)
 	return l.Items, next, err
 }
 
-func readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, error) {
+func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, error) {
 	if from < 0 {
 		return Log{}, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
 	}
-	f, err := open(path, from, maxBytes)
+	lineBytes := r.lineBytes()
+	f, err := open(path, from, maxBytes, lineBytes)
 	if err != nil {
 		return Log{}, from, err
 	}
@@ -142,7 +148,7 @@ func readLog(path string, from, maxBytes int64, sidechain bool) (Log, int64, err
 			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
 				break // a long line past the window: leave it whole to the next call
 			}
-			if int64(len(long)) > MaxLineBytes {
+			if int64(len(long)) > lineBytes {
 				// Over the line bound (a 60 MB tool output, a file of
 				// zeros): dropped unread, so the lines after it are still
 				// read; what is left of it reads as a fragment, skipped.

@@ -38,6 +38,7 @@ func shorten(items []Item) []short {
 }
 
 func TestReadRules(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file string
 		want []short
@@ -93,6 +94,7 @@ func TestReadRules(t *testing.T) {
 }
 
 func TestReadTimeIsFirstLine(t *testing.T) {
+	t.Parallel()
 	items, _, err := Read(filepath.Join("testdata", "split.jsonl"), 0, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -124,6 +126,7 @@ func sharedDir(t *testing.T) string {
 }
 
 func TestReadChunkedEqualsWhole(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	for _, path := range fixtures(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -177,6 +180,7 @@ func orNil(items []Item) []Item {
 }
 
 func TestReadSplitMessageAcrossCalls(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "split.jsonl")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -211,6 +215,7 @@ func TestReadSplitMessageAcrossCalls(t *testing.T) {
 }
 
 func TestReadTruncatedLastLine(t *testing.T) {
+	t.Parallel()
 	full, err := os.ReadFile(filepath.Join("testdata", "split.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +248,7 @@ func TestReadTruncatedLastLine(t *testing.T) {
 }
 
 func TestReadUnterminatedCompleteLine(t *testing.T) {
+	t.Parallel()
 	line := `{"type":"user","uuid":"u1","message":{"role":"user","content":"no newline at the end"}}`
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	writeFile(t, path, []byte(line))
@@ -256,6 +262,7 @@ func TestReadUnterminatedCompleteLine(t *testing.T) {
 }
 
 func TestReadHugeLine(t *testing.T) {
+	t.Parallel()
 	image := strings.Repeat("QUJD", 512<<10) // 2 MiB of base64
 	var b bytes.Buffer
 	b.WriteString(`{"type":"user","uuid":"u1","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + image + `"}},{"type":"text","text":"what is in this screenshot?"}]}}` + "\n")
@@ -284,6 +291,7 @@ func TestReadHugeLine(t *testing.T) {
 }
 
 func TestReadStopsBeforeHugeLinePastWindow(t *testing.T) {
+	t.Parallel()
 	first := `{"type":"user","uuid":"u1","message":{"role":"user","content":"short"}}` + "\n"
 	huge := `{"type":"user","uuid":"u2","message":{"role":"user","content":"` + strings.Repeat("y", 2<<20) + `"}}` + "\n"
 	path := filepath.Join(t.TempDir(), "t.jsonl")
@@ -306,6 +314,7 @@ func TestReadStopsBeforeHugeLinePastWindow(t *testing.T) {
 }
 
 func TestReadEmptyAndMissing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.jsonl")
 	writeFile(t, empty, nil)
@@ -328,6 +337,7 @@ func TestReadEmptyAndMissing(t *testing.T) {
 }
 
 func TestReadPastEOF(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("testdata", "split.jsonl")
 	size := fileSize(t, path)
 	items, next, err := Read(path, size+100, 0)
@@ -337,6 +347,7 @@ func TestReadPastEOF(t *testing.T) {
 }
 
 func TestReadInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	line := []byte(`{"type":"user","uuid":"u1","message":{"role":"user","content":"caf` + "\xe9 au lait \xff" + `"}}` + "\n")
 	path := filepath.Join(t.TempDir(), "bad.jsonl")
 	writeFile(t, path, line)
@@ -353,6 +364,7 @@ func TestReadInvalidUTF8(t *testing.T) {
 }
 
 func TestReadCRLFAndBlankLines(t *testing.T) {
+	t.Parallel()
 	data := "\r\n\n" + `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}` + "\r\n\n"
 	path := filepath.Join(t.TempDir(), "crlf.jsonl")
 	writeFile(t, path, []byte(data))
@@ -363,6 +375,7 @@ func TestReadCRLFAndBlankLines(t *testing.T) {
 }
 
 func TestChars(t *testing.T) {
+	t.Parallel()
 	items := []Item{
 		{Role: RoleUser, Text: "привет"}, // 6 runes, 12 bytes
 		{Role: RoleAssistant, Text: "ok", Tools: []Tool{
@@ -381,6 +394,7 @@ func TestChars(t *testing.T) {
 }
 
 func TestRealTranscripts(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join(sharedDir(t), "*.jsonl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no transcripts among the shared fixtures: %v", err)
@@ -421,6 +435,7 @@ func TestRealTranscripts(t *testing.T) {
 }
 
 func TestRealE2ESession(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(sharedDir(t), "claude-code-2.1.197__e2e-session.jsonl")
 	items, _, err := Read(path, 0, 0)
 	if err != nil {

@@ -36,13 +36,13 @@ func (r *Repo) Dirty(rel string) (map[string]string, error) {
 			continue
 		}
 		p := filepath.Join(r.root, filepath.FromSlash(name))
-		if fi, err := os.Lstat(p); err == nil && tooLarge(fi) {
-			// Not versioned (see MaxFileBytes): changed when its size or
+		if fi, err := os.Lstat(p); err == nil && r.tooLarge(fi) {
+			// Not versioned (see BoundFiles): changed when its size or
 			// time changes, never hashed.
 			out[name] = fmt.Sprintf("too-large:%d:%d", fi.Size(), fi.ModTime().UnixNano())
 			continue
 		}
-		data, err := safefs.ReadFile(p, MaxFileBytes)
+		data, err := safefs.ReadFile(p, *r.bound())
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 			out[name] = ""

@@ -8,6 +8,7 @@ import (
 )
 
 func TestDirtyAndTracks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r, err := Init(dir)
 	if err != nil {

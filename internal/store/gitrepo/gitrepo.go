@@ -34,6 +34,7 @@ type Repo struct {
 	repo *git.Repository
 	root string
 	user []gitignore.Pattern // the user's global excludes ([Repo.UseUserExcludes])
+	max  *int64              // the file bound ([Repo.BoundFiles]), shared with the work tree
 }
 
 // Commit is one commit, as cerebro shows it.
@@ -70,14 +71,15 @@ func Open(dir string) (*Repo, error) {
 // (branch main) when dir has none. A .git that is not dir's own (a gitfile,
 // a link, a commondir) is refused with [ErrForeign], never committed into.
 func Init(dir string) (*Repo, error) {
-	r, err := openOwn(dir)
+	max := newBound()
+	r, err := openOwn(dir, max)
 	if errors.Is(err, ErrNoRepo) {
-		r, err = initOwn(dir)
+		r, err = initOwn(dir, max)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Repo{repo: r, root: dir}, nil
+	return &Repo{repo: r, root: dir, max: max}, nil
 }
 
 // Root is the top of the work tree.
@@ -179,7 +181,7 @@ func (r *Repo) CommitPaths(paths []string, message string, when time.Time) (stri
 			wt.Remove(rel) // not tracked either: nothing to stage
 			continue
 		}
-		if tooLarge(fi) {
+		if r.tooLarge(fi) {
 			continue // not versioned: the version committed before stays
 		}
 		if fi.Mode().IsRegular() && fi.Size() > streamAddBytes {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCommitLogFileAtActivity(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r, err := Init(dir)
 	if err != nil {
@@ -67,6 +68,7 @@ func TestCommitLogFileAtActivity(t *testing.T) {
 // A person's staged work in the same repository is neither committed nor
 // unstaged by cerebro's commits.
 func TestCommitPathsLeavesOtherStagedWorkAlone(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r, _ := Init(dir)
 	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)

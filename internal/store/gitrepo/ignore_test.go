@@ -13,6 +13,7 @@ import (
 // listed by Ignored); a file tracked before its folder was excluded keeps
 // being committed.
 func TestIgnoredHonoursEveryRule(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	home := t.TempDir()
 	r, err := Init(dir)

@@ -14,11 +14,12 @@ import (
 // long-term memory so that it commits only into its own. A .git that is a
 // gitfile, a link or shares another repository's objects is [ErrForeign].
 func OpenAt(dir string) (*Repo, error) {
-	r, err := openOwn(dir)
+	max := newBound()
+	r, err := openOwn(dir, max)
 	if err != nil {
 		return nil, err
 	}
-	return &Repo{repo: r, root: dir}, nil
+	return &Repo{repo: r, root: dir, max: max}, nil
 }
 
 // OpenAtForReading opens the repository whose work tree is exactly dir

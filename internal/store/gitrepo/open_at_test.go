@@ -8,6 +8,7 @@ import (
 )
 
 func TestOpenAtDoesNotClimb(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if _, err := Init(root); err != nil {
 		t.Fatal(err)

@@ -62,11 +62,11 @@ func CheckOwn(dir string) error {
 // dir/.git as its only storage, both bound to their folder: go-git never
 // looks in a parent, never follows a gitfile, and never reads or writes
 // through a link leaving either folder.
-func openOwn(dir string) (*git.Repository, error) {
+func openOwn(dir string, max *int64) (*git.Repository, error) {
 	if err := CheckOwn(dir); err != nil {
 		return nil, err
 	}
-	wt := worktreeFS(dir)
+	wt := worktreeFS(dir, max)
 	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
 	r, err := git.Open(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
@@ -80,11 +80,11 @@ func openOwn(dir string) (*git.Repository, error) {
 
 // initOwn creates the repository of dir (branch main) the way [openOwn]
 // opens it.
-func initOwn(dir string) (*git.Repository, error) {
+func initOwn(dir string, max *int64) (*git.Repository, error) {
 	if err := safefs.MkdirAll(filepath.Join(dir, git.GitDirName)); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	wt := worktreeFS(dir)
+	wt := worktreeFS(dir, max)
 	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
 	r, err := git.InitWithOptions(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt,
 		git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")})
@@ -94,25 +94,59 @@ func initOwn(dir string) (*git.Repository, error) {
 	return r, nil
 }
 
-// MaxFileBytes bounds the files a repository of cerebro's versions: git
-// hashes a file whole to tell whether it changed, and a sparse file of
-// 20 GB planted in memory once kept `memhook night` hashing for minutes. A
-// larger file is invisible to go-git (so never hashed, never staged; a
-// version committed before stays as it was). The composition root sets it
-// from limits.ingest_bytes, the largest source memory keeps.
-var MaxFileBytes int64 = 64 << 20
+// DefaultMaxFileBytes bounds the files a repository of cerebro's versions
+// until [Repo.BoundFiles] says otherwise: git hashes a file whole to tell
+// whether it changed, and a sparse file of 20 GB planted in memory once
+// kept `memhook night` hashing for minutes. A larger file is invisible to
+// go-git (so never hashed, never staged; a version committed before stays
+// as it was). It is the default of limits.ingest_bytes, the largest source
+// memory keeps.
+const DefaultMaxFileBytes int64 = 64 << 20
 
-// tooLarge reports whether fi is a regular file over [MaxFileBytes].
-func tooLarge(fi os.FileInfo) bool {
-	return fi != nil && fi.Mode().IsRegular() && fi.Size() > MaxFileBytes
+// BoundFiles sets the size over which a file of r is not versioned: the
+// limits.ingest_bytes of the memory the repository holds (0:
+// [DefaultMaxFileBytes]). Each repository keeps its own bound, so two
+// projects in one process never share one.
+func (r *Repo) BoundFiles(n int64) {
+	if n <= 0 {
+		n = DefaultMaxFileBytes
+	}
+	*r.bound() = n
 }
 
-// boundedFS is a work tree in which files over [MaxFileBytes] do not exist.
-type boundedFS struct{ billy.Filesystem }
+func (r *Repo) bound() *int64 {
+	if r.max == nil {
+		n := DefaultMaxFileBytes
+		r.max = &n
+	}
+	return r.max
+}
+
+func (r *Repo) tooLarge(fi os.FileInfo) bool { return tooLarge(fi, *r.bound()) }
+
+// newBound is a repository's file bound before [Repo.BoundFiles], shared
+// by the Repo and its work tree.
+func newBound() *int64 {
+	n := DefaultMaxFileBytes
+	return &n
+}
+
+// tooLarge reports whether fi is a regular file over max.
+func tooLarge(fi os.FileInfo, max int64) bool {
+	return fi != nil && fi.Mode().IsRegular() && fi.Size() > max
+}
+
+// boundedFS is a work tree in which files over *max do not exist.
+type boundedFS struct {
+	billy.Filesystem
+	max *int64
+}
+
+func (b boundedFS) tooLarge(fi os.FileInfo) bool { return tooLarge(fi, *b.max) }
 
 func (b boundedFS) Lstat(name string) (os.FileInfo, error) {
 	fi, err := b.Filesystem.Lstat(name)
-	if err == nil && tooLarge(fi) {
+	if err == nil && b.tooLarge(fi) {
 		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
 	}
 	return fi, err
@@ -120,7 +154,7 @@ func (b boundedFS) Lstat(name string) (os.FileInfo, error) {
 
 func (b boundedFS) Stat(name string) (os.FileInfo, error) {
 	fi, err := b.Filesystem.Stat(name)
-	if err == nil && tooLarge(fi) {
+	if err == nil && b.tooLarge(fi) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
 	}
 	return fi, err
@@ -130,7 +164,7 @@ func (b boundedFS) ReadDir(path string) ([]os.FileInfo, error) {
 	ents, err := b.Filesystem.ReadDir(path)
 	kept := ents[:0]
 	for _, e := range ents {
-		if !tooLarge(e) {
+		if !b.tooLarge(e) {
 			kept = append(kept, e)
 		}
 	}
@@ -146,7 +180,7 @@ func (b boundedFS) Open(name string) (billy.File, error) {
 
 func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
 	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE) == 0 {
-		if fi, err := b.Filesystem.Lstat(name); err == nil && tooLarge(fi) {
+		if fi, err := b.Filesystem.Lstat(name); err == nil && b.tooLarge(fi) {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 		}
 	}
@@ -154,9 +188,9 @@ func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File
 }
 
 // worktreeFS is dir as go-git's work tree: bound to dir, and without the
-// files over [MaxFileBytes].
-func worktreeFS(dir string) billy.Filesystem {
-	return boundedFS{osfs.New(dir, osfs.WithBoundOS())}
+// files over *max.
+func worktreeFS(dir string, max *int64) billy.Filesystem {
+	return boundedFS{osfs.New(dir, osfs.WithBoundOS()), max}
 }
 
 // streamAddBytes is the size above which a file is staged by streaming it

@@ -35,6 +35,7 @@ func victim(t *testing.T) (dir string, commits func() int) {
 // gitfile, a link, a commondir) is refused by Init and OpenAt, and the
 // other repository gains no commit.
 func TestForeignDotGitIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"gitfile", "gitfile-relative", "symlink", "commondir"} {
 		t.Run(kind, func(t *testing.T) {
 			v, commits := victim(t)
@@ -74,6 +75,7 @@ func TestForeignDotGitIsRefused(t *testing.T) {
 // bound to .git (a link resolves as if .git were the file system's root)
 // and writes nothing outside.
 func TestOwnRepositoryNeverWritesThroughALinkInsideDotGit(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	mem := filepath.Join(t.TempDir(), "memory_long")
 	r, err := Init(mem)
@@ -91,6 +93,7 @@ func TestOwnRepositoryNeverWritesThroughALinkInsideDotGit(t *testing.T) {
 
 // The repository of its own still works: init, reopen, commit, log.
 func TestOwnRepositoryRoundTrip(t *testing.T) {
+	t.Parallel()
 	mem := filepath.Join(t.TempDir(), "memory_long")
 	r, err := Init(mem)
 	if err != nil {
@@ -118,6 +121,7 @@ func TestOwnRepositoryRoundTrip(t *testing.T) {
 // A file over streamAddBytes is staged by streaming its blob: the commit
 // holds exactly its content, and a later status sees it unchanged.
 func TestLargeFileIsCommittedByStreaming(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "vault")
 	r, err := Init(dir)
 	if err != nil {

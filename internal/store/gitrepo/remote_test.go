@@ -86,6 +86,7 @@ func bareRemote(t *testing.T) (string, string) {
 // file:// remote: push, a rejected push that fetches and merges appended
 // logs and new pages, a fast-forward, and convergence.
 func TestSyncTwoClones(t *testing.T) {
+	t.Parallel()
 	bare, url := bareRemote(t)
 	a, b := newClone(t), newClone(t)
 	a.write("log.md", "# Log\n\n- 10:00 · init\n")
@@ -153,6 +154,7 @@ func TestSyncTwoClones(t *testing.T) {
 // TestSyncDivergedLeavesBothSides: a line both sides rewrote does not
 // merge: neither the local branch, the work tree nor the remote changes.
 func TestSyncDivergedLeavesBothSides(t *testing.T) {
+	t.Parallel()
 	_, url := bareRemote(t)
 	a, b := newClone(t), newClone(t)
 	a.write("cases/X.md", "status: draft\n")
@@ -181,6 +183,7 @@ func TestSyncDivergedLeavesBothSides(t *testing.T) {
 // TestSyncBlockedByLocalEdits: an uncommitted edit where the remote's
 // change goes stops the sync before anything is written.
 func TestSyncBlockedByLocalEdits(t *testing.T) {
+	t.Parallel()
 	_, url := bareRemote(t)
 	a, b := newClone(t), newClone(t)
 	a.write("log.md", "- one\n")
@@ -202,6 +205,7 @@ func TestSyncBlockedByLocalEdits(t *testing.T) {
 }
 
 func TestCheckURL(t *testing.T) {
+	t.Parallel()
 	for _, ok := range []string{"file:///srv/m.git", "/srv/m.git", "ssh://git@host/team/m.git", "git@host:team/m.git", "https://host/team/m.git"} {
 		if err := CheckURL(ok); err != nil {
 			t.Errorf("%s refused: %v", ok, err)
@@ -218,6 +222,7 @@ func TestCheckURL(t *testing.T) {
 }
 
 func TestMergeAdditions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		base, ours, theirs, want string
 		ok                       bool
@@ -241,6 +246,7 @@ func TestMergeAdditions(t *testing.T) {
 // TestSyncRefusesIgnoredPaths: a remote holding a file this repository
 // ignores (a desk's private folder) is not taken.
 func TestSyncRefusesIgnoredPaths(t *testing.T) {
+	t.Parallel()
 	_, url := bareRemote(t)
 	a, b := newClone(t), newClone(t)
 	a.write(".gitignore", "")

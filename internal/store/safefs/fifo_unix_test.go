@@ -12,6 +12,7 @@ import (
 )
 
 func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
+	t.Parallel()
 	root, _ := project(t)
 	dir := filepath.Join(root, ".claude", "memory_long")
 	os.MkdirAll(dir, 0o755)
@@ -49,6 +50,7 @@ func TestSpecialFilesAreRefusedWithoutBlocking(t *testing.T) {
 }
 
 func TestDirectoryWhereAFIFOIsRefusedWithoutBlocking(t *testing.T) {
+	t.Parallel()
 	root, _ := project(t)
 	daily := filepath.Join(root, ".claude", "memory_short", "daily")
 	os.Remove(daily)

@@ -396,13 +396,22 @@ func MkdirAllMode(dir string, perm fs.FileMode) error {
 	return d.Close()
 }
 
-// NoteLimit bounds [ReadNote]: the limits.note_bytes setting, set by the
-// composition root; a note over it is refused, not read.
-var NoteLimit int64 = 8 << 20
+// DefaultNoteBytes bounds [ReadNote] when its caller passes no limit: the
+// default of the limits.note_bytes setting.
+const DefaultNoteBytes int64 = 8 << 20
 
 // ReadNote reads a Markdown note, a page, a daily file, log.md or
-// План-факт.md: [ReadFile] with [NoteLimit].
-func ReadNote(path string) ([]byte, error) { return ReadFile(path, NoteLimit) }
+// План-факт.md: [ReadFile] with limit, the limits.note_bytes of the project
+// (or the desk) the note belongs to; a note over it is refused, not read.
+// The caller passes it so that each project in one process keeps its own
+// (night --all, flush --pending); 0 takes [DefaultNoteBytes], never
+// unbounded.
+func ReadNote(path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultNoteBytes
+	}
+	return ReadFile(path, limit)
+}
 
 // ReadDirNames lists the names in dir (confined like [OpenFile]); a FIFO or
 // file where the directory should be is refused without blocking.

@@ -32,6 +32,7 @@ func unchanged(t *testing.T, path string) {
 }
 
 func TestRootOf(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/p/.claude/memory_short/daily/x.md":                "/p",
 		"/p/.claude/memory_long/log.md":                     "/p",
@@ -51,6 +52,7 @@ func TestRootOf(t *testing.T) {
 }
 
 func TestAppendRefusesFinalSymlink(t *testing.T) {
+	t.Parallel()
 	root, outside := project(t)
 	daily := filepath.Join(root, ".claude", "memory_short", "daily", "2026-12-01.md")
 	if err := os.Symlink(outside, daily); err != nil {
@@ -75,6 +77,7 @@ func TestAppendRefusesFinalSymlink(t *testing.T) {
 }
 
 func TestClaudeDirSymlinkLeavingTheRootIsRefused(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	root := filepath.Join(tmp, "p")
 	elsewhere := filepath.Join(tmp, "elsewhere")
@@ -103,6 +106,7 @@ func TestClaudeDirSymlinkLeavingTheRootIsRefused(t *testing.T) {
 }
 
 func TestReadFileLimit(t *testing.T) {
+	t.Parallel()
 	root, _ := project(t)
 	p := filepath.Join(root, ".claude", "memory_long", "big.md")
 	os.MkdirAll(filepath.Dir(p), 0o755)
@@ -122,6 +126,7 @@ func TestReadFileLimit(t *testing.T) {
 }
 
 func TestRenameRefusesSpecialTarget(t *testing.T) {
+	t.Parallel()
 	root, outside := project(t)
 	dir := filepath.Join(root, ".claude", "memory_short", "daily")
 	d, err := OpenDir(RootOf(filepath.Join(dir, "x")), dir, false)
@@ -145,6 +150,7 @@ func TestRenameRefusesSpecialTarget(t *testing.T) {
 }
 
 func TestOpenDirRefusesLexicalEscape(t *testing.T) {
+	t.Parallel()
 	root, _ := project(t)
 	if _, err := OpenDir(root, filepath.Join(root, "..", "x"), true); !errors.Is(err, ErrEscapes) {
 		t.Fatalf("err = %v", err)
@@ -154,6 +160,7 @@ func TestOpenDirRefusesLexicalEscape(t *testing.T) {
 // A "regular file" of the kernel's pseudo file systems (/proc/kmsg stats
 // as an empty regular file and blocks its reader) is refused at open.
 func TestKernelInterfacesAreRefused(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("procfs and sysfs are Linux's")
 	}
