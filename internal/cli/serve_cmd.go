@@ -132,7 +132,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		Rollup: func() *rollup.Report {
 			eff, err := f.Config("")
 			if err != nil {
-				return &rollup.Report{Date: f.Now().Format("2006-01-02"), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
+				return &rollup.Report{Date: f.Now().Format(time.DateOnly), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
 			}
 			return rollup.Collect(rollup.Options{
 				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),

@@ -132,7 +132,7 @@ const (
 // night that could not start.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	s := o.Store
-	rep := &Report{Project: s.Project, Date: o.Now.Format("2006-01-02"), DryRun: o.DryRun,
+	rep := &Report{Project: s.Project, Date: o.Now.Format(time.DateOnly), DryRun: o.DryRun,
 		Ran: []string{}, Wrote: []string{}, Rollups: []string{}, Ready: []string{}, Compiled: []string{},
 		TruthPending: []string{}, Commits: []string{}, Problems: []string{}, CoreMax: o.CoreMaxChars}
 	if fi, err := os.Stat(s.Dir); err != nil || !fi.IsDir() {
@@ -384,7 +384,7 @@ func (n *run) readyDays() ([]longterm.Day, error) {
 	if len(days) > 0 {
 		days = days[:len(days)-1]
 	}
-	cut := n.o.Now.AddDate(0, 0, -n.o.CompileAfterDays).Format("2006-01-02")
+	cut := n.o.Now.AddDate(0, 0, -n.o.CompileAfterDays).Format(time.DateOnly)
 	var out []longterm.Day
 	for _, d := range days {
 		if d.Date < cut {

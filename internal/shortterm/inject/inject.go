@@ -119,8 +119,8 @@ func Build(o Options) (string, error) {
 		}
 		days = append(days, d)
 	}
-	today := o.Now.Format(daily.DateLayout)
-	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
+	today := o.Now.Format(time.DateOnly)
+	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(time.DateOnly)
 	week, err := readWeeks(o.Layout)
 	if err != nil {
 		return "", err
@@ -439,7 +439,7 @@ func planFactStatus(path string) (string, error) {
 // untouchedPlanFact reports whether a plan-fact still holds what
 // `memhook long on` wrote: nobody has recorded a plan or a fact yet.
 func untouchedPlanFact(pf *planfact.PlanFact) bool {
-	day, err := time.Parse("2006-01-02", pf.Updated)
+	day, err := time.Parse(time.DateOnly, pf.Updated)
 	if err != nil {
 		return false
 	}
