@@ -75,7 +75,7 @@ func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
 }
 
 func readTurnMarker(path string, now time.Time) (id string, start time.Time, ok bool) {
-	b, err := readBounded(path, 256)
+	b, err := safefs.ReadFile(path, 256)
 	if err != nil {
 		return "", time.Time{}, false
 	}

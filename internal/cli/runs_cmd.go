@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -277,7 +277,7 @@ func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, root, name
 		limit = eff.Evolution.ProposeAfter
 	}
 	props := map[string]string{}
-	b, _ := readBounded(proposalsPath(j), 64<<10)
+	b, _ := safefs.ReadFile(proposalsPath(j), 64<<10)
 	json.Unmarshal(b, &props)
 	if sum.Bad+sum.Misses >= limit {
 		props[name] = fmt.Sprintf("skill %s: %d bad verdicts and %d misses (level 5, nothing found) in its last %d runs. "+
@@ -294,22 +294,13 @@ func (f *Factory) refreshProposal(st *runrec.Store, j runrec.Journal, root, name
 func proposalsPath(j runrec.Journal) string { return filepath.Join(j.Dir, "proposals.json") }
 
 func readProposal(j runrec.Journal, name string) string {
-	b, err := readBounded(proposalsPath(j), 64<<10)
+	b, err := safefs.ReadFile(proposalsPath(j), 64<<10)
 	if err != nil {
 		return ""
 	}
 	props := map[string]string{}
 	json.Unmarshal(b, &props)
 	return props[name]
-}
-
-func readBounded(path string, max int64) ([]byte, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	return io.ReadAll(io.LimitReader(fh, max))
 }
 
 // maybeShadow starts `memhook evolve shadow` in the background when the
