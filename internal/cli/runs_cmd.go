@@ -13,6 +13,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -323,12 +324,9 @@ func (f *Factory) maybeShadow(root, runID, name string) {
 	cmd := exec.Command(f.Executable, "evolve", "shadow", runID, "--project", root)
 	cmd.Dir = root
 	cmd.Env = f.Environ()
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
+	if _, err := spawn.Start(cmd); err != nil {
 		fmt.Fprintf(f.Err, "memhook: warning: start shadow run: %v\n", err)
-		return
 	}
-	cmd.Process.Release()
 }
 
 // VerdictOptions are the inputs of `memhook verdict`.

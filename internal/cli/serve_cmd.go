@@ -25,6 +25,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
@@ -367,7 +368,7 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	}
 	cmd := exec.Command(opts.Executable, args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.Dir = opts.Environ(), logf, logf, root
-	detach(cmd)
+	spawn.Detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
 	}
