@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-		"testing"
+	"testing"
 	"time"
 )
 
