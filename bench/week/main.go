@@ -328,7 +328,7 @@ func newestDaily(proj string, day time.Time) dailyFile {
 	sort.Strings(files)
 	var best string
 	for _, f := range files {
-		if strings.TrimSuffix(filepath.Base(f), ".md") < day.Format(daily.DateLayout) {
+		if strings.TrimSuffix(filepath.Base(f), ".md") < day.Format(time.DateOnly) {
 			best = f
 		}
 	}

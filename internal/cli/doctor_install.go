@@ -170,31 +170,24 @@ func checkShortCommands(rep *doctorReport, f *Factory) {
 	}
 }
 
-// checkVersion compares the binary with the plugin it is run for: a stale
-// bin/memhook after `git pull` runs old hook code.
+// checkVersion compares the binary with the plugin it is run for (the
+// checkout [Factory.pluginRoot] names, the same one evolve and the
+// commands use): a stale bin/memhook after `git pull` runs old hook code.
 func checkVersion(rep *doctorReport, f *Factory) {
-	var candidates []string
-	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
-		candidates = append(candidates, filepath.Join(r, ".claude-plugin", "plugin.json"))
-	}
-	if f.Executable != "" {
-		candidates = append(candidates, filepath.Join(filepath.Dir(f.Executable), "..", ".claude-plugin", "plugin.json"))
-	}
-	for _, c := range candidates {
-		data, err := os.ReadFile(c)
-		if err != nil {
-			continue
-		}
-		v := gjson.GetBytes(data, "version").String()
-		if v != "" && !strings.HasPrefix(Version, v) {
-			rep.add("warn", "run `make build` in the plugin checkout so the hooks run the current code",
-				"binary version %s differs from plugin version %s (%s)", Version, v, filepath.Clean(c))
-			return
-		}
-		rep.add("ok", "", "memhook %s, plugin %s", Version, v)
+	root := f.pluginRoot()
+	if root == "" {
+		rep.add("warn", "run the memhook from the plugin's bin/ or set CLAUDE_PLUGIN_ROOT", "memhook %s; plugin.json not found to compare", Version)
 		return
 	}
-	rep.add("warn", "run the memhook from the plugin's bin/ or set CLAUDE_PLUGIN_ROOT", "memhook %s; plugin.json not found to compare", Version)
+	manifest := filepath.Join(root, ".claude-plugin", "plugin.json")
+	data, _ := os.ReadFile(manifest)
+	v := gjson.GetBytes(data, "version").String()
+	if v != "" && !strings.HasPrefix(Version, v) {
+		rep.add("warn", "run `make build` in the plugin checkout so the hooks run the current code",
+			"binary version %s differs from plugin version %s (%s)", Version, v, manifest)
+		return
+	}
+	rep.add("ok", "", "memhook %s, plugin %s", Version, v)
 }
 
 // checkHotBinary looks for memhook-hot beside memhook: without it the

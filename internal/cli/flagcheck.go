@@ -113,7 +113,7 @@ func checkArgChoice(cmdName, what, value string, allowed []string) error {
 
 // parseDateFlag reads a YYYY-MM-DD flag value in the local zone.
 func parseDateFlag(cmdName, flag, value string) (time.Time, error) {
-	t, err := time.ParseInLocation("2006-01-02", value, time.Local)
+	t, err := time.ParseInLocation(time.DateOnly, value, time.Local)
 	if err != nil {
 		return time.Time{}, usagef("for example --"+flag+" 2026-11-30", "%s: --%s %q: want a date YYYY-MM-DD", cmdName, flag, value)
 	}

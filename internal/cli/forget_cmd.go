@@ -79,7 +79,7 @@ func forgetRun(opts *ForgetOptions) error {
 			// A daily file is appended under its day's lock: the forget
 			// rewrites it under the same one.
 			if d, ok := strings.CutPrefix(rel, "daily/"); ok && !strings.Contains(d, "/") {
-				if day, err := time.ParseInLocation(daily.DateLayout, strings.TrimSuffix(d, ".md"), time.Local); err == nil {
+				if day, ok := daily.ParseName(d, time.Local); ok {
 					return atomicfile.WithLock(daily.LockPath(l.DailyDir(), day), fn)
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
@@ -24,6 +25,9 @@ var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true}
 // the skill (at its version) and the tools that followed it. Other tools
 // cost one stat of the session's open-turn marker.
 func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
+	if handover.PostToolUse(r.In, handover.TurnOpen(r.Paths, r.root, r.In.SessionID)) == "" {
+		return nil, nil // memhook-hot asks the same and does not hand the event over
+	}
 	r.recordSkillTurn()
 	if !editTools[r.In.ToolName] || r.In.ToolFilePath == "" {
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/text/private"
 )
 
@@ -17,7 +18,7 @@ import (
 // budget inside the hook's deadline; slash commands are left alone.
 func (r *hookRun) autoRecall(ctx context.Context, sc *hookScope) ([]byte, error) {
 	c := sc.cfg.Search
-	if !c.AutoRecalls(r.In.Prompt) {
+	if handover.Prompt(sc.cfg, r.In.Prompt) == "" {
 		return nil, nil
 	}
 	prompt := strings.TrimSpace(private.Strip(r.In.Prompt)) // never a query either

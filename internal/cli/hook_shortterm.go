@@ -10,6 +10,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
 )
 
 // CrashEnv names a flush point ("after-read", "after-distill",
@@ -38,21 +39,15 @@ func (f *Factory) shortTerm(log *runlog.Log) *shortterm.Memory {
 	}
 }
 
-// spawnMemhook starts this memhook again with args, detached (see
-// detach), and lets it go.
+// spawnMemhook starts this memhook again with args, detached, and lets
+// it go.
 func (f *Factory) spawnMemhook(dir string, args []string) (int, error) {
 	if f.Executable == "" {
 		return 0, errors.New("the memhook executable is unknown")
 	}
 	cmd := exec.Command(f.Executable, args...)
 	cmd.Dir = dir
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	pid := cmd.Process.Pid
-	cmd.Process.Release()
-	return pid, nil
+	return spawn.Start(cmd)
 }
 
 // shortHook is the hook's input as shortterm takes it; text is the

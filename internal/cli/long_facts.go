@@ -48,7 +48,7 @@ in short-term memory (daily/ or daily/_archive/).`,
 // opened; whether the day exists is the store's question.
 func (opts *FactOptions) validate() error {
 	day, ok := longterm.EvidenceDay(opts.Evidence)
-	if _, err := time.Parse("2006-01-02", day); !ok || err != nil {
+	if _, err := time.Parse(time.DateOnly, day); !ok || err != nil {
 		return usagef("for example --evidence daily/2026-11-30", "fact add: --evidence %q: want daily/YYYY-MM-DD", opts.Evidence)
 	}
 	return checkClockFlag("fact add", "time", opts.Time)

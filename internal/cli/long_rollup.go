@@ -64,7 +64,7 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	}
 	now := opts.Now()
 	if opts.NowDate != "" {
-		d, _ := time.ParseInLocation("2006-01-02", opts.NowDate, now.Location()) // checked above
+		d, _ := time.ParseInLocation(time.DateOnly, opts.NowDate, now.Location()) // checked above
 		now = d.Add(12 * time.Hour)
 	}
 	var res *longterm.RollupResult

@@ -104,9 +104,9 @@ func nightRun(opts *NightOptions) error {
 		return err
 	}
 	deskDir := opts.Paths.DeskShortDir()
-	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format("2006-01-02"), user.Night.MaxCalls, user.Night.MaxTokens)
+	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	if opts.DryRun {
-		budget = night.LoadBudget("", now.Format("2006-01-02"), user.Night.MaxCalls, user.Night.MaxTokens)
+		budget = night.LoadBudget("", now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	}
 
 	var roots []string
@@ -136,7 +136,7 @@ func nightRun(opts *NightOptions) error {
 		rep, err := nightProject(opts, root, now, budget)
 		if err != nil {
 			failed++
-			rep = &night.Report{Project: root, Date: now.Format("2006-01-02"), Problems: []string{err.Error()}}
+			rep = &night.Report{Project: root, Date: now.Format(time.DateOnly), Problems: []string{err.Error()}}
 			if !opts.JSON {
 				fmt.Fprintf(opts.Err, "memhook: error: night %s: %v\n", root, err)
 			}
@@ -351,7 +351,7 @@ to get past a provider failure: the next night resumes from it.`,
 }
 
 func nightForgetRun(opts *NightForgetOptions) error {
-	if _, err := time.Parse("2006-01-02", opts.Day); err != nil {
+	if _, err := time.Parse(time.DateOnly, opts.Day); err != nil {
 		return usagef("give the day as YYYY-MM-DD", "night forget: %q is not a day YYYY-MM-DD", opts.Day)
 	}
 	s, _, err := opts.longStore(opts.Project)

@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
 )
 
 // processStart is when this memhook started: a verb's run record counts
@@ -209,10 +210,7 @@ func (f *Factory) maybeShadow(root, runID, name string) {
 	cmd := exec.Command(f.Executable, "evolve", "shadow", runID, "--project", root)
 	cmd.Dir = root
 	cmd.Env = f.Environ()
-	detach(cmd)
-	if err := cmd.Start(); err != nil {
+	if _, err := spawn.Start(cmd); err != nil {
 		fmt.Fprintf(f.Err, "memhook: warning: start shadow run: %v\n", err)
-		return
 	}
-	cmd.Process.Release()
 }

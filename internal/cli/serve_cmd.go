@@ -25,6 +25,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
@@ -129,7 +130,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		Rollup: func() *rollup.Report {
 			eff, err := f.Config("")
 			if err != nil {
-				return &rollup.Report{Date: f.Now().Format("2006-01-02"), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
+				return &rollup.Report{Date: f.Now().Format(time.DateOnly), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
 			}
 			return rollup.Collect(rollup.Options{
 				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),
@@ -364,7 +365,7 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	}
 	cmd := exec.Command(opts.Executable, args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.Dir = opts.Environ(), logf, logf, root
-	detach(cmd)
+	spawn.Detach(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
 	}

@@ -42,7 +42,7 @@ func parseNow(v string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	if d, err := time.ParseInLocation("2006-01-02", v, time.Local); err == nil {
+	if d, err := time.ParseInLocation(time.DateOnly, v, time.Local); err == nil {
 		return d.Add(12 * time.Hour), nil
 	}
 	if len(v) > 40 {

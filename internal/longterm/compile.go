@@ -1,17 +1,14 @@
 package longterm
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
 
 // Day is one short-term day file.
@@ -20,29 +17,16 @@ type Day struct {
 	Path string `json:"path"`
 }
 
-var dayFileRe = lazyregexp.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
-
 // listDays returns the day files directly in dir, sorted by date.
 func listDays(dir string) ([]Day, error) {
-	entries, err := safefs.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	dates, err := daily.Days(dir)
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	var out []Day
-	for _, e := range entries {
-		m := dayFileRe.FindStringSubmatch(e.Name())
-		if m == nil || !e.Type().IsRegular() {
-			continue
-		}
-		if _, err := time.Parse(dateLayout, m[1]); err != nil {
-			continue
-		}
-		out = append(out, Day{Date: m[1], Path: filepath.Join(dir, e.Name())})
+	for _, d := range dates {
+		out = append(out, Day{Date: d, Path: daily.File(dir, d)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Date < out[j].Date })
 	return out, nil
 }
 
@@ -53,7 +37,7 @@ func (s *Store) CompileList(now time.Time) ([]Day, error) {
 	if err != nil {
 		return nil, err
 	}
-	today := now.Format(dateLayout)
+	today := now.Format(time.DateOnly)
 	out := []Day{}
 	for _, d := range days {
 		if d.Date < today {
@@ -107,7 +91,7 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 	var want []string
 	for _, d := range days {
 		d = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(d), "daily/"), ".md")
-		if _, err := time.Parse(dateLayout, d); err != nil {
+		if _, err := time.Parse(time.DateOnly, d); err != nil {
 			return nil, &CompileError{Why: fmt.Sprintf("%q is not a day YYYY-MM-DD", d)}
 		}
 		if !seen[d] {
@@ -118,18 +102,18 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 	sort.Strings(want)
 	var moved []string
 	err := s.withLock(func() error {
-		today := now.Format(dateLayout)
+		today := now.Format(time.DateOnly)
 		for _, d := range want {
 			if d >= today {
 				return &CompileError{Why: fmt.Sprintf("%s is not closed yet (today is %s)", d, today)}
 			}
-			if _, err := os.Stat(filepath.Join(s.DailyDir, d+".md")); err != nil {
-				if _, err := os.Stat(filepath.Join(s.ArchiveDir, d+".md")); err == nil {
+			if _, err := os.Stat(daily.File(s.DailyDir, d)); err != nil {
+				if _, err := os.Stat(daily.File(s.ArchiveDir, d)); err == nil {
 					return &CompileError{Why: d + " is already in daily/_archive/"}
 				}
 				return &CompileError{Why: "no day file daily/" + d + ".md"}
 			}
-			if _, err := os.Lstat(filepath.Join(s.ArchiveDir, d+".md")); err == nil {
+			if _, err := os.Lstat(daily.File(s.ArchiveDir, d)); err == nil {
 				return &CompileError{Why: fmt.Sprintf("daily/_archive/%s.md exists already; move one of the two aside by hand", d)}
 			}
 		}
@@ -150,7 +134,7 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 			return fmt.Errorf("compile done: create %s: %w", s.ArchiveDir, err)
 		}
 		for _, d := range want {
-			from, to := filepath.Join(s.DailyDir, d+".md"), filepath.Join(s.ArchiveDir, d+".md")
+			from, to := daily.File(s.DailyDir, d), daily.File(s.ArchiveDir, d)
 			if err := safefs.Rename(from, to); err != nil {
 				if len(moved) > 0 {
 					s.logLocked(now, "compile done", "archived "+strings.Join(moved, ", ")+" before a failure")
@@ -167,7 +151,7 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 	})
 	out := make([]string, len(moved))
 	for i, d := range moved {
-		out[i] = filepath.Join(s.ArchiveDir, d+".md")
+		out[i] = daily.File(s.ArchiveDir, d)
 	}
 	return out, err
 }

@@ -43,7 +43,7 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 	if !ok {
 		return nil, fmt.Errorf("fact add: evidence %q is not daily/YYYY-MM-DD", evidence)
 	}
-	if _, err := time.Parse(dateLayout, day); err != nil {
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
 		return nil, fmt.Errorf("fact add: evidence day %s is not a date", day)
 	}
 	if _, found := s.DayFile(day); !found {

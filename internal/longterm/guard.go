@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-func isDate(s string) bool { _, err := time.Parse(dateLayout, s); return err == nil }
+func isDate(s string) bool { _, err := time.Parse(time.DateOnly, s); return err == nil }
 
 // The plain page writer ([Store.WritePage], `memhook wiki write`) writes
 // pages, never memory: what the hooks, the night and the fact, truth and

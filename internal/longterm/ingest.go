@@ -300,7 +300,7 @@ _To be written: what this source says, in a few paragraphs, per SCHEMA.md._
 ## Links
 
 - [[index]]
-`, title, original, raw, now.Format(dateLayout), res.Bytes, title, raw, kind, res.Bytes, now.Format(dateLayout)))
+`, title, original, raw, now.Format(time.DateOnly), res.Bytes, title, raw, kind, res.Bytes, now.Format(time.DateOnly)))
 }
 
 func hasAnyPrefix(data []byte, prefixes []string) bool {

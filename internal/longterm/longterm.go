@@ -42,7 +42,6 @@ const (
 	OffMarker   = project.LongOffMarker
 	stateDir    = ".cerebro" // hidden: Obsidian and the wiki loader skip it
 	lockName    = "write"
-	dateLayout  = "2006-01-02"
 	stampLayout = "2006-01-02 15:04"
 )
 

@@ -57,7 +57,7 @@ func (s *Store) WriteDigest(day string, text []byte, now time.Time) (*PageWriteR
 	if err := s.requireScaffold(); err != nil {
 		return nil, err
 	}
-	if _, err := time.Parse(dateLayout, day); err != nil {
+	if _, err := time.Parse(time.DateOnly, day); err != nil {
 		return nil, fmt.Errorf("write digest: %q is not a day YYYY-MM-DD", day)
 	}
 	rel, abs, err := s.PagePath(DigestPage(day))

@@ -100,7 +100,7 @@ type openTracker struct {
 // period from..to or within carryDays of its end, and how many older ones
 // are still open.
 func (o *openTracker) at(from, to time.Time) (open []timeline.Item, older int) {
-	end := to.Format(dateLayout)
+	end := to.Format(time.DateOnly)
 	if o.next > 0 && o.days[o.next-1].Date > end {
 		o.next, o.tr = 0, timeline.Tracker{}
 	}
@@ -110,8 +110,8 @@ func (o *openTracker) at(from, to time.Time) (open []timeline.Item, older int) {
 		}
 		o.next++
 	}
-	horizon := to.AddDate(0, 0, -carryDays).Format(dateLayout)
-	if f := from.Format(dateLayout); f < horizon {
+	horizon := to.AddDate(0, 0, -carryDays).Format(time.DateOnly)
+	if f := from.Format(time.DateOnly); f < horizon {
 		horizon = f
 	}
 	for _, it := range o.tr.Open() {
@@ -175,7 +175,7 @@ func (s *Store) rollupDays(now time.Time, dryRun bool) (*RollupResult, error) {
 	// Date arithmetic runs in UTC on the local calendar dates: no
 	// daylight-saving shift can move a day.
 	loc := time.UTC
-	today := dateOf(now.Format(dateLayout), loc)
+	today := dateOf(now.Format(time.DateOnly), loc)
 	first := dateOf(digests[0].Date, loc)
 	byDate := map[string]DayDigest{}
 	for _, d := range digests {
@@ -297,7 +297,7 @@ func weeksEndingInBuilt(month, firstMonday time.Time, exists func(string) bool) 
 }
 
 func dateOf(s string, loc *time.Location) time.Time {
-	t, _ := time.ParseInLocation(dateLayout, s, loc)
+	t, _ := time.ParseInLocation(time.DateOnly, s, loc)
 	return t
 }
 
@@ -324,7 +324,7 @@ func weekLink(mon time.Time) string {
 func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest, tracked *openTracker, headlines bool) (days int) {
 	var heads, decs, open []string
 	for d := from; !d.After(to); d = d.AddDate(0, 0, 1) {
-		dd, ok := byDate[d.Format(dateLayout)]
+		dd, ok := byDate[d.Format(time.DateOnly)]
 		if !ok {
 			continue
 		}
@@ -361,7 +361,7 @@ func gather(b *strings.Builder, from, to time.Time, byDate map[string]DayDigest,
 
 func header(kind, period string, from, to time.Time, days int) string {
 	return fmt.Sprintf("---\ntype: rollup-%s\nperiod: %s\nfrom: %s\nto: %s\ndays_with_sessions: %d\n---\n\n",
-		kind, period, from.Format(dateLayout), to.Format(dateLayout), days)
+		kind, period, from.Format(time.DateOnly), to.Format(time.DateOnly), days)
 }
 
 func renderWeek(mon time.Time, byDate map[string]DayDigest, open *openTracker) []byte {
@@ -371,7 +371,7 @@ func renderWeek(mon time.Time, byDate map[string]DayDigest, open *openTracker) [
 	var b strings.Builder
 	b.WriteString(header("week", weekName(mon), mon, sun, days))
 	fmt.Fprintf(&b, "# Week %s · %s – %s\n\nDays with sessions: %d of 7. Built from the daily distillates by `memhook rollup-days`; edits here are overwritten.\n",
-		weekName(mon), mon.Format(dateLayout), sun.Format(dateLayout), days)
+		weekName(mon), mon.Format(time.DateOnly), sun.Format(time.DateOnly), days)
 	b.WriteString(body.String())
 	return []byte(b.String())
 }
@@ -414,7 +414,7 @@ func renderYear(y int, first time.Time, byDate map[string]DayDigest, open *openT
 		}
 		n := 0
 		for d := mt; d.Month() == mt.Month(); d = d.AddDate(0, 0, 1) {
-			if _, ok := byDate[d.Format(dateLayout)]; ok {
+			if _, ok := byDate[d.Format(time.DateOnly)]; ok {
 				n++
 			}
 		}
@@ -435,7 +435,7 @@ func (s *Store) RollupNoData(months []string, now time.Time) (*RollupResult, err
 		return nil, err
 	}
 	loc := time.UTC
-	today := dateOf(now.Format(dateLayout), loc)
+	today := dateOf(now.Format(time.DateOnly), loc)
 	res := &RollupResult{Written: []string{}, Unchanged: []string{}}
 	months, err = expandMonths(months)
 	if err != nil {
@@ -456,7 +456,7 @@ func (s *Store) RollupNoData(months []string, now time.Time) (*RollupResult, err
 		p := filepath.Join(s.RollupDir, filepath.FromSlash(rel))
 		last := m.AddDate(0, 1, -1)
 		text := fmt.Sprintf("---\ntype: rollup-month\nperiod: %s\nfrom: %s\nto: %s\ndays_with_sessions: 0\nstate: no-data\n---\n\n# Month %s\n\nNo data: recorded by a person with `memhook rollup-days --no-data`; the project kept no short-term memory this month.\n",
-			arg, m.Format(dateLayout), last.Format(dateLayout), arg)
+			arg, m.Format(time.DateOnly), last.Format(time.DateOnly), arg)
 		if err := safefs.MkdirAll(filepath.Dir(p)); err != nil {
 			return nil, fmt.Errorf("write roll-up %s: %w", rel, err)
 		}

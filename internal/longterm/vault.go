@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 )
@@ -52,7 +53,7 @@ func (s *Store) LoadVault() (*wiki.Vault, error) {
 	return v, nil
 }
 
-var evidenceRe = lazyregexp.New(`(?i)^daily/(?:_archive/)?(\d{4}-\d{2}-\d{2})(?:\.md)?$`)
+var evidenceRe = lazyregexp.New(`(?i)^daily/(?:_archive/)?([^/]+?)(\.md)?$`)
 
 // EvidenceDay returns the day an evidence link ([[daily/YYYY-MM-DD]]) names.
 func EvidenceDay(target string) (string, bool) {
@@ -60,7 +61,7 @@ func EvidenceDay(target string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	return m[1], true
+	return daily.DateOf(m[1] + ".md")
 }
 
 // DayFile finds the short-term file of day: daily/ first, then
@@ -71,7 +72,7 @@ func (s *Store) DayFile(day string) (string, bool) {
 		if d == "" {
 			continue
 		}
-		p := filepath.Join(d, day+".md")
+		p := daily.File(d, day)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return p, true
 		}

@@ -52,7 +52,7 @@ func namePeriod(kind Kind, rel string) (DayRange, bool) {
 	}
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	if m := dayName().FindStringSubmatch(stem); m != nil {
-		if t, err := time.Parse("2006-01-02", m[0]); err == nil {
+		if t, err := time.Parse(time.DateOnly, m[0]); err == nil {
 			return DayRange{t, t}, true
 		}
 	}

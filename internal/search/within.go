@@ -54,7 +54,7 @@ func ParsePeriod(since, until string) (*DayRange, error) {
 		if end.v == "" {
 			continue
 		}
-		t, err := time.Parse("2006-01-02", end.v)
+		t, err := time.Parse(time.DateOnly, end.v)
 		if err != nil {
 			return nil, fmt.Errorf("%s %q: want a day YYYY-MM-DD", end.name, end.v)
 		}

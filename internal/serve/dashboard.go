@@ -8,8 +8,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 )
 
 // chartWeeks is how many weeks the activity chart shows.
@@ -51,7 +50,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, q *req) {
 	s.mu.Unlock()
 	var all []*rollup.Project
 	all = append(append(append(all, rep.Active...), rep.Paused...), rep.Completed...)
-	today, err := time.ParseInLocation("2006-01-02", rep.Date, time.Local)
+	today, err := time.ParseInLocation(time.DateOnly, rep.Date, time.Local)
 	if err != nil {
 		today = s.opts.Now()
 	}
@@ -140,24 +139,15 @@ type chartWeek struct {
 	Name, Days string
 }
 
-var dayName = lazyregexp.New(`^(\d{4}-\d{2}-\d{2})\.md$`)
-
 // weekDays counts the project's daily files per week: names only, two
 // directory listings, whatever the history.
 func weekDays(root string, start time.Time) []int {
 	counts := make([]int, chartWeeks)
 	l := project.Layout{Root: root}
 	for _, dir := range []string{l.DailyDir(), l.ArchiveDir()} {
-		names, err := safefs.ReadDirNames(dir)
-		if err != nil {
-			continue
-		}
-		for _, n := range names {
-			m := dayName.FindStringSubmatch(n)
-			if m == nil {
-				continue
-			}
-			d, err := time.ParseInLocation("2006-01-02", m[1], start.Location())
+		dates, _ := daily.Days(dir)
+		for _, date := range dates {
+			d, err := time.ParseInLocation(time.DateOnly, date, start.Location())
 			if err != nil || d.Before(start) {
 				continue
 			}

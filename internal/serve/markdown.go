@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -100,7 +101,7 @@ func (s *Server) linker(q *req, vt *wiki.Vault, from string) linkTarget {
 // DAY), relative to the project root, when the file is there.
 func dailyOf(root, target string) string {
 	day := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(target, "/"), "daily/"), ".md")
-	if dayName.FindStringSubmatch(day+".md") == nil {
+	if _, ok := daily.DateOf(day + ".md"); !ok {
 		return ""
 	}
 	for _, dir := range []string{".claude/memory_short/daily/", ".claude/memory_short/daily/_archive/"} {

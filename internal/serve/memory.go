@@ -19,6 +19,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
@@ -72,15 +73,10 @@ func days(root string) []dayLink {
 		archived bool
 	}{{l.DailyDir(), false}, {l.ArchiveDir(), true}} {
 		// The project's folders: a planted link or FIFO is refused.
-		names, err := safefs.ReadDirNames(d.dir)
-		if err != nil {
-			continue
-		}
-		for _, n := range names {
-			if m := dayName.FindStringSubmatch(n); m != nil {
-				rel, _ := filepath.Rel(root, filepath.Join(d.dir, n))
-				out = append(out, dayLink{Day: m[1], Path: filepath.ToSlash(rel), Archived: d.archived})
-			}
+		dates, _ := daily.Days(d.dir)
+		for _, day := range dates {
+			rel, _ := filepath.Rel(root, daily.File(d.dir, day))
+			out = append(out, dayLink{Day: day, Path: filepath.ToSlash(rel), Archived: d.archived})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Day > out[j].Day })

@@ -109,7 +109,7 @@ func TakeBudget(dir string, day time.Time, limit int) (bool, error) {
 	if limit <= 0 {
 		return false, nil
 	}
-	path := filepath.Join(dir, "budget-"+day.Format("2006-01-02"))
+	path := filepath.Join(dir, "budget-"+day.Format(time.DateOnly))
 	ok := false
 	err := atomicfile.WithLock(path, func() error {
 		n, err := readCount(path)
@@ -130,7 +130,7 @@ func TakeBudget(dir string, day time.Time, limit int) (bool, error) {
 
 // BudgetUsed is the number of calls counted for day.
 func BudgetUsed(dir string, day time.Time) (int, error) {
-	return readCount(filepath.Join(dir, "budget-"+day.Format("2006-01-02")))
+	return readCount(filepath.Join(dir, "budget-"+day.Format(time.DateOnly)))
 }
 
 func readCount(path string) (int, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
 )
 
@@ -126,8 +127,7 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if err != nil {
 		return m.unrecorded(sc, h, err)
 	}
-	th := capture.Thresholds{Chars: sc.cfg.Short.FlushChars, Replies: sc.cfg.Short.FlushReplies}
-	if !th.Due(st) {
+	if !handover.FlushDue(sc.cfg, st) {
 		return nil
 	}
 	return m.flush(ctx, sc, TriggerAuto, false)

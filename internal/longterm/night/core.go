@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -63,7 +64,7 @@ func (n *run) coreDay(ctx context.Context, d longterm.Day, data []byte, units []
 		replies = UserReplies([]byte(joinUnits(units[from:])))
 	}
 	if len(replies) > 0 {
-		core, _ := readBounded(n.s.Path(longterm.CoreFile))
+		core, _ := safefs.ReadFile(n.s.Path(longterm.CoreFile), maxFileBytes)
 		prompt := corePrompt(string(core), n.o.CoreMaxChars, replies)
 		a, ok, err := n.ask(ctx, prompt)
 		if !ok {
@@ -121,7 +122,7 @@ func corePrompt(core string, max int, replies []Reply) string {
 // — and applies it through the CORE writer (night.core = "apply") or keeps
 // it for `memhook core review`. A line over CORE's cap is kept too.
 func (n *run) applyCore(d longterm.Day, data []byte, lines []string) error {
-	core, _ := readBounded(n.s.Path(longterm.CoreFile))
+	core, _ := safefs.ReadFile(n.s.Path(longterm.CoreFile), maxFileBytes)
 	have := normLine(string(core))
 	var keep []longterm.CoreProposal
 	taken := 0

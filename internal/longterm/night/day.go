@@ -259,7 +259,7 @@ func (n *run) saveCache(c *dayCache) error {
 }
 
 func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
-	data, err := readBounded(d.Path)
+	data, err := safefs.ReadFile(d.Path, maxFileBytes)
 	if err != nil {
 		return err
 	}
@@ -461,7 +461,7 @@ func (n *run) linkDay(d longterm.Day, answers []dayAnswer, cs []*wiki.Page) erro
 	touched := map[string]bool{}
 	evidence := "[[daily/" + d.Date + "]]"
 	for _, p := range cs {
-		data, err := readBounded(n.s.Path(p.Path))
+		data, err := safefs.ReadFile(n.s.Path(p.Path), maxFileBytes)
 		if err != nil {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Answer is a model's reply to one prompt with what it cost.
@@ -229,7 +230,7 @@ func (n *run) truths(ctx context.Context) {
 	readJSON(n.s.Path(truthStateFile), &state)
 	ranStep := false
 	for _, p := range cards(v) {
-		data, err := readBounded(n.s.Path(p.Path))
+		data, err := safefs.ReadFile(n.s.Path(p.Path), maxFileBytes)
 		if err != nil || len(longterm.Facts(data)) == 0 {
 			continue
 		}

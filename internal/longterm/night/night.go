@@ -27,7 +27,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,7 +131,7 @@ const (
 // night that could not start.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	s := o.Store
-	rep := &Report{Project: s.Project, Date: o.Now.Format("2006-01-02"), DryRun: o.DryRun,
+	rep := &Report{Project: s.Project, Date: o.Now.Format(time.DateOnly), DryRun: o.DryRun,
 		Ran: []string{}, Wrote: []string{}, Rollups: []string{}, Ready: []string{}, Compiled: []string{},
 		TruthPending: []string{}, Commits: []string{}, Problems: []string{}, CoreMax: o.CoreMaxChars}
 	if fi, err := os.Stat(s.Dir); err != nil || !fi.IsDir() {
@@ -360,7 +359,7 @@ func (n *run) lint() {
 
 func (n *run) core() {
 	n.rep.ran("core-cap")
-	data, err := readBounded(n.s.Path(longterm.CoreFile))
+	data, err := safefs.ReadFile(n.s.Path(longterm.CoreFile), maxFileBytes)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			n.rep.problem(fmt.Errorf("read CORE.md: %w", err))
@@ -384,7 +383,7 @@ func (n *run) readyDays() ([]longterm.Day, error) {
 	if len(days) > 0 {
 		days = days[:len(days)-1]
 	}
-	cut := n.o.Now.AddDate(0, 0, -n.o.CompileAfterDays).Format("2006-01-02")
+	cut := n.o.Now.AddDate(0, 0, -n.o.CompileAfterDays).Format(time.DateOnly)
 	var out []longterm.Day
 	for _, d := range days {
 		if d.Date < cut {
@@ -427,29 +426,8 @@ func writeState(s *longterm.Store, rel string, data []byte) error {
 // memory.
 const maxFileBytes = 8 << 20
 
-// readBounded reads a regular file (never through a symbolic link) of at
-// most maxFileBytes.
-func readBounded(p string) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	if fi.Size() > maxFileBytes {
-		return nil, fmt.Errorf("%s is over %d bytes", p, maxFileBytes)
-	}
-	f, err := safefs.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxFileBytes))
-}
-
 func readJSON(p string, v any) bool {
-	data, err := readBounded(p)
+	data, err := safefs.ReadFile(p, maxFileBytes)
 	if err != nil {
 		return false
 	}

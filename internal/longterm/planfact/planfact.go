@@ -188,13 +188,13 @@ func Set(data []byte, field string, values []string, today time.Time) ([]byte, e
 		return nil, fmt.Errorf("set %s: %w", field, err)
 	}
 	if field != "updated" {
-		if out, err = frontmatter.SetField(out, "updated", dateNode(today.Format("2006-01-02"))); err != nil {
+		if out, err = frontmatter.SetField(out, "updated", dateNode(today.Format(time.DateOnly))); err != nil {
 			return nil, err
 		}
 	}
 	if field == "status" && v == "completed" {
 		if pf, _ := Parse(out); pf != nil && pf.Completed == "" {
-			if out, err = frontmatter.SetField(out, "completed", dateNode(today.Format("2006-01-02"))); err != nil {
+			if out, err = frontmatter.SetField(out, "completed", dateNode(today.Format(time.DateOnly))); err != nil {
 				return nil, err
 			}
 		}
@@ -210,7 +210,7 @@ func dateNode(d string) *yaml.Node {
 
 // Template is a new, valid План-факт.md for a project.
 func Template(project string, today time.Time) []byte {
-	d := today.Format("2006-01-02")
+	d := today.Format(time.DateOnly)
 	return []byte(fmt.Sprintf(`---
 type: plan-fact
 project: %s
@@ -241,7 +241,7 @@ func yamlScalar(s string) string {
 }
 
 func isDate(s string) bool {
-	_, err := time.Parse("2006-01-02", s)
+	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
@@ -172,7 +173,7 @@ func contentLines(pg *wiki.Page, n int) []item {
 }
 
 func casePage(title, root string, context, lessons, decisions []item, opts IngestOptions) string {
-	day := opts.Now.Format("2006-01-02")
+	day := opts.Now.Format(time.DateOnly)
 	m := meta{Type: "case", Status: "draft", Title: title, Created: day, Updated: day, Tags: []string{"case"}, Project: root}
 	var b strings.Builder
 	b.WriteString(m.render())

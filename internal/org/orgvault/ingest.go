@@ -259,7 +259,7 @@ func (m meta) render() string {
 }
 
 func sourcePage(stem, rawRel, excerpt string, now time.Time) string {
-	day := now.Format("2006-01-02")
+	day := now.Format(time.DateOnly)
 	m := meta{Type: "source", Status: "draft", Title: stem, Created: day, Updated: day, Tags: []string{"source"}, Raw: rawRel}
 	var b strings.Builder
 	b.WriteString(m.render())

@@ -142,7 +142,7 @@ func isDate(v any) bool {
 	case time.Time:
 		return true
 	case string:
-		_, err := time.Parse("2006-01-02", d)
+		_, err := time.Parse(time.DateOnly, d)
 		return dateRe.MatchString(d) && err == nil
 	}
 	return false

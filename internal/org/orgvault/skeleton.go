@@ -28,7 +28,7 @@ func Init(root string, now time.Time) (*InitResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the vault's repository: %w", err)
 	}
-	day := now.Format("2006-01-02")
+	day := now.Format(time.DateOnly)
 	files := map[string]string{
 		SchemaFile:                schemaText(),
 		IndexFile:                 indexText(),

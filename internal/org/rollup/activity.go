@@ -3,18 +3,13 @@ package rollup
 import (
 	"errors"
 	"path/filepath"
-	"regexp"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
-
-// dayFile is a daily distillate's name.
-var dayFile = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}\.md$`) })
 
 // newestDays is how many of the latest-named daily files are stat'ed in
 // each folder. A late flush writes today's file, so the newest mtime sits
@@ -59,19 +54,10 @@ func newestMemory(l project.Layout) (time.Time, string) {
 
 // latestDays lists the newestDays greatest daily file names in dir.
 func latestDays(dir string) []string {
-	names, err := safefs.ReadDirNames(dir)
-	if err != nil {
-		return nil
-	}
+	dates, _ := daily.Days(dir)
 	var days []string
-	for _, n := range names {
-		if dayFile().MatchString(n) {
-			days = append(days, n)
-		}
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(days)))
-	if len(days) > newestDays {
-		days = days[:newestDays]
+	for i := len(dates) - 1; i >= 0 && len(days) < newestDays; i-- {
+		days = append(days, dates[i]+".md")
 	}
 	return days
 }

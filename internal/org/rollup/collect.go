@@ -133,7 +133,7 @@ func Collect(opts Options) *Report {
 	}
 	today := dateOf(opts.Today)
 	r := &Report{
-		Date: today.Format("2006-01-02"), Registry: opts.Registry,
+		Date: today.Format(time.DateOnly), Registry: opts.Registry,
 		FreshDays: opts.FreshDays, CompletedDays: opts.CompletedDays, WithGit: opts.WithGit,
 		Active: []*Project{}, Paused: []*Project{}, Completed: []*Project{}, Diagnostics: []Diagnostic{},
 	}
@@ -219,7 +219,7 @@ func entryName(e registry.Project) string {
 // readProject reads one project: its plan-fact, its memory timestamps and,
 // when asked, its repository. It only reads.
 func readProject(e registry.Project, today time.Time, opts Options) *Project {
-	p := &Project{ID: e.ID, Name: entryName(e), Path: e.Path, Date: today.Format("2006-01-02"), ActivityAge: -1, cacheable: true}
+	p := &Project{ID: e.ID, Name: entryName(e), Path: e.Path, Date: today.Format(time.DateOnly), ActivityAge: -1, cacheable: true}
 	if p.ID == "" {
 		p.ID = project.ID(e.Path)
 	}
@@ -299,7 +299,7 @@ func (r *Report) place(p *Project, today time.Time, completedDays int) {
 	case "completed":
 		// A missing or bad completion date keeps the project visible: the
 		// contract diagnostic says what to fix.
-		if d, err := time.ParseInLocation("2006-01-02", p.PlanFact.Completed, today.Location()); err == nil {
+		if d, err := time.ParseInLocation(time.DateOnly, p.PlanFact.Completed, today.Location()); err == nil {
 			p.CompletedAge = daysBetween(d, today)
 			if p.CompletedAge > completedDays {
 				r.HiddenCompleted++

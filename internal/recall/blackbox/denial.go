@@ -246,7 +246,7 @@ func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
 			continue
 		}
 		note := fmt.Sprintf("\nDenied %s (%s): %s — the conclusion drawn from this summary was rejected; the summary's facts stand.\n",
-			now.UTC().Format("2006-01-02"), id, clip(reason, 500))
+			now.UTC().Format(time.DateOnly), id, clip(reason, 500))
 		if err := atomicfile.WithLock(p, func() error { return atomicfile.AppendUnlocked(p, []byte(note), 0o644) }); err != nil {
 			return ""
 		}

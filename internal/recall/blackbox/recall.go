@@ -209,7 +209,7 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 	}
 	var doc strings.Builder
 	fmt.Fprintf(&doc, "# %s\n\nAnswered at level %d (%s), %s, on %s.\n\n## Answer\n\n%s\n\n## What it rests on\n\n",
-		clip(req.Query, 200), ans.DepthUsed, storeName[ans.DepthUsed], ans.Kind, now.UTC().Format("2006-01-02"), strings.TrimSpace(top.Text))
+		clip(req.Query, 200), ans.DepthUsed, storeName[ans.DepthUsed], ans.Kind, now.UTC().Format(time.DateOnly), strings.TrimSpace(top.Text))
 	for _, it := range ans.Items {
 		fmt.Fprintf(&doc, "- %s (%s): %s\n", it.Fact, orUnknown(it.Cite), clip(it.Text, 400))
 	}

@@ -85,7 +85,7 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 	res.Object, res.ObjectPath, res.ObjectCreated = id, ".claude/memory_long/"+filepath.ToSlash(rel), created
 
 	res.Summary = shortHash("s-", id, req.Summary, about)
-	name := fmt.Sprintf("%s-%s-%s", now.Format("2006-01-02"), slug(about), strings.TrimPrefix(res.Summary, "s-")[:8])
+	name := fmt.Sprintf("%s-%s-%s", now.Format(time.DateOnly), slug(about), strings.TrimPrefix(res.Summary, "s-")[:8])
 	pageRel := RelearnDir + "/" + name + ".md"
 	also := ""
 	if len(req.AlsoAsked) > 0 {
@@ -98,7 +98,7 @@ func (b *Box) Relearn(ctx context.Context, req RelearnRequest, idx Indexer, now 
 		also = "\nAlso asked as: " + strings.Join(ws, " · ") + "\n"
 	}
 	page := fmt.Sprintf("---\ntype: relearned\nabout: %q\nobject: %s\ndate: %s\n---\n\n# %s\n<!-- cerebro:record%s -->\n%s\n%s\nAbout: %s · artifact `%s` (%s)\n",
-		about, id, now.Format("2006-01-02"), clip(req.Summary, 80), markerAttrs("id", res.Summary, "object", id),
+		about, id, now.Format(time.DateOnly), clip(req.Summary, 80), markerAttrs("id", res.Summary, "object", id),
 		strings.TrimSpace(req.Summary), also, b.entityRef(about), id, filepath.Base(req.ArtifactName))
 	abs := filepath.Join(b.LongDir, filepath.FromSlash(pageRel))
 	if err := safefs.MkdirAll(filepath.Dir(abs)); err != nil {

@@ -40,7 +40,7 @@ func parseCalendar(s string) (span, error) {
 		layout string
 		add    func(time.Time) time.Time
 	}{
-		{"2006-01-02", func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
+		{time.DateOnly, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
 		{"2006-01", func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
 		{"2006", func(t time.Time) time.Time { return t.AddDate(1, 0, 0) }},
 	} {

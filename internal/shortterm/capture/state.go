@@ -352,7 +352,7 @@ const staleTmpAge = time.Hour
 // and `git status` show them. See [CleanStaleTemps] for how.
 func (s Store) CleanStale(projectID string, now time.Time, memoryDirs ...string) (int, error) {
 	dir := filepath.Join(s.Root, projectID)
-	stamp := filepath.Join(dir, ".cleaned-"+now.Format("2006-01-02"))
+	stamp := filepath.Join(dir, ".cleaned-"+now.Format(time.DateOnly))
 	if _, err := os.Stat(stamp); err == nil {
 		return 0, nil
 	}

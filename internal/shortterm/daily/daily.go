@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -26,9 +25,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
-
-// DateLayout names daily files.
-const DateLayout = "2006-01-02"
 
 // Section is one flush's entry.
 type Section struct {
@@ -45,7 +41,7 @@ type Section struct {
 
 // Path is the daily file of day's local date in dir.
 func Path(dir string, day time.Time) string {
-	return filepath.Join(dir, day.Format(DateLayout)+".md")
+	return filepath.Join(dir, Name(day))
 }
 
 // Marker is the comment that identifies a section's segment.
@@ -100,7 +96,7 @@ func CleanTitle(t string) string {
 
 // Header is the start of a new daily file.
 func Header(day time.Time, project string) string {
-	d := day.Format(DateLayout)
+	d := day.Format(time.DateOnly)
 	return fmt.Sprintf("---\ntype: daily\ndate: %s\nproject: %s\n---\n\n# %s\n\n", d, yamlString(project), d)
 }
 
@@ -170,7 +166,7 @@ func endsWithNewline(path string, size int64) bool {
 // is <project>/.claude/memory_short/daily.
 func LockPath(dir string, day time.Time) string {
 	claude := filepath.Dir(filepath.Dir(dir))
-	return filepath.Join(claude, ".cerebro", "locks", "daily-"+day.Format("2006-01-02"))
+	return filepath.Join(claude, ".cerebro", "locks", "daily-"+day.Format(time.DateOnly))
 }
 
 // HasSegment reports whether the file at path holds the section numbered
@@ -196,34 +192,20 @@ func HasSegment(path, sessionID string, seq int, noteBytes int64) (bool, error) 
 // Recent returns today's file (if it exists) and the newest earlier file,
 // newest first. Only names are listed; no file is read.
 func Recent(dir string, today time.Time) ([]string, error) {
-	ents, err := safefs.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	dates, err := Days(dir)
 	if err != nil {
-		return nil, fmt.Errorf("list daily files: %w", err)
+		return nil, err
 	}
-	todayName := today.Format(DateLayout) + ".md"
-	var names []string
-	for _, e := range ents {
-		n := e.Name()
-		if e.IsDir() || len(n) != len(todayName) || !strings.HasSuffix(n, ".md") {
-			continue
-		}
-		if _, err := time.Parse(DateLayout, strings.TrimSuffix(n, ".md")); err != nil || n > todayName {
-			continue
-		}
-		names = append(names, n)
-	}
-	sort.Sort(sort.Reverse(sort.StringSlice(names)))
+	todayDate := today.Format(time.DateOnly)
 	var out []string
-	for _, n := range names {
-		if n == todayName {
-			out = append(out, filepath.Join(dir, n))
+	for i := len(dates) - 1; i >= 0; i-- {
+		if dates[i] > todayDate {
 			continue
 		}
-		out = append(out, filepath.Join(dir, n))
-		break
+		out = append(out, File(dir, dates[i]))
+		if dates[i] != todayDate {
+			break
+		}
 	}
 	return out, nil
 }

@@ -114,11 +114,11 @@ func Parse(data []byte) Day {
 	d.Preamble = text[:end]
 	d.Title = title(text[bodyStart:end])
 	if d.Date == "" {
-		if _, err := time.Parse(DateLayout, d.Title); err == nil {
+		if _, err := time.Parse(time.DateOnly, d.Title); err == nil {
 			d.Date = d.Title
 		}
 	}
-	date, dateErr := time.ParseInLocation(DateLayout, d.Date, time.Local)
+	date, dateErr := time.ParseInLocation(time.DateOnly, d.Date, time.Local)
 	for i, s := range starts {
 		e := len(text)
 		if i+1 < len(starts) {

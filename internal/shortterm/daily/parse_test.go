@@ -46,7 +46,7 @@ func TestParseRoundTrip(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := Header(c.s.End, c.project) + Render(c.s)
 			d := Parse([]byte(file))
-			if d.Type != "daily" || d.Date != c.s.End.Format(DateLayout) || d.Project != c.project || d.Title != d.Date {
+			if d.Type != "daily" || d.Date != c.s.End.Format(time.DateOnly) || d.Project != c.project || d.Title != d.Date {
 				t.Fatalf("header %+v", d)
 			}
 			if len(d.Sections) != 1 {

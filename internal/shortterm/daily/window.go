@@ -1,15 +1,8 @@
 package daily
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"path/filepath"
 	"sort"
-	"strings"
 	"time"
-
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Window lists the daily files of today and of the days days before it,
@@ -17,32 +10,23 @@ import (
 // can say what it left out). Only names are listed; no file is read, and
 // a file named for a day after today is not listed.
 func Window(dir string, today time.Time, days int) (files, older []string, err error) {
-	ents, err := safefs.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
+	dates, err := Days(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("list daily files: %w", err)
+		return nil, nil, err
 	}
 	y, m, d := today.Date()
-	last := today.Format(DateLayout)
-	first := time.Date(y, m, d-days, 12, 0, 0, 0, today.Location()).Format(DateLayout)
-	for _, e := range ents {
-		n := e.Name()
-		if e.IsDir() || len(n) != len(DateLayout)+3 || !strings.HasSuffix(n, ".md") {
-			continue
-		}
-		date := strings.TrimSuffix(n, ".md")
-		if _, err := time.Parse(DateLayout, date); err != nil || date > last {
-			continue
-		}
-		if date < first {
+	last := today.Format(time.DateOnly)
+	first := time.Date(y, m, d-days, 12, 0, 0, 0, today.Location()).Format(time.DateOnly)
+	for i := len(dates) - 1; i >= 0; i-- {
+		date := dates[i]
+		switch {
+		case date > last:
+		case date < first:
 			older = append(older, date)
-			continue
+		default:
+			files = append(files, File(dir, date))
 		}
-		files = append(files, filepath.Join(dir, n))
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(files)))
 	sort.Strings(older)
 	return files, older, nil
 }

@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -32,6 +31,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 )
 
 // System is what the process takes from its surroundings.
@@ -162,8 +162,8 @@ func (h *hot) userPromptSubmit(ctx context.Context, c *hook.Call) ([]byte, error
 	if _, err := sess.Capture(h.sys.Now(), "user", c.In.Prompt, meta); err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
-	if cfg.Search.AutoRecalls(c.In.Prompt) {
-		return nil, captured(c, "auto-recall")
+	if why := handover.Prompt(cfg, c.In.Prompt); why != "" {
+		return nil, captured(c, why)
 	}
 	return nil, nil
 }
@@ -181,41 +181,21 @@ func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
-	th := capture.Thresholds{Chars: cfg.Short.FlushChars, Replies: cfg.Short.FlushReplies}
-	if th.Due(st) {
-		return nil, captured(c, "flush due")
-	}
-	if _, err := os.Lstat(h.paths.OpenTurn(project.ID(c.Root), c.In.SessionID)); err == nil {
-		return nil, captured(c, "a skill's turn ends")
+	if why := handover.Stop(cfg, st, handover.TurnOpen(h.paths, c.Root, c.In.SessionID)); why != "" {
+		return nil, captured(c, why)
 	}
 	return nil, nil
 }
 
 // postToolUse has nothing to do for most tools: memhook commits an edit
-// of a skill file and records the tools of a turn a skill drives. Any path
-// under a skills folder is handed over (memhook tells which are skills).
+// of a skill file and records the tools of a turn a skill drives
+// ([handover.PostToolUse] says when).
 func (h *hot) postToolUse(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if c.RootErr != nil {
 		return nil, c.RootErr
 	}
-	whole := &hook.HandOver{Reason: "post-tool-use"}
-	switch c.In.ToolName {
-	case "Skill":
-		whole.Reason = "a skill ran"
-		return nil, whole
-	case "Write", "Edit", "MultiEdit":
-		path := c.In.ToolFilePath
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(c.In.CWD, path)
-		}
-		if strings.Contains(filepath.ToSlash(path), "/skills/") {
-			whole.Reason = "a skill file may have changed"
-			return nil, whole
-		}
-	}
-	if _, err := os.Lstat(h.paths.OpenTurn(project.ID(c.Root), c.In.SessionID)); err == nil {
-		whole.Reason = "a skill's turn goes on"
-		return nil, whole
+	if why := handover.PostToolUse(c.In, handover.TurnOpen(h.paths, c.Root, c.In.SessionID)); why != "" {
+		return nil, &hook.HandOver{Reason: why}
 	}
 	return nil, nil
 }

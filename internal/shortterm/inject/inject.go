@@ -122,8 +122,8 @@ func Build(o Options) (string, error) {
 		}
 		days = append(days, d)
 	}
-	today := o.Now.Format(daily.DateLayout)
-	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(daily.DateLayout)
+	today := o.Now.Format(time.DateOnly)
+	windowStart := time.Date(o.Now.Year(), o.Now.Month(), o.Now.Day()-windowDays, 12, 0, 0, 0, o.Now.Location()).Format(time.DateOnly)
 	week, err := readWeeks(o.Layout, o.NoteBytes)
 	if err != nil {
 		return "", err
@@ -442,7 +442,7 @@ func planFactStatus(path string, noteBytes int64) (string, error) {
 // untouchedPlanFact reports whether a plan-fact still holds what
 // `memhook long on` wrote: nobody has recorded a plan or a fact yet.
 func untouchedPlanFact(pf *planfact.PlanFact) bool {
-	day, err := time.Parse("2006-01-02", pf.Updated)
+	day, err := time.Parse(time.DateOnly, pf.Updated)
 	if err != nil {
 		return false
 	}

@@ -26,7 +26,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -115,26 +114,7 @@ func Candidates(ref skill.Ref) ([]Candidate, error) {
 // ReadSkill reads a skill file, bounded, refusing anything but a regular
 // file.
 func ReadSkill(path string) ([]byte, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	f, err := safefs.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxSkillBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxSkillBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxSkillBytes)
-	}
-	return b, nil
+	return safefs.ReadFile(path, MaxSkillBytes)
 }
 
 // Version is git's object id of content: the id `git hash-object` prints,

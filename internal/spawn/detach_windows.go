@@ -1,6 +1,6 @@
 //go:build windows
 
-package cli
+package spawn
 
 import (
 	"os/exec"
@@ -12,7 +12,7 @@ const (
 	createNewProcessGroup = 0x00000200
 )
 
-// detach makes cmd outlive the hook: no console, its own process group.
-func detach(cmd *exec.Cmd) {
+// Detach sets cmd to start with no console, in a process group of its own.
+func Detach(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: detachedProcess | createNewProcessGroup}
 }
