@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
+	"golang.org/x/sync/errgroup"
 )
 
 // A search across projects (scope projects and everything) searches this
@@ -187,26 +188,14 @@ func (d *Desk) workers() int {
 
 // parallel runs fn(i) for i in 0..n-1, at most w at a time.
 func parallel(n, w int, fn func(i int)) {
-	if n == 0 {
-		return
-	}
-	w = max(1, min(w, n))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
+	// errgroup's limit is the pool: at most w calls at a time, and Go
+	// waits for a free slot, so n may be large.
+	var g errgroup.Group
+	g.SetLimit(max(1, w))
 	for i := 0; i < n; i++ {
-		next <- i
+		g.Go(func() error { fn(i); return nil })
 	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 }
 
 // queryDesk is [Memory.Query] across the desk: see the top of this file.

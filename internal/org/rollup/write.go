@@ -8,11 +8,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"golang.org/x/sync/errgroup"
 )
 
 // Files names the service files in the desk's private folder.
@@ -115,22 +115,14 @@ func writeCache(dir string, p *Project) error {
 
 // parallel runs fn(0..n-1) on at most workers goroutines.
 func parallel(n, workers int, fn func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
+	// errgroup's limit is the pool: at most workers calls at a time, and Go
+	// waits for a free slot, so n may be large.
+	var g errgroup.Group
+	g.SetLimit(max(1, workers))
 	for i := 0; i < n; i++ {
-		next <- i
+		g.Go(func() error { fn(i); return nil })
 	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 }
 
 // LogLine is one run in rollup.log.
