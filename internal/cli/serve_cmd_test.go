@@ -111,7 +111,9 @@ func TestServeBackgroundInAnotherProject(t *testing.T) {
 	pid := regexp.MustCompile(`process (\d+);`).FindStringSubmatch(got)
 	if pid != nil {
 		n, _ := strconv.Atoi(pid[1])
-		defer syscall.Kill(n, syscall.SIGTERM)
+		if proc, err := os.FindProcess(n); err == nil {
+			defer proc.Signal(syscall.SIGTERM)
+		}
 	}
 	_, port, _ := net.SplitHostPort(addr)
 	p, _ := strconv.Atoi(port)

@@ -224,5 +224,3 @@ func (s *Server) revertPost(w http.ResponseWriter, r *http.Request, q *req) {
 	s.render(w, r, q, "skill", "skills", q.lang.T("Skill")+" "+ref.Name, http.StatusOK,
 		page{Data: v, Message: q.lang.F("Reverted %s to the previous version as a new commit %.12s in %s; history is kept.", ref.Name, res.Commit, filepath.Base(res.Repo))})
 }
-
-func urlQuery(s string) string { return url.QueryEscape(s) }

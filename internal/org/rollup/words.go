@@ -7,12 +7,8 @@ import "fmt"
 // words, from here.
 func ActivityWords(p *Project) string { return activityCell(p) }
 
-// Ago is a number of days as rollup.md writes it: "today", "1 day ago",
-// "3 days ago".
-func Ago(days int) string { return ago(days) }
-
 // WeeksAgo names the week that ended n weeks before the one ending today,
-// in the words of [Ago]: "this week", "1 week ago", "3 weeks ago".
+// in the words rollup.md uses for days: "this week", "1 week ago", "3 weeks ago".
 func WeeksAgo(n int) string {
 	switch n {
 	case 0:

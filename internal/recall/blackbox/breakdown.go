@@ -388,13 +388,6 @@ func chooseKind(cells []tables.Cell, kinds, words []string, want string) string 
 	return best
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // cellText keeps a value inside its Markdown cell.
 func cellText(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(s)

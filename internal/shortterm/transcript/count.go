@@ -11,7 +11,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Tally is what [Count] found in the part of a transcript it scanned: the
+// Tally is what [Reader.Count] found in the part of a transcript it scanned: the
 // assistant messages with text on the main thread, the dialogue characters
 // they and their tool calls add, and whether a tool call changed the
 // project.
@@ -32,15 +32,11 @@ type CountedMessage struct {
 }
 
 // Count scans complete lines from byte offset from, at most maxBytes of
-// them (0 = to EOF), and returns what they add to the dialogue and the
-// offset after the last line scanned. User lines are not parsed at all:
-// the hooks count prompts themselves, and tool output (the bulk of a
-// transcript, written as user lines) must cost no more than a type check.
-func Count(path string, from, maxBytes int64) (Tally, int64, error) {
-	return Reader{}.Count(path, from, maxBytes)
-}
-
-// Count is [Count] bounded by r's LineBytes.
+// them (0 = to EOF), each bounded by r's LineBytes, and returns what they
+// add to the dialogue and the offset after the last line scanned. User
+// lines are not parsed at all: the hooks count prompts themselves, and
+// tool output (the bulk of a transcript, written as user lines) must cost
+// no more than a type check.
 func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	var t Tally
 	if from < 0 {

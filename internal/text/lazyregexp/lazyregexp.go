@@ -59,10 +59,6 @@ func (r *Regexp) FindStringIndex(s string) []int { return r.Re().FindStringIndex
 
 func (r *Regexp) FindStringSubmatch(s string) []string { return r.Re().FindStringSubmatch(s) }
 
-func (r *Regexp) FindStringSubmatchIndex(s string) []int {
-	return r.Re().FindStringSubmatchIndex(s)
-}
-
 func (r *Regexp) FindAllString(s string, n int) []string { return r.Re().FindAllString(s, n) }
 
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
