@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/tidwall/gjson"
 )
 
@@ -106,11 +107,7 @@ func lookPathIn(path, name string) string {
 // readSmallJSON reads a Claude Code settings file of at most 1 MiB; ""
 // when it is missing or larger.
 func readSmallJSON(path string) string {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
-		return ""
-	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, 1<<20)
 	if err != nil || !gjson.ValidBytes(data) {
 		return ""
 	}
@@ -180,7 +177,7 @@ func checkVersion(rep *doctorReport, f *Factory) {
 		return
 	}
 	manifest := filepath.Join(root, ".claude-plugin", "plugin.json")
-	data, _ := os.ReadFile(manifest)
+	data, _ := safefs.ReadFile(manifest, 1<<20)
 	v := gjson.GetBytes(data, "version").String()
 	if v != "" && !strings.HasPrefix(Version, v) {
 		rep.add("warn", "run `make build` in the plugin checkout so the hooks run the current code",

@@ -63,7 +63,9 @@ func (h *hostile) refusedByDoctor(t *testing.T, want string) {
 func TestHostileContainClaudeLinkedToHome(t *testing.T) {
 	h := newHostile(t)
 	os.RemoveAll(filepath.Join(h.proj, ".claude"))
-	os.Symlink(h.outside, filepath.Join(h.proj, ".claude"))
+	if err := os.Symlink(h.outside, filepath.Join(h.proj, ".claude")); err != nil {
+		t.Fatal(err) // without the link the test would prove nothing
+	}
 	h.writers(t)
 	h.untouched(t)
 	h.refusedByDoctor(t, filepath.Join(h.proj, ".claude"))
@@ -77,7 +79,9 @@ func TestHostileContainMemoryFoldersLinkedOut(t *testing.T) {
 			h := newHostile(t)
 			p := filepath.Join(h.proj, ".claude", dir)
 			os.RemoveAll(p)
-			os.Symlink(h.outside, p)
+			if err := os.Symlink(h.outside, p); err != nil {
+				t.Fatal(err)
+			}
 			h.writers(t)
 			h.untouched(t)
 			h.refusedByDoctor(t, p)
@@ -96,7 +100,9 @@ func TestHostileContainMemorySubfolderLinkedOut(t *testing.T) {
 			}
 			p := filepath.Join(h.proj, ".claude", "memory_long", sub)
 			os.RemoveAll(p)
-			os.Symlink(h.outside, p)
+			if err := os.Symlink(h.outside, p); err != nil {
+				t.Fatal(err)
+			}
 			h.writers(t)
 			h.untouched(t)
 			h.refusedByDoctor(t, p)

@@ -109,21 +109,9 @@ func nightRun(opts *NightOptions) error {
 		budget = night.LoadBudget("", now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	}
 
-	var roots []string
-	if opts.All {
-		reg, err := registry.Read(opts.Paths.Registry())
-		if err != nil {
-			return withHint(fmt.Errorf("night: %w", err), "see `memhook registry` to repair the registry")
-		}
-		for _, p := range reg.Projects {
-			roots = append(roots, p.Path)
-		}
-	} else {
-		root, err := opts.projectRoot(opts.Project)
-		if err != nil {
-			return err
-		}
-		roots = []string{root}
+	roots, err := opts.projectRoots("night", opts.All, opts.Project)
+	if err != nil {
+		return err
 	}
 	quiet := opts.All && !opts.Terminal && !opts.JSON
 	var reports []*night.Report
@@ -368,4 +356,25 @@ func nightForgetRun(opts *NightForgetOptions) error {
 	}
 	fmt.Fprintf(opts.Out, "deleted the night's cache of %s: the next night reads the day again from its first section\n", opts.Day)
 	return nil
+}
+
+// projectRoots is the one project a command runs for, or with all every
+// project the desk's registry lists.
+func (f *Factory) projectRoots(cmdName string, all bool, dir string) ([]string, error) {
+	if !all {
+		root, err := f.projectRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		return []string{root}, nil
+	}
+	reg, err := registry.Read(f.Paths.Registry())
+	if err != nil {
+		return nil, withHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
+	}
+	var roots []string
+	for _, p := range reg.Projects {
+		roots = append(roots, p.Path)
+	}
+	return roots, nil
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
 )
@@ -142,21 +141,9 @@ func longSyncRun(opts *LongSyncOptions) error {
 	if err != nil {
 		return err
 	}
-	var roots []string
-	if opts.All {
-		reg, err := registry.Read(opts.Paths.Registry())
-		if err != nil {
-			return withHint(fmt.Errorf("long sync: %w", err), "see `memhook registry` to repair the registry")
-		}
-		for _, p := range reg.Projects {
-			roots = append(roots, p.Path)
-		}
-	} else {
-		root, err := opts.projectRoot(opts.Project)
-		if err != nil {
-			return err
-		}
-		roots = []string{root}
+	roots, err := opts.projectRoots("long sync", opts.All, opts.Project)
+	if err != nil {
+		return err
 	}
 	if remote == "" {
 		if opts.All {

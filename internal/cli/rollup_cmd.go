@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -74,7 +75,7 @@ func rollupRun(opts *RollupOptions) error {
 	dir := opts.Paths.DeskShortDir()
 	dashboard := filepath.Join(dir, rollup.DashboardFile)
 	if opts.Print {
-		data, err := os.ReadFile(dashboard)
+		data, err := safefs.ReadNote(dashboard, 0)
 		if errors.Is(err, fs.ErrNotExist) {
 			return withHint(fmt.Errorf("print dashboard: %s does not exist yet", dashboard), "build it with `memhook rollup`")
 		}

@@ -51,7 +51,7 @@ var ErrNoReference = errors.New("no reference copy of the instruction")
 // Load reads the manifest and checks every stored file against its hash.
 func (r Reference) Load() (Manifest, map[string][]byte, error) {
 	var m Manifest
-	b, err := os.ReadFile(r.manifestPath())
+	b, err := safefs.ReadFile(r.manifestPath(), 4<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return m, nil, ErrNoReference
 	}
