@@ -24,10 +24,7 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	eff, err := f.Config(root)
-	if err != nil {
-		return nil, nil, err
-	}
+	eff := f.Config(root)
 	lay := project.Layout{Root: root}
 	long := lay.LongDir()
 	state := filepath.Join(f.Paths.Indexes(), project.ID(root))

@@ -21,7 +21,7 @@ func (f *Factory) researchBudgetDir() string { return filepath.Join(f.Paths.Stat
 
 // researchDailyLimit is recall.extreme_daily_calls from the user's settings.
 func (f *Factory) researchDailyLimit() int {
-	user, _ := config.Load(f.Getenv, "")
+	user := config.Load(f.Getenv, "")
 	return user.Recall.ExtremeDailyCalls
 }
 

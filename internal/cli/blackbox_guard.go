@@ -24,10 +24,7 @@ func (f *Factory) nestedGuard(dir string) func(string) string {
 	if err != nil {
 		return secrets.Redacted
 	}
-	eff, err := f.Config(root)
-	if err != nil {
-		return secrets.Redacted // a broken setting never lets a secret through
-	}
+	eff := f.Config(root)
 	return shortterm.PromptGuard(eff)
 }
 

@@ -45,10 +45,7 @@ func relearnRun(opts *RelearnOptions) error {
 	if opts.Artifact == "" || opts.Summary == "" || opts.About == "" {
 		return printObject(opts.Out, nil, usagef("memhook relearn --artifact FILE --summary TEXT --about ENTITY", "relearn: --artifact, --summary and --about are all required"))
 	}
-	limit := int64(64 << 20)
-	if eff, err := opts.Config(""); err == nil {
-		limit = eff.Limits.IngestBytes
-	}
+	limit := opts.Config("").Limits.IngestBytes
 	// A file argument: a regular file, bounded, never a key or a link
 	// (relearn --artifact /dev/zero once read 1.3 GB).
 	data, err := safefs.ReadArgument(opts.Artifact, limit)

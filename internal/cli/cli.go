@@ -66,22 +66,18 @@ type Factory struct {
 }
 
 // Config loads the effective configuration for a project root ("" for none).
-// Its error names the file or variable at fault and carries the hint, so
-// callers return it as it is.
+// It cannot fail: what a file holds wrongly is a warning on the result.
 // A run loads it once per root: a hook's framework and its handler share it.
-func (f *Factory) Config(projectRoot string) (*config.Effective, error) {
+func (f *Factory) Config(projectRoot string) *config.Effective {
 	if eff, ok := f.configs[projectRoot]; ok {
-		return eff, nil
+		return eff
 	}
-	eff, err := config.Load(f.Getenv, projectRoot)
-	if err != nil {
-		return nil, withHint(err, "fix the file or variable named above (move a broken file aside to use the defaults)")
-	}
+	eff := config.Load(f.Getenv, projectRoot)
 	if f.configs == nil {
 		f.configs = map[string]*config.Effective{}
 	}
 	f.configs[projectRoot] = eff
-	return eff, nil
+	return eff
 }
 
 // hinter is an error that knows what the user can do about it.

@@ -36,10 +36,7 @@ func configRun(opts *ConfigOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	if opts.JSON {
 		out := map[string]any{
 			"user_file": eff.UserFile, "project_file": eff.ProjectFile,

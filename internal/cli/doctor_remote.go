@@ -67,10 +67,7 @@ func reportSync(rep *doctorReport, what, url string, rec *gitrepo.SyncRecord, di
 // maintenance after it): the time in force, read from the installed
 // entry's file, and night.time when an install is still to move it.
 func checkNightTime(rep *doctorReport, opts *DoctorOptions, _ *doctorEnv) {
-	eff, err := opts.Config("")
-	if err != nil {
-		return
-	}
+	eff := opts.Config("")
 	want, src := nightTime(eff)
 	home := opts.Getenv("HOME")
 	configHome := opts.Getenv("XDG_CONFIG_HOME")

@@ -45,11 +45,7 @@ func checkProject(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 }
 
 func checkConfig(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
-	cfg, err := opts.Config(env.root)
-	if err != nil {
-		rep.add("broken", "fix the file or variable named above (move a broken file aside to use the defaults)", "configuration: %v", err)
-		return
-	}
+	cfg := opts.Config(env.root)
 	broken := map[string]bool{}
 	for _, w := range cfg.Broken {
 		broken[w] = true

@@ -9,10 +9,7 @@ func checkTrust(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 	if env.root == "" {
 		return
 	}
-	cfg, err := opts.Config(env.root)
-	if err != nil {
-		return // checkConfig reports it
-	}
+	cfg := opts.Config(env.root)
 	if cfg.Trusted {
 		rep.add("ok", "", "project file %s: trusted (trust_project_config in %s names this project; every key applies)", cfg.ProjectFile, cfg.UserFile)
 		return

@@ -154,10 +154,7 @@ func (f *Factory) skillsWithCandidates(root string) []skill.Ref {
 }
 
 func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	rules := evolveRules(eff.Evolution)
 	st, err := runrec.OpenStore(j)
 	if err != nil {
@@ -243,10 +240,7 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 	if opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()) {
 		return errors.New("shadow: refused inside a nested model call")
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	st, err := runrec.OpenStore(j)
 	if err != nil {
 		return err

@@ -74,10 +74,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.shortTerm(r.Log).UserPromptSubmit(h); err != nil {
 		return nil, err
 	}
-	cfg, err := r.Config(h.Root)
-	if err != nil {
-		return nil, err
-	}
+	cfg := r.Config(h.Root)
 	return r.autoRecall(ctx, &hookScope{layout: project.Layout{Root: h.Root}, cfg: cfg})
 }
 
@@ -116,7 +113,7 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	}
 	text, err := r.shortTerm(r.Log).SessionStart(ctx, h)
 	notice := ""
-	if cfg, cerr := r.Config(r.root); cerr == nil && cfg.Inject.Notice {
+	if cfg := r.Config(r.root); cfg.Inject.Notice {
 		notice = recallNotice(text)
 	}
 	return hook.SessionStartNotice(text, notice), err

@@ -12,10 +12,7 @@ import (
 // defaults; the command that needs them reports the error where it loads
 // them.
 func (f *Factory) limits(root string) config.Limits {
-	eff, err := f.Config(root)
-	if err != nil {
-		return config.Default().Limits
-	}
+	eff := f.Config(root)
 	return eff.Limits
 }
 

@@ -46,10 +46,7 @@ func coreRun(opts *CoreOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	text := opts.Text
 	if text == "-" {
 		b, err := io.ReadAll(opts.In)

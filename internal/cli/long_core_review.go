@@ -50,10 +50,7 @@ func coreReviewRun(opts *CoreReviewOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	ps, err := s.CoreProposals()
 	if err != nil {
 		return err

@@ -13,10 +13,7 @@ import (
 // history opens the version history of a project's long-term memory as
 // long.git says.
 func (f *Factory) history(s *longterm.Store, root string) (*longterm.History, error) {
-	eff, err := f.Config(root)
-	if err != nil {
-		return nil, err
-	}
+	eff := f.Config(root)
 	return s.History(eff.Long.Git, f.Now())
 }
 

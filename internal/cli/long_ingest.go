@@ -46,10 +46,7 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	var res *longterm.IngestResult
 	err = opts.memoryCommit(s, root, "ingest "+filepath.Base(opts.File), func() (err error) {
 		res, err = s.IngestWith(opts.File, longterm.IngestOptions{LargeBytes: eff.Long.RawLargeBytes, MaxBytes: eff.Limits.IngestBytes, Redact: opts.Redact, Now: opts.Now()})

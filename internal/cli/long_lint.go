@@ -48,10 +48,7 @@ func lintRun(opts *LintOptions) error {
 	if !st.Exists {
 		return withHint(fmt.Errorf("lint: no long-term memory in %s", s.Dir), "run `memhook long on` first")
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(root)
 	found, err := s.Lint(longterm.LintOptions{CoreMaxChars: eff.Long.CoreMaxChars, Project: true})
 	if err != nil {
 		return fmt.Errorf("lint: %w", err)

@@ -64,10 +64,8 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	}
 	d := opts.Deadlines
 	if d.Extreme == 0 {
-		if eff, err := f.Config(root); err == nil {
-			// extreme's research budget, and time to relearn what it found
-			d.Extreme = time.Duration(eff.Recall.ExtremeSeconds)*time.Second + time.Minute
-		}
+		// extreme's research budget, and time to relearn what it found
+		d.Extreme = time.Duration(f.Config(root).Recall.ExtremeSeconds)*time.Second + time.Minute
 	}
 	srv := mcp.New(mcp.Options{
 		Backend: &mcpBackend{f: &f, root: root}, Version: Version,

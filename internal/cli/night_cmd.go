@@ -99,10 +99,7 @@ func nightRun(opts *NightOptions) error {
 		// The night of a date runs at its end: that date is "today".
 		now = d.Add(23*time.Hour + 59*time.Minute)
 	}
-	user, err := opts.Config("")
-	if err != nil {
-		return err
-	}
+	user := opts.Config("")
 	deskDir := opts.Paths.DeskShortDir()
 	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	if opts.DryRun {
@@ -173,10 +170,7 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	if fi, serr := os.Stat(root); serr != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("project folder %s is not reachable", root)
 	}
-	eff, err := opts.Config(root)
-	if err != nil {
-		return nil, err
-	}
+	eff := opts.Config(root)
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
 	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes

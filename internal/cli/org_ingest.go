@@ -50,10 +50,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config("")
-	if err != nil {
-		return err
-	}
+	eff := opts.Config("")
 	in := orgvault.IngestOptions{Redact: opts.Redact, LargeBytes: eff.Org.RawLargeBytes, MaxBytes: eff.Limits.IngestBytes, Now: opts.Now()}
 	var res *orgvault.IngestResult
 	if opts.File != "" {

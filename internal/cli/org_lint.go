@@ -36,10 +36,7 @@ func orgLintRun(opts *OrgLintOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := opts.Config("")
-	if err != nil {
-		return err
-	}
+	eff := opts.Config("")
 	issues, err := v.Lint(eff.Org.RawLargeBytes)
 	if err != nil {
 		return fmt.Errorf("org lint: %w", err)

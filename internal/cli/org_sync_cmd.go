@@ -52,7 +52,7 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 		if opts.IfConfigured {
 			return nil
 		}
-		eff, _ := opts.Config("")
+		eff := opts.Config("")
 		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+eff.UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
 	}
 	home := opts.Paths.Home

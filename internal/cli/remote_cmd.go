@@ -27,10 +27,7 @@ const projectPlaceholder = "{project}"
 // serves every project ({project}). A project file that names a remote is
 // dropped by config.Policy and named by doctor with every other such key.
 func (f *Factory) userRemote(key string) (string, error) {
-	user, err := f.Config("")
-	if err != nil {
-		return "", err
-	}
+	user := f.Config("")
 	val := user.Long.Remote
 	if key == "org.remote" {
 		val = user.Org.Remote
@@ -152,7 +149,7 @@ func longSyncRun(opts *LongSyncOptions) error {
 			}
 			return nil
 		}
-		eff, _ := opts.Config("")
+		eff := opts.Config("")
 		return withHint(errors.New("long sync: long.remote is not set"),
 			`set it in `+eff.UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
 	}

@@ -85,10 +85,7 @@ func rollupRun(opts *RollupOptions) error {
 		_, err = opts.Out.Write(data)
 		return err
 	}
-	eff, err := opts.Config("")
-	if err != nil {
-		return err
-	}
+	eff := opts.Config("")
 	if err := ensureOrgVault(opts.Factory); err != nil {
 		return err
 	}

@@ -182,10 +182,7 @@ func (f *Factory) giveVerdict(j runrec.Journal, root, id, verdict, note, source 
 // proposeAfter is the project's evolution.propose_after (0: evolve's
 // default).
 func (f *Factory) proposeAfter(root string) int {
-	if eff, err := f.Config(root); err == nil {
-		return eff.Evolution.ProposeAfter
-	}
-	return 0
+	return f.Config(root).Evolution.ProposeAfter
 }
 
 // refreshProposal rewrites the skill's proposal by the project's threshold.
@@ -200,8 +197,8 @@ func (f *Factory) maybeShadow(root, runID, name string) {
 	if f.Getenv(claude.NestedEnv) != "" {
 		return
 	}
-	eff, err := f.Config(root)
-	if err != nil || !evolve.ShadowWanted(runID, eff.Evolution.ShadowShare, eff.Evolution.DailyBudget, f.skillFile(root, name)) {
+	eff := f.Config(root)
+	if !evolve.ShadowWanted(runID, eff.Evolution.ShadowShare, eff.Evolution.DailyBudget, f.skillFile(root, name)) {
 		return
 	}
 	if f.Executable == "" {

@@ -198,10 +198,7 @@ func executablePath(exe string) (string, error) {
 
 func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 	if opts.At == "" {
-		eff, err := opts.Config("")
-		if err != nil {
-			return 0, 0, err
-		}
+		eff := opts.Config("")
 		at, _ := nightTime(eff)
 		t, _ := time.Parse("15:04", at)
 		return t.Hour(), t.Minute(), nil

@@ -61,11 +61,7 @@ func (f *Factory) desk(proj string, cfg *config.Effective) (*search.Desk, error)
 		}
 		// config.Load, not f.Config: another project's limits must not
 		// become this process's
-		pc, err := config.Load(f.Getenv, p.Path)
-		if err != nil {
-			d.Skipped = append(d.Skipped, search.Skipped{Project: p.ID, Reason: "its settings do not load: " + err.Error()})
-			continue
-		}
+		pc := config.Load(f.Getenv, p.Path)
 		if !pc.ShareAcrossProjects {
 			d.OptedOut++
 			continue

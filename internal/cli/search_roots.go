@@ -44,10 +44,7 @@ func (f *Factory) memoryRoots(projectDir, rootDir, scope string) (*memorySetup, 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := f.Config(proj)
-	if err != nil {
-		return nil, err
-	}
+	cfg := f.Config(proj)
 	s := &memorySetup{project: proj, cfg: cfg}
 	if rootDir != "" {
 		abs, err := filepath.Abs(rootDir)

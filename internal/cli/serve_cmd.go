@@ -105,10 +105,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			return out
 		},
 		Rules: func(r string) evolve.Rules {
-			if eff, err := f.Config(r); err == nil {
-				return evolveRules(eff.Evolution)
-			}
-			return evolve.DefaultRules()
+			return evolveRules(f.Config(r).Evolution)
 		},
 		Runs: func(r string) ([]runrec.Run, error) {
 			st, err := runrec.OpenStore(f.runJournal(r))
@@ -128,10 +125,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			return f.searchProject(ctx, q.Root, q.Text, search.Scope(q.Scope), q.Limit)
 		},
 		Rollup: func() *rollup.Report {
-			eff, err := f.Config("")
-			if err != nil {
-				return &rollup.Report{Date: f.Now().Format(time.DateOnly), Diagnostics: []rollup.Diagnostic{{Kind: "config", Message: err.Error()}}}
-			}
+			eff := f.Config("")
 			return rollup.Collect(rollup.Options{
 				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),
 				FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, NoteBytes: eff.Limits.NoteBytes,
@@ -185,10 +179,7 @@ func checkServeAddr(opts *ServeOptions) error {
 	if serve.IsLoopback(opts.Addr) {
 		return nil
 	}
-	eff, err := opts.Config("")
-	if err != nil {
-		return err
-	}
+	eff := opts.Config("")
 	if !eff.Serve.AllowRemote {
 		return withHint(fmt.Errorf("serve: --addr %s is not a loopback address: serving it would expose this project's memory to the network", opts.Addr),
 			"use --addr 127.0.0.1:PORT, or set allow_remote = true under [serve] in "+eff.UserFile+" (or CEREBRO_SERVE_ALLOW_REMOTE=true) if you mean it")

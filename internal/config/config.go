@@ -333,8 +333,8 @@ func ProjectFile(projectRoot string) string {
 // or a value out of its range each add a warning naming the key (and the
 // allowed range) and leave that key at the value the layers before gave
 // it. A project key the trust policy refuses keeps the user's value and is
-// named in Ignored. The error result is kept for callers and is always nil.
-func Load(env Env, projectRoot string) (*Effective, error) {
+// named in Ignored.
+func Load(env Env, projectRoot string) *Effective {
 	e := &Effective{Config: Default(), sources: map[string]string{}, UserFile: UserFile(env)}
 	e.layer(func() { e.mergeFile(e.UserFile, SourceUser) })
 	if projectRoot != "" {
@@ -349,7 +349,7 @@ func Load(env Env, projectRoot string) (*Effective, error) {
 		}
 	}
 	e.layer(func() { e.mergeEnv(env) })
-	return e, nil
+	return e
 }
 
 // layer applies one layer, then puts every key it set out of range back

@@ -63,10 +63,7 @@ func newTrustSetup(t *testing.T, user, project string) *trustSetup {
 }
 
 func (s *trustSetup) load(t *testing.T) *Effective {
-	e, err := Load(mapEnv(s.env), s.proj)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := Load(mapEnv(s.env), s.proj)
 	return e
 }
 
@@ -198,7 +195,7 @@ func TestTrustProjectConfig(t *testing.T) {
 	os.MkdirAll(filepath.Join(sub, ".claude"), 0o755)
 	os.WriteFile(ProjectFile(sub), []byte(planted), 0o644)
 	os.WriteFile(s.env["CEREBRO_CONFIG"], []byte("trust_project_config = [\""+s.proj+"\", \"proj\"]\n"), 0o644)
-	e, _ = Load(mapEnv(s.env), sub)
+	e = Load(mapEnv(s.env), sub)
 	if e.Trusted || e.Distiller.Command != "claude" {
 		t.Fatalf("a folder under a trusted root was trusted: %+v", e.Distiller)
 	}

@@ -30,7 +30,7 @@ type Process struct {
 	Paths  config.Paths
 	// Config gives a project root's effective configuration ("" for
 	// none); the caller may cache it, a handler asks again.
-	Config func(root string) (*config.Effective, error)
+	Config func(root string) *config.Effective
 }
 
 // Call is one event as its handler gets it.
@@ -95,13 +95,9 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	if inErr == nil {
 		root, rootErr = ProjectRoot(in, p.Getenv, p.Paths.Home)
 	}
-	eff, cfgErr := p.Config(root)
-	logMax := int64(1 << 20)
-	deadline := 4 * time.Second
-	if cfgErr == nil {
-		logMax = eff.Hook.LogMaxKB << 10
-		deadline = time.Duration(eff.Hook.DeadlineMS) * time.Millisecond
-	}
+	eff := p.Config(root)
+	logMax := eff.Hook.LogMaxKB << 10
+	deadline := time.Duration(eff.Hook.DeadlineMS) * time.Millisecond
 	log := runlog.Open(p.Paths.Logs(), logMax)
 	entry := runlog.Entry{Time: start, Event: event}
 	if reason := p.Getenv(HandOverEnv); reason != "" {
@@ -117,11 +113,7 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 		entry.MS = float64(p.Now().Sub(start).Microseconds()) / 1000
 		log.Write(entry)
 	}()
-	if cfgErr != nil {
-		entry.Level, entry.Message = "warn", cfgErr.Error()
-	} else {
-		logConfigWarnings(log, p.Paths.Logs(), eff.Warnings, eff.Ignored, start)
-	}
+	logConfigWarnings(log, p.Paths.Logs(), eff.Warnings, eff.Ignored, start)
 	if _, err := Clock(p.Getenv, p.Now); err != nil {
 		// The caller fell back to the real clock already; say why here,
 		// where a hook's warnings are read.

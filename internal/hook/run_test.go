@@ -19,7 +19,7 @@ func runOnce(t *testing.T, env map[string]string, stdin string, h Handler) (*Han
 	paths := config.ResolvePaths(getenv)
 	var out bytes.Buffer
 	p := Process{In: strings.NewReader(stdin), Out: &out, Getenv: getenv, Now: time.Now, Paths: paths,
-		Config: func(root string) (*config.Effective, error) { return config.Load(getenv, root) }}
+		Config: func(root string) *config.Effective { return config.Load(getenv, root) }}
 	ho, _ := Run(p, "stop", map[string]Handler{"stop": h})
 	entries, err := runlog.Open(paths.Logs(), 0).Read()
 	if err != nil {

@@ -122,10 +122,7 @@ func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger stri
 	if err != nil {
 		return FlushResult{}, err
 	}
-	cfg, err := m.Config(st.Project)
-	if err != nil {
-		return FlushResult{}, err
-	}
+	cfg := m.Config(st.Project)
 	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.
 	over := final || st.Over(m.Now())

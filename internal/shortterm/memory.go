@@ -34,7 +34,7 @@ type Memory struct {
 	Desk string
 	// Config gives a project root's effective settings. `memhook flush`
 	// reaches sessions of several projects, each with its own.
-	Config func(root string) (*config.Effective, error)
+	Config func(root string) *config.Effective
 	Now    func() time.Time
 	Log    *runlog.Log
 	// Spawn starts `memhook <args>` in dir, detached so that it outlives
@@ -82,10 +82,7 @@ type scope struct {
 func (m *Memory) store() capture.Store { return capture.Store{Root: m.Sessions} }
 
 func (m *Memory) scope(h Hook) (*scope, error) {
-	cfg, err := m.Config(h.Root)
-	if err != nil {
-		return nil, fmt.Errorf("load config: %w", err)
-	}
+	cfg := m.Config(h.Root)
 	id := project.ID(h.Root)
 	return &scope{
 		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,

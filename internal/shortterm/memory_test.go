@@ -32,7 +32,7 @@ func newMemory(t *testing.T) *memoryFixture {
 	f.cfg = &c
 	f.m = &Memory{
 		Sessions: filepath.Join(state, "sessions"), Budget: BudgetDir(state),
-		Config: func(string) (*config.Effective, error) { return f.cfg, nil },
+		Config: func(string) *config.Effective { return f.cfg },
 		Now:    func() time.Time { f.now = f.now.Add(time.Minute); return f.now },
 		Log:    runlog.Open(filepath.Join(state, "logs"), 1<<20),
 	}

@@ -33,10 +33,7 @@ func TestPostToolUse(t *testing.T) {
 }
 
 func TestStopAndPrompt(t *testing.T) {
-	cfg, err := config.Load(func(string) string { return "" }, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := config.Load(func(string) string { return "" }, t.TempDir())
 	cfg.Short.FlushReplies = 2
 	cfg.Short.FlushChars = 1 << 30
 	st := &capture.State{}

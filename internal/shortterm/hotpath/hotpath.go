@@ -121,16 +121,13 @@ type hot struct {
 	configs map[string]*config.Effective
 }
 
-func (h *hot) config(root string) (*config.Effective, error) {
+func (h *hot) config(root string) *config.Effective {
 	if eff, ok := h.configs[root]; ok {
-		return eff, nil
+		return eff
 	}
-	eff, err := config.Load(h.sys.Getenv, root)
-	if err != nil {
-		return nil, fmt.Errorf("load config: %w", err)
-	}
+	eff := config.Load(h.sys.Getenv, root)
 	h.configs[root] = eff
-	return eff, nil
+	return eff
 }
 
 // scope is what both events resolve: the session's journal and the
@@ -139,10 +136,7 @@ func (h *hot) scope(c *hook.Call) (*capture.Session, *config.Effective, error) {
 	if c.RootErr != nil {
 		return nil, nil, c.RootErr
 	}
-	cfg, err := h.config(c.Root)
-	if err != nil {
-		return nil, nil, err
-	}
+	cfg := h.config(c.Root)
 	sess := capture.Store{Root: h.paths.Sessions()}.Session(project.ID(c.Root), c.In.SessionID)
 	return sess, cfg, nil
 }
