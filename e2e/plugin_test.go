@@ -18,6 +18,14 @@ func TestValidateStrict(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("claude plugin validate --strict %s: exit %d\n%s%s", repoRoot, r.Code, r.Stdout, r.Stderr)
 	}
+	// The plugin directory's checks do not change the exit code; a listing
+	// would still show their warnings (no icon, hosts not declared).
+	out := r.Stdout + r.Stderr
+	for _, bad := range []string{"plugin directory warning", "Hosts not declared"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("claude plugin validate reports %q:\n%s", bad, out)
+		}
+	}
 }
 
 // TestHooksRunInASession runs a session with a tool call and checks every
