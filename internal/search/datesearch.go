@@ -192,6 +192,12 @@ func searchDates(ctx context.Context, idxs []*Index, query string, o Options) (r
 		return nil, false, nil
 	}
 	dates, named, err := datedIn(ctx, idxs, dq.Ranges)
+	if err == nil && !named {
+		// no note of the days asked about: the notes of the week after
+		// them are where what happened then was told ("I just got
+		// accepted", a session recounting the day before)
+		dates, named, err = datedIn(ctx, idxs, weekAfter(dq.Ranges))
+	}
 	if err != nil || !named {
 		return nil, false, err
 	}
@@ -207,6 +213,19 @@ func searchDates(ctx context.Context, idxs []*Index, query string, o Options) (r
 		}
 	}
 	return searchStems(ctx, idxs, rest, stems, o, dates)
+}
+
+// toldAfter is how many days after a day the notes that may tell of it
+// run, when the day has no note of its own.
+const toldAfter = 7
+
+// weekAfter widens each range by the toldAfter days that follow it.
+func weekAfter(ranges []DayRange) []DayRange {
+	out := make([]DayRange, len(ranges))
+	for i, r := range ranges {
+		out[i] = DayRange{From: r.From, To: r.To.AddDate(0, 0, toldAfter)}
+	}
+	return out
 }
 
 // span is the first and last day of the ranges.

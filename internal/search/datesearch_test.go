@@ -98,9 +98,11 @@ func TestDateOnlyQueryListsThatDay(t *testing.T) {
 
 func TestDateNamingNoFileChangesNothing(t *testing.T) {
 	ix, _ := datedMemory(t)
-	// no file on those days; 3 November's file and last Wednesday (25
-	// November; the week-47 roll-up ends on the 22nd) hold no dashboards
-	for _, q := range []string{"router on 5 March 2025", "what did we do on 1 January 2020", "dashboards on 3 November", "dashboards last Wednesday"} {
+	// no file on those days nor in the week after them; 3 November's
+	// file holds no dashboards (last Wednesday, 25 November, has no file
+	// but 27 November is in the week after it: see
+	// TestDateWithoutNoteFavoursTheWeekAfter)
+	for _, q := range []string{"router on 5 March 2025", "what did we do on 1 January 2020", "dashboards on 3 November"} {
 		o := defaults()
 		with, err := Search(context.Background(), []*Index{ix}, q, o)
 		if err != nil {
@@ -182,5 +184,46 @@ func TestNamedDayIsACandidateBelowThePool(t *testing.T) {
 	}
 	if got := paths(r); len(got) != 1 || !strings.HasSuffix(got[0], "2026-10-13.md") {
 		t.Fatalf("got %v, want the file of 13 October, last month", got)
+	}
+}
+
+// A day with no note of its own is told of in the notes of the week
+// after it ("I just got accepted"): those are favoured, and no later
+// ones.
+func TestDateWithoutNoteFavoursTheWeekAfter(t *testing.T) {
+	dir := t.TempDir()
+	daily := func(day, body string) {
+		write(t, filepath.Join(dir, "daily", day+".md"), "---\ntype: daily\ndate: "+day+"\n---\n\n# "+day+"\n\n## 10:00 · session 1 · manual\n\n"+body)
+	}
+	daily("2026-11-17", "- Jon: Hey, long time no talk!\n- Gina: A lot happened, I just got accepted for a fashion internship!\n- Jon: Congrats, that is big news.\n")
+	daily("2026-10-02", "- Gina: The internship programme accepted applications; accepted interns start the internship in spring.\n")
+	daily("2026-11-27", "- Gina: Internship accepted, internship signed: accepted again for the internship.\n")
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindShort}, Params{})
+	cases := []struct{ q, want, not string }{
+		{"what internship was Gina accepted for on 14 November?", "2026-11-17.md", ""},
+		// the week after 1 November holds no note: the query's words decide
+		{"what internship was Gina accepted for on 1 November?", "", "2026-11-17.md"},
+	}
+	for _, c := range cases {
+		r, err := Search(context.Background(), []*Index{ix}, c.q, defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := paths(r)
+		if len(got) == 0 {
+			t.Fatalf("%q: nothing found", c.q)
+		}
+		if c.want != "" && !strings.HasSuffix(got[0], c.want) {
+			t.Errorf("%q: %v, want %s first", c.q, got, c.want)
+		}
+		if c.not != "" && strings.HasSuffix(got[0], c.not) {
+			t.Errorf("%q: %v, %s should not lead", c.q, got, c.not)
+		}
+		o := defaults()
+		o.DateBoost = -1 // dates unread: the day's words alone do not put it first
+		r, _ = Search(context.Background(), []*Index{ix}, c.q, o)
+		if got := paths(r); len(got) > 0 && strings.HasSuffix(got[0], "2026-11-17.md") {
+			t.Errorf("%q without dates: %v, the note after the day should not lead on its words alone", c.q, got)
+		}
 	}
 }

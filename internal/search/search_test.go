@@ -271,3 +271,34 @@ func TestOverlappingChunksDoNotRepeatAPassage(t *testing.T) {
 		}
 	}
 }
+
+// FTS5 without positions (detail=column) refuses a phrase, and a word
+// textan keeps whole (Go's Unicode tables) can be two tokens for SQLite's
+// older ones: New Tai Lue's vowel sign U+19B0 is a letter for Go and a
+// separator for SQLite. Only stems found in the index's vocabulary (one
+// token each) select candidates, so such a query never reaches FTS5 as a
+// phrase: it searches by its other words.
+func TestWordSQLiteSplitsStillSearches(t *testing.T) {
+	dir := t.TempDir()
+	word := "\u1980\u19b0\u1983"
+	if ws := textan.Words(word); len(ws) != 1 {
+		t.Fatalf("textan reads %q as %d words; the test needs one", word, len(ws))
+	}
+	write(t, filepath.Join(dir, "a.md"), "# Firmware\n\nThe router firmware note "+word+".\n")
+	write(t, filepath.Join(dir, "b.md"), "# Other\n\nNothing about routers here.\n")
+	write(t, filepath.Join(dir, "daily", "2026-10-13.md"), "# 2026-10-13\n\n- Flashed the firmware "+word+".\n")
+	ix := indexed(t, t.TempDir(), Root{Dir: dir, Kind: KindShort}, Params{})
+	for _, c := range []struct{ q, want string }{
+		{"firmware " + word, "a.md"},
+		{word, ""},
+		{"firmware " + word + " on 13 October", "2026-10-13.md"}, // the named day's words are probed first
+	} {
+		r, err := Search(context.Background(), []*Index{ix}, c.q, defaults())
+		if err != nil {
+			t.Fatalf("%q: %v", c.q, err)
+		}
+		if c.want != "" && (len(r.Results) == 0 || !strings.HasSuffix(r.Results[0].Path, c.want)) {
+			t.Errorf("%q: %v, want %s first", c.q, paths(r), c.want)
+		}
+	}
+}

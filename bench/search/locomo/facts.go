@@ -127,7 +127,7 @@ func runFacts(factsPath, transcripts, work string, variants []func(*search.Optio
 		res.windowChars += utf8.RuneCountInString(t)
 	}
 	res.windowChars /= max(len(w12.text), 1)
-	for _, q := range qs {
+	for qi, q := range qs {
 		for _, t := range w12.text {
 			if q.holds(t) {
 				res.reachable++
@@ -146,11 +146,20 @@ func runFacts(factsPath, transcripts, work string, variants []func(*search.Optio
 			for _, r := range resp.Results {
 				sn = append(sn, r.Snippet)
 			}
-			res.byVariant[vi].add(factRank(sn, q), time.Since(t0))
+			r := factRank(sn, q)
+			res.byVariant[vi].add(r, time.Since(t0))
+			logRank("facts", "sessions", qi, fmt.Sprint(vi), r)
 		}
 		t0 := time.Now()
 		sn := w12.top(bm25Windows(w12, q.question), 10)
-		res.bm12.add(factRank(sn, q), time.Since(t0))
+		r := factRank(sn, q)
+		res.bm12.add(r, time.Since(t0))
+		logRank("facts", "sessions", qi, "bm25-12", r)
+		if factMisses > 0 && len(variants) > 0 {
+			if d := res.byVariant[0].ranks[len(res.byVariant[0].ranks)-1]; d != 1 && (r > 0 && (d == 0 || r < d)) {
+				printFactMiss(ix, q, last, d, r, sn, factMisses)
+			}
+		}
 	}
 	return res, nil
 }
@@ -195,4 +204,22 @@ func sessionLog(path string) (string, time.Time, error) {
 	day := first.UTC().Format("2006-01-02")
 	fmt.Fprintf(&b, "---\ntype: daily\ndate: %s\n---\n\n# %s\n\n## session · %s\n\n%s", day, day, filepath.Base(path), body.String())
 	return b.String(), first, nil
+}
+
+// factMisses, when set (-misses), prints each fact the defaults rank
+// below plain BM25 over 12-line windows: the fact, both ranks, the
+// defaults' first snippets and the window BM25 found it in.
+var factMisses int
+
+func printFactMiss(ix *search.Index, q factQ, last time.Time, d, r int, windows []string, n int) {
+	o := defaults(last.AddDate(0, 0, 1))
+	resp, err := search.Search(context.Background(), []*search.Index{ix}, q.question, o)
+	if err != nil {
+		return
+	}
+	fmt.Printf("FACT MISS defaults %d, bm25-12 %d: %s\n", d, r, q.question)
+	for i, x := range resp.Results[:min(n, len(resp.Results))] {
+		fmt.Printf("  #%d %s\n     %s\n", i+1, x.Citation, strings.ReplaceAll(x.Snippet, "\n", "\n     "))
+	}
+	fmt.Printf("  window: %s\n", strings.ReplaceAll(windows[r-1], "\n", "\n     "))
 }

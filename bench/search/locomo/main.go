@@ -27,6 +27,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -68,8 +69,20 @@ func main() {
 	misses := flag.Int("misses", 0, "print the defaults' misses at 5 (question, evidence lines, the first N snippets)")
 	facts := flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of real sessions, the second benchmark (empty: skip it)")
 	transcripts := flag.String("transcripts", "../shared/fixtures/transcripts", "the sessions the facts describe")
+	ranks := flag.String("ranks", "", "write each question's rank under each method to this file (tab-separated: set, conversation, question, method, rank)")
+	only := flag.String("variants", "", "run only the variants whose name matches this regexp (the defaults always run)")
 	flag.Parse()
-	if err := run(*data, *chunk, *overlap, *misses, *facts, *transcripts); err != nil {
+	factMisses = *misses
+	if *ranks != "" {
+		f, err := os.Create(*ranks)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "locomo:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		rankLog = f
+	}
+	if err := run(*data, *chunk, *overlap, *misses, *facts, *transcripts, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "locomo:", err)
 		os.Exit(1)
 	}
@@ -84,7 +97,7 @@ type conv struct {
 	speakers map[string]bool
 }
 
-func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts string) error {
+func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts, only string) error {
 	raw, err := os.ReadFile(dataPath)
 	if err != nil {
 		return fmt.Errorf("read %s: %w (see ../shared/bench/README.md)", dataPath, err)
@@ -140,6 +153,19 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts str
 	}
 	variants = append(variants, variant{fmt.Sprintf("cerebro, defaults, snippets of %d chars", shown),
 		func(o *search.Options) { o.SnippetChars = shown }})
+	if only != "" {
+		re, err := regexp.Compile(only)
+		if err != nil {
+			return fmt.Errorf("-variants: %w", err)
+		}
+		kept := variants[:1]
+		for _, v := range variants[1:] {
+			if re.MatchString(v.name) {
+				kept = append(kept, v)
+			}
+		}
+		variants = kept
+	}
 	const headline = 0 // the defaults: the by-category breakdown
 	reach, err := lexicalReach(convs)
 	if err != nil {
@@ -189,6 +215,7 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts str
 				}
 				r := rank(snippets, q.Evidence)
 				m.add(r, el)
+				logRank("dev", filepath.Base(c.dir), qi, v.name, r)
 				halves[vi][qi%2].add(r, el)
 				if namesDate {
 					dated.add(r, el)
@@ -246,6 +273,7 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts str
 				r, el := rank(snippets, q.Evidence), time.Since(t0)
 				b.m.add(r, el)
 				if b.m == bm12 {
+					logRank("dev", filepath.Base(c.dir), qi, "bm25-12", r)
 					bm12conv[ci].add(r, el)
 					bm12half[qi%2].add(r, el)
 					reach.bm12[reach.class[ci][qi]].add(r, el)
@@ -321,6 +349,15 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts str
 	}
 	check("second benchmark (session facts)", &fr.byVariant[headline], &fr.bm12)
 	return nil
+}
+
+// rankLog, when set (-ranks), hears every question's rank per method.
+var rankLog io.Writer
+
+func logRank(set, conv string, q int, method string, r int) {
+	if rankLog != nil {
+		fmt.Fprintf(rankLog, "%s\t%s\t%d\t%s\t%d\n", set, conv, q, method, r)
+	}
 }
 
 // printMiss shows a question the defaults missed at 5: its evidence
