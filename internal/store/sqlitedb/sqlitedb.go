@@ -30,10 +30,15 @@ func Open(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	q := url.Values{}
+	// 8 KiB pages: an FTS5 index of notes fills them better than 4 KiB
+	// (about a tenth smaller, docs/search.md). It takes effect on a new file
+	// only, before WAL fixes the page size: the driver runs the _pragma list
+	// (in its own order) before its _journal_mode key.
 	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "page_size(8192)")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_foreign_keys", "1")
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + filepath.ToSlash(path) + "?" + q.Encode()
 	// Switching a new database to WAL takes an exclusive lock, and SQLite

@@ -29,6 +29,17 @@ func TestFTS5Available(t *testing.T) {
 	if mode != "wal" {
 		t.Fatalf("journal_mode = %s, want wal", mode)
 	}
+	var page int
+	db.QueryRow(`PRAGMA page_size`).Scan(&page)
+	if page != 8192 {
+		t.Fatalf("page_size = %d, want 8192", page)
+	}
+	var fk, sync int
+	db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk)
+	db.QueryRow(`PRAGMA synchronous`).Scan(&sync)
+	if fk != 1 || sync != 1 {
+		t.Fatalf("foreign_keys = %d, synchronous = %d, want 1 and 1 (NORMAL)", fk, sync)
+	}
 }
 
 // Hooks of several sessions open the same database at once, often while it
