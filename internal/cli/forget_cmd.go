@@ -120,16 +120,5 @@ func (f *Factory) forgetInIndex(project, rootDir, rel string, now time.Time) err
 	if err != nil {
 		return err
 	}
-	for _, r := range s.roots {
-		if filepath.Clean(r.Dir) != filepath.Clean(rootDir) {
-			continue
-		}
-		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return err
-		}
-		defer ix.Close()
-		return ix.Forget(context.Background(), rel, now)
-	}
-	return nil
+	return s.memory.Forget(context.Background(), rootDir, rel, now)
 }
