@@ -11,7 +11,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/tidwall/gjson"
 )
 
@@ -35,21 +34,8 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(r.In.CWD, path)
 	}
-	ref, ok := skill.Locate(path)
-	if !ok {
-		return nil, nil
-	}
-	if ref.Name == evolve.InstructionSkill {
-		// The person's reference is the instruction before any edit: take
-		// it from the first committed version if none was taken yet.
-		files := []string{path}
-		if p := r.pluginRoot(); p != "" {
-			files = append([]string{filepath.Join(p, "skills", filepath.FromSlash(evolve.InstructionName))}, files...)
-		}
-		r.reference().EnsureInitial(files, r.Now())
-	}
-	res, err := skill.Commit(ref, r.In.ToolName, r.Now())
-	if err != nil {
+	ref, res, ok, err := r.reference().CommitEdit(path, r.In.ToolName, r.pluginRoot, r.Now())
+	if !ok || err != nil {
 		return nil, err
 	}
 	if res.Commit != "" {
