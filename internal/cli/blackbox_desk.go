@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -13,9 +11,8 @@ import (
 
 // deskText is recall's level 2 across the desk (scope "projects"): a
 // search across projects (search.Memory with its Desk, the rules of
-// search_desk.go) points at line ranges, each project's passages are
-// scored as this project's are, and another project's carry its id in
-// their path (id:path) and their Project.
+// search_desk.go) points at line ranges, which blackbox.ScanProjects
+// scores, every project's alike.
 type deskText struct {
 	indexedText
 	root string // the project, its desk read from the registry at the first search
@@ -37,53 +34,31 @@ func (t *deskText) Search(ctx context.Context, query string, limit int) ([]black
 	if err != nil {
 		return nil, err
 	}
-	type group struct {
-		base   string
-		roots  []search.Root
-		ranges []blackbox.Range
-	}
-	groups := map[string]*group{"": {base: t.setup.project, roots: t.setup.roots}}
+	projects := []blackbox.ProjectRanges{{Base: t.setup.project}}
+	roots := [][]search.Root{t.setup.roots}
+	at := map[string]int{"": 0}
 	for _, p := range m.Desk.Others {
-		groups[p.ID] = &group{base: p.Root, roots: p.Roots}
+		at[p.ID] = len(projects)
+		projects, roots = append(projects, blackbox.ProjectRanges{ID: p.ID, Base: p.Root}), append(roots, p.Roots)
 	}
 	for _, r := range resp.Results {
 		id, rel := "", r.Path
 		if r.Project != "" && r.Project != m.Desk.ID {
 			id, rel, _ = strings.Cut(r.Path, ":")
 		}
-		g := groups[id]
-		if g == nil {
+		i, ok := at[id]
+		if !ok {
 			continue
 		}
 		abs := rel
 		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(g.base, filepath.FromSlash(rel))
+			abs = filepath.Join(projects[i].Base, filepath.FromSlash(rel))
 		}
-		if !t.excludedIn(g.roots, abs) {
-			g.ranges = append(g.ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
-		}
-	}
-	var hits []blackbox.Hit
-	for id, g := range groups {
-		for _, h := range blackbox.ScanRanges(g.base, g.ranges, query, limit) {
-			if id != "" {
-				h.Path, h.Project = id+":"+h.Path, id
-			}
-			hits = append(hits, h)
+		if !t.excludedIn(roots[i], abs) {
+			projects[i].Ranges = append(projects[i].Ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
 		}
 	}
-	// every project's passages scored alike (the share of the question's
-	// words): the best of them, this project's first on a tie
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		if (hits[i].Project == "") != (hits[j].Project == "") {
-			return hits[i].Project == ""
-		}
-		return hits[i].Path+"\x00"+strconv.Itoa(hits[i].Line) < hits[j].Path+"\x00"+strconv.Itoa(hits[j].Line)
-	})
-	return hits[:min(limit, len(hits))], nil
+	return blackbox.ScanProjects(projects, query, limit), nil
 }
 
 // excludedIn is indexedText.excluded over another set of roots.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 	"github.com/spf13/cobra"
 )
 
@@ -86,7 +87,7 @@ func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string,
 	}
 	out := f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans)
 	if guard := f.nestedGuard(dir); guard != nil {
-		guarded, gerr := guardObject(out, guard)
+		guarded, gerr := secrets.GuardValue(out, guard)
 		if gerr != nil {
 			return nil, gerr // an answer that cannot be guarded is not printed
 		}

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -36,10 +34,25 @@ func (r *requestFlags) bind(cmd *cobra.Command, names map[string]string) {
 	_ = cmd.Flags().MarkHidden("json")
 }
 
+// given is every flag of the verb the caller set, typed ones (extra)
+// included.
+func (r *requestFlags) given(cmd *cobra.Command, extra map[string]any) map[string]any {
+	out := map[string]any{}
+	for name, p := range r.strs {
+		if cmd.Flags().Changed(name) {
+			out[name] = *p
+		}
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
 // raw assembles the request: the JSON request first, then the text
 // argument, then flags and --param, later ones winning.
 func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extra map[string]any) (blackbox.Raw, error) {
-	req := blackbox.Raw{}
+	var req blackbox.Raw
 	if r.Request != "" {
 		var data []byte
 		var err error
@@ -55,104 +68,24 @@ func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extr
 			return nil, err
 		}
 	}
-	set := func(k string, v any) {
-		b, _ := json.Marshal(v)
-		req[k] = b
-	}
-	if len(args) > 0 {
-		set("text", strings.Join(args, " "))
-	}
-	for name, p := range r.strs {
-		if cmd.Flags().Changed(name) {
-			set(name, *p)
-		}
-	}
-	for k, v := range extra {
-		set(k, v)
-	}
-	for _, kv := range r.Params {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--param %q: want KEY=VALUE", kv)
-		}
-		if json.Valid([]byte(v)) {
-			req[k] = json.RawMessage(v)
-		} else {
-			set(k, v)
-		}
-	}
-	return req, nil
+	return blackbox.AssembleRequest(req, args, r.given(cmd, extra), r.Params)
 }
 
-// validate checks the values given as the verb's own flags (--depth,
-// --limit, --claim, …) against the request contract, before anything is
-// opened: a bad value there is the person's typo, an error (exit 2) with
-// a did-you-mean for choices. Values sent as JSON (--request, --param)
-// keep the contract's fates (bad_form) in the answer object, since a
-// calling model reads those. extra holds the typed flags that were set.
+// validate checks the values given as the verb's own flags against the
+// request contract (blackbox.CheckFlags) before anything is opened: a bad
+// value there is an error (exit 2) with a did-you-mean for choices, all of
+// them on one line.
 func (r *requestFlags) validate(cmd *cobra.Command, verb string, extra map[string]any) error {
-	probe := blackbox.Raw{"text": json.RawMessage(`"flag check"`)}
-	var given []string
-	for name, p := range r.strs {
-		if cmd.Flags().Changed(name) {
-			b, _ := json.Marshal(*p)
-			probe[name] = b
-			given = append(given, name)
-		}
-	}
-	for k, v := range extra {
-		b, _ := json.Marshal(v)
-		probe[k] = b
-		given = append(given, k)
-	}
-	if len(given) == 0 {
-		return nil
-	}
-	var fates map[string]blackbox.Fate
-	var err error
-	if verb == blackbox.VerbRecall {
-		_, fates, err = blackbox.ParseRecall(probe, blackbox.Caps{})
-	} else {
-		_, fates, err = blackbox.ParseRemember(probe)
-	}
-	if err != nil {
-		return nil // the whole request is judged again, with its text, by the run
-	}
-	// Every bad value on one line, in the contract's order.
-	order := map[string]int{}
-	for i, p := range blackbox.Params(verb) {
-		order[p.Name] = i
-	}
-	slices.SortFunc(given, func(a, b string) int { return order[a] - order[b] })
-	// A fate that only follows from another value's (a --key without a
-	// usable table because --kind is bad) is left out when a cause is named.
-	consequence := func(f blackbox.Fate) bool {
-		return strings.Contains(f.Reason, "bad_form") || strings.Contains(f.Reason, "needs a usable")
-	}
-	causes := 0
-	for _, name := range given {
-		if f := fates[name]; f.Fate == blackbox.FateBadForm && !consequence(f) {
-			causes++
-		}
-	}
 	var problems []string
 	hint := ""
-	for _, name := range given {
-		f := fates[name]
-		if f.Fate != blackbox.FateBadForm || (causes > 0 && consequence(f)) {
-			continue
-		}
-		raw := string(probe[name])
-		value := strings.Trim(raw, `"`)
-		p, _ := blackbox.Lookup(verb, name)
-		if p.Kind == blackbox.KindChoice {
+	for _, p := range blackbox.CheckFlags(verb, r.given(cmd, extra)) {
+		if p.Param.Kind == blackbox.KindChoice {
 			var values []string
-			for _, c := range p.Choices {
+			for _, c := range p.Param.Choices {
 				values = append(values, c.Value)
 			}
-			err := checkChoice(verb, name, value, values)
 			var u *usageError
-			if errors.As(err, &u) {
+			if errors.As(checkChoice(verb, p.Param.Name, p.Value, values), &u) {
 				problems = append(problems, strings.TrimPrefix(u.Error(), verb+": "))
 				if hint == "" || !strings.HasPrefix(hint, "did you mean") {
 					hint = u.Hint()
@@ -160,9 +93,9 @@ func (r *requestFlags) validate(cmd *cobra.Command, verb string, extra map[strin
 			}
 			continue
 		}
-		problems = append(problems, fmt.Sprintf("--%s %s: %s", name, raw, f.Reason))
-		if hint == "" && p.Default != "" {
-			hint = "for example --" + name + " " + p.Default
+		problems = append(problems, fmt.Sprintf("--%s %s: %s", p.Param.Name, p.Raw, p.Reason))
+		if hint == "" && p.Param.Default != "" {
+			hint = "for example --" + p.Param.Name + " " + p.Param.Default
 		}
 	}
 	if len(problems) == 0 {

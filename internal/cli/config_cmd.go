@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"text/tabwriter"
 
@@ -44,9 +43,7 @@ func configRun(opts *ConfigOptions) error {
 			"settings": eff.Settings(), "warnings": eff.Warnings,
 			"ignored": eff.Ignored, "project_trusted": eff.Trusted,
 		}
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return indentJSON(opts.Out, out)
 	}
 	trust := ""
 	if eff.Trusted {

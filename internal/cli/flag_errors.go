@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/text/suggest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -61,7 +62,7 @@ func flagError(c *cobra.Command, err error) error {
 	case unknownFlag.MatchString(msg):
 		flag := unknownFlag.FindStringSubmatch(msg)[1]
 		hint := listed
-		if n := nearest(flag, names); n != "" {
+		if n := suggest.Nearest(flag, names); n != "" {
 			hint = "did you mean --" + n + "?"
 		} else if a := flagAlias(flag); a != "" && c.Flags().Lookup(a) != nil {
 			usage, _, _ := strings.Cut(c.Flags().Lookup(a).Usage, " (")
@@ -112,7 +113,7 @@ func unknownCommand(c *cobra.Command, arg string) error {
 		}
 	}
 	hint := "see `" + c.CommandPath() + " --help`"
-	if n := nearest(arg, subs); n != "" {
+	if n := suggest.Nearest(arg, subs); n != "" {
 		hint = "did you mean `" + c.CommandPath() + " " + n + "`?"
 	}
 	if !c.HasParent() {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/text/suggest"
 )
 
 // A command line memhook cannot run — an unknown command or flag, a wrong
@@ -29,48 +30,6 @@ func usagef(hint, format string, args ...any) error {
 	return usageErr(fmt.Errorf(format, args...), hint)
 }
 
-// nearest is the option closest to word — a prefix of it, or at most two
-// edits away (a third of the word's length for long words) — or "".
-func nearest(word string, options []string) string {
-	w := strings.ToLower(word)
-	best, bestD := "", 1<<30
-	limit := max(2, len([]rune(w))/3)
-	for _, o := range options {
-		lo := strings.ToLower(o)
-		d := editDistance(w, lo)
-		if len(w) >= 2 && strings.HasPrefix(lo, w) {
-			d = min(d, 1)
-		}
-		// A suggestion keeps some of the word: "3" is not a typo of "1".
-		if d <= limit && (d < len([]rune(w)) || lo == w) && d < bestD && o != word {
-			best, bestD = o, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by rune.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 // orList joins values as "a, b or c".
 func orList(values []string) string {
 	switch len(values) {
@@ -91,7 +50,7 @@ func checkChoice(cmdName, flag, value string, allowed []string) error {
 		}
 	}
 	hint := "use --" + flag + " " + strings.Join(allowed, "|")
-	if n := nearest(value, allowed); n != "" {
+	if n := suggest.Nearest(value, allowed); n != "" {
 		hint = "did you mean --" + flag + " " + n + "?"
 	}
 	return usagef(hint, "%s: --%s %q: want %s", cmdName, flag, value, orList(allowed))
@@ -105,7 +64,7 @@ func checkArgChoice(cmdName, what, value string, allowed []string) error {
 		}
 	}
 	hint := "use " + strings.Join(allowed, " or ")
-	if n := nearest(value, allowed); n != "" {
+	if n := suggest.Nearest(value, allowed); n != "" {
 		hint = "did you mean " + n + "?"
 	}
 	return usagef(hint, "%s %q: want %s", cmdName, value, orList(allowed))

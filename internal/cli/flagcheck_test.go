@@ -111,22 +111,3 @@ func TestJSONRequestKeepsItsFates(t *testing.T) {
 		t.Errorf("the JSON request's bad depth is not a bad_form fate:\n%s", out)
 	}
 }
-
-func TestNearest(t *testing.T) {
-	for _, tc := range []struct {
-		word    string
-		options []string
-		want    string
-	}{
-		{"extrem", []string{"standard", "deep", "extreme"}, "extreme"},
-		{"serv", []string{"search", "serve", "schedule"}, "serve"},
-		{"limt", []string{"json", "limit", "project"}, "limit"},
-		{"3", []string{"1", "2", "both", "neither"}, ""},
-		{"zzz", []string{"json", "limit"}, ""},
-		{"Deep", []string{"standard", "deep"}, "deep"},
-	} {
-		if got := nearest(tc.word, tc.options); got != tc.want {
-			t.Errorf("nearest(%q) = %q, want %q", tc.word, got, tc.want)
-		}
-	}
-}

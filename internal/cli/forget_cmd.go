@@ -2,23 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/forget"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
-	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 )
 
@@ -70,24 +62,10 @@ func forgetRun(opts *ForgetOptions) error {
 	if err != nil {
 		return err
 	}
-	l := project.Layout{Root: root}
 	long := longterm.New(root)
 	base, _ := os.Getwd()
 	now := opts.Now()
-	roots := []forget.Root{
-		{Dir: l.ShortDir(), Lock: func(rel string, fn func() error) error {
-			// A daily file is appended under its day's lock: the forget
-			// rewrites it under the same one.
-			if d, ok := strings.CutPrefix(rel, "daily/"); ok && !strings.Contains(d, "/") {
-				if day, ok := daily.ParseName(d, time.Local); ok {
-					return atomicfile.WithLock(daily.LockPath(l.DailyDir(), day), fn)
-				}
-			}
-			return atomicfile.WithLock(filepath.Join(root, ".claude", ".cerebro", "locks", "forget"), fn)
-		}},
-		{Dir: l.LongDir(), Lock: func(_ string, fn func() error) error { return long.WithLock(fn) },
-			Keep: []string{longterm.CoreFile, longterm.SchemaFile, longterm.IndexFile, longterm.LogFile, planfact.FileName}},
-	}
+	roots := []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()}
 	res, err := forget.Forget(forget.Request{Roots: roots, Target: opts.Target, Base: base, Now: now, NoteBytes: opts.noteBytes(root)})
 	if err != nil {
 		return err
@@ -110,8 +88,12 @@ func forgetRun(opts *ForgetOptions) error {
 	} else {
 		out.Indexed = true
 	}
-	if res.Root == l.LongDir() {
-		out.Commit, out.Note = opts.commitForget(long, root, res, logged, now)
+	if res.Root == long.Dir {
+		var logErr error
+		out.Commit, out.Note, logErr = long.RecordForget(opts.Config(root).Long.Git, res, logged, now)
+		if logErr != nil {
+			fmt.Fprintf(opts.Err, "memhook: warning: forget: %v\n", logErr)
+		}
 	}
 	if opts.JSON {
 		return writeJSON(opts.Out, out)
@@ -138,69 +120,5 @@ func (f *Factory) forgetInIndex(project, rootDir, rel string, now time.Time) err
 	if err != nil {
 		return err
 	}
-	for _, r := range s.roots {
-		if filepath.Clean(r.Dir) != filepath.Clean(rootDir) {
-			continue
-		}
-		ix, err := search.Open(f.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return err
-		}
-		defer ix.Close()
-		return ix.Forget(context.Background(), rel, now)
-	}
-	return nil
-}
-
-// commitForget records the removal in a long-term memory with a history
-// of its own: log.md names it, the trash stays out of the history (it
-// would keep what was forgotten), and the commit holds only these files.
-func (f *Factory) commitForget(long *longterm.Store, root string, res *forget.Result, what string, now time.Time) (string, string) {
-	if err := long.Log(now, "forget", what+" → "+res.Trash); err != nil {
-		fmt.Fprintf(f.Err, "memhook: warning: forget: %v\n", err)
-	}
-	h, err := f.history(long, root)
-	if err != nil {
-		return "", fmt.Sprintf("not committed: %v", err)
-	}
-	if !h.Versioned() {
-		return "", h.Note
-	}
-	paths := []string{long.Path(res.File), long.Path(longterm.LogFile)}
-	ignore := long.Path(".gitignore")
-	if added, err := ignoreTrash(ignore); err != nil {
-		return "", fmt.Sprintf("not committed: %v", err)
-	} else if added {
-		paths = append(paths, ignore)
-	}
-	hash, err := h.Repo.CommitPaths(paths, "memhook forget: "+what, now)
-	if errors.Is(err, gitrepo.ErrNothingToCommit) {
-		return "", "nothing to commit: the file was not in the history"
-	}
-	if err != nil {
-		return "", fmt.Sprintf("not committed: %v (`memhook night` commits it later)", err)
-	}
-	return hash, ""
-}
-
-// ignoreTrash makes sure the memory's .gitignore keeps .trash/ out.
-func ignoreTrash(p string) (bool, error) {
-	data, err := safefs.ReadFile(p, 1<<20)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false, fmt.Errorf("read %s: %w", path.Base(p), err)
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if t := strings.TrimSpace(line); t == forget.TrashDir+"/" || t == forget.TrashDir || t == "/"+forget.TrashDir+"/" {
-			return false, nil
-		}
-	}
-	text := string(data)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	text += "# written by memhook forget: what was forgotten stays out of the history\n" + forget.TrashDir + "/\n"
-	if err := atomicfile.Write(p, []byte(text), 0o644); err != nil {
-		return false, fmt.Errorf("write %s: %w", path.Base(p), err)
-	}
-	return true, nil
+	return s.memory.Forget(context.Background(), rootDir, rel, now)
 }

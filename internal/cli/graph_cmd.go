@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -91,9 +90,7 @@ func graphRun(opts *GraphOptions) error {
 	}
 	c := g.Ask(opts.Question)
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(c)
+		return indentJSON(opts.Out, c)
 	}
 	printGraphContext(opts.Out, c)
 	return nil

@@ -11,8 +11,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skills/skill"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/tidwall/gjson"
 )
 
@@ -36,21 +34,8 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(r.In.CWD, path)
 	}
-	ref, ok := skill.Locate(path)
-	if !ok {
-		return nil, nil
-	}
-	if ref.Name == evolve.InstructionSkill {
-		// The person's reference is the instruction before any edit: take
-		// it from the first committed version if none was taken yet.
-		files := []string{path}
-		if p := r.pluginRoot(); p != "" {
-			files = append([]string{filepath.Join(p, "skills", filepath.FromSlash(evolve.InstructionName))}, files...)
-		}
-		r.reference().EnsureInitial(files, r.Now())
-	}
-	res, err := skill.Commit(ref, r.In.ToolName, r.Now())
-	if err != nil {
+	ref, res, ok, err := r.reference().CommitEdit(path, r.In.ToolName, r.pluginRoot, r.Now())
+	if !ok || err != nil {
 		return nil, err
 	}
 	if res.Commit != "" {
@@ -63,77 +48,43 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	return nil, nil
 }
 
-// turnMarker is the file that says a session's turn is driven by a skill:
-// the run id and when it started.
-func (r *hookRun) turnMarker() (runrec.Journal, string, bool) {
+// turn is the session's turn as runrec records it; false when the hook
+// names no usable project or session.
+func (r *hookRun) turn() (runrec.Turn, bool) {
 	if r.rootErr != nil || r.root == "" || r.In.SessionID == "" || strings.ContainsAny(r.In.SessionID, `/\.`) {
-		return runrec.Journal{}, "", false
+		return runrec.Turn{}, false
 	}
-	j := r.runJournal(r.root)
-	return j, r.Paths.OpenTurn(project.ID(r.root), r.In.SessionID), true
+	return runrec.Turn{Journal: r.runJournal(r.root), Marker: r.Paths.OpenTurn(project.ID(r.root), r.In.SessionID), Session: r.In.SessionID,
+		Version: func(name string) string {
+			if f := r.skillFile(r.root, name); f != "" {
+				return evolve.FileVersion(f)
+			}
+			return ""
+		}}, true
 }
 
 // recordSkillTurn opens a turn record when the Skill tool ran and adds
 // every later tool of the turn to it. Failures are logged, never returned:
 // the skill commit must not depend on them.
 func (r *hookRun) recordSkillTurn() {
-	j, marker, ok := r.turnMarker()
+	t, ok := r.turn()
 	if !ok {
 		return
 	}
-	now := r.Now()
 	tool := r.In.ToolName
 	if tool == "Bash" {
 		tool = runrec.BashTool(gjson.GetBytes(r.In.Raw, "tool_input.command").String())
 	}
-	var err error
-	id, _, open := runrec.ReadTurnMarker(marker, now)
-	switch {
-	case tool == "Skill":
-		name := gjson.GetBytes(r.In.Raw, "tool_input.skill").String()
-		if i := strings.LastIndexByte(name, ':'); i >= 0 {
-			name = name[i+1:]
-		}
-		if name == "" {
-			break
-		}
-		if open {
-			err = j.Tool(id, "Skill("+name+")", now)
-			break
-		}
-		run := runrec.Run{ID: runrec.NewID(now), Time: now, Kind: runrec.KindTurn, Session: r.In.SessionID, Tools: []string{"Skill(" + name + ")"}, Open: true}
-		sk := runrec.Skill{Name: name}
-		if f := r.skillFile(r.root, name); f != "" {
-			sk.Version = evolve.FileVersion(f)
-		}
-		run.Skills = []runrec.Skill{sk}
-		if err = j.Append(run); err == nil {
-			err = runrec.WriteTurnMarker(marker, run.ID, now)
-		}
-	case open:
-		err = j.Tool(id, tool, now)
-	}
-	if err != nil {
-		r.Log.Write(runlog.Entry{Time: now, Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
+	if err := t.Record(tool, gjson.GetBytes(r.In.Raw, "tool_input.skill").String(), r.Now()); err != nil {
+		r.Log.Write(runlog.Entry{Time: r.Now(), Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
 	}
 }
 
-// endSkillTurn closes the session's skill-driven turn at Stop with its wall
-// time. Without an open turn it costs one failed open.
+// endSkillTurn closes the session's skill-driven turn at Stop.
 func (r *hookRun) endSkillTurn() {
-	j, marker, ok := r.turnMarker()
-	if !ok {
-		return
-	}
-	now := r.Now()
-	id, start, open := runrec.ReadTurnMarker(marker, now)
-	if id == "" {
-		return
-	}
-	safefs.Remove(marker)
-	if open {
-		if err := j.End(id, now.Sub(start).Seconds(), now); err != nil {
-			r.Log.Write(runlog.Entry{Time: now, Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
+	if t, ok := r.turn(); ok {
+		if err := t.End(r.Now()); err != nil {
+			r.Log.Write(runlog.Entry{Time: r.Now(), Event: "run-record", Session: r.In.SessionID, Level: "warn", Message: err.Error()})
 		}
 	}
 }

@@ -114,7 +114,7 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	text, err := r.shortTerm(r.Log).SessionStart(ctx, h)
 	notice := ""
 	if cfg := r.Config(r.root); cfg.Inject.Notice {
-		notice = recallNotice(text)
+		notice = shortterm.RecallNotice(text)
 	}
 	return hook.SessionStartNotice(text, notice), err
 }

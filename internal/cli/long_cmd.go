@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -103,9 +102,7 @@ func longRun(opts *LongOptions) error {
 	}
 	registered, regErr := s.Registered(reg)
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"project": root, "id": id, "status": st, "registered": registered, "registry_error": regErr})
+		return indentJSON(opts.Out, map[string]any{"project": root, "id": id, "status": st, "registered": registered, "registry_error": regErr})
 	}
 	fmt.Fprintf(opts.Out, "project:     %s (%s)\n", root, id)
 	fmt.Fprintf(opts.Out, "long-term:   %s\n", st.Dir)

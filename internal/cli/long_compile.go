@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -74,9 +73,7 @@ func compileRun(opts *CompileOptions) error {
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(days)
+		return indentJSON(opts.Out, days)
 	}
 	if len(days) == 0 {
 		fmt.Fprintln(opts.Out, "no closed days to compile")

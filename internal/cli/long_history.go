@@ -17,34 +17,14 @@ func (f *Factory) history(s *longterm.Store, root string) (*longterm.History, er
 	return s.History(eff.Long.Git, f.Now())
 }
 
-// memoryCommit runs fn, then commits what it changed in the project's
-// long-term memory as one commit naming action (also when fn failed after
-// writing, as a refused truth leaves its pending file). A commit that
-// fails is a warning: the change itself is made and `memhook night`
-// commits it later.
+// memoryCommit runs fn and commits what it changed in the project's
+// long-term memory as one commit naming action (longterm.Store.Change).
 func (f *Factory) memoryCommit(s *longterm.Store, root, action string, fn func() error) error {
-	h, err := f.history(s, root)
-	if err != nil {
-		if errors.Is(err, longterm.ErrInactive) {
-			return fn()
-		}
-		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)
-		return fn()
-	}
-	if h.Refused != nil {
-		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %s\n", action, h.Note)
-	}
-	before, err := h.Snapshot()
-	if err != nil {
-		fmt.Fprintf(f.Err, "memhook: warning: %s: no commit: %v\n", action, err)
-		return fn()
-	}
-	ferr := fn()
-	if _, _, err := h.Commit(before, action, f.Now()); err != nil {
-		fmt.Fprintf(f.Err, "memhook: warning: %v (the change is made; `memhook night` commits it later)\n", err)
-	}
-	return ferr
+	return s.Change(f.Config(root).Long.Git, action, f.Now, f.warn, fn)
 }
+
+// warn prints a warning on stderr.
+func (f *Factory) warn(msg string) { fmt.Fprintf(f.Err, "memhook: warning: %s\n", msg) }
 
 // LongHistoryOptions are the inputs of `memhook long log|diff|revert`.
 type LongHistoryOptions struct {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -54,9 +53,7 @@ func lintRun(opts *LintOptions) error {
 		return fmt.Errorf("lint: %w", err)
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(found); err != nil {
+		if err := indentJSON(opts.Out, found); err != nil {
 			return err
 		}
 	} else {

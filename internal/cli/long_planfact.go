@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
@@ -77,9 +76,7 @@ func planFactRun(opts *PlanFactOptions) error {
 		if probs == nil {
 			probs = []planfact.Problem{}
 		}
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(probs); err != nil {
+		if err := indentJSON(opts.Out, probs); err != nil {
 			return err
 		}
 	} else if len(probs) == 0 {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -81,9 +80,7 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 		return fmt.Errorf("rollup-days: %w", err)
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return indentJSON(opts.Out, res)
 	}
 	for _, w := range res.Written {
 		fmt.Fprintf(opts.Out, "wrote %s\n", w)

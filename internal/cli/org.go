@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
@@ -106,7 +107,16 @@ func ensureOrgVault(f *Factory) error {
 	return nil
 }
 
-func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+// indentJSON prints v indented, with HTML characters escaped as
+// encoding/json does by default.
+func indentJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeJSON prints v indented, its text as it is.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -93,28 +93,16 @@ func rollupRun(opts *RollupOptions) error {
 	if !date.IsZero() {
 		today = date
 	}
-	start := opts.Now()
-	r := rollup.Collect(rollup.Options{
+	r, err := rollup.Build(dir, rollup.Options{
 		Registry: opts.Paths.Registry(), Desk: opts.Paths.Home, Today: today,
 		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
 		WithGit: opts.WithGit, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes,
-	})
-	werr := rollup.Write(dir, r)
-	line := rollup.LogLine{At: start, Date: r.Date, Projects: r.Registered, Problems: len(r.Diagnostics),
-		Duration: opts.Now().Sub(start), WithGit: opts.WithGit}
-	if werr != nil {
-		line.Err = werr.Error()
+	}, opts.Now)
+	if err != nil {
+		return withHint(err, "check that the desk folder "+dir+" is writable")
 	}
-	if err := rollup.AppendLog(dir, line); err != nil && werr == nil {
-		werr = err
-	}
-	if werr != nil {
-		return withHint(werr, "check that the desk folder "+dir+" is writable")
-	}
-	for _, d := range r.Diagnostics {
-		if d.Kind == rollup.KindRegistryCorrupt || d.Kind == rollup.KindRegistryRead {
-			fmt.Fprintf(opts.Err, "memhook: warning: %s\n", d.Message)
-		}
+	for _, w := range r.RegistryProblems() {
+		fmt.Fprintf(opts.Err, "memhook: warning: %s\n", w)
 	}
 	fmt.Fprintf(opts.Out, "rollup %s: %d active, %d paused, %d recently completed, %d diagnostics → %s\n",
 		r.Date, len(r.Active), len(r.Paused), len(r.Completed), len(r.Diagnostics), dashboard)

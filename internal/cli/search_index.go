@@ -50,39 +50,28 @@ func indexRun(opts *IndexOptions) error {
 	for _, n := range s.notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
-	roots := s.existing()
-	if len(roots) == 0 {
+	if len(s.existing()) == 0 {
 		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")
 		return nil
 	}
-	for _, r := range roots {
-		ix, err := search.Open(opts.Paths.Indexes(), r, s.params)
-		if err != nil {
-			return err
-		}
-		var progress func(done, total int)
-		if opts.Terminal {
-			progress = func(done, total int) {
-				if done == total || done%50 == 0 {
-					fmt.Fprintf(opts.Err, "\rindexing %s: %d/%d files", r.Dir, done, total)
-				}
+	var progress func(r search.Root, done, total int)
+	if opts.Terminal {
+		progress = func(r search.Root, done, total int) {
+			if done == total || done%50 == 0 {
+				fmt.Fprintf(opts.Err, "\rindexing %s: %d/%d files", r.Dir, done, total)
 			}
 		}
-		st, err := ix.Update(context.Background(), opts.Now(), progress)
+	}
+	return s.memory.Update(context.Background(), opts.Now(), progress, func(rep search.RootReport) {
+		st := rep.Stats
 		if opts.Terminal && st.Indexed > 0 {
 			fmt.Fprintln(opts.Err)
 		}
-		if err != nil {
-			ix.Close()
-			return err
-		}
-		files, chunks, err := ix.Stats()
-		ix.Close()
-		if err != nil {
-			return err
+		if rep.Err != nil {
+			return
 		}
 		rebuilt := ""
-		if ix.Rebuilt {
+		if rep.Rebuilt {
 			rebuilt = ", rebuilt"
 		}
 		left := ""
@@ -90,12 +79,11 @@ func indexRun(opts *IndexOptions) error {
 			left = fmt.Sprintf("; not indexed: %d embedded data runs or minified lines (%s), %d binary files", h.Blobs, sizeText(h.BlobBytes), h.BinaryFiles)
 		}
 		fmt.Fprintf(opts.Out, "%s: %d files, %d chunks (%d read again, %d removed%s%s)\n",
-			search.DisplayPath(r.Dir, s.project), files, chunks, st.Indexed, st.Removed, rebuilt, left)
+			search.DisplayPath(rep.Root.Dir, s.project), rep.Files, rep.Chunks, st.Indexed, st.Removed, rebuilt, left)
 		if st.EmbedErr != nil {
 			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", st.EmbedErr)
 		}
-	}
-	return nil
+	})
 }
 
 // sizeText is a byte count for people: 512 B, 3.4 KB, 12.0 MB.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -77,10 +76,7 @@ func searchRun(opts *SearchOptions) error {
 	}
 	resp.Notes = append(append([]string(nil), s.notes...), resp.Notes...)
 	if opts.JSON {
-		enc := json.NewEncoder(opts.Out)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(resp)
+		return writeJSON(opts.Out, resp)
 	}
 	for _, n := range resp.Notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)

@@ -7,16 +7,12 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/slash"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/spf13/cobra"
 )
-
-// maxSlashArgs bounds what a slash command may hand memhook on stdin: a
-// file name, a question, a few flags.
-const maxSlashArgs = 64 << 10
 
 // newCmdSlash is how the slash commands run memhook. Claude Code pastes a
 // command's $ARGUMENTS into its shell line as text, unquoted, so any `;`,
@@ -93,23 +89,12 @@ func slashRun(f *Factory, args []string) error {
 		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
 		safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	}
-	data, err := io.ReadAll(io.LimitReader(f.In, maxSlashArgs+1))
+	data, err := slash.Read(f.In)
 	if err != nil {
-		return fmt.Errorf("slash: read the arguments from stdin: %w", err)
+		return err
 	}
-	if len(data) > maxSlashArgs {
-		return fmt.Errorf("slash: the arguments exceed %d bytes", maxSlashArgs)
-	}
-	var words []string
-	if o.Text {
-		// Claude Code writes an argument's "!" as "\!" (so it cannot start
-		// a shell block of its own); a question wants it back.
-		if t := strings.TrimSpace(strings.ReplaceAll(string(data), `\!`, "!")); t != "" {
-			words = []string{"--", t}
-		}
-	} else if words, err = splitWords(string(data)); err != nil {
-		return slashReport(f, withHint(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash"))
-	} else if words, err = slashArgs(o.Command, words); err != nil {
+	words, err := slash.Words(data, o.Text, o.Command)
+	if err != nil {
 		return slashReport(f, err)
 	}
 	// What the command prints reaches the model inside the user's turn:
@@ -146,66 +131,4 @@ func slashReport(f *Factory, err error) error {
 	}
 	fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", code)
 	return nil
-}
-
-// splitWords splits s into words the way a POSIX shell splits a command
-// line, without any expansion: blanks separate; '…' keeps everything;
-// "…" keeps everything but lets \" and \\ through; outside quotes a
-// backslash takes the next character literally (Claude Code writes an
-// argument's "!" as "\!").
-func splitWords(s string) ([]string, error) {
-	var words []string
-	var cur strings.Builder
-	inWord := false
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case unicode.IsSpace(r):
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case r == '\\':
-			inWord = true
-			if i+1 < len(rs) {
-				i++
-				if rs[i] != '\n' {
-					cur.WriteRune(rs[i])
-				}
-			}
-		case r == '\'':
-			inWord = true
-			j := i + 1
-			for j < len(rs) && rs[j] != '\'' {
-				j++
-			}
-			if j == len(rs) {
-				return nil, errors.New("unterminated ' in the arguments")
-			}
-			cur.WriteString(string(rs[i+1 : j]))
-			i = j
-		case r == '"':
-			inWord = true
-			j := i + 1
-			for ; j < len(rs) && rs[j] != '"'; j++ {
-				if rs[j] == '\\' && j+1 < len(rs) && (rs[j+1] == '"' || rs[j+1] == '\\') {
-					j++
-				}
-				cur.WriteRune(rs[j])
-			}
-			if j == len(rs) {
-				return nil, errors.New(`unterminated " in the arguments`)
-			}
-			i = j
-		default:
-			inWord = true
-			cur.WriteRune(r)
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }

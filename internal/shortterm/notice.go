@@ -1,4 +1,4 @@
-package cli
+package shortterm
 
 import (
 	"fmt"
@@ -21,12 +21,12 @@ var (
 	timelineSession = lazyregexp.New(`(?m)^- \d{2}:\d{2} · `)
 )
 
-// recallNotice is the one line the person sees when SessionStart recalled
+// RecallNotice is the one line the person sees when SessionStart recalled
 // memory — "cerebro: recalled 2 days, 3 sessions (4.1k chars)" — read from
 // the recalled text itself (its blocks, and the daily sections in them
 // through daily.Parse), so it says what the model was handed. "" when
 // nothing was recalled.
-func recallNotice(context string) string {
+func RecallNotice(context string) string {
 	if strings.TrimSpace(context) == "" {
 		return ""
 	}
@@ -72,12 +72,12 @@ func recallNotice(context string) string {
 	}
 	var parts []string
 	if len(days) > 0 {
-		parts = append(parts, plural(len(days), "day"))
+		parts = append(parts, countOf(len(days), "day"))
 	}
 	if n := len(sessions) + lines; n > 0 {
-		parts = append(parts, plural(n, "session"))
+		parts = append(parts, countOf(n, "session"))
 	} else if sections > 0 {
-		parts = append(parts, plural(sections, "section"))
+		parts = append(parts, countOf(sections, "section"))
 	}
 	parts = append(parts, more...)
 	if len(parts) == 0 {
@@ -92,4 +92,12 @@ func charCount(n int) string {
 		return fmt.Sprintf("%d chars", n)
 	}
 	return fmt.Sprintf("%.1fk chars", float64(n)/1000)
+}
+
+// countOf is "1 day", "3 days".
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
