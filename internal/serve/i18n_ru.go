@@ -123,7 +123,7 @@ var ruWords = sync.OnceValue(func() map[string]string {
 		"at most this many items per level": "не больше стольких элементов на уровень",
 		"every level":                       "все уровни",
 		`scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any; or "projects": memory text also from the desk's other projects`: `охват как список записей [{"calendar": …, "geo": …}]; запись отвечает, если подходит под любую; или "projects": текст памяти также из других проектов стола`,
-		`every level; "projects": memory text (level 2)`: `все уровни; "projects": текст памяти (уровень 2)`,
+		`every level; "projects": memory text and graph (levels 2–3)`: `все уровни; "projects": текст памяти и граф (уровни 2–3)`,
 		"Table":                            "Таблица",
 		"level 1 looks only in this table": "уровень 1 ищет только в этой таблице",
 		"tables (level 1)":                 "таблицы (уровень 1)",
