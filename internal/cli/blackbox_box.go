@@ -49,7 +49,8 @@ func (f *Factory) openBox(dir string) (*blackbox.Box, func(), error) {
 	setup, serr := f.memoryRoots(root, "", string(search.ScopeProject))
 	if serr == nil {
 		box.Text = &indexedText{f: f, setup: setup, scan: scan}
-		box.Across = &deskText{indexedText: indexedText{f: f, scan: scan}, root: root}
+		desk := &deskText{indexedText: indexedText{f: f, scan: scan}, root: root}
+		box.Across, box.AcrossGraphs = desk, desk
 	} else {
 		box.AcrossWhy = "the memory indexes cannot be set up: " + serr.Error()
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
@@ -18,14 +19,36 @@ type deskText struct {
 	root string // the project, its desk read from the registry at the first search
 }
 
-// Search implements blackbox.TextSearcher.
-func (t *deskText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+// prepare reads the desk from the registry, once.
+func (t *deskText) prepare() error {
 	if t.setup == nil {
 		s, err := t.f.memoryRoots(t.root, "", string(search.ScopeProjects))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		t.setup = s
+	}
+	return nil
+}
+
+// Graphs implements blackbox.GraphLister: the projects a search across
+// projects reaches (the same rules: registered, sharing their memory),
+// their long-term memory.
+func (t *deskText) Graphs() ([]blackbox.ProjectGraph, error) {
+	if err := t.prepare(); err != nil {
+		return nil, err
+	}
+	var out []blackbox.ProjectGraph
+	for _, p := range t.setup.memory.Desk.Others {
+		out = append(out, blackbox.ProjectGraph{ID: p.ID, LongDir: project.Layout{Root: p.Root}.LongDir()})
+	}
+	return out, nil
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *deskText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	if err := t.prepare(); err != nil {
+		return nil, err
 	}
 	m := *t.setup.memory
 	m.Options = t.setup.searchOptions(limit*4, t.f.Now())

@@ -267,3 +267,49 @@ func TestServeSearchAcrossProjects(t *testing.T) {
 		t.Errorf("scope galaxy: %d", code)
 	}
 }
+
+// Level 3 across projects: with scope "projects", the knowledge graph
+// answers from another project's graph too, its item and every citation
+// in it labelled with that project; by default it never does, and the
+// opted-out project's graph is never read.
+func TestRecallGraphAcrossProjectsOnlyWhenAsked(t *testing.T) {
+	billing, env, ids := deskProjects(t)
+	ledger := filepath.Join(filepath.Dir(billing), "ledger")
+	vault := filepath.Join(filepath.Dir(billing), "vault")
+	for _, link := range [][]string{
+		{"Quartermaster", "Nightingale", "--rel", "replicates to", "--project", ledger},
+		{"Quartermaster", "Nightingale", "--rel", "mirrors", "--project", vault},
+	} {
+		if _, errOut, code := run(t, env, "", append([]string{"graph", "link"}, link...)...); code != 0 {
+			t.Fatalf("graph link %v: %s", link, errOut)
+		}
+	}
+	const q = "how is Quartermaster related to Nightingale"
+	out, _, code := run(t, env, "", "recall", "--project", billing, q)
+	if code != 0 || strings.Contains(out, ids["ledger"]) || strings.Contains(out, "replicates to") {
+		t.Errorf("recall reached another project's graph by default (exit %d): %s", code, out)
+	}
+	out, errOut, code := run(t, env, "", "recall", "--project", billing, "--scope", "projects", q)
+	if code != 0 {
+		t.Fatalf("recall --scope projects: exit %d %s", code, errOut)
+	}
+	ans := object(t, out)
+	if ans["depth_used"].(float64) != 3 {
+		t.Fatalf("depth %v, want the graph (3): %s", ans["depth_used"], out)
+	}
+	items, _ := ans["items"].([]any)
+	if len(items) != 1 {
+		t.Fatalf("items %v", items)
+	}
+	it := items[0].(map[string]any)
+	if it["project"] != ids["ledger"] {
+		t.Errorf("the graph item is not labelled with its project: %v", it)
+	}
+	data, _ := json.Marshal(it["data"])
+	if !strings.Contains(string(data), `"cite":"`+ids["ledger"]+`:.claude/memory_long/graph/relations.md#L`) || !strings.Contains(string(data), "replicates to") {
+		t.Errorf("the path's citations do not name the project: %s", data)
+	}
+	if strings.Contains(out, ids["vault"]) || strings.Contains(out, "mirrors") {
+		t.Errorf("the opted-out project's graph was read: %s", out)
+	}
+}

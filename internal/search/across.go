@@ -36,16 +36,20 @@ import (
 // over its best; reciprocal rank fusion of the projects' lists) on
 // questions whose project is known; see docs/search.md.
 //
-// Cost. Opening an index costs about a millisecond, and a desk of 50
-// projects holds 150 of them, so a search does not open them all: the
-// catalog (catalog.go) tells, by a few stats and one query, that another
-// project's memory has not changed since its indexes were last read, what
-// its words' statistics are, and how much its best passage could score
-// for the query. Projects are then searched best bound first, a few at a
-// time (at most GOMAXPROCS), each with a bounded candidate pool, until no
-// project left can score above the results already found, or the budget
-// ends; the answer says how many projects were searched, how many could
-// not reach the results, and which were not reached in time.
+// Cost. Opening and searching an index costs about what a search of one
+// small project does, and a desk of 50 projects holds 150 of them, so a
+// search does not open them all: the catalog (catalog.go) tells, by a few
+// stats and one query, that another project's memory has not changed
+// since its indexes were last read, what its words' statistics are, and
+// how much its best passage could score for the query (from each word's
+// best chunks, so that words meeting in no chunk are not added up). The
+// other projects' indexes are then searched best bound first, each alone
+// (a project's wiki is not opened when only its daily notes can reach the
+// results), a few at a time (at most GOMAXPROCS), each with a bounded
+// candidate pool, until no index left can score above the results
+// already found, or the budget ends; the answer says how many projects
+// and indexes were searched, how many projects could not reach the
+// results, and which were not reached in time.
 
 // Project is one of the desk's other projects as a search across projects
 // reads it: its memory roots, and the index settings its own searches
@@ -98,6 +102,9 @@ type AcrossReport struct {
 	Projects int `json:"projects"`
 	// Searched is how many of them were searched.
 	Searched int `json:"searched"`
+	// Indexes is how many of the other projects' indexes were searched:
+	// each alone, only those whose results could still count.
+	Indexes int `json:"indexes_searched"`
 	// RuledOut is how many could not score above the results found (or
 	// hold none of the query's words), so their indexes were not opened.
 	RuledOut int `json:"ruled_out"`
@@ -159,16 +166,23 @@ type deskIndex struct {
 	ix    *Index    // open, when it had to be opened
 	fresh bool      // caught up during this search
 	snap  bool      // catalogued during this search: its key is written once closed
+	bound float64   // the most a result of it can score
+
+	// its search: results, notes, or why it failed (late: the budget
+	// ran out)
+	searched bool
+	results  []Result
+	notes    []string
+	err      error
+	late     bool
 }
 
 // deskProject is another project during a search.
 type deskProject struct {
 	idxs     []*deskIndex
-	bound    float64 // the most a result of it can score
-	failed   string  // why it could not be searched
-	late     bool    // the budget ran out before it
+	failed   string // why it could not be searched
+	late     bool   // the budget ran out before it
 	searched bool
-	results  []Result
 	notes    []string
 }
 
@@ -312,9 +326,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 	}
 	var catWords map[int64]map[string]wordStat
+	var catNamed map[int64]bool
 	catOK := false
 	if cat != nil {
 		if catWords, err = cat.words(dctx, ids, words); err != nil {
+			notes = append(notes, err.Error())
+		} else if catNamed, err = cat.named(dctx, ids, words); err != nil {
 			notes = append(notes, err.Error())
 		} else {
 			catOK = true
@@ -345,17 +362,17 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	o := m.Options
 	o.Limit, o.Now, o.Within, o.Embedder, o.stats = limit, now, within, nil, stats
 	b := newBounds(query, words, stats, o)
-	for _, p := range projs {
-		for _, di := range p.idxs {
-			if di.entry != nil && catOK {
-				p.bound = math.Max(p.bound, b.of(catWords[di.entry.id]))
-			} else {
-				p.bound = math.Inf(1)
-			}
+	for _, di := range all {
+		if di.entry != nil && catOK {
+			di.bound = b.of(catWords[di.entry.id], catNamed[di.entry.id])
+		} else {
+			di.bound = math.Inf(1)
 		}
 	}
 
-	// This project, then the others best bound first.
+	// This project, then the others' indexes best bound first: each
+	// index is searched alone, so that a project whose daily notes may
+	// reach the results does not open its wiki too when that cannot.
 	oo := o
 	oo.Base = m.Base
 	resp, err := Search(ctx, own, query, oo)
@@ -364,63 +381,85 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	notes = append(notes, resp.Notes...)
 	lists := []rankedList{{rank: 0, results: m.labelOwn(resp.Results)}}
-	var order []int
-	for i, p := range projs {
-		if p.failed == "" && !p.late && len(p.idxs) > 0 && (p.bound > 0 || d.Exhaustive) {
-			order = append(order, i)
+	merge := func() []Result {
+		kept := lists[:0:0]
+		for _, l := range lists {
+			if l.rank == 0 || projs[l.rank-1].failed == "" {
+				kept = append(kept, l)
+			}
+		}
+		return mergeLists(kept, limit)
+	}
+	var order []*deskIndex
+	for _, di := range all {
+		if p := projs[di.proj]; p.failed == "" && !p.late && (di.bound > 0 || d.Exhaustive) {
+			order = append(order, di)
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return projs[order[a]].bound > projs[order[b]].bound })
-	merged := mergeLists(lists, limit)
+	sort.SliceStable(order, func(a, b int) bool { return order[a].bound > order[b].bound })
+	merged := merge()
+	searchedIdx := 0
 	for next := 0; next < len(order); {
 		cut := 0.0
 		if len(merged) >= limit {
 			cut = merged[limit-1].Score
 		}
-		var batch []int
+		var batch []*deskIndex
 		for next < len(order) && len(batch) < d.workers() {
-			p := projs[order[next]]
-			if !d.Exhaustive && p.bound+1e-4 < cut {
+			di := order[next]
+			if !d.Exhaustive && di.bound+1e-4 < cut {
 				next = len(order) // sorted: none after it can reach the results either
 				break
 			}
-			batch = append(batch, order[next])
+			if projs[di.proj].failed == "" {
+				batch = append(batch, di)
+			}
 			next++
 		}
 		if len(batch) == 0 {
-			break
+			continue
 		}
 		if dctx.Err() != nil {
-			for _, i := range append(batch, order[next:]...) {
-				projs[i].late = true
+			for _, di := range append(batch, order[next:]...) {
+				projs[di.proj].late = true
 			}
 			break
 		}
 		parallel(len(batch), d.workers(), func(k int) {
-			i := batch[k]
-			m.searchOther(dctx, projs[i], d.Others[i], query, o, now)
+			di := batch[k]
+			m.searchIndex(dctx, di, d.Others[di.proj], query, o, now)
 		})
-		for _, i := range batch {
-			if p := projs[i]; p.searched {
-				lists = append(lists, rankedList{rank: 1 + i, results: p.results})
+		for _, di := range batch {
+			p := projs[di.proj]
+			switch {
+			case di.late:
+				p.late = true
+			case di.err != nil:
+				p.failed = di.err.Error()
+			case di.searched:
+				searchedIdx++
+				p.searched = true
+				p.notes = append(p.notes, di.notes...)
+				lists = append(lists, rankedList{rank: 1 + di.proj, results: di.results})
 			}
 		}
-		merged = mergeLists(lists, limit)
+		merged = merge()
 	}
 
-	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
+	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Indexes: searchedIdx, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for i, p := range projs {
 		name := d.Others[i].ID
 		switch {
+		case p.failed != "":
+			rep.Skipped = append(rep.Skipped, Skipped{Project: name, Reason: p.failed})
+		case p.late:
+			// what its searched indexes found is kept
+			rep.NotReached = append(rep.NotReached, name)
 		case p.searched:
 			rep.Searched++
 			for _, n := range p.notes {
 				notes = append(notes, name+": "+n)
 			}
-		case p.failed != "":
-			rep.Skipped = append(rep.Skipped, Skipped{Project: name, Reason: p.failed})
-		case p.late:
-			rep.NotReached = append(rep.NotReached, name)
 		default:
 			rep.RuledOut++
 		}
@@ -459,38 +498,33 @@ func (di *deskIndex) catchUp(ctx context.Context, dir string, p Project, now tim
 	return "", nil
 }
 
-// searchOther searches another project: its indexes opened and caught up
-// (those the catalog answered for were not yet), then ranked with the
-// desk's statistics and a bounded pool.
-func (m *Memory) searchOther(ctx context.Context, dp *deskProject, p Project, query string, o Options, now time.Time) {
-	var idxs []*Index
-	for _, di := range dp.idxs {
-		note, err := di.catchUp(ctx, m.IndexDir, p, now)
-		if err != nil {
-			if ctx.Err() != nil {
-				dp.late = true
-			} else {
-				dp.failed = err.Error()
-			}
-			return
+// searchIndex searches one index of another project: opened and caught
+// up (when the catalog answered for it, only opened), then ranked with
+// the desk's statistics and a bounded pool.
+func (m *Memory) searchIndex(ctx context.Context, di *deskIndex, p Project, query string, o Options, now time.Time) {
+	fail := func(err error) {
+		if ctx.Err() != nil {
+			di.late = true
+		} else {
+			di.err = err
 		}
-		if note != "" {
-			dp.notes = append(dp.notes, note)
-		}
-		idxs = append(idxs, di.ix)
+	}
+	note, err := di.catchUp(ctx, m.IndexDir, p, now)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if note != "" {
+		di.notes = append(di.notes, note)
 	}
 	o.Base = p.Root
 	o.CandidatePool = otherPool(o.Limit, o.CandidatePool)
 	o.MMR = false
 	mode := o.Citations
 	o.Citations = CitationsAuto // relabelled first, cited after
-	resp, err := Search(ctx, idxs, query, o)
+	resp, err := Search(ctx, []*Index{di.ix}, query, o)
 	if err != nil {
-		if ctx.Err() != nil {
-			dp.late = true
-		} else {
-			dp.failed = err.Error()
-		}
+		fail(err)
 		return
 	}
 	for _, r := range resp.Results {
@@ -498,10 +532,10 @@ func (m *Memory) searchOther(ctx context.Context, dp *deskProject, p Project, qu
 		r.Path = p.ID + ":" + r.Path
 		r.Citation = p.ID + ":" + r.Citation
 		r.citeAs(mode)
-		dp.results = append(dp.results, r)
+		di.results = append(di.results, r)
 	}
-	dp.notes = append(dp.notes, resp.Notes...)
-	dp.searched = true
+	di.notes = append(di.notes, resp.Notes...)
+	di.searched = true
 }
 
 // labelOwn labels this project's results with its id; a hit from the org
@@ -563,8 +597,9 @@ func mergeLists(lists []rankedList, limit int) []Result {
 // catalogued words and the desk's statistics, by the ranking's own
 // formulas (searchStems): a passage's text score is the mean of its
 // chunk's 1 − e^(−bm25/ΣIDF) and its own, each word adding at most its
-// IDF times its best saturated count in the index. Recency and the link
-// penalty only lower a score; a query naming dates may multiply the score
+// IDF times its saturated count in the chunk. Recency and the link
+// penalty only lower a score; a page the query names multiplies its hits'
+// by namedBoost; a query naming dates may multiply the score
 // of those days' hits by the date boost, over the words left without the
 // dates; a query of dates alone lists days and is not bounded.
 type bounds struct {
@@ -596,50 +631,55 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 	return b
 }
 
-// of is the bound of an index whose catalogued words are ws: the best
-// over its chunks of what their words can add up to. A common word is
-// supposed at its best in every chunk; a rare one adds only to the chunks
-// it is listed in, with what it scores in each.
-func (b *bounds) of(ws map[string]wordStat) float64 {
+// of is the bound of an index whose catalogued words are ws (named: it
+// holds a page the query names): the best over its chunks of what their
+// words can add up to. A chunk in a word's list scores what the list
+// says for it; any other chunk at most the word's rest. So the bound is
+// the best of a chunk listed for none of the words (every word at its
+// rest) and of each listed chunk (its listed words at their impacts, the
+// others at their rests).
+func (b *bounds) of(ws map[string]wordStat, named bool) float64 {
 	if b.open {
 		return math.Inf(1)
 	}
 	best := 0.0
-	type sums struct{ chunk, passage float64 }
 	for k, set := range b.sets {
 		var total float64
-		var common sums
-		rare := map[int64]*sums{}
+		var rest impact
+		listed := map[int64]*impact{}
 		for _, s := range set {
 			idf := b.idf[s]
 			total += idf
 			w, ok := ws[s]
-			switch {
-			case !ok:
-			case w.postings == nil:
-				common.chunk += idf * w.chunk
-				common.passage += idf * w.passage
-			default:
-				for _, p := range w.postings {
-					r := rare[p.ID]
-					if r == nil {
-						r = &sums{}
-						rare[p.ID] = r
-					}
-					r.chunk += idf * p.Chunk
-					r.passage += idf * p.Passage
+			if !ok {
+				continue
+			}
+			rest.chunk += idf * w.rest.chunk
+			rest.passage += idf * w.rest.passage
+			for _, p := range w.postings {
+				l := listed[p.id]
+				if l == nil {
+					l = &impact{}
+					listed[p.id] = l
 				}
+				// what this word adds to the chunk over its rest
+				l.chunk += idf * (p.chunk - w.rest.chunk)
+				l.passage += idf * (p.passage - w.rest.passage)
 			}
 		}
 		if total <= 0 {
 			continue
 		}
-		score := func(c sums) float64 {
-			return b.boost[k] * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+		factor := b.boost[k]
+		if named {
+			factor = math.Max(factor, namedBoost)
 		}
-		best = math.Max(best, score(common))
-		for _, r := range rare {
-			best = math.Max(best, score(sums{common.chunk + r.chunk, common.passage + r.passage}))
+		score := func(c impact) float64 {
+			return factor * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+		}
+		best = math.Max(best, score(rest))
+		for _, l := range listed {
+			best = math.Max(best, score(impact{rest.chunk + l.chunk, rest.passage + l.passage}))
 		}
 	}
 	return best

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -126,7 +127,17 @@ func TestDeskLabelsAndGetsOtherProjects(t *testing.T) {
 
 // A desk of generated projects: pruning by the catalog's bounds answers
 // every query as searching every project does, and opens fewer.
-func TestDeskPruningKeepsEveryResult(t *testing.T) {
+func TestDeskPruningKeepsEveryResult(t *testing.T) { checkPruning(t, topChunks) }
+
+// The same with word lists shorter than the words' chunks, so that most
+// chunks are bounded by their words' rests: still every result.
+func TestDeskPruningKeepsEveryResultWithShortLists(t *testing.T) {
+	defer func(k int) { topChunks = k }(topChunks)
+	topChunks = 3
+	checkPruning(t, 3)
+}
+
+func checkPruning(t *testing.T, k int) {
 	r := rand.New(rand.NewSource(3))
 	vocab := strings.Fields("deploy kafka retention cluster migration postgres schema index query latency budget invoice customer release rollback проект сервер база данных миграция релиз отчёт встреча решение задача бюджет клиент команда ledger export warehouse lock")
 	var projects []map[string]string
@@ -145,6 +156,8 @@ func TestDeskPruningKeepsEveryResult(t *testing.T) {
 		}
 		// a word only this project says
 		files["own.md"] = fmt.Sprintf("# Own\n\nThe codename of this project is zeta%d.\n", p)
+		// a page a query may name, whose hits are boosted
+		files[vocab[p]+" "+vocab[p+1]+".md"] = fmt.Sprintf("# Notes\n\n%s %s, in short.\n", vocab[p+2], vocab[p])
 		projects = append(projects, files)
 	}
 	state := t.TempDir()
@@ -156,17 +169,27 @@ func TestDeskPruningKeepsEveryResult(t *testing.T) {
 		queries = append(queries, vocab[r.Intn(len(vocab))]+" "+vocab[r.Intn(len(vocab))])
 	}
 	queries = append(queries, "codename zeta5", "zeta3 kafka retention", "проект zeta6 миграция")
+	for p := 0; p < 8; p++ {
+		queries = append(queries, vocab[p]+" "+vocab[p+1]) // names a page
+	}
 	query(t, m, "warm the catalog") // the first search catalogues every index
-	ruledOut := 0
+	ruledOut, indexes := 0, 0
 	for _, q := range queries {
 		a, b := query(t, m, q), query(t, ex, q)
 		if got, want := cites(a), cites(b); got != want {
-			t.Errorf("%q: pruned\n%s\nexhaustive\n%s", q, got, want)
+			t.Errorf("lists of %d: %q: pruned\n%s\nexhaustive\n%s", k, q, got, want)
 		}
 		ruledOut += a.Across.RuledOut
+		indexes += a.Across.Indexes
+		if a.Across.Indexes > b.Across.Indexes {
+			t.Errorf("%q: pruning searched %d indexes, every project %d", q, a.Across.Indexes, b.Across.Indexes)
+		}
 	}
 	if ruledOut == 0 {
 		t.Error("no project was ever ruled out: the bounds prune nothing")
+	}
+	if indexes == 0 {
+		t.Error("no other project's index was searched")
 	}
 }
 
@@ -219,5 +242,56 @@ func TestDeskBudgetNamesWhatItDidNotReach(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(r.Notes, "\n"), "p1, p2") {
 		t.Fatalf("notes %v", r.Notes)
+	}
+}
+
+// The catalog knows which indexes hold a page a query names (so that
+// their bound takes the boost such a page's hits get): every word of the
+// name among the query's, a day's log never.
+func TestCatalogKnowsNamedPages(t *testing.T) {
+	state := t.TempDir()
+	m := deskOf(t, state,
+		map[string]string{"a.md": "# A\n\nAlpha.\n"},
+		map[string]string{"Kafka retention.md": "# Kafka\n\nSeven days.\n", "daily/2026-11-30.md": "# day\n\nkafka\n"},
+		map[string]string{"Kafka.md": "# Kafka\n\nThe broker.\n"},
+	)
+	query(t, m, "warm the catalog")
+	cat, err := openCatalog(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.close()
+	entries, err := cat.entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, byProject := map[int64]bool{}, map[int64]string{}
+	for _, p := range m.Desk.Others {
+		for _, r := range p.Roots {
+			if e := entries[IndexPath(state, r)]; e != nil {
+				ids[e.id], byProject[e.id] = true, p.ID
+			}
+		}
+	}
+	for q, want := range map[string]string{
+		"the kafka retention policy": "p1 p2",
+		"kafka":                      "p2",
+		"retention":                  "",
+		"2026 11 30":                 "",
+	} {
+		named, err := cat.named(context.Background(), ids, queryWords(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for id, ok := range named {
+			if ok {
+				got = append(got, byProject[id])
+			}
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("%q names a page in %q, want %q", q, strings.Join(got, " "), want)
+		}
 	}
 }

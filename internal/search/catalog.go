@@ -3,15 +3,20 @@ package search
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
 // The catalog is what a search across the desk's projects knows about an
@@ -37,7 +42,7 @@ type catalog struct {
 // catalogVersion changes when what the catalog stores or how a bound is
 // computed (the ranking's formulas, see wordImpacts) changes: a catalog
 // of another version is emptied.
-const catalogVersion = "2"
+const catalogVersion = "3"
 
 // catalogHot is how many of an index's most recently modified files a
 // freshness check stats, as [Index.Refresh] stats its hot files.
@@ -50,9 +55,14 @@ CREATE TABLE IF NOT EXISTS indexes(
 	chunks REAL NOT NULL, fresh TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS terms(
 	term TEXT NOT NULL, idx INTEGER NOT NULL, df REAL NOT NULL,
-	chunk REAL NOT NULL, passage REAL NOT NULL, postings TEXT NOT NULL,
+	chunk REAL NOT NULL, passage REAL NOT NULL,
+	rest_chunk REAL NOT NULL, rest_passage REAL NOT NULL, postings BLOB NOT NULL,
 	PRIMARY KEY(term, idx)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terms_by_index ON terms(idx);
+CREATE TABLE IF NOT EXISTS names(
+	stem TEXT NOT NULL, idx INTEGER NOT NULL, name TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_by_stem ON names(stem);
+CREATE INDEX IF NOT EXISTS names_by_index ON names(idx);
 `
 
 // CatalogPath is where the catalog of the indexes in dir lives.
@@ -90,7 +100,7 @@ func (c *catalog) prepare() error {
 		return err
 	}
 	defer tx.Rollback()
-	for _, q := range []string{`DROP TABLE IF EXISTS terms`, `DROP TABLE IF EXISTS indexes`, `DELETE FROM meta`, catalogSchema} {
+	for _, q := range []string{`DROP TABLE IF EXISTS terms`, `DROP TABLE IF EXISTS names`, `DROP TABLE IF EXISTS indexes`, `DELETE FROM meta`, catalogSchema} {
 		if _, err := tx.Exec(q); err != nil {
 			return err
 		}
@@ -178,26 +188,70 @@ func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
 }
 
 // wordStat is one word of one index: the chunks holding it and the most
-// a chunk (and a passage of it) can score for it, before IDF; for a rare
-// word (in at most rareChunks chunks) also each of those chunks with what
-// it scores for the word, so that a bound knows which rare words meet in
-// one chunk instead of supposing they all do.
+// a chunk (and a passage of it) can score for it, before IDF; with the
+// chunks scoring most for it (at most topChunks), each with what it
+// scores, and the most any other chunk scores (rest), so that a bound
+// knows which words meet in one chunk instead of supposing they all do
+// at their best. A word in at most topChunks chunks has them all listed
+// and a rest of zero.
 type wordStat struct {
 	df, chunk, passage float64
 	postings           []posting
+	rest               impact
 }
 
-// posting is one chunk of a rare word: its id and its chunk and passage
-// impacts for the word.
+// impact is what a chunk scores for one word, before IDF: its chunk's
+// BM25 share and its best passage's.
+type impact struct{ chunk, passage float64 }
+
+// posting is one chunk of a word's list: its id and its impacts.
 type posting struct {
-	ID      int64   `json:"i"`
-	Chunk   float64 `json:"c"`
-	Passage float64 `json:"p"`
+	id int64
+	impact
 }
 
-// rareChunks is how many chunks a word may be in and still have its
-// chunks listed.
-const rareChunks = 8
+// topChunks is how many of a word's best chunks its list keeps: enough
+// that the chunks where several of a query's words score high are known
+// (a bound then adds up what one chunk really holds), few enough that
+// the catalog stays a small part of the indexes (bench/across measured).
+var topChunks = 128 // a variable: a test shortens the lists
+
+// encodePostings packs a list as the catalog stores it: per chunk its id
+// (varint) and its two impacts (float32, rounded up, so that a bound read
+// back is never below the true one).
+func encodePostings(ps []posting) []byte {
+	b := make([]byte, 0, len(ps)*12)
+	for _, p := range ps {
+		b = binary.AppendUvarint(b, uint64(p.id))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.chunk)))
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.passage)))
+	}
+	return b
+}
+
+// up32 is the least float32 not below v.
+func up32(v float64) float32 {
+	f := float32(v)
+	if float64(f) < v {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
+
+func decodePostings(b []byte) ([]posting, bool) {
+	var out []posting
+	for len(b) > 0 {
+		id, n := binary.Uvarint(b)
+		if n <= 0 || len(b) < n+8 {
+			return nil, false
+		}
+		c := math.Float32frombits(binary.LittleEndian.Uint32(b[n:]))
+		p := math.Float32frombits(binary.LittleEndian.Uint32(b[n+4:]))
+		out = append(out, posting{id: int64(id), impact: impact{float64(c), float64(p)}})
+		b = b[n+8:]
+	}
+	return out, true
+}
 
 // snapshot reads what the catalog keeps of ix, which is open and caught
 // up. The key is written later, by setKey, once the index is closed: a
@@ -232,6 +286,10 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	names, err := fileNames(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
 	fj, _ := json.Marshal(fresh)
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -245,22 +303,36 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 		ix.Path, n, string(fj)).Scan(&e.id); err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM terms WHERE idx = ?`, e.id); err != nil {
-		return nil, fmt.Errorf("write the index catalog: %w", err)
+	for _, q := range []string{`DELETE FROM terms WHERE idx = ?`, `DELETE FROM names WHERE idx = ?`} {
+		if _, err := tx.ExecContext(ctx, q, e.id); err != nil {
+			return nil, fmt.Errorf("write the index catalog: %w", err)
+		}
 	}
-	st, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, idx, df, chunk, passage, postings) VALUES(?, ?, ?, ?, ?, ?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO terms(term, idx, df, chunk, passage, rest_chunk, rest_passage, postings) VALUES(?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
 	}
 	defer st.Close()
 	for w, s := range words {
-		post := ""
-		if s.postings != nil {
-			b, _ := json.Marshal(s.postings)
-			post = string(b)
-		}
-		if _, err := st.ExecContext(ctx, w, e.id, s.df, s.chunk, s.passage, post); err != nil {
+		if _, err := st.ExecContext(ctx, w, e.id, s.df, s.chunk, s.passage, s.rest.chunk, s.rest.passage, encodePostings(s.postings)); err != nil {
 			return nil, fmt.Errorf("write the index catalog: %w", err)
+		}
+	}
+	sn, err := tx.PrepareContext(ctx, `INSERT INTO names(stem, idx, name) VALUES(?, ?, ?)`)
+	if err != nil {
+		return nil, fmt.Errorf("write the index catalog: %w", err)
+	}
+	defer sn.Close()
+	for _, n := range names {
+		seen := map[string]bool{}
+		for _, stem := range n {
+			if seen[stem] {
+				continue
+			}
+			seen[stem] = true
+			if _, err := sn.ExecContext(ctx, stem, e.id, strings.Join(n, " ")); err != nil {
+				return nil, fmt.Errorf("write the index catalog: %w", err)
+			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -279,11 +351,12 @@ func (c *catalog) setKey(ctx context.Context, id int64, key string) error {
 // count, which [Index.docFreqs] reads) and the most one chunk scores for
 // it, by the formulas of textCandidates (BM25 with the title and heading
 // fields, the chunk's length against the average) and of passageBM25
-// (the same count, k1 only): a query's score in this index is at most
-// what these add up to. A word FTS5 knows that the chunks' stems do not
-// show gets the highest score a word can have. A word's chunks are listed
-// only when the chunks' stems show it exactly as often as FTS5 counts it:
-// a list missing a chunk would make a bound too low.
+// (the same count, k1 only; a passage's lines are the chunk's, under its
+// title and headings): a query's score in this index is at most what
+// these add up to. A word FTS5 knows that the chunks' stems do not show
+// gets the highest score a word can have. A word's list is kept only when
+// the chunks' stems show it exactly as often as FTS5 counts it: a list
+// missing a chunk would make a bound too low.
 func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	out := map[string]wordStat{}
 	rows, err := ix.db.QueryContext(ctx, `SELECT term, doc FROM chunks_vocab`)
@@ -341,9 +414,7 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 			}
 			ci, pi := f*(bm25K1+1)/(f+norm), f*(passageK1+1)/(f+passageK1)
 			s.chunk, s.passage = math.Max(s.chunk, ci), math.Max(s.passage, pi)
-			if s.df <= rareChunks {
-				s.postings = append(s.postings, posting{ID: id, Chunk: ci, Passage: pi})
-			}
+			s.postings = append(s.postings, posting{id: id, impact: impact{ci, pi}})
 			out[w] = s
 		}
 	}
@@ -355,11 +426,51 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 			s.chunk, s.passage = bm25K1+1, passageK1+1
 		}
 		if float64(len(s.postings)) != s.df {
-			s.postings = nil
+			s.postings, s.rest = nil, impact{s.chunk, s.passage}
+		} else if len(s.postings) > topChunks {
+			// best first by the score they add to; the others are
+			// bounded by the most any of them scores
+			ps := s.postings
+			sort.Slice(ps, func(i, j int) bool {
+				vi, vj := ps[i].chunk+ps[i].passage, ps[j].chunk+ps[j].passage
+				if vi != vj {
+					return vi > vj
+				}
+				return ps[i].id < ps[j].id
+			})
+			for _, p := range ps[topChunks:] {
+				s.rest.chunk, s.rest.passage = math.Max(s.rest.chunk, p.chunk), math.Max(s.rest.passage, p.passage)
+			}
+			s.postings = slices.Clip(ps[:topChunks])
 		}
 		out[w] = s
 	}
 	return out, nil
+}
+
+// fileNames is the stems of each page's name in ix (days' logs left
+// out), as [namesFile] reads them: a query naming a page boosts its hits,
+// so a bound must know whether the index holds one.
+func fileNames(ctx context.Context, ix *Index) ([][]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT path FROM files`)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	var out [][]string
+	for rows.Next() {
+		var rel string
+		if err := rows.Scan(&rel); err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
+		}
+		if isLog(rel) {
+			continue
+		}
+		if st := textan.Stems(strings.TrimSuffix(path.Base(rel), path.Ext(rel))); len(st) > 0 {
+			out = append(out, st)
+		}
+	}
+	return out, rows.Err()
 }
 
 // words reads the catalogued statistics of stems for the indexes ids.
@@ -368,12 +479,8 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string)
 	if len(stems) == 0 || len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(stems))
-	marks := make([]string, len(stems))
-	for i, s := range stems {
-		args[i], marks[i] = s, "?"
-	}
-	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, postings FROM terms WHERE term IN (`+strings.Join(marks, ",")+`)`, args...)
+	args, marks := stemArgs(stems)
+	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, rest_chunk, rest_passage, postings FROM terms WHERE term IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the index catalog: %w", err)
 	}
@@ -382,15 +489,16 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string)
 		var t string
 		var id int64
 		var s wordStat
-		var post string
-		if err := rows.Scan(&t, &id, &s.df, &s.chunk, &s.passage, &post); err != nil {
+		var post []byte
+		if err := rows.Scan(&t, &id, &s.df, &s.chunk, &s.passage, &s.rest.chunk, &s.rest.passage, &post); err != nil {
 			return nil, fmt.Errorf("read the index catalog: %w", err)
 		}
 		if !ids[id] {
 			continue
 		}
-		if post != "" && json.Unmarshal([]byte(post), &s.postings) != nil {
-			s.postings = nil // unreadable: the word counts as common
+		var ok bool
+		if s.postings, ok = decodePostings(post); !ok {
+			s.postings, s.rest = nil, impact{s.chunk, s.passage} // unreadable: any chunk may score its best
 		}
 		if out[id] == nil {
 			out[id] = map[string]wordStat{}
@@ -398,4 +506,48 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string)
 		out[id][t] = s
 	}
 	return out, rows.Err()
+}
+
+// named is the indexes among ids holding a page the query's stems name
+// (every word of its name among them).
+func (c *catalog) named(ctx context.Context, ids map[int64]bool, stems []string) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if len(stems) == 0 || len(ids) == 0 {
+		return out, nil
+	}
+	args, marks := stemArgs(stems)
+	rows, err := c.db.QueryContext(ctx, `SELECT DISTINCT idx, name FROM names WHERE stem IN (`+marks+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read the index catalog: %w", err)
+	}
+	defer rows.Close()
+	q := map[string]bool{}
+	for _, s := range stems {
+		q[s] = true
+	}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, fmt.Errorf("read the index catalog: %w", err)
+		}
+		if !ids[id] || out[id] {
+			continue
+		}
+		all := true
+		for _, s := range strings.Fields(name) {
+			all = all && q[s]
+		}
+		out[id] = all
+	}
+	return out, rows.Err()
+}
+
+func stemArgs(stems []string) ([]any, string) {
+	args := make([]any, len(stems))
+	marks := make([]string, len(stems))
+	for i, s := range stems {
+		args[i], marks[i] = s, "?"
+	}
+	return args, strings.Join(marks, ",")
 }

@@ -797,3 +797,69 @@ func TestBrowserTwoProjects(t *testing.T) {
 		t.Errorf("atlas answered %q", k)
 	}
 }
+
+// TestBrowserDashboardLinksMemory: each project on the dashboard links to
+// its memory on this server — its memory page, its search scoped to it,
+// its newest daily distillate, its wiki — and each link opens that
+// project's page, not the start project's.
+func TestBrowserDashboardLinksMemory(t *testing.T) {
+	m := newMemory(t)
+	m.start(t)
+	ctx := browser(t)
+	run(t, ctx, chromedp.Navigate(m.url+"/en/dashboard"), chromedp.WaitVisible("#active", chromedp.ByID))
+	for _, sel := range []string{`#active tr[data-project="atlas"] td.mem`, `#active tr[data-project="borealis"] td.mem`, `#completed li[data-project="cygnus"] .mem`} {
+		if n := count(t, ctx, sel+" a"); n != 4 && !(strings.Contains(sel, "cygnus") && n == 3) {
+			t.Errorf("%s has %d links to its memory: %q", sel, n, text(t, ctx, sel))
+		}
+	}
+	if got := text(t, ctx, `#completed li[data-project="cygnus"] .mem`); !strings.Contains(got, "no daily distillate yet") {
+		t.Errorf("a project without a day says so: %q", got)
+	}
+	shot(t, ctx, "dashboard-memory-links")
+
+	// Another project's search, scoped to it: its own day is found, and
+	// the page says whose memory it searches.
+	run(t, ctx, chromedp.Click(`#active tr[data-project="borealis"] a.m-search`, chromedp.ByQuery), chromedp.WaitVisible("#search-form", chromedp.ByID))
+	if got := text(t, ctx, "#where"); !strings.HasPrefix(got, "Project borealis") {
+		t.Errorf("the search link opened %q", got)
+	}
+	var scope string
+	run(t, ctx, chromedp.Value("#scope", &scope, chromedp.ByID))
+	if scope != "project" {
+		t.Errorf("the search link's scope %q, want project", scope)
+	}
+	run(t, ctx, chromedp.SendKeys("#q", "old work", chromedp.ByID), chromedp.Submit("#search-form", chromedp.ByID), chromedp.WaitVisible("#results", chromedp.ByID))
+	if got := text(t, ctx, "#results"); !strings.Contains(got, "memory_short/daily/"+time.Now().AddDate(0, 0, -45).Format("2006-01-02")+".md") {
+		t.Errorf("borealis's search does not find its newest day: %q", got)
+	}
+	if n := count(t, ctx, "#results .project"); n != 0 {
+		t.Errorf("a search scoped to borealis labels %d results as another project's", n)
+	}
+	if got := text(t, ctx, "#where"); !strings.HasPrefix(got, "Project borealis") {
+		t.Errorf("the search left borealis: %q", got)
+	}
+
+	// Its newest day and its wiki open in that project.
+	run(t, ctx, chromedp.Navigate(m.url+"/en/dashboard"), chromedp.WaitVisible("#active", chromedp.ByID),
+		chromedp.Click(`#active tr[data-project="borealis"] a.m-day`, chromedp.ByQuery), chromedp.WaitVisible("#page", chromedp.ByID))
+	if got := text(t, ctx, "h1"); !strings.Contains(got, time.Now().AddDate(0, 0, -45).Format("2006-01-02")+".md") {
+		t.Errorf("borealis's newest day opened %q", got)
+	}
+	if got := text(t, ctx, "#where"); !strings.HasPrefix(got, "Project borealis") {
+		t.Errorf("the day link left borealis: %q", got)
+	}
+	run(t, ctx, chromedp.Navigate(m.url+"/en/dashboard"), chromedp.WaitVisible("#active", chromedp.ByID),
+		chromedp.Click(`#completed li[data-project="cygnus"] a.m-wiki`, chromedp.ByQuery), chromedp.WaitVisible("#pages", chromedp.ByID))
+	if got := text(t, ctx, "#where"); !strings.HasPrefix(got, "Project cygnus") {
+		t.Errorf("cygnus's wiki link opened %q", got)
+	}
+	if n := count(t, ctx, "#pages li"); n == 0 {
+		t.Error("cygnus's wiki lists no page (long on wrote its index)")
+	}
+	// The start project's own day link stays on the start project.
+	run(t, ctx, chromedp.Navigate(m.url+"/en/dashboard"), chromedp.WaitVisible("#active", chromedp.ByID),
+		chromedp.Click(`#active tr[data-project="atlas"] a.m-day`, chromedp.ByQuery), chromedp.WaitVisible("#page", chromedp.ByID))
+	if got := text(t, ctx, "h1"); !strings.Contains(got, time.Now().Format("2006-01-02")+".md") {
+		t.Errorf("atlas's newest day opened %q", got)
+	}
+}

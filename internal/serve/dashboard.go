@@ -21,6 +21,36 @@ type dashboardView struct {
 	Nights   []nightRow
 	Activity map[string]string // project id → its activity in rollup.md's words
 	Links    map[string]string // project id → its memory on this server
+	Memory   map[string]memoryLinks
+}
+
+// memoryLinks are a project's memory on this server, as the dashboard
+// links it: its memory page, its search (scoped to it), its newest daily
+// distillate and its wiki.
+type memoryLinks struct {
+	Memory, Search string
+	Day, DayHref   string // the newest daily distillate, if any
+	Wiki           string // its long-term pages, on its memory page
+}
+
+// projectMemory links a reachable project's memory: directory listings
+// only, whatever its history.
+func projectMemory(lp page, o Project) memoryLinks {
+	ml := memoryLinks{Memory: lp.ProjectURL(o, "/memory"), Search: lp.ProjectURL(o, "/memory/search")}
+	if ds := days(o.Root); len(ds) > 0 {
+		ml.Day = ds[0].Day
+		ml.DayHref = page{Lang: lp.Lang, Project: o, query: projectQuery(lp, o)}.U("/memory/file", "path", ds[0].Path)
+	}
+	ml.Wiki = ml.Memory + "#pages"
+	return ml
+}
+
+// projectQuery is what a link to o's pages adds to their address.
+func projectQuery(lp page, o Project) string {
+	if o.ID != lp.startID {
+		return "project=" + o.ID
+	}
+	return ""
 }
 
 // nightRow is one project's last night pass, as doctor reads it.
@@ -54,7 +84,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, q *req) {
 	if err != nil {
 		today = s.opts.Now()
 	}
-	v := dashboardView{Report: rep, Chart: chart(q.lang, all, today), Nights: nights(all), Activity: map[string]string{}, Links: map[string]string{}}
+	v := dashboardView{Report: rep, Chart: chart(q.lang, all, today), Nights: nights(all), Activity: map[string]string{}, Links: map[string]string{}, Memory: map[string]memoryLinks{}}
 	lp := s.linkPage(q)
 	reachable := map[string]Project{}
 	for _, p := range s.projects() {
@@ -64,6 +94,7 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request, q *req) {
 		v.Activity[p.ID] = activityWords(q.lang, p)
 		if o, ok := reachable[p.ID]; ok {
 			v.Links[p.ID] = lp.ProjectURL(o, "/memory")
+			v.Memory[p.ID] = projectMemory(lp, o)
 		}
 	}
 	s.render(w, r, q, "dashboard", "dashboard", q.lang.T("Org dashboard"), http.StatusOK, page{Data: v})

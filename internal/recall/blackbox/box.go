@@ -45,6 +45,10 @@ type Box struct {
 	// when not wired, with AcrossWhy saying why.
 	Across    TextSearcher
 	AcrossWhy string
+	// AcrossGraphs lists the other projects' knowledge graphs that level
+	// 3 reads too when asked with scope "projects" (never a default); nil
+	// when not wired.
+	AcrossGraphs GraphLister
 	// Vector is level 4; nil when no embedding provider is configured or
 	// wired, with VectorWhy saying which.
 	Vector    TextSearcher

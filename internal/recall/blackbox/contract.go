@@ -98,7 +98,7 @@ var recallParams = []Param{
 	{Name: "thread", Kind: KindString, Group: GroupAdvanced, Label: "Thread",
 		Hint: "the id of one research cycle: its calls share a history until research answers or 10 minutes pass idle", Reaches: "level 5's model calls: they are given the cycle's earlier calls"},
 	{Name: "scope", Kind: KindScope, Group: GroupScope, Label: "Scope records",
-		Hint: `scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any; or "projects": memory text also from the desk's other projects`, Reaches: "every level; \"projects\": memory text (level 2)"},
+		Hint: `scope as a list of records [{"calendar": …, "geo": …}]; a record answers when it fits any; or "projects": memory text also from the desk's other projects`, Reaches: "every level; \"projects\": memory text and graph (levels 2–3)"},
 }
 
 var rememberParams = []Param{

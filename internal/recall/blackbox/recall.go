@@ -2,7 +2,6 @@ package blackbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -312,35 +311,7 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 		}
 		return out, note, nil
 	case LevelGraph:
-		g, err := kgraph.Load(b.LongDir)
-		if err != nil {
-			return nil, "", err
-		}
-		c := g.Ask(req.Query)
-		if c.Empty() {
-			return nil, "", nil
-		}
-		// A question naming two entities asks how they meet: context about
-		// one of them alone, with no path to the other, does not answer it
-		// (research starts from it instead).
-		if cl := extractClaim(req.Query); cl.Usable() && len(c.Paths) == 0 {
-			var known []string
-			for _, e := range c.Entities {
-				known = append(known, e.Name)
-			}
-			return nil, fmt.Sprintf("partial context: the graph knows %s but no path between the question's entities (%s, %s)", strings.Join(known, ", "), cl.Subject, orUnknown(cl.Object)), nil
-		}
-		var names []string
-		for _, e := range c.Entities {
-			names = append(names, e.Name)
-		}
-		key, _ := json.Marshal(names)
-		cite := ""
-		if c.Entities[0].Page != "" {
-			cite = ".claude/memory_long/" + c.Entities[0].Page
-		}
-		return []Item{{Fact: shortHash("g-", string(key)), Data: c, Cite: cite,
-			Text: fmt.Sprintf("graph context for %d entities, %d paths (context only, no generated text)", len(c.Entities), len(c.Paths))}}, "", nil
+		return b.graphLevel(ctx, req)
 	case LevelResearch:
 		if b.Nested {
 			return nil, "nested call (CEREBRO_NESTED): level 5 never runs inside level 5", errSkip

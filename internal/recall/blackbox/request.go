@@ -285,7 +285,7 @@ func reachFate(s string, caps Caps, across *bool) Fate {
 			return unsupported("no desk of other projects to search: " + caps.acrossWhy())
 		}
 		*across = true
-		return ok("memory text (level 2) also searches the desk's other registered projects that share their memory; a passage from another project is cited id:path#Lstart-Lend and its item names the project; tables, the graph and levels 4–5 stay this project's")
+		return ok("memory text (level 2) and the knowledge graph (level 3) also answer from the desk's other registered projects that share their memory; what comes from another project is cited id:path#Lstart-Lend and its item names the project; tables and levels 4–5 stay this project's")
 	}
 	return bad(`scope must be "project", "projects" or a list of records [{"calendar": "...", "geo": "..."}]`)
 }

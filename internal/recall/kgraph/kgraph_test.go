@@ -62,3 +62,29 @@ func TestAskJoinsLinksAndRelations(t *testing.T) {
 		t.Fatalf("relations read back: %+v", rels)
 	}
 }
+
+// Another project's context carries its id in every page and citation,
+// in the form memhook get reads; the context asked for is left as it was.
+func TestInProjectLabelsEveryCitation(t *testing.T) {
+	c := &Context{
+		Entities: []Entity{{Name: "Dima", Page: "wiki/Dima.md",
+			Neighbours: []Ref{{Name: "Denis", Page: "wiki/Denis.md", Via: "link", Cite: "wiki/Dima.md#L3-L3"}},
+			Backlinks:  []Ref{{Name: "Madrid", Via: "lives in", Cite: "graph/relations.md#L2-L2"}}}},
+		Paths: []Path{{From: "Dima", To: "Madrid", Steps: []Step{{From: "Dima", To: "Madrid", Via: "lives in", Cite: "graph/relations.md#L2-L2"}}}},
+	}
+	got := c.InProject("ledger-1", ".claude/memory_long")
+	e := got.Entities[0]
+	if e.Page != "ledger-1:.claude/memory_long/wiki/Dima.md" || e.Neighbours[0].Page != "ledger-1:.claude/memory_long/wiki/Denis.md" ||
+		e.Neighbours[0].Cite != "ledger-1:.claude/memory_long/wiki/Dima.md#L3-L3" || e.Backlinks[0].Cite != "ledger-1:.claude/memory_long/graph/relations.md#L2-L2" {
+		t.Errorf("entity %+v", e)
+	}
+	if e.Backlinks[0].Page != "" {
+		t.Errorf("an entity without a page got one: %q", e.Backlinks[0].Page)
+	}
+	if s := got.Paths[0].Steps[0]; s.Cite != "ledger-1:.claude/memory_long/graph/relations.md#L2-L2" {
+		t.Errorf("step %+v", s)
+	}
+	if c.Entities[0].Neighbours[0].Cite != "wiki/Dima.md#L3-L3" || c.Paths[0].Steps[0].Cite != "graph/relations.md#L2-L2" {
+		t.Error("the original context was changed")
+	}
+}
