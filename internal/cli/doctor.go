@@ -80,7 +80,7 @@ func doctorChecks() []doctorCheck {
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkPluginCopy(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkOnPath(rep, o.Factory) },
 		func(rep *doctorReport, o *DoctorOptions, _ *doctorEnv) { checkShortCommands(rep, o.Factory) },
-		checkMCP,
+		checkMCP, checkModelCalls,
 	}
 }
 

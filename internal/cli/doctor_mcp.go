@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/mcp"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
@@ -25,7 +24,7 @@ const mcpToolPrefix = "mcp__plugin_cerebro_memory"
 // checkMCP starts `memhook mcp` as Claude Code does and asks it for its
 // tools: the tools are there when it answers. It names the Bash fallback
 // the skills and commands keep, whether a permission rule lets the tools
-// run without asking, and extreme recall's budget for the day.
+// run without asking.
 func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 	fallback := "the skills and commands fall back to Bash (" + filepath.Join("scripts", "memhook") + " recall, remember, search, get)"
 	if n, tokens, ms, err := probeMCP(opts.Factory, env.root); err != nil {
@@ -36,13 +35,6 @@ func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 			n, ms, tokens, mcp.TokenTarget, fallback)
 	}
 	reportMCPPermission(rep, opts.Factory, env.root)
-	limit := opts.researchDailyLimit()
-	used, _ := shortterm.BudgetUsed(opts.researchBudgetDir(), env.now)
-	level, hint := "ok", ""
-	if used >= limit {
-		level, hint = "warn", "the budget renews tomorrow; raise recall.extreme_daily_calls in "+filepath.Join("~", ".config", "cerebro", "config.toml")+" to spend more"
-	}
-	rep.add(level, hint, "extreme recall: %d of %d model calls spent today (recall.extreme_daily_calls)", used, limit)
 }
 
 // probeMCP runs this memhook's mcp server on a state dir of its own (so

@@ -273,7 +273,7 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 	}
 	sh := evolve.Shadow{
 		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff)},
-		Journal: j, Budget: eff.Evolution.DailyBudget, Memhook: opts.Executable, Now: opts.Now,
+		Journal: j, Calls: claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
 		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": opts.pluginRoot(), "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}
 	p, err := sh.Run(context.Background(), parent, ref, c)

@@ -102,6 +102,8 @@ func nightRun(opts *NightOptions) error {
 	user := opts.Config("")
 	deskDir := opts.Paths.DeskShortDir()
 	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
+	day := claude.DailyBudget(opts.Paths.State, claude.UseNight, user.Night.MaxCalls)
+	budget.Day = &day
 	if opts.DryRun {
 		budget = night.LoadBudget("", now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	}

@@ -245,25 +245,6 @@ func (s *Store) Get(id string) (Run, bool, error) {
 	return r, true, nil
 }
 
-// SlotsBefore sums the model calls reserved since since by slots written
-// before (or at) the slot of pair, in journal order: a reservation beyond
-// the budget is told so, whichever process reads first.
-func (s *Store) SlotsBefore(pair string, since time.Time) (int, error) {
-	var seq sql.NullInt64
-	s.db.QueryRow(`SELECT MIN(seq) FROM slots WHERE pair=?`, pair).Scan(&seq)
-	q := `SELECT COALESCE(SUM(calls),0) FROM slots WHERE time>=?`
-	args := []any{since.UTC().Format(tsLayout)}
-	if seq.Valid {
-		q += ` AND seq<=?`
-		args = append(args, seq.Int64)
-	}
-	var n int
-	if err := s.db.QueryRow(q, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count shadow calls: %w", err)
-	}
-	return n, nil
-}
-
 // Decisions lists evolution decisions, newest first.
 func (s *Store) Decisions(limit int) ([]Decision, error) {
 	q := `SELECT body FROM decisions ORDER BY seq DESC`
