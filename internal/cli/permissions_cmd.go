@@ -12,6 +12,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/claudeperm"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
@@ -21,7 +22,9 @@ import (
 // (nothing can ask) refuses it: allowing these two at install keeps the
 // first hour free of that stumble. recall (which may put an answer back
 // into memory) and remember (which writes) keep asking.
-var readOnlyTools = []string{mcpToolPrefix + "__memory_search", mcpToolPrefix + "__memory_get"}
+var readOnlyTools = []string{mcpToolPrefix + "__" + mcp.ToolSearch, mcpToolPrefix + "__" + mcp.ToolGet}
+
+const mcpToolPrefix = mcp.ToolPrefix
 
 // PermissionsOptions are the inputs of `memhook permissions install|remove`.
 type PermissionsOptions struct {

@@ -199,7 +199,7 @@ func executablePath(exe string) (string, error) {
 func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 	if opts.At == "" {
 		eff := opts.Config("")
-		at, _ := nightTime(eff)
+		at, _ := schedule.NightTime(eff)
 		t, _ := time.Parse("15:04", at)
 		return t.Hour(), t.Minute(), nil
 	}

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"path/filepath"
@@ -10,8 +10,8 @@ import (
 // checkModelCalls shows what each user of model calls has spent of its
 // daily budget today; a spent one is a warning, for it falls back or
 // waits until tomorrow.
-func checkModelCalls(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
-	user, eff := config.Load(opts.Getenv, ""), opts.Config(env.root)
+func checkModelCalls(rep *Report, env *Env) {
+	user, eff := config.Load(env.Getenv, ""), env.Config(env.root)
 	rows := []struct {
 		use, name, setting string
 		limit              int
@@ -22,11 +22,11 @@ func checkModelCalls(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 		{claude.UseNight, "night", "night.max_calls", user.Night.MaxCalls},
 	}
 	for _, r := range rows {
-		used, _ := claude.DailyBudget(opts.Paths.State, r.use, r.limit).Used(env.now)
+		used, _ := claude.DailyBudget(env.Paths.State, r.use, r.limit).Used(env.Now)
 		level, hint := "ok", ""
 		if used >= r.limit {
 			level, hint = "warn", "the budget renews tomorrow; raise "+r.setting+" in "+filepath.Join("~", ".config", "cerebro", "config.toml")+" to spend more"
 		}
-		rep.add(level, hint, "%s: %d of %d model calls spent today (%s)", r.name, used, r.limit, r.setting)
+		rep.Add(level, hint, "%s: %d of %d model calls spent today (%s)", r.name, used, r.limit, r.setting)
 	}
 }
