@@ -16,7 +16,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-
 // checkMCP starts `memhook mcp` as Claude Code does and asks it for its
 // tools: the tools are there when it answers. It names the Bash fallback
 // the skills and commands keep, whether a permission rule lets the tools
@@ -71,7 +70,6 @@ func probeMCP(env *Env, root string) (tools, tokens int, ms int64, err error) {
 	_, tokens, err = mcp.ListCost(res.Tools)
 	return len(res.Tools), tokens, ms, err
 }
-
 
 // reportMCPPermission says which memory tools run without asking, by which
 // settings file's rule, and which ask before their first use.
