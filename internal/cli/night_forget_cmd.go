@@ -53,4 +53,3 @@ func nightForgetRun(opts *NightForgetOptions) error {
 	fmt.Fprintf(opts.Out, "deleted the night's cache of %s: the next night reads the day again from its first section\n", opts.Day)
 	return nil
 }
-
