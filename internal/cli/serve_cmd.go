@@ -116,7 +116,13 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		},
 		OpenBox: f.openBox,
 		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
-			return f.searchProject(ctx, q.Root, q.Text, search.Scope(q.Scope), q.Limit)
+			// `memhook search --scope project` (or projects): the indexes
+			// caught up within the budget, then searched.
+			s, err := f.memoryRoots(q.Root, "", string(search.Scope(q.Scope)))
+			if err != nil {
+				return nil, err
+			}
+			return s.memory.Query(ctx, q.Text, q.Limit, f.Now(), nil)
 		},
 		Rollup: func() *rollup.Report {
 			eff := f.Config("")
@@ -126,16 +132,6 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			})
 		},
 	})
-}
-
-// searchProject is `memhook search --scope project` (or projects): the
-// indexes caught up within the budget, then searched.
-func (f *Factory) searchProject(ctx context.Context, root, query string, scope search.Scope, limit int) (*search.Response, error) {
-	s, err := f.memoryRoots(root, "", string(scope))
-	if err != nil {
-		return nil, err
-	}
-	return s.memory.Query(ctx, query, limit, f.Now(), nil)
 }
 
 // checkServeAddr validates --addr: host:port, and on loopback unless the
@@ -246,19 +242,9 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
 	}
 	pid := cmd.Process.Pid
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return withHint(fmt.Errorf("serve: the server exited at once (%v)", err), "see "+logPath)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if serve.Answering(ctx, addr) {
-			fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, serve.PlaygroundURL(addr, id, true), pid, pid, logPath)
-			return nil
-		}
+	if err := serve.WaitAnswering(ctx, cmd, addr); err != nil {
+		return withHint(fmt.Errorf("serve: %w", err), "see "+logPath)
 	}
-	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", addr), "see "+logPath)
+	fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, serve.PlaygroundURL(addr, id, true), pid, pid, logPath)
+	return nil
 }

@@ -3,10 +3,12 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"os/exec"
 	"strconv"
 	"time"
 )
@@ -113,4 +115,23 @@ func FindPlace(ctx context.Context, addr, id string) Place {
 		pl.Others = append(pl.Others, try+" ("+shows+")")
 	}
 	return pl
+}
+
+// WaitAnswering waits up to 10 s for the server cmd started to answer at
+// addr; the error says whether it exited first or never answered.
+func WaitAnswering(ctx context.Context, cmd *exec.Cmd, addr string) error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return fmt.Errorf("the server exited at once (%v)", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if Answering(ctx, addr) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the server did not answer at %s within 10 s", addr)
 }
