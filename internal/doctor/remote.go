@@ -66,12 +66,8 @@ func reportSync(rep *Report, what, url string, rec *gitrepo.SyncRecord, dir, com
 func checkNightTime(rep *Report, env *Env) {
 	eff := env.Config("")
 	want, src := schedule.NightTime(eff)
-	home := env.Getenv("HOME")
-	configHome := env.Getenv("XDG_CONFIG_HOME")
-	if configHome == "" && home != "" {
-		configHome = filepath.Join(home, ".config")
-	}
-	when, _, ok := schedule.EntryTime(schedule.Target{Home: home, ConfigHome: configHome})
+	target, _ := schedule.UserTarget(env.Getenv)
+	when, _, ok := schedule.EntryTime(target)
 	switch {
 	case !ok:
 		rep.Add("ok", "", "daily schedule: the night at %s (%s), then maintenance; no timer or agent file installed (`memhook schedule status` shows a crontab entry, `memhook schedule install` installs one)", want, src)
