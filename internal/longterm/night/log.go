@@ -50,4 +50,3 @@ func AppendLog(dir string, now time.Time, r *Report) error {
 	}
 	return nil
 }
-

@@ -66,4 +66,3 @@ func orNone(s []string) string {
 	}
 	return strings.Join(s, ", ")
 }
-
