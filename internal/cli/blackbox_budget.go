@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // The day's model calls of extreme recall: every level-5 call, from the
@@ -16,55 +16,53 @@ import (
 // another would refuse. The limit is read from the user's settings only:
 // a repository cannot raise what its recalls may spend.
 
-// researchBudgetDir holds the per-day count of extreme recall's calls.
-func (f *Factory) researchBudgetDir() string { return filepath.Join(f.Paths.State, "recall") }
-
-// researchDailyLimit is recall.extreme_daily_calls from the user's settings.
-func (f *Factory) researchDailyLimit() int {
+// researchCalls is the day's count of extreme recall's calls, its limit
+// recall.extreme_daily_calls from the user's settings.
+func (f *Factory) researchCalls() claude.Budget {
 	user := config.Load(f.Getenv, "")
-	return user.Recall.ExtremeDailyCalls
+	return claude.DailyBudget(f.Paths.State, claude.UseResearch, user.Recall.ExtremeDailyCalls)
 }
 
 // researchBudget wraps a researcher so that each call takes one from the
 // day's budget; when the budget is spent already there is no researcher,
 // and the reason says so.
 func (f *Factory) researchBudget(r blackbox.Researcher) (blackbox.Researcher, string) {
-	limit := f.researchDailyLimit()
-	used, err := shortterm.BudgetUsed(f.researchBudgetDir(), f.Now())
-	if err == nil && used >= limit {
-		return nil, fmt.Sprintf("the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)", limit)
+	b := f.researchCalls()
+	used, err := b.Used(f.Now())
+	if err == nil && used >= b.Limit {
+		return nil, fmt.Sprintf("the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)", b.Limit)
 	}
-	return budgetedResearch{r: r, f: f, limit: limit, spent: "the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)"}, ""
+	return budgetedResearch{r: r, now: f.Now, b: b, spent: "the day's %d model calls for extreme recall are spent (recall.extreme_daily_calls)"}, ""
 }
 
 // namingBudget is researchBudget for the call that names a table: the
 // same day's count, so naming and research never spend more together
 // than the user allowed.
 func (f *Factory) namingBudget(r blackbox.Researcher) (blackbox.Researcher, string) {
-	limit := f.researchDailyLimit()
+	b := f.researchCalls()
 	spent := "the day's %d model calls of memory (recall.extreme_daily_calls, shared by extreme recall and table naming) are spent"
-	used, err := shortterm.BudgetUsed(f.researchBudgetDir(), f.Now())
-	if err == nil && used >= limit {
-		return nil, fmt.Sprintf(spent, limit)
+	used, err := b.Used(f.Now())
+	if err == nil && used >= b.Limit {
+		return nil, fmt.Sprintf(spent, b.Limit)
 	}
-	return budgetedResearch{r: r, f: f, limit: limit, spent: spent}, ""
+	return budgetedResearch{r: r, now: f.Now, b: b, spent: spent}, ""
 }
 
 type budgetedResearch struct {
 	r     blackbox.Researcher
-	f     *Factory
-	limit int
+	now   func() time.Time
+	b     claude.Budget
 	spent string // the refusal, with the limit
 }
 
 // Call implements blackbox.Researcher.
 func (b budgetedResearch) Call(ctx context.Context, prompt string, read bool) (string, error) {
-	ok, err := shortterm.TakeBudget(b.f.researchBudgetDir(), b.f.Now(), b.limit)
+	ok, err := b.b.Take(b.now())
 	if err != nil {
 		return "", err
 	}
 	if !ok {
-		return "", fmt.Errorf(b.spent, b.limit)
+		return "", fmt.Errorf(b.spent, b.b.Limit)
 	}
 	return b.r.Call(ctx, prompt, read)
 }

@@ -1,33 +1,22 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
 )
 
 // ShortCommands are the slash commands the product promised by their short
-// names (/org_ingest, not /cerebro:org_ingest): Claude Code namespaces every
-// plugin command, so these are user-level commands in ~/.claude/commands/
-// that run the plugin's memhook. Each is made from the plugin's own
-// commands/<name>.md.
+// names (/org_ingest, not /cerebro:org_ingest), written by package
+// shortcmd from the plugin's own commands/<name>.md.
 var ShortCommands = []string{
 	"memory_long_active", "org_init", "org_ingest", "org_query", "org_lint", "org_rollup",
 	"org_dashboard", "ingest", "compile", "recall", "flush",
 }
-
-// shortMarker marks a command file as cerebro's: install replaces only
-// such files and remove deletes only them. It is a YAML comment in the
-// frontmatter, so it costs the model no tokens.
-const shortMarker = "# cerebro: installed by `memhook commands install`; `memhook commands remove` deletes it"
 
 // CommandsOptions are the inputs of `memhook commands install|remove|status`.
 type CommandsOptions struct {
@@ -74,61 +63,6 @@ func userCommandsDir(f *Factory) string {
 	return filepath.Join(claudeConfigDir(f), "commands")
 }
 
-// shortState is what one short command's file is.
-type shortState int
-
-const (
-	shortMissing shortState = iota
-	shortOurs
-	shortTheirs
-	// shortStale is cerebro's file, written from an older text of the
-	// plugin's command or for a checkout that has moved: the command
-	// still runs, with the instructions it had when installed.
-	shortStale
-)
-
-func (s shortState) String() string {
-	return [...]string{"not installed", "installed", "a person's own file (left alone)", "installed, out of date (memhook commands install refreshes it)"}[s]
-}
-
-// readShort reports whose file dir/name.md is, with its text when it is
-// cerebro's; it reads at most 64 KiB through the safe file layer, which
-// never follows a symbolic link (a link is nobody's to overwrite) nor
-// opens a FIFO.
-func readShort(path string) (shortState, []byte, error) {
-	data, err := safefs.ReadFile(path, 64<<10)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return shortMissing, nil, nil
-	case safefs.Refused(err):
-		return shortTheirs, nil, nil
-	case err != nil:
-		return shortTheirs, nil, err
-	case bytes.Contains(data, []byte(shortMarker)):
-		return shortOurs, data, nil
-	}
-	return shortTheirs, nil, nil
-}
-
-// ShortStatus lists each short command's state in dir, for status and
-// doctor. With the plugin checkout's root, a file of cerebro's that is
-// not what install would write now is out of date; when the checkout's
-// command cannot be read there is nothing to compare, and it counts as
-// current.
-func ShortStatus(dir, root string) map[string]shortState {
-	out := map[string]shortState{}
-	for _, n := range ShortCommands {
-		st, data, _ := readShort(filepath.Join(dir, n+".md"))
-		if st == shortOurs && root != "" {
-			if want, err := shortText(root, n); err == nil && string(data) != want {
-				st = shortStale
-			}
-		}
-		out[n] = st
-	}
-	return out
-}
-
 func commandsRun(opts *CommandsOptions) error {
 	dir := opts.Dir
 	if dir == "" {
@@ -144,7 +78,7 @@ func commandsRun(opts *CommandsOptions) error {
 	if root == "" {
 		root = opts.pluginRoot()
 	}
-	st := ShortStatus(dir, root)
+	st := shortcmd.Status(dir, ShortCommands, root)
 	for _, n := range ShortCommands {
 		fmt.Fprintf(opts.Out, "/%-19s %s\n", n, st[n])
 	}
@@ -159,68 +93,30 @@ func commandsInstall(opts *CommandsOptions, dir string) error {
 	if root == "" {
 		return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
 	}
-	root, err := filepath.Abs(root)
+	res, err := shortcmd.Install(dir, ShortCommands, root)
+	for _, path := range res.Skipped {
+		n := strings.TrimSuffix(filepath.Base(path), ".md")
+		fmt.Fprintf(opts.Out, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
+	}
 	if err != nil {
 		return fmt.Errorf("commands install: %w", err)
 	}
-	// The path goes into a shell line between double quotes.
-	if strings.ContainsAny(root, "\"`$\\\n") {
-		return fmt.Errorf("commands install: the plugin path %q holds a character a shell line cannot quote safely; move the checkout", root)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("commands install: create %s: %w", dir, err)
-	}
-	installed, skipped := 0, 0
-	for _, n := range ShortCommands {
-		path := filepath.Join(dir, n+".md")
-		st, _, err := readShort(path)
-		if err != nil {
-			return fmt.Errorf("commands install: read %s: %w", path, err)
-		}
-		if st == shortTheirs {
-			fmt.Fprintf(opts.Out, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
-			skipped++
-			continue
-		}
-		text, err := shortText(root, n)
-		if err != nil {
-			return fmt.Errorf("commands install: %w", err)
-		}
-		if err := atomicfile.Write(path, []byte(text), 0o644); err != nil {
-			return fmt.Errorf("commands install: write %s: %w", path, err)
-		}
-		installed++
-	}
-	fmt.Fprintf(opts.Out, "installed %d short commands in %s (running %s)", installed, dir, filepath.Join(root, "scripts", "memhook"))
-	if skipped > 0 {
-		fmt.Fprintf(opts.Out, "; skipped %d", skipped)
+	fmt.Fprintf(opts.Out, "installed %d short commands in %s (running %s)", res.Count, dir, res.Runs)
+	if len(res.Skipped) > 0 {
+		fmt.Fprintf(opts.Out, "; skipped %d", len(res.Skipped))
 	}
 	fmt.Fprintln(opts.Out)
 	return nil
 }
 
 func commandsRemove(opts *CommandsOptions, dir string) error {
-	removed := 0
-	for _, n := range ShortCommands {
-		path := filepath.Join(dir, n+".md")
-		st, _, err := readShort(path)
-		if err != nil {
-			return fmt.Errorf("commands remove: read %s: %w", path, err)
-		}
-		switch st {
-		case shortOurs:
-			if err := os.Remove(path); err != nil {
-				return fmt.Errorf("commands remove: %w", err)
-			}
-			removed++
-		case shortTheirs:
-			fmt.Fprintf(opts.Out, "kept %s: not cerebro's\n", path)
-		}
+	res, err := shortcmd.Remove(dir, ShortCommands)
+	for _, path := range res.Kept {
+		fmt.Fprintf(opts.Out, "kept %s: not cerebro's\n", path)
 	}
-	// An empty folder is no one's content: leave no trace of the install.
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
-		_ = os.Remove(dir)
+	if err != nil {
+		return fmt.Errorf("commands remove: %w", err)
 	}
-	fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", removed, dir)
+	fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", res.Count, dir)
 	return nil
 }

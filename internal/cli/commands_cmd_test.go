@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 )
@@ -39,9 +40,9 @@ func TestShortCommandsInstallRemove(t *testing.T) {
 	}
 	text := string(data)
 	mh := `"` + filepath.ToSlash(root) + `/scripts/memhook"`
-	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortMarker,
+	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortcmd.Marker,
 		// The model is offered /cerebro:org_ingest; the short one is the person's.
-		"---\n" + shortMarker + "\ndisable-model-invocation: true\n"} {
+		"---\n" + shortcmd.Marker + "\ndisable-model-invocation: true\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("org_ingest.md lacks %q:\n%s", want, text)
 		}
@@ -169,7 +170,7 @@ func TestShortCommandsAreHiddenFromTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range ShortCommands {
-		text, err := shortText(root, name)
+		text, err := shortcmd.Text(root, name, ShortCommands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,9 +184,5 @@ func TestShortCommandsAreHiddenFromTheModel(t *testing.T) {
 		if !meta.Hidden || meta.Description == "" || strings.Count(text, "disable-model-invocation:") != 1 {
 			t.Errorf("/%s is offered to the model or lost its description:\n%s", name, text)
 		}
-	}
-	text, err := shortCommandText("---\ndescription: d\ndisable-model-invocation: true\n---\nbody\n", root)
-	if err != nil || strings.Count(text, "disable-model-invocation:") != 1 {
-		t.Errorf("a command hidden already is hidden once: %v\n%s", err, text)
 	}
 }

@@ -90,33 +90,6 @@ func TestDoctorOnAFreshHomeTellsTheTruth(t *testing.T) {
 	}
 }
 
-func TestDoctorChecksTheHotBinary(t *testing.T) {
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "memhook")
-	os.WriteFile(exe, []byte("x"), 0o755)
-	check := func() finding {
-		rep := &doctorReport{}
-		checkHotBinary(rep, exe)
-		if len(rep.findings) != 1 {
-			t.Fatalf("findings %+v", rep.findings)
-		}
-		return rep.findings[0]
-	}
-	if f := check(); f.level != "warn" || !strings.Contains(f.what, "missing") {
-		t.Fatalf("no memhook-hot: %+v", f)
-	}
-	hot := filepath.Join(dir, "memhook-hot")
-	os.WriteFile(hot, []byte("x"), 0o755)
-	if f := check(); f.level != "ok" {
-		t.Fatalf("fresh memhook-hot: %+v", f)
-	}
-	old := time.Now().Add(-time.Hour)
-	os.Chtimes(hot, old, old)
-	if f := check(); f.level != "warn" || !strings.Contains(f.what, "older") {
-		t.Fatalf("stale memhook-hot: %+v", f)
-	}
-}
-
 // TestDoctorWarnsWhatStopsMemoryNotWhatEveryNewProjectIs: without the
 // claude CLI and without the plugin installed, doctor warns of both with
 // the command that installs Claude Code; a project whose long-term memory

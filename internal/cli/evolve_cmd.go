@@ -177,20 +177,7 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 	if opts.JSON {
 		return printObject(opts.Out, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, nil)
 	}
-	if len(items) == 0 {
-		fmt.Fprintln(opts.Out, "no skill candidates to decide")
-	}
-	for _, it := range items {
-		verb := it.Decision.Action
-		if opts.DryRun && verb != evolve.Wait {
-			verb = "would " + verb
-		}
-		fmt.Fprintf(opts.Out, "%s/%s: %s — %s", it.Skill, it.Candidate, verb, it.Decision.Why)
-		if it.Commit != "" {
-			fmt.Fprintf(opts.Out, " (commit %.12s)", it.Commit)
-		}
-		fmt.Fprintln(opts.Out)
-	}
+	evolve.WriteItems(opts.Out, items, opts.DryRun)
 	return nil
 }
 
@@ -241,39 +228,17 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 		return errors.New("shadow: refused inside a nested model call")
 	}
 	eff := opts.Config(root)
-	st, err := runrec.OpenStore(j)
+	parent, ref, c, err := evolve.ShadowOf(j, opts.Run, func(name string) string { return opts.skillFile(root, name) })
 	if err != nil {
 		return err
 	}
-	parent, ok, err := st.Get(opts.Run)
-	st.Close()
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("shadow: no run %q", opts.Run)
-	}
-	if parent.Kind != runrec.KindRecall || len(parent.Skills) == 0 {
-		return fmt.Errorf("shadow: run %s is a %s with no skill; only recalls are shadowed (a shadow must never write memory)", parent.ID, parent.Kind)
-	}
-	name := parent.Skills[0].Name
-	file := opts.skillFile(root, name)
-	ref, ok := skill.Locate(file)
-	if file == "" || !ok {
-		return fmt.Errorf("shadow: skill %s not found", name)
-	}
-	cs, err := evolve.Candidates(ref)
-	if err != nil || len(cs) == 0 {
-		return fmt.Errorf("shadow: skill %s has no candidate", name)
-	}
-	c := evolve.PickCandidate(cs, parent.ID)
 	command, err := exec.LookPath(eff.Distiller.Command)
 	if err != nil {
 		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
 	}
 	sh := evolve.Shadow{
 		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff)},
-		Journal: j, Budget: eff.Evolution.DailyBudget, Memhook: opts.Executable, Now: opts.Now,
+		Journal: j, Calls: claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
 		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": opts.pluginRoot(), "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}
 	p, err := sh.Run(context.Background(), parent, ref, c)

@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -30,9 +27,6 @@ type NightOptions struct {
 	JSON    bool
 	Home    string
 }
-
-// NightLogFile is the desk's night log: one line per project and run.
-const NightLogFile = "night.log"
 
 // nightBudgetFile keeps what the current night has spent, so runs on the
 // same night share one budget.
@@ -102,6 +96,8 @@ func nightRun(opts *NightOptions) error {
 	user := opts.Config("")
 	deskDir := opts.Paths.DeskShortDir()
 	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
+	day := claude.DailyBudget(opts.Paths.State, claude.UseNight, user.Night.MaxCalls)
+	budget.Day = &day
 	if opts.DryRun {
 		budget = night.LoadBudget("", now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
 	}
@@ -132,12 +128,12 @@ func nightRun(opts *NightOptions) error {
 		}
 		if !opts.DryRun {
 			// The line is stamped with when the run happened; date= is the night's.
-			if lerr := appendNightLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
+			if lerr := night.AppendLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
 				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", lerr)
 			}
 		}
 		if !opts.JSON && !quiet {
-			printNightReport(opts, rep)
+			night.WriteText(opts.Out, rep)
 		}
 	}
 	if opts.JSON {
@@ -201,101 +197,6 @@ func nightProject(opts *NightOptions, root string, now time.Time, budget *night.
 	return night.Run(context.Background(), o)
 }
 
-func appendNightLog(dir string, now time.Time, r *night.Report) error {
-	line := fmt.Sprintf("%s date=%s project=%q ran=%s calls=%d tokens=%d output_tokens=%d cached=%d wrote=%d commits=%d compiled=%d facts=%d proposals=%d truths=%d truth_pending=%d links=%d core_added=%d core_proposed=%d rollups=%d ready=%d lint_errors=%d lint_warnings=%d problems=%d",
-		now.UTC().Format(time.RFC3339), r.Date, r.Project, strings.Join(r.Ran, ","), r.Calls, r.Tokens, r.OutputTokens, r.Cached,
-		len(r.Wrote), len(r.Commits), len(r.Compiled), r.Facts, r.Proposals, r.Truths, len(r.TruthPending),
-		r.Links, r.CoreAdded, r.CoreProposed, len(r.Rollups), len(r.Ready), r.LintErrors, r.LintWarnings, len(r.Problems))
-	if r.BudgetStop {
-		line += " budget=stopped"
-	}
-	if r.UsageStop != "" {
-		line += fmt.Sprintf(" usage=unreported usage_call=%q", r.UsageStop)
-	}
-	if r.Failed != "" {
-		line += fmt.Sprintf(" failed=%q", r.Failed)
-	}
-	for _, c := range r.Changed {
-		line += fmt.Sprintf(" changed=%q", c.String())
-	}
-	if len(r.OutsideBackup) > 0 {
-		line += fmt.Sprintf(" outside_backup=%q", strings.Join(r.OutsideBackup, ","))
-	}
-	if r.Skipped != "" {
-		line += fmt.Sprintf(" skipped=%q", r.Skipped)
-	}
-	if len(r.Problems) > 0 {
-		line += fmt.Sprintf(" first_problem=%q", r.Problems[0])
-	}
-	if err := safefs.MkdirAll(dir); err != nil {
-		return fmt.Errorf("night log: %w", err)
-	}
-	if err := atomicfile.Append(filepath.Join(dir, NightLogFile), []byte(line+"\n"), 0o644); err != nil {
-		return fmt.Errorf("night log: %w", err)
-	}
-	return nil
-}
-
-func printNightReport(opts *NightOptions, r *night.Report) {
-	w := opts.Out
-	prefix := "night"
-	if r.DryRun {
-		prefix = "night (dry run: nothing written, no model called)"
-	}
-	fmt.Fprintf(w, "%s %s: %s\n", prefix, r.Date, r.Project)
-	if r.Skipped != "" {
-		fmt.Fprintf(w, "  skipped: %s\n", r.Skipped)
-		return
-	}
-	fmt.Fprintf(w, "  ran: %s\n", strings.Join(r.Ran, ", "))
-	verb := "written"
-	if r.DryRun {
-		verb = "to write"
-	}
-	if len(r.Rollups) > 0 {
-		fmt.Fprintf(w, "  roll-ups %s: %s\n", verb, strings.Join(r.Rollups, ", "))
-	}
-	if len(r.Compiled) > 0 {
-		fmt.Fprintf(w, "  compiled and archived: %s\n", strings.Join(r.Compiled, ", "))
-	}
-	if r.Facts+r.Proposals+r.Truths+len(r.TruthPending) > 0 {
-		fmt.Fprintf(w, "  facts written: %d, proposals kept: %d, truths replaced: %d, truths pending: %s\n", r.Facts, r.Proposals, r.Truths, orNone(r.TruthPending))
-	}
-	if r.Links+r.CoreAdded+r.CoreProposed > 0 {
-		fmt.Fprintf(w, "  cards linked to digests: %d, CORE.md lines added: %d, proposed for `memhook core review`: %d\n", r.Links, r.CoreAdded, r.CoreProposed)
-	}
-	fmt.Fprintf(w, "  cost: %d model calls, %d input and %d output tokens, %d answers from the cache", r.Calls, r.Tokens, r.OutputTokens, r.Cached)
-	if r.BudgetStop {
-		fmt.Fprint(w, " — the night's budget stopped the model steps; the rest waits for the next night")
-	}
-	fmt.Fprintln(w)
-	for _, p := range r.OutsideBackup {
-		fmt.Fprintf(w, "  outside the git backup (ignored by git, kept on disk): %s\n", p)
-	}
-	for _, wt := range r.Waiting {
-		fmt.Fprintf(w, "  waiting: %s\n", wt)
-	}
-	if len(r.Ready) > 0 {
-		fmt.Fprintf(w, "  ready to compile: %s\n", strings.Join(r.Ready, ", "))
-	}
-	fmt.Fprintf(w, "  lint: %d errors, %d warnings (`memhook lint`); CORE.md %d of %d characters\n", r.LintErrors, r.LintWarnings, r.CoreChars, r.CoreMax)
-	if r.History != "" {
-		fmt.Fprintf(w, "  history: %s\n", r.History)
-	} else if !r.DryRun {
-		fmt.Fprintf(w, "  commits: %d\n", len(r.Commits))
-	}
-	for _, p := range r.Problems {
-		fmt.Fprintf(w, "  problem: %s\n", p)
-	}
-}
-
-func orNone(s []string) string {
-	if len(s) == 0 {
-		return "none"
-	}
-	return strings.Join(s, ", ")
-}
-
 // gitUser is where git keeps the user's settings (the global excludes
 // count in every history cerebro commits).
 func (f *Factory) gitUser() gitrepo.UserDirs {
@@ -304,52 +205,6 @@ func (f *Factory) gitUser() gitrepo.UserDirs {
 		home = f.Getenv("USERPROFILE")
 	}
 	return gitrepo.UserDirs{Home: home, ConfigHome: f.Getenv("XDG_CONFIG_HOME")}
-}
-
-// NightForgetOptions are the inputs of `memhook night forget`.
-type NightForgetOptions struct {
-	*Factory
-	Day     string
-	Project string
-}
-
-func newCmdNightForget(f *Factory) *cobra.Command {
-	opts := &NightForgetOptions{Factory: f}
-	cmd := &cobra.Command{
-		Use:   "forget DAY [--project DIR]",
-		Short: "Delete the night's cache of one day, so the next night reads it again from its first section",
-		Long: `forget deletes .claude/memory_long/.cerebro/night/cache/DAY.json. The night
-names this command when a section of a day it had read changed afterwards:
-it writes nothing for that day until the cache is gone. Do not delete a cache
-to get past a provider failure: the next night resumes from it.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Day = args[0]
-			return nightForgetRun(opts)
-		},
-	}
-	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-	return cmd
-}
-
-func nightForgetRun(opts *NightForgetOptions) error {
-	if _, err := time.Parse(time.DateOnly, opts.Day); err != nil {
-		return usagef("give the day as YYYY-MM-DD", "night forget: %q is not a day YYYY-MM-DD", opts.Day)
-	}
-	s, _, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
-	had, err := night.Forget(s, opts.Day)
-	if err != nil {
-		return withHint(err, "give the day as YYYY-MM-DD")
-	}
-	if !had {
-		fmt.Fprintf(opts.Out, "no night cache for %s; nothing deleted\n", opts.Day)
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "deleted the night's cache of %s: the next night reads the day again from its first section\n", opts.Day)
-	return nil
 }
 
 // projectRoots is the one project a command runs for, or with all every

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
@@ -225,7 +226,7 @@ func TestNightStopsWithoutUsage(t *testing.T) {
 	if !strings.Contains(out, "did not report the usage of call 1") {
 		t.Fatalf("the report does not say why it stopped:\n%s", out)
 	}
-	log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", NightLogFile))
+	log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.LogFile))
 	if !strings.Contains(log, "usage=unreported") || !strings.Contains(log, "no complete usage: no usage object") {
 		t.Fatalf("night.log:\n%s", log)
 	}
@@ -266,7 +267,7 @@ func TestNightProviderFailureResumes(t *testing.T) {
 	if card := readFile(t, e.long("wiki/Releases.md")); !strings.Contains(card, "sprint 1 leaves on Friday · [[daily/2026-10-01]]") {
 		t.Fatalf("the accepted fact is gone:\n%s", card)
 	}
-	if log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", NightLogFile)); !strings.Contains(log, `failed="the model call failed: run claude`) {
+	if log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.LogFile)); !strings.Contains(log, `failed="the model call failed: run claude`) {
 		t.Fatalf("night.log:\n%s", log)
 	}
 	doc, _, _ := e.run(t, "", "doctor", "--project", e.proj)
@@ -372,7 +373,7 @@ func TestNightChangedReply(t *testing.T) {
 	if e.callCount(t) != before || exists(e.long("wiki/_private/digest-2026-10-01.md")) {
 		t.Fatal("the night wrote or called for a day whose read section changed")
 	}
-	log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", NightLogFile))
+	log := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.LogFile))
 	if !strings.Contains(log, "changed=") || !strings.Contains(log, "memhook night forget 2026-10-01") {
 		t.Fatalf("night.log:\n%s", log)
 	}
@@ -414,7 +415,7 @@ func TestNightGitignoredDigest(t *testing.T) {
 	if strings.Contains(log, "digest-2026-10-01") || !strings.Contains(log, "memhook night compile 2026-10-01: index.md, log.md, wiki/Releases.md") {
 		t.Fatalf("history:\n%s", log)
 	}
-	nl := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", NightLogFile))
+	nl := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.LogFile))
 	if !strings.Contains(nl, `outside_backup="memory_long/wiki/_private/digest-2026-10-01.md"`) {
 		t.Fatalf("night.log:\n%s", nl)
 	}

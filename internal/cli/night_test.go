@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
 
@@ -290,7 +291,7 @@ func TestNightMonth(t *testing.T) {
 			t.Fatalf("long log lacks %q:\n%s", want, log)
 		}
 	}
-	if !strings.Contains(readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", NightLogFile)), `project="`+e.proj+`"`) {
+	if !strings.Contains(readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.LogFile)), `project="`+e.proj+`"`) {
 		t.Fatal("no night log line")
 	}
 }

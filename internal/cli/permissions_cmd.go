@@ -1,18 +1,14 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claudeperm"
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/spf13/cobra"
 )
 
@@ -21,7 +17,9 @@ import (
 // (nothing can ask) refuses it: allowing these two at install keeps the
 // first hour free of that stumble. recall (which may put an answer back
 // into memory) and remember (which writes) keep asking.
-var readOnlyTools = []string{mcpToolPrefix + "__memory_search", mcpToolPrefix + "__memory_get"}
+var readOnlyTools = []string{mcpToolPrefix + "__" + mcp.ToolSearch, mcpToolPrefix + "__" + mcp.ToolGet}
+
+const mcpToolPrefix = mcp.ToolPrefix
 
 // PermissionsOptions are the inputs of `memhook permissions install|remove`.
 type PermissionsOptions struct {
@@ -79,46 +77,8 @@ func userSettingsFile(f *Factory) string {
 	return filepath.Join(claudeConfigDir(f), "settings.json")
 }
 
-// permissionsRecord is what install added, kept beside cerebro's own
-// settings so that remove takes out those rules only: a rule the person
-// had before install is theirs.
-type permissionsRecord struct {
-	Settings string   `json:"settings"`
-	Added    []string `json:"added"`
-}
-
 func permissionsRecordFile(f *Factory) string {
 	return filepath.Join(filepath.Dir(config.UserFile(f.Getenv)), "claude-permissions.json")
-}
-
-func readPermissionsRecord(path string) ([]permissionsRecord, error) {
-	data, err := safefs.ReadFile(path, 1<<20)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var recs []permissionsRecord
-	if err := json.Unmarshal(data, &recs); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return recs, nil
-}
-
-func writePermissionsRecord(path string, recs []permissionsRecord) error {
-	recs = slices.DeleteFunc(recs, func(r permissionsRecord) bool { return len(r.Added) == 0 })
-	if len(recs) == 0 {
-		if err := safefs.Remove(path); err != nil {
-			return err
-		}
-		return nil
-	}
-	data, err := json.MarshalIndent(recs, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(path, append(data, '\n'), 0o600)
 }
 
 func permissionsRun(opts *PermissionsOptions) error {
@@ -131,13 +91,13 @@ func permissionsRun(opts *PermissionsOptions) error {
 		return fmt.Errorf("permissions %s: %w", opts.Action, err)
 	}
 	recordPath := permissionsRecordFile(opts.Factory)
-	recs, err := readPermissionsRecord(recordPath)
+	recs, err := claudeperm.ReadRecords(recordPath)
 	if err != nil {
 		return withHint(fmt.Errorf("permissions %s: read the record of what install added: %w", opts.Action, err), "move the file aside; remove then takes out nothing")
 	}
-	i := slices.IndexFunc(recs, func(r permissionsRecord) bool { return r.Settings == settings })
+	i := slices.IndexFunc(recs, func(r claudeperm.Record) bool { return r.Settings == settings })
 	if i < 0 {
-		recs = append(recs, permissionsRecord{Settings: settings})
+		recs = append(recs, claudeperm.Record{Settings: settings})
 		i = len(recs) - 1
 	}
 	short := func(rules []string) string {
@@ -157,7 +117,7 @@ func permissionsRun(opts *PermissionsOptions) error {
 			return withHint(fmt.Errorf("permissions remove: %w", err), "take "+strings.Join(recs[i].Added, " and ")+" out of permissions.allow by hand")
 		}
 		recs[i].Added = nil
-		if err := writePermissionsRecord(recordPath, recs); err != nil {
+		if err := claudeperm.WriteRecords(recordPath, recs); err != nil {
 			return fmt.Errorf("permissions remove: update %s: %w", recordPath, err)
 		}
 		if len(ch.Removed) == 0 {
@@ -178,7 +138,7 @@ func permissionsRun(opts *PermissionsOptions) error {
 			recs[i].Added = append(recs[i].Added, r)
 		}
 	}
-	if err := writePermissionsRecord(recordPath, recs); err != nil {
+	if err := claudeperm.WriteRecords(recordPath, recs); err != nil {
 		// The rules are in; without the record remove would not know them.
 		return withHint(fmt.Errorf("permissions install: record what was added in %s: %w", recordPath, err),
 			"take "+strings.Join(ch.Added, " and ")+" out of "+settings+" by hand when you uninstall")

@@ -117,11 +117,10 @@ func TestPermissionsInstallOnAFreshHome(t *testing.T) {
 	if got := allowList(t, settings); !reflect.DeepEqual(got, []string{toolSearch, toolGet}) {
 		t.Fatalf("allow = %v", got)
 	}
-	rep := &doctorReport{}
-	reportMCPPermission(rep, &Factory{System: System{Getenv: func(k string) string { return env[k] }}}, "")
-	want := "memory tools: memory_search, memory_get run without asking (allowed in " + settings + "); recall, remember ask before their first use in a session"
-	if len(rep.findings) != 1 || rep.findings[0].what != want {
-		t.Fatalf("doctor: %+v\nwant %q", rep.findings, want)
+	out, _, _ := run(t, env, "", "doctor", "--project", t.TempDir())
+	want := "memory tools: memory_search, memory_get run without asking (allowed in " + settings + "); recall, remember ask before their first use in a session\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("doctor:\n%s\nwant %q", out, want)
 	}
 }
 

@@ -8,8 +8,9 @@ import (
 )
 
 // The checkout holding this memhook wins over CLAUDE_PLUGIN_ROOT, for
-// doctor's version check as for evolve and the commands: both ask
-// pluginRoot, so they cannot disagree on which checkout runs.
+// doctor's version check (it is given pluginRoot) as for evolve and the
+// commands: all ask pluginRoot, so they cannot disagree on which
+// checkout runs.
 func TestPluginRootHasOnePrecedence(t *testing.T) {
 	write := func(p, s string) {
 		t.Helper()
@@ -29,22 +30,12 @@ func TestPluginRootHasOnePrecedence(t *testing.T) {
 	if got := f.pluginRoot(); got != own {
 		t.Fatalf("pluginRoot = %q, want the memhook's own checkout %q", got, own)
 	}
-	rep := &doctorReport{}
-	checkVersion(rep, f)
-	if len(rep.findings) != 1 || !strings.Contains(rep.findings[0].what, "7.7.7") {
-		t.Fatalf("doctor compared with another checkout: %+v", rep.findings)
-	}
 
 	// Without a manifest beside the binary, the environment's checkout.
 	f.Executable = filepath.Join(t.TempDir(), "bin", "memhook")
 	write(f.Executable, "")
 	if got := f.pluginRoot(); got != other {
 		t.Fatalf("pluginRoot = %q, want CLAUDE_PLUGIN_ROOT %q", got, other)
-	}
-	rep = &doctorReport{}
-	checkVersion(rep, f)
-	if len(rep.findings) != 1 || !strings.Contains(rep.findings[0].what, "8.8.8") {
-		t.Fatalf("doctor did not fall back to CLAUDE_PLUGIN_ROOT: %+v", rep.findings)
 	}
 }
 
@@ -53,7 +44,7 @@ func TestPluginRootHasOnePrecedence(t *testing.T) {
 // it for another question: which copy Claude Code runs the hooks from.
 func TestOneOwnerOfThePluginRoot(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
-	allowed := map[string]int{"skill_files.go": 1, "doctor_install.go": 1}
+	allowed := map[string]int{"skill_files.go": 1}
 	for _, p := range files {
 		if strings.HasSuffix(p, "_test.go") {
 			continue

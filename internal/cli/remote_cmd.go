@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
 )
@@ -17,10 +18,6 @@ import (
 // from the user's settings (the user file and CEREBRO_* variables), never
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.
-
-// projectPlaceholder in long.remote is replaced by the project's folder
-// name: one user setting names a remote per project.
-const projectPlaceholder = "{project}"
 
 // userRemote returns the user's value of key (long.remote or org.remote):
 // where memory is sent is the person's choice alone, and one user setting
@@ -37,29 +34,11 @@ func (f *Factory) userRemote(key string) (string, error) {
 
 // longRemoteFor expands long.remote for the project at root.
 func longRemoteFor(remote, root string) (string, error) {
-	if !strings.Contains(remote, projectPlaceholder) {
-		return "", withHint(fmt.Errorf("long.remote %q does not name the project: every project's memory needs a remote of its own", remote),
-			`put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
+	url, err := longterm.RemoteFor(remote, root)
+	if err != nil {
+		return "", withHint(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
 	}
-	return strings.ReplaceAll(remote, projectPlaceholder, remoteName(filepath.Base(root))), nil
-}
-
-// remoteName keeps a folder name to what a URL path holds safely.
-func remoteName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	out := strings.Trim(b.String(), "-.")
-	if out == "" {
-		return "project"
-	}
-	return out
+	return url, nil
 }
 
 // syncLine says a sync's outcome in one line.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
@@ -63,11 +62,6 @@ exactly what would be written and run.`,
 	return cmd
 }
 
-// scheduleEnvKeys are passed to scheduler commands; nothing else of the
-// environment is, and the PATH among them is the one commands are found on.
-var scheduleEnvKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS",
-	"XDG_CONFIG_HOME", "LANG", "TMPDIR", "SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP"}
-
 // validate checks the flags before any scheduler is asked or written to.
 func (opts *ScheduleOptions) validate() error {
 	if opts.OS != "" {
@@ -92,24 +86,11 @@ func scheduleRun(opts *ScheduleOptions) error {
 	if opts.OS != "" {
 		goos = opts.OS
 	}
-	ex := &schedule.Executor{}
-	for _, k := range scheduleEnvKeys {
-		if v := opts.Getenv(k); v != "" {
-			ex.Env = append(ex.Env, k+"="+v)
-		}
+	ex := schedule.NewExecutor(opts.Getenv)
+	base, err := schedule.UserTarget(opts.Getenv)
+	if err != nil {
+		return withHint(fmt.Errorf("schedule: %w", err), "set HOME")
 	}
-	home := opts.Getenv("HOME")
-	if home == "" {
-		home = opts.Getenv("USERPROFILE")
-	}
-	if home == "" {
-		return withHint(fmt.Errorf("schedule: no home folder (HOME is not set)"), "set HOME")
-	}
-	configHome := opts.Getenv("XDG_CONFIG_HOME")
-	if configHome == "" {
-		configHome = filepath.Join(home, ".config")
-	}
-	base := schedule.Target{Home: home, ConfigHome: configHome}
 	backends, err := ex.Backends(goos)
 	if err != nil {
 		return err
@@ -121,19 +102,7 @@ func scheduleRun(opts *ScheduleOptions) error {
 		if opts.JSON {
 			return writeDeskJSON(opts.Out, map[string]any{"entries": sts})
 		}
-		for _, st := range sts {
-			if !st.Installed {
-				fmt.Fprintf(opts.Out, "not installed (scheduler: %s)\n", st.Backend)
-				if st.Detail != "" {
-					fmt.Fprintf(opts.Out, "  %s\n", st.Detail)
-				}
-				continue
-			}
-			fmt.Fprintf(opts.Out, "installed: %s, daily at %s\n  %s\n", st.Backend, orUnknown(st.When), st.Where)
-			if st.Detail != "" {
-				fmt.Fprintf(opts.Out, "  %s\n", strings.ReplaceAll(st.Detail, "\n", "\n  "))
-			}
-		}
+		schedule.WriteStatuses(opts.Out, sts)
 		return nil
 	case "install":
 		exe, err := executablePath(opts.Executable)
@@ -173,13 +142,6 @@ func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.P
 	return nil
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "an unreadable time"
-	}
-	return s
-}
-
 // executablePath is memhook's own absolute path, with symlinks resolved so
 // that the entry survives a moved link.
 func executablePath(exe string) (string, error) {
@@ -199,7 +161,7 @@ func executablePath(exe string) (string, error) {
 func scheduleTime(opts *ScheduleOptions) (int, int, error) {
 	if opts.At == "" {
 		eff := opts.Config("")
-		at, _ := nightTime(eff)
+		at, _ := schedule.NightTime(eff)
 		t, _ := time.Parse("15:04", at)
 		return t.Hour(), t.Minute(), nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/serve"
 )
 
 // deskProjects registers, on one desk, this project (billing) and four
@@ -233,7 +234,7 @@ func TestServeSearchAcrossProjects(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
-	for i := 0; i < 100 && !answering(context.Background(), addr); i++ {
+	for i := 0; i < 100 && !serve.Answering(context.Background(), addr); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
 	get := func(query string) (int, string) {

@@ -2,23 +2,17 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -89,7 +83,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 	return serve.New(serve.Options{
 		Addr: opts.Addr, Now: f.Now, Log: f.Err, Limits: opts.Limits,
 		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
-		Projects: func() []serve.Project { return registeredProjects(f.Paths.Registry()) },
+		Projects: func() []serve.Project { return serve.Registered(f.Paths.Registry()) },
 		SkillsDirs: func(r string) []serve.SkillsDir {
 			if opts.SkillsDir != "" && r == root {
 				return []serve.SkillsDir{{Dir: opts.SkillsDir, Source: "folder"}}
@@ -122,7 +116,13 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		},
 		OpenBox: f.openBox,
 		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
-			return f.searchProject(ctx, q.Root, q.Text, search.Scope(q.Scope), q.Limit)
+			// `memhook search --scope project` (or projects): the indexes
+			// caught up within the budget, then searched.
+			s, err := f.memoryRoots(q.Root, "", string(search.Scope(q.Scope)))
+			if err != nil {
+				return nil, err
+			}
+			return s.memory.Query(ctx, q.Text, q.Limit, f.Now(), nil)
 		},
 		Rollup: func() *rollup.Report {
 			eff := f.Config("")
@@ -132,41 +132,6 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			})
 		},
 	})
-}
-
-// registeredProjects are the desk's registered projects, the only others
-// a server shows: an entry must name an absolute folder that is a
-// directory (a registry that cannot be read lists none).
-func registeredProjects(path string) []serve.Project {
-	reg, err := registry.Read(path)
-	if err != nil {
-		return nil
-	}
-	var out []serve.Project
-	for _, e := range reg.Projects {
-		if e.ID == "" || !filepath.IsAbs(e.Path) {
-			continue
-		}
-		if st, err := os.Stat(e.Path); err != nil || !st.IsDir() {
-			continue
-		}
-		name := e.Name
-		if name == "" {
-			name = filepath.Base(e.Path)
-		}
-		out = append(out, serve.Project{ID: e.ID, Name: name, Root: filepath.Clean(e.Path)})
-	}
-	return out
-}
-
-// searchProject is `memhook search --scope project` (or projects): the
-// indexes caught up within the budget, then searched.
-func (f *Factory) searchProject(ctx context.Context, root, query string, scope search.Scope, limit int) (*search.Response, error) {
-	s, err := f.memoryRoots(root, "", string(scope))
-	if err != nil {
-		return nil, err
-	}
-	return s.memory.Query(ctx, query, limit, f.Now(), nil)
 }
 
 // checkServeAddr validates --addr: host:port, and on loopback unless the
@@ -230,64 +195,6 @@ func ServeWith(ctx context.Context, sys System, opts ServeOptions) error {
 	return serveRun(ctx, &opts)
 }
 
-// answering reports whether a memhook server answers at addr.
-func answering(ctx context.Context, addr string) bool {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/en/settings?section=memory-test", nil)
-	if err != nil {
-		return false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
-
-// servedProject is one project a running server lists.
-type servedProject struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Root  string `json:"root"`
-	Start bool   `json:"start"`
-}
-
-// served asks the server at addr which projects it shows; ok is false
-// when nothing answers there, and the list is empty when what answers is
-// not a memhook server that lists them.
-func served(ctx context.Context, addr string) (list []servedProject, ok bool) {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/api/v1/projects", nil)
-	if err != nil {
-		return nil, false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, false
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Projects []servedProject `json:"projects"`
-	}
-	if resp.StatusCode == http.StatusOK && json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out) == nil {
-		return out.Projects, true
-	}
-	return nil, true
-}
-
-// playgroundURL is the playground of project id on the server at addr;
-// start says it is the project that server was started for.
-func playgroundURL(addr, id string, start bool) string {
-	u := "http://" + addr + "/en/settings?section=memory-test"
-	if !start {
-		u += "&project=" + url.QueryEscape(id)
-	}
-	return u
-}
-
 // serveBackground starts `memhook serve` detached, its output in the
 // state dir's logs/serve.log, and waits until it answers. A server that
 // already shows this project is reused; one that shows another project
@@ -302,44 +209,18 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		return err
 	}
 	id, name := project.ID(root), filepath.Base(root)
-	host, port, _ := net.SplitHostPort(opts.Addr)
-	first, _ := strconv.Atoi(port)
-	var others []string
-	addr := ""
-	for i := 0; i < 10; i++ {
-		try := net.JoinHostPort(host, strconv.Itoa(first+i))
-		list, up := served(ctx, try)
-		if !up {
-			if ln, err := net.Listen("tcp", try); err == nil {
-				ln.Close()
-				addr = try
-				break
-			}
-			continue // taken by something that does not speak HTTP
-		}
-		for _, p := range list {
-			if p.ID == id {
-				fmt.Fprintf(opts.Out, "memhook serve: already serving %s (%s) at %s\n", name, root, playgroundURL(try, id, p.Start))
-				return nil
-			}
-		}
-		if first == 0 {
-			break
-		}
-		shows := "another program"
-		for _, p := range list {
-			if p.Start {
-				shows = "project " + p.Name
-			}
-		}
-		others = append(others, try+" ("+shows+")")
+	place := serve.FindPlace(ctx, opts.Addr, id)
+	if place.Running {
+		fmt.Fprintf(opts.Out, "memhook serve: already serving %s (%s) at %s\n", name, root, serve.PlaygroundURL(place.Addr, id, place.Start))
+		return nil
 	}
+	addr := place.Addr
 	if addr == "" {
-		return withHint(fmt.Errorf("serve: no free address for %s from %s on: %s", name, opts.Addr, strings.Join(others, ", ")), "choose a free port with --addr 127.0.0.1:PORT")
+		return withHint(fmt.Errorf("serve: no free address for %s from %s on: %s", name, opts.Addr, strings.Join(place.Others, ", ")), "choose a free port with --addr 127.0.0.1:PORT")
 	}
-	if len(others) > 0 {
+	if len(place.Others) > 0 {
 		fmt.Fprintf(opts.Out, "memhook serve: %s cannot show %s: a server started in another project shows only that project and the org desk's registered ones (`memhook long on` registers this one)\n",
-			strings.Join(others, ", "), name)
+			strings.Join(place.Others, ", "), name)
 	}
 	if err := safefs.MkdirAll(opts.Paths.Logs()); err != nil {
 		return fmt.Errorf("serve: make the log folder: %w", err)
@@ -361,19 +242,9 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
 	}
 	pid := cmd.Process.Pid
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-exited:
-			return withHint(fmt.Errorf("serve: the server exited at once (%v)", err), "see "+logPath)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if answering(ctx, addr) {
-			fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, playgroundURL(addr, id, true), pid, pid, logPath)
-			return nil
-		}
+	if err := serve.WaitAnswering(ctx, cmd, addr); err != nil {
+		return withHint(fmt.Errorf("serve: %w", err), "see "+logPath)
 	}
-	return withHint(fmt.Errorf("serve: the server did not answer at %s within 10 s", addr), "see "+logPath)
+	fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, serve.PlaygroundURL(addr, id, true), pid, pid, logPath)
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/serve"
 )
 
 // TestServeBackgroundFindsRunningServer: the slash command's
@@ -37,7 +38,7 @@ func TestServeBackgroundFindsRunningServer(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
-	for i := 0; i < 50 && !answering(context.Background(), addr); i++ {
+	for i := 0; i < 50 && !serve.Answering(context.Background(), addr); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
 	stdout, stderr, code := run(t, env, "", "serve", "--background", "--addr", addr, "--project", proj)
@@ -87,7 +88,7 @@ func TestServeBackgroundInAnotherProject(t *testing.T) {
 	}()
 	defer func() { cancel(); <-done }()
 	addr := ln.Addr().String()
-	for i := 0; i < 50 && !answering(context.Background(), addr); i++ {
+	for i := 0; i < 50 && !serve.Answering(context.Background(), addr); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if !strings.Contains(out.String(), "serving alpha ("+a+") at http://"+addr) {
@@ -121,8 +122,7 @@ func TestServeBackgroundInAnotherProject(t *testing.T) {
 	if !strings.Contains(got, addr+" (project alpha) cannot show bravo") || !strings.Contains(got, "serving bravo ("+b+") at http://"+next+"/en/settings?section=memory-test") || pid == nil {
 		t.Fatalf("for an unregistered project:\n%s", got)
 	}
-	list, up := served(context.Background(), next)
-	if !up || len(list) == 0 || list[0].ID != project.ID(b) || !list[0].Start {
-		t.Errorf("the server at %s lists %+v", next, list)
+	if pl := serve.FindPlace(context.Background(), next, project.ID(b)); !pl.Running || !pl.Start || pl.Addr != next {
+		t.Errorf("the server at %s is not found showing bravo as its own: %+v", next, pl)
 	}
 }

@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
@@ -83,21 +81,11 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 		}
 		dirs = o.skillDirs(root)
 	}
-	var firstErr error
-	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, o.Name)); err != nil {
-			continue
-		}
-		ref, err := skill.Named(d, o.Name)
-		if err == nil {
-			return ref, nil
-		}
-		firstErr = err
+	ref, err := skill.Find(dirs, o.Name)
+	if err != nil {
+		return ref, withHint(err, "name the skills folder with --skills-dir")
 	}
-	if firstErr == nil {
-		firstErr = fmt.Errorf("skill %q not found in %v", o.Name, dirs)
-	}
-	return skill.Ref{}, withHint(firstErr, "name the skills folder with --skills-dir")
+	return ref, nil
 }
 
 // validate checks the flags before the skill is looked up.
@@ -175,17 +163,8 @@ func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 		if err != nil {
 			return err
 		}
-		own := filepath.Join(root, ".claude", "skills")
-		if ref.Root != own {
-			active, err := evolve.ReadSkill(ref.File)
-			if err != nil {
-				return fmt.Errorf("skill candidate %s: read the active version: %w", opts.Name, err)
-			}
-			copyRef := skill.Ref{Root: own, Name: ref.Name, File: filepath.Join(own, ref.Name, "SKILL.md")}
-			if err := atomicfile.Write(copyRef.File, active, 0o644); err != nil {
-				return fmt.Errorf("skill candidate %s: make the evolving copy: %w", opts.Name, err)
-			}
-			ref, also = copyRef, []string{copyRef.File}
+		if ref, also, err = evolve.EvolvingCopy(ref, filepath.Join(root, ".claude", "skills")); err != nil {
+			return fmt.Errorf("skill candidate %s: %w", opts.Name, err)
 		}
 	}
 	c, res, err := evolve.AddCandidate(ref, opts.ID, text, opts.Now(), also...)

@@ -23,8 +23,8 @@ func TestWritesGoThroughSafefs(t *testing.T) {
 	allowed := map[string]string{
 		"internal/store/safefs":             "the layer itself",
 		"internal/testfile":                 "test fixtures, in temp dirs",
-		"internal/cli/commands_cmd.go":      "installs the slash commands into the user's own ~/.claude/commands",
-		"internal/cli/doctor_mcp.go":        "a throwaway state dir of its own",
+		"internal/shortcmd/shortcmd.go":     "installs the slash commands into the user's own ~/.claude/commands",
+		"internal/doctor/mcp.go":            "a throwaway state dir of its own",
 		"internal/org/schedule/executor.go": "the user's launchd or systemd unit, outside every memory root",
 		"internal/skills/evolve/decide.go":  "a skill candidate's folder under the user's skills",
 	}

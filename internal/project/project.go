@@ -9,11 +9,12 @@
 package project
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Root returns the project root for dir. dir must exist.
@@ -46,17 +47,21 @@ func Root(dir string) (string, error) {
 	}
 }
 
+// gitFileBytes bounds a .git file and a commondir: one path each.
+const gitFileBytes = 16 << 10
+
 // mainOfWorktree follows a ".git" file ("gitdir: <main>/.git/worktrees/<n>")
 // and the worktree's commondir back to the main repository's work tree.
 // Submodules also use a .git file, pointing into the superproject's
 // .git/modules; those have no commondir and stay their own project.
 func mainOfWorktree(gitFile string) (string, bool) {
-	f, err := os.Open(gitFile)
+	// Both files are the repository's, so hostile: read through safefs,
+	// small, never through a link or from a FIFO or device.
+	data, err := safefs.ReadFile(gitFile, gitFileBytes)
 	if err != nil {
 		return "", false
 	}
-	defer f.Close()
-	line, _ := bufio.NewReader(f).ReadString('\n')
+	line, _, _ := strings.Cut(string(data), "\n")
 	gitdir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
 	if !ok {
 		return "", false
@@ -65,7 +70,7 @@ func mainOfWorktree(gitFile string) (string, bool) {
 	if !filepath.IsAbs(gitdir) {
 		gitdir = filepath.Join(filepath.Dir(gitFile), gitdir)
 	}
-	common, err := os.ReadFile(filepath.Join(gitdir, "commondir"))
+	common, err := safefs.ReadFile(filepath.Join(gitdir, "commondir"), gitFileBytes)
 	if err != nil {
 		return "", false
 	}

@@ -8,8 +8,9 @@ package runlog
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -53,7 +54,7 @@ func (l *Log) Write(e Entry) error {
 		return fmt.Errorf("encode log entry: %w", err)
 	}
 	return atomicfile.WithLockTimeout(l.Path, 500*time.Millisecond, func() error {
-		if fi, err := os.Stat(l.Path); err == nil && fi.Size()+int64(len(line)) > l.MaxBytes {
+		if fi, err := safefs.Lstat(l.Path); err == nil && fi.Size()+int64(len(line)) > l.MaxBytes {
 			if err := safefs.Rename(l.Path, l.Path+".1"); err != nil {
 				return fmt.Errorf("rotate %s: %w", l.Path, err)
 			}
@@ -63,23 +64,30 @@ func (l *Log) Write(e Entry) error {
 	})
 }
 
+// maxLine bounds one line Read assembles; a longer one is skipped.
+const maxLine = 1 << 20
+
 // Read returns the entries of the current and the rotated file, oldest
-// first. Lines that do not parse (a torn write after a crash) are skipped.
+// first. Lines that do not parse (a torn write after a crash) or are over
+// maxLine are skipped; a log that is a link is refused.
 func (l *Log) Read() ([]Entry, error) {
 	var out []Entry
 	for _, p := range []string{l.Path + ".1", l.Path} {
-		f, err := os.Open(p)
-		if os.IsNotExist(err) {
+		f, err := safefs.Open(p)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return out, fmt.Errorf("read %s: %w", p, err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
+		br := bufio.NewReaderSize(f, 64<<10)
+		for {
+			line, _, err := safefs.ReadLine(br, maxLine)
+			if err != nil {
+				break // the end, or a torn last line
+			}
 			var e Entry
-			if json.Unmarshal(sc.Bytes(), &e) == nil {
+			if line != nil && json.Unmarshal(line, &e) == nil {
 				out = append(out, e)
 			}
 		}

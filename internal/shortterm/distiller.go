@@ -2,20 +2,15 @@ package shortterm
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 )
 
@@ -26,7 +21,7 @@ import (
 
 // BudgetDir holds the per-day count of claude distiller calls, under the
 // state dir.
-func BudgetDir(state string) string { return filepath.Join(state, "distiller") }
+func BudgetDir(state string) string { return filepath.Join(state, claude.UseDistiller) }
 
 // flushOptions are a flush's options with the extractive distiller.
 func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool) FlushOptions {
@@ -59,7 +54,7 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 		note := func(msg string) {
 			m.Log.Write(runlog.Entry{Time: m.Now(), Event: "distill", Session: seg.SessionID, Level: "warn", Message: msg})
 		}
-		ok, err := TakeBudget(m.Budget, m.Now(), cfg.Distiller.DailyBudget)
+		ok, err := claude.Budget{Dir: m.Budget, Limit: cfg.Distiller.DailyBudget}.Take(m.Now())
 		if err != nil || !ok {
 			note(fmt.Sprintf("claude distiller skipped (daily budget of %d calls used, or %v): extractive used", cfg.Distiller.DailyBudget, err))
 			return distill.Extractive(seg)
@@ -100,50 +95,4 @@ func redacting(cfg *config.Effective, d func(context.Context, distill.Segment) s
 		body, _ := secrets.RedactText(d(ctx, seg))
 		return body
 	}
-}
-
-// TakeBudget counts one model call against the day's limit in dir and
-// reports whether it was allowed. The count lives in one small file per
-// day (budget-YYYY-MM-DD), changed under its lock.
-func TakeBudget(dir string, day time.Time, limit int) (bool, error) {
-	if limit <= 0 {
-		return false, nil
-	}
-	path := filepath.Join(dir, "budget-"+day.Format(time.DateOnly))
-	ok := false
-	err := atomicfile.WithLock(path, func() error {
-		n, err := readCount(path)
-		if err != nil {
-			return err
-		}
-		if n >= limit {
-			return nil
-		}
-		ok = true
-		return atomicfile.Write(path, []byte(strconv.Itoa(n+1)+"\n"), 0o600)
-	})
-	if err != nil {
-		return false, fmt.Errorf("take a model call from the day's budget in %s: %w", dir, err)
-	}
-	return ok, nil
-}
-
-// BudgetUsed is the number of calls counted for day.
-func BudgetUsed(dir string, day time.Time) (int, error) {
-	return readCount(filepath.Join(dir, "budget-"+day.Format(time.DateOnly)))
-}
-
-func readCount(path string) (int, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read %s: %w", path, err)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		return 0, nil // a torn counter restarts at zero rather than block the distiller
-	}
-	return n, nil
 }

@@ -293,19 +293,6 @@ func TestKilledCaptureIsReconciled(t *testing.T) {
 	}
 }
 
-func TestBudget(t *testing.T) {
-	dir := t.TempDir()
-	for i := 0; i < 3; i++ {
-		ok, err := TakeBudget(dir, t0, 2)
-		if err != nil || ok != (i < 2) {
-			t.Fatalf("call %d: ok=%v err=%v", i, ok, err)
-		}
-	}
-	if ok, _ := TakeBudget(dir, t0.AddDate(0, 0, 1), 2); !ok {
-		t.Fatal("the budget did not reset the next day")
-	}
-}
-
 func FuzzJournal(f *testing.F) {
 	f.Add([]byte(`{"r":"user","t":"hi","ts":"2026-11-30T09:00:00Z"}` + "\n" + `{"r":"x"}` + "\n{bad"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
@@ -31,8 +32,12 @@ type Budget struct {
 	// is set, no call is allowed this night.
 	Unaccounted string `json:"unaccounted,omitempty"`
 	Failed      string `json:"-"` // a provider failure in this run: no further call
-	Stopped     bool   `json:"-"` // a call was refused in this run
-	path        string
+	// Day, when set, is the user's count of the night's calls on disk
+	// (night.max_calls a day): each allowed call takes one from it, so
+	// nights run at once in two processes never spend more together.
+	Day     *claude.Budget `json:"-"`
+	Stopped bool           `json:"-"` // a call was refused in this run
+	path    string
 }
 
 // EstimateTokens is the input-token estimate a prompt must fit before it
@@ -41,11 +46,19 @@ type Budget struct {
 func EstimateTokens(prompt string) int { return (len(prompt) + 3) / 4 }
 
 // Allow reports whether a call with this prompt fits what is left, and
-// marks the budget stopped when it does not.
+// marks the budget stopped when it does not. An allowed call is taken
+// from Day already.
 func (b *Budget) Allow(prompt string) bool {
 	if b.Failed != "" || b.Unaccounted != "" || b.Stopped || b.Calls+1 > b.MaxCalls || b.Tokens+EstimateTokens(prompt) > b.MaxTokens {
 		b.Stopped = true
 		return false
+	}
+	if b.Day != nil {
+		day, _ := time.Parse(time.DateOnly, b.Date)
+		if ok, err := b.Day.Take(day); err != nil || !ok {
+			b.Stopped = true
+			return false
+		}
 	}
 	return true
 }

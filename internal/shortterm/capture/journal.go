@@ -248,7 +248,7 @@ func (x *Session) Reconcile(st *State) error {
 // ReadJournal returns the complete entries from byte offset from and the
 // offset after the last complete line. Lines that do not parse are skipped.
 func (x *Session) ReadJournal(from int64) ([]Entry, int64, error) {
-	f, err := os.Open(x.JournalPath())
+	f, err := safefs.Open(x.JournalPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, from, nil
 	}
@@ -263,21 +263,26 @@ func (x *Session) ReadJournal(from int64) ([]Entry, int64, error) {
 	return entries, from + n, err
 }
 
+// maxJournalLine bounds one journal line a read assembles: Capture cuts
+// a message to transcript.MaxText, so a line many times that long is not
+// one Capture wrote, and is skipped.
+const maxJournalLine = 16 * transcript.MaxText
+
 // parseJournal reads complete lines; it returns the bytes they span.
 func parseJournal(r *bufio.Reader) ([]Entry, int64, error) {
 	var out []Entry
 	var n int64
 	for {
-		line, err := r.ReadBytes('\n')
+		line, size, err := safefs.ReadLine(r, maxJournalLine)
 		if errors.Is(err, io.EOF) {
 			return out, n, nil
 		}
 		if err != nil {
 			return out, n, fmt.Errorf("read journal: %w", err)
 		}
-		n += int64(len(line))
+		n += size
 		var e Entry
-		if json.Unmarshal(bytes.TrimSpace(line), &e) != nil || (e.Role != "user" && e.Role != "assistant") {
+		if line == nil || json.Unmarshal(bytes.TrimSpace(line), &e) != nil || (e.Role != "user" && e.Role != "assistant") {
 			continue
 		}
 		e.Text = strings.ToValidUTF8(e.Text, "\uFFFD")

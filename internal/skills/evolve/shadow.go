@@ -46,8 +46,8 @@ var ErrOverBudget = errors.New("the daily budget of shadow model calls is spent"
 type Shadow struct {
 	Runner  claude.Runner // Env must already be the child's environment
 	Journal runrec.Journal
-	Budget  int    // model calls per day for shadow runs
-	Memhook string // the memhook executable the arms may call for recall
+	Calls   claude.Budget // the day's model calls of shadow runs (evolution.daily_budget)
+	Memhook string        // the memhook executable the arms may call for recall
 	Vars    map[string]string
 	Now     func() time.Time
 }
@@ -66,21 +66,13 @@ type Pair struct {
 func (s Shadow) Run(ctx context.Context, parent runrec.Run, ref skill.Ref, c Candidate) (Pair, error) {
 	now := s.Now()
 	p := Pair{ID: "p" + runrec.NewID(now)[1:]}
-	if err := s.Journal.Slot(p.ID, CallsPerPair, now); err != nil {
-		return p, err
-	}
-	st, err := runrec.OpenStore(s.Journal)
+	ok, err := s.Calls.TakeN(now, CallsPerPair)
 	if err != nil {
-		return p, err
+		return p, fmt.Errorf("shadow of run %s: %w", parent.ID, err)
 	}
-	y, m, d := now.Date()
-	spent, err := st.SlotsBefore(p.ID, time.Date(y, m, d, 0, 0, 0, 0, now.Location()))
-	st.Close()
-	if err != nil {
-		return p, err
-	}
-	if spent > s.Budget {
-		return p, fmt.Errorf("shadow of run %s: %w (%d of %d)", parent.ID, ErrOverBudget, spent-CallsPerPair, s.Budget)
+	if !ok {
+		used, _ := s.Calls.Used(now)
+		return p, fmt.Errorf("shadow of run %s: %w (%d of %d)", parent.ID, ErrOverBudget, used, s.Calls.Limit)
 	}
 	active, err := ReadSkill(ref.File)
 	if err != nil {

@@ -199,11 +199,6 @@ func (j Journal) Verdict(v Verdict) error {
 	return j.append(event{T: "verdict", Verdict: &v})
 }
 
-// Slot reserves model calls of the daily budget for a shadow pair.
-func (j Journal) Slot(pair string, calls int, now time.Time) error {
-	return j.append(event{T: "slot", ID: pair, Calls: calls, Time: now})
-}
-
 // Decide records an evolution decision.
 func (j Journal) Decide(d Decision) error {
 	return j.append(event{T: "decision", Decision: &d})

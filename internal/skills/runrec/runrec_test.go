@@ -62,26 +62,6 @@ func TestStoreReplaysTheJournal(t *testing.T) {
 	}
 }
 
-func TestSlotsCountInJournalOrder(t *testing.T) {
-	j := Journal{Dir: t.TempDir()}
-	j.Slot("yesterday", 2, t0.Add(-24*time.Hour))
-	for _, p := range []string{"p1", "p2", "p3"} {
-		j.Slot(p, 2, t0)
-	}
-	s, err := OpenStore(j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	day := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
-	for p, want := range map[string]int{"p1": 2, "p2": 4, "p3": 6} {
-		if n, _ := s.SlotsBefore(p, day); n != want {
-			t.Errorf("%s: %d calls reserved up to it, want %d", p, n, want)
-		}
-	}
-}
-
-// BenchmarkAppend is what a record costs a verb or a hook.
 func BenchmarkAppend(b *testing.B) {
 	j := Journal{Dir: b.TempDir()}
 	r := Run{Time: t0, Kind: KindRecall, Request: "when does the deploy key rotate", Depth: 2, AnswerKind: "affirmative",

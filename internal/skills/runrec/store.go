@@ -7,13 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 )
+
+// maxLine bounds one journal line a replay assembles: a record clips its
+// texts far below it, so a longer line is not one of ours and is skipped.
+const maxLine = 1 << 20
 
 // Store is the queryable cache of a journal.
 type Store struct {
@@ -58,7 +62,7 @@ func (s *Store) Sync() error {
 		return fmt.Errorf("create run records schema: %w", err)
 	}
 	size := int64(0)
-	if st, err := os.Stat(s.journal.Path()); err == nil {
+	if st, err := safefs.Lstat(s.journal.Path()); err == nil {
 		size = st.Size()
 	}
 	tx, err := s.db.Begin()
@@ -80,7 +84,7 @@ func (s *Store) Sync() error {
 		}
 		off = 0
 	}
-	f, err := os.Open(s.journal.Path())
+	f, err := safefs.Open(s.journal.Path())
 	if err != nil {
 		return fmt.Errorf("read run journal: %w", err)
 	}
@@ -90,7 +94,7 @@ func (s *Store) Sync() error {
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, n, err := safefs.ReadLine(br, maxLine)
 		if errors.Is(err, io.EOF) {
 			break // a partial last line waits for its writer
 		}
@@ -98,10 +102,10 @@ func (s *Store) Sync() error {
 			return fmt.Errorf("read run journal: %w", err)
 		}
 		seq := off
-		off += int64(len(line))
+		off += n
 		var e event
-		if json.Unmarshal(line, &e) != nil {
-			continue // a torn or foreign line is skipped, never fatal
+		if line == nil || json.Unmarshal(line, &e) != nil {
+			continue // a torn, foreign or overlong line is skipped, never fatal
 		}
 		if err := apply(tx, seq, e); err != nil {
 			return fmt.Errorf("replay run journal at byte %d: %w", seq, err)
@@ -243,25 +247,6 @@ func (s *Store) Get(id string) (Run, bool, error) {
 		}
 	}
 	return r, true, nil
-}
-
-// SlotsBefore sums the model calls reserved since since by slots written
-// before (or at) the slot of pair, in journal order: a reservation beyond
-// the budget is told so, whichever process reads first.
-func (s *Store) SlotsBefore(pair string, since time.Time) (int, error) {
-	var seq sql.NullInt64
-	s.db.QueryRow(`SELECT MIN(seq) FROM slots WHERE pair=?`, pair).Scan(&seq)
-	q := `SELECT COALESCE(SUM(calls),0) FROM slots WHERE time>=?`
-	args := []any{since.UTC().Format(tsLayout)}
-	if seq.Valid {
-		q += ` AND seq<=?`
-		args = append(args, seq.Int64)
-	}
-	var n int
-	if err := s.db.QueryRow(q, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count shadow calls: %w", err)
-	}
-	return n, nil
 }
 
 // Decisions lists evolution decisions, newest first.

@@ -1,4 +1,4 @@
-package cli
+package shortcmd
 
 import (
 	"errors"
@@ -9,29 +9,30 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// shortText is the short command install writes for name from the
-// checkout at root.
-func shortText(root, name string) (string, error) {
+// Text is the short command install writes for name from the checkout at
+// root; names are every short command, whose /cerebro:NAME mentions
+// become /NAME.
+func Text(root, name string, names []string) (string, error) {
 	src := filepath.Join(root, "commands", name+".md")
 	data, err := safefs.ReadFile(src, 64<<10)
 	if err != nil {
 		return "", fmt.Errorf("read the plugin's %s: %w", src, err)
 	}
-	text, err := shortCommandText(string(data), root)
+	text, err := commandText(string(data), root, names)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", src, err)
 	}
 	return text, nil
 }
 
-// shortCommandText turns the plugin's command into the user-level one:
-// the plugin's paths become the checkout's absolute path, the state dir
-// is left to memhook's default (the installed plugin's data dir, which
-// its hooks use), /cerebro:NAME becomes /NAME, and the marker is added.
-// A short command is the person's way to type the plugin's: the model is
+// commandText turns the plugin's command into the user-level one: the
+// plugin's paths become the checkout's absolute path, the state dir is
+// left to memhook's default (the installed plugin's data dir, which its
+// hooks use), /cerebro:NAME becomes /NAME, and the marker is added. A
+// short command is the person's way to type the plugin's: the model is
 // offered the plugin's /cerebro:NAME already, so the short one is hidden
 // from it (disable-model-invocation) and costs no request any context.
-func shortCommandText(plugin, root string) (string, error) {
+func commandText(plugin, root string, names []string) (string, error) {
 	if !strings.HasPrefix(plugin, "---\n") {
 		return "", errors.New("no frontmatter")
 	}
@@ -43,10 +44,10 @@ func shortCommandText(plugin, root string) (string, error) {
 	if strings.Contains("\n"+front+"\n", "\ndisable-model-invocation:") {
 		hide = "" // the plugin's command says it already
 	}
-	t := "---\n" + shortMarker + "\n" + hide + plugin[4:]
+	t := "---\n" + Marker + "\n" + hide + plugin[4:]
 	t = strings.ReplaceAll(t, ` --state-dir "${CLAUDE_PLUGIN_DATA}"`, "")
 	t = strings.ReplaceAll(t, "${CLAUDE_PLUGIN_ROOT}", filepath.ToSlash(root))
-	for _, n := range ShortCommands {
+	for _, n := range names {
 		t = strings.ReplaceAll(t, "/cerebro:"+n, "/"+n)
 	}
 	if strings.Contains(t, "${CLAUDE_PLUGIN_") {

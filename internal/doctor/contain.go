@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 // .git in memory_long/ or the desk that is not their own repository
 // (cerebro commits nothing). A cloned repository can plant either; the
 // hooks skip them silently, so doctor is where a person learns of them.
-func checkContainment(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
+func checkContainment(rep *Report, env *Env) {
 	refused := 0
 	check := func(root string, dirs []string) {
 		for _, d := range dirs {
@@ -42,14 +42,14 @@ func checkContainment(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 				target, _ := os.Readlink(d)
 				what = "is a link to " + target + ", outside " + root
 			}
-			rep.add("warn", "remove it (a repository may have planted it), then run `memhook doctor` again",
+			rep.Add("warn", "remove it (a repository may have planted it), then run `memhook doctor` again",
 				"refused: %s %s; cerebro reads and writes nothing there", d, what)
 		}
 	}
 	repo := func(dir, whose string) {
 		if err := gitrepo.CheckOwn(dir); errors.Is(err, gitrepo.ErrForeign) {
 			refused++
-			rep.add("warn", "remove "+filepath.Join(dir, ".git")+" (a repository may have planted it); cerebro then starts a history of its own",
+			rep.Add("warn", "remove "+filepath.Join(dir, ".git")+" (a repository may have planted it); cerebro then starts a history of its own",
 				"refused: %v; cerebro commits nothing into %s", err, whose)
 		}
 	}
@@ -59,15 +59,15 @@ func checkContainment(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
 			subfolders(l.LongDir())...))
 		repo(l.LongDir(), "long-term memory's history")
 	}
-	if home := opts.Paths.Home; home != "" {
-		check(home, append([]string{filepath.Join(home, ".claude"), opts.Paths.DeskShortDir()}, subfolders(home)...))
+	if home := env.Paths.Home; home != "" {
+		check(home, append([]string{filepath.Join(home, ".claude"), env.Paths.DeskShortDir()}, subfolders(home)...))
 		repo(home, "the org vault's history")
 	}
-	if st := opts.Paths.State; st != "" {
+	if st := env.Paths.State; st != "" {
 		check(st, subfolders(st))
 	}
 	if refused == 0 {
-		rep.add("ok", "", "containment: every memory folder resolves inside its root (project, desk, state dir)")
+		rep.Add("ok", "", "containment: every memory folder resolves inside its root (project, desk, state dir)")
 	}
 }
 

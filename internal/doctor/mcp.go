@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"context"
@@ -11,44 +11,31 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/mcp"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 )
 
-// mcpToolPrefix is what Claude Code names the plugin's MCP tools:
-// mcp__plugin_<plugin>_<server>__<tool>, the server being "memory" in the
-// plugin's .mcp.json.
-const mcpToolPrefix = "mcp__plugin_cerebro_memory"
-
 // checkMCP starts `memhook mcp` as Claude Code does and asks it for its
 // tools: the tools are there when it answers. It names the Bash fallback
 // the skills and commands keep, whether a permission rule lets the tools
-// run without asking, and extreme recall's budget for the day.
-func checkMCP(rep *doctorReport, opts *DoctorOptions, env *doctorEnv) {
+// run without asking.
+func checkMCP(rep *Report, env *Env) {
 	fallback := "the skills and commands fall back to Bash (" + filepath.Join("scripts", "memhook") + " recall, remember, search, get)"
-	if n, tokens, ms, err := probeMCP(opts.Factory, env.root); err != nil {
-		rep.add("warn", "run `memhook mcp` in a terminal to see why it stops (it waits for JSON-RPC on stdin; ctrl-D ends it); "+fallback,
+	if n, tokens, ms, err := probeMCP(env, env.root); err != nil {
+		rep.Add("warn", "run `memhook mcp` in a terminal to see why it stops (it waits for JSON-RPC on stdin; ctrl-D ends it); "+fallback,
 			"memory tools (MCP server memhook mcp): %v", err)
 	} else {
-		rep.add("ok", "", "memory tools: memhook mcp starts and lists %d tools in %d ms (~%d tokens of context, target %d); if it is down, %s",
+		rep.Add("ok", "", "memory tools: memhook mcp starts and lists %d tools in %d ms (~%d tokens of context, target %d); if it is down, %s",
 			n, ms, tokens, mcp.TokenTarget, fallback)
 	}
-	reportMCPPermission(rep, opts.Factory, env.root)
-	limit := opts.researchDailyLimit()
-	used, _ := shortterm.BudgetUsed(opts.researchBudgetDir(), env.now)
-	level, hint := "ok", ""
-	if used >= limit {
-		level, hint = "warn", "the budget renews tomorrow; raise recall.extreme_daily_calls in "+filepath.Join("~", ".config", "cerebro", "config.toml")+" to spend more"
-	}
-	rep.add(level, hint, "extreme recall: %d of %d model calls spent today (recall.extreme_daily_calls)", used, limit)
+	reportMCPPermission(rep, env, env.root)
 }
 
 // probeMCP runs this memhook's mcp server on a state dir of its own (so
 // that doctor changes nothing), initializes a session and lists the tools.
-func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) {
-	if f.Executable == "" {
+func probeMCP(env *Env, root string) (tools, tokens int, ms int64, err error) {
+	if env.Executable == "" {
 		return 0, 0, 0, fmt.Errorf("not checked: the path of this memhook is unknown")
 	}
 	if root == "" {
@@ -61,18 +48,18 @@ func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) 
 	defer os.RemoveAll(state)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, f.Executable, "mcp", "--project", root)
-	for _, kv := range f.Environ() {
+	cmd := exec.CommandContext(ctx, env.Executable, "mcp", "--project", root)
+	for _, kv := range env.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); k != "CLAUDE_PLUGIN_DATA" && k != "CEREBRO_STATE_DIR" {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	cmd.Env = append(cmd.Env, "CEREBRO_STATE_DIR="+state)
 	start := time.Now()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "memhook-doctor", Version: Version}, nil).
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "memhook-doctor", Version: env.Version}, nil).
 		Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		return 0, 0, 0, fmt.Errorf("start %s mcp: %w", f.Executable, err)
+		return 0, 0, 0, fmt.Errorf("start %s mcp: %w", env.Executable, err)
 	}
 	defer cs.Close()
 	res, err := cs.ListTools(ctx, nil)
@@ -84,15 +71,12 @@ func probeMCP(f *Factory, root string) (tools, tokens int, ms int64, err error) 
 	return len(res.Tools), tokens, ms, err
 }
 
-// mcpTools are the plugin's tools, as the server names them.
-var mcpTools = []string{"memory_search", "memory_get", "recall", "remember"}
-
 // reportMCPPermission says which memory tools run without asking, by which
 // settings file's rule, and which ask before their first use.
-func reportMCPPermission(rep *doctorReport, f *Factory, root string) {
+func reportMCPPermission(rep *Report, env *Env, root string) {
 	var free, asks, files, rules []string
-	for _, tool := range mcpTools {
-		where, rule := mcpAllowedBy(f, root, mcpToolPrefix+"__"+tool)
+	for _, tool := range mcp.Tools {
+		where, rule := mcpAllowedBy(env, root, mcp.ToolPrefix+"__"+tool)
 		if where == "" {
 			asks = append(asks, tool)
 			continue
@@ -107,13 +91,13 @@ func reportMCPPermission(rep *doctorReport, f *Factory, root string) {
 	}
 	switch {
 	case len(asks) == 0 && len(rules) == 1:
-		rep.add("ok", "", "memory tools run without asking: %s allows %s", files[0], rules[0])
+		rep.Add("ok", "", "memory tools run without asking: %s allows %s", files[0], rules[0])
 	case len(free) == 0:
-		rep.add("ok", "", "memory tools ask before their first use in a session, and -p refuses them (the plugin cannot grant itself permission); `memhook permissions install` (make install runs it) allows the read-only memory_search and memory_get; to allow all four, add %q to permissions.allow in %s", mcpToolPrefix, userSettingsFile(f))
+		rep.Add("ok", "", "memory tools ask before their first use in a session, and -p refuses them (the plugin cannot grant itself permission); `memhook permissions install` (make install runs it) allows the read-only memory_search and memory_get; to allow all four, add %q to permissions.allow in %s", mcp.ToolPrefix, filepath.Join(env.ClaudeDir, "settings.json"))
 	case len(asks) == 0:
-		rep.add("ok", "", "memory tools run without asking (allowed in %s)", strings.Join(files, ", "))
+		rep.Add("ok", "", "memory tools run without asking (allowed in %s)", strings.Join(files, ", "))
 	default:
-		rep.add("ok", "", "memory tools: %s run without asking (allowed in %s); %s ask before their first use in a session", strings.Join(free, ", "), strings.Join(files, ", "), strings.Join(asks, ", "))
+		rep.Add("ok", "", "memory tools: %s run without asking (allowed in %s); %s ask before their first use in a session", strings.Join(free, ", "), strings.Join(files, ", "), strings.Join(asks, ", "))
 	}
 }
 
@@ -121,9 +105,9 @@ func reportMCPPermission(rep *doctorReport, f *Factory, root string) {
 // run without asking, and the rule (the tool's or its server's); "" when
 // none does. Project files are read through the safe file layer: a
 // repository is hostile input.
-func mcpAllowedBy(f *Factory, root, tool string) (file, rule string) {
+func mcpAllowedBy(env *Env, root, tool string) (file, rule string) {
 	// The user's own file may be a dotfiles link; a project's may not.
-	user := userSettingsFile(f)
+	user := filepath.Join(env.ClaudeDir, "settings.json")
 	if real, err := filepath.EvalSymlinks(user); err == nil {
 		user = real
 	}
@@ -137,7 +121,7 @@ func mcpAllowedBy(f *Factory, root, tool string) (file, rule string) {
 			continue
 		}
 		for _, rule := range gjson.GetBytes(data, "permissions.allow").Array() {
-			if r := rule.String(); r == mcpToolPrefix || r == tool {
+			if r := rule.String(); r == mcp.ToolPrefix || r == tool {
 				return p, r
 			}
 		}

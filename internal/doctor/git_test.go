@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"os"
@@ -26,11 +26,11 @@ func TestCheckMemoryInGitTellsTheThreeStates(t *testing.T) {
 		}
 	}
 	report := func() string {
-		rep := &doctorReport{}
+		rep := &Report{}
 		checkMemoryInGit(rep, root)
 		var b strings.Builder
-		for _, f := range rep.findings {
-			b.WriteString(f.level + " " + f.what + " | " + f.hint + "\n")
+		for _, f := range rep.Findings {
+			b.WriteString(f.Level + " " + f.What + " | " + f.Hint + "\n")
 		}
 		return b.String()
 	}

@@ -1,4 +1,4 @@
-package cli
+package doctor
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 // committed in the project's repository, ignored by it, or neither: an
 // untracked memory folder clutters `git status` and is neither shared nor
 // kept out on purpose, so the person gets a hint for both choices.
-func checkMemoryInGit(rep *doctorReport, root string) {
+func checkMemoryInGit(rep *Report, root string) {
 	if root == "" {
 		return
 	}
@@ -29,30 +29,30 @@ func checkMemoryInGit(rep *doctorReport, root string) {
 	}
 	repo, err := gitrepo.Open(root)
 	if errors.Is(err, gitrepo.ErrNoRepo) {
-		rep.add("ok", "", "project memory in git: the project is not a git repository")
+		rep.Add("ok", "", "project memory in git: the project is not a git repository")
 		return
 	}
 	if err != nil {
-		rep.add("warn", "", "project memory in git: %v", err)
+		rep.Add("warn", "", "project memory in git: %v", err)
 		return
 	}
 	for _, d := range dirs {
 		rel, err := repo.Rel(d)
 		if err != nil {
-			rep.add("warn", "", "project memory in git: %v", err)
+			rep.Add("warn", "", "project memory in git: %v", err)
 			continue
 		}
 		shown := filepath.ToSlash(rel)
 		st, err := repo.PathState(shown)
 		switch {
 		case err != nil:
-			rep.add("warn", "", "project memory in git: %s: %v", shown, err)
+			rep.Add("warn", "", "project memory in git: %s: %v", shown, err)
 		case st == gitrepo.Tracked:
-			rep.add("ok", "", "%s: committed in the project's git repository (shared with everyone who clones it)", shown)
+			rep.Add("ok", "", "%s: committed in the project's git repository (shared with everyone who clones it)", shown)
 		case st == gitrepo.Ignored:
-			rep.add("ok", "", "%s: ignored by the project's git repository (stays on this machine)", shown)
+			rep.Add("ok", "", "%s: ignored by the project's git repository (stays on this machine)", shown)
 		default:
-			rep.add("warn", "share it: git add "+shown+" && git commit; or keep it local: add /"+shown+"/ to .gitignore (see docs/short-term.md, \"Should memory be committed?\")",
+			rep.Add("warn", "share it: git add "+shown+" && git commit; or keep it local: add /"+shown+"/ to .gitignore (see docs/short-term.md, \"Should memory be committed?\")",
 				"%s: neither committed nor ignored by the project's git repository", shown)
 		}
 	}
