@@ -359,3 +359,23 @@ func TestTracebackNamesItsError(t *testing.T) {
 		t.Errorf("not done: %q", got)
 	}
 }
+
+// TestRunnerNamedByItsVerdict: a test file written by a here-document
+// and run in the same command names no runner; its verdict's format does,
+// so a failing run of it and the runner's later passing run are one test
+// run whose newest verdict stands, and no stale "tests failing" is open.
+func TestRunnerNamedByItsVerdict(t *testing.T) {
+	body := newSession(t).
+		user("add a test for the tie-break, test first").
+		bash("cat >> tests/test_table.py <<'EOF'\ndef test_tie():\n    assert order() == ['a', 'b']\nEOF\n.venv/bin/python -m pytest -q", failed("FAILED tests/test_table.py::test_tie\n1 failed, 9 passed in 0.05s")).
+		edit("/p/src/table.py", ok("The file has been updated.")).
+		bash(".venv/bin/python -m pytest -q", ok("10 passed in 0.06s")).
+		say("Green.").
+		body()
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 10 passed, 0 failed (10 passed in 0.06s); 1 earlier run failed: test_tie"}) {
+		t.Errorf("done: %q\n%s", got, body)
+	}
+	assertNone(t, body, daily.HeadNotDone, "tests")
+	assertNone(t, body, daily.HeadOpen, "tests failing")
+	assertNone(t, body, daily.HeadDone, "cat >>")
+}

@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"cmp"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -212,7 +213,11 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			if r.OK() {
 				if cmd, ok := background[c.Input.TaskID]; ok {
 					if v, ok := parseVerdict(r.Text); ok {
-						recordTest(tests, &testOrder, runnerName(cmd), v, true, v.ok())
+						name := runnerOf(cmd)
+						if name == "" {
+							name = cmp.Or(v.runner, runnerName(cmd))
+						}
+						recordTest(tests, &testOrder, name, v, true, v.ok())
 					}
 				}
 			}
@@ -547,7 +552,13 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 	}
 	if runner != "" || has && key != "" {
 		notable = true
+		// A command that names no runner (a script written by a
+		// here-document, then run) is named by its verdict's format,
+		// so that its runs and the runner's own are one test run.
 		name := runner
+		if name == "" && has {
+			name = v.runner
+		}
 		if name == "" {
 			name = key
 		}
