@@ -14,7 +14,9 @@
 // then to every session's line with its open items (the latest session
 // first, today's, then the previous day's, then the timeline's), then to
 // the roll-up's open items, then to each line's detail (more of what the
-// session asked, did, decided and learned), then to today's and the
+// session asked, did, decided and learned; the room left shared equally
+// among the lines, so that every session says a little more before one
+// says much), then to today's and the
 // previous day's sections whole, newest first, then to the details of the
 // lines still shown, widened to the room left and drawn from the sections
 // not given whole, then to the rest of the roll-up; a part that does not

@@ -326,3 +326,30 @@ func TestDetailTakesTheRoomLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySessionGetsADetail: when the room left cannot give every
+// line its whole detail, it is shared: each session of the timeline says
+// what it learned, not the newest alone.
+func TestEverySessionGetsADetail(t *testing.T) {
+	l := weekLayout(t)
+	topics := []string{"importer", "exporter", "scheduler", "mailer", "billing"}
+	for i, topic := range topics {
+		var learned strings.Builder
+		for j := range 8 {
+			fmt.Fprintf(&learned, "- %s lesson %d: the %s needs its config read before the first run starts\n", topic, j, topic)
+		}
+		addSection(t, l, now.AddDate(0, 0, -6+i), topic, "### Asked\n- build the "+topic+"\n### Learned\n"+learned.String())
+	}
+	addSection(t, l, now.AddDate(0, 0, -1), "sun", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	const max = 3000
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, max)
+	for _, topic := range topics {
+		if !strings.Contains(got, "learned: "+topic+" lesson 0") {
+			t.Errorf("no detail for the %s session:\n%s", topic, got)
+		}
+	}
+}
