@@ -15,7 +15,10 @@ package timeline
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -314,6 +317,49 @@ func (x *Session) addTests(t Tests) {
 	x.Tests = append(x.Tests, t)
 }
 
+// pushItem reads a Done item that pushed one ref, "pushed <ref>
+// (<range or new branch>) to <remote>".
+var pushItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pushed (\S+) \(([^()]*)\)( to \S+)?$`) })
+
+// foldPushes says the pushes of one ref to one remote once, where the
+// first came, with their count and the newest range: a session that
+// pushed a branch after each commit pushed it, and its commits are in
+// the line already.
+func foldPushes(items []string) []string {
+	type pushes struct {
+		at, n  int
+		newest string
+	}
+	by := map[string]*pushes{}
+	var out []string
+	for _, it := range items {
+		m := pushItem().FindStringSubmatch(it)
+		if m == nil {
+			out = append(out, it)
+			continue
+		}
+		key := m[1] + m[3]
+		if p := by[key]; p != nil {
+			p.n++
+			if strings.Contains(m[2], "..") {
+				p.newest = m[2]
+			}
+			out[p.at] = "pushed " + m[1] + " ×" + strconv.Itoa(p.n)
+			if p.newest != "" {
+				out[p.at] += ", newest (" + p.newest + ")"
+			}
+			out[p.at] += m[3]
+			continue
+		}
+		by[key] = &pushes{at: len(out), n: 1}
+		if strings.Contains(m[2], "..") {
+			by[key].newest = m[2]
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
 // shipped reports a Done item that pushed or opened a pull request, in
 // the distillers' forms ("pushed origin main", "opened PR <url>").
 func shipped(item string) bool {
@@ -347,7 +393,7 @@ func (x Session) Outcome() string {
 		}
 		parts = append(parts, "committed "+strings.Join(cs, "; "))
 	}
-	for _, sh := range x.Shipped {
+	for _, sh := range foldPushes(x.Shipped) {
 		parts = append(parts, Clip(sh, subjectRunes+20))
 	}
 	for _, t := range x.Tests {
