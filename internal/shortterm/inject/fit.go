@@ -103,7 +103,9 @@ type step struct {
 // and open items, then each line's detail (the room left shared equally
 // among them), then the sections whole, newest
 // first (a line goes once its session's sections are all given whole),
-// then the roll-up's decisions and sessions.
+// then the roll-up's decisions and sessions. A session's sections come
+// whole without a gap: once one does not fit, the older ones stay in its
+// line's detail, which then speaks of them alone.
 func (p *plan) plan(lines, sections []int) {
 	take := func(is ...int) {
 		for _, i := range is {
@@ -298,6 +300,9 @@ func (p *plan) allocate(left int) {
 	for _, i := range p.long {
 		try(i)
 	}
+	// A session's sections come whole newest first and without a gap:
+	// once one does not fit, its older ones stay in the line's detail.
+	stopped := map[int]bool{}
 	for _, st := range p.steps {
 		if st.share {
 			p.shareDetails(&left, used)
@@ -334,6 +339,9 @@ func (p *plan) allocate(left int) {
 			// The last section of a line to come whole takes the line's
 			// place: what it frees counts.
 			l := x.line
+			if l >= 0 && stopped[l] {
+				continue
+			}
 			last := l >= 0 && p.pieces[l].taken && p.othersWhole(l, st.piece)
 			freed := 0
 			if last {
@@ -345,6 +353,8 @@ func (p *plan) allocate(left int) {
 				if last {
 					left += p.drop(l)
 				}
+			} else if l >= 0 {
+				stopped[l] = true
 			}
 		default:
 			if (x.what == whatItem || x.what == whatDetail) && !p.pieces[x.needs[0]].taken {

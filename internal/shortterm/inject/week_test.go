@@ -353,3 +353,31 @@ func TestEverySessionGetsADetail(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionsWholeWithoutAGap: a long session's sections come whole
+// newest first; once one does not fit, an older one does not come whole
+// after the gap, and its items are in the line's detail.
+func TestSectionsWholeWithoutAGap(t *testing.T) {
+	l := weekLayout(t)
+	add := func(at time.Time, seq int, body string) {
+		t.Helper()
+		if _, err := daily.Append(l.DailyDir(), "proj", daily.Section{Start: at, End: at.Add(10 * time.Minute), SessionID: "long", Trigger: "auto", Seq: seq, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(now.Add(-4*time.Hour), 1, "### Asked\n- build the importer\n### Decided\n- CSV before JSON (the users have spreadsheets)\n")
+	add(now.Add(-3*time.Hour), 2, "### Asked\n- add the exporter\n### Learned\n"+strings.Repeat("- the exporter's BOM confuses Excel, and a long account of why\n", 80))
+	add(now.Add(-2*time.Hour), 3, "### Asked\n- write the docs\n### Final message\n- The docs are written.\n")
+	const max = 3000
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, max)
+	if !strings.Contains(got, "## 08:00–08:10 · session long") || strings.Contains(got, "## 07:00") || strings.Contains(got, "## 06:00") {
+		t.Fatalf("the newest section alone should be whole:\n%s", got)
+	}
+	if !strings.Contains(got, "decided: CSV before JSON") {
+		t.Fatalf("the oldest section is not in the line's detail:\n%s", got)
+	}
+}
