@@ -379,3 +379,23 @@ func TestRunnerNamedByItsVerdict(t *testing.T) {
 	assertNone(t, body, daily.HeadOpen, "tests failing")
 	assertNone(t, body, daily.HeadDone, "cat >>")
 }
+
+// TestFixedThenFailingAgainKeepsTheLesson: a command that failed, was
+// fixed and then failed otherwise is Not done in its newest words, and
+// the failure the fix overcame is still a lesson.
+func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
+	body := newSession(t).
+		user("make the tool run from any directory").
+		bash("cd /tmp && review-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/u/bin/review-extract\", line 4, in <module>\nModuleNotFoundError: No module named 'review_extract'")).
+		edit("/p/pyproject.toml", ok("The file has been updated.")).
+		bash("cd /tmp && review-extract --help", ok("usage: review-extract [PR]")).
+		bash("cd /tmp && review-extract", failed("Exit code 1\nNo PR found for the current branch.")).
+		say("It runs from anywhere now; without a PR argument it needs a branch with a PR.").
+		body()
+	if got := sectionOf(body, daily.HeadLearned); !contains(got, "1 attempt failed (ModuleNotFoundError: No module named 'review_extract') before one succeeded") {
+		t.Errorf("learned: %q\n%s", got, body)
+	}
+	if got := sectionOf(body, daily.HeadNotDone); !contains(got, "No PR found for the current branch.") {
+		t.Errorf("not done: %q\n%s", got, body)
+	}
+}

@@ -370,6 +370,12 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			if last.status != transcript.StatusRejected && last.status != transcript.StatusInterrupted {
 				newestFailure = line
 			}
+			// Failures an earlier success fixed are a lesson still,
+			// though a later attempt failed otherwise.
+			if before := fixedBefore(h.attempts); before > 0 && !last.sub {
+				f.fixed = append(f.fixed, h.label+": "+plural(before, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
+					quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
+			}
 		}
 	}
 	if hasTodos {
@@ -750,6 +756,24 @@ func quoteWhy(w string) string {
 		return ""
 	}
 	return " (" + w + ")"
+}
+
+// fixedBefore counts the failed attempts before the newest success (0:
+// none, or no success).
+func fixedBefore(as []attempt) int {
+	ok := -1
+	for i, a := range as {
+		if a.status == transcript.StatusOK {
+			ok = i
+		}
+	}
+	n := 0
+	for _, a := range as[:max(ok, 0)] {
+		if a.status != transcript.StatusOK {
+			n++
+		}
+	}
+	return n
 }
 
 func firstFailure(as []attempt) attempt {
