@@ -233,6 +233,7 @@ func (p *plan) rest(l int) (timeline.Session, bool) {
 	if len(ses) != 1 {
 		return timeline.Session{}, false
 	}
+	ses[0].RequestsFirst = len(p.pieces[l].fulls) == 0
 	return ses[0], true
 }
 

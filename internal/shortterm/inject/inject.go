@@ -245,6 +245,8 @@ func Build(o Options) (string, error) {
 			}
 			head := p.addPiece(piece{out: out, text: d.date + " · " + d.rel + "\n", file: d.rel, what: whatDayHead})
 			for _, ses := range timeline.Sessions(secs) {
+				// A timeline's line stands alone for its session.
+				ses.RequestsFirst = true
 				l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
 				p.pieces[l].needs = append(p.pieces[l].needs, head)
 				lines = append(lines, l)

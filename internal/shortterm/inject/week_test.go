@@ -381,3 +381,21 @@ func TestSectionsWholeWithoutAGap(t *testing.T) {
 		t.Fatalf("the oldest section is not in the line's detail:\n%s", got)
 	}
 }
+
+// TestTimelineDetailSaysWhatElseWasAsked: a timeline's line stands alone
+// for its session, so its detail gives the session's other requests
+// before the replies' openings under them.
+func TestTimelineDetailSaysWhatElseWasAsked(t *testing.T) {
+	l := weekLayout(t)
+	answer := "  - answer: " + strings.Repeat("The importer reads the header row first and maps each column by name. ", 3) + "\n"
+	addSection(t, l, now.AddDate(0, 0, -3), "tue", "### Asked\n- write the importer\n"+answer+"- also run it on every push\n  - answer: done, the workflow runs on every push\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "sun", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 1600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 1600)
+	if !strings.Contains(got, "  - asked: also run it on every push") {
+		t.Fatalf("the timeline's detail does not say what else was asked:\n%s", got)
+	}
+}

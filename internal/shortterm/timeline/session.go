@@ -16,6 +16,7 @@ package timeline
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,7 +109,11 @@ type Session struct {
 	Tests       []Tests  // the last verdict of each runner, in order of first run
 	NotDone     []string
 	Substance   bool
-	entries     []daily.Entry
+	// RequestsFirst orders the detail's Asked with the requests before
+	// the replies' openings: for a line that stands alone for its
+	// session (a timeline's), where a few items say what else was asked.
+	RequestsFirst bool
+	entries       []daily.Entry
 }
 
 // Detail is what a reader with room to spare adds under the line, within
@@ -149,6 +154,13 @@ func (x Session) Detail(max int) []string {
 			// heading names one.
 			if len(items) > 0 && strings.HasPrefix(items[0], strings.TrimSuffix(Title(x.entries[0]), "…")) {
 				items = items[1:]
+			}
+			if x.RequestsFirst {
+				// The requests before the replies' openings under
+				// them: a short detail says what else was asked.
+				sort.SliceStable(items, func(i, j int) bool {
+					return !strings.HasPrefix(items[i], "answer: ") && strings.HasPrefix(items[j], "answer: ")
+				})
 			}
 		case daily.HeadNotDone:
 			// The first is in the line's outcome.
