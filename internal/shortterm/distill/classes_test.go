@@ -399,3 +399,26 @@ func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 }
+
+// TestRetriedEditKeepsTheReply: a turn whose edit failed and then
+// succeeded keeps its reply's opening under its request; a turn whose
+// edit never succeeded does not (Not done corrects its account).
+func TestRetriedEditKeepsTheReply(t *testing.T) {
+	body := newSession(t).
+		user("modernise the recorder").
+		edit("/p/js/recorder.js", failed("String to replace not found in file.")).
+		edit("/p/js/recorder.js", ok("The file has been updated.")).
+		say("Switched to navigator.mediaDevices.getUserMedia and removed the vendor prefixes.").
+		user("and document it in the notes").
+		edit("/p/NOTES.md", failed("String to replace not found in file.")).
+		say("Documented the new recorder in the notes.").
+		user("thanks").
+		say("You're welcome.").
+		body()
+	if !strings.Contains(body, "- modernise the recorder\n  - answer: Switched to navigator.mediaDevices.getUserMedia") {
+		t.Errorf("the retried turn lost its reply:\n%s", body)
+	}
+	if strings.Contains(body, "answer: Documented the new recorder") {
+		t.Errorf("the failed turn kept its reply:\n%s", body)
+	}
+}
