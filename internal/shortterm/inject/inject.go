@@ -17,7 +17,9 @@
 // session asked, did, decided and learned; the room left shared equally
 // among the lines, so that every session says a little more before one
 // says much), then to today's and the
-// previous day's sections whole, newest first, then to the details of the
+// previous day's sections whole, newest first (a session's without a
+// gap: once one does not fit, its older ones stay in its line's detail),
+// then to the details of the
 // lines still shown, widened to the room left and drawn from the sections
 // not given whole, then to the rest of the roll-up; a part that does not
 // fit is left out whole and named. It reads
