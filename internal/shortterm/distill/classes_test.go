@@ -359,3 +359,66 @@ func TestTracebackNamesItsError(t *testing.T) {
 		t.Errorf("not done: %q", got)
 	}
 }
+
+// TestRunnerNamedByItsVerdict: a test file written by a here-document
+// and run in the same command names no runner; its verdict's format does,
+// so a failing run of it and the runner's later passing run are one test
+// run whose newest verdict stands, and no stale "tests failing" is open.
+func TestRunnerNamedByItsVerdict(t *testing.T) {
+	body := newSession(t).
+		user("add a test for the tie-break, test first").
+		bash("cat >> tests/test_table.py <<'EOF'\ndef test_tie():\n    assert order() == ['a', 'b']\nEOF\n.venv/bin/python -m pytest -q", failed("FAILED tests/test_table.py::test_tie\n1 failed, 9 passed in 0.05s")).
+		edit("/p/src/table.py", ok("The file has been updated.")).
+		bash(".venv/bin/python -m pytest -q", ok("10 passed in 0.06s")).
+		say("Green.").
+		body()
+	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 10 passed, 0 failed (10 passed in 0.06s); 1 earlier run failed: test_tie"}) {
+		t.Errorf("done: %q\n%s", got, body)
+	}
+	assertNone(t, body, daily.HeadNotDone, "tests")
+	assertNone(t, body, daily.HeadOpen, "tests failing")
+	assertNone(t, body, daily.HeadDone, "cat >>")
+}
+
+// TestFixedThenFailingAgainKeepsTheLesson: a command that failed, was
+// fixed and then failed otherwise is Not done in its newest words, and
+// the failure the fix overcame is still a lesson.
+func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
+	body := newSession(t).
+		user("make the tool run from any directory").
+		bash("cd /tmp && review-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/u/bin/review-extract\", line 4, in <module>\nModuleNotFoundError: No module named 'review_extract'")).
+		edit("/p/pyproject.toml", ok("The file has been updated.")).
+		bash("cd /tmp && review-extract --help", ok("usage: review-extract [PR]")).
+		bash("cd /tmp && review-extract", failed("Exit code 1\nNo PR found for the current branch.")).
+		say("It runs from anywhere now; without a PR argument it needs a branch with a PR.").
+		body()
+	if got := sectionOf(body, daily.HeadLearned); !contains(got, "1 attempt failed (ModuleNotFoundError: No module named 'review_extract') before one succeeded") {
+		t.Errorf("learned: %q\n%s", got, body)
+	}
+	if got := sectionOf(body, daily.HeadNotDone); !contains(got, "No PR found for the current branch.") {
+		t.Errorf("not done: %q\n%s", got, body)
+	}
+}
+
+// TestRetriedEditKeepsTheReply: a turn whose edit failed and then
+// succeeded keeps its reply's opening under its request; a turn whose
+// edit never succeeded does not (Not done corrects its account).
+func TestRetriedEditKeepsTheReply(t *testing.T) {
+	body := newSession(t).
+		user("modernise the recorder").
+		edit("/p/js/recorder.js", failed("String to replace not found in file.")).
+		edit("/p/js/recorder.js", ok("The file has been updated.")).
+		say("Switched to navigator.mediaDevices.getUserMedia and removed the vendor prefixes.").
+		user("and document it in the notes").
+		edit("/p/NOTES.md", failed("String to replace not found in file.")).
+		say("Documented the new recorder in the notes.").
+		user("thanks").
+		say("You're welcome.").
+		body()
+	if !strings.Contains(body, "- modernise the recorder\n  - answer: Switched to navigator.mediaDevices.getUserMedia") {
+		t.Errorf("the retried turn lost its reply:\n%s", body)
+	}
+	if strings.Contains(body, "answer: Documented the new recorder") {
+		t.Errorf("the failed turn kept its reply:\n%s", body)
+	}
+}

@@ -170,23 +170,36 @@ func (t turn) answered(sc sentenceCache) bool {
 // stumbled reports whether an action of the turn (a write, an edit, a
 // command that changes something) failed or was not allowed.
 func (t turn) stumbled() bool {
+	// An action is keyed by its file or its command; one whose newest
+	// attempt in the turn succeeded was retried and done, and the
+	// reply's account of it stands.
+	failed := map[string]bool{}
 	for _, r := range t.replies {
 		for _, tool := range r.Tools {
-			if tool.Result == nil || tool.Result.OK() {
+			if tool.Result == nil {
 				continue
 			}
+			key := ""
 			switch tool.Name {
 			case "Write", "Edit", "MultiEdit", "NotebookEdit":
-				return true
+				key = "file " + tool.Target
 			case "Bash", "PowerShell":
 				cmd := tool.Input.Command
 				if cmd == "" {
 					cmd = tool.Target
 				}
-				if commandKey(cmd) != "" {
-					return true
+				if k := commandKey(cmd); k != "" {
+					key = "cmd " + k + " " + firstArg(cmd, k)
 				}
 			}
+			if key != "" {
+				failed[key] = !tool.Result.OK()
+			}
+		}
+	}
+	for _, f := range failed {
+		if f {
+			return true
 		}
 	}
 	return false

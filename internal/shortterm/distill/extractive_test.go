@@ -210,6 +210,10 @@ func TestOpenRules(t *testing.T) {
 			user("the server does not start"),
 			assistant("a1", "Let me check the logs.", transcript.Tool{Name: "Bash", Target: "tail log"}),
 		}, []string{"unanswered: the server does not start"}},
+		{"a closing line naming the command to run next", []transcript.Item{
+			user("plan the linting beads"),
+			assistant("a1", "Run `mix format` first, it is quick. Beads created: epic lint-1 with two tasks.\n\nRun `bd ready` to see available work."),
+		}, []string{"Run `bd ready` to see available work."}},
 		{"russian", []transcript.Item{
 			user("сделай экспорт"),
 			assistant("a1", "Добавил экспорт в CSV. Осталось добавить XLSX. Дальше стоит покрыть тестами."),

@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"cmp"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -212,7 +213,11 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			if r.OK() {
 				if cmd, ok := background[c.Input.TaskID]; ok {
 					if v, ok := parseVerdict(r.Text); ok {
-						recordTest(tests, &testOrder, runnerName(cmd), v, true, v.ok())
+						name := runnerOf(cmd)
+						if name == "" {
+							name = cmp.Or(v.runner, runnerName(cmd))
+						}
+						recordTest(tests, &testOrder, name, v, true, v.ok())
 					}
 				}
 			}
@@ -364,6 +369,12 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			f.notDone = append(f.notDone, line)
 			if last.status != transcript.StatusRejected && last.status != transcript.StatusInterrupted {
 				newestFailure = line
+			}
+			// Failures an earlier success fixed are a lesson still,
+			// though a later attempt failed otherwise.
+			if before := fixedBefore(h.attempts); before > 0 && !last.sub {
+				f.fixed = append(f.fixed, h.label+": "+plural(before, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
+					quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
 			}
 		}
 	}
@@ -547,7 +558,13 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 	}
 	if runner != "" || has && key != "" {
 		notable = true
+		// A command that names no runner (a script written by a
+		// here-document, then run) is named by its verdict's format,
+		// so that its runs and the runner's own are one test run.
 		name := runner
+		if name == "" && has {
+			name = v.runner
+		}
 		if name == "" {
 			name = key
 		}
@@ -739,6 +756,24 @@ func quoteWhy(w string) string {
 		return ""
 	}
 	return " (" + w + ")"
+}
+
+// fixedBefore counts the failed attempts before the newest success (0:
+// none, or no success).
+func fixedBefore(as []attempt) int {
+	ok := -1
+	for i, a := range as {
+		if a.status == transcript.StatusOK {
+			ok = i
+		}
+	}
+	n := 0
+	for _, a := range as[:max(ok, 0)] {
+		if a.status != transcript.StatusOK {
+			n++
+		}
+	}
+	return n
 }
 
 func firstFailure(as []attempt) attempt {

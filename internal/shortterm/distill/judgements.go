@@ -296,6 +296,11 @@ var (
 	)
 	// "Let me know…" hands the next step to the user; it is not a plan.
 	asksBack = phrases("let me know", "дай знать", "дайте знать")
+	// runNext: a closing line that tells the user to run a command
+	// ("Run `bd ready` to see available work.").
+	runNext = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("^(?:Run|Запустите|Выполните) `[^`]+`")
+	})
 	checkbox = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*[-*]\s+\[ \]\s+(.+)$`) })
 )
 
@@ -326,8 +331,13 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 		if !ok {
 			break
 		}
-		for _, s := range sc.of(last.Text) {
+		ss := sc.of(last.Text)
+		for k, s := range ss {
 			switch {
+			case k == len(ss)-1 && runNext().MatchString(s.text):
+				// The closing line tells the user which command to run
+				// next: the work it leads to is still to do.
+				add(s.text)
 			case planning.prefix(s.words) && !asksBack.prefix(s.words), strings.HasSuffix(s.text, ":"):
 			case isDone(s) && !openStrong.in(s.words):
 				// A completion claim is never open work.

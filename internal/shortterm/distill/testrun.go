@@ -19,6 +19,9 @@ type verdict struct {
 	// failing names the tests that failed, as the runner printed them
 	// (the first few).
 	failing []string
+	// runner is the runner whose format the verdict has ("pytest" for
+	// "27 passed in 1.48s"): the name of a run whose command names none.
+	runner string
 }
 
 func (v verdict) ok() bool { return v.failed == 0 }
@@ -128,6 +131,14 @@ func parseVerdict(out string) (verdict, bool) {
 }
 
 func parseCounts(out string) (verdict, bool) {
+	v, ok, runner := parseFormat(out)
+	v.runner = runner
+	return v, ok
+}
+
+// parseFormat reads the last verdict in out and names the runner whose
+// format it has.
+func parseFormat(out string) (verdict, bool, string) {
 	if ms := pytestLine().FindAllStringSubmatch(out, -1); ms != nil {
 		m := ms[len(ms)-1]
 		v := verdict{line: strings.TrimSpace(m[0])}
@@ -138,19 +149,19 @@ func parseCounts(out string) (verdict, bool) {
 				v.failed += atoi(c[1])
 			}
 		}
-		return v, true
+		return v, true, "pytest"
 	}
 	if ms := mixLine().FindAllStringSubmatch(out, -1); ms != nil {
 		m := ms[len(ms)-1]
 		total := atoi(m[2]) + atoi(m[3]) + atoi(m[4])
 		failed := atoi(m[5])
-		return verdict{passed: total - failed, failed: failed, line: strings.TrimSpace(m[1])}, true
+		return verdict{passed: total - failed, failed: failed, line: strings.TrimSpace(m[1])}, true, "mix test"
 	}
 	if ms := jestLine().FindAllStringSubmatch(out, -1); ms != nil {
-		return jsVerdict(ms[len(ms)-1][1]), true
+		return jsVerdict(ms[len(ms)-1][1]), true, "jest"
 	}
 	if ms := vitestLine().FindAllStringSubmatch(out, -1); ms != nil {
-		return jsVerdict(ms[len(ms)-1][1]), true
+		return jsVerdict(ms[len(ms)-1][1]), true, "vitest"
 	}
 	if ms := cargoLine().FindAllStringSubmatch(out, -1); ms != nil {
 		var v verdict
@@ -158,11 +169,11 @@ func parseCounts(out string) (verdict, bool) {
 			v.passed += atoi(m[1])
 			v.failed += atoi(m[2])
 		}
-		return v, true // the counts are the sum of every line: no one line to quote
+		return v, true, "cargo test" // the counts are the sum of every line: no one line to quote
 	}
 	if ms := rspecLine().FindAllStringSubmatch(out, -1); ms != nil {
 		m := ms[len(ms)-1]
-		return verdict{passed: atoi(m[2]) - atoi(m[3]), failed: atoi(m[3]), line: strings.TrimSpace(m[1])}, true
+		return verdict{passed: atoi(m[2]) - atoi(m[3]), failed: atoi(m[3]), line: strings.TrimSpace(m[1])}, true, "rspec"
 	}
 	if m := mochaPassing().FindStringSubmatch(out); m != nil {
 		v := verdict{passed: atoi(m[1]), line: m[1] + " passing"}
@@ -170,7 +181,7 @@ func parseCounts(out string) (verdict, bool) {
 			v.failed = atoi(f[1])
 			v.line += ", " + f[1] + " failing"
 		}
-		return v, true
+		return v, true, "mocha"
 	}
 	if m := unittestRan().FindAllStringSubmatch(out, -1); m != nil {
 		ran := atoi(m[len(m)-1][1])
@@ -181,13 +192,13 @@ func parseCounts(out string) (verdict, bool) {
 			v.passed = ran - v.failed
 			v.line = "Ran " + m[len(m)-1][1] + " tests: " + strings.TrimSpace(last[0]) + ")"
 		}
-		return v, true
+		return v, true, "unittest"
 	}
 	ok, fail := len(goOK().FindAllString(out, -1)), len(goFail().FindAllString(out, -1))
 	if ok+fail > 0 {
-		return verdict{passed: ok, failed: fail, packages: true}, true
+		return verdict{passed: ok, failed: fail, packages: true}, true, "go test"
 	}
-	return verdict{}, false
+	return verdict{}, false, ""
 }
 
 func jsVerdict(s string) verdict {

@@ -80,6 +80,7 @@ type plan struct {
 	max      int
 	weekHead int // the roll-up's heading (-1: none)
 	week     *weekInfo
+	lines    []int // every line, newest first, for the details' shares
 }
 
 func (p *plan) init() { p.weekHead = -1 }
@@ -91,6 +92,7 @@ type step struct {
 	piece   int
 	upgrade bool
 	widen   bool // the line's detail made the widest that fits
+	share   bool // every shown line's detail, each within its share of the room left
 }
 
 // plan sets the budget's order: breadth before depth. lines is every
@@ -98,9 +100,12 @@ type step struct {
 // timeline's); sections is today's and the previous day's sections, newest
 // first. First every line with its open items (the latest session's
 // outcome first, today's open items with it), then the roll-up's heading
-// and open items, then each line's detail, then the sections whole, newest
+// and open items, then each line's detail (the room left shared equally
+// among them), then the sections whole, newest
 // first (a line goes once its session's sections are all given whole),
-// then the roll-up's decisions and sessions.
+// then the roll-up's decisions and sessions. A session's sections come
+// whole without a gap: once one does not fit, the older ones stay in its
+// line's detail, which then speaks of them alone.
 func (p *plan) plan(lines, sections []int) {
 	take := func(is ...int) {
 		for _, i := range is {
@@ -112,11 +117,8 @@ func (p *plan) plan(lines, sections []int) {
 		take(p.pieces[l].items...)
 	}
 	take(p.weekOrder(false)...)
-	for _, l := range lines {
-		if p.pieces[l].detail > 0 {
-			take(p.pieces[l].detail)
-		}
-	}
+	p.lines = lines
+	p.steps = append(p.steps, step{share: true})
 	for _, f := range sections {
 		p.steps = append(p.steps, step{piece: f, upgrade: true})
 	}
@@ -231,6 +233,7 @@ func (p *plan) rest(l int) (timeline.Session, bool) {
 	if len(ses) != 1 {
 		return timeline.Session{}, false
 	}
+	ses[0].RequestsFirst = len(p.pieces[l].fulls) == 0
 	return ses[0], true
 }
 
@@ -298,7 +301,14 @@ func (p *plan) allocate(left int) {
 	for _, i := range p.long {
 		try(i)
 	}
+	// A session's sections come whole newest first and without a gap:
+	// once one does not fit, its older ones stay in the line's detail.
+	stopped := map[int]bool{}
 	for _, st := range p.steps {
+		if st.share {
+			p.shareDetails(&left, used)
+			continue
+		}
 		x := p.pieces[st.piece]
 		switch {
 		case st.widen:
@@ -330,6 +340,9 @@ func (p *plan) allocate(left int) {
 			// The last section of a line to come whole takes the line's
 			// place: what it frees counts.
 			l := x.line
+			if l >= 0 && stopped[l] {
+				continue
+			}
 			last := l >= 0 && p.pieces[l].taken && p.othersWhole(l, st.piece)
 			freed := 0
 			if last {
@@ -341,6 +354,8 @@ func (p *plan) allocate(left int) {
 				if last {
 					left += p.drop(l)
 				}
+			} else if l >= 0 {
+				stopped[l] = true
 			}
 		default:
 			if (x.what == whatItem || x.what == whatDetail) && !p.pieces[x.needs[0]].taken {
@@ -348,6 +363,50 @@ func (p *plan) allocate(left int) {
 			}
 			try(st.piece)
 		}
+	}
+}
+
+// shareDetails gives each shown line's detail an equal share of the
+// room left, up to detailRunes, newest first; what a detail leaves of its
+// share goes to the details after it. Breadth before depth: every
+// session says a little more before one says much.
+func (p *plan) shareDetails(left *int, used map[int]bool) {
+	var ls []int
+	for _, l := range p.lines {
+		if p.pieces[l].taken && p.pieces[l].detail > 0 {
+			ls = append(ls, l)
+		}
+	}
+	for k, l := range ls {
+		p.fitDetail(l, min(detailRunes, *left/(len(ls)-k)), left, used)
+	}
+}
+
+// fitDetail takes line l's detail within share runes, if it fits.
+func (p *plan) fitDetail(l, share int, left *int, used map[int]bool) {
+	d := p.pieces[l].detail
+	if runes(p.pieces[d].text) > share {
+		ses, ok := p.rest(l)
+		if !ok {
+			return
+		}
+		// A detail's rendering adds a little to its bound: the bound is
+		// lowered until the text fits the share.
+		t := ""
+		for n := share; n > 0; n -= max(n/10, 20) {
+			if t = inert.Text(renderDetail(ses.Detail(n))); runes(t) <= share {
+				break
+			}
+			t = ""
+		}
+		if t == "" {
+			return
+		}
+		p.pieces[d].text = t
+	}
+	if c := p.cost(d, used); c <= *left {
+		p.take(d, used)
+		*left -= c
 	}
 }
 

@@ -14,8 +14,12 @@
 // then to every session's line with its open items (the latest session
 // first, today's, then the previous day's, then the timeline's), then to
 // the roll-up's open items, then to each line's detail (more of what the
-// session asked, did, decided and learned), then to today's and the
-// previous day's sections whole, newest first, then to the details of the
+// session asked, did, decided and learned; the room left shared equally
+// among the lines, so that every session says a little more before one
+// says much), then to today's and the
+// previous day's sections whole, newest first (a session's without a
+// gap: once one does not fit, its older ones stay in its line's detail),
+// then to the details of the
 // lines still shown, widened to the room left and drawn from the sections
 // not given whole, then to the rest of the roll-up; a part that does not
 // fit is left out whole and named. It reads
@@ -243,6 +247,8 @@ func Build(o Options) (string, error) {
 			}
 			head := p.addPiece(piece{out: out, text: d.date + " · " + d.rel + "\n", file: d.rel, what: whatDayHead})
 			for _, ses := range timeline.Sessions(secs) {
+				// A timeline's line stands alone for its session.
+				ses.RequestsFirst = true
 				l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
 				p.pieces[l].needs = append(p.pieces[l].needs, head)
 				lines = append(lines, l)

@@ -326,3 +326,76 @@ func TestDetailTakesTheRoomLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestEverySessionGetsADetail: when the room left cannot give every
+// line its whole detail, it is shared: each session of the timeline says
+// what it learned, not the newest alone.
+func TestEverySessionGetsADetail(t *testing.T) {
+	l := weekLayout(t)
+	topics := []string{"importer", "exporter", "scheduler", "mailer", "billing"}
+	for i, topic := range topics {
+		var learned strings.Builder
+		for j := range 8 {
+			fmt.Fprintf(&learned, "- %s lesson %d: the %s needs its config read before the first run starts\n", topic, j, topic)
+		}
+		addSection(t, l, now.AddDate(0, 0, -6+i), topic, "### Asked\n- build the "+topic+"\n### Learned\n"+learned.String())
+	}
+	addSection(t, l, now.AddDate(0, 0, -1), "sun", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	const max = 3000
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, max)
+	for _, topic := range topics {
+		if !strings.Contains(got, "learned: "+topic+" lesson 0") {
+			t.Errorf("no detail for the %s session:\n%s", topic, got)
+		}
+	}
+}
+
+// TestSectionsWholeWithoutAGap: a long session's sections come whole
+// newest first; once one does not fit, an older one does not come whole
+// after the gap, and its items are in the line's detail.
+func TestSectionsWholeWithoutAGap(t *testing.T) {
+	l := weekLayout(t)
+	add := func(at time.Time, seq int, body string) {
+		t.Helper()
+		if _, err := daily.Append(l.DailyDir(), "proj", daily.Section{Start: at, End: at.Add(10 * time.Minute), SessionID: "long", Trigger: "auto", Seq: seq, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(now.Add(-4*time.Hour), 1, "### Asked\n- build the importer\n### Decided\n- CSV before JSON (the users have spreadsheets)\n")
+	add(now.Add(-3*time.Hour), 2, "### Asked\n- add the exporter\n### Learned\n"+strings.Repeat("- the exporter's BOM confuses Excel, and a long account of why\n", 80))
+	add(now.Add(-2*time.Hour), 3, "### Asked\n- write the docs\n### Final message\n- The docs are written.\n")
+	const max = 3000
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: max})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, max)
+	if !strings.Contains(got, "## 08:00–08:10 · session long") || strings.Contains(got, "## 07:00") || strings.Contains(got, "## 06:00") {
+		t.Fatalf("the newest section alone should be whole:\n%s", got)
+	}
+	if !strings.Contains(got, "decided: CSV before JSON") {
+		t.Fatalf("the oldest section is not in the line's detail:\n%s", got)
+	}
+}
+
+// TestTimelineDetailSaysWhatElseWasAsked: a timeline's line stands alone
+// for its session, so its detail gives the session's other requests
+// before the replies' openings under them.
+func TestTimelineDetailSaysWhatElseWasAsked(t *testing.T) {
+	l := weekLayout(t)
+	answer := "  - answer: " + strings.Repeat("The importer reads the header row first and maps each column by name. ", 3) + "\n"
+	addSection(t, l, now.AddDate(0, 0, -3), "tue", "### Asked\n- write the importer\n"+answer+"- also run it on every push\n  - answer: done, the workflow runs on every push\n")
+	addSection(t, l, now.AddDate(0, 0, -1), "sun", "### Asked\n- set up CI\n### Done\n- committed 0a0b0c0 ci\n")
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 1600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCap(t, got, 1600)
+	if !strings.Contains(got, "  - asked: also run it on every push") {
+		t.Fatalf("the timeline's detail does not say what else was asked:\n%s", got)
+	}
+}

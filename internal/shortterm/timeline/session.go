@@ -15,7 +15,11 @@ package timeline
 
 import (
 	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -105,7 +109,11 @@ type Session struct {
 	Tests       []Tests  // the last verdict of each runner, in order of first run
 	NotDone     []string
 	Substance   bool
-	entries     []daily.Entry
+	// RequestsFirst orders the detail's Asked with the requests before
+	// the replies' openings: for a line that stands alone for its
+	// session (a timeline's), where a few items say what else was asked.
+	RequestsFirst bool
+	entries       []daily.Entry
 }
 
 // Detail is what a reader with room to spare adds under the line, within
@@ -146,6 +154,13 @@ func (x Session) Detail(max int) []string {
 			// heading names one.
 			if len(items) > 0 && strings.HasPrefix(items[0], strings.TrimSuffix(Title(x.entries[0]), "…")) {
 				items = items[1:]
+			}
+			if x.RequestsFirst {
+				// The requests before the replies' openings under
+				// them: a short detail says what else was asked.
+				sort.SliceStable(items, func(i, j int) bool {
+					return !strings.HasPrefix(items[i], "answer: ") && strings.HasPrefix(items[j], "answer: ")
+				})
 			}
 		case daily.HeadNotDone:
 			// The first is in the line's outcome.
@@ -314,6 +329,49 @@ func (x *Session) addTests(t Tests) {
 	x.Tests = append(x.Tests, t)
 }
 
+// pushItem reads a Done item that pushed one ref, "pushed <ref>
+// (<range or new branch>) to <remote>".
+var pushItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^pushed (\S+) \(([^()]*)\)( to \S+)?$`) })
+
+// foldPushes says the pushes of one ref to one remote once, where the
+// first came, with their count and the newest range: a session that
+// pushed a branch after each commit pushed it, and its commits are in
+// the line already.
+func foldPushes(items []string) []string {
+	type pushes struct {
+		at, n  int
+		newest string
+	}
+	by := map[string]*pushes{}
+	var out []string
+	for _, it := range items {
+		m := pushItem().FindStringSubmatch(it)
+		if m == nil {
+			out = append(out, it)
+			continue
+		}
+		key := m[1] + m[3]
+		if p := by[key]; p != nil {
+			p.n++
+			if strings.Contains(m[2], "..") {
+				p.newest = m[2]
+			}
+			out[p.at] = "pushed " + m[1] + " ×" + strconv.Itoa(p.n)
+			if p.newest != "" {
+				out[p.at] += ", newest (" + p.newest + ")"
+			}
+			out[p.at] += m[3]
+			continue
+		}
+		by[key] = &pushes{at: len(out), n: 1}
+		if strings.Contains(m[2], "..") {
+			by[key].newest = m[2]
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
 // shipped reports a Done item that pushed or opened a pull request, in
 // the distillers' forms ("pushed origin main", "opened PR <url>").
 func shipped(item string) bool {
@@ -347,7 +405,7 @@ func (x Session) Outcome() string {
 		}
 		parts = append(parts, "committed "+strings.Join(cs, "; "))
 	}
-	for _, sh := range x.Shipped {
+	for _, sh := range foldPushes(x.Shipped) {
 		parts = append(parts, Clip(sh, subjectRunes+20))
 	}
 	for _, t := range x.Tests {

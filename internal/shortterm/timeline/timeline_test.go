@@ -241,3 +241,24 @@ func TestDetail(t *testing.T) {
 		t.Error("a smaller bound holds as much")
 	}
 }
+
+// TestPushesOfOneRefFold: a branch pushed after each commit is said once
+// in the line, with the count and the newest range; another ref or
+// remote, and a pull request, stay apart.
+func TestPushesOfOneRefFold(t *testing.T) {
+	body := "### Done\n" +
+		"- committed 1111111 first\n" +
+		"- pushed feat (new branch) to github.com:o/r.git\n" +
+		"- pushed feat (1111111..2222222) to github.com:o/r.git\n" +
+		"- pushed v1.0 (new tag) to github.com:o/r.git\n" +
+		"- pushed feat (2222222..3333333) to github.com:o/r.git\n" +
+		"- pushed feat (3333333..4444444) to gitlab.com:o/r.git\n" +
+		"- opened PR https://github.com/o/r/pull/7\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})
+	got := ses[0].Outcome()
+	want := "committed 1111111 first · pushed feat ×3, newest (2222222..3333333) to github.com:o/r.git · " +
+		"pushed v1.0 (new tag) to github.com:o/r.git · pushed feat (3333333..4444444) to gitlab.com:o/r.git · opened PR https://github.com/o/r/pull/7"
+	if got != want {
+		t.Errorf("outcome:\n got %q\nwant %q", got, want)
+	}
+}
