@@ -64,11 +64,3 @@ func doctorRun(opts *DoctorOptions) error {
 	}
 	return nil
 }
-
-// plural says n words, "1 word" or "2 words".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
