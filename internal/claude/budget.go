@@ -63,12 +63,37 @@ func (b Budget) TakeN(now time.Time, n int) (bool, error) {
 			return nil
 		}
 		ok = true
+		if used == 0 {
+			b.pruneBefore(now)
+		}
 		return atomicfile.Write(path, []byte(strconv.Itoa(used+n)+"\n"), 0o600)
 	})
 	if err != nil {
 		return false, fmt.Errorf("take a model call from the day's budget in %s: %w", b.Dir, err)
 	}
 	return ok, nil
+}
+
+// pruneBefore removes the counts (and their locks) of the days before now,
+// on a day's first call only: a budget keeps one day, not one file per day
+// for as long as memhook is used. What cannot be removed stays; the next
+// day tries again.
+func (b Budget) pruneBefore(now time.Time) {
+	names, err := safefs.ReadDirNames(b.Dir)
+	if err != nil {
+		return
+	}
+	today := "budget-" + now.Format(time.DateOnly)
+	for _, name := range names {
+		day := strings.TrimSuffix(name, ".lock")
+		if len(day) != len(today) || !strings.HasPrefix(day, "budget-") || day >= today {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, strings.TrimPrefix(day, "budget-")); err != nil {
+			continue
+		}
+		_ = safefs.Remove(filepath.Join(b.Dir, name))
+	}
 }
 
 // Used is the number of calls counted for the day of now.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,5 +126,40 @@ func TestBudgetIsSharedByConcurrentProcesses(t *testing.T) {
 	}
 	if n, _ := (Budget{Dir: dir}).Used(day); n != 25 {
 		t.Fatalf("the count on disk is %d, want 25", n)
+	}
+}
+
+// A budget keeps the day it counts, not a file a day for ever: the first
+// call of a day removes the earlier days' counts and locks, and nothing
+// else in the folder.
+func TestBudgetKeepsOnlyTheDayItCounts(t *testing.T) {
+	b := DailyBudget(t.TempDir(), UseDistiller, 5)
+	for d := 0; d < 3; d++ {
+		if ok, err := b.Take(day.AddDate(0, 0, d)); !ok || err != nil {
+			t.Fatalf("day %d: ok=%v err=%v", d, ok, err)
+		}
+	}
+	other := filepath.Join(b.Dir, "notes.txt")
+	if err := os.WriteFile(other, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := b.Take(day.AddDate(0, 0, 3)); !ok {
+		t.Fatal("the fourth day's call was refused")
+	}
+	entries, err := os.ReadDir(b.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	today := "budget-" + day.AddDate(0, 0, 3).Format(time.DateOnly)
+	want := []string{today, today + ".lock", "notes.txt"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("the budget's folder holds %v, want %v", names, want)
+	}
+	if n, _ := b.Used(day.AddDate(0, 0, 3)); n != 1 {
+		t.Fatalf("today's count is %d, want 1", n)
 	}
 }
