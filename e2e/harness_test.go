@@ -111,7 +111,40 @@ func newSandbox(t *testing.T) *Sandbox {
 		}
 	}
 	initRepo(t, s.Project)
+	// Cleanups run last registered first, so this one runs before
+	// TempDir's removal: a flush a hook handed to a detached memhook may
+	// still be writing under HOME when the test's assertions are done (on a
+	// loaded machine the removal then failed with "directory not empty").
+	t.Cleanup(func() { waitDetached(t, s.Home, 30*time.Second) })
 	return s
+}
+
+// waitDetached waits until no process started for this sandbox (its
+// environment names the sandbox's HOME) is left, for at most limit.
+func waitDetached(t *testing.T, home string, limit time.Duration) {
+	mark := []byte("HOME=" + home + "\x00")
+	deadline := time.Now().Add(limit)
+	for {
+		var left []string
+		pids, _ := filepath.Glob("/proc/[0-9]*/environ")
+		for _, p := range pids {
+			env, err := os.ReadFile(p)
+			if err != nil {
+				continue // gone, or not ours to read
+			}
+			if bytes.HasPrefix(env, mark) || bytes.Contains(env, append([]byte{0}, mark...)) {
+				left = append(left, filepath.Base(filepath.Dir(p)))
+			}
+		}
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Logf("processes of the sandbox still running after %s: %s", limit, strings.Join(left, ", "))
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // PluginData is where Claude Code points CLAUDE_PLUGIN_DATA for cerebro's
