@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -85,7 +84,7 @@ func LoadBudget(path, date string, maxCalls, maxTokens int) *Budget {
 	if path == "" {
 		return b
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, 64<<10) // a few counts, never more
 	if err != nil {
 		return b
 	}

@@ -233,8 +233,12 @@ func (x *Session) Load() (*State, error) {
 	return st, nil
 }
 
+// stateBytes bounds the read of a session's state: cursors and counts,
+// never a file planted in its place.
+const stateBytes = 4 << 20
+
 func readState(path string) (*State, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadFile(path, stateBytes)
 	if err != nil {
 		return nil, err
 	}
