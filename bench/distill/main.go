@@ -422,7 +422,11 @@ func replayDaily(work, file string, lines []line) (string, int, string) {
 	}
 	env := append(os.Environ(), "CEREBRO_STATE_DIR="+filepath.Join(dir, "state"), "CEREBRO_HOME="+filepath.Join(dir, "home"),
 		"HOME="+dir, "CEREBRO_CONFIG="+filepath.Join(dir, "none.toml"), fmt.Sprintf("CEREBRO_INJECT_MAX_CHARS=%d", *capChars),
-		"CEREBRO_DISTILLER_KIND="+*distill)
+		"CEREBRO_DISTILLER_KIND="+*distill,
+		// The most the configuration allows: a hook past its deadline
+		// drops its flush, and the next flush's longer segment then
+		// depends on the machine's load, not on the rules measured.
+		"CEREBRO_HOOK_DEADLINE_MS=60000")
 	hook := func(session, event string, kv ...string) string {
 		m := map[string]any{"session_id": session, "cwd": proj, "hook_event_name": event, "transcript_path": tr}
 		for i := 0; i+1 < len(kv); i += 2 {

@@ -97,7 +97,7 @@ func main() {
 		ok := runWeek(dir, a, byFile)
 		allOK = allOK && ok
 	}
-	fmt.Printf("every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)
+	fmt.Printf("no hook cut, every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)
 }
 
 func digest(s string) string {
@@ -128,7 +128,7 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 	check(os.MkdirAll(w.trDir, 0o755))
 	w.env = append(os.Environ(), "CEREBRO_STATE_DIR="+w.state, "CEREBRO_HOME="+filepath.Join(dir, "home"),
 		"HOME="+dir, "CEREBRO_CONFIG="+filepath.Join(dir, "none.toml"), fmt.Sprintf("CEREBRO_INJECT_MAX_CHARS=%d", *capChars),
-		"CEREBRO_DISTILLER_KIND=extractive")
+		"CEREBRO_DISTILLER_KIND=extractive", fmt.Sprintf("CEREBRO_HOOK_DEADLINE_MS=%d", *deadlineMS))
 	dayOf := map[string]int{}
 	for d, fs := range a.days {
 		for k, f := range fs {
@@ -171,8 +171,10 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 		len(dayOf), monday.Format("Mon 2006-01-02"), monday.AddDate(0, 0, 6).Format("Mon 2006-01-02"), day8.Format("Mon 2006-01-02"),
 		len(trivial), strings.Join(trivial, ", "))
 	fmt.Printf("yesterday's file: %s\n", filepath.Base(yesterday.path))
+	troubled, first := hookTrouble(w.state)
+	fmt.Printf("hook runs failed or cut by their deadline: %d%s\n", troubled, map[bool]string{true: " (" + first + ")", false: ""}[troubled > 0])
 	fmt.Printf("%-46s %9s %10s %11s %7s %s\n", "text", "weighted", "essential", "open items", "size", "cap, omissions named")
-	ok := true
+	ok := troubled == 0
 	var base float64
 	for _, k := range []string{"all", "yesterday", "yesterday-cap", "inject", "inject-rollup"} {
 		s := score(texts[k], scored, dayOf)
