@@ -16,6 +16,7 @@ package timeline
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -137,9 +138,18 @@ func (x Session) Detail(max int) []string {
 			}
 			continue
 		}
+		commits := 0
 		for _, e := range x.entries {
 			for _, it := range e.Items(d.head) {
-				if _, ok := ParseCommit(it); ok || shipped(it) {
+				if _, ok := ParseCommit(it); ok {
+					// The line names the first commits and counts the
+					// rest: those are said here, first.
+					if commits++; commits > lineCommits && d.head == daily.HeadDone {
+						items = slices.Insert(items, commits-lineCommits-1, Clip(it, detailRunes))
+					}
+					continue
+				}
+				if shipped(it) {
 					continue
 				}
 				if _, ok := ParseTests(it); ok {
