@@ -25,3 +25,19 @@ func TestDetailNamesTheCommitsTheLineCounts(t *testing.T) {
 		t.Fatalf("a commit the line names is said again:\n%s", got)
 	}
 }
+
+// TestDetailSkipsWhatDoesNotFit: an item too long for the room left ends
+// its own subsection, not the detail: a short item of a later subsection
+// that fits is still given.
+func TestDetailSkipsWhatDoesNotFit(t *testing.T) {
+	body := "### Asked\n- add the importer\n- " + strings.Repeat("and a long follow-up request ", 5) + "\n" +
+		"### Files and commands\n- changed: `import.go`\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	got := strings.Join(ses.Detail(60), "\n")
+	if got != "files: changed: `import.go`" {
+		t.Fatalf("detail %q", got)
+	}
+	if got := strings.Join(ses.Detail(700), "\n"); !strings.Contains(got, "asked: and a long follow-up") || !strings.Contains(got, "files: changed") {
+		t.Fatalf("with room, detail %q", got)
+	}
+}
