@@ -42,8 +42,7 @@ func main() {
 		Transcripts []json.RawMessage `json:"transcripts"`
 	}
 	check(json.Unmarshal(data, &doc))
-	work, err := os.MkdirTemp("", "cerebro-distill-")
-	check(err)
+	work := fixedTemp("cerebro-distill-")
 	defer os.RemoveAll(work)
 	out := *keep
 	if out == "" {
@@ -396,11 +395,17 @@ func replay(work, file string, lines []line) (string, int) {
 	return inject, n
 }
 
+// runs counts the replays, naming their folders.
+var runs int
+
 // replayDaily is replay that also returns every daily section written.
 func replayDaily(work, file string, lines []line) (string, int, string) {
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-	dir, err := os.MkdirTemp(work, "run-")
-	check(err)
+	// Numbered, not os.MkdirTemp's suffix of varying length: the inject
+	// names its files by their absolute paths, which count against the cap.
+	runs++
+	dir := filepath.Join(work, fmt.Sprintf("run-%03d", runs))
+	check(os.Mkdir(dir, 0o755))
 	proj := filepath.Join(dir, "proj")
 	check(os.MkdirAll(filepath.Join(proj, ".git"), 0o755))
 	trDir := filepath.Join(dir, "projects", "slug")

@@ -76,19 +76,22 @@ func main() {
 		{"A (the facts file's order, 3-3-3-2-2-2-2 a day)", split(files, []int{3, 3, 3, 2, 2, 2, 2})},
 		{"B (ordered by a hash of the name, 2-3-2-3-2-3-2 a day)", split(hashed, []int{2, 3, 2, 3, 2, 3, 2})},
 	}
-	work, err := os.MkdirTemp("", "cerebro-week-")
-	check(err)
+	// Replayed where the paths have the same length on every run, -out or
+	// not; -out gets a copy.
+	work := fixedTemp("cerebro-week-")
 	defer os.RemoveAll(work)
 	allOK := true
 	for i, a := range assignments {
-		dir := filepath.Join(work, fmt.Sprintf("assignment-%d", i+1))
-		if *keep != "" {
-			dir = filepath.Join(*keep, fmt.Sprintf("assignment-%c", 'A'+i))
-			os.RemoveAll(dir)
-		}
+		name := fmt.Sprintf("assignment-%c", 'A'+i)
+		dir := filepath.Join(work, name)
 		check(os.MkdirAll(dir, 0o755))
 		ok := runWeek(dir, a, byFile)
 		allOK = allOK && ok
+		if *keep != "" {
+			kept := filepath.Join(*keep, name)
+			check(os.RemoveAll(kept))
+			copyTree(dir, kept)
+		}
 	}
 	fmt.Printf("no hook cut, every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)
 }
