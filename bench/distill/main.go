@@ -42,8 +42,7 @@ func main() {
 		Transcripts []json.RawMessage `json:"transcripts"`
 	}
 	check(json.Unmarshal(data, &doc))
-	work, err := os.MkdirTemp("", "cerebro-distill-")
-	check(err)
+	work := fixedTemp("cerebro-distill-")
 	defer os.RemoveAll(work)
 	out := *keep
 	if out == "" {
@@ -396,11 +395,17 @@ func replay(work, file string, lines []line) (string, int) {
 	return inject, n
 }
 
+// runs counts the replays, naming their folders.
+var runs int
+
 // replayDaily is replay that also returns every daily section written.
 func replayDaily(work, file string, lines []line) (string, int, string) {
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
-	dir, err := os.MkdirTemp(work, "run-")
-	check(err)
+	// Numbered, not os.MkdirTemp's suffix of varying length: the inject
+	// names its files by their absolute paths, which count against the cap.
+	runs++
+	dir := filepath.Join(work, fmt.Sprintf("run-%03d", runs))
+	check(os.Mkdir(dir, 0o755))
 	proj := filepath.Join(dir, "proj")
 	check(os.MkdirAll(filepath.Join(proj, ".git"), 0o755))
 	trDir := filepath.Join(dir, "projects", "slug")
@@ -422,7 +427,11 @@ func replayDaily(work, file string, lines []line) (string, int, string) {
 	}
 	env := append(os.Environ(), "CEREBRO_STATE_DIR="+filepath.Join(dir, "state"), "CEREBRO_HOME="+filepath.Join(dir, "home"),
 		"HOME="+dir, "CEREBRO_CONFIG="+filepath.Join(dir, "none.toml"), fmt.Sprintf("CEREBRO_INJECT_MAX_CHARS=%d", *capChars),
-		"CEREBRO_DISTILLER_KIND="+*distill)
+		"CEREBRO_DISTILLER_KIND="+*distill,
+		// The most the configuration allows: a hook past its deadline
+		// drops its flush, and the next flush's longer segment then
+		// depends on the machine's load, not on the rules measured.
+		"CEREBRO_HOOK_DEADLINE_MS=60000")
 	hook := func(session, event string, kv ...string) string {
 		m := map[string]any{"session_id": session, "cwd": proj, "hook_event_name": event, "transcript_path": tr}
 		for i := 0; i+1 < len(kv); i += 2 {

@@ -16,6 +16,7 @@ package timeline
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -137,9 +138,18 @@ func (x Session) Detail(max int) []string {
 			}
 			continue
 		}
+		commits := 0
 		for _, e := range x.entries {
 			for _, it := range e.Items(d.head) {
-				if _, ok := ParseCommit(it); ok || shipped(it) {
+				if _, ok := ParseCommit(it); ok {
+					// The line names the first commits and counts the
+					// rest: those are said here, first.
+					if commits++; commits > lineCommits && d.head == daily.HeadDone {
+						items = slices.Insert(items, commits-lineCommits-1, Clip(it, detailRunes))
+					}
+					continue
+				}
+				if shipped(it) {
 					continue
 				}
 				if _, ok := ParseTests(it); ok {
@@ -173,14 +183,15 @@ func (x Session) Detail(max int) []string {
 		}
 	}
 	// Chosen round by round, shown subsection by subsection, a
-	// subsection's items on one line.
+	// subsection's items on one line. An item that does not fit ends its
+	// subsection, not the detail: a shorter item of another may.
 	take := make([]int, len(lists))
+	full := make([]bool, len(lists))
 	n := 0
-choose:
 	for round := 0; ; round++ {
 		added := false
 		for i, l := range lists {
-			if round >= len(l.items) {
+			if round >= len(l.items) || full[i] {
 				continue
 			}
 			c := utf8.RuneCountInString(l.items[round]) + 2
@@ -188,7 +199,8 @@ choose:
 				c += utf8.RuneCountInString(l.label) + 7
 			}
 			if n+c > max {
-				break choose
+				full[i] = true
+				continue
 			}
 			take[i]++
 			n += c

@@ -1,0 +1,43 @@
+package timeline
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDetailNamesTheCommitsTheLineCounts: a line names a session's first
+// commits and counts the rest ("+2 more"); its detail names those rest,
+// first among what was done, and not the ones the line names.
+func TestDetailNamesTheCommitsTheLineCounts(t *testing.T) {
+	body := "### Asked\n- ship the importer\n### Done\n- ran subagent “review” (general-purpose)\n" +
+		"- committed a000001 parse the header\n- committed a000002 parse the rows\n- committed a000003 write the table\n" +
+		"- committed a000004 reject a duplicated column\n- committed a000005 read a byte order mark\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	if line := ses.Line(0); !strings.Contains(line, "a000003 write the table; +2 more") {
+		t.Fatalf("line %q", line)
+	}
+	got := strings.Join(ses.Detail(700), "\n")
+	want := "done: committed a000004 reject a duplicated column; committed a000005 read a byte order mark; ran subagent “review” (general-purpose)"
+	if !strings.Contains(got, want) {
+		t.Fatalf("detail\n%s\nwant %q", got, want)
+	}
+	if strings.Contains(got, "a000001") || strings.Contains(got, "a000003") {
+		t.Fatalf("a commit the line names is said again:\n%s", got)
+	}
+}
+
+// TestDetailSkipsWhatDoesNotFit: an item too long for the room left ends
+// its own subsection, not the detail: a short item of a later subsection
+// that fits is still given.
+func TestDetailSkipsWhatDoesNotFit(t *testing.T) {
+	body := "### Asked\n- add the importer\n- " + strings.Repeat("and a long follow-up request ", 5) + "\n" +
+		"### Files and commands\n- changed: `import.go`\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	got := strings.Join(ses.Detail(60), "\n")
+	if got != "files: changed: `import.go`" {
+		t.Fatalf("detail %q", got)
+	}
+	if got := strings.Join(ses.Detail(700), "\n"); !strings.Contains(got, "asked: and a long follow-up") || !strings.Contains(got, "files: changed") {
+		t.Fatalf("with room, detail %q", got)
+	}
+}
