@@ -81,7 +81,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 }
 
 func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
-	r.endSkillTurn() // evolve: closes a skill-driven turn's run record (docs/skills.md)
+	r.skillHook().Stop() // evolve: closes a skill-driven turn's run record (docs/skills.md)
 	h, err := r.shortHook(r.In.LastAssistantMessage)
 	if err != nil {
 		return nil, err
