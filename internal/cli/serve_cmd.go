@@ -81,18 +81,10 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
 		Projects: func() []serve.Project { return serve.Registered(f.Paths.Registry()) },
 		SkillsDirs: func(r string) []serve.SkillsDir {
-			if opts.SkillsDir != "" && r == root {
-				return []serve.SkillsDir{{Dir: opts.SkillsDir, Source: "folder"}}
+			if r == root {
+				return serve.SkillsDirsOf(f.skillDirs(r), opts.SkillsDir)
 			}
-			var out []serve.SkillsDir
-			for i, d := range f.skillDirs(r) {
-				src := "plugin"
-				if i == 0 {
-					src = "project"
-				}
-				out = append(out, serve.SkillsDir{Dir: d, Source: src})
-			}
-			return out
+			return serve.SkillsDirsOf(f.skillDirs(r), "")
 		},
 		Rules: func(r string) evolve.Rules {
 			return evolveRules(f.Config(r).Evolution)
