@@ -47,3 +47,14 @@ func printObject(w io.Writer, v any, err error) error {
 	}
 	return err
 }
+
+// printPartial is printObject for a verb that may have done part of its
+// work: an answer that came with an error is printed as it is (its error
+// field says what failed), and the error still ends the command.
+func printPartial(w io.Writer, v any, err error) error {
+	if err != nil && v != nil {
+		printObject(w, v, nil)
+		return err
+	}
+	return printObject(w, v, err)
+}

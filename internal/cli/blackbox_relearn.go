@@ -60,9 +60,5 @@ func relearnRun(opts *RelearnOptions) error {
 	raw := blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}
 	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}
 	out, err := projectbox.Relearn(context.Background(), p, req, func(ans any) any { return opts.recordVerb(runrec.KindRelearn, opts.Project, raw, ans) })
-	if err != nil && out != nil {
-		printObject(opts.Out, out, nil)
-		return err
-	}
-	return printObject(opts.Out, out, err)
+	return printPartial(opts.Out, out, err)
 }

@@ -47,11 +47,7 @@ func rememberRun(opts *RememberOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	out, err := opts.rememberObject(context.Background(), processStart, opts.Flags.Project, raw)
-	if err != nil && out != nil {
-		printObject(opts.Out, out, nil)
-		return err
-	}
-	return printObject(opts.Out, out, err)
+	return printPartial(opts.Out, out, err)
 }
 
 // rememberObject makes one remember request as `memhook remember` prints
