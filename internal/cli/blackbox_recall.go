@@ -5,8 +5,9 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/text/secrets"
+
 	"github.com/spf13/cobra"
 )
 
@@ -69,29 +70,11 @@ func recallRun(opts *RecallOptions) error {
 
 // recallObject answers one recall request as `memhook recall` prints it —
 // the answer object with its run id — for the command and the MCP
-// server's recall tool alike; start is when the request came in. Inside
-// cerebro's own model call it passes the secret guard (nestedGuard).
+// server's recall tool alike; start is when the request came in.
 func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
-	box, done, err := f.openBox(dir)
+	p, err := f.boxProject(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
-	if err != nil {
-		return nil, err
-	}
-	ans, err := box.Recall(ctx, req, fates, f.Now())
-	if ans == nil {
-		return nil, err
-	}
-	out := f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans)
-	if guard := f.nestedGuard(dir); guard != nil {
-		guarded, gerr := secrets.GuardValue(out, guard)
-		if gerr != nil {
-			return nil, gerr // an answer that cannot be guarded is not printed
-		}
-		return guarded, err
-	}
-	return out, err
+	return projectbox.Recall(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans) })
 }

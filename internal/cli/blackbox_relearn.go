@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -52,18 +53,12 @@ func relearnRun(opts *RelearnOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, fmt.Errorf("relearn: read artifact: %w", err))
 	}
-	box, done, err := opts.openBox(opts.Project)
+	p, err := opts.boxProject(opts.Project)
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	defer done()
-	idx, _ := box.Text.(blackbox.Indexer)
-	res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}, idx, opts.Now())
-	out := opts.recordVerb(runrec.KindRelearn, opts.Project, blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}, res)
-	if err != nil && res != nil {
-		res.Error = err.Error()
-		printObject(opts.Out, out, nil)
-		return err
-	}
-	return printObject(opts.Out, out, err)
+	raw := blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}
+	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}
+	out, err := projectbox.Relearn(context.Background(), p, req, func(ans any) any { return opts.recordVerb(runrec.KindRelearn, opts.Project, raw, ans) })
+	return printPartial(opts.Out, out, err)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
@@ -46,11 +47,7 @@ func rememberRun(opts *RememberOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	out, err := opts.rememberObject(context.Background(), processStart, opts.Flags.Project, raw)
-	if err != nil && out != nil {
-		printObject(opts.Out, out, nil)
-		return err
-	}
-	return printObject(opts.Out, out, err)
+	return printPartial(opts.Out, out, err)
 }
 
 // rememberObject makes one remember request as `memhook remember` prints
@@ -58,23 +55,9 @@ func rememberRun(opts *RememberOptions) error {
 // of memory took the text and another part failed, it returns both the
 // answer (its error field saying what failed) and the error.
 func (f *Factory) rememberObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
-	box, done, err := f.openBox(dir)
+	p, err := f.boxProject(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	req, fates, err := blackbox.ParseRemember(raw)
-	if err != nil {
-		return nil, err
-	}
-	ans, err := box.Remember(ctx, req, fates, f.Now())
-	out := f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans)
-	if err != nil && ans != nil {
-		ans.Error = err.Error()
-		return out, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return projectbox.Remember(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans) })
 }

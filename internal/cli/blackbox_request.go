@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -72,37 +70,12 @@ func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extr
 }
 
 // validate checks the values given as the verb's own flags against the
-// request contract (blackbox.CheckFlags) before anything is opened: a bad
-// value there is an error (exit 2) with a did-you-mean for choices, all of
-// them on one line.
+// request contract (blackbox.FlagsRefused) before anything is opened: a
+// bad value there is an error (exit 2) with a did-you-mean for choices,
+// all of them on one line.
 func (r *requestFlags) validate(cmd *cobra.Command, verb string, extra map[string]any) error {
-	var problems []string
-	hint := ""
-	for _, p := range blackbox.CheckFlags(verb, r.given(cmd, extra)) {
-		if p.Param.Kind == blackbox.KindChoice {
-			var values []string
-			for _, c := range p.Param.Choices {
-				values = append(values, c.Value)
-			}
-			var u *usageError
-			if errors.As(checkChoice(verb, p.Param.Name, p.Value, values), &u) {
-				problems = append(problems, strings.TrimPrefix(u.Error(), verb+": "))
-				if hint == "" || !strings.HasPrefix(hint, "did you mean") {
-					hint = u.Hint()
-				}
-			}
-			continue
-		}
-		problems = append(problems, fmt.Sprintf("--%s %s: %s", p.Param.Name, p.Raw, p.Reason))
-		if hint == "" && p.Param.Default != "" {
-			hint = "for example --" + p.Param.Name + " " + p.Param.Default
-		}
+	if problem, hint := blackbox.FlagsRefused(verb, r.given(cmd, extra)); problem != "" {
+		return usagef(hint, "%s: %s", verb, problem)
 	}
-	if len(problems) == 0 {
-		return nil
-	}
-	if hint == "" {
-		hint = "see `memhook " + verb + " --help`"
-	}
-	return usagef(hint, "%s: %s", verb, strings.Join(problems, "; "))
+	return nil
 }

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
-
 	"github.com/spf13/cobra"
 )
 
-// TablesOptions are the inputs of `memhook tables`.
+// TablesOptions are the inputs of `memhook tables` and `tables repair`.
 type TablesOptions struct {
 	*Factory
 	Project string
@@ -28,19 +26,8 @@ func newCmdTables(f *Factory) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-	cmd.AddCommand(newCmdTablesRepair(f))
-	return cmd
-}
-
-// TablesRepairOptions are the inputs of `memhook tables repair`.
-type TablesRepairOptions struct {
-	*Factory
-	Project string
-}
-
-func newCmdTablesRepair(f *Factory) *cobra.Command {
-	opts := &TablesRepairOptions{Factory: f}
-	cmd := &cobra.Command{
+	repairOpts := &TablesOptions{Factory: f}
+	repair := &cobra.Command{
 		Use:   "repair",
 		Short: "Move journal ops that cannot apply out of the tables journal and rebuild the cache",
 		Long: `Rebuild the relational store's cache from its journal
@@ -50,14 +37,15 @@ into journal.jsonl.rejected beside it, with the reason. Nothing is deleted.
 Prints what was kept and what was moved.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tablesRepairRun(opts)
+			return tablesRepairRun(repairOpts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+	repair.Flags().StringVar(&repairOpts.Project, "project", ".", "a directory of the project")
+	cmd.AddCommand(repair)
 	return cmd
 }
 
-func tablesRepairRun(opts *TablesRepairOptions) error {
+func tablesRepairRun(opts *TablesOptions) error {
 	box, done, err := opts.openBox(opts.Project)
 	if err != nil {
 		return err
@@ -66,9 +54,6 @@ func tablesRepairRun(opts *TablesRepairOptions) error {
 	res, err := box.Tables.Repair(opts.Now())
 	if err != nil {
 		return fmt.Errorf("tables repair: %w", err)
-	}
-	if res.Removed == nil {
-		res.Removed = []tables.Skipped{}
 	}
 	return printObject(opts.Out, res, nil)
 }
@@ -88,20 +73,9 @@ func tablesRun(opts *TablesOptions) error {
 	}
 	if opts.JSON {
 		if ts == nil {
-			return printObject(opts.Out, []any{}, nil)
+			ts = []tables.TableInfo{}
 		}
 		return printObject(opts.Out, ts, nil)
 	}
-	if len(ts) == 0 {
-		fmt.Fprintln(opts.Out, "no tables yet")
-	}
-	for _, t := range ts {
-		switch t.Shape {
-		case "list":
-			fmt.Fprintf(opts.Out, "%s  list of %s.%s  %d rows\n", t.Name, t.Parent, t.ParentKind, t.Rows)
-		default:
-			fmt.Fprintf(opts.Out, "%s  kinds: %s  %d rows\n", t.Name, strings.Join(t.Kinds, ", "), t.Rows)
-		}
-	}
-	return nil
+	return tables.WriteText(opts.Out, ts)
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -71,15 +70,8 @@ func flushRun(opts *FlushOptions) error {
 	if errors.Is(err, shortterm.ErrNoSession) {
 		return withHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
 	}
-	for _, r := range reports {
-		if r.File != "" {
-			fmt.Fprintf(opts.Out, "%s: wrote section %d (%d replies, %d characters) to %s\n", r.Session, r.Seq, r.Replies, r.Chars, r.File)
-		} else {
-			fmt.Fprintf(opts.Out, "%s: skipped (%s)\n", r.Session, r.Skipped)
-		}
-	}
-	if err == nil && len(reports) == 0 {
-		fmt.Fprintln(opts.Out, "nothing to flush: no session has unflushed dialogue")
+	if werr := shortterm.WriteFlushReports(opts.Out, reports, err != nil); err == nil {
+		err = werr
 	}
 	return err
 }

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"os/exec"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
-	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/spawn"
 )
 
@@ -25,8 +25,8 @@ func shortTermHandlers() map[string]hookHandler {
 		"session-start":      hookSessionStart,
 		"user-prompt-submit": hookUserPromptSubmit,
 		"stop":               hookStop,
-		"pre-compact":        hookPreCompact,
-		"session-end":        hookSessionEnd,
+		"pre-compact":        quiet((*shortterm.Memory).PreCompact),
+		"session-end":        quiet((*shortterm.Memory).SessionEnd),
 	}
 }
 
@@ -60,12 +60,6 @@ func (r *hookRun) shortHook(text string) (shortterm.Hook, error) {
 		Captured: r.Getenv(hook.CapturedEnv) == r.In.SessionID}, nil
 }
 
-// hookScope is what auto-recall needs of the session's project.
-type hookScope struct {
-	layout project.Layout
-	cfg    *config.Effective
-}
-
 func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	h, err := r.shortHook(r.In.Prompt)
 	if err != nil {
@@ -74,12 +68,20 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err := r.shortTerm(r.Log).UserPromptSubmit(h); err != nil {
 		return nil, err
 	}
+	// auto-recall, when search.auto_recall is on and the prompt is no slash command
 	cfg := r.Config(h.Root)
-	return r.autoRecall(ctx, &hookScope{layout: project.Layout{Root: h.Root}, cfg: cfg})
+	if handover.Prompt(cfg, r.In.Prompt) == "" {
+		return nil, nil
+	}
+	block, err := search.AutoRecallPrompt(ctx, search.MemorySetup{Project: h.Root, Config: cfg, IndexDir: r.Paths.Indexes(), Desk: r.Paths.Home, Getenv: r.Getenv}, r.In.Prompt, r.Now())
+	if err != nil {
+		return nil, err
+	}
+	return hook.PromptContext(block), nil
 }
 
 func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
-	r.endSkillTurn() // evolve: closes a skill-driven turn's run record (docs/skills.md)
+	r.skillHook().Stop() // evolve: closes a skill-driven turn's run record (docs/skills.md)
 	h, err := r.shortHook(r.In.LastAssistantMessage)
 	if err != nil {
 		return nil, err
@@ -87,20 +89,16 @@ func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
 	return nil, r.shortTerm(r.Log).Stop(ctx, h)
 }
 
-func hookPreCompact(ctx context.Context, r *hookRun) ([]byte, error) {
-	h, err := r.shortHook("")
-	if err != nil {
-		return nil, err
+// quiet is the handler of an event that prints nothing: the hook's input
+// handed to its method of shortterm.Memory.
+func quiet(event func(*shortterm.Memory, context.Context, shortterm.Hook) error) hookHandler {
+	return func(ctx context.Context, r *hookRun) ([]byte, error) {
+		h, err := r.shortHook("")
+		if err != nil {
+			return nil, err
+		}
+		return nil, event(r.shortTerm(r.Log), ctx, h)
 	}
-	return nil, r.shortTerm(r.Log).PreCompact(ctx, h)
-}
-
-func hookSessionEnd(ctx context.Context, r *hookRun) ([]byte, error) {
-	h, err := r.shortHook("")
-	if err != nil {
-		return nil, err
-	}
-	return nil, r.shortTerm(r.Log).SessionEnd(ctx, h)
 }
 
 // hookSessionStart prints the recalled memory shortterm built, with one

@@ -1,15 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
@@ -51,9 +47,9 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 		ctx = context.Background()
 	}
 	out := opts.Out
-	logf := opts.mcpLog()
+	logf := mcp.RunLog(opts.Paths.Logs(), opts.Now)
 	f := *opts.Factory
-	f.Out, f.Err = &logLines{log: logf}, &logLines{log: logf}
+	f.Out, f.Err = mcp.LineWriter(logf), mcp.LineWriter(logf)
 	dir := opts.Project
 	if dir == "" {
 		dir = f.Getenv("CLAUDE_PROJECT_DIR")
@@ -75,43 +71,6 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	err = srv.Serve(ctx, opts.In, out)
 	logf(mcp.Note{Level: "info", Message: "server stopped"})
 	return err
-}
-
-// mcpLog writes the server's notes to the run log as event "mcp"; a
-// call's entry names the tool and carries its wall time.
-func (f *Factory) mcpLog() func(mcp.Note) {
-	log := runlog.Open(f.Paths.Logs(), 1<<20)
-	return func(n mcp.Note) {
-		msg := n.Message
-		if n.Tool != "" {
-			msg = strings.TrimSuffix(n.Tool+": "+msg, ": ")
-		}
-		log.Write(runlog.Entry{Time: f.Now(), Event: "mcp", Level: n.Level, MS: n.MS, Message: msg})
-	}
-}
-
-// logLines sends what is written to it to the log, a line an entry.
-type logLines struct {
-	mu  sync.Mutex
-	log func(mcp.Note)
-	buf []byte
-}
-
-func (w *logLines) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		if line := bytes.TrimSpace(w.buf[:i]); len(line) > 0 {
-			w.log(mcp.Note{Level: "warn", Message: string(line)})
-		}
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
 }
 
 // mcpBackend is the project's memory behind the tools: the commands'

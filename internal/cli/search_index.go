@@ -50,7 +50,7 @@ func indexRun(opts *IndexOptions) error {
 	for _, n := range s.notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
-	if len(s.existing()) == 0 {
+	if len(s.memory.Existing()) == 0 {
 		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")
 		return nil
 	}
@@ -63,36 +63,15 @@ func indexRun(opts *IndexOptions) error {
 		}
 	}
 	return s.memory.Update(context.Background(), opts.Now(), progress, func(rep search.RootReport) {
-		st := rep.Stats
-		if opts.Terminal && st.Indexed > 0 {
+		if opts.Terminal && rep.Stats.Indexed > 0 {
 			fmt.Fprintln(opts.Err)
 		}
 		if rep.Err != nil {
 			return
 		}
-		rebuilt := ""
-		if rep.Rebuilt {
-			rebuilt = ", rebuilt"
-		}
-		left := ""
-		if h := st.Hygiene; h.Blobs > 0 || h.BinaryFiles > 0 {
-			left = fmt.Sprintf("; not indexed: %d embedded data runs or minified lines (%s), %d binary files", h.Blobs, sizeText(h.BlobBytes), h.BinaryFiles)
-		}
-		fmt.Fprintf(opts.Out, "%s: %d files, %d chunks (%d read again, %d removed%s%s)\n",
-			search.DisplayPath(rep.Root.Dir, s.project), rep.Files, rep.Chunks, st.Indexed, st.Removed, rebuilt, left)
-		if st.EmbedErr != nil {
-			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", st.EmbedErr)
+		fmt.Fprintln(opts.Out, rep.Line(s.memory.Base))
+		if rep.Stats.EmbedErr != nil {
+			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", rep.Stats.EmbedErr)
 		}
 	})
-}
-
-// sizeText is a byte count for people: 512 B, 3.4 KB, 12.0 MB.
-func sizeText(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
 }

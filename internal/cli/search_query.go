@@ -81,45 +81,5 @@ func searchRun(opts *SearchOptions) error {
 	for _, n := range resp.Notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
-	if a := resp.Across; a != nil {
-		fmt.Fprintf(opts.Out, "across projects: %s\n\n", acrossLine(a))
-	}
-	if len(resp.Results) == 0 {
-		fmt.Fprintln(opts.Out, "no results")
-		return nil
-	}
-	for i, r := range resp.Results {
-		head := r.Citation
-		if head == "" { // search.citations = off: the file, to read on with memhook get
-			head = r.Path
-		}
-		if resp.Across != nil && r.Project != "" && r.Project != s.memory.Desk.ID {
-			head += "  [another project: " + r.Project + "]"
-		}
-		fmt.Fprintf(opts.Out, "%d. %s  (score %.3f, %s)\n", i+1, head, r.Score, resp.Mode)
-		for _, l := range strings.Split(r.Snippet, "\n") {
-			fmt.Fprintf(opts.Out, "   %s\n", l)
-		}
-		fmt.Fprintln(opts.Out)
-	}
-	return nil
-}
-
-// acrossLine says in one line what a search across projects covered.
-func acrossLine(a *search.AcrossReport) string {
-	line := fmt.Sprintf("%d of %d projects searched, %d could not reach the results", a.Searched, a.Projects, a.RuledOut)
-	if len(a.NotReached) > 0 {
-		line += fmt.Sprintf(", %d not reached in time (%s)", len(a.NotReached), strings.Join(a.NotReached, ", "))
-	}
-	if len(a.Skipped) > 0 {
-		var names []string
-		for _, s := range a.Skipped {
-			names = append(names, s.Project)
-		}
-		line += fmt.Sprintf(", %d skipped (%s)", len(a.Skipped), strings.Join(names, ", "))
-	}
-	if a.OptedOut > 0 {
-		line += fmt.Sprintf(", %d keep their memory to themselves", a.OptedOut)
-	}
-	return line
+	return resp.WriteText(opts.Out)
 }

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -19,8 +17,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/spawn"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -85,18 +81,10 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
 		Projects: func() []serve.Project { return serve.Registered(f.Paths.Registry()) },
 		SkillsDirs: func(r string) []serve.SkillsDir {
-			if opts.SkillsDir != "" && r == root {
-				return []serve.SkillsDir{{Dir: opts.SkillsDir, Source: "folder"}}
+			if r == root {
+				return serve.SkillsDirsOf(f.skillDirs(r), opts.SkillsDir)
 			}
-			var out []serve.SkillsDir
-			for i, d := range f.skillDirs(r) {
-				src := "plugin"
-				if i == 0 {
-					src = "project"
-				}
-				out = append(out, serve.SkillsDir{Dir: d, Source: src})
-			}
-			return out
+			return serve.SkillsDirsOf(f.skillDirs(r), "")
 		},
 		Rules: func(r string) evolve.Rules {
 			return evolveRules(f.Config(r).Evolution)
@@ -135,21 +123,13 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 }
 
 // checkServeAddr validates --addr: host:port, and on loopback unless the
-// user's own settings (serve.allow_remote, which no project file can set)
-// allow the network: the pages read and change memory.
+// user's own settings allow the network (serve.CheckRemote).
 func checkServeAddr(opts *ServeOptions) error {
 	if _, _, err := net.SplitHostPort(opts.Addr); err != nil {
 		return usagef("for example --addr "+DefaultServeAddr, "serve: --addr %q: want host:port", opts.Addr)
 	}
-	if serve.IsLoopback(opts.Addr) {
-		return nil
-	}
 	eff := opts.Config("")
-	if !eff.Serve.AllowRemote {
-		return withHint(fmt.Errorf("serve: --addr %s is not a loopback address: serving it would expose this project's memory to the network", opts.Addr),
-			"use --addr 127.0.0.1:PORT, or set allow_remote = true under [serve] in "+eff.UserFile+" (or CEREBRO_SERVE_ALLOW_REMOTE=true) if you mean it")
-	}
-	return nil
+	return serve.CheckRemote(opts.Addr, eff.Serve.AllowRemote, eff.UserFile)
 }
 
 func serveRun(ctx context.Context, opts *ServeOptions) error {
@@ -159,19 +139,11 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 			return err
 		}
 		var err error
-		if ln, err = net.Listen("tcp", opts.Addr); err != nil {
-			return withHint(fmt.Errorf("serve: listen on %s: %w", opts.Addr, err), "choose another port with --addr 127.0.0.1:PORT")
+		if ln, opts.Addr, err = serve.Listen(opts.Addr); err != nil {
+			return err
 		}
 		if !serve.IsLoopback(opts.Addr) {
 			fmt.Fprintf(opts.Err, "memhook: warning: serving on %s: anyone who can reach this address can read and change this project's memory\n", opts.Addr)
-		}
-		if host, _, _ := net.SplitHostPort(opts.Addr); host != "" {
-			// Keep the name given (localhost, a host name) as the served
-			// address; only the port comes from the listener (":0").
-			_, port, _ := net.SplitHostPort(ln.Addr().String())
-			opts.Addr = net.JoinHostPort(host, port)
-		} else {
-			opts.Addr = ln.Addr().String()
 		}
 	} else {
 		opts.Addr = ln.Addr().String()
@@ -196,10 +168,8 @@ func ServeWith(ctx context.Context, sys System, opts ServeOptions) error {
 }
 
 // serveBackground starts `memhook serve` detached, its output in the
-// state dir's logs/serve.log, and waits until it answers. A server that
-// already shows this project is reused; one that shows another project
-// (started in another project, which cannot reach this one) is left alone
-// and the next port is tried.
+// state dir's logs/serve.log, and waits until it answers
+// (serve.StartBackground).
 func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	if err := checkServeAddr(opts); err != nil {
 		return err
@@ -208,43 +178,6 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	id, name := project.ID(root), filepath.Base(root)
-	place := serve.FindPlace(ctx, opts.Addr, id)
-	if place.Running {
-		fmt.Fprintf(opts.Out, "memhook serve: already serving %s (%s) at %s\n", name, root, serve.PlaygroundURL(place.Addr, id, place.Start))
-		return nil
-	}
-	addr := place.Addr
-	if addr == "" {
-		return withHint(fmt.Errorf("serve: no free address for %s from %s on: %s", name, opts.Addr, strings.Join(place.Others, ", ")), "choose a free port with --addr 127.0.0.1:PORT")
-	}
-	if len(place.Others) > 0 {
-		fmt.Fprintf(opts.Out, "memhook serve: %s cannot show %s: a server started in another project shows only that project and the org desk's registered ones (`memhook long on` registers this one)\n",
-			strings.Join(place.Others, ", "), name)
-	}
-	if err := safefs.MkdirAll(opts.Paths.Logs()); err != nil {
-		return fmt.Errorf("serve: make the log folder: %w", err)
-	}
-	logPath := filepath.Join(opts.Paths.Logs(), "serve.log")
-	logf, err := safefs.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("serve: open %s: %w", logPath, err)
-	}
-	defer logf.Close()
-	args := []string{"serve", "--addr", addr, "--project", root}
-	if opts.SkillsDir != "" {
-		args = append(args, "--skills-dir", opts.SkillsDir)
-	}
-	cmd := exec.Command(opts.Executable, args...)
-	cmd.Env, cmd.Stdout, cmd.Stderr, cmd.Dir = opts.Environ(), logf, logf, root
-	spawn.Detach(cmd)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("serve: start %s: %w", opts.Executable, err)
-	}
-	pid := cmd.Process.Pid
-	if err := serve.WaitAnswering(ctx, cmd, addr); err != nil {
-		return withHint(fmt.Errorf("serve: %w", err), "see "+logPath)
-	}
-	fmt.Fprintf(opts.Out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, root, serve.PlaygroundURL(addr, id, true), pid, pid, logPath)
-	return nil
+	return serve.StartBackground(ctx, serve.Background{Addr: opts.Addr, Root: root, SkillsDir: opts.SkillsDir,
+		Executable: opts.Executable, Environ: opts.Environ(), LogDir: opts.Paths.Logs()}, opts.Out)
 }

@@ -91,7 +91,7 @@ func (s *Store) Repair(now time.Time) (RepairResult, error) {
 			pos += int64(len(line))
 			data = data[i+1:]
 		}
-		res.Removed = skipped
+		res.Removed = append([]Skipped{}, skipped...) // a list in JSON, empty or not
 		if len(skipped) == 0 {
 			return nil
 		}

@@ -1,4 +1,4 @@
-package cli
+package projectbox
 
 import (
 	"context"
@@ -11,22 +11,22 @@ import (
 )
 
 // deskText is recall's level 2 across the desk (scope "projects"): a
-// search across projects (search.Memory with its Desk, the rules of
-// search_desk.go) points at line ranges, which blackbox.ScanProjects
-// scores, every project's alike.
+// search across projects (search.Memory with its Desk, which says what
+// another project may see) points at line ranges, which
+// blackbox.ScanProjects scores, every project's alike.
 type deskText struct {
 	indexedText
-	root string // the project, its desk read from the registry at the first search
+	open func() (*search.Memory, error) // the desk read from the registry, at the first search
 }
 
 // prepare reads the desk from the registry, once.
 func (t *deskText) prepare() error {
-	if t.setup == nil {
-		s, err := t.f.memoryRoots(t.root, "", string(search.ScopeProjects))
+	if t.memory == nil {
+		m, err := t.open()
 		if err != nil {
 			return err
 		}
-		t.setup = s
+		t.memory = m
 	}
 	return nil
 }
@@ -39,7 +39,7 @@ func (t *deskText) Graphs() ([]blackbox.ProjectGraph, error) {
 		return nil, err
 	}
 	var out []blackbox.ProjectGraph
-	for _, p := range t.setup.memory.Desk.Others {
+	for _, p := range t.memory.Desk.Others {
 		out = append(out, blackbox.ProjectGraph{ID: p.ID, LongDir: project.Layout{Root: p.Root}.LongDir()})
 	}
 	return out, nil
@@ -50,15 +50,15 @@ func (t *deskText) Search(ctx context.Context, query string, limit int) ([]black
 	if err := t.prepare(); err != nil {
 		return nil, err
 	}
-	m := *t.setup.memory
-	m.Options = t.setup.searchOptions(limit*4, t.f.Now())
+	m := *t.memory
+	m.Options = t.options(limit * 4)
 	m.Options.Embedder, m.Options.MMR = nil, false // text, and candidates: as indexedText
-	resp, err := m.Query(ctx, query, limit*4, t.f.Now(), nil)
+	resp, err := m.Query(ctx, query, limit*4, t.now(), nil)
 	if err != nil {
 		return nil, err
 	}
-	projects := []blackbox.ProjectRanges{{Base: t.setup.project}}
-	roots := [][]search.Root{t.setup.roots}
+	projects := []blackbox.ProjectRanges{{Base: m.Base}}
+	roots := [][]search.Root{m.Roots}
 	at := map[string]int{"": 0}
 	for _, p := range m.Desk.Others {
 		at[p.ID] = len(projects)
@@ -77,19 +77,9 @@ func (t *deskText) Search(ctx context.Context, query string, limit int) ([]black
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(projects[i].Base, filepath.FromSlash(rel))
 		}
-		if !t.excludedIn(roots[i], abs) {
+		if !excluded(t.scan, roots[i], abs) {
 			projects[i].Ranges = append(projects[i].Ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
 		}
 	}
 	return blackbox.ScanProjects(projects, query, limit), nil
-}
-
-// excludedIn is indexedText.excluded over another set of roots.
-func (t *deskText) excludedIn(roots []search.Root, abs string) bool {
-	for _, r := range roots {
-		if rel, err := filepath.Rel(r.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return t.scan.Excluded(filepath.ToSlash(rel))
-		}
-	}
-	return true
 }

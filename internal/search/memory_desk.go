@@ -1,4 +1,4 @@
-package cli
+package search
 
 import (
 	"fmt"
@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/search"
 )
 
 // What another project may see of a project's memory, in a search across
@@ -31,23 +31,24 @@ import (
 // load, is skipped and named with the reason.
 
 // desk builds the desk of a search across projects from the registry:
-// every other registered project that shares its memory.
-func (f *Factory) desk(proj string, cfg *config.Effective) (*search.Desk, error) {
-	reg, err := readRegistry(f.Paths.Registry())
+// every other registered project that shares its memory. A registry that
+// does not parse is [registry.ErrCorrupt], wrapped.
+func (s MemorySetup) desk() (*Desk, error) {
+	reg, err := registry.Read(s.Registry)
 	if err != nil {
 		return nil, fmt.Errorf("search across projects: %w", err)
 	}
-	d := &search.Desk{ID: project.ID(proj), Budget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
-	if d.Budget < search.DefaultDeskBudget {
-		d.Budget = search.DefaultDeskBudget
+	d := &Desk{ID: project.ID(s.Project), Budget: time.Duration(s.Config.Search.UpdateBudgetMS) * time.Millisecond}
+	if d.Budget < DefaultDeskBudget {
+		d.Budget = DefaultDeskBudget
 	}
-	home := f.Getenv("HOME")
-	seen := map[string]bool{sameDir(proj): true}
+	home := s.Getenv("HOME")
+	seen := map[string]bool{sameDir(s.Project): true}
 	for _, p := range reg.Projects {
 		if p.ID == "" || p.Path == "" {
 			continue // Validate names it in memhook registry list
 		}
-		if sameDir(p.Path) == sameDir(proj) {
+		if sameDir(p.Path) == sameDir(s.Project) {
 			d.ID = p.ID
 			continue
 		}
@@ -56,35 +57,30 @@ func (f *Factory) desk(proj string, cfg *config.Effective) (*search.Desk, error)
 		}
 		seen[sameDir(p.Path)] = true
 		if fi, err := os.Stat(p.Path); err != nil || !fi.IsDir() {
-			d.Skipped = append(d.Skipped, search.Skipped{Project: p.ID, Reason: fmt.Sprintf("its folder %s cannot be reached", p.Path)})
+			d.Skipped = append(d.Skipped, Skipped{Project: p.ID, Reason: fmt.Sprintf("its folder %s cannot be reached", p.Path)})
 			continue
 		}
-		// config.Load, not f.Config: another project's limits must not
-		// become this process's
-		pc := config.Load(f.Getenv, p.Path)
+		// Loaded afresh, never from a cache of this process's: another
+		// project's limits must not become this one's.
+		pc := config.Load(s.Getenv, p.Path)
 		if !pc.ShareAcrossProjects {
 			d.OptedOut++
 			continue
 		}
-		e := pc.Embedding
-		emb, err := search.NewEmbedder(search.EmbedConfig{
-			Provider: e.Provider, URL: e.URL, Model: e.Model,
-			APIKey:  f.apiKey(e.APIKeyEnv),
-			Timeout: time.Duration(e.TimeoutSeconds) * time.Second,
-		})
+		params, err := s.params(pc)
 		if err != nil {
-			d.Skipped = append(d.Skipped, search.Skipped{Project: p.ID, Reason: "its embedding settings: " + err.Error()})
+			d.Skipped = append(d.Skipped, Skipped{Project: p.ID, Reason: "its embedding settings: " + err.Error()})
 			continue
 		}
 		name := p.Name
 		if name == "" {
 			name = p.ID
 		}
-		d.Others = append(d.Others, search.Project{
+		d.Others = append(d.Others, Project{
 			ID: p.ID, Name: name, Root: p.Path,
-			Roots: search.Roots(p.Path, "", home, search.ScopeProject),
+			Roots: Roots(p.Path, "", home, ScopeProject),
 			// its own index settings: any other would rebuild its indexes
-			Params: search.Params{ChunkTokens: pc.Search.ChunkTokens, OverlapTokens: pc.Search.OverlapTokens, Embedder: emb, NoteBytes: pc.Limits.NoteBytes},
+			Params: params,
 		})
 	}
 	return d, nil

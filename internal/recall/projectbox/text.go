@@ -1,4 +1,4 @@
-package cli
+package projectbox
 
 import (
 	"context"
@@ -17,21 +17,21 @@ import (
 // the ladder's threshold means the same with or without an index. When the
 // indexes cannot be opened it falls back to reading the files.
 type indexedText struct {
-	f     *Factory
-	setup *memorySetup
-	scan  blackbox.MarkdownScan // the fallback and the skip rules
+	memory *search.Memory
+	now    func() time.Time
+	scan   blackbox.MarkdownScan // the fallback and the skip rules
 }
 
 func (t *indexedText) open(ctx context.Context) ([]*search.Index, error) {
 	var idxs []*search.Index
-	for _, r := range t.setup.existing() {
-		ix, err := search.Open(t.f.Paths.Indexes(), r, t.setup.params)
+	for _, r := range t.memory.Existing() {
+		ix, err := search.Open(t.memory.IndexDir, r, t.memory.Params)
 		if err != nil {
 			closeAll(idxs)
 			return nil, err
 		}
 		idxs = append(idxs, ix)
-		if _, err := ix.Update(ctx, t.f.Now(), nil); err != nil && ctx.Err() == nil {
+		if _, err := ix.Update(ctx, t.now(), nil); err != nil && ctx.Err() == nil {
 			closeAll(idxs)
 			return nil, err
 		}
@@ -45,17 +45,31 @@ func closeAll(idxs []*search.Index) {
 	}
 }
 
+// options are the memory's ranking settings for limit candidates now.
+func (t *indexedText) options(limit int) search.Options {
+	o := t.memory.Options
+	o.Limit, o.Now = limit, t.now()
+	return o
+}
+
+// abs is a result's path as a file path.
+func (t *indexedText) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(t.memory.Base, filepath.FromSlash(p))
+}
+
 // Search implements blackbox.TextSearcher.
 func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
-	budget := time.Duration(t.setup.cfg.Search.UpdateBudgetMS) * time.Millisecond
-	uctx, cancel := context.WithTimeout(ctx, budget)
+	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
 	defer cancel()
 	idxs, err := t.open(uctx)
 	if err != nil {
 		return t.scan.Search(ctx, query, limit)
 	}
 	defer closeAll(idxs)
-	o := t.setup.searchOptions(limit*4, t.f.Now())
+	o := t.options(limit * 4)
 	o.Embedder = nil // level 2 is text; vectors are level 4
 	o.MMR = false    // candidates, not a reading list: keep every strong file
 	resp, err := search.Search(ctx, idxs, query, o)
@@ -64,21 +78,19 @@ func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]bl
 	}
 	var ranges []blackbox.Range
 	for _, r := range resp.Results {
-		abs := r.Path
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
-		}
-		if !t.excluded(abs) {
+		if abs := t.abs(r.Path); !excluded(t.scan, t.memory.Roots, abs) {
 			ranges = append(ranges, blackbox.Range{Path: abs, From: r.StartLine, To: r.EndLine})
 		}
 	}
-	return blackbox.ScanRanges(t.setup.project, ranges, query, limit), nil
+	return blackbox.ScanRanges(t.memory.Base, ranges, query, limit), nil
 }
 
-func (t *indexedText) excluded(abs string) bool {
-	for _, r := range t.setup.roots {
+// excluded reports whether the scan's skip rules keep abs out, or no root
+// holds it.
+func excluded(scan blackbox.MarkdownScan, roots []search.Root, abs string) bool {
+	for _, r := range roots {
 		if rel, err := filepath.Rel(r.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return t.scan.Excluded(filepath.ToSlash(rel))
+			return scan.Excluded(filepath.ToSlash(rel))
 		}
 	}
 	return true
@@ -87,16 +99,16 @@ func (t *indexedText) excluded(abs string) bool {
 // IndexFile implements blackbox.Indexer: the root holding the file is
 // caught up at once, so the next recall's index already has it.
 func (t *indexedText) IndexFile(ctx context.Context, path string) error {
-	for _, r := range t.setup.existing() {
+	for _, r := range t.memory.Existing() {
 		if rel, err := filepath.Rel(r.Dir, path); err != nil || strings.HasPrefix(rel, "..") {
 			continue
 		}
-		ix, err := search.Open(t.f.Paths.Indexes(), r, t.setup.params)
+		ix, err := search.Open(t.memory.IndexDir, r, t.memory.Params)
 		if err != nil {
 			return err
 		}
 		defer ix.Close()
-		st, err := ix.Update(ctx, t.f.Now(), nil)
+		st, err := ix.Update(ctx, t.now(), nil)
 		if err != nil {
 			return err
 		}
@@ -117,15 +129,14 @@ type vectorText struct {
 
 // Search implements blackbox.TextSearcher.
 func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
-	budget := time.Duration(t.setup.cfg.Search.UpdateBudgetMS) * time.Millisecond
-	uctx, cancel := context.WithTimeout(ctx, budget)
+	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
 	defer cancel()
 	idxs, err := t.open(uctx)
 	if err != nil {
 		return nil, err
 	}
 	defer closeAll(idxs)
-	o := t.setup.searchOptions(limit*4, t.f.Now())
+	o := t.options(limit * 4)
 	o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
 	resp, err := search.Search(ctx, idxs, query, o)
 	if err != nil {
@@ -137,15 +148,12 @@ func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]bla
 	seen := map[string]bool{}
 	var hits []blackbox.Hit
 	for _, r := range resp.Results {
-		abs := r.Path
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(t.setup.project, filepath.FromSlash(r.Path))
-		}
-		if t.excluded(abs) {
+		abs := t.abs(r.Path)
+		if excluded(t.scan, t.memory.Roots, abs) {
 			continue
 		}
 		// A chunk may span several passages: each gets its similarity.
-		for _, h := range blackbox.PassagesIn(t.setup.project, abs, r.StartLine, r.EndLine, query) {
+		for _, h := range blackbox.PassagesIn(t.memory.Base, abs, r.StartLine, r.EndLine, query) {
 			if key := h.Path + "\x00" + fmt.Sprint(h.Line); !seen[key] {
 				seen[key] = true
 				h.Score = r.Score
