@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
@@ -87,4 +88,15 @@ func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
 	s.GitUser = f.gitUser()
 	s.NoteBytes, s.IngestBytes = f.noteBytes(root), f.limits(root).IngestBytes
 	return s, root, nil
+}
+
+// longChange opens the long-term memory of the project around dir and
+// runs fn on it, with the project's settings, as one change committed as
+// action (memoryCommit). It returns the store for the report.
+func (f *Factory) longChange(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error) {
+	s, root, err := f.longStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return s, f.memoryCommit(s, root, action, func() error { return fn(s, f.Config(root)) })
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
@@ -50,13 +52,9 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 }
 
 func compileRun(opts *CompileOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	if opts.Action == "done" {
 		var moved []string
-		err := opts.memoryCommit(s, root, "compile done "+strings.Join(opts.Days, " "), func() (err error) {
+		_, err := opts.longChange(opts.Project, "compile done "+strings.Join(opts.Days, " "), func(s *longterm.Store, _ *config.Effective) (err error) {
 			moved, err = s.CompileDone(opts.Days, opts.Now())
 			return err
 		})
@@ -68,6 +66,10 @@ func compileRun(opts *CompileOptions) error {
 		}
 		return nil
 	}
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
 	days, err := s.CompileList(opts.Now())
 	if err != nil {
 		return err
@@ -75,12 +77,6 @@ func compileRun(opts *CompileOptions) error {
 	if opts.JSON {
 		return indentJSON(opts.Out, days)
 	}
-	if len(days) == 0 {
-		fmt.Fprintln(opts.Out, "no closed days to compile")
-		return nil
-	}
-	for _, d := range days {
-		fmt.Fprintf(opts.Out, "%s\t%s\n", d.Date, d.Path)
-	}
+	longterm.WriteDays(opts.Out, days)
 	return nil
 }

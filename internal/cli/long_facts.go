@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
@@ -58,23 +59,15 @@ func factRun(opts *FactOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	var res *longterm.FactResult
-	err = opts.memoryCommit(s, root, "fact add "+opts.Page, func() (err error) {
+	_, err := opts.longChange(opts.Project, "fact add "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if res.Already {
-		fmt.Fprintf(opts.Out, "%s: fact already there, nothing added\n", res.Page)
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "%s: %s\n", res.Page, res.Line)
+	res.WriteText(opts.Out)
 	return nil
 }
 

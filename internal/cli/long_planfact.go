@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/spf13/cobra"
 )
@@ -49,13 +51,9 @@ status: active|paused|completed (completed also fills the completed date).`,
 }
 
 func planFactRun(opts *PlanFactOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	if opts.Action == "set" {
 		var rest []planfact.Problem
-		err := opts.memoryCommit(s, root, "planfact set "+opts.Field, func() (err error) {
+		_, err := opts.longChange(opts.Project, "planfact set "+opts.Field, func(s *longterm.Store, _ *config.Effective) (err error) {
 			rest, err = s.PlanFactSet(opts.Field, opts.Values, opts.Now())
 			return err
 		})
@@ -64,9 +62,13 @@ func planFactRun(opts *PlanFactOptions) error {
 		}
 		fmt.Fprintf(opts.Out, "%s: %s set\n", planfact.FileName, opts.Field)
 		for _, p := range rest {
-			fmt.Fprintf(opts.Err, "memhook: warning: %s:%s\n", planfact.FileName, p)
+			opts.warn(planfact.FileName + ":" + p.String())
 		}
 		return nil
+	}
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
 	}
 	_, probs, err := s.PlanFactCheck()
 	if err != nil {
@@ -79,22 +81,11 @@ func planFactRun(opts *PlanFactOptions) error {
 		if err := indentJSON(opts.Out, probs); err != nil {
 			return err
 		}
-	} else if len(probs) == 0 {
-		fmt.Fprintf(opts.Out, "%s: the contract holds\n", planfact.FileName)
 	} else {
-		for _, p := range probs {
-			fmt.Fprintf(opts.Out, "%s:%d: %s\n", planfact.FileName, p.Line, messageOf(p))
-		}
+		planfact.WriteProblems(opts.Out, probs)
 	}
 	if len(probs) > 0 {
 		return &exitError{1}
 	}
 	return nil
-}
-
-func messageOf(p planfact.Problem) string {
-	if p.Field == "" {
-		return p.Message
-	}
-	return p.Field + ": " + p.Message
 }
