@@ -68,22 +68,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.Out, res)
 	}
-	fmt.Fprintf(opts.Out, "org vault: %s\n", v.Root)
-	switch {
-	case res.Existed && res.Commit == "":
-		fmt.Fprintf(opts.Out, "already ingested: %s (page %s); nothing changed\n", res.Raw, res.Page)
-	case res.Raw != "":
-		fmt.Fprintf(opts.Out, "stored %s\ndraft page %s\n", res.Raw, res.Page)
-	default:
-		fmt.Fprintf(opts.Out, "draft page %s\n", res.Page)
-	}
-	if res.Redacted > 0 {
-		fmt.Fprintf(opts.Out, "redacted %d finding(s) with [REDACTED:kind] markers\n", res.Redacted)
-	}
-	if res.Commit != "" {
-		fmt.Fprintf(opts.Out, "committed %s; logged in log.md\n", short(res.Commit))
-	}
-	fmt.Fprintf(opts.Out, "Next: curate %s per SCHEMA.md, then run `memhook org lint`.\n", res.Page)
+	res.WriteText(opts.Out, v.Root)
 	return nil
 }
 

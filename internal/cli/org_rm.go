@@ -41,6 +41,6 @@ func orgRmRun(opts *OrgRmOptions) error {
 	if opts.JSON {
 		return writeJSON(opts.Out, res)
 	}
-	fmt.Fprintf(opts.Out, "moved %s → %s (commit %s); links to it now show in `memhook org lint`\n", res.From, res.To, short(res.Commit))
+	res.WriteText(opts.Out)
 	return nil
 }
