@@ -64,11 +64,7 @@ func forgetRun(opts *ForgetOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	res.WriteText(opts.Out)
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }
 
 // forgetInIndex re-reads (or drops) the file in the index of its root.

@@ -20,9 +20,6 @@ type CompileOptions struct {
 
 func newCmdCompile(f *Factory) *cobra.Command {
 	opts := &CompileOptions{Factory: f}
-	run := func() error {
-		return compileRun(opts)
-	}
 	cmd := &cobra.Command{
 		Use:   "compile",
 		Short: "Distil closed short-term days into wiki/_private/ and archive them",
@@ -34,14 +31,14 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "List closed days not compiled yet", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "list"; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "list"; return compileRun(opts) },
 	}
 	list.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	done := &cobra.Command{
 		Use: "done DAY...", Short: "Archive days whose distillate pages link them", Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Action, opts.Days = "done", args
-			return run()
+			return compileRun(opts)
 		},
 	}
 	for _, c := range []*cobra.Command{list, done} {

@@ -90,11 +90,7 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, v.JSON())
-	}
-	v.WriteText(opts.Out)
-	return nil
+	return printResult(opts.Out, opts.JSON, v.JSON(), v.WriteText)
 }
 
 // FactMergeOptions are the inputs of `memhook fact merge`.

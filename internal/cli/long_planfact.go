@@ -21,13 +21,10 @@ type PlanFactOptions struct {
 
 func newCmdPlanFact(f *Factory) *cobra.Command {
 	opts := &PlanFactOptions{Factory: f}
-	run := func() error {
-		return planFactRun(opts)
-	}
 	cmd := &cobra.Command{Use: "planfact", Short: "Check or edit the project's План-факт.md"}
 	check := &cobra.Command{
 		Use: "check", Short: "Validate the plan-fact contract (exit 1 on problems)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "check"; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "check"; return planFactRun(opts) },
 	}
 	check.Flags().BoolVar(&opts.JSON, "json", false, "print the problems as JSON")
 	set := &cobra.Command{
@@ -40,7 +37,7 @@ status: active|paused|completed (completed also fills the completed date).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Action, opts.Field, opts.Values = "set", args[0], args[1:]
-			return run()
+			return planFactRun(opts)
 		},
 	}
 	for _, c := range []*cobra.Command{check, set} {

@@ -53,11 +53,7 @@ func orgInitRun(opts *OrgInitOptions) error {
 	if err != nil {
 		return fmt.Errorf("org init: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	res.WriteText(opts.Out)
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }
 
 // openOrg opens the vault for a command that only changes what is in it
@@ -80,6 +76,16 @@ func indentJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// printResult prints a command's result: v as JSON with --json, else
+// the text that text writes.
+func printResult(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
+	if asJSON {
+		return writeJSON(w, v)
+	}
+	text(w)
+	return nil
 }
 
 // writeJSON prints v indented, its text as it is.

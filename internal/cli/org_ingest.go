@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -65,11 +66,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if err != nil {
 		return fmt.Errorf("org ingest: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	res.WriteText(opts.Out, v.Root)
-	return nil
+	return printResult(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, v.Root) })
 }
 
 // resolveCaseProject takes a project directory or a registry id.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,9 +52,5 @@ func orgQueryRun(opts *OrgQueryOptions) error {
 	if err != nil {
 		return fmt.Errorf("org query: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, ans)
-	}
-	ans.WriteText(opts.Out, v.Root)
-	return nil
+	return printResult(opts.Out, opts.JSON, ans, func(w io.Writer) { ans.WriteText(w, v.Root) })
 }

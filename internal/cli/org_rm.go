@@ -38,9 +38,5 @@ func orgRmRun(opts *OrgRmOptions) error {
 	if err != nil {
 		return withHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	res.WriteText(opts.Out)
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }
