@@ -95,6 +95,3 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
-
-// short is a commit's hash as reports show it (orgvault.ShortHash).
-func short(hash string) string { return orgvault.ShortHash(hash) }
