@@ -86,7 +86,10 @@ func newCmdTruth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}
 	hash := &cobra.Command{
 		Use: "hash PAGE", Short: "Print the page's hash, to pass to truth set --expect-hash", Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "hash", args[0]; return truthRun(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Action, opts.Page = "hash", args[0]
+			return truthRun(opts)
+		},
 	}
 	set := &cobra.Command{
 		Use:   "set PAGE --from FILE --expect-hash H",
@@ -96,7 +99,10 @@ func newCmdTruth(f *Factory) *cobra.Command {
 the page's "## Archive" section. If the page changed, nothing on it changes:
 the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "set", args[0]; return truthRun(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Action, opts.Page = "set", args[0]
+			return truthRun(opts)
+		},
 	}
 	set.Flags().StringVar(&opts.From, "from", "", "file with the new truth ('-' for stdin)")
 	set.Flags().StringVar(&opts.Expect, "expect-hash", "", "hash printed by truth hash when the page was read")
