@@ -120,20 +120,14 @@ func longSyncRun(opts *LongSyncOptions) error {
 		}
 		return opts.history(s, root)
 	}})
-	bad := 0
 	if opts.JSON {
 		if err := writeJSON(opts.Out, rows); err != nil {
 			return err
 		}
-		for _, r := range rows {
-			if r.Trouble() {
-				bad++
-			}
-		}
 	} else {
-		bad = longterm.WriteSyncRows(opts.Out, opts.Err, rows, opts.All && !opts.Terminal)
+		longterm.WriteSyncRows(opts.Out, opts.Err, rows, opts.All && !opts.Terminal)
 	}
-	if bad > 0 {
+	if longterm.Troubled(rows) > 0 {
 		return &exitError{code: 1}
 	}
 	return nil

@@ -76,10 +76,21 @@ func syncOne(ctx context.Context, req SyncRequest, root string) (*gitrepo.SyncRe
 	return h.Sync(ctx, url, SyncCommand(root), req.Now)
 }
 
+// Troubled counts the rows that need a person.
+func Troubled(rows []SyncRow) int {
+	n := 0
+	for _, row := range rows {
+		if row.Trouble() {
+			n++
+		}
+	}
+	return n
+}
+
 // WriteSyncRows prints each row: a sync that went well on out (unless
 // quiet, as a scheduled run is), a failed or troubled one on errw with
-// what to do about it. It returns how many need a person.
-func WriteSyncRows(out, errw io.Writer, rows []SyncRow, quiet bool) (troubled int) {
+// what to do about it.
+func WriteSyncRows(out, errw io.Writer, rows []SyncRow, quiet bool) {
 	for _, row := range rows {
 		switch {
 		case row.Error != "":
@@ -91,9 +102,5 @@ func WriteSyncRows(out, errw io.Writer, rows []SyncRow, quiet bool) (troubled in
 		case !quiet:
 			fmt.Fprintln(out, row.Result.Summary("long sync "+row.Project))
 		}
-		if row.Trouble() {
-			troubled++
-		}
 	}
-	return troubled
 }

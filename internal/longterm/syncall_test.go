@@ -37,7 +37,8 @@ func TestSyncAllKeepsGoingPastAProjectThatCannotSync(t *testing.T) {
 		t.Errorf("the project gone: %+v", rows[2])
 	}
 	var out, errw bytes.Buffer
-	if n := WriteSyncRows(&out, &errw, rows, false); n != 1 {
+	WriteSyncRows(&out, &errw, rows, false)
+	if n := Troubled(rows); n != 1 {
 		t.Errorf("troubled: %d, want 1", n)
 	}
 	if !strings.Contains(out.String(), "long sync "+synced.Project+": pushed with file://") || strings.Count(out.String(), "\n") != 1 {
