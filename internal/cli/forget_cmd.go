@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/forget"
@@ -49,14 +47,6 @@ and in a long-term memory with its own git history the removal is committed
 	return cmd
 }
 
-// forgetResult is what `memhook forget` reports.
-type forgetResult struct {
-	forget.Result
-	Indexed bool   `json:"dropped_from_index"`
-	Commit  string `json:"commit,omitempty"`
-	Note    string `json:"note,omitempty"`
-}
-
 func forgetRun(opts *ForgetOptions) error {
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
@@ -65,53 +55,16 @@ func forgetRun(opts *ForgetOptions) error {
 	long := longterm.New(root)
 	base, _ := os.Getwd()
 	now := opts.Now()
-	roots := []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()}
-	res, err := forget.Forget(forget.Request{Roots: roots, Target: opts.Target, Base: base, Now: now, NoteBytes: opts.noteBytes(root)})
+	res, err := long.ForgetIn(longterm.ForgetRequest{
+		Roots:  []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()},
+		Target: opts.Target, Base: base, Now: now, NoteBytes: opts.noteBytes(root), Git: opts.Config(root).Long.Git,
+		Reindex: func(rootDir, rel string) error { return opts.forgetInIndex(root, rootDir, rel, now) },
+		Warn:    opts.warn,
+	})
 	if err != nil {
 		return err
 	}
-	out := &forgetResult{Result: *res}
-	what := res.File
-	if res.Section != "" {
-		what += "#" + res.Section
-	}
-	// log.md and the commit message name the file, not the heading: the
-	// heading may be the very words taken back.
-	logged := res.File
-	if res.Section != "" {
-		logged += " (one section)"
-	}
-	// The index is a cache of the files: the file is read again (or
-	// dropped) at once, so the next search cannot return the old text.
-	if err := opts.forgetInIndex(root, res.Root, res.File, now); err != nil {
-		fmt.Fprintf(opts.Err, "memhook: warning: forget: %v (the next search reads the file again)\n", err)
-	} else {
-		out.Indexed = true
-	}
-	if res.Root == long.Dir {
-		var logErr error
-		out.Commit, out.Note, logErr = long.RecordForget(opts.Config(root).Long.Git, res, logged, now)
-		if logErr != nil {
-			fmt.Fprintf(opts.Err, "memhook: warning: forget: %v\n", logErr)
-		}
-	}
-	if opts.JSON {
-		return writeJSON(opts.Out, out)
-	}
-	rootRel, _ := filepath.Rel(root, res.Root)
-	rootRel = filepath.ToSlash(rootRel)
-	fmt.Fprintf(opts.Out, "forgot %s/%s\nmoved to %s/%s (nothing is deleted: remove it there to be rid of it)\n",
-		rootRel, what, rootRel, res.Trash)
-	if out.Indexed {
-		fmt.Fprintln(opts.Out, "dropped from the search index")
-	}
-	if out.Commit != "" {
-		fmt.Fprintf(opts.Out, "committed the removal: %s (earlier commits still hold it)\n", short(out.Commit))
-	}
-	if out.Note != "" {
-		fmt.Fprintln(opts.Out, out.Note)
-	}
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }
 
 // forgetInIndex re-reads (or drops) the file in the index of its root.

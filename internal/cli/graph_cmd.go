@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -28,9 +27,6 @@ func newCmdGraph(f *Factory) *cobra.Command {
 		Use:   "graph",
 		Short: "Answer from the knowledge graph (wiki links and recorded relations, with citations) or record a relation",
 	}
-	run := func(opts *GraphOptions) error {
-		return graphRun(opts)
-	}
 	ask := &GraphOptions{Factory: f, Action: "ask"}
 	askCmd := &cobra.Command{
 		Use:   "ask QUESTION...",
@@ -38,7 +34,7 @@ func newCmdGraph(f *Factory) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ask.Question = strings.Join(args, " ")
-			return run(ask)
+			return graphRun(ask)
 		},
 	}
 	askCmd.Flags().BoolVar(&ask.JSON, "json", false, "print JSON")
@@ -50,7 +46,7 @@ func newCmdGraph(f *Factory) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			link.From, link.To = args[0], args[1]
-			return run(link)
+			return graphRun(link)
 		},
 	}
 	linkCmd.Flags().StringVar(&link.Rel, "rel", "", "the relation's name (required)")
@@ -66,25 +62,25 @@ func graphRun(opts *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	long := project.Layout{Root: root}.LongDir()
+	layout := project.Layout{Root: root}
 	if opts.Action == "link" {
 		if opts.Rel == "" {
 			return usagef("memhook graph link A B --rel R", "graph link: --rel is required")
 		}
-		r, err := kgraph.Link(long, opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.noteBytes(root))
+		r, err := kgraph.Link(layout.LongDir(), opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.noteBytes(root))
 		if err != nil {
 			return err
 		}
-		if (project.Layout{Root: root}).LongActive() {
+		if layout.LongActive() {
 			_ = longterm.New(root).Log(opts.Now(), "graph link", fmt.Sprintf("%s · %s · %s (%s)", r.From, r.Rel, r.To, r.Cite))
 		}
 		if opts.JSON {
 			return printObject(opts.Out, r, nil)
 		}
-		fmt.Fprintf(opts.Out, "%s  [[%s]] · %s · [[%s]]  (%s)\n", r.ID, r.From, r.Rel, r.To, r.Cite)
+		fmt.Fprintln(opts.Out, r)
 		return nil
 	}
-	g, err := kgraph.Load(long)
+	g, err := kgraph.Load(layout.LongDir())
 	if err != nil {
 		return err
 	}
@@ -92,32 +88,6 @@ func graphRun(opts *GraphOptions) error {
 	if opts.JSON {
 		return indentJSON(opts.Out, c)
 	}
-	printGraphContext(opts.Out, c)
+	c.WriteText(opts.Out)
 	return nil
-}
-
-func printGraphContext(w io.Writer, c *kgraph.Context) {
-	if c.Empty() {
-		fmt.Fprintln(w, "no entity of the question is in the graph")
-		return
-	}
-	for _, e := range c.Entities {
-		fmt.Fprintf(w, "%s", e.Name)
-		if e.Page != "" {
-			fmt.Fprintf(w, "  (%s)", e.Page)
-		}
-		fmt.Fprintln(w)
-		for _, r := range e.Neighbours {
-			fmt.Fprintf(w, "  → %s  [%s]  %s\n", r.Name, r.Via, r.Cite)
-		}
-		for _, r := range e.Backlinks {
-			fmt.Fprintf(w, "  ← %s  [%s]  %s\n", r.Name, r.Via, r.Cite)
-		}
-	}
-	for _, p := range c.Paths {
-		fmt.Fprintf(w, "path %s ⇒ %s\n", p.From, p.To)
-		for _, s := range p.Steps {
-			fmt.Fprintf(w, "  %s —%s— %s  %s\n", s.From, s.Via, s.To, s.Cite)
-		}
-	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
@@ -18,9 +20,6 @@ type CompileOptions struct {
 
 func newCmdCompile(f *Factory) *cobra.Command {
 	opts := &CompileOptions{Factory: f}
-	run := func() error {
-		return compileRun(opts)
-	}
 	cmd := &cobra.Command{
 		Use:   "compile",
 		Short: "Distil closed short-term days into wiki/_private/ and archive them",
@@ -32,14 +31,14 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 	}
 	list := &cobra.Command{
 		Use: "list", Short: "List closed days not compiled yet", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "list"; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "list"; return compileRun(opts) },
 	}
 	list.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	done := &cobra.Command{
 		Use: "done DAY...", Short: "Archive days whose distillate pages link them", Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Action, opts.Days = "done", args
-			return run()
+			return compileRun(opts)
 		},
 	}
 	for _, c := range []*cobra.Command{list, done} {
@@ -50,13 +49,9 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 }
 
 func compileRun(opts *CompileOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	if opts.Action == "done" {
 		var moved []string
-		err := opts.memoryCommit(s, root, "compile done "+strings.Join(opts.Days, " "), func() (err error) {
+		_, err := opts.longChange(opts.Project, "compile done "+strings.Join(opts.Days, " "), func(s *longterm.Store, _ *config.Effective) (err error) {
 			moved, err = s.CompileDone(opts.Days, opts.Now())
 			return err
 		})
@@ -68,6 +63,10 @@ func compileRun(opts *CompileOptions) error {
 		}
 		return nil
 	}
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
+	}
 	days, err := s.CompileList(opts.Now())
 	if err != nil {
 		return err
@@ -75,12 +74,6 @@ func compileRun(opts *CompileOptions) error {
 	if opts.JSON {
 		return indentJSON(opts.Out, days)
 	}
-	if len(days) == 0 {
-		fmt.Fprintln(opts.Out, "no closed days to compile")
-		return nil
-	}
-	for _, d := range days {
-		fmt.Fprintf(opts.Out, "%s\t%s\n", d.Date, d.Path)
-	}
+	longterm.WriteDays(opts.Out, days)
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
@@ -42,11 +44,6 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 }
 
 func coreRun(opts *CoreOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
-	eff := opts.Config(root)
 	text := opts.Text
 	if text == "-" {
 		b, err := io.ReadAll(opts.In)
@@ -55,13 +52,13 @@ func coreRun(opts *CoreOptions) error {
 		}
 		text = strings.ReplaceAll(string(b), "\r\n", "\n")
 	}
-	max := eff.Long.CoreMaxChars
-	edit := s.CoreSet
-	if opts.Action == "add" {
-		edit = s.CoreAdd
-	}
-	var n int
-	err = opts.memoryCommit(s, root, "core "+opts.Action, func() (err error) {
+	var n, max int
+	_, err := opts.longChange(opts.Project, "core "+opts.Action, func(s *longterm.Store, eff *config.Effective) (err error) {
+		edit := s.CoreSet
+		if opts.Action == "add" {
+			edit = s.CoreAdd
+		}
+		max = eff.Long.CoreMaxChars
 		n, err = edit(text, max, opts.Now())
 		return err
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
@@ -58,23 +59,15 @@ func factRun(opts *FactOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	var res *longterm.FactResult
-	err = opts.memoryCommit(s, root, "fact add "+opts.Page, func() (err error) {
+	_, err := opts.longChange(opts.Project, "fact add "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if res.Already {
-		fmt.Fprintf(opts.Out, "%s: fact already there, nothing added\n", res.Page)
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "%s: %s\n", res.Page, res.Line)
+	res.WriteText(opts.Out)
 	return nil
 }
 
@@ -90,13 +83,13 @@ type TruthOptions struct {
 
 func newCmdTruth(f *Factory) *cobra.Command {
 	opts := &TruthOptions{Factory: f}
-	run := func() error {
-		return truthRun(opts)
-	}
 	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}
 	hash := &cobra.Command{
 		Use: "hash PAGE", Short: "Print the page's hash, to pass to truth set --expect-hash", Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "hash", args[0]; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Action, opts.Page = "hash", args[0]
+			return truthRun(opts)
+		},
 	}
 	set := &cobra.Command{
 		Use:   "set PAGE --from FILE --expect-hash H",
@@ -106,7 +99,10 @@ func newCmdTruth(f *Factory) *cobra.Command {
 the page's "## Archive" section. If the page changed, nothing on it changes:
 the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action, opts.Page = "set", args[0]; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Action, opts.Page = "set", args[0]
+			return truthRun(opts)
+		},
 	}
 	set.Flags().StringVar(&opts.From, "from", "", "file with the new truth ('-' for stdin)")
 	set.Flags().StringVar(&opts.Expect, "expect-hash", "", "hash printed by truth hash when the page was read")

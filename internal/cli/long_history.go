@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
@@ -89,48 +86,11 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 	if err != nil {
 		return fmt.Errorf("long %s: %w", opts.Action, err)
 	}
-	if !h.Versioned() {
-		return withHint(fmt.Errorf("long %s: %w: %s", opts.Action, longterm.ErrNoHistory, h.Note), "set long.git = \"own\" to keep a history of its own")
-	}
-	switch opts.Action {
-	case "log":
-		log, err := h.Log(opts.Path, opts.Limit)
-		if err != nil {
-			return fmt.Errorf("long log: %w", err)
-		}
-		if opts.JSON {
-			return printObject(opts.Out, log, nil)
-		}
-		for _, c := range log {
-			fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
-		}
-		return nil
-	case "diff":
-		d, err := h.Diff(opts.Path, opts.Rev)
-		if err != nil {
-			return fmt.Errorf("long diff: %w", err)
-		}
-		if opts.JSON {
-			return printObject(opts.Out, map[string]string{"path": opts.Path, "diff": d}, nil)
-		}
-		fmt.Fprint(opts.Out, d)
-		return nil
-	}
-	hash, err := h.Revert(opts.Path, opts.Now())
-	if errors.Is(err, longterm.ErrNoPrevious) {
-		return withHint(err, "`memhook long log "+opts.Path+"` lists its versions")
-	}
+	v, err := h.Show(longterm.HistoryQuery{Action: opts.Action, Path: opts.Path, Rev: opts.Rev, Limit: opts.Limit, Now: opts.Now(), Warn: opts.warn})
 	if err != nil {
-		return fmt.Errorf("long revert: %w", err)
+		return err
 	}
-	if _, err := s.RebuildIndex(); err != nil {
-		fmt.Fprintf(opts.Err, "memhook: warning: %v\n", err)
-	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]string{"path": opts.Path, "commit": hash}, nil)
-	}
-	fmt.Fprintf(opts.Out, "%s reverted to its previous version: commit %.12s\n", opts.Path, hash)
-	return nil
+	return printResult(opts.Out, opts.JSON, v.JSON(), v.WriteText)
 }
 
 // FactMergeOptions are the inputs of `memhook fact merge`.
@@ -180,23 +140,6 @@ func factMergeRun(opts *FactMergeOptions) error {
 	if err := opts.personOnly("fact merge", opts.StdinTerminal); err != nil {
 		return err
 	}
-	plan, err := s.PlanMerge(opts.Page, opts.From)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(opts.Out, plan.Describe())
-	if !opts.Yes {
-		fmt.Fprint(opts.Out, "merge? [y/N] ")
-		answer, _ := bufio.NewReader(opts.In).ReadString('\n')
-		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-			fmt.Fprintln(opts.Out, "\nnothing merged")
-			return nil
-		}
-	}
-	err = opts.memoryCommit(s, root, "fact merge "+plan.From+" into "+plan.Page, func() error { return s.Merge(plan, opts.Now()) })
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.Out, "merged %s into %s; %s is now a redirect\n", plan.From, plan.Page, plan.From)
-	return nil
+	return s.MergeAsking(longterm.MergeDialog{Page: opts.Page, From: opts.From, Yes: opts.Yes, In: opts.In, Out: opts.Out, Now: opts.Now(),
+		Commit: func(action string, fn func() error) error { return opts.memoryCommit(s, root, action, fn) }})
 }

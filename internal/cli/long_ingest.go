@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
@@ -42,35 +42,16 @@ org ingest; --redact stores it with each one replaced by [REDACTED:kind].`,
 }
 
 func ingestRun(opts *IngestOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
-	eff := opts.Config(root)
 	var res *longterm.IngestResult
-	err = opts.memoryCommit(s, root, "ingest "+filepath.Base(opts.File), func() (err error) {
-		res, err = s.IngestWith(opts.File, longterm.IngestOptions{LargeBytes: eff.Long.RawLargeBytes, MaxBytes: eff.Limits.IngestBytes, Redact: opts.Redact, Now: opts.Now()})
+	var large int64
+	s, err := opts.longChange(opts.Project, "ingest "+filepath.Base(opts.File), func(s *longterm.Store, eff *config.Effective) (err error) {
+		large = eff.Long.RawLargeBytes
+		res, err = s.IngestWith(opts.File, longterm.IngestOptions{LargeBytes: large, MaxBytes: eff.Limits.IngestBytes, Redact: opts.Redact, Now: opts.Now()})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	switch {
-	case res.Already:
-		fmt.Fprintf(opts.Out, "already ingested: %s (identical)\n", res.Raw)
-	case res.Large:
-		fmt.Fprintf(opts.Out, "copied to %s (%d bytes, over %d: stored in raw/_large/)\n", res.Raw, res.Bytes, eff.Long.RawLargeBytes)
-	default:
-		fmt.Fprintf(opts.Out, "copied to %s (%d bytes)\n", res.Raw, res.Bytes)
-	}
-	if res.Redacted > 0 {
-		fmt.Fprintf(opts.Out, "redacted %d secret(s) or personal data in the stored copy\n", res.Redacted)
-	}
-	if res.PageKept {
-		fmt.Fprintf(opts.Out, "source page: %s (already there, kept)\n", res.Page)
-	} else {
-		fmt.Fprintf(opts.Out, "source page: %s (new stub)\n", res.Page)
-	}
-	fmt.Fprintf(opts.Out, "long-term root: %s\n", s.Dir)
+	res.WriteText(opts.Out, large, s.Dir)
 	return nil
 }

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
-	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
@@ -40,28 +37,16 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := s.Status()
+	found, err := s.LintProject(opts.Config(root).Long.CoreMaxChars)
 	if err != nil {
 		return err
-	}
-	if !st.Exists {
-		return withHint(fmt.Errorf("lint: no long-term memory in %s", s.Dir), "run `memhook long on` first")
-	}
-	eff := opts.Config(root)
-	found, err := s.Lint(longterm.LintOptions{CoreMaxChars: eff.Long.CoreMaxChars, Project: true})
-	if err != nil {
-		return fmt.Errorf("lint: %w", err)
 	}
 	if opts.JSON {
 		if err := indentJSON(opts.Out, found); err != nil {
 			return err
 		}
 	} else {
-		for _, f := range found {
-			fmt.Fprintf(opts.Out, "%s:%d: %s: %s [%s]\n", f.File, f.Line, f.Severity, f.Message, f.Rule)
-		}
-		errs, warns := lint.Count(found)
-		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, warns, s.Dir)
+		lint.WriteLines(opts.Out, found, s.Dir)
 	}
 	if lint.HasErrors(found) {
 		return &exitError{1}

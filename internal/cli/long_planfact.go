@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/spf13/cobra"
 )
@@ -19,13 +21,10 @@ type PlanFactOptions struct {
 
 func newCmdPlanFact(f *Factory) *cobra.Command {
 	opts := &PlanFactOptions{Factory: f}
-	run := func() error {
-		return planFactRun(opts)
-	}
 	cmd := &cobra.Command{Use: "planfact", Short: "Check or edit the project's План-факт.md"}
 	check := &cobra.Command{
 		Use: "check", Short: "Validate the plan-fact contract (exit 1 on problems)", Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "check"; return run() },
+		RunE: func(cmd *cobra.Command, args []string) error { opts.Action = "check"; return planFactRun(opts) },
 	}
 	check.Flags().BoolVar(&opts.JSON, "json", false, "print the problems as JSON")
 	set := &cobra.Command{
@@ -38,7 +37,7 @@ status: active|paused|completed (completed also fills the completed date).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Action, opts.Field, opts.Values = "set", args[0], args[1:]
-			return run()
+			return planFactRun(opts)
 		},
 	}
 	for _, c := range []*cobra.Command{check, set} {
@@ -49,13 +48,9 @@ status: active|paused|completed (completed also fills the completed date).`,
 }
 
 func planFactRun(opts *PlanFactOptions) error {
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	if opts.Action == "set" {
 		var rest []planfact.Problem
-		err := opts.memoryCommit(s, root, "planfact set "+opts.Field, func() (err error) {
+		_, err := opts.longChange(opts.Project, "planfact set "+opts.Field, func(s *longterm.Store, _ *config.Effective) (err error) {
 			rest, err = s.PlanFactSet(opts.Field, opts.Values, opts.Now())
 			return err
 		})
@@ -64,9 +59,13 @@ func planFactRun(opts *PlanFactOptions) error {
 		}
 		fmt.Fprintf(opts.Out, "%s: %s set\n", planfact.FileName, opts.Field)
 		for _, p := range rest {
-			fmt.Fprintf(opts.Err, "memhook: warning: %s:%s\n", planfact.FileName, p)
+			opts.warn(planfact.FileName + ":" + p.String())
 		}
 		return nil
+	}
+	s, _, err := opts.longStore(opts.Project)
+	if err != nil {
+		return err
 	}
 	_, probs, err := s.PlanFactCheck()
 	if err != nil {
@@ -79,22 +78,11 @@ func planFactRun(opts *PlanFactOptions) error {
 		if err := indentJSON(opts.Out, probs); err != nil {
 			return err
 		}
-	} else if len(probs) == 0 {
-		fmt.Fprintf(opts.Out, "%s: the contract holds\n", planfact.FileName)
 	} else {
-		for _, p := range probs {
-			fmt.Fprintf(opts.Out, "%s:%d: %s\n", planfact.FileName, p.Line, messageOf(p))
-		}
+		planfact.WriteProblems(opts.Out, probs)
 	}
 	if len(probs) > 0 {
 		return &exitError{1}
 	}
 	return nil
-}
-
-func messageOf(p planfact.Problem) string {
-	if p.Field == "" {
-		return p.Message
-	}
-	return p.Field + ": " + p.Message
 }

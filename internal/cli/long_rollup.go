@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
@@ -57,37 +58,25 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, root, err := opts.longStore(opts.Project)
-	if err != nil {
-		return err
-	}
 	now := opts.Now()
 	if opts.NowDate != "" {
 		d, _ := time.ParseInLocation(time.DateOnly, opts.NowDate, now.Location()) // checked above
 		now = d.Add(12 * time.Hour)
 	}
 	var res *longterm.RollupResult
-	err = opts.memoryCommit(s, root, "rollup-days", func() (err error) {
-		if len(opts.NoData) > 0 {
-			if _, err := s.RollupNoData(opts.NoData, now); err != nil {
-				return err
-			}
-		}
-		res, err = s.RollupDays(now)
+	s, err := opts.longChange(opts.Project, "rollup-days", func(s *longterm.Store, _ *config.Effective) (err error) {
+		res, err = s.RollupDaysNoData(opts.NoData, now)
 		return err
 	})
+	if s == nil {
+		return err
+	}
 	if err != nil {
 		return fmt.Errorf("rollup-days: %w", err)
 	}
 	if opts.JSON {
 		return indentJSON(opts.Out, res)
 	}
-	for _, w := range res.Written {
-		fmt.Fprintf(opts.Out, "wrote %s\n", w)
-	}
-	fmt.Fprintf(opts.Out, "%d roll-ups written, %d unchanged in %s\n", len(res.Written), len(res.Unchanged), s.RollupDir)
-	for _, w := range res.Waiting {
-		fmt.Fprintf(opts.Out, "waiting: %s\n", w)
-	}
+	res.WriteText(opts.Out, s.RollupDir)
 	return nil
 }

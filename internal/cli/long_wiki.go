@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -51,7 +52,7 @@ writes long-term pages with this command. raw/, log.md and CORE.md are refused
 }
 
 // wikiWrite is `memhook wiki write PAGE`.
-func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
+func wikiWrite(opts *WikiOptions) error {
 	var text []byte
 	var err error
 	if opts.From == "-" {
@@ -67,21 +68,14 @@ func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
 		return withHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
 	var res *longterm.PageWriteResult
-	err = opts.memoryCommit(s, s.Project, "wiki write "+opts.Page, func() (err error) {
+	s, err := opts.longChange(opts.Project, "wiki write "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.WritePage(opts.Page, text, opts.Now())
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	switch {
-	case res.Created:
-		fmt.Fprintf(opts.Out, "wrote %s (new page)\n", s.Path(res.Page))
-	case res.Changed:
-		fmt.Fprintf(opts.Out, "wrote %s\n", s.Path(res.Page))
-	default:
-		fmt.Fprintf(opts.Out, "%s already holds this text\n", s.Path(res.Page))
-	}
+	res.WriteText(opts.Out, s.Path(res.Page))
 	return nil
 }
 
@@ -89,28 +83,20 @@ func wikiWrite(opts *WikiOptions, s *longterm.Store) error {
 const maxPageBytes = 1 << 20
 
 func wikiRun(opts *WikiOptions) error {
+	if opts.Action == "write" {
+		return wikiWrite(opts)
+	}
 	s, _, err := opts.longStore(opts.Project)
 	if err != nil {
 		return err
 	}
-	if opts.Action == "write" {
-		return wikiWrite(opts, s)
-	}
-	now := opts.Now()
-	name, rebuild := longterm.GraphFile, s.RebuildGraph
-	if opts.Action == "index" {
-		name, rebuild = longterm.IndexFile, s.RebuildIndex
-	}
-	changed, err := rebuild()
+	name, changed, err := s.Rebuild(opts.Action, opts.Now())
 	if err != nil {
-		return fmt.Errorf("wiki %s: %w", opts.Action, err)
+		return err
 	}
 	if !changed {
 		fmt.Fprintf(opts.Out, "%s is up to date\n", s.Path(name))
 		return nil
-	}
-	if err := s.Log(now, "wiki "+opts.Action, name+" rebuilt"); err != nil {
-		return err
 	}
 	fmt.Fprintf(opts.Out, "%s rebuilt\n", s.Path(name))
 	return nil

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -54,19 +53,7 @@ func orgInitRun(opts *OrgInitOptions) error {
 	if err != nil {
 		return fmt.Errorf("org init: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	if len(res.Created) == 0 {
-		fmt.Fprintf(opts.Out, "org vault at %s is already laid out; nothing changed.\n", res.Root)
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "org vault at %s: created %d files (commit %s)\n", res.Root, len(res.Created), short(res.Commit))
-	for _, c := range res.Created {
-		fmt.Fprintf(opts.Out, "  %s\n", c)
-	}
-	fmt.Fprintln(opts.Out, "Share it with your team: set org.remote in your settings and run `memhook org sync`.")
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }
 
 // openOrg opens the vault for a command that only changes what is in it
@@ -76,35 +63,11 @@ func openOrg(f *Factory) (*orgvault.Vault, error) {
 	return f.withLimits(orgvault.Open(f.Paths.Home))
 }
 
-// openOrCreateOrg opens the vault, creating it on first use: ingest, query,
-// lint and rollup are how people meet the vault, and failing them with "run
-// org init first" only sends them to type a command that asks nothing.
-// The creation is announced on stderr, so a --json stdout stays one object.
+// openOrCreateOrg opens the vault, creating it on first use
+// (orgvault.Ensure). The creation is announced on stderr, so a --json
+// stdout stays one object.
 func openOrCreateOrg(f *Factory) (*orgvault.Vault, error) {
-	v, err := f.withLimits(orgvault.Open(f.Paths.Home))
-	var missing *orgvault.NotInitializedError
-	if !errors.As(err, &missing) {
-		return v, err
-	}
-	if err := ensureOrgVault(f); err != nil {
-		return nil, err
-	}
-	return f.withLimits(orgvault.Open(f.Paths.Home))
-}
-
-// ensureOrgVault lays out the vault when it is missing and says so.
-func ensureOrgVault(f *Factory) error {
-	if _, err := orgvault.Open(f.Paths.Home); err == nil {
-		return nil
-	}
-	res, err := orgvault.Init(f.Paths.Home, f.Now())
-	if err != nil {
-		return withHint(fmt.Errorf("create the org vault on first use: %w", err), "check that "+f.Paths.Home+" (CEREBRO_HOME) is writable, then run `memhook org init`")
-	}
-	if len(res.Created) > 0 {
-		fmt.Fprintf(f.Err, "memhook: created the org vault at %s on first use (%d files, commit %s; `memhook org init` does the same)\n", res.Root, len(res.Created), short(res.Commit))
-	}
-	return nil
+	return f.withLimits(orgvault.OpenOrCreate(f.Paths.Home, f.Now(), f.Err))
 }
 
 // indentJSON prints v indented, with HTML characters escaped as
@@ -115,20 +78,20 @@ func indentJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// printResult prints a command's result: v as JSON with --json, else
+// the text that text writes.
+func printResult(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
+	if asJSON {
+		return writeJSON(w, v)
+	}
+	text(w)
+	return nil
+}
+
 // writeJSON prints v indented, its text as it is.
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
-}
-
-func short(hash string) string {
-	if len(hash) > 8 {
-		return hash[:8]
-	}
-	if hash == "" {
-		return "none"
-	}
-	return hash
 }

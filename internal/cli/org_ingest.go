@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -65,26 +66,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if err != nil {
 		return fmt.Errorf("org ingest: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	fmt.Fprintf(opts.Out, "org vault: %s\n", v.Root)
-	switch {
-	case res.Existed && res.Commit == "":
-		fmt.Fprintf(opts.Out, "already ingested: %s (page %s); nothing changed\n", res.Raw, res.Page)
-	case res.Raw != "":
-		fmt.Fprintf(opts.Out, "stored %s\ndraft page %s\n", res.Raw, res.Page)
-	default:
-		fmt.Fprintf(opts.Out, "draft page %s\n", res.Page)
-	}
-	if res.Redacted > 0 {
-		fmt.Fprintf(opts.Out, "redacted %d finding(s) with [REDACTED:kind] markers\n", res.Redacted)
-	}
-	if res.Commit != "" {
-		fmt.Fprintf(opts.Out, "committed %s; logged in log.md\n", short(res.Commit))
-	}
-	fmt.Fprintf(opts.Out, "Next: curate %s per SCHEMA.md, then run `memhook org lint`.\n", res.Page)
-	return nil
+	return printResult(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, v.Root) })
 }
 
 // resolveCaseProject takes a project directory or a registry id.

@@ -41,7 +41,6 @@ func orgLintRun(opts *OrgLintOptions) error {
 	if err != nil {
 		return fmt.Errorf("org lint: %w", err)
 	}
-	errs, warns := lint.Count(issues)
 	if opts.JSON {
 		if issues == nil {
 			issues = []lint.Finding{}
@@ -50,21 +49,9 @@ func orgLintRun(opts *OrgLintOptions) error {
 			return err
 		}
 	} else {
-		file := ""
-		for _, is := range issues {
-			if is.File != file {
-				file = is.File
-				fmt.Fprintf(opts.Out, "%s\n", file)
-			}
-			place := "-"
-			if is.Line > 0 {
-				place = fmt.Sprint(is.Line)
-			}
-			fmt.Fprintf(opts.Out, "  %s: %s %s: %s\n", place, is.Severity, is.Rule, is.Message)
-		}
-		fmt.Fprintf(opts.Out, "%d error(s), %d warning(s) in %s\n", errs, warns, v.Root)
+		lint.WriteByFile(opts.Out, issues, v.Root)
 	}
-	if errs > 0 {
+	if lint.HasErrors(issues) {
 		return &exitError{code: 1}
 	}
 	return nil

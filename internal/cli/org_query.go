@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,30 +52,5 @@ func orgQueryRun(opts *OrgQueryOptions) error {
 	if err != nil {
 		return fmt.Errorf("org query: %w", err)
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, ans)
-	}
-	if len(ans.Hits) == 0 {
-		fmt.Fprintf(opts.Out, "No page of the org vault answers %q (walked %d pages, searched the text).\n", ans.Query, ans.Walked)
-		return nil
-	}
-	fmt.Fprintf(opts.Out, "[from the org vault %s] %q — walked %d pages from the hub and index", v.Root, ans.Query, ans.Walked)
-	if ans.Fallback {
-		fmt.Fprint(opts.Out, ", then searched the text")
-	}
-	fmt.Fprintln(opts.Out)
-	for i, h := range ans.Hits {
-		status := ""
-		if h.Status != "" && h.Status != "active" {
-			status = " (" + h.Status + ")"
-		}
-		fmt.Fprintf(opts.Out, "\n%d. %s%s — %s [%s]\n", i+1, h.Title, status, h.Citation, h.Via)
-		if len(h.Trail) > 0 {
-			fmt.Fprintf(opts.Out, "   path: %s\n", strings.Join(h.Trail, " → "))
-		}
-		for _, l := range strings.Split(h.Excerpt, "\n") {
-			fmt.Fprintf(opts.Out, "   > %s\n", l)
-		}
-	}
-	return nil
+	return printResult(opts.Out, opts.JSON, ans, func(w io.Writer) { ans.WriteText(w, v.Root) })
 }

@@ -38,9 +38,5 @@ func orgRmRun(opts *OrgRmOptions) error {
 	if err != nil {
 		return withHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
 	}
-	if opts.JSON {
-		return writeJSON(opts.Out, res)
-	}
-	fmt.Fprintf(opts.Out, "moved %s → %s (commit %s); links to it now show in `memhook org lint`\n", res.From, res.To, short(res.Commit))
-	return nil
+	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }

@@ -44,16 +44,12 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 	if err := opts.useHome(opts.Home, "org sync"); err != nil {
 		return err
 	}
-	remote, err := opts.userRemote("org.remote")
-	if err != nil {
-		return err
-	}
+	remote := opts.userRemote("org.remote")
 	if remote == "" {
 		if opts.IfConfigured {
 			return nil
 		}
-		eff := opts.Config("")
-		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+eff.UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
+		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+opts.Config("").UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
 	}
 	home := opts.Paths.Home
 	if err := safefs.MkdirAll(home); err != nil {
@@ -68,11 +64,11 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 			return err
 		}
 	}
-	line := syncLine("org sync "+home, res)
-	if troubled(res) {
+	line := res.Summary("org sync " + home)
+	if res.Troubled() {
 		if !opts.JSON {
 			fmt.Fprintln(opts.Err, "memhook: "+line)
-			fmt.Fprintf(opts.Err, "memhook: hint: %s\n", syncHint(res, home, "memhook org sync"))
+			fmt.Fprintf(opts.Err, "memhook: hint: %s\n", res.Hint(home, "memhook org sync"))
 		}
 		return &exitError{code: 1}
 	}

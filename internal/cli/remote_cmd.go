@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
 )
 
@@ -23,13 +22,13 @@ import (
 // where memory is sent is the person's choice alone, and one user setting
 // serves every project ({project}). A project file that names a remote is
 // dropped by config.Policy and named by doctor with every other such key.
-func (f *Factory) userRemote(key string) (string, error) {
+func (f *Factory) userRemote(key string) string {
 	user := f.Config("")
 	val := user.Long.Remote
 	if key == "org.remote" {
 		val = user.Org.Remote
 	}
-	return strings.TrimSpace(val), nil
+	return strings.TrimSpace(val)
 }
 
 // longRemoteFor expands long.remote for the project at root.
@@ -39,23 +38,6 @@ func longRemoteFor(remote, root string) (string, error) {
 		return "", withHint(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
 	}
 	return url, nil
-}
-
-// syncLine says a sync's outcome in one line.
-func syncLine(what string, res *gitrepo.SyncResult) string {
-	switch res.State {
-	case gitrepo.SyncDiverged:
-		return fmt.Sprintf("%s: diverged from %s (%s); nothing changed on either side", what, res.URL, strings.Join(res.Conflicts, ", "))
-	case gitrepo.SyncBlocked:
-		return fmt.Sprintf("%s: not synced with %s: uncommitted edits stand where the remote's changes go: %s", what, res.URL, strings.Join(res.Blocked, ", "))
-	case gitrepo.SyncMerged, gitrepo.SyncFastForward:
-		return fmt.Sprintf("%s: %s with %s (%d files from the remote), at %.12s", what, res.State, res.URL, len(res.Changed), res.Head)
-	}
-	return fmt.Sprintf("%s: %s with %s, at %.12s", what, res.State, res.URL, res.Head)
-}
-
-func troubled(res *gitrepo.SyncResult) bool {
-	return res.State == gitrepo.SyncDiverged || res.State == gitrepo.SyncBlocked
 }
 
 // LongSyncOptions are the inputs of `memhook long sync`.
@@ -91,6 +73,9 @@ schedule runs it for every registered project after the night.`,
 	return cmd
 }
 
+// useHome makes --home, when given, the desk of this run. A desk named on
+// the command line must exist: a mistyped --home would otherwise get a
+// fresh, empty desk tree.
 func (f *Factory) useHome(home, what string) error {
 	if home == "" {
 		return nil
@@ -113,10 +98,7 @@ func longSyncRun(opts *LongSyncOptions) error {
 	if err := opts.useHome(opts.Home, "long sync"); err != nil {
 		return err
 	}
-	remote, err := opts.userRemote("long.remote")
-	if err != nil {
-		return err
-	}
+	remote := opts.userRemote("long.remote")
 	roots, err := opts.projectRoots("long sync", opts.All, opts.Project)
 	if err != nil {
 		return err
@@ -128,79 +110,25 @@ func longSyncRun(opts *LongSyncOptions) error {
 			}
 			return nil
 		}
-		eff := opts.Config("")
 		return withHint(errors.New("long sync: long.remote is not set"),
-			`set it in `+eff.UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
+			`set it in `+opts.Config("").UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
 	}
-	quiet := opts.All && !opts.Terminal && !opts.JSON
-	var results []map[string]any
-	bad := 0
-	for _, root := range roots {
-		res, err := opts.longSyncOne(root, remote)
-		row := map[string]any{"project": root}
-		switch {
-		case err != nil:
-			bad++
-			row["error"] = err.Error()
-			if !opts.JSON {
-				fmt.Fprintf(opts.Err, "memhook: error: long sync %s: %v\n", root, err)
-			}
-		case res == nil:
-			row["skipped"] = "long-term memory has no history of its own"
-		default:
-			row["result"] = res
-			line := syncLine("long sync "+root, res)
-			if troubled(res) {
-				bad++
-				if !opts.JSON {
-					fmt.Fprintln(opts.Err, "memhook: "+line)
-					fmt.Fprintf(opts.Err, "memhook: hint: %s\n", syncHint(res, filepath.Join(root, ".claude", "memory_long"), "memhook long sync --project "+root))
-				}
-			} else if !opts.JSON && !quiet {
-				fmt.Fprintln(opts.Out, line)
-			}
+	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: func(root string) (*longterm.History, error) {
+		s, _, err := opts.longStore(root)
+		if err != nil {
+			return nil, err
 		}
-		results = append(results, row)
-	}
+		return opts.history(s, root)
+	}})
 	if opts.JSON {
-		if err := writeJSON(opts.Out, results); err != nil {
+		if err := writeJSON(opts.Out, rows); err != nil {
 			return err
 		}
+	} else {
+		longterm.WriteSyncRows(opts.Out, opts.Err, rows, opts.All && !opts.Terminal)
 	}
-	if bad > 0 {
+	if longterm.Troubled(rows) > 0 {
 		return &exitError{code: 1}
 	}
 	return nil
-}
-
-// longSyncOne syncs one project's memory; nil, nil when it has no history
-// of its own to sync.
-func (f *Factory) longSyncOne(root, remote string) (*gitrepo.SyncResult, error) {
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("project folder %s is not reachable", root)
-	}
-	url, err := longRemoteFor(remote, root)
-	if err != nil {
-		return nil, err
-	}
-	s, _, err := f.longStore(root)
-	if err != nil {
-		return nil, err
-	}
-	h, err := f.history(s, root)
-	if err != nil {
-		return nil, err
-	}
-	if !h.Versioned() {
-		return nil, nil
-	}
-	return h.Sync(context.Background(), url, "memhook long sync --project "+root, f.Now())
-}
-
-// syncHint is what a person does about a troubled sync.
-func syncHint(res *gitrepo.SyncResult, dir, again string) string {
-	if res.State == gitrepo.SyncBlocked {
-		return "commit or undo those edits in " + dir + " (the night commits memory's edits), then run `" + again + "`"
-	}
-	return "merge the two by hand with your git in " + dir + " (git pull " + res.URL + " " + res.Branch + "), then run `" + again + "`"
 }

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -56,21 +55,8 @@ func rollupRun(opts *RollupOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	var date time.Time
-	if opts.Date != "" {
-		date, _ = parseDateFlag("rollup", "now", opts.Date)
-	}
-	if opts.Home != "" {
-		home, err := filepath.Abs(opts.Home)
-		if err != nil {
-			return fmt.Errorf("resolve --home: %w", err)
-		}
-		// A desk named on the command line must exist: a mistyped --home
-		// would otherwise get a fresh, empty desk tree.
-		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
-			return withHint(fmt.Errorf("rollup: desk %s is not a folder", home), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
-		}
-		opts.Paths.Home = home
+	if err := opts.useHome(opts.Home, "rollup"); err != nil {
+		return err
 	}
 	dir := opts.Paths.DeskShortDir()
 	dashboard := filepath.Join(dir, rollup.DashboardFile)
@@ -85,14 +71,14 @@ func rollupRun(opts *RollupOptions) error {
 		_, err = opts.Out.Write(data)
 		return err
 	}
-	eff := opts.Config("")
-	if err := ensureOrgVault(opts.Factory); err != nil {
+	if err := orgvault.Ensure(opts.Paths.Home, opts.Now(), opts.Err); err != nil {
 		return err
 	}
 	today := opts.Now()
-	if !date.IsZero() {
-		today = date
+	if opts.Date != "" {
+		today, _ = parseDateFlag("rollup", "now", opts.Date) // checked above
 	}
+	eff := opts.Config("")
 	r, err := rollup.Build(dir, rollup.Options{
 		Registry: opts.Paths.Registry(), Desk: opts.Paths.Home, Today: today,
 		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
@@ -102,9 +88,8 @@ func rollupRun(opts *RollupOptions) error {
 		return withHint(err, "check that the desk folder "+dir+" is writable")
 	}
 	for _, w := range r.RegistryProblems() {
-		fmt.Fprintf(opts.Err, "memhook: warning: %s\n", w)
+		opts.warn(w)
 	}
-	fmt.Fprintf(opts.Out, "rollup %s: %d active, %d paused, %d recently completed, %d diagnostics → %s\n",
-		r.Date, len(r.Active), len(r.Paused), len(r.Completed), len(r.Diagnostics), dashboard)
+	fmt.Fprintln(opts.Out, r.Summary(dashboard))
 	return nil
 }

@@ -1,6 +1,9 @@
 package rollup
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Build is one run of `memhook rollup`: it collects the dashboard, writes
 // it into dir (the folder holding registry.json) and adds the run's line
@@ -30,4 +33,11 @@ func (r *Report) RegistryProblems() []string {
 		}
 	}
 	return out
+}
+
+// Summary is the run's line for the person: the projects by state and
+// the diagnostics, and where the dashboard is.
+func (r *Report) Summary(dashboard string) string {
+	return fmt.Sprintf("rollup %s: %d active, %d paused, %d recently completed, %d diagnostics → %s",
+		r.Date, len(r.Active), len(r.Paused), len(r.Completed), len(r.Diagnostics), dashboard)
 }
