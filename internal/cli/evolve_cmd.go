@@ -14,8 +14,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -130,16 +128,24 @@ func evolveRun(opts *EvolveOptions) error {
 	if err != nil {
 		return err
 	}
-	j := opts.runJournal(root)
+	p := opts.skills(root)
 	switch opts.Action {
 	case "shadow":
-		return opts.shadowRun(root, j)
+		return opts.shadowRun(p)
 	case "judge":
-		return opts.judgeRun(j)
+		return opts.judgeRun(p)
 	case "log":
-		return opts.evolveLog(j)
+		ds, err := p.Decisions(opts.Limit)
+		if err != nil {
+			return err
+		}
+		if opts.JSON {
+			return printObject(opts.Out, map[string]any{"decisions": ds}, nil)
+		}
+		evolve.WriteDecisions(opts.Out, ds)
+		return nil
 	}
-	return opts.decideRun(root, j)
+	return opts.decideRun(p)
 }
 
 // evolveRules reads the decision numbers from the configuration.
@@ -147,32 +153,11 @@ func evolveRules(eff config.Evolution) evolve.Rules {
 	return evolve.Rules{MinVerdicts: eff.MinVerdicts, Margin: eff.Margin, PriceSlack: eff.PriceSlack, MaxPairs: eff.MaxPairs, TrialDays: eff.TrialDays}
 }
 
-// skillsWithCandidates lists the skills of the project that have
-// candidates, each in the folder Claude Code loads it from.
-func (f *Factory) skillsWithCandidates(root string) []skill.Ref {
-	return evolve.WithCandidates(f.skillDirs(root))
-}
-
-func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
-	eff := opts.Config(root)
-	rules := evolveRules(eff.Evolution)
-	st, err := runrec.OpenStore(j)
+func (opts *EvolveOptions) decideRun(p evolve.Project) error {
+	rules := evolveRules(opts.Config(p.Root).Evolution)
+	items, err := p.Decide(rules, opts.Now(), opts.DryRun)
 	if err != nil {
 		return err
-	}
-	defer st.Close()
-	runs, err := st.Runs(runrec.Filter{})
-	if err != nil {
-		return err
-	}
-	items, err := evolve.Round(opts.skillsWithCandidates(root), runs, rules, j, opts.Now(), opts.DryRun)
-	if err != nil {
-		return err
-	}
-	if err := st.Sync(); err == nil {
-		for _, name := range []string{evolve.InstructionSkill, "relearn"} {
-			opts.refreshProposal(st, j, root, name)
-		}
 	}
 	if opts.JSON {
 		return printObject(opts.Out, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, nil)
@@ -184,11 +169,10 @@ func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
 // decideAll decides the candidates of every registered project; a project
 // that fails is reported and the next one still runs.
 func (opts *EvolveOptions) decideAll() error {
-	paths := opts.Paths
 	if opts.Home != "" {
-		paths.Home = opts.Home
+		opts.Paths.Home = opts.Home
 	}
-	reg, err := registry.Read(paths.Registry())
+	reg, err := registry.Read(opts.Paths.Registry())
 	if err != nil {
 		return err
 	}
@@ -198,7 +182,7 @@ func (opts *EvolveOptions) decideAll() error {
 			continue // the rollup reports unreachable projects
 		}
 		fmt.Fprintf(opts.Out, "%s (%s):\n", p.Name, p.Path)
-		if err := opts.decideRun(p.Path, opts.runJournal(p.Path)); err != nil {
+		if err := opts.decideRun(opts.skills(p.Path)); err != nil {
 			fmt.Fprintf(opts.Out, "  error: %v\n", err)
 			failed = append(failed, p.Name)
 		}
@@ -212,11 +196,11 @@ func (opts *EvolveOptions) decideAll() error {
 // shadowRun runs one pair for a recorded recall. It runs in the background
 // (recall starts it detached), never inside a hook; its answers go to the
 // records only. Problems go to the log, since nobody reads its output.
-func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) {
+func (opts *EvolveOptions) shadowRun(p evolve.Project) (err error) {
 	log := runlog.Open(opts.Paths.Logs(), 1<<20)
 	start := opts.Now()
 	defer func() {
-		e := runlog.Entry{Time: start, Event: "shadow", Project: root, Level: "info", MS: float64(opts.Now().Sub(start).Milliseconds())}
+		e := runlog.Entry{Time: start, Event: "shadow", Project: p.Root, Level: "info", MS: float64(opts.Now().Sub(start).Milliseconds())}
 		if err != nil {
 			e.Level, e.Message = "warn", err.Error()
 		} else {
@@ -227,23 +211,19 @@ func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) 
 	if opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()) {
 		return errors.New("shadow: refused inside a nested model call")
 	}
-	eff := opts.Config(root)
-	parent, ref, c, err := evolve.ShadowOf(j, opts.Run, func(name string) string { return opts.skillFile(root, name) })
-	if err != nil {
-		return err
-	}
+	eff := opts.Config(p.Root)
 	command, err := exec.LookPath(eff.Distiller.Command)
 	if err != nil {
 		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
 	}
 	sh := evolve.Shadow{
-		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff)},
-		Journal: j, Calls: claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
-		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": opts.pluginRoot(), "CLAUDE_PLUGIN_DATA": opts.Paths.State},
+		Runner: claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: p.Root, Guard: shortterm.PromptGuard(eff)},
+		Calls:  claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
+		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": p.PluginRoot, "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}
-	p, err := sh.Run(context.Background(), parent, ref, c)
+	pair, err := p.Shadow(context.Background(), sh, opts.Run)
 	if err != nil {
 		return err
 	}
-	return printObject(opts.Out, p, nil)
+	return printObject(opts.Out, pair, nil)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
@@ -62,32 +61,13 @@ func newCmdInstruction(f *Factory) *cobra.Command {
 	return cmd
 }
 
-// reference is the person's copy, in the state dir.
-func (f *Factory) reference() evolve.Reference {
-	return evolve.Reference{Dir: filepath.Join(f.Paths.State, "instruction")}
-}
-
-// instructionFiles are the memory instruction files Claude Code loads for
-// the project, the plugin's own (the shipped one) first.
-func (f *Factory) instructionFiles(root string) []string {
-	var out []string
-	dirs := f.skillDirs(root)
-	for i := len(dirs) - 1; i >= 0; i-- {
-		p := filepath.Join(dirs[i], evolve.InstructionSkill, "SKILL.md")
-		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 func instructionRun(opts *InstructionOptions) error {
 	root, err := opts.projectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
 	ref := opts.reference()
-	files := opts.instructionFiles(root)
+	files := opts.skills(root).InstructionFiles()
 	if opts.Action == "set-reference" {
 		return opts.setReference(ref, files)
 	}
