@@ -3,11 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
@@ -139,44 +136,29 @@ func skillRun(opts *SkillOptions) error {
 	}
 }
 
-// skillCandidate writes a candidate beside the skill's evolving copy. A
-// skill found only in the plugin (a cache a plugin update replaces) first
-// gets its evolving copy in <project>/.claude/skills, committed with the
-// candidate.
+// skillCandidate writes a candidate beside the skill's evolving copy
+// (evolve.Propose).
 func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	if opts.From == "" {
 		return usagef("memhook skill candidate NAME --from FILE", "skill candidate %s: --from is required", opts.Name)
 	}
-	var text []byte
-	var err error
-	if opts.From == "-" {
-		text, err = io.ReadAll(io.LimitReader(opts.In, evolve.MaxSkillBytes+1))
-	} else if _, err = safefs.ArgumentPath(opts.From); err == nil {
-		text, err = evolve.ReadSkill(opts.From)
-	}
+	text, err := evolve.ReadCandidateText(opts.From, opts.In)
 	if err != nil {
 		return fmt.Errorf("skill candidate %s: read %s: %w", opts.Name, opts.From, err)
 	}
-	var also []string
+	root := ""
 	if opts.SkillsDir == "" {
-		root, err := opts.projectRoot(opts.Project)
-		if err != nil {
+		if root, err = opts.projectRoot(opts.Project); err != nil {
 			return err
 		}
-		if ref, also, err = evolve.EvolvingCopy(ref, filepath.Join(root, ".claude", "skills")); err != nil {
-			return fmt.Errorf("skill candidate %s: %w", opts.Name, err)
-		}
 	}
-	c, res, err := evolve.AddCandidate(ref, opts.ID, text, opts.Now(), also...)
+	added, err := evolve.Propose(ref, root, opts.ID, text, opts.Now())
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"candidate": c, "commit": res.Commit, "repo": res.Repo, "evolving_copy": len(also) > 0}, nil)
+		return printObject(opts.Out, added, nil)
 	}
-	fmt.Fprintf(opts.Out, "candidate %s of skill %s: %s (commit %.12s in %s)\n", c.ID, c.Skill, c.File, res.Commit, res.Repo)
-	if len(also) > 0 {
-		fmt.Fprintf(opts.Out, "the skill's evolving copy is now %s\n", ref.File)
-	}
+	added.WriteText(opts.Out)
 	return nil
 }
