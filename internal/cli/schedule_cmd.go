@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
@@ -86,46 +85,42 @@ func scheduleRun(opts *ScheduleOptions) error {
 	if opts.OS != "" {
 		goos = opts.OS
 	}
-	ex := schedule.NewExecutor(opts.Getenv)
-	base, err := schedule.UserTarget(opts.Getenv)
-	if err != nil {
-		return withHint(fmt.Errorf("schedule: %w", err), "set HOME")
+	e, err := schedule.UserEntry(opts.Getenv, goos)
+	if errors.Is(err, schedule.ErrNoHome) {
+		return withHint(err, "set HOME")
 	}
-	backends, err := ex.Backends(goos)
 	if err != nil {
 		return err
 	}
-
 	switch opts.Action {
 	case "status":
-		sts := ex.Statuses(base, backends)
 		if opts.JSON {
-			return writeDeskJSON(opts.Out, map[string]any{"entries": sts})
+			return writeDeskJSON(opts.Out, map[string]any{"entries": e.Statuses()})
 		}
-		schedule.WriteStatuses(opts.Out, sts)
+		schedule.WriteStatuses(opts.Out, e.Statuses())
 		return nil
 	case "install":
-		exe, err := executablePath(opts.Executable)
+		exe, err := schedule.Executable(opts.Executable)
+		if errors.Is(err, schedule.ErrNoExecutable) {
+			return withHint(err, "run the installed binary (bin/memhook) rather than `go run`")
+		}
 		if err != nil {
 			return err
 		}
-		hour, minute, err := scheduleTime(opts)
+		hour, minute, err := schedule.Clock(opts.At, opts.Config(""))
 		if err != nil {
-			return err
+			return withHint(err, "for example --at 07:30")
 		}
-		t := base
-		t.Command = []string{exe, "schedule", "run", "--home", opts.Paths.Home}
-		t.Hour, t.Minute = hour, minute
-		plan, err := ex.InstallAllPlan(t, backends, !opts.DryRun)
+		plan, err := e.Install(exe, opts.Paths.Home, hour, minute, !opts.DryRun)
 		if err != nil {
 			return err
 		}
 		if opts.DryRun {
 			fmt.Fprint(opts.Out, schedule.DescribeJobs()+"\n")
 		}
-		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook schedule run` (%s) daily at %02d:%02d", backends[0], schedule.JobNames(), hour, minute))
+		return applySchedule(opts, e.Ex, plan, e.Installed(hour, minute))
 	case "remove":
-		return applySchedule(opts, ex, ex.RemoveAllPlan(base, backends), "removed the daily entry")
+		return applySchedule(opts, e.Ex, e.Remove(), "removed the daily entry")
 	}
 	return fmt.Errorf("schedule: unknown action %q", opts.Action)
 }
@@ -142,32 +137,28 @@ func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.P
 	return nil
 }
 
-// executablePath is memhook's own absolute path, with symlinks resolved so
-// that the entry survives a moved link.
-func executablePath(exe string) (string, error) {
-	if exe == "" {
-		return "", withHint(fmt.Errorf("schedule: cannot tell where memhook itself is"), "run the installed binary (bin/memhook) rather than `go run`")
+// scheduleJobs runs every daily job in order, each as its own memhook
+// command with the desk passed on; one failing job does not stop the
+// next, and the run fails when any did.
+func scheduleJobs(opts *ScheduleOptions) error {
+	var failed []string
+	for _, j := range schedule.Jobs {
+		args := append([]string{}, j.Args...)
+		if opts.Home != "" {
+			args = append(args, "--home", opts.Home)
+		}
+		cmd := newRootCmd(opts.Factory)
+		cmd.SetArgs(args)
+		cmd.SetIn(opts.In)
+		cmd.SetOut(opts.Out)
+		cmd.SetErr(opts.Err)
+		if err := cmd.Execute(); err != nil {
+			failed = append(failed, j.Name)
+			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
+		}
 	}
-	abs, err := filepath.Abs(exe)
-	if err != nil {
-		return "", fmt.Errorf("schedule: resolve %s: %w", exe, err)
+	if len(failed) > 0 {
+		return &exitError{code: 1}
 	}
-	if ev, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = ev
-	}
-	return abs, nil
-}
-
-func scheduleTime(opts *ScheduleOptions) (int, int, error) {
-	if opts.At == "" {
-		eff := opts.Config("")
-		at, _ := schedule.NightTime(eff)
-		t, _ := time.Parse("15:04", at)
-		return t.Hour(), t.Minute(), nil
-	}
-	t, err := time.Parse("15:04", opts.At)
-	if err != nil {
-		return 0, 0, withHint(fmt.Errorf("schedule: --at %q is not HH:MM", opts.At), "for example --at 07:30")
-	}
-	return t.Hour(), t.Minute(), nil
+	return nil
 }
