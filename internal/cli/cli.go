@@ -140,19 +140,25 @@ func Main(args []string, sys System) int {
 	if err == nil {
 		return 0
 	}
-	err = requiredFlagError(cmd, err)
+	return printError(sys.Err, requiredFlagError(cmd, err))
+}
+
+// printError prints err once, with its hint, and returns the exit code
+// it means: an exitError's own code (printing nothing), 2 for a command
+// line that cannot run (flagcheck.go), else 1.
+func printError(w io.Writer, err error) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		return ex.code
 	}
-	fmt.Fprintf(sys.Err, "memhook: error: %v\n", err)
+	fmt.Fprintf(w, "memhook: error: %v\n", err)
 	var h hinter
 	if errors.As(err, &h) && h.Hint() != "" {
-		fmt.Fprintf(sys.Err, "memhook: hint: %s\n", h.Hint())
+		fmt.Fprintf(w, "memhook: hint: %s\n", h.Hint())
 	}
 	var usage *usageError
 	if errors.As(err, &usage) {
-		return 2 // the command line was wrong (flagcheck.go)
+		return 2
 	}
 	return 1
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
@@ -68,55 +67,30 @@ func commandsRun(opts *CommandsOptions) error {
 	if dir == "" {
 		dir = userCommandsDir(opts.Factory)
 	}
+	root := opts.PluginRoot
+	if root == "" && opts.Action != "remove" {
+		root = opts.pluginRoot()
+	}
 	switch opts.Action {
 	case "install":
-		return commandsInstall(opts, dir)
+		if root == "" {
+			return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
+		}
+		res, err := shortcmd.Install(dir, ShortCommands, root)
+		res.WriteSkipped(opts.Out)
+		if err != nil {
+			return fmt.Errorf("commands install: %w", err)
+		}
+		res.WriteText(opts.Out, dir)
 	case "remove":
-		return commandsRemove(opts, dir)
+		res, err := shortcmd.Remove(dir, ShortCommands)
+		res.WriteKept(opts.Out)
+		if err != nil {
+			return fmt.Errorf("commands remove: %w", err)
+		}
+		fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", res.Count, dir)
+	default:
+		shortcmd.WriteStatus(opts.Out, ShortCommands, shortcmd.Status(dir, ShortCommands, root))
 	}
-	root := opts.PluginRoot
-	if root == "" {
-		root = opts.pluginRoot()
-	}
-	st := shortcmd.Status(dir, ShortCommands, root)
-	for _, n := range ShortCommands {
-		fmt.Fprintf(opts.Out, "/%-19s %s\n", n, st[n])
-	}
-	return nil
-}
-
-func commandsInstall(opts *CommandsOptions, dir string) error {
-	root := opts.PluginRoot
-	if root == "" {
-		root = opts.pluginRoot()
-	}
-	if root == "" {
-		return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
-	}
-	res, err := shortcmd.Install(dir, ShortCommands, root)
-	for _, path := range res.Skipped {
-		n := strings.TrimSuffix(filepath.Base(path), ".md")
-		fmt.Fprintf(opts.Out, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
-	}
-	if err != nil {
-		return fmt.Errorf("commands install: %w", err)
-	}
-	fmt.Fprintf(opts.Out, "installed %d short commands in %s (running %s)", res.Count, dir, res.Runs)
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(opts.Out, "; skipped %d", len(res.Skipped))
-	}
-	fmt.Fprintln(opts.Out)
-	return nil
-}
-
-func commandsRemove(opts *CommandsOptions, dir string) error {
-	res, err := shortcmd.Remove(dir, ShortCommands)
-	for _, path := range res.Kept {
-		fmt.Fprintf(opts.Out, "kept %s: not cerebro's\n", path)
-	}
-	if err != nil {
-		return fmt.Errorf("commands remove: %w", err)
-	}
-	fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", res.Count, dir)
 	return nil
 }
