@@ -101,6 +101,16 @@ func withHint(err error, hint string) error {
 	return &userError{err: err, hint: hint}
 }
 
+// show prints v as JSON when asJSON, else calls text, which prints it
+// for a person.
+func show(w io.Writer, asJSON bool, v any, text func()) error {
+	if asJSON {
+		return printObject(w, v, nil)
+	}
+	text()
+	return nil
+}
+
 // exitError asks Main for a specific exit code without printing anything
 // more (lint uses 1 for "found errors").
 type exitError struct{ code int }

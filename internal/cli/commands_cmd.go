@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
 )
@@ -57,15 +58,10 @@ wrote is never overwritten: install skips it and says so, remove leaves it.`,
 	return cmd
 }
 
-// userCommandsDir is ~/.claude/commands, or $CLAUDE_CONFIG_DIR/commands.
-func userCommandsDir(f *Factory) string {
-	return filepath.Join(claudeConfigDir(f), "commands")
-}
-
 func commandsRun(opts *CommandsOptions) error {
 	dir := opts.Dir
 	if dir == "" {
-		dir = userCommandsDir(opts.Factory)
+		dir = filepath.Join(config.ClaudeDir(opts.Getenv), "commands")
 	}
 	root := opts.PluginRoot
 	if root == "" && opts.Action != "remove" {

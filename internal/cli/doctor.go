@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/doctor"
 	"github.com/spf13/cobra"
 )
@@ -36,7 +37,7 @@ func doctorRun(opts *DoctorOptions) error {
 	rep := doctor.Run(doctor.Env{
 		Paths: opts.Paths, Getenv: opts.Getenv, Environ: opts.Environ, Config: opts.Config, Now: opts.Now(),
 		Project: opts.Project, ProjectRoot: opts.projectRoot, PluginRoot: opts.pluginRoot(),
-		Executable: opts.Executable, Version: Version, ClaudeDir: claudeConfigDir(opts.Factory),
+		Executable: opts.Executable, Version: Version, ClaudeDir: config.ClaudeDir(opts.Getenv),
 		ShortCommands: ShortCommands, LongRemoteFor: longRemoteFor,
 	})
 	rep.WriteText(opts.Out)

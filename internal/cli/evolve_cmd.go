@@ -139,11 +139,7 @@ func evolveRun(opts *EvolveOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return printObject(opts.Out, map[string]any{"decisions": ds}, nil)
-		}
-		evolve.WriteDecisions(opts.Out, ds)
-		return nil
+		return show(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func() { evolve.WriteDecisions(opts.Out, ds) })
 	}
 	return opts.decideRun(p)
 }
@@ -159,11 +155,7 @@ func (opts *EvolveOptions) decideRun(p evolve.Project) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, nil)
-	}
-	evolve.WriteItems(opts.Out, items, opts.DryRun)
-	return nil
+	return show(opts.Out, opts.JSON, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, func() { evolve.WriteItems(opts.Out, items, opts.DryRun) })
 }
 
 // decideAll decides the candidates of every registered project; a project

@@ -79,11 +79,8 @@ func instructionRun(opts *InstructionOptions) error {
 		return withHint(err, "run it in the project, with the plugin installed")
 	case err != nil:
 		return withHint(err, "a person can take a new reference with `memhook instruction set-reference`")
-	case opts.JSON:
-		return printObject(opts.Out, map[string]any{"restored": done}, nil)
 	}
-	evolve.WriteRestored(opts.Out, done)
-	return nil
+	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
 }
 
 // refuseModel guards set-reference. A model could call it as easily as a

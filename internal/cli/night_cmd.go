@@ -159,13 +159,7 @@ func (opts *NightOptions) nightOptions(root string) (night.Options, error) {
 
 // gitUser is where git keeps the user's settings (the global excludes
 // count in every history cerebro commits).
-func (f *Factory) gitUser() gitrepo.UserDirs {
-	home := f.Getenv("HOME")
-	if home == "" {
-		home = f.Getenv("USERPROFILE")
-	}
-	return gitrepo.UserDirs{Home: home, ConfigHome: f.Getenv("XDG_CONFIG_HOME")}
-}
+func (f *Factory) gitUser() gitrepo.UserDirs { return gitrepo.UserDirsOf(f.Getenv) }
 
 // projectRoots is the one project a command runs for, or with all every
 // project the desk's registry lists.
@@ -181,9 +175,5 @@ func (f *Factory) projectRoots(cmdName string, all bool, dir string) ([]string, 
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
 	}
-	var roots []string
-	for _, p := range reg.Projects {
-		roots = append(roots, p.Path)
-	}
-	return roots, nil
+	return reg.Roots(), nil
 }

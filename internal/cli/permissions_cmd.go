@@ -57,24 +57,6 @@ the rules install added, as it recorded them, and nothing else.`,
 	return cmd
 }
 
-// claudeConfigDir is ~/.claude, or $CLAUDE_CONFIG_DIR, where Claude Code
-// keeps the user's settings and commands.
-func claudeConfigDir(f *Factory) string {
-	if d := f.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	home := f.Getenv("HOME")
-	if home == "" {
-		home = f.Getenv("USERPROFILE")
-	}
-	return filepath.Join(home, ".claude")
-}
-
-// userSettingsFile is Claude Code's user settings file.
-func userSettingsFile(f *Factory) string {
-	return filepath.Join(claudeConfigDir(f), "settings.json")
-}
-
 func permissionsRecordFile(f *Factory) string {
 	return filepath.Join(filepath.Dir(config.UserFile(f.Getenv)), "claude-permissions.json")
 }
@@ -82,7 +64,7 @@ func permissionsRecordFile(f *Factory) string {
 func permissionsRun(opts *PermissionsOptions) error {
 	settings := opts.Settings
 	if settings == "" {
-		settings = userSettingsFile(opts.Factory)
+		settings = filepath.Join(config.ClaudeDir(opts.Getenv), "settings.json")
 	}
 	settings, err := filepath.Abs(settings)
 	if err != nil {

@@ -106,13 +106,11 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return printObject(opts.Out, log, nil)
-		}
-		for _, c := range log {
-			fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
-		}
-		return nil
+		return show(opts.Out, opts.JSON, log, func() {
+			for _, c := range log {
+				fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
+			}
+		})
 	case "diff":
 		d, err := skill.Diff(ref, opts.Rev)
 		if err != nil {
@@ -128,11 +126,9 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return printObject(opts.Out, res, nil)
-		}
-		fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
-		return nil
+		return show(opts.Out, opts.JSON, res, func() {
+			fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
+		})
 	}
 }
 
@@ -156,9 +152,5 @@ func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return printObject(opts.Out, added, nil)
-	}
-	added.WriteText(opts.Out)
-	return nil
+	return show(opts.Out, opts.JSON, added, func() { added.WriteText(opts.Out) })
 }

@@ -118,9 +118,5 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return printObject(opts.Out, l, nil)
-	}
-	l.WriteText(opts.Out)
-	return nil
+	return show(opts.Out, opts.JSON, l, func() { l.WriteText(opts.Out) })
 }

@@ -128,3 +128,12 @@ func Unregister(path, target string) (string, error) {
 	}
 	return name, nil
 }
+
+// Roots are the registered projects' folders, in the registry's order.
+func (f *File) Roots() []string {
+	var roots []string
+	for _, p := range f.Projects {
+		roots = append(roots, p.Path)
+	}
+	return roots
+}
