@@ -150,12 +150,17 @@ func Main(args []string, sys System) int {
 	if err == nil {
 		return 0
 	}
-	return printError(sys.Err, requiredFlagError(cmd, err))
+	err = requiredFlagError(cmd, err)
+	code := printError(sys.Err, err)
+	var usage *usageError
+	if code == 1 && errors.As(err, &usage) {
+		return 2 // the command line was wrong (flagcheck.go)
+	}
+	return code
 }
 
 // printError prints err once, with its hint, and returns the exit code
-// it means: an exitError's own code (printing nothing), 2 for a command
-// line that cannot run (flagcheck.go), else 1.
+// it asks for: an exitError's own (printing nothing), else 1.
 func printError(w io.Writer, err error) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
@@ -165,10 +170,6 @@ func printError(w io.Writer, err error) int {
 	var h hinter
 	if errors.As(err, &h) && h.Hint() != "" {
 		fmt.Fprintf(w, "memhook: hint: %s\n", h.Hint())
-	}
-	var usage *usageError
-	if errors.As(err, &usage) {
-		return 2
 	}
 	return 1
 }

@@ -36,26 +36,19 @@ func newCmdCommands(f *Factory) *cobra.Command {
 ~/.claude/commands/ that run this plugin's memhook. A command file a person
 wrote is never overwritten: install skips it and says so, remove leaves it.`,
 	}
-	for _, a := range []struct{ name, short string }{
-		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)"},
-		{"remove", "Delete the short commands cerebro installed, and nothing else"},
-		{"status", "Show which short commands are installed, out of date, missing or a person's own"},
-	} {
-		a := a
-		sub := &cobra.Command{
-			Use: a.name, Short: a.short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Action = a.name
-				return commandsRun(opts)
-			},
+	return addVerbs(cmd, []verb{
+		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)", nil},
+		{"remove", "Delete the short commands cerebro installed, and nothing else", nil},
+		{"status", "Show which short commands are installed, out of date, missing or a person's own", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
+		if name != "remove" {
+			c.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
 		}
-		sub.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
-		if a.name != "remove" {
-			sub.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
-		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action = name
+		return commandsRun(opts)
+	})
 }
 
 func commandsRun(opts *CommandsOptions) error {

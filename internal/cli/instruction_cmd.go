@@ -30,31 +30,24 @@ func newCmdInstruction(f *Factory) *cobra.Command {
 		Short:  "The person's insurance: return the memory instruction to its reference copy",
 		Hidden: true,
 	}
-	for _, a := range []struct{ use, short string }{
-		{"reset", "Restore the memory instruction from the reference copy, in one commit, touching nothing else"},
-		{"set-reference", "Make the current (or --from) memory instruction the reference; a person at a terminal only"},
-	} {
-		opts := &InstructionOptions{Factory: f, Action: a.use}
-		sub := &cobra.Command{
-			Use:   a.use,
-			Short: a.short,
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				if fh, ok := opts.In.(*os.File); ok {
-					opts.StdinTerminal = isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd())
-				}
-				return instructionRun(opts)
-			},
-		}
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
-		if a.use == "set-reference" {
-			sub.Flags().StringVar(&opts.From, "from", "", "take the reference from this file instead of the instruction in use")
+	opts := &InstructionOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"reset", "Restore the memory instruction from the reference copy, in one commit, touching nothing else", nil},
+		{"set-reference", "Make the current (or --from) memory instruction the reference; a person at a terminal only", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+		if name == "set-reference" {
+			c.Flags().StringVar(&opts.From, "from", "", "take the reference from this file instead of the instruction in use")
 		} else {
-			sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+			c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action = name
+		if fh, ok := opts.In.(*os.File); ok {
+			opts.StdinTerminal = isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd())
+		}
+		return instructionRun(opts)
+	})
 }
 
 func instructionRun(opts *InstructionOptions) error {

@@ -39,22 +39,15 @@ everything else the file holds; recall and remember still ask. It adds
 nothing for a tool your settings deny or ask for. remove takes out exactly
 the rules install added, as it recorded them, and nothing else.`,
 	}
-	for _, a := range []struct{ name, short string }{
-		{"install", "Add memory_search and memory_get to permissions.allow in ~/.claude/settings.json"},
-		{"remove", "Take out the rules install added, and nothing else"},
-	} {
-		a := a
-		sub := &cobra.Command{
-			Use: a.name, Short: a.short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Action = a.name
-				return permissionsRun(opts)
-			},
-		}
-		sub.Flags().StringVar(&opts.Settings, "settings", "", "Claude Code's user settings file (default ~/.claude/settings.json)")
-		cmd.AddCommand(sub)
-	}
-	return cmd
+	return addVerbs(cmd, []verb{
+		{"install", "Add memory_search and memory_get to permissions.allow in ~/.claude/settings.json", nil},
+		{"remove", "Take out the rules install added, and nothing else", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.Settings, "settings", "", "Claude Code's user settings file (default ~/.claude/settings.json)")
+	}, func(name string, args []string) error {
+		opts.Action = name
+		return permissionsRun(opts)
+	})
 }
 
 func permissionsRecordFile(f *Factory) string {

@@ -28,32 +28,24 @@ func newCmdRegistry(f *Factory) *cobra.Command {
 projects whose long-term memory is active; the rollup reads exactly these.
 Switching long-term memory on registers a project; these commands do it by hand.`,
 	}
-	sub := func(action, use, short string, args cobra.PositionalArgs, flags func(*cobra.Command, *RegistryOptions)) *cobra.Command {
-		opts := &RegistryOptions{Factory: f, Action: action}
-		c := &cobra.Command{
-			Use: use, Short: short, Args: args,
-			RunE: func(cmd *cobra.Command, a []string) error {
-				if len(a) > 0 {
-					opts.Target = a[0]
-				}
-				return registryRun(opts)
-			},
-		}
+	opts := &RegistryOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"list", "List the registered projects and any invalid entries", nil},
+		{"add <dir>", "Register the project holding <dir>", cobra.ExactArgs(1)},
+		{"remove <id|path>", "Unregister a project (its files are not touched)", cobra.ExactArgs(1)},
+		{"repair", "Move a corrupt registry aside to a backup and start a new one", nil},
+	}, func(c *cobra.Command, name string) {
 		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-		if flags != nil {
-			flags(c, opts)
+		if name == "add" {
+			c.Flags().StringVar(&opts.Name, "name", "", "display name (default: the project folder's name)")
 		}
-		return c
-	}
-	cmd.AddCommand(
-		sub("list", "list", "List the registered projects and any invalid entries", cobra.NoArgs, nil),
-		sub("add", "add <dir>", "Register the project holding <dir>", cobra.ExactArgs(1), func(c *cobra.Command, o *RegistryOptions) {
-			c.Flags().StringVar(&o.Name, "name", "", "display name (default: the project folder's name)")
-		}),
-		sub("remove", "remove <id|path>", "Unregister a project (its files are not touched)", cobra.ExactArgs(1), nil),
-		sub("repair", "repair", "Move a corrupt registry aside to a backup and start a new one", cobra.NoArgs, nil),
-	)
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action = name
+		if len(args) > 0 {
+			opts.Target = args[0]
+		}
+		return registryRun(opts)
+	})
 }
 
 func registryRun(opts *RegistryOptions) error {

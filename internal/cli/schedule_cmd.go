@@ -30,35 +30,29 @@ user timer (or a crontab line when no user manager is reachable) on Linux, a
 launchd agent on macOS, a Task Scheduler task on Windows. --dry-run prints
 exactly what would be written and run.`,
 	}
-	sub := func(action, short string) *cobra.Command {
-		opts := &ScheduleOptions{Factory: f, Action: action}
-		c := &cobra.Command{
-			Use: action, Short: short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return scheduleRun(opts)
-			},
-		}
-		if action != "status" {
+	opts := &ScheduleOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"install", "Install (or move) the daily rollup entry; installing twice leaves one", nil},
+		{"remove", "Remove the daily rollup entry", nil},
+		{"status", "Show what is installed", nil},
+		{"run", "Run the daily jobs now, as the scheduler does; a failing job does not stop the next", nil},
+	}, func(c *cobra.Command, name string) {
+		if name != "status" {
 			c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the files and commands without changing anything")
 			c.Flags().StringVar(&opts.OS, "os", "", "with --dry-run: plan for this OS (linux, darwin, windows)")
 			c.Flags().MarkHidden("os")
 		}
-		if action == "run" {
+		if name == "run" {
 			c.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 		}
-		if action == "install" {
+		if name == "install" {
 			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default night.time from your settings, 04:00)")
 		}
 		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (status)")
-		return c
-	}
-	cmd.AddCommand(
-		sub("install", "Install (or move) the daily rollup entry; installing twice leaves one"),
-		sub("remove", "Remove the daily rollup entry"),
-		sub("status", "Show what is installed"),
-		sub("run", "Run the daily jobs now, as the scheduler does; a failing job does not stop the next"),
-	)
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action = name
+		return scheduleRun(opts)
+	})
 }
 
 // validate checks the flags before any scheduler is asked or written to.

@@ -33,38 +33,29 @@ memhook itself). These commands read that history and undo an edit as a new
 commit. The skill is looked up under --skills-dir, else <project>/.claude/skills,
 else $CLAUDE_PLUGIN_ROOT/skills.`,
 	}
-	for _, a := range []struct{ use, short string }{
-		{"log", "List the commits of a skill, newest first"},
-		{"diff", "Show what the skill's latest commit (or --rev) changed"},
-		{"revert", "Restore the skill's previous version as a new commit"},
-		{"candidate", "Add a candidate version beside the active one (committed); it competes in the shadow"},
-	} {
-		opts := &SkillOptions{Factory: f, Action: a.use}
-		sub := &cobra.Command{
-			Use:   a.use + " NAME",
-			Short: a.short,
-			Args:  cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Name = args[0]
-				return skillRun(opts)
-			},
-		}
-		sub.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder")
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
-		sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-		switch a.use {
+	opts := &SkillOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"log NAME", "List the commits of a skill, newest first", cobra.ExactArgs(1)},
+		{"diff NAME", "Show what the skill's latest commit (or --rev) changed", cobra.ExactArgs(1)},
+		{"revert NAME", "Restore the skill's previous version as a new commit", cobra.ExactArgs(1)},
+		{"candidate NAME --from FILE", "Add a candidate version beside the active one (committed); it competes in the shadow", cobra.ExactArgs(1)},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder")
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+		switch name {
 		case "log":
-			sub.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
+			c.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
 		case "diff":
-			sub.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
+			c.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
 		case "candidate":
-			sub.Use = "candidate NAME --from FILE"
-			sub.Flags().StringVar(&opts.From, "from", "", "the candidate's SKILL.md text (- for stdin; required)")
-			sub.Flags().StringVar(&opts.ID, "id", "", "the candidate's id (default: c<date>-<time>)")
+			c.Flags().StringVar(&opts.From, "from", "", "the candidate's SKILL.md text (- for stdin; required)")
+			c.Flags().StringVar(&opts.ID, "id", "", "the candidate's id (default: c<date>-<time>)")
 		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action, opts.Name = name, args[0]
+		return skillRun(opts)
+	})
 }
 
 func (o *SkillOptions) find() (skill.Ref, error) {
