@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -187,33 +185,16 @@ func (opts *EvolveOptions) decideAll() error {
 
 // shadowRun runs one pair for a recorded recall. It runs in the background
 // (recall starts it detached), never inside a hook; its answers go to the
-// records only. Problems go to the log, since nobody reads its output.
-func (opts *EvolveOptions) shadowRun(p evolve.Project) (err error) {
-	log := runlog.Open(opts.Paths.Logs(), 1<<20)
-	start := opts.Now()
-	defer func() {
-		e := runlog.Entry{Time: start, Event: "shadow", Project: p.Root, Level: "info", MS: float64(opts.Now().Sub(start).Milliseconds())}
-		if err != nil {
-			e.Level, e.Message = "warn", err.Error()
-		} else {
-			e.Message = "shadow pair of run " + opts.Run
-		}
-		log.Write(e)
-	}()
-	if opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()) {
-		return errors.New("shadow: refused inside a nested model call")
-	}
+// records only, its problems to the log.
+func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
 	eff := opts.Config(p.Root)
-	command, err := exec.LookPath(eff.Distiller.Command)
-	if err != nil {
-		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
-	}
 	sh := evolve.Shadow{
-		Runner: claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: p.Root, Guard: shortterm.PromptGuard(eff)},
+		Runner: claude.Runner{Command: eff.Distiller.Command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: p.Root, Guard: shortterm.PromptGuard(eff)},
 		Calls:  claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
 		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": p.PluginRoot, "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}
-	pair, err := p.Shadow(context.Background(), sh, opts.Run)
+	nested := opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ())
+	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Paths.Logs(), 1<<20), nested)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
@@ -134,27 +133,7 @@ func (opts *NightOptions) nightOptions(root string) (night.Options, error) {
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
 	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
-	// A project may narrow step 4 (propose, off), never switch off the
-	// person's review of CORE.md: config.Policy keeps "apply" the user's.
-	o := night.Options{Store: store, CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,
-		GitMode: eff.Long.Git, MaxDayChars: eff.Night.MaxDayChars, Core: eff.Night.Core}
-	switch eff.Night.Model {
-	case "":
-	case "claude":
-		if claude.Nested(opts.Environ()) {
-			// A model call from inside cerebro's own claude run would
-			// recurse; the deterministic steps still run.
-			fmt.Fprintln(opts.Err, "memhook: warning: night: inside a nested claude run, model steps are skipped")
-			break
-		}
-		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
-			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
-			Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff),
-		}}
-	default:
-		return o, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")
-	}
-	return o, nil
+	return night.OptionsFor(eff, store, opts.Environ(), shortterm.PromptGuard(eff), opts.Err)
 }
 
 // gitUser is where git keeps the user's settings (the global excludes

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 )
 
@@ -96,8 +98,28 @@ func (p Project) GiveVerdict(v runrec.Verdict) error {
 }
 
 // Shadow runs the shadow pair of the recorded recall runID with sh (its
-// Journal is the project's).
-func (p Project) Shadow(ctx context.Context, sh Shadow, runID string) (Pair, error) {
+// Journal is the project's; its Runner.Command is looked up on PATH)
+// and logs how it went in log: it runs in the background, where nobody
+// reads its output. Inside a nested model call (nested) it refuses.
+func (p Project) Shadow(ctx context.Context, sh Shadow, runID string, log *runlog.Log, nested bool) (pair Pair, err error) {
+	start := sh.Now()
+	defer func() {
+		e := runlog.Entry{Time: start, Event: "shadow", Project: p.Root, Level: "info", MS: float64(sh.Now().Sub(start).Milliseconds())}
+		if err != nil {
+			e.Level, e.Message = "warn", err.Error()
+		} else {
+			e.Message = "shadow pair of run " + runID
+		}
+		log.Write(e)
+	}()
+	if nested {
+		return Pair{}, errors.New("shadow: refused inside a nested model call")
+	}
+	command, err := exec.LookPath(sh.Runner.Command)
+	if err != nil {
+		return Pair{}, fmt.Errorf("shadow: find %s: %w", sh.Runner.Command, err)
+	}
+	sh.Runner.Command = command
 	parent, ref, c, err := ShadowOf(p.Journal, runID, p.SkillFile)
 	if err != nil {
 		return Pair{}, err
