@@ -34,9 +34,6 @@ type EvolveOptions struct {
 }
 
 func newCmdEvolve(f *Factory) *cobra.Command {
-	run := func(opts *EvolveOptions) error {
-		return evolveRun(opts)
-	}
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
 	cmd := &cobra.Command{
 		Use:   "evolve",
@@ -48,7 +45,7 @@ evolution.margin) at no higher price, removes it when it lost or its trial ran
 out, and otherwise waits. Each promotion or removal is one commit of the skill
 and a record that ` + "`memhook evolve log`" + ` shows.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return evolveRun(opts) },
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be decided, change nothing")
@@ -56,48 +53,34 @@ and a record that ` + "`memhook evolve log`" + ` shows.`,
 	cmd.Flags().StringVar(&opts.Home, "home", "", "with --all: the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
-	shadow := &EvolveOptions{Factory: f, Action: "shadow"}
-	shadowCmd := &cobra.Command{
-		Use:   "shadow RUN_ID",
-		Short: "Run a candidate and the active version on a recorded request (started in the background by recall)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			shadow.Run = args[0]
-			return run(shadow)
-		},
-	}
-	shadowCmd.Flags().StringVar(&shadow.Project, "project", ".", "a directory of the project")
-
-	judge := &EvolveOptions{Factory: f, Action: "judge"}
-	judgeCmd := &cobra.Command{
-		Use:   "judge",
-		Short: "Judge shadow pairs blind: two answers to one request, in random order, pick the better",
-		Long: `Show each unjudged shadow pair — the request and two answers, the active
+	sub := &EvolveOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"shadow RUN_ID", "Run a candidate and the active version on a recorded request (started in the background by recall)", cobra.ExactArgs(1)},
+		{"judge", "Judge shadow pairs blind: two answers to one request, in random order, pick the better", nil},
+		{"log", "List promotions and removals, newest first, with the figures behind each", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&sub.Project, "project", ".", "a directory of the project")
+		switch name {
+		case "judge":
+			c.Long = `Show each unjudged shadow pair — the request and two answers, the active
 version's and the candidate's, in an order fixed per pair but unrelated to which
 is which — and record your choice as verdicts on both runs. Without a terminal,
-list the pairs with --list --json and judge one with --pair ID --better 1|2|both|neither.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(judge) },
-	}
-	judgeCmd.Flags().StringVar(&judge.Project, "project", ".", "a directory of the project")
-	judgeCmd.Flags().BoolVar(&judge.List, "list", false, "list the unjudged pairs and stop")
-	judgeCmd.Flags().StringVar(&judge.Pair, "pair", "", "the pair to judge")
-	judgeCmd.Flags().StringVar(&judge.Better, "better", "", "1, 2, both or neither")
-	judgeCmd.Flags().BoolVar(&judge.JSON, "json", false, "print JSON")
-
-	logOpts := &EvolveOptions{Factory: f, Action: "log"}
-	logCmd := &cobra.Command{
-		Use:   "log",
-		Short: "List promotions and removals, newest first, with the figures behind each",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return run(logOpts) },
-	}
-	logCmd.Flags().StringVar(&logOpts.Project, "project", ".", "a directory of the project")
-	logCmd.Flags().IntVar(&logOpts.Limit, "limit", 20, "at most this many (0: all)")
-	logCmd.Flags().BoolVar(&logOpts.JSON, "json", false, "print JSON")
-
-	cmd.AddCommand(shadowCmd, judgeCmd, logCmd)
-	return cmd
+list the pairs with --list --json and judge one with --pair ID --better 1|2|both|neither.`
+			c.Flags().BoolVar(&sub.List, "list", false, "list the unjudged pairs and stop")
+			c.Flags().StringVar(&sub.Pair, "pair", "", "the pair to judge")
+			c.Flags().StringVar(&sub.Better, "better", "", "1, 2, both or neither")
+			c.Flags().BoolVar(&sub.JSON, "json", false, "print JSON")
+		case "log":
+			c.Flags().IntVar(&sub.Limit, "limit", 20, "at most this many (0: all)")
+			c.Flags().BoolVar(&sub.JSON, "json", false, "print JSON")
+		}
+	}, func(name string, args []string) error {
+		sub.Action = name
+		if name == "shadow" {
+			sub.Run = args[0]
+		}
+		return evolveRun(sub)
+	})
 }
 
 // validate checks the flags of the action before any record is read.
