@@ -95,7 +95,7 @@ func nightRun(opts *NightOptions) error {
 	user := opts.Config("")
 	quiet := opts.All && !opts.Terminal && !opts.JSON
 	b := night.Batch{Roots: roots, Now: now, Clock: opts.Now, DryRun: opts.DryRun, DeskDir: opts.Paths.DeskShortDir(), Options: opts.nightOptions,
-		Budget: night.NightBudget(opts.Paths.DeskShortDir(), opts.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, opts.DryRun)}
+		Budget: night.SharedBudget(opts.Paths.DeskShortDir(), opts.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, opts.DryRun)}
 	if opts.All && opts.Terminal {
 		b.Progress = opts.Err
 	}

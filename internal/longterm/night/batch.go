@@ -15,11 +15,11 @@ import (
 // current night has spent, so runs on the same night share one budget.
 const BudgetFile = "night-budget.json"
 
-// NightBudget is the night's shared budget (night.max_calls and
+// SharedBudget is the night's shared budget (night.max_calls and
 // night.max_tokens), read from the desk folder deskDir, its calls also
 // taken from the user's daily count of night calls in the state dir. A
 // dry run gets a budget of its own that it never saves.
-func NightBudget(deskDir, state string, now time.Time, maxCalls, maxTokens int, dryRun bool) *Budget {
+func SharedBudget(deskDir, state string, now time.Time, maxCalls, maxTokens int, dryRun bool) *Budget {
 	date := now.Format(time.DateOnly)
 	if dryRun {
 		return LoadBudget("", date, maxCalls, maxTokens)

@@ -54,7 +54,7 @@ func TestADryBatchLogsNothing(t *testing.T) {
 	now := time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)
 	b := Batch{Roots: []string{dir}, Now: now, Clock: time.Now, DryRun: true, DeskDir: filepath.Join(dir, "desk"),
 		Options: func(root string) (Options, error) { return Options{Store: longterm.New(root)}, nil },
-		Budget:  NightBudget(filepath.Join(dir, "desk"), filepath.Join(dir, "state"), now, 10, 1000, true)}
+		Budget:  SharedBudget(filepath.Join(dir, "desk"), filepath.Join(dir, "state"), now, 10, 1000, true)}
 	if o := b.Run(context.Background()); len(o.Reports) != 1 || o.Failed != 0 {
 		t.Fatalf("outcome %+v", o)
 	}

@@ -115,15 +115,15 @@ func (p Project) Shadow(ctx context.Context, sh Shadow, runID string, log *runlo
 	if nested {
 		return Pair{}, errors.New("shadow: refused inside a nested model call")
 	}
+	parent, ref, c, err := ShadowOf(p.Journal, runID, p.SkillFile)
+	if err != nil {
+		return Pair{}, err
+	}
 	command, err := exec.LookPath(sh.Runner.Command)
 	if err != nil {
 		return Pair{}, fmt.Errorf("shadow: find %s: %w", sh.Runner.Command, err)
 	}
 	sh.Runner.Command = command
-	parent, ref, c, err := ShadowOf(p.Journal, runID, p.SkillFile)
-	if err != nil {
-		return Pair{}, err
-	}
 	sh.Journal = p.Journal
 	return sh.Run(ctx, parent, ref, c)
 }
