@@ -33,6 +33,17 @@ commands manage long-term memory, search, the org desk and the skills.`,
 	return root
 }
 
+// runAgain runs memhook with args inside this process, on f's streams:
+// the command a slash command names, each daily job.
+func runAgain(f *Factory, args []string) error {
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.In)
+	root.SetOut(f.Out)
+	root.SetErr(f.Err)
+	return root.Execute()
+}
+
 // newCmdVersion answers `memhook version`, which people type as often as
 // --version.
 func newCmdVersion(f *Factory) *cobra.Command {

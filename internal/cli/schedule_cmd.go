@@ -141,12 +141,7 @@ func scheduleJobs(opts *ScheduleOptions) error {
 		if opts.Home != "" {
 			args = append(args, "--home", opts.Home)
 		}
-		cmd := newRootCmd(opts.Factory)
-		cmd.SetArgs(args)
-		cmd.SetIn(opts.In)
-		cmd.SetOut(opts.Out)
-		cmd.SetErr(opts.Err)
-		if err := cmd.Execute(); err != nil {
+		if err := runAgain(opts.Factory, args); err != nil {
 			failed = append(failed, j.Name)
 			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
 		}

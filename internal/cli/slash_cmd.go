@@ -74,13 +74,8 @@ func slashRun(f *Factory, args []string) error {
 	f.Out = &buf
 	defer func() { io.WriteString(out, inert.Text(buf.String())) }()
 	f.In = strings.NewReader("")
-	inner := newRootCmd(f)
-	inner.SetArgs(append(append([]string{}, o.Command...), words...))
-	inner.SetIn(f.In)
-	inner.SetOut(f.Out)
-	inner.SetErr(f.Out)
 	f.Err = f.Out // one stream, in order, for the model to read
-	return slashReport(f, inner.Execute())
+	return slashReport(f, runAgain(f, append(append([]string{}, o.Command...), words...)))
 }
 
 // slashReport prints err the way Main does, plus the exit status, on stdout.
