@@ -14,8 +14,8 @@ import (
 type Added struct {
 	Candidate    Candidate `json:"candidate"`
 	Commit       string    `json:"commit"`
-	Repo         string    `json:"repo"`
 	EvolvingCopy bool      `json:"evolving_copy"`
+	Repo         string    `json:"repo"`
 	File         string    `json:"-"` // the skill's file the candidate competes with
 }
 
