@@ -15,6 +15,9 @@
 // rule for its whole MCP server) is their choice: Allow leaves it there
 // and adds nothing for it. A settings file that is a symbolic link (a
 // dotfiles checkout) is changed where it points, and stays a link.
+//
+// [Installer] is memhook's install and remove on top of them: it records
+// what it added ([Record]) so that remove takes out those rules only.
 package claudeperm
 
 import (

@@ -101,6 +101,16 @@ func withHint(err error, hint string) error {
 	return &userError{err: err, hint: hint}
 }
 
+// show prints v as JSON when asJSON, else calls text, which prints it
+// for a person.
+func show(w io.Writer, asJSON bool, v any, text func()) error {
+	if asJSON {
+		return printObject(w, v, nil)
+	}
+	text()
+	return nil
+}
+
 // exitError asks Main for a specific exit code without printing anything
 // more (lint uses 1 for "found errors").
 type exitError struct{ code int }
@@ -141,18 +151,25 @@ func Main(args []string, sys System) int {
 		return 0
 	}
 	err = requiredFlagError(cmd, err)
+	code := printError(sys.Err, err)
+	var usage *usageError
+	if code == 1 && errors.As(err, &usage) {
+		return 2 // the command line was wrong (flagcheck.go)
+	}
+	return code
+}
+
+// printError prints err once, with its hint, and returns the exit code
+// it asks for: an exitError's own (printing nothing), else 1.
+func printError(w io.Writer, err error) int {
 	var ex *exitError
 	if errors.As(err, &ex) {
 		return ex.code
 	}
-	fmt.Fprintf(sys.Err, "memhook: error: %v\n", err)
+	fmt.Fprintf(w, "memhook: error: %v\n", err)
 	var h hinter
 	if errors.As(err, &h) && h.Hint() != "" {
-		fmt.Fprintf(sys.Err, "memhook: hint: %s\n", h.Hint())
-	}
-	var usage *usageError
-	if errors.As(err, &usage) {
-		return 2 // the command line was wrong (flagcheck.go)
+		fmt.Fprintf(w, "memhook: hint: %s\n", h.Hint())
 	}
 	return 1
 }

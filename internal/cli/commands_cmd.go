@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
 )
@@ -36,87 +36,50 @@ func newCmdCommands(f *Factory) *cobra.Command {
 ~/.claude/commands/ that run this plugin's memhook. A command file a person
 wrote is never overwritten: install skips it and says so, remove leaves it.`,
 	}
-	for _, a := range []struct{ name, short string }{
-		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)"},
-		{"remove", "Delete the short commands cerebro installed, and nothing else"},
-		{"status", "Show which short commands are installed, out of date, missing or a person's own"},
-	} {
-		a := a
-		sub := &cobra.Command{
-			Use: a.name, Short: a.short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Action = a.name
-				return commandsRun(opts)
-			},
+	return addVerbs(cmd, []verb{
+		{"install", "Add the short commands to ~/.claude/commands (a person's own file is skipped)", nil},
+		{"remove", "Delete the short commands cerebro installed, and nothing else", nil},
+		{"status", "Show which short commands are installed, out of date, missing or a person's own", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
+		if name != "remove" {
+			c.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
 		}
-		sub.Flags().StringVar(&opts.Dir, "dir", "", "the user-level commands folder (default ~/.claude/commands)")
-		if a.name != "remove" {
-			sub.Flags().StringVar(&opts.PluginRoot, "plugin-root", "", "the plugin checkout to run (default the one holding this memhook)")
-		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
-}
-
-// userCommandsDir is ~/.claude/commands, or $CLAUDE_CONFIG_DIR/commands.
-func userCommandsDir(f *Factory) string {
-	return filepath.Join(claudeConfigDir(f), "commands")
+	}, func(name string, args []string) error {
+		opts.Action = name
+		return commandsRun(opts)
+	})
 }
 
 func commandsRun(opts *CommandsOptions) error {
 	dir := opts.Dir
 	if dir == "" {
-		dir = userCommandsDir(opts.Factory)
+		dir = filepath.Join(config.ClaudeDir(opts.Getenv), "commands")
+	}
+	root := opts.PluginRoot
+	if root == "" && opts.Action != "remove" {
+		root = opts.pluginRoot()
 	}
 	switch opts.Action {
 	case "install":
-		return commandsInstall(opts, dir)
+		if root == "" {
+			return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
+		}
+		res, err := shortcmd.Install(dir, ShortCommands, root)
+		res.WriteSkipped(opts.Out)
+		if err != nil {
+			return fmt.Errorf("commands install: %w", err)
+		}
+		res.WriteText(opts.Out, dir)
 	case "remove":
-		return commandsRemove(opts, dir)
+		res, err := shortcmd.Remove(dir, ShortCommands)
+		res.WriteKept(opts.Out)
+		if err != nil {
+			return fmt.Errorf("commands remove: %w", err)
+		}
+		fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", res.Count, dir)
+	default:
+		shortcmd.WriteStatus(opts.Out, ShortCommands, shortcmd.Status(dir, ShortCommands, root))
 	}
-	root := opts.PluginRoot
-	if root == "" {
-		root = opts.pluginRoot()
-	}
-	st := shortcmd.Status(dir, ShortCommands, root)
-	for _, n := range ShortCommands {
-		fmt.Fprintf(opts.Out, "/%-19s %s\n", n, st[n])
-	}
-	return nil
-}
-
-func commandsInstall(opts *CommandsOptions, dir string) error {
-	root := opts.PluginRoot
-	if root == "" {
-		root = opts.pluginRoot()
-	}
-	if root == "" {
-		return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
-	}
-	res, err := shortcmd.Install(dir, ShortCommands, root)
-	for _, path := range res.Skipped {
-		n := strings.TrimSuffix(filepath.Base(path), ".md")
-		fmt.Fprintf(opts.Out, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
-	}
-	if err != nil {
-		return fmt.Errorf("commands install: %w", err)
-	}
-	fmt.Fprintf(opts.Out, "installed %d short commands in %s (running %s)", res.Count, dir, res.Runs)
-	if len(res.Skipped) > 0 {
-		fmt.Fprintf(opts.Out, "; skipped %d", len(res.Skipped))
-	}
-	fmt.Fprintln(opts.Out)
-	return nil
-}
-
-func commandsRemove(opts *CommandsOptions, dir string) error {
-	res, err := shortcmd.Remove(dir, ShortCommands)
-	for _, path := range res.Kept {
-		fmt.Fprintf(opts.Out, "kept %s: not cerebro's\n", path)
-	}
-	if err != nil {
-		return fmt.Errorf("commands remove: %w", err)
-	}
-	fmt.Fprintf(opts.Out, "removed %d short commands from %s\n", res.Count, dir)
 	return nil
 }

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"fmt"
-	"text/tabwriter"
-
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/doctor"
 	"github.com/spf13/cobra"
 )
@@ -39,26 +37,10 @@ func doctorRun(opts *DoctorOptions) error {
 	rep := doctor.Run(doctor.Env{
 		Paths: opts.Paths, Getenv: opts.Getenv, Environ: opts.Environ, Config: opts.Config, Now: opts.Now(),
 		Project: opts.Project, ProjectRoot: opts.projectRoot, PluginRoot: opts.pluginRoot(),
-		Executable: opts.Executable, Version: Version, ClaudeDir: claudeConfigDir(opts.Factory),
+		Executable: opts.Executable, Version: Version, ClaudeDir: config.ClaudeDir(opts.Getenv),
 		ShortCommands: ShortCommands, LongRemoteFor: longRemoteFor,
 	})
-	tw := tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
-	for _, f := range rep.Findings {
-		fmt.Fprintf(tw, "%s\t%s\n", f.Level, f.What)
-		if f.Hint != "" && f.Level != "ok" {
-			fmt.Fprintf(tw, "\t  hint: %s\n", f.Hint)
-		}
-	}
-	tw.Flush()
-	if len(rep.Timings) > 0 {
-		fmt.Fprintln(opts.Out)
-		tw = tabwriter.NewWriter(opts.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "HOOK\tRUNS\tP50 ms\tP95 ms\tERRORS")
-		for _, t := range rep.Timings {
-			fmt.Fprintf(tw, "%s\t%d\t%.1f\t%.1f\t%d\n", t.Event, t.Runs, t.P50, t.P95, t.Errors)
-		}
-		tw.Flush()
-	}
+	rep.WriteText(opts.Out)
 	if rep.Broken() {
 		return &exitError{code: 1}
 	}

@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -14,8 +12,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
-	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -38,9 +34,6 @@ type EvolveOptions struct {
 }
 
 func newCmdEvolve(f *Factory) *cobra.Command {
-	run := func(opts *EvolveOptions) error {
-		return evolveRun(opts)
-	}
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
 	cmd := &cobra.Command{
 		Use:   "evolve",
@@ -52,7 +45,7 @@ evolution.margin) at no higher price, removes it when it lost or its trial ran
 out, and otherwise waits. Each promotion or removal is one commit of the skill
 and a record that ` + "`memhook evolve log`" + ` shows.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return evolveRun(opts) },
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be decided, change nothing")
@@ -60,48 +53,34 @@ and a record that ` + "`memhook evolve log`" + ` shows.`,
 	cmd.Flags().StringVar(&opts.Home, "home", "", "with --all: the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
-	shadow := &EvolveOptions{Factory: f, Action: "shadow"}
-	shadowCmd := &cobra.Command{
-		Use:   "shadow RUN_ID",
-		Short: "Run a candidate and the active version on a recorded request (started in the background by recall)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			shadow.Run = args[0]
-			return run(shadow)
-		},
-	}
-	shadowCmd.Flags().StringVar(&shadow.Project, "project", ".", "a directory of the project")
-
-	judge := &EvolveOptions{Factory: f, Action: "judge"}
-	judgeCmd := &cobra.Command{
-		Use:   "judge",
-		Short: "Judge shadow pairs blind: two answers to one request, in random order, pick the better",
-		Long: `Show each unjudged shadow pair — the request and two answers, the active
+	sub := &EvolveOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"shadow RUN_ID", "Run a candidate and the active version on a recorded request (started in the background by recall)", cobra.ExactArgs(1)},
+		{"judge", "Judge shadow pairs blind: two answers to one request, in random order, pick the better", nil},
+		{"log", "List promotions and removals, newest first, with the figures behind each", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&sub.Project, "project", ".", "a directory of the project")
+		switch name {
+		case "judge":
+			c.Long = `Show each unjudged shadow pair — the request and two answers, the active
 version's and the candidate's, in an order fixed per pair but unrelated to which
 is which — and record your choice as verdicts on both runs. Without a terminal,
-list the pairs with --list --json and judge one with --pair ID --better 1|2|both|neither.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return run(judge) },
-	}
-	judgeCmd.Flags().StringVar(&judge.Project, "project", ".", "a directory of the project")
-	judgeCmd.Flags().BoolVar(&judge.List, "list", false, "list the unjudged pairs and stop")
-	judgeCmd.Flags().StringVar(&judge.Pair, "pair", "", "the pair to judge")
-	judgeCmd.Flags().StringVar(&judge.Better, "better", "", "1, 2, both or neither")
-	judgeCmd.Flags().BoolVar(&judge.JSON, "json", false, "print JSON")
-
-	logOpts := &EvolveOptions{Factory: f, Action: "log"}
-	logCmd := &cobra.Command{
-		Use:   "log",
-		Short: "List promotions and removals, newest first, with the figures behind each",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return run(logOpts) },
-	}
-	logCmd.Flags().StringVar(&logOpts.Project, "project", ".", "a directory of the project")
-	logCmd.Flags().IntVar(&logOpts.Limit, "limit", 20, "at most this many (0: all)")
-	logCmd.Flags().BoolVar(&logOpts.JSON, "json", false, "print JSON")
-
-	cmd.AddCommand(shadowCmd, judgeCmd, logCmd)
-	return cmd
+list the pairs with --list --json and judge one with --pair ID --better 1|2|both|neither.`
+			c.Flags().BoolVar(&sub.List, "list", false, "list the unjudged pairs and stop")
+			c.Flags().StringVar(&sub.Pair, "pair", "", "the pair to judge")
+			c.Flags().StringVar(&sub.Better, "better", "", "1, 2, both or neither")
+			c.Flags().BoolVar(&sub.JSON, "json", false, "print JSON")
+		case "log":
+			c.Flags().IntVar(&sub.Limit, "limit", 20, "at most this many (0: all)")
+			c.Flags().BoolVar(&sub.JSON, "json", false, "print JSON")
+		}
+	}, func(name string, args []string) error {
+		sub.Action = name
+		if name == "shadow" {
+			sub.Run = args[0]
+		}
+		return evolveRun(sub)
+	})
 }
 
 // validate checks the flags of the action before any record is read.
@@ -130,16 +109,20 @@ func evolveRun(opts *EvolveOptions) error {
 	if err != nil {
 		return err
 	}
-	j := opts.runJournal(root)
+	p := opts.skills(root)
 	switch opts.Action {
 	case "shadow":
-		return opts.shadowRun(root, j)
+		return opts.shadowRun(p)
 	case "judge":
-		return opts.judgeRun(j)
+		return opts.judgeRun(p)
 	case "log":
-		return opts.evolveLog(j)
+		ds, err := p.Decisions(opts.Limit)
+		if err != nil {
+			return err
+		}
+		return show(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func() { evolve.WriteDecisions(opts.Out, ds) })
 	}
-	return opts.decideRun(root, j)
+	return opts.decideRun(p)
 }
 
 // evolveRules reads the decision numbers from the configuration.
@@ -147,48 +130,22 @@ func evolveRules(eff config.Evolution) evolve.Rules {
 	return evolve.Rules{MinVerdicts: eff.MinVerdicts, Margin: eff.Margin, PriceSlack: eff.PriceSlack, MaxPairs: eff.MaxPairs, TrialDays: eff.TrialDays}
 }
 
-// skillsWithCandidates lists the skills of the project that have
-// candidates, each in the folder Claude Code loads it from.
-func (f *Factory) skillsWithCandidates(root string) []skill.Ref {
-	return evolve.WithCandidates(f.skillDirs(root))
-}
-
-func (opts *EvolveOptions) decideRun(root string, j runrec.Journal) error {
-	eff := opts.Config(root)
-	rules := evolveRules(eff.Evolution)
-	st, err := runrec.OpenStore(j)
+func (opts *EvolveOptions) decideRun(p evolve.Project) error {
+	rules := evolveRules(opts.Config(p.Root).Evolution)
+	items, err := p.Decide(rules, opts.Now(), opts.DryRun)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	runs, err := st.Runs(runrec.Filter{})
-	if err != nil {
-		return err
-	}
-	items, err := evolve.Round(opts.skillsWithCandidates(root), runs, rules, j, opts.Now(), opts.DryRun)
-	if err != nil {
-		return err
-	}
-	if err := st.Sync(); err == nil {
-		for _, name := range []string{evolve.InstructionSkill, "relearn"} {
-			opts.refreshProposal(st, j, root, name)
-		}
-	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, nil)
-	}
-	evolve.WriteItems(opts.Out, items, opts.DryRun)
-	return nil
+	return show(opts.Out, opts.JSON, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, func() { evolve.WriteItems(opts.Out, items, opts.DryRun) })
 }
 
 // decideAll decides the candidates of every registered project; a project
 // that fails is reported and the next one still runs.
 func (opts *EvolveOptions) decideAll() error {
-	paths := opts.Paths
 	if opts.Home != "" {
-		paths.Home = opts.Home
+		opts.Paths.Home = opts.Home
 	}
-	reg, err := registry.Read(paths.Registry())
+	reg, err := registry.Read(opts.Paths.Registry())
 	if err != nil {
 		return err
 	}
@@ -198,7 +155,7 @@ func (opts *EvolveOptions) decideAll() error {
 			continue // the rollup reports unreachable projects
 		}
 		fmt.Fprintf(opts.Out, "%s (%s):\n", p.Name, p.Path)
-		if err := opts.decideRun(p.Path, opts.runJournal(p.Path)); err != nil {
+		if err := opts.decideRun(opts.skills(p.Path)); err != nil {
 			fmt.Fprintf(opts.Out, "  error: %v\n", err)
 			failed = append(failed, p.Name)
 		}
@@ -211,39 +168,18 @@ func (opts *EvolveOptions) decideAll() error {
 
 // shadowRun runs one pair for a recorded recall. It runs in the background
 // (recall starts it detached), never inside a hook; its answers go to the
-// records only. Problems go to the log, since nobody reads its output.
-func (opts *EvolveOptions) shadowRun(root string, j runrec.Journal) (err error) {
-	log := runlog.Open(opts.Paths.Logs(), 1<<20)
-	start := opts.Now()
-	defer func() {
-		e := runlog.Entry{Time: start, Event: "shadow", Project: root, Level: "info", MS: float64(opts.Now().Sub(start).Milliseconds())}
-		if err != nil {
-			e.Level, e.Message = "warn", err.Error()
-		} else {
-			e.Message = "shadow pair of run " + opts.Run
-		}
-		log.Write(e)
-	}()
-	if opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()) {
-		return errors.New("shadow: refused inside a nested model call")
-	}
-	eff := opts.Config(root)
-	parent, ref, c, err := evolve.ShadowOf(j, opts.Run, func(name string) string { return opts.skillFile(root, name) })
-	if err != nil {
-		return err
-	}
-	command, err := exec.LookPath(eff.Distiller.Command)
-	if err != nil {
-		return fmt.Errorf("shadow: find %s: %w", eff.Distiller.Command, err)
-	}
+// records only, its problems to the log.
+func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
+	eff := opts.Config(p.Root)
 	sh := evolve.Shadow{
-		Runner:  claude.Runner{Command: command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff)},
-		Journal: j, Calls: claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
-		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": opts.pluginRoot(), "CLAUDE_PLUGIN_DATA": opts.Paths.State},
+		Runner: claude.Runner{Command: eff.Distiller.Command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: p.Root, Guard: shortterm.PromptGuard(eff)},
+		Calls:  claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
+		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": p.PluginRoot, "CLAUDE_PLUGIN_DATA": opts.Paths.State},
 	}
-	p, err := sh.Run(context.Background(), parent, ref, c)
+	nested := opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ())
+	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Paths.Logs(), 1<<20), nested)
 	if err != nil {
 		return err
 	}
-	return printObject(opts.Out, p, nil)
+	return printObject(opts.Out, pair, nil)
 }

@@ -41,7 +41,7 @@ func TestEveryCommandHasAGroup(t *testing.T) {
 	root.InitDefaultHelpCmd()
 	for _, c := range root.Commands() {
 		if c.GroupID == "" {
-			t.Errorf("memhook %s is in no group of commandGroups (root.go)", c.Name())
+			t.Errorf("memhook %s is in no group of commandGroups() (root.go)", c.Name())
 		}
 	}
 	var out strings.Builder
@@ -52,7 +52,7 @@ func TestEveryCommandHasAGroup(t *testing.T) {
 	}
 	help := out.String()
 	last := -1
-	for _, g := range commandGroups {
+	for _, g := range commandGroups() {
 		i := strings.Index(help, g.title)
 		if i < 0 || i < last {
 			t.Fatalf("--help lacks %q, or lists it out of order:\n%s", g.title, help)

@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
-	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 )
@@ -35,50 +30,24 @@ func newCmdInstruction(f *Factory) *cobra.Command {
 		Short:  "The person's insurance: return the memory instruction to its reference copy",
 		Hidden: true,
 	}
-	for _, a := range []struct{ use, short string }{
-		{"reset", "Restore the memory instruction from the reference copy, in one commit, touching nothing else"},
-		{"set-reference", "Make the current (or --from) memory instruction the reference; a person at a terminal only"},
-	} {
-		opts := &InstructionOptions{Factory: f, Action: a.use}
-		sub := &cobra.Command{
-			Use:   a.use,
-			Short: a.short,
-			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				if fh, ok := opts.In.(*os.File); ok {
-					opts.StdinTerminal = isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd())
-				}
-				return instructionRun(opts)
-			},
-		}
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
-		if a.use == "set-reference" {
-			sub.Flags().StringVar(&opts.From, "from", "", "take the reference from this file instead of the instruction in use")
+	opts := &InstructionOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"reset", "Restore the memory instruction from the reference copy, in one commit, touching nothing else", nil},
+		{"set-reference", "Make the current (or --from) memory instruction the reference; a person at a terminal only", nil},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+		if name == "set-reference" {
+			c.Flags().StringVar(&opts.From, "from", "", "take the reference from this file instead of the instruction in use")
 		} else {
-			sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+			c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
-}
-
-// reference is the person's copy, in the state dir.
-func (f *Factory) reference() evolve.Reference {
-	return evolve.Reference{Dir: filepath.Join(f.Paths.State, "instruction")}
-}
-
-// instructionFiles are the memory instruction files Claude Code loads for
-// the project, the plugin's own (the shipped one) first.
-func (f *Factory) instructionFiles(root string) []string {
-	var out []string
-	dirs := f.skillDirs(root)
-	for i := len(dirs) - 1; i >= 0; i-- {
-		p := filepath.Join(dirs[i], evolve.InstructionSkill, "SKILL.md")
-		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-			out = append(out, p)
+	}, func(name string, args []string) error {
+		opts.Action = name
+		if fh, ok := opts.In.(*os.File); ok {
+			opts.StdinTerminal = isatty.IsTerminal(fh.Fd()) || isatty.IsCygwinTerminal(fh.Fd())
 		}
-	}
-	return out
+		return instructionRun(opts)
+	})
 }
 
 func instructionRun(opts *InstructionOptions) error {
@@ -86,42 +55,32 @@ func instructionRun(opts *InstructionOptions) error {
 	if err != nil {
 		return err
 	}
-	ref := opts.reference()
-	files := opts.instructionFiles(root)
+	p := opts.skills(root)
 	if opts.Action == "set-reference" {
-		return opts.setReference(ref, files)
-	}
-	if len(files) == 0 {
-		return withHint(errors.New("instruction reset: no memory skill found"), "run it in the project, with the plugin installed")
-	}
-	if _, err := ref.EnsureInitial(files, opts.Now()); err != nil {
+		if err := opts.refuseModel(); err != nil {
+			return err
+		}
+		err := p.SetReferenceAsking(opts.In, opts.Out, opts.From, opts.Now())
+		if errors.Is(err, evolve.ErrNoInstruction) {
+			return withHint(err, "name the file with --from")
+		}
 		return err
 	}
-	done, err := ref.Reset(files, opts.Now())
-	if err != nil {
-		return withHint(fmt.Errorf("instruction reset: %w", err), "a person can take a new reference with `memhook instruction set-reference`")
+	done, err := p.ResetInstruction(opts.Now())
+	switch {
+	case errors.Is(err, evolve.ErrNoInstruction):
+		return withHint(err, "run it in the project, with the plugin installed")
+	case err != nil:
+		return withHint(err, "a person can take a new reference with `memhook instruction set-reference`")
 	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"restored": done}, nil)
-	}
-	for _, d := range done {
-		switch {
-		case d.Commit != "":
-			fmt.Fprintf(opts.Out, "restored %s (commit %.12s)\n", d.File, d.Commit)
-		case d.Changed:
-			fmt.Fprintf(opts.Out, "restored %s\n", d.File)
-		default:
-			fmt.Fprintf(opts.Out, "%s already is the reference\n", d.File)
-		}
-	}
-	return nil
+	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
 }
 
-// setReference replaces the reference after a person confirms. A model
-// could call it as easily as a person, so it refuses wherever a model may be
-// the one typing: inside Claude Code, inside cerebro's own claude -p, or
-// without a terminal on stdin.
-func (opts *InstructionOptions) setReference(ref evolve.Reference, files []string) error {
+// refuseModel guards set-reference. A model could call it as easily as a
+// person, so it refuses wherever a model may be the one typing: inside
+// Claude Code, inside cerebro's own claude -p, or without a terminal on
+// stdin.
+func (opts *InstructionOptions) refuseModel() error {
 	hint := "run it yourself, in a terminal outside Claude Code"
 	switch {
 	case opts.Getenv("CLAUDECODE") != "":
@@ -131,31 +90,5 @@ func (opts *InstructionOptions) setReference(ref evolve.Reference, files []strin
 	case !opts.StdinTerminal:
 		return withHint(errors.New("instruction set-reference: refused without a terminal: a person must confirm"), hint)
 	}
-	src := opts.From
-	if src == "" {
-		if len(files) == 0 {
-			return withHint(errors.New("instruction set-reference: no memory skill found"), "name the file with --from")
-		}
-		src = files[len(files)-1] // the one in use: the evolving copy when there is one
-	}
-	if opts.From != "" {
-		if _, err := safefs.ArgumentPath(opts.From); err != nil {
-			return fmt.Errorf("instruction set-reference: read %s: %w", src, err)
-		}
-	}
-	data, err := evolve.ReadSkill(src)
-	if err != nil {
-		return fmt.Errorf("instruction set-reference: read %s: %w", src, err)
-	}
-	fmt.Fprintf(opts.Out, "The reference is what `memhook instruction reset` restores. Make %s (%d bytes) the new reference?\nType yes to confirm: ", src, len(data))
-	in := bufio.NewScanner(opts.In)
-	if !in.Scan() || strings.TrimSpace(in.Text()) != "yes" {
-		return errors.New("instruction set-reference: not confirmed; the reference is unchanged")
-	}
-	m, err := ref.Set(map[string][]byte{evolve.InstructionName: data}, src, opts.Now())
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(opts.Out, "reference set from %s (sha256 %.16s…)\n", src, m.Files[0].SHA256)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
@@ -27,10 +26,6 @@ type NightOptions struct {
 	JSON    bool
 	Home    string
 }
-
-// nightBudgetFile keeps what the current night has spent, so runs on the
-// same night share one budget.
-const nightBudgetFile = "night-budget.json"
 
 func newCmdNight(f *Factory) *cobra.Command {
 	opts := &NightOptions{Factory: f}
@@ -93,60 +88,38 @@ func nightRun(opts *NightOptions) error {
 		// The night of a date runs at its end: that date is "today".
 		now = d.Add(23*time.Hour + 59*time.Minute)
 	}
-	user := opts.Config("")
-	deskDir := opts.Paths.DeskShortDir()
-	budget := night.LoadBudget(filepath.Join(deskDir, nightBudgetFile), now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
-	day := claude.DailyBudget(opts.Paths.State, claude.UseNight, user.Night.MaxCalls)
-	budget.Day = &day
-	if opts.DryRun {
-		budget = night.LoadBudget("", now.Format(time.DateOnly), user.Night.MaxCalls, user.Night.MaxTokens)
-	}
-
 	roots, err := opts.projectRoots("night", opts.All, opts.Project)
 	if err != nil {
 		return err
 	}
+	user := opts.Config("")
 	quiet := opts.All && !opts.Terminal && !opts.JSON
-	var reports []*night.Report
-	failed := 0
-	providerFailed := false
-	for i, root := range roots {
-		if opts.All && opts.Terminal {
-			fmt.Fprintf(opts.Err, "night [%d/%d] %s …\n", i+1, len(roots), root)
-		}
-		rep, err := nightProject(opts, root, now, budget)
-		if err != nil {
-			failed++
-			rep = &night.Report{Project: root, Date: now.Format(time.DateOnly), Problems: []string{err.Error()}}
-			if !opts.JSON {
-				fmt.Fprintf(opts.Err, "memhook: error: night %s: %v\n", root, err)
-			}
-		}
-		reports = append(reports, rep)
-		if rep.Failed != "" {
-			providerFailed = true
-		}
-		if !opts.DryRun {
-			// The line is stamped with when the run happened; date= is the night's.
-			if lerr := night.AppendLog(deskDir, opts.Now(), rep); lerr != nil && !quiet {
-				fmt.Fprintf(opts.Err, "memhook: warning: %v\n", lerr)
-			}
-		}
-		if !opts.JSON && !quiet {
-			night.WriteText(opts.Out, rep)
-		}
+	b := night.Batch{Roots: roots, Now: now, Clock: opts.Now, DryRun: opts.DryRun, DeskDir: opts.Paths.DeskShortDir(), Options: opts.nightOptions,
+		Budget: night.SharedBudget(opts.Paths.DeskShortDir(), opts.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, opts.DryRun)}
+	if opts.All && opts.Terminal {
+		b.Progress = opts.Err
 	}
+	if !opts.JSON {
+		b.Err = opts.Err
+	}
+	if !quiet {
+		b.Warn = opts.Err
+	}
+	if !opts.JSON && !quiet {
+		b.Out = opts.Out
+	}
+	done := b.Run(context.Background())
 	if opts.JSON {
 		if opts.All {
-			return printObject(opts.Out, reports, nil)
+			return printObject(opts.Out, done.Reports, nil)
 		}
-		return printObject(opts.Out, reports[0], nil)
+		return printObject(opts.Out, done.Reports[0], nil)
 	}
-	if providerFailed && !opts.JSON {
+	if done.Provider {
 		fmt.Fprintln(opts.Err, "memhook: error: night: the model provider failed; the unfinished days wait and the next night resumes at their saved step")
 		fmt.Fprintln(opts.Err, "memhook: hint: fix the provider (see the problem above and `memhook doctor`); keep .cerebro/night/cache/: deleting it loses the progress")
 	}
-	if failed > 0 || providerFailed {
+	if done.Failed > 0 || done.Provider {
 		// Every project has had its turn; the exit code tells the
 		// scheduler that some failed.
 		return &exitError{code: 1}
@@ -154,58 +127,18 @@ func nightRun(opts *NightOptions) error {
 	return nil
 }
 
-// nightProject runs one project's night with its own settings (the model
-// choice may differ per project; the budget is the night's).
-func nightProject(opts *NightOptions, root string, now time.Time, budget *night.Budget) (rep *night.Report, err error) {
-	defer func() {
-		// One project's failure never stops the others.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("night stopped by an internal error: %v", r)
-		}
-	}()
-	if fi, serr := os.Stat(root); serr != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("project folder %s is not reachable", root)
-	}
+// nightOptions are one project's night by its own settings.
+func (opts *NightOptions) nightOptions(root string) (night.Options, error) {
 	eff := opts.Config(root)
 	store := longterm.New(root)
 	store.GitUser = opts.gitUser()
 	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
-	// A project may narrow step 4 (propose, off), never switch off the
-	// person's review of CORE.md: config.Policy keeps "apply" the user's.
-	core := eff.Night.Core
-	o := night.Options{
-		Store: store, Now: now, DryRun: opts.DryRun,
-		CoreMaxChars: eff.Long.CoreMaxChars, CompileAfterDays: eff.Night.CompileAfterDays,
-		GitMode: eff.Long.Git, Budget: budget, MaxDayChars: eff.Night.MaxDayChars, Core: core,
-	}
-	switch eff.Night.Model {
-	case "":
-	case "claude":
-		if claude.Nested(opts.Environ()) {
-			// A model call from inside cerebro's own claude run would
-			// recurse; the deterministic steps still run.
-			fmt.Fprintln(opts.Err, "memhook: warning: night: inside a nested claude run, model steps are skipped")
-			break
-		}
-		o.Model = night.Claude{Model: eff.Night.ClaudeModel, Runner: claude.Runner{
-			Command: eff.Night.Command, Timeout: time.Duration(eff.Night.TimeoutSeconds) * time.Second,
-			Env: opts.Environ(), Dir: root, Guard: shortterm.PromptGuard(eff),
-		}}
-	default:
-		return nil, withHint(fmt.Errorf("night.model = %q: want \"\" or \"claude\"", eff.Night.Model), "set night.model in "+eff.UserFile+" or the project's .claude/cerebro.toml")
-	}
-	return night.Run(context.Background(), o)
+	return night.OptionsFor(eff, store, opts.Environ(), shortterm.PromptGuard(eff), opts.Err)
 }
 
 // gitUser is where git keeps the user's settings (the global excludes
 // count in every history cerebro commits).
-func (f *Factory) gitUser() gitrepo.UserDirs {
-	home := f.Getenv("HOME")
-	if home == "" {
-		home = f.Getenv("USERPROFILE")
-	}
-	return gitrepo.UserDirs{Home: home, ConfigHome: f.Getenv("XDG_CONFIG_HOME")}
-}
+func (f *Factory) gitUser() gitrepo.UserDirs { return gitrepo.UserDirsOf(f.Getenv) }
 
 // projectRoots is the one project a command runs for, or with all every
 // project the desk's registry lists.
@@ -221,9 +154,5 @@ func (f *Factory) projectRoots(cmdName string, all bool, dir string) ([]string, 
 	if err != nil {
 		return nil, withHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
 	}
-	var roots []string
-	for _, p := range reg.Projects {
-		roots = append(roots, p.Path)
-	}
-	return roots, nil
+	return reg.Roots(), nil
 }

@@ -201,7 +201,7 @@ func TestNightReadsUsage(t *testing.T) {
 	if int(last["tokens"].(float64)) != 1200*calls || int(last["output_tokens"].(float64)) != 50*calls {
 		t.Fatalf("%d calls, tokens %v, output %v", calls, last["tokens"], last["output_tokens"])
 	}
-	budget := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", nightBudgetFile))
+	budget := readFile(t, filepath.Join(e.env["CEREBRO_HOME"], ".claude", "memory_short", night.BudgetFile))
 	if !strings.Contains(budget, fmt.Sprintf(`"tokens": %d`, 1200*calls)) {
 		t.Fatalf("the budget does not count the reported tokens:\n%s", budget)
 	}

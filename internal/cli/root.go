@@ -19,52 +19,29 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(
-		newCmdConfig(f),
-		newCmdHook(f),
-		newCmdRemember(f),
-		newCmdRecall(f),
-		newCmdForget(f),
-		newCmdDeny(f),
-		newCmdRelearn(f),
-		newCmdGraph(f),
-		newCmdSkill(f),
-		newCmdVerdict(f),
-		newCmdRuns(f),
-		newCmdEvolve(f),
-		newCmdInstruction(f),
-		newCmdTables(f),
-		newCmdIndex(f),
-		newCmdSearch(f),
-		newCmdGet(f),
-		newCmdMCP(f),
-		newCmdRollup(f),
-		newCmdRegistry(f),
-		newCmdSchedule(f),
-		newCmdFlush(f),
-		newCmdDoctor(f),
-		newCmdLong(f),
-		newCmdPlanFact(f),
-		newCmdWiki(f),
-		newCmdIngest(f),
-		newCmdCompile(f),
-		newCmdFact(f),
-		newCmdTruth(f),
-		newCmdCore(f),
-		newCmdRollupDays(f),
-		newCmdLint(f),
-		newCmdNight(f),
-		newCmdOrg(f),
-		newCmdServe(f),
-		newCmdSlash(f),
-		newCmdVersion(f),
-		newCmdCommands(f),
-		newCmdPermissions(f),
-	)
-	groupCommands(root)
+	for _, g := range commandGroups() {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+		for _, newCmd := range g.cmds {
+			c := newCmd(f)
+			c.GroupID = g.id
+			root.AddCommand(c)
+		}
+	}
+	root.SetHelpCommandGroupID("setup")
 	root.SetFlagErrorFunc(flagError)
 	checkUsage(root)
 	return root
+}
+
+// runAgain runs memhook with args inside this process, on f's streams:
+// the command a slash command names, each daily job.
+func runAgain(f *Factory, args []string) error {
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.In)
+	root.SetOut(f.Out)
+	root.SetErr(f.Err)
+	return root.Execute()
 }
 
 // newCmdVersion answers `memhook version`, which people type as often as
@@ -139,33 +116,25 @@ func checkUsage(c *cobra.Command) {
 	}
 }
 
-// commandGroups lists `memhook --help` by memory level, the order a
-// newcomer meets them in (docs/architecture.md has the same groups).
-var commandGroups = []struct {
+// commandGroup is one heading of `memhook --help` and its commands.
+type commandGroup struct {
 	id, title string
-	names     []string
-}{
-	{"short", "Short-term memory (Q1, the hooks' side):", []string{"hook", "flush", "forget", "slash"}},
-	{"long", "Long-term memory (Q2):", []string{"long", "planfact", "wiki", "ingest", "compile", "fact", "truth", "core", "rollup-days", "lint", "night"}},
-	{"org", "The org desk (Q3, Q4):", []string{"org", "rollup", "registry", "schedule"}},
-	{"recall", "Search and recall:", []string{"search", "get", "index", "recall", "remember", "deny", "relearn", "graph", "tables", "mcp"}},
-	{"skills", "Skills:", []string{"skill", "verdict", "runs", "evolve", "instruction"}},
-	{"setup", "Set-up and inspection:", []string{"config", "doctor", "permissions", "serve", "commands", "version"}},
+	cmds      []func(*Factory) *cobra.Command
 }
 
-// groupCommands files each top-level command under its group; a command
-// in no group is listed under "Additional Commands" and fails
-// TestEveryCommandHasAGroup.
-func groupCommands(root *cobra.Command) {
-	groupOf := map[string]string{}
-	for _, g := range commandGroups {
-		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
-		for _, n := range g.names {
-			groupOf[n] = g.id
-		}
+// commandGroups lists every top-level command of `memhook --help` by
+// memory level, the order a newcomer meets them in (docs/architecture.md
+// has the same groups). A function, not a variable: the commands that
+// run memhook again (slash, schedule run) build the root from it.
+func commandGroups() []commandGroup {
+	return []commandGroup{
+		{"short", "Short-term memory (Q1, the hooks' side):", []func(*Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdForget, newCmdSlash}},
+		{"long", "Long-term memory (Q2):", []func(*Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
+			newCmdCompile, newCmdFact, newCmdTruth, newCmdCore, newCmdRollupDays, newCmdLint, newCmdNight}},
+		{"org", "The org desk (Q3, Q4):", []func(*Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdSchedule}},
+		{"recall", "Search and recall:", []func(*Factory) *cobra.Command{newCmdSearch, newCmdGet, newCmdIndex, newCmdRecall,
+			newCmdRemember, newCmdDeny, newCmdRelearn, newCmdGraph, newCmdTables, newCmdMCP}},
+		{"skills", "Skills:", []func(*Factory) *cobra.Command{newCmdSkill, newCmdVerdict, newCmdRuns, newCmdEvolve, newCmdInstruction}},
+		{"setup", "Set-up and inspection:", []func(*Factory) *cobra.Command{newCmdConfig, newCmdDoctor, newCmdPermissions, newCmdServe, newCmdCommands, newCmdVersion}},
 	}
-	for _, c := range root.Commands() {
-		c.GroupID = groupOf[c.Name()]
-	}
-	root.SetHelpCommandGroupID("setup")
 }

@@ -1,10 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
@@ -31,35 +30,29 @@ user timer (or a crontab line when no user manager is reachable) on Linux, a
 launchd agent on macOS, a Task Scheduler task on Windows. --dry-run prints
 exactly what would be written and run.`,
 	}
-	sub := func(action, short string) *cobra.Command {
-		opts := &ScheduleOptions{Factory: f, Action: action}
-		c := &cobra.Command{
-			Use: action, Short: short, Args: cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return scheduleRun(opts)
-			},
-		}
-		if action != "status" {
+	opts := &ScheduleOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"install", "Install (or move) the daily rollup entry; installing twice leaves one", nil},
+		{"remove", "Remove the daily rollup entry", nil},
+		{"status", "Show what is installed", nil},
+		{"run", "Run the daily jobs now, as the scheduler does; a failing job does not stop the next", nil},
+	}, func(c *cobra.Command, name string) {
+		if name != "status" {
 			c.Flags().BoolVar(&opts.DryRun, "dry-run", false, "print the files and commands without changing anything")
 			c.Flags().StringVar(&opts.OS, "os", "", "with --dry-run: plan for this OS (linux, darwin, windows)")
 			c.Flags().MarkHidden("os")
 		}
-		if action == "run" {
+		if name == "run" {
 			c.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 		}
-		if action == "install" {
+		if name == "install" {
 			c.Flags().StringVar(&opts.At, "at", "", "time of the daily run, HH:MM (default night.time from your settings, 04:00)")
 		}
 		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON (status)")
-		return c
-	}
-	cmd.AddCommand(
-		sub("install", "Install (or move) the daily rollup entry; installing twice leaves one"),
-		sub("remove", "Remove the daily rollup entry"),
-		sub("status", "Show what is installed"),
-		sub("run", "Run the daily jobs now, as the scheduler does; a failing job does not stop the next"),
-	)
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action = name
+		return scheduleRun(opts)
+	})
 }
 
 // validate checks the flags before any scheduler is asked or written to.
@@ -86,46 +79,42 @@ func scheduleRun(opts *ScheduleOptions) error {
 	if opts.OS != "" {
 		goos = opts.OS
 	}
-	ex := schedule.NewExecutor(opts.Getenv)
-	base, err := schedule.UserTarget(opts.Getenv)
-	if err != nil {
-		return withHint(fmt.Errorf("schedule: %w", err), "set HOME")
+	e, err := schedule.UserEntry(opts.Getenv, goos)
+	if errors.Is(err, schedule.ErrNoHome) {
+		return withHint(err, "set HOME")
 	}
-	backends, err := ex.Backends(goos)
 	if err != nil {
 		return err
 	}
-
 	switch opts.Action {
 	case "status":
-		sts := ex.Statuses(base, backends)
 		if opts.JSON {
-			return writeDeskJSON(opts.Out, map[string]any{"entries": sts})
+			return writeDeskJSON(opts.Out, map[string]any{"entries": e.Statuses()})
 		}
-		schedule.WriteStatuses(opts.Out, sts)
+		schedule.WriteStatuses(opts.Out, e.Statuses())
 		return nil
 	case "install":
-		exe, err := executablePath(opts.Executable)
+		exe, err := schedule.Executable(opts.Executable)
+		if errors.Is(err, schedule.ErrNoExecutable) {
+			return withHint(err, "run the installed binary (bin/memhook) rather than `go run`")
+		}
 		if err != nil {
 			return err
 		}
-		hour, minute, err := scheduleTime(opts)
+		hour, minute, err := schedule.Clock(opts.At, opts.Config(""))
 		if err != nil {
-			return err
+			return withHint(err, "for example --at 07:30")
 		}
-		t := base
-		t.Command = []string{exe, "schedule", "run", "--home", opts.Paths.Home}
-		t.Hour, t.Minute = hour, minute
-		plan, err := ex.InstallAllPlan(t, backends, !opts.DryRun)
+		plan, err := e.Install(exe, opts.Paths.Home, hour, minute, !opts.DryRun)
 		if err != nil {
 			return err
 		}
 		if opts.DryRun {
 			fmt.Fprint(opts.Out, schedule.DescribeJobs()+"\n")
 		}
-		return applySchedule(opts, ex, plan, fmt.Sprintf("installed: %s runs `memhook schedule run` (%s) daily at %02d:%02d", backends[0], schedule.JobNames(), hour, minute))
+		return applySchedule(opts, e.Ex, plan, e.Installed(hour, minute))
 	case "remove":
-		return applySchedule(opts, ex, ex.RemoveAllPlan(base, backends), "removed the daily entry")
+		return applySchedule(opts, e.Ex, e.Remove(), "removed the daily entry")
 	}
 	return fmt.Errorf("schedule: unknown action %q", opts.Action)
 }
@@ -142,32 +131,23 @@ func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.P
 	return nil
 }
 
-// executablePath is memhook's own absolute path, with symlinks resolved so
-// that the entry survives a moved link.
-func executablePath(exe string) (string, error) {
-	if exe == "" {
-		return "", withHint(fmt.Errorf("schedule: cannot tell where memhook itself is"), "run the installed binary (bin/memhook) rather than `go run`")
+// scheduleJobs runs every daily job in order, each as its own memhook
+// command with the desk passed on; one failing job does not stop the
+// next, and the run fails when any did.
+func scheduleJobs(opts *ScheduleOptions) error {
+	var failed []string
+	for _, j := range schedule.Jobs {
+		args := append([]string{}, j.Args...)
+		if opts.Home != "" {
+			args = append(args, "--home", opts.Home)
+		}
+		if err := runAgain(opts.Factory, args); err != nil {
+			failed = append(failed, j.Name)
+			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
+		}
 	}
-	abs, err := filepath.Abs(exe)
-	if err != nil {
-		return "", fmt.Errorf("schedule: resolve %s: %w", exe, err)
+	if len(failed) > 0 {
+		return &exitError{code: 1}
 	}
-	if ev, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = ev
-	}
-	return abs, nil
-}
-
-func scheduleTime(opts *ScheduleOptions) (int, int, error) {
-	if opts.At == "" {
-		eff := opts.Config("")
-		at, _ := schedule.NightTime(eff)
-		t, _ := time.Parse("15:04", at)
-		return t.Hour(), t.Minute(), nil
-	}
-	t, err := time.Parse("15:04", opts.At)
-	if err != nil {
-		return 0, 0, withHint(fmt.Errorf("schedule: --at %q is not HH:MM", opts.At), "for example --at 07:30")
-	}
-	return t.Hour(), t.Minute(), nil
+	return nil
 }

@@ -3,11 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/spf13/cobra"
@@ -36,38 +33,29 @@ memhook itself). These commands read that history and undo an edit as a new
 commit. The skill is looked up under --skills-dir, else <project>/.claude/skills,
 else $CLAUDE_PLUGIN_ROOT/skills.`,
 	}
-	for _, a := range []struct{ use, short string }{
-		{"log", "List the commits of a skill, newest first"},
-		{"diff", "Show what the skill's latest commit (or --rev) changed"},
-		{"revert", "Restore the skill's previous version as a new commit"},
-		{"candidate", "Add a candidate version beside the active one (committed); it competes in the shadow"},
-	} {
-		opts := &SkillOptions{Factory: f, Action: a.use}
-		sub := &cobra.Command{
-			Use:   a.use + " NAME",
-			Short: a.short,
-			Args:  cobra.ExactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				opts.Name = args[0]
-				return skillRun(opts)
-			},
-		}
-		sub.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder")
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
-		sub.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-		switch a.use {
+	opts := &SkillOptions{Factory: f}
+	return addVerbs(cmd, []verb{
+		{"log NAME", "List the commits of a skill, newest first", cobra.ExactArgs(1)},
+		{"diff NAME", "Show what the skill's latest commit (or --rev) changed", cobra.ExactArgs(1)},
+		{"revert NAME", "Restore the skill's previous version as a new commit", cobra.ExactArgs(1)},
+		{"candidate NAME --from FILE", "Add a candidate version beside the active one (committed); it competes in the shadow", cobra.ExactArgs(1)},
+	}, func(c *cobra.Command, name string) {
+		c.Flags().StringVar(&opts.SkillsDir, "skills-dir", "", "the skills folder")
+		c.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
+		c.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+		switch name {
 		case "log":
-			sub.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
+			c.Flags().IntVar(&opts.Limit, "limit", 20, "at most this many commits (0: all)")
 		case "diff":
-			sub.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
+			c.Flags().StringVar(&opts.Rev, "rev", "", "the commit to show (default: the skill's latest)")
 		case "candidate":
-			sub.Use = "candidate NAME --from FILE"
-			sub.Flags().StringVar(&opts.From, "from", "", "the candidate's SKILL.md text (- for stdin; required)")
-			sub.Flags().StringVar(&opts.ID, "id", "", "the candidate's id (default: c<date>-<time>)")
+			c.Flags().StringVar(&opts.From, "from", "", "the candidate's SKILL.md text (- for stdin; required)")
+			c.Flags().StringVar(&opts.ID, "id", "", "the candidate's id (default: c<date>-<time>)")
 		}
-		cmd.AddCommand(sub)
-	}
-	return cmd
+	}, func(name string, args []string) error {
+		opts.Action, opts.Name = name, args[0]
+		return skillRun(opts)
+	})
 }
 
 func (o *SkillOptions) find() (skill.Ref, error) {
@@ -109,13 +97,11 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return printObject(opts.Out, log, nil)
-		}
-		for _, c := range log {
-			fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
-		}
-		return nil
+		return show(opts.Out, opts.JSON, log, func() {
+			for _, c := range log {
+				fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
+			}
+		})
 	case "diff":
 		d, err := skill.Diff(ref, opts.Rev)
 		if err != nil {
@@ -131,52 +117,31 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return printObject(opts.Out, res, nil)
-		}
-		fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
-		return nil
+		return show(opts.Out, opts.JSON, res, func() {
+			fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
+		})
 	}
 }
 
-// skillCandidate writes a candidate beside the skill's evolving copy. A
-// skill found only in the plugin (a cache a plugin update replaces) first
-// gets its evolving copy in <project>/.claude/skills, committed with the
-// candidate.
+// skillCandidate writes a candidate beside the skill's evolving copy
+// (evolve.Propose).
 func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	if opts.From == "" {
 		return usagef("memhook skill candidate NAME --from FILE", "skill candidate %s: --from is required", opts.Name)
 	}
-	var text []byte
-	var err error
-	if opts.From == "-" {
-		text, err = io.ReadAll(io.LimitReader(opts.In, evolve.MaxSkillBytes+1))
-	} else if _, err = safefs.ArgumentPath(opts.From); err == nil {
-		text, err = evolve.ReadSkill(opts.From)
-	}
+	text, err := evolve.ReadCandidateText(opts.From, opts.In)
 	if err != nil {
 		return fmt.Errorf("skill candidate %s: read %s: %w", opts.Name, opts.From, err)
 	}
-	var also []string
+	root := ""
 	if opts.SkillsDir == "" {
-		root, err := opts.projectRoot(opts.Project)
-		if err != nil {
+		if root, err = opts.projectRoot(opts.Project); err != nil {
 			return err
 		}
-		if ref, also, err = evolve.EvolvingCopy(ref, filepath.Join(root, ".claude", "skills")); err != nil {
-			return fmt.Errorf("skill candidate %s: %w", opts.Name, err)
-		}
 	}
-	c, res, err := evolve.AddCandidate(ref, opts.ID, text, opts.Now(), also...)
+	added, err := evolve.Propose(ref, root, opts.ID, text, opts.Now())
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"candidate": c, "commit": res.Commit, "repo": res.Repo, "evolving_copy": len(also) > 0}, nil)
-	}
-	fmt.Fprintf(opts.Out, "candidate %s of skill %s: %s (commit %.12s in %s)\n", c.ID, c.Skill, c.File, res.Commit, res.Repo)
-	if len(also) > 0 {
-		fmt.Fprintf(opts.Out, "the skill's evolving copy is now %s\n", ref.File)
-	}
-	return nil
+	return show(opts.Out, opts.JSON, added, func() { added.WriteText(opts.Out) })
 }

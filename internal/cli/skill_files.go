@@ -3,6 +3,8 @@ package cli
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 )
 
 // pluginRoot is the plugin's folder, the one owner of that answer
@@ -28,25 +30,14 @@ func (f *Factory) pluginRoot() string {
 	return ""
 }
 
-// skillDirs are the skills folders of a project, the evolving copy first:
-// <project>/.claude/skills (a plugin update never touches it), then the
-// plugin's own (a cache Claude Code may replace).
+// skillDirs are the skills folders of a project, the evolving copy first
+// (evolve.Project.Dirs).
 func (f *Factory) skillDirs(root string) []string {
-	dirs := []string{filepath.Join(root, ".claude", "skills")}
-	if p := f.pluginRoot(); p != "" {
-		dirs = append(dirs, filepath.Join(p, "skills"))
-	}
-	return dirs
+	return evolve.Project{Root: root, PluginRoot: f.pluginRoot()}.Dirs()
 }
 
 // skillFile is the file Claude Code loads for the skill, the evolving copy
 // first; "" when there is none.
 func (f *Factory) skillFile(root, name string) string {
-	for _, d := range f.skillDirs(root) {
-		p := filepath.Join(d, name, "SKILL.md")
-		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
-			return p
-		}
-	}
-	return ""
+	return evolve.Project{Root: root, PluginRoot: f.pluginRoot()}.SkillFile(name)
 }

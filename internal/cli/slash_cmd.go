@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -45,40 +44,11 @@ which Claude Code substitutes into a command's text but does not export).`,
 	}
 }
 
-// slashOptions are the inputs of `memhook slash`.
-type slashOptions struct {
-	StateDir string
-	Text     bool // the whole of stdin is one argument (a question)
-	Command  []string
-}
-
-func parseSlashArgs(args []string) (slashOptions, error) {
-	var o slashOptions
-	for len(args) > 0 {
-		a := args[0]
-		switch {
-		case a == "--text":
-			o.Text = true
-			args = args[1:]
-		case a == "--state-dir" && len(args) > 1:
-			o.StateDir, args = args[1], args[2:]
-		case strings.HasPrefix(a, "--state-dir="):
-			o.StateDir, args = strings.TrimPrefix(a, "--state-dir="), args[1:]
-		case strings.HasPrefix(a, "-"):
-			return o, fmt.Errorf("slash: unknown option %q before the command", a)
-		default:
-			o.Command = args
-			return o, nil
-		}
-	}
-	return o, errors.New("slash: name the memhook command to run")
-}
-
 // slashRun runs the command and always exits 0 with what happened on
 // stdout: Claude Code drops a slash command whose shell line fails, and
 // the model should see the error and its hint instead.
 func slashRun(f *Factory, args []string) error {
-	o, err := parseSlashArgs(args)
+	o, err := slash.ParseArgs(args)
 	if err != nil {
 		return usageErr(err, "e.g. memhook slash --state-dir DIR org ingest <<'EOF'")
 	}
@@ -104,31 +74,14 @@ func slashRun(f *Factory, args []string) error {
 	f.Out = &buf
 	defer func() { io.WriteString(out, inert.Text(buf.String())) }()
 	f.In = strings.NewReader("")
-	inner := newRootCmd(f)
-	inner.SetArgs(append(append([]string{}, o.Command...), words...))
-	inner.SetIn(f.In)
-	inner.SetOut(f.Out)
-	inner.SetErr(f.Out)
 	f.Err = f.Out // one stream, in order, for the model to read
-	return slashReport(f, inner.Execute())
+	return slashReport(f, runAgain(f, append(append([]string{}, o.Command...), words...)))
 }
 
 // slashReport prints err the way Main does, plus the exit status, on stdout.
 func slashReport(f *Factory, err error) error {
-	if err == nil {
-		return nil
+	if err != nil {
+		fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", printError(f.Out, err))
 	}
-	code := 1
-	var ex *exitError
-	if errors.As(err, &ex) {
-		code = ex.code
-	} else {
-		fmt.Fprintf(f.Out, "memhook: error: %v\n", err)
-		var h hinter
-		if errors.As(err, &h) && h.Hint() != "" {
-			fmt.Fprintf(f.Out, "memhook: hint: %s\n", h.Hint())
-		}
-	}
-	fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", code)
 	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -115,57 +114,9 @@ func runsRun(opts *RunsOptions) error {
 		return err
 	}
 	defer st.Close()
-	all, err := st.Runs(runrec.Filter{Kind: opts.Kind})
+	l, err := st.List(runrec.Filter{Kind: opts.Kind}, opts.Limit)
 	if err != nil {
 		return err
 	}
-	sum := runrec.Summarize(all)
-	shown := all
-	if opts.Limit > 0 && len(shown) > opts.Limit {
-		shown = shown[len(shown)-opts.Limit:]
-	}
-	for i := range shown {
-		shown[i].Answer = "" // a shadow answer is for the judge, not for listings
-	}
-	if opts.JSON {
-		return printObject(opts.Out, map[string]any{"summary": sum, "runs": shown}, nil)
-	}
-	fmt.Fprintf(opts.Out, "%d runs: %d good, %d bad, %d unfinished (no verdict), %d misses\n", sum.Runs, sum.Good, sum.Bad, sum.Unfinished, sum.Misses)
-	for _, r := range shown {
-		v := r.Verdict
-		if v == "" {
-			v = "unfinished"
-		}
-		var skills []string
-		for _, s := range r.Skills {
-			n := s.Name
-			if s.Candidate != "" {
-				n += "@" + s.Candidate
-			}
-			skills = append(skills, n)
-		}
-		fmt.Fprintf(opts.Out, "%s  %s  %-8s depth %d  %d calls  %5.1fs  %-10s %-10s %s  %s\n", r.ID, r.Time.Format("2006-01-02 15:04"),
-			r.Kind, r.Depth, r.ModelCalls, r.Seconds, orDash(r.AnswerKind), v, strings.Join(skills, ","), clipLine(r.Request, 60))
-	}
-	return nil
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
-}
-
-func jsonString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
+	return show(opts.Out, opts.JSON, l, func() { l.WriteText(opts.Out) })
 }

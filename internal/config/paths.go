@@ -44,11 +44,16 @@ func ResolvePaths(env Env) Paths {
 // PluginDataRoot is the folder holding every plugin's data dir:
 // $CLAUDE_CONFIG_DIR/plugins/data, default ~/.claude/plugins/data.
 func PluginDataRoot(env Env) string {
-	claude := env("CLAUDE_CONFIG_DIR")
-	if claude == "" {
-		claude = filepath.Join(homeDir(env), ".claude")
+	return filepath.Join(ClaudeDir(env), "plugins", "data")
+}
+
+// ClaudeDir is where Claude Code keeps the user's settings, commands and
+// plugins: $CLAUDE_CONFIG_DIR, default ~/.claude.
+func ClaudeDir(env Env) string {
+	if d := env("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
 	}
-	return filepath.Join(claude, "plugins", "data")
+	return filepath.Join(homeDir(env), ".claude")
 }
 
 // StateDirFound is a state dir that exists, with its last use.

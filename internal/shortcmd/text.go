@@ -3,6 +3,7 @@ package shortcmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -54,4 +55,35 @@ func commandText(plugin, root string, names []string) (string, error) {
 		return "", errors.New("a plugin variable is left that a user-level command cannot resolve")
 	}
 	return t, nil
+}
+
+// WriteStatus prints each short command's state, one line a command.
+func WriteStatus(w io.Writer, names []string, st map[string]State) {
+	for _, n := range names {
+		fmt.Fprintf(w, "/%-19s %s\n", n, st[n])
+	}
+}
+
+// WriteSkipped says which files install left as they were: a person's own.
+func (r Installed) WriteSkipped(w io.Writer) {
+	for _, path := range r.Skipped {
+		n := strings.TrimSuffix(filepath.Base(path), ".md")
+		fmt.Fprintf(w, "skipped /%s: %s is not cerebro's; kept as it is (/cerebro:%s still works)\n", n, path, n)
+	}
+}
+
+// WriteText says what install wrote into dir.
+func (r Installed) WriteText(w io.Writer, dir string) {
+	fmt.Fprintf(w, "installed %d short commands in %s (running %s)", r.Count, dir, r.Runs)
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(w, "; skipped %d", len(r.Skipped))
+	}
+	fmt.Fprintln(w)
+}
+
+// WriteKept says which files remove left: a person's own.
+func (r Removed) WriteKept(w io.Writer) {
+	for _, path := range r.Kept {
+		fmt.Fprintf(w, "kept %s: not cerebro's\n", path)
+	}
 }

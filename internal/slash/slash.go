@@ -260,3 +260,34 @@ func loopbackAddr(addr string) error {
 	}
 	return fmt.Errorf("%s is not a loopback address", host)
 }
+
+// Options are memhook slash's own options, before the command it runs.
+type Options struct {
+	StateDir string
+	Text     bool // the whole of stdin is one argument (a question)
+	Command  []string
+}
+
+// ParseArgs reads memhook slash's options, up to the first word that is
+// not one: the command to run.
+func ParseArgs(args []string) (Options, error) {
+	var o Options
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--text":
+			o.Text = true
+			args = args[1:]
+		case a == "--state-dir" && len(args) > 1:
+			o.StateDir, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--state-dir="):
+			o.StateDir, args = strings.TrimPrefix(a, "--state-dir="), args[1:]
+		case strings.HasPrefix(a, "-"):
+			return o, fmt.Errorf("slash: unknown option %q before the command", a)
+		default:
+			o.Command = args
+			return o, nil
+		}
+	}
+	return o, errors.New("slash: name the memhook command to run")
+}

@@ -32,6 +32,16 @@ type UserDirs struct {
 	ConfigHome string // $XDG_CONFIG_HOME; Home/.config when empty
 }
 
+// UserDirsOf reads the user's folders from the environment getenv reads
+// (HOME, else USERPROFILE; XDG_CONFIG_HOME).
+func UserDirsOf(getenv func(string) string) UserDirs {
+	home := getenv("HOME")
+	if home == "" {
+		home = getenv("USERPROFILE")
+	}
+	return UserDirs{Home: home, ConfigHome: getenv("XDG_CONFIG_HOME")}
+}
+
 // maxIgnoreBytes bounds the read of one config or ignore file.
 const maxIgnoreBytes = 1 << 20
 
