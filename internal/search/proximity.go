@@ -29,37 +29,69 @@ const (
 	proximityWindow = 5
 )
 
-// proximity is the factor above for a chunk's lines of stems (one line of
-// space-separated stems per line) and the query's IDF weights.
-func proximity(lines []string, idf map[string]float64) float64 {
-	return proximityFloor + (1-proximityFloor)*closeShare(lines, idf, proximityWindow)
+// occurrence is a query word's place in a chunk's stems: its line and
+// its position on the line.
+type occurrence struct {
+	line, pos int
+	stem      string
 }
 
-// closeShare is the IDF share of the query stems found in lines that
-// stand within w words of a different query stem on the same line; 1 when
-// the query has a single stem or none is found.
+// occurrences appends to occ the query words of text (stems separated by
+// spaces, lines by newlines), numbering its lines from line, and returns
+// the number the next text's first line takes. It reads text once,
+// without splitting it: it runs over every candidate chunk.
+func occurrences(text string, idf map[string]float64, line int, occ []occurrence) ([]occurrence, int) {
+	pos := 0
+	for {
+		i := strings.IndexAny(text, " \n")
+		tok := text
+		if i >= 0 {
+			tok = text[:i]
+		}
+		if tok != "" {
+			if _, ok := idf[tok]; ok {
+				occ = append(occ, occurrence{line, pos, tok})
+			}
+			pos++
+		}
+		if i < 0 {
+			return occ, line + 1
+		}
+		if text[i] == '\n' {
+			line, pos = line+1, 0
+		}
+		text = text[i+1:]
+	}
+}
+
+// proximity is the factor above for the query words' occurrences in a
+// chunk (in the order of its lines and words) and the query's IDF weights.
+func proximity(occ []occurrence, idf map[string]float64) float64 {
+	return proximityFloor + (1-proximityFloor)*closeShareOf(occ, idf, proximityWindow)
+}
+
+// closeShare is closeShareOf for lines of stems.
 func closeShare(lines []string, idf map[string]float64, w int) float64 {
-	if len(idf) < 2 {
+	occ, _ := occurrences(strings.Join(lines, "\n"), idf, 0, nil)
+	return closeShareOf(occ, idf, w)
+}
+
+// closeShareOf is the IDF share of the query stems occurring in occ that
+// stand within w words of a different query stem on the same line; 1
+// when the query has a single stem or none occurs. Scanning back from
+// each occurrence to the nearest one of another stem marks both: every
+// stem with a different one within w, before or after it, is reached so.
+func closeShareOf(occ []occurrence, idf map[string]float64, w int) float64 {
+	if len(idf) < 2 || len(occ) == 0 {
 		return 1
 	}
 	present, close := map[string]bool{}, map[string]bool{}
-	for _, l := range lines {
-		st := strings.Fields(l)
-		for i, a := range st {
-			if _, ok := idf[a]; !ok {
-				continue
-			}
-			present[a] = true
-			if close[a] {
-				continue
-			}
-			for j := max(0, i-w); j < len(st) && j <= i+w; j++ {
-				if b := st[j]; b != a {
-					if _, ok := idf[b]; ok {
-						close[a] = true
-						break
-					}
-				}
+	for k, o := range occ {
+		present[o.stem] = true
+		for j := k - 1; j >= 0 && occ[j].line == o.line && o.pos-occ[j].pos <= w; j-- {
+			if occ[j].stem != o.stem {
+				close[o.stem], close[occ[j].stem] = true, true
+				break
 			}
 		}
 	}

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 func TestCloseShare(t *testing.T) {
@@ -57,8 +61,62 @@ func TestProximityNeverRaises(t *testing.T) {
 			}
 			lines = append(lines, strings.Join(ws, " "))
 		}
-		if f := proximity(lines, idf); f > 1 || f < proximityFloor {
+		occ, _ := occurrences(strings.Join(lines, "\n"), idf, 0, nil)
+		if f := proximity(occ, idf); f > 1 || f < proximityFloor {
 			t.Fatalf("proximity(%q, %v) = %v, outside [%v, 1]", lines, idf, f, proximityFloor)
+		}
+	}
+}
+
+// The one-pass scan over occurrences says what a word-by-word look at
+// each one's window says.
+func TestCloseShareMatchesEveryWindow(t *testing.T) {
+	naive := func(lines []string, idf map[string]float64, w int) float64 {
+		present, close := map[string]bool{}, map[string]bool{}
+		for _, l := range lines {
+			st := strings.Fields(l)
+			for i, a := range st {
+				if _, ok := idf[a]; !ok {
+					continue
+				}
+				present[a] = true
+				for j := max(0, i-w); j < len(st) && j <= i+w; j++ {
+					if _, ok := idf[st[j]]; ok && st[j] != a {
+						close[a] = true
+					}
+				}
+			}
+		}
+		var all, got float64
+		for _, s := range sortedKeys(present) {
+			all += idf[s]
+			if close[s] {
+				got += idf[s]
+			}
+		}
+		if len(idf) < 2 || all == 0 {
+			return 1
+		}
+		return got / all
+	}
+	r := rand.New(rand.NewSource(2))
+	vocab := []string{"a", "b", "c", "x", "y", "z", "q"}
+	for i := 0; i < 5000; i++ {
+		idf := map[string]float64{}
+		for _, w := range vocab[:1+r.Intn(4)] {
+			idf[w] = 0.1 + r.Float64()
+		}
+		var lines []string
+		for l := r.Intn(4); l >= 0; l-- {
+			var ws []string
+			for n := r.Intn(14); n > 0; n-- {
+				ws = append(ws, vocab[r.Intn(len(vocab))])
+			}
+			lines = append(lines, strings.Join(ws, " "))
+		}
+		w := 1 + r.Intn(6)
+		if got, want := closeShare(lines, idf, w), naive(lines, idf, w); got != want {
+			t.Fatalf("closeShare(%q, %v, %d) = %v, each window says %v", lines, idf, w, got, want)
 		}
 	}
 }
@@ -96,4 +154,44 @@ func TestProximityRanksWordsTogetherFirst(t *testing.T) {
 	if len(off) < 2 || !strings.HasPrefix(off[0], "fence.md") {
 		t.Errorf("without proximity: got %q, want fence.md first (else this test proves nothing)", off)
 	}
+}
+
+// BenchmarkProximity weighs what the factor costs a search over the real
+// English vault: each iteration runs the same queries with and without
+// it, turn about, and the ratio of the two medians is reported.
+func BenchmarkProximity(b *testing.B) {
+	dir := testfile.Shared(b, "fixtures", "vaults", "obsidianmd__obsidian-help", "en")
+	ix, err := Open(b.TempDir(), Root{Dir: dir, Kind: KindOrg}, Params{ChunkTokens: 400, OverlapTokens: 80})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := ix.Update(context.Background(), now, nil); err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{"install community plugins", "sync settings between devices", "link to a heading in another note", "canvas"}
+	var on, off []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, noProx := range []bool{false, true} {
+			o := defaults()
+			o.NoProximity = noProx
+			start := time.Now()
+			for _, q := range queries {
+				if _, err := Search(context.Background(), []*Index{ix}, q, o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if noProx {
+				off = append(off, time.Since(start))
+			} else {
+				on = append(on, time.Since(start))
+			}
+		}
+	}
+	slices.Sort(on)
+	slices.Sort(off)
+	b.ReportMetric(float64(on[len(on)/2].Microseconds())/1000, "on-p50-ms")
+	b.ReportMetric(float64(off[len(off)/2].Microseconds())/1000, "off-p50-ms")
+	b.ReportMetric(float64(on[len(on)/2])/float64(off[len(off)/2]), "on/off")
 }

@@ -407,11 +407,10 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
 		h.fields = fieldCounts(idf, title, heads)
+		occ, line := occurrences(h.stems, idf, 0, nil)
 		tf := map[string]float64{}
-		for _, w := range strings.Fields(h.stems) {
-			if _, ok := idf[w]; ok {
-				tf[w]++
-			}
+		for _, o := range occ {
+			tf[o.stem]++
 		}
 		for w, n := range h.fields {
 			tf[w] += n
@@ -426,7 +425,10 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		if total > 0 {
 			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
 			if near {
-				h.textScore *= proximity(append(strings.Split(h.stems, "\n"), strings.Split(title+"\n"+heads, "\n")...), idf)
+				// the title and headings count as lines of their own
+				occ, line = occurrences(title, idf, line, occ)
+				occ, _ = occurrences(heads, idf, line, occ)
+				h.textScore *= proximity(occ, idf)
 			}
 		}
 		into[h.id] = h
