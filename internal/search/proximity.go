@@ -85,12 +85,12 @@ func closeShareOf(occ []occurrence, idf map[string]float64, w int) float64 {
 	if len(idf) < 2 || len(occ) == 0 {
 		return 1
 	}
-	present, close := map[string]bool{}, map[string]bool{}
+	present, nearby := map[string]bool{}, map[string]bool{}
 	for k, o := range occ {
 		present[o.stem] = true
 		for j := k - 1; j >= 0 && occ[j].line == o.line && o.pos-occ[j].pos <= w; j-- {
 			if occ[j].stem != o.stem {
-				close[o.stem], close[occ[j].stem] = true, true
+				nearby[o.stem], nearby[occ[j].stem] = true, true
 				break
 			}
 		}
@@ -98,7 +98,7 @@ func closeShareOf(occ []occurrence, idf map[string]float64, w int) float64 {
 	var all, got float64
 	for _, s := range sortedKeys(present) { // a fixed order: the same sum every time
 		all += idf[s]
-		if close[s] {
+		if nearby[s] {
 			got += idf[s]
 		}
 	}
