@@ -59,6 +59,9 @@ type Options struct {
 	// NoSpread lets one file fill the first results (see spread): for
 	// benchmarks that weigh what the cap adds.
 	NoSpread bool
+	// NoProximity scores chunks without the proximity factor (see
+	// proximity): for benchmarks that weigh what it adds.
+	NoProximity bool
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -208,13 +211,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	for i, ix := range idxs {
 		weights, match := weightsFrom(stems, dfs[i], ns[i])
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within); err != nil {
+		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within, !o.NoProximity); err != nil {
 			return nil, false, err
 		}
 		if only := dates.files(ix); only != nil {
 			// the named days' best chunks are candidates even when their
 			// words rank below the pool
-			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only, o.Within); err != nil {
+			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only, o.Within, !o.NoProximity); err != nil {
 				return nil, false, err
 			}
 		}
@@ -370,8 +373,8 @@ const (
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
 //
 // only, when not nil, limits the candidates to those files, within to the
-// files dated in it.
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange) error {
+// files dated in it; near applies the proximity factor (see proximity).
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange, near bool) error {
 	if len(match) == 0 {
 		return nil
 	}
@@ -404,11 +407,10 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
 		h.fields = fieldCounts(idf, title, heads)
+		occ, line := occurrences(h.stems, idf, 0, nil)
 		tf := map[string]float64{}
-		for _, w := range strings.Fields(h.stems) {
-			if _, ok := idf[w]; ok {
-				tf[w]++
-			}
+		for _, o := range occ {
+			tf[o.stem]++
 		}
 		for w, n := range h.fields {
 			tf[w] += n
@@ -422,6 +424,12 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		}
 		if total > 0 {
 			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
+			if near {
+				// the title and headings count as lines of their own
+				occ, line = occurrences(title, idf, line, occ)
+				occ, _ = occurrences(heads, idf, line, occ)
+				h.textScore *= proximity(occ, idf)
+			}
 		}
 		into[h.id] = h
 	}

@@ -218,8 +218,17 @@ func printFactMiss(ix *search.Index, q factQ, last time.Time, d, r int, windows 
 		return
 	}
 	fmt.Printf("FACT MISS defaults %d, bm25-12 %d: %s\n", d, r, q.question)
-	for i, x := range resp.Results[:min(n, len(resp.Results))] {
-		fmt.Printf("  #%d %s\n     %s\n", i+1, x.Citation, strings.ReplaceAll(x.Snippet, "\n", "\n     "))
+	// the scores say whether the fact lost by a hair (a tie broken the
+	// other way) or by a margin
+	for i, x := range resp.Results {
+		if i >= n && (d == 0 || i+1 != d) {
+			continue
+		}
+		mark := ""
+		if i+1 == d {
+			mark = " (holds the fact)"
+		}
+		fmt.Printf("  #%d score %.4f%s %s\n     %s\n", i+1, x.Score, mark, x.Citation, strings.ReplaceAll(x.Snippet, "\n", "\n     "))
 	}
 	fmt.Printf("  window: %s\n", strings.ReplaceAll(windows[r-1], "\n", "\n     "))
 }
