@@ -409,9 +409,12 @@ func TestHostileContainKernelFileTranscript(t *testing.T) {
 
 // One assistant line with 200k content blocks: Stop and the flush stay
 // within their deadline (reading it is linear in its blocks) and the
-// reply is saved.
+// reply is saved. The deadline is the largest the config allows: a read
+// quadratic in the blocks would still pass it many times over, while a
+// loaded test machine no longer decides the outcome.
 func TestHostileContainWideTranscriptLine(t *testing.T) {
 	h := newHostile(t)
+	h.userConfig(t, "[hook]\ndeadline_ms = 60000\n")
 	tr := filepath.Join(filepath.Dir(h.proj), "s1.jsonl")
 	in := func(event string, kv ...string) string {
 		return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
