@@ -58,6 +58,7 @@ func main() {
 	every := flag.Int("every", 2, "ask every n-th question of each set (1: all)")
 	speedQ := flag.Int("speed-queries", 60, "questions timed both ways")
 	wide := flag.Bool("wide", false, "generated projects draw from every word of the real text (the worst case), not from the common words and their own share of the rest")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed searches' second round to this file")
 	flag.Parse()
 	if err := run(*shared, *total, *every, *speedQ, *wide); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/across:", err)
@@ -82,6 +83,9 @@ type question struct {
 	set   string
 	found func(r search.Result, path string) bool
 }
+
+// cpuProfile is where -cpuprofile writes.
+var cpuProfile string
 
 func run(shared string, total, every, speedQ int, wide bool) error {
 	work, err := os.MkdirTemp("", "cerebro-across-")

@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -44,6 +45,16 @@ func speed(desk []*proj, asker *proj, home, state string, params search.Params, 
 
 		single, multi = nil, nil
 		searched, ruled, late, idxs = 0, 0, 0, 0
+		if round == 1 && cpuProfile != "" {
+			f, err := os.Create(cpuProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+		}
 		for _, q := range qs {
 			t := time.Now()
 			if _, err := one.Query(ctx, q, 10, now, nil); err != nil {
@@ -61,6 +72,9 @@ func speed(desk []*proj, asker *proj, home, state string, params search.Params, 
 			late += len(resp.Across.NotReached)
 			idxs += resp.Across.Indexes
 		}
+	}
+	if cpuProfile != "" {
+		pprof.StopCPUProfile()
 	}
 	other := desk[len(desk)-1]
 	if other == asker {
