@@ -40,11 +40,11 @@ func speed(desk []*proj, asker *proj, home, state string, params search.Params, 
 		catBytes = fi.Size()
 	}
 	var single, multi []time.Duration
-	searched, ruled, late, idxs := 0, 0, 0, 0
+	searched, ruled, late, idxs, lists := 0, 0, 0, 0, 0
 	for round := 0; round < 2; round++ { // the first round warms the page cache
 
 		single, multi = nil, nil
-		searched, ruled, late, idxs = 0, 0, 0, 0
+		searched, ruled, late, idxs, lists = 0, 0, 0, 0, 0
 		if round == 1 && cpuProfile != "" {
 			f, err := os.Create(cpuProfile)
 			if err != nil {
@@ -71,6 +71,7 @@ func speed(desk []*proj, asker *proj, home, state string, params search.Params, 
 			ruled += resp.Across.RuledOut
 			late += len(resp.Across.NotReached)
 			idxs += resp.Across.Indexes
+			lists += resp.Across.FromLists
 		}
 	}
 	if cpuProfile != "" {
@@ -94,8 +95,8 @@ func speed(desk []*proj, asker *proj, home, state string, params search.Params, 
 	fmt.Printf("| `--scope project` (this project: %d indexes) | %s | %s |\n", len(asker.idxs), ms(p50s), ms(pct(single, 0.95)))
 	fmt.Printf("| `--scope projects` (%d projects, %d indexes) | %s | %s |\n", len(desk), countIdx(desk), ms(p50m), ms(pct(multi, 0.95)))
 	fmt.Printf("| **ratio** | **%.2f** | %.2f |\n\n", p50m.Seconds()/p50s.Seconds(), pct(multi, 0.95).Seconds()/pct(single, 0.95).Seconds())
-	fmt.Printf("per search across projects: %.1f projects searched (%.1f of the other projects' %d indexes), %.1f ruled out by their bounds, %.2f not reached in time (of %d)\n",
-		float64(searched)/float64(len(qs)), float64(idxs)/float64(len(qs)), countIdx(desk)-len(asker.idxs), float64(ruled)/float64(len(qs)), float64(late)/float64(len(qs)), len(desk))
+	fmt.Printf("per search across projects: %.1f projects searched (%.1f of the other projects' %d indexes, %.1f of them from the catalog's candidates), %.1f ruled out by their bounds, %.2f not reached in time (of %d)\n",
+		float64(searched)/float64(len(qs)), float64(idxs)/float64(len(qs)), countIdx(desk)-len(asker.idxs), float64(lists)/float64(len(qs)), float64(ruled)/float64(len(qs)), float64(late)/float64(len(qs)), len(desk))
 	fmt.Printf("first search with no catalog (every index read into it): %s (catalog %.1f MB); after another project's memory changed: %s\n", ms(cold), float64(catBytes)/1e6, ms(changed))
 	return nil
 }

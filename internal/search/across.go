@@ -77,7 +77,8 @@ type Desk struct {
 	// Workers bounds the projects searched at once; 0 means GOMAXPROCS.
 	Workers int
 	// Exhaustive searches every project with a word of the query, bound
-	// or not (tests and benchmarks compare).
+	// or not, each index as a pruned search would (tests and benchmarks
+	// compare).
 	Exhaustive bool
 }
 
@@ -95,6 +96,9 @@ type AcrossReport struct {
 	// Indexes is how many of the other projects' indexes were searched:
 	// each alone, only those whose results could still count.
 	Indexes int `json:"indexes_searched"`
+	// FromLists is how many of those were searched from the catalog's
+	// candidates rather than by FTS5 (benchmarks print it).
+	FromLists int `json:"-"`
 	// RuledOut is how many could not score above the results found (or
 	// hold none of the query's words), so their indexes were not opened.
 	RuledOut int `json:"ruled_out"`

@@ -19,11 +19,12 @@ type deskIndex struct {
 	proj  int // in Desk.Others
 	root  Root
 	path  string
-	entry *catEntry // its catalogued state, when current
-	ix    *Index    // open, when it had to be opened
-	fresh bool      // caught up during this search
-	snap  bool      // catalogued during this search: its key is written once closed
-	bound float64   // the most a result of it can score
+	entry *catEntry   // its catalogued state, when current
+	ix    *Index      // open, when it had to be opened
+	fresh bool        // caught up during this search
+	snap  bool        // catalogued during this search: its key is written once closed
+	bound float64     // the most a result of it can score
+	plan  *listedPlan // its candidates from the catalog's lists, when they tell them
 
 	// its search: results, notes, or why it failed (late: the budget
 	// ran out)
@@ -72,14 +73,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		notes = append(notes, "a search across projects ranks by words alone (BM25), so that scores compare across projects")
 	}
 	words := queryWords(query)
-	var cat *catalog
-	if !d.Exhaustive {
-		if cat, err = openCatalog(m.IndexDir); err != nil {
-			notes = append(notes, err.Error()+"; every project is opened")
-			cat = nil
-		} else {
-			defer cat.close()
-		}
+	cat, err := openCatalog(m.IndexDir)
+	if err != nil {
+		notes = append(notes, err.Error()+"; every project is opened")
+		cat = nil
+	} else {
+		defer cat.close()
 	}
 	projs := make([]*deskProject, len(d.Others))
 	var all []*deskIndex
@@ -208,6 +207,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	for _, di := range all {
 		if di.entry != nil && catOK {
 			di.bound = b.of(catWords[di.entry.id], catNamed[di.entry.id])
+			di.plan = b.plan(catWords[di.entry.id], catNamed[di.entry.id], otherPool(limit, o.CandidatePool), within)
 		} else {
 			di.bound = math.Inf(1)
 		}
@@ -241,7 +241,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].bound > order[b].bound })
 	merged := merge()
-	searchedIdx := 0
+	searchedIdx, listedIdx := 0, 0
 	for next := 0; next < len(order); {
 		cut := 0.0
 		if len(merged) >= limit {
@@ -268,9 +268,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			}
 			break
 		}
+		if d.Exhaustive {
+			cut = 0
+		}
 		parallel(len(batch), d.workers(), func(k int) {
 			di := batch[k]
-			m.searchIndex(dctx, di, d.Others[di.proj], query, o, now)
+			m.searchIndex(dctx, di, d.Others[di.proj], query, o, now, cut)
 		})
 		for _, di := range batch {
 			p := projs[di.proj]
@@ -281,6 +284,9 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 				p.failed = di.err.Error()
 			case di.searched:
 				searchedIdx++
+				if di.plan != nil {
+					listedIdx++
+				}
 				p.searched = true
 				p.notes = append(p.notes, di.notes...)
 				lists = append(lists, rankedList{rank: 1 + di.proj, results: di.results})
@@ -289,7 +295,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		merged = merge()
 	}
 
-	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Indexes: searchedIdx, Skipped: d.Skipped, OptedOut: d.OptedOut}
+	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Indexes: searchedIdx, FromLists: listedIdx, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for i, p := range projs {
 		name := d.Others[i].ID
 		switch {
@@ -343,8 +349,10 @@ func (di *deskIndex) catchUp(ctx context.Context, dir string, p Project, now tim
 
 // searchIndex searches one index of another project: opened and caught
 // up (when the catalog answered for it, only opened), then ranked with
-// the desk's statistics and a bounded pool.
-func (m *Memory) searchIndex(ctx context.Context, di *deskIndex, p Project, query string, o Options, now time.Time) {
+// the desk's statistics and a bounded pool: the catalog's candidates
+// when it has them (see across_listed.go), whose passages are picked
+// only where they can still score cut, else FTS5's.
+func (m *Memory) searchIndex(ctx context.Context, di *deskIndex, p Project, query string, o Options, now time.Time, cut float64) {
 	fail := func(err error) {
 		if ctx.Err() != nil {
 			di.late = true
@@ -365,7 +373,12 @@ func (m *Memory) searchIndex(ctx context.Context, di *deskIndex, p Project, quer
 	o.MMR = false
 	mode := o.Citations
 	o.Citations = CitationsAuto // relabelled first, cited after
-	resp, err := Search(ctx, []*Index{di.ix}, query, o)
+	var resp *Response
+	if di.plan != nil {
+		resp, err = di.ix.searchListed(ctx, query, di.plan, o, cut)
+	} else {
+		resp, err = Search(ctx, []*Index{di.ix}, query, o)
+	}
 	if err != nil {
 		fail(err)
 		return

@@ -98,6 +98,9 @@ type bounds struct {
 	sets  [][]string // the stem sets a search may rank by
 	boost []float64  // and the factor each may reach
 	open  bool       // no bound
+	// match is the words of the first set that pick a search's
+	// candidates (see weightsFrom): a chunk holding none is none
+	match []string
 }
 
 func newBounds(query string, words []string, st *corpusStats, o Options) *bounds {
@@ -106,6 +109,7 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 		b.idf[w] = idfOf(st.df[w], st.n)
 	}
 	b.sets, b.boost = [][]string{textan.QueryTerms(query)}, []float64{1}
+	_, b.match = weightsFrom(b.sets[0], st.df, st.n)
 	if o.DateBoost >= 0 && !o.Now.IsZero() {
 		if dq := ParseDates(query, o.Now); len(dq.Ranges) > 0 {
 			boost := o.DateBoost
@@ -124,54 +128,65 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 
 // of is the bound of an index whose catalogued words are ws (named: it
 // holds a page the query names): the best over its chunks of what their
-// words can add up to. A chunk in a word's list scores what the list
-// says for it; any other chunk at most the word's rest. So the bound is
-// the best of a chunk listed for none of the words (every word at its
-// rest) and of each listed chunk (its listed words at their impacts, the
-// others at their rests).
+// words can add up to (see setBounds).
 func (b *bounds) of(ws map[string]wordStat, named bool) float64 {
 	if b.open {
 		return math.Inf(1)
 	}
 	best := 0.0
-	for k, set := range b.sets {
-		var total float64
-		var rest impact
-		listed := map[int64]*impact{}
-		for _, s := range set {
-			idf := b.idf[s]
-			total += idf
-			w, ok := ws[s]
-			if !ok {
-				continue
-			}
-			rest.chunk += idf * w.rest.chunk
-			rest.passage += idf * w.rest.passage
-			for _, p := range w.postings {
-				l := listed[p.id]
-				if l == nil {
-					l = &impact{}
-					listed[p.id] = l
-				}
-				// what this word adds to the chunk over its rest
-				l.chunk += idf * (p.chunk - w.rest.chunk)
-				l.passage += idf * (p.passage - w.rest.passage)
-			}
-		}
-		if total <= 0 {
-			continue
-		}
-		factor := b.boost[k]
-		if named {
-			factor = math.Max(factor, namedBoost)
-		}
-		score := func(c impact) float64 {
-			return factor * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
-		}
-		best = math.Max(best, score(rest))
-		for _, l := range listed {
-			best = math.Max(best, score(impact{rest.chunk + l.chunk, rest.passage + l.passage}))
+	for k := range b.sets {
+		rest, listed := b.setBounds(k, ws, named)
+		best = math.Max(best, rest)
+		for _, v := range listed {
+			best = math.Max(best, v)
 		}
 	}
 	return best
+}
+
+// setBounds bounds, for the k-th stem set, each chunk of an index whose
+// catalogued words are ws. A chunk in a word's list scores what the list
+// says for it; any other chunk at most the word's rest. So rest bounds
+// every chunk listed for none of the words (each word at its rest), and
+// listed each listed chunk (its listed words at their impacts, the
+// others at their rests).
+func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (rest float64, listed map[int64]float64) {
+	var total float64
+	var restImp impact
+	imps := map[int64]*impact{}
+	for _, s := range b.sets[k] {
+		idf := b.idf[s]
+		total += idf
+		w, ok := ws[s]
+		if !ok {
+			continue
+		}
+		restImp.chunk += idf * w.rest.chunk
+		restImp.passage += idf * w.rest.passage
+		for _, p := range w.postings {
+			l := imps[p.id]
+			if l == nil {
+				l = &impact{}
+				imps[p.id] = l
+			}
+			// what this word adds to the chunk over its rest
+			l.chunk += idf * (p.chunk - w.rest.chunk)
+			l.passage += idf * (p.passage - w.rest.passage)
+		}
+	}
+	listed = make(map[int64]float64, len(imps))
+	if total <= 0 {
+		return 0, listed
+	}
+	factor := b.boost[k]
+	if named {
+		factor = math.Max(factor, namedBoost)
+	}
+	score := func(c impact) float64 {
+		return factor * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+	}
+	for id, l := range imps {
+		listed[id] = score(impact{restImp.chunk + l.chunk, restImp.passage + l.passage})
+	}
+	return score(restImp), listed
 }
