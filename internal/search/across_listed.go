@@ -36,11 +36,11 @@ type listedPlan struct {
 // lists that could bound among the pool best (a word whose list the
 // catalog could not keep bounds every chunk so). As in [Search], only a
 // chunk holding one of the words that pick candidates is one.
-func (b *bounds) plan(ws map[string]wordStat, named bool, pool int, within *DayRange) *listedPlan {
-	if b.open || len(b.sets) != 1 || within != nil || pool <= 0 {
+// listed is what [bounds.of] gives each listed chunk.
+func (b *bounds) plan(ws map[string]wordStat, listed map[int64]float64, named bool, pool int, within *DayRange) *listedPlan {
+	if b.open || len(b.sets) != 1 || listed == nil || within != nil || pool <= 0 {
 		return nil
 	}
-	_, listed := b.setBounds(0, ws, named)
 	type cb struct {
 		id    int64
 		bound float64

@@ -86,7 +86,8 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := newBounds(q, words, st, o)
-			plan := b.plan(ws[e.id], named[e.id], o.CandidatePool, nil)
+			_, listed := b.of(ws[e.id], named[e.id])
+			plan := b.plan(ws[e.id], listed, named[e.id], o.CandidatePool, nil)
 			if plan == nil {
 				t.Fatalf("%s: %q: no candidates from the lists", root.Kind, q)
 			}

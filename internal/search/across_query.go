@@ -19,12 +19,17 @@ type deskIndex struct {
 	proj  int // in Desk.Others
 	root  Root
 	path  string
-	entry *catEntry   // its catalogued state, when current
-	ix    *Index      // open, when it had to be opened
-	fresh bool        // caught up during this search
-	snap  bool        // catalogued during this search: its key is written once closed
-	bound float64     // the most a result of it can score
-	plan  *listedPlan // its candidates from the catalog's lists, when they tell them
+	entry *catEntry // its catalogued state, when current
+	ix    *Index    // open, when it had to be opened
+	fresh bool      // caught up during this search
+	snap  bool      // catalogued during this search: its key is written once closed
+	bound float64   // the most a result of it can score
+	// its candidates from the catalog's lists, when they tell them (from
+	// its words' lists and what bounds each listed chunk)
+	plan   *listedPlan
+	words  map[string]wordStat
+	listed map[int64]float64
+	named  bool
 
 	// its search: results, notes, or why it failed (late: the budget
 	// ran out)
@@ -64,15 +69,36 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	dctx, cancel := context.WithTimeout(ctx, d.budget())
 	defer cancel()
-	own, notes, err := m.open(ctx, now)
-	defer closeIndexes(own)
-	if err != nil {
-		return nil, err
-	}
-	if m.Options.Embedder != nil {
-		notes = append(notes, "a search across projects ranks by words alone (BM25), so that scores compare across projects")
-	}
 	words := queryWords(query)
+	// This project's indexes are opened and caught up, and their
+	// statistics read, while the catalog answers for the others: the
+	// two take about as long, and a machine has two cores at least.
+	var (
+		own      []*Index
+		ownNotes []string
+		ownErr   error
+		ownStats = &corpusStats{df: map[string]float64{}}
+		opened   = make(chan struct{})
+	)
+	go func() {
+		defer close(opened)
+		if own, ownNotes, ownErr = m.open(ctx, now); ownErr != nil {
+			return
+		}
+		for _, ix := range own {
+			df, n, err := ix.docFreqs(words)
+			if err != nil {
+				ownErr = err
+				return
+			}
+			ownStats.add(df, n)
+		}
+	}()
+	defer func() {
+		<-opened
+		closeIndexes(own)
+	}()
+	var notes []string
 	cat, err := openCatalog(m.IndexDir)
 	if err != nil {
 		notes = append(notes, err.Error()+"; every project is opened")
@@ -153,14 +179,15 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 
 	// The desk's statistics: this project's indexes read live, the others
 	// from the catalog (or live, when it could not be read).
-	stats := &corpusStats{df: map[string]float64{}}
-	for _, ix := range own {
-		df, n, err := ix.docFreqs(words)
-		if err != nil {
-			return nil, err
-		}
-		stats.add(df, n)
+	<-opened
+	if ownErr != nil {
+		return nil, ownErr
 	}
+	notes = append(ownNotes, notes...)
+	if m.Options.Embedder != nil {
+		notes = append(notes, "a search across projects ranks by words alone (BM25), so that scores compare across projects")
+	}
+	stats := ownStats
 	ids := map[int64]bool{}
 	for _, di := range all {
 		if di.entry != nil {
@@ -206,24 +233,51 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	b := newBounds(query, words, stats, o)
 	for _, di := range all {
 		if di.entry != nil && catOK {
-			di.bound = b.of(catWords[di.entry.id], catNamed[di.entry.id])
-			di.plan = b.plan(catWords[di.entry.id], catNamed[di.entry.id], otherPool(limit, o.CandidatePool), within)
+			di.words, di.named = catWords[di.entry.id], catNamed[di.entry.id]
+			di.bound, di.listed = b.of(di.words, di.named)
 		} else {
 			di.bound = math.Inf(1)
 		}
 	}
 
-	// This project, then the others' indexes best bound first: each
-	// index is searched alone, so that a project whose daily notes may
-	// reach the results does not open its wiki too when that cannot.
+	// This project, and meanwhile the others' indexes best bound first:
+	// each index is searched alone, so that a project whose daily notes
+	// may reach the results does not open its wiki too when that cannot.
+	// Until this project's results are in, the others are pruned by
+	// theirs alone (a lower cut: more may be searched, none is missed).
 	oo := o
 	oo.Base = m.Base
-	resp, err := Search(ctx, own, query, oo)
-	if err != nil {
-		return nil, err
+	var (
+		ownResp *Response
+		ownDone = make(chan struct{})
+	)
+	go func() {
+		defer close(ownDone)
+		ownResp, ownErr = Search(ctx, own, query, oo)
+	}()
+	var lists []rankedList
+	ownIn := false
+	takeOwn := func(wait bool) error {
+		if ownIn {
+			return nil
+		}
+		if !wait {
+			select {
+			case <-ownDone:
+			default:
+				return nil
+			}
+		}
+		<-ownDone
+		ownIn = true
+		if ownErr != nil {
+			return ownErr
+		}
+		notes = append(notes, ownResp.Notes...)
+		lists = append(lists, rankedList{rank: 0, results: m.labelOwn(ownResp.Results)})
+		return nil
 	}
-	notes = append(notes, resp.Notes...)
-	lists := []rankedList{{rank: 0, results: m.labelOwn(resp.Results)}}
+	defer func() { <-ownDone }()
 	merge := func() []Result {
 		kept := lists[:0:0]
 		for _, l := range lists {
@@ -243,18 +297,31 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	merged := merge()
 	searchedIdx, listedIdx := 0, 0
 	for next := 0; next < len(order); {
+		if !ownIn {
+			if err := takeOwn(false); err != nil {
+				return nil, err
+			}
+			merged = merge()
+		}
 		cut := 0.0
 		if len(merged) >= limit {
 			cut = merged[limit-1].Score
 		}
+		width := d.workers()
+		if !ownIn {
+			width = max(1, width-1) // a worker is searching this project
+		}
 		var batch []*deskIndex
-		for next < len(order) && len(batch) < d.workers() {
+		for next < len(order) && len(batch) < width {
 			di := order[next]
 			if !d.Exhaustive && di.bound+1e-4 < cut {
 				next = len(order) // sorted: none after it can reach the results either
 				break
 			}
 			if projs[di.proj].failed == "" {
+				if di.listed != nil {
+					di.plan = b.plan(di.words, di.listed, di.named, otherPool(limit, o.CandidatePool), within)
+				}
 				batch = append(batch, di)
 			}
 			next++
@@ -294,6 +361,10 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 		merged = merge()
 	}
+	if err := takeOwn(true); err != nil {
+		return nil, err
+	}
+	merged = merge()
 
 	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Indexes: searchedIdx, FromLists: listedIdx, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for i, p := range projs {

@@ -128,20 +128,25 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 
 // of is the bound of an index whose catalogued words are ws (named: it
 // holds a page the query names): the best over its chunks of what their
-// words can add up to (see setBounds).
-func (b *bounds) of(ws map[string]wordStat, named bool) float64 {
+// words can add up to (see setBounds); with the bound of each listed
+// chunk when the query has one stem set (see plan).
+func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]float64) {
 	if b.open {
-		return math.Inf(1)
+		return math.Inf(1), nil
 	}
 	best := 0.0
+	var first map[int64]float64
 	for k := range b.sets {
 		rest, listed := b.setBounds(k, ws, named)
+		if k == 0 && len(b.sets) == 1 {
+			first = listed
+		}
 		best = math.Max(best, rest)
 		for _, v := range listed {
 			best = math.Max(best, v)
 		}
 	}
-	return best
+	return best, first
 }
 
 // setBounds bounds, for the k-th stem set, each chunk of an index whose
