@@ -142,6 +142,30 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			notes = append(notes, err.Error())
 		}
 	}
+	// the query's words as the catalog knows them, read meanwhile for
+	// every catalogued index; again after, if some were catalogued anew
+	type catRead struct {
+		words map[int64]map[string]wordStat
+		named map[int64]bool
+		err   error
+	}
+	readCat := func(ids map[int64]bool) catRead {
+		var r catRead
+		if r.words, r.err = cat.words(dctx, ids, words); r.err == nil {
+			r.named, r.err = cat.named(dctx, ids, words)
+		}
+		return r
+	}
+	prefetched := make(chan catRead, 1)
+	if cat != nil && entries != nil {
+		ids := map[int64]bool{}
+		for _, e := range entries {
+			ids[e.id] = true
+		}
+		go func() { prefetched <- readCat(ids) }()
+	} else {
+		close(prefetched)
+	}
 	var mu sync.Mutex
 	parallel(len(all), d.workers(), func(i int) {
 		di := all[i]
@@ -188,20 +212,23 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		notes = append(notes, "a search across projects ranks by words alone (BM25), so that scores compare across projects")
 	}
 	stats := ownStats
-	ids := map[int64]bool{}
+	ids, anew := map[int64]bool{}, false
 	for _, di := range all {
 		if di.entry != nil {
 			ids[di.entry.id] = true
+			anew = anew || di.snap
 		}
 	}
 	var catWords map[int64]map[string]wordStat
 	var catNamed map[int64]bool
 	catOK := false
 	if cat != nil {
-		if catWords, err = cat.words(dctx, ids, words); err != nil {
-			notes = append(notes, err.Error())
-		} else if catNamed, err = cat.named(dctx, ids, words); err != nil {
-			notes = append(notes, err.Error())
+		r, ok := <-prefetched
+		if !ok || anew {
+			r = readCat(ids)
+		}
+		if catWords, catNamed = r.words, r.named; r.err != nil {
+			notes = append(notes, r.err.Error())
 		} else {
 			catOK = true
 		}
