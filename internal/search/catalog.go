@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -42,7 +41,7 @@ type catalog struct {
 // catalogVersion changes when what the catalog stores or how a bound is
 // computed (the ranking's formulas, see wordImpacts) changes: a catalog
 // of another version is emptied.
-const catalogVersion = "3"
+const catalogVersion = "4"
 
 // catalogHot is how many of an index's most recently modified files a
 // freshness check stats, as [Index.Refresh] stats its hot files.
@@ -52,7 +51,7 @@ const catalogSchema = `
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS indexes(
 	id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, key TEXT NOT NULL,
-	chunks REAL NOT NULL, fresh TEXT NOT NULL);
+	chunks REAL NOT NULL, fresh BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS terms(
 	term TEXT NOT NULL, idx INTEGER NOT NULL, df REAL NOT NULL,
 	chunk REAL NOT NULL, passage REAL NOT NULL,
@@ -113,9 +112,12 @@ func (c *catalog) prepare() error {
 
 // freshness is what an index's last update saw: its folders' and its most
 // recent files' modification times (and sizes), relative to the root.
-type freshness struct {
-	Dirs  map[string]int64    `json:"dirs"`
-	Files map[string][2]int64 `json:"files"` // mtime, size
+type freshness []stamp
+
+// stamp is one folder (size −1) or file as an update saw it.
+type stamp struct {
+	rel         string
+	mtime, size int64
 }
 
 // holds reports whether the memory under root still looks as the index
@@ -124,22 +126,63 @@ type freshness struct {
 // among the recent ones goes unseen, as in [Index.Refresh] between its
 // rotations; the index is caught up when a search opens it.
 func (f freshness) holds(root string) bool {
-	if len(f.Dirs) == 0 {
-		return false
-	}
-	for rel, m := range f.Dirs {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil || !fi.IsDir() || fi.ModTime().UnixNano() != m {
-			return false
+	dirs := 0
+	for _, s := range f {
+		if s.size < 0 {
+			dirs++
 		}
 	}
-	for rel, ms := range f.Files {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
-		if err != nil || fi.ModTime().UnixNano() != ms[0] || fi.Size() != ms[1] {
+	if dirs == 0 {
+		return false
+	}
+	for _, s := range f {
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(s.rel)))
+		if err != nil || fi.ModTime().UnixNano() != s.mtime || fi.IsDir() != (s.size < 0) || (s.size >= 0 && fi.Size() != s.size) {
 			return false
 		}
 	}
 	return true
+}
+
+// encode packs f as the catalog stores it: read back for every index on
+// every search, so not as JSON, whose decoding cost more than the rest of
+// the catalog's answer.
+func (f freshness) encode() []byte {
+	b := binary.AppendUvarint(nil, uint64(len(f)))
+	for _, s := range f {
+		b = binary.AppendUvarint(b, uint64(len(s.rel)))
+		b = append(b, s.rel...)
+		b = binary.AppendVarint(b, s.mtime)
+		b = binary.AppendVarint(b, s.size)
+	}
+	return b
+}
+
+func decodeFreshness(b []byte) (freshness, bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, false
+	}
+	b = b[k:]
+	f := make(freshness, 0, n)
+	for i := uint64(0); i < n; i++ {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < l {
+			return nil, false
+		}
+		s := stamp{rel: string(b[k : k+int(l)])}
+		b = b[k+int(l):]
+		if s.mtime, k = binary.Varint(b); k <= 0 {
+			return nil, false
+		}
+		b = b[k:]
+		if s.size, k = binary.Varint(b); k <= 0 {
+			return nil, false
+		}
+		b = b[k:]
+		f = append(f, s)
+	}
+	return f, len(b) == 0
 }
 
 // catEntry is one index as the catalog holds it.
@@ -176,11 +219,13 @@ func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
 	out := map[string]*catEntry{}
 	for rows.Next() {
 		e := &catEntry{}
-		var path, fresh string
+		var path string
+		var fresh []byte
 		if err := rows.Scan(&e.id, &path, &e.key, &e.chunks, &fresh); err != nil {
 			return nil, fmt.Errorf("read the index catalog: %w", err)
 		}
-		if json.Unmarshal([]byte(fresh), &e.fresh) == nil { // a damaged row is read again from its index
+		var ok bool
+		if e.fresh, ok = decodeFreshness(fresh); ok { // a damaged row is read again from its index
 			out[path] = e
 		}
 	}
@@ -267,7 +312,10 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	fresh := freshness{Dirs: dirs, Files: map[string][2]int64{}}
+	var fresh freshness
+	for rel, m := range dirs {
+		fresh = append(fresh, stamp{rel: rel, mtime: m, size: -1})
+	}
 	rows, err := ix.db.QueryContext(ctx, `SELECT path, mtime, size FROM files ORDER BY mtime DESC LIMIT ?`, catalogHot)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
@@ -279,7 +327,7 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 			rows.Close()
 			return nil, fmt.Errorf("catalogue %s: %w", ix.Root.Dir, err)
 		}
-		fresh.Files[p] = [2]int64{m, s}
+		fresh = append(fresh, stamp{rel: p, mtime: m, size: s})
 	}
 	rows.Close()
 	words, err := wordImpacts(ctx, ix)
@@ -290,7 +338,6 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	fj, _ := json.Marshal(fresh)
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
@@ -300,7 +347,7 @@ func (c *catalog) snapshot(ctx context.Context, ix *Index) (*catEntry, error) {
 	// no key until the index is closed: a search meanwhile reads it again
 	if err := tx.QueryRowContext(ctx, `INSERT INTO indexes(path, key, chunks, fresh) VALUES(?, '', ?, ?)
 		ON CONFLICT(path) DO UPDATE SET key='', chunks=excluded.chunks, fresh=excluded.fresh RETURNING id`,
-		ix.Path, n, string(fj)).Scan(&e.id); err != nil {
+		ix.Path, n, fresh.encode()).Scan(&e.id); err != nil {
 		return nil, fmt.Errorf("write the index catalog: %w", err)
 	}
 	for _, q := range []string{`DELETE FROM terms WHERE idx = ?`, `DELETE FROM names WHERE idx = ?`} {

@@ -1,0 +1,144 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The catalog's candidates are ranked as Search ranks them: where both
+// take the same chunks (every chunk holding a word that picks candidates
+// fits the pool), the results are the same, scores, lines and snippets
+// alike; and a cut leaves out no result above it. It pins the formulas
+// across_listed.go repeats from searchStems and textCandidates.
+func TestListedSearchRanksAsSearch(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	var vocab []string
+	for i := 0; i < 160; i++ {
+		vocab = append(vocab, fmt.Sprintf("w%03d", i))
+	}
+	vocab = append(vocab, strings.Fields("deploy kafka retention ledger lock export проект сервер миграция релиз")...)
+	para := func(n int) string {
+		var b strings.Builder
+		for w := 0; w < n; w++ {
+			// the first words are common, the rest rare
+			k := r.Intn(12)
+			if r.Intn(3) == 0 {
+				k = r.Intn(len(vocab))
+			}
+			b.WriteString(vocab[k])
+			if w%9 == 8 {
+				b.WriteString(".\n")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		return b.String() + "\n"
+	}
+	dir := t.TempDir()
+	state := t.TempDir()
+	short := filepath.Join(dir, "short")
+	long := filepath.Join(dir, "long")
+	for d := 0; d < 14; d++ {
+		day := now.AddDate(0, 0, -3*d).Format("2006-01-02")
+		// long enough for several chunks, so that neighbours give context
+		write(t, filepath.Join(short, "daily", day+".md"), "# "+day+"\n\n## 10:00 · session 1 · auto\n"+para(150+r.Intn(500)))
+	}
+	for p := 0; p < 10; p++ {
+		write(t, filepath.Join(long, fmt.Sprintf("area/page %d.md", p)), fmt.Sprintf("# Page %d\n\n## %s %s\n\n%s", p, vocab[12+p], vocab[30+p], para(80+r.Intn(300))))
+	}
+	write(t, filepath.Join(long, "kafka retention.md"), "# Kafka\n\n"+para(60)+"kafka retention is seven days.\n")
+	ctx := context.Background()
+	cat, err := openCatalog(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.close()
+	queries := []string{"kafka retention", "ledger lock export", "проект миграция сервер", "deploy w100 w140", "w013 w031", "w001 w150 релиз", "w005"}
+	for i := 0; i < 12; i++ {
+		queries = append(queries, vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[r.Intn(12)])
+	}
+	checked := 0
+	for _, root := range []Root{{Dir: short, Kind: KindShort}, {Dir: long, Kind: KindLong}} {
+		ix := indexed(t, state, root, Params{})
+		e, err := cat.snapshot(ctx, ix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range queries {
+			words := queryWords(q)
+			df, n, err := ix.docFreqs(words)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &corpusStats{df: df, n: n}
+			o := defaults()
+			o.MMR, o.Base, o.stats, o.CandidatePool = false, dir, st, 50
+			ws, err := cat.words(ctx, map[int64]bool{e.id: true}, words)
+			if err != nil {
+				t.Fatal(err)
+			}
+			named, err := cat.named(ctx, map[int64]bool{e.id: true}, words)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := newBounds(q, words, st, o)
+			_, listed := b.of(ws[e.id], named[e.id])
+			plan := b.plan(ws[e.id], listed, named[e.id], o.CandidatePool, nil)
+			if plan == nil {
+				t.Fatalf("%s: %q: no candidates from the lists", root.Kind, q)
+			}
+			// the chunks holding a word that picks candidates: FTS5's
+			var holding int
+			if err := ix.db.QueryRow(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`, ftsQuery(b.match)).Scan(&holding); err != nil {
+				t.Fatal(err)
+			}
+			if holding > o.CandidatePool {
+				continue // Search would take FTS5's best of them, another set
+			}
+			if len(plan.ids) != holding {
+				t.Fatalf("%s: %q: %d candidates from the lists, %d chunks hold the words", root.Kind, q, len(plan.ids), holding)
+			}
+			want, err := Search(ctx, []*Index{ix}, q, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ix.searchListed(ctx, q, plan, o, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := full(got), full(want); a != b {
+				t.Errorf("%s: %q: from the lists\n%s\nSearch\n%s", root.Kind, q, a, b)
+			}
+			if len(want.Results) > 2 {
+				cut := want.Results[2].Score
+				part, err := ix.searchListed(ctx, q, plan, o, cut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				kept := full(part)
+				for _, x := range want.Results {
+					if line := fmt.Sprintf("%s %.4f %q\n", x.Citation, x.Score, x.Snippet); x.Score > cut+1e-4 && !strings.Contains(kept, line) {
+						t.Errorf("%s: %q: the cut %.4f left out %s", root.Kind, q, cut, line)
+					}
+				}
+			}
+			checked++
+		}
+	}
+	t.Logf("%d searches compared", checked)
+	if checked < len(queries) {
+		t.Fatalf("only %d of %d searches compared", checked, 2*len(queries))
+	}
+}
+
+func full(r *Response) string {
+	var b strings.Builder
+	for _, x := range r.Results {
+		fmt.Fprintf(&b, "%s %.4f %q\n", x.Citation, x.Score, x.Snippet)
+	}
+	return b.String()
+}

@@ -1,0 +1,197 @@
+package search
+
+import (
+	"math"
+	"sort"
+
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
+)
+
+// corpusStats are word statistics over many indexes: chunks holding each
+// stem, and all chunks.
+type corpusStats struct {
+	df map[string]float64
+	n  float64
+}
+
+func (c *corpusStats) add(df map[string]float64, n float64) {
+	for s, d := range df {
+		c.df[s] += d
+	}
+	c.n += n
+}
+
+// queryWords are the stems of every word of the query, stop words
+// included: whatever subset a search ranks by (dates taken out, or the
+// stop words when nothing else is asked) has its statistics.
+func queryWords(query string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range textan.Words(query) {
+		if s := textan.Stem(w); !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// otherPool is the candidate pool of another project's indexes: enough
+// for its best results to reach the first limit, fewer than a search of
+// one project takes to rank its own.
+func otherPool(limit, configured int) int {
+	p := limit
+	if configured > 0 {
+		p = min(p, configured)
+	}
+	return p
+}
+
+// rankedList is one project's results and its place on ties: this
+// project 0, the others in the desk's order.
+type rankedList struct {
+	rank    int
+	results []Result
+}
+
+// mergeLists ranks the projects' lists together and keeps the first
+// limit: by score, then by the projects' places; each list keeps its own
+// order among equals.
+func mergeLists(lists []rankedList, limit int) []Result {
+	type ranked struct {
+		r         Result
+		list, pos int
+	}
+	var all []ranked
+	for _, rl := range lists {
+		for pos, r := range rl.results {
+			all = append(all, ranked{r: r, list: rl.rank, pos: pos})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].r.Score != all[j].r.Score {
+			return all[i].r.Score > all[j].r.Score
+		}
+		if all[i].list != all[j].list {
+			return all[i].list < all[j].list
+		}
+		return all[i].pos < all[j].pos
+	})
+	out := make([]Result, 0, min(limit, len(all)))
+	for _, a := range all[:min(limit, len(all))] {
+		out = append(out, a.r)
+	}
+	return out
+}
+
+// bounds computes the most an index can score for a query, from its
+// catalogued words and the desk's statistics, by the ranking's own
+// formulas (searchStems): a passage's text score is the mean of its
+// chunk's 1 − e^(−bm25/ΣIDF) and its own, each word adding at most its
+// IDF times its saturated count in the chunk. Recency and the link
+// penalty only lower a score; a page the query names multiplies its hits'
+// by namedBoost; a query naming dates may multiply the score
+// of those days' hits by the date boost, over the words left without the
+// dates; a query of dates alone lists days and is not bounded.
+type bounds struct {
+	idf   map[string]float64
+	sets  [][]string // the stem sets a search may rank by
+	boost []float64  // and the factor each may reach
+	open  bool       // no bound
+	// match is the words of the first set that pick a search's
+	// candidates (see weightsFrom): a chunk holding none is none
+	match []string
+}
+
+func newBounds(query string, words []string, st *corpusStats, o Options) *bounds {
+	b := &bounds{idf: map[string]float64{}}
+	for _, w := range words {
+		b.idf[w] = idfOf(st.df[w], st.n)
+	}
+	b.sets, b.boost = [][]string{textan.QueryTerms(query)}, []float64{1}
+	_, b.match = weightsFrom(b.sets[0], st.df, st.n)
+	if o.DateBoost >= 0 && !o.Now.IsZero() {
+		if dq := ParseDates(query, o.Now); len(dq.Ranges) > 0 {
+			boost := o.DateBoost
+			if boost == 0 {
+				boost = DefaultDateBoost
+			}
+			content := contentStems(dq.Rest(query))
+			if len(content) == 0 {
+				b.open = true
+			}
+			b.sets, b.boost = append(b.sets, content), append(b.boost, math.Max(1, boost))
+		}
+	}
+	return b
+}
+
+// of is the bound of an index whose catalogued words are ws (named: it
+// holds a page the query names): the best over its chunks of what their
+// words can add up to (see setBounds); with the bound of each listed
+// chunk when the query has one stem set (see plan).
+func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]float64) {
+	if b.open {
+		return math.Inf(1), nil
+	}
+	best := 0.0
+	var first map[int64]float64
+	for k := range b.sets {
+		rest, listed := b.setBounds(k, ws, named)
+		if k == 0 && len(b.sets) == 1 {
+			first = listed
+		}
+		best = math.Max(best, rest)
+		for _, v := range listed {
+			best = math.Max(best, v)
+		}
+	}
+	return best, first
+}
+
+// setBounds bounds, for the k-th stem set, each chunk of an index whose
+// catalogued words are ws. A chunk in a word's list scores what the list
+// says for it; any other chunk at most the word's rest. So rest bounds
+// every chunk listed for none of the words (each word at its rest), and
+// listed each listed chunk (its listed words at their impacts, the
+// others at their rests).
+func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (rest float64, listed map[int64]float64) {
+	var total float64
+	var restImp impact
+	imps := map[int64]*impact{}
+	for _, s := range b.sets[k] {
+		idf := b.idf[s]
+		total += idf
+		w, ok := ws[s]
+		if !ok {
+			continue
+		}
+		restImp.chunk += idf * w.rest.chunk
+		restImp.passage += idf * w.rest.passage
+		for _, p := range w.postings {
+			l := imps[p.id]
+			if l == nil {
+				l = &impact{}
+				imps[p.id] = l
+			}
+			// what this word adds to the chunk over its rest
+			l.chunk += idf * (p.chunk - w.rest.chunk)
+			l.passage += idf * (p.passage - w.rest.passage)
+		}
+	}
+	listed = make(map[int64]float64, len(imps))
+	if total <= 0 {
+		return 0, listed
+	}
+	factor := b.boost[k]
+	if named {
+		factor = math.Max(factor, namedBoost)
+	}
+	score := func(c impact) float64 {
+		return factor * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+	}
+	for id, l := range imps {
+		listed[id] = score(impact{restImp.chunk + l.chunk, restImp.passage + l.passage})
+	}
+	return score(restImp), listed
+}
