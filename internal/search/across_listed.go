@@ -134,7 +134,7 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 	for _, k := range keys {
 		total += weights[k]
 	}
-	hits, tfs, err := ix.chunksByID(ctx, plan.ids, stems, weights)
+	hits, tfs, err := ix.chunksByID(ctx, plan.ids, stems, weights, !o.NoProximity)
 	if err != nil {
 		return nil, err
 	}
@@ -214,8 +214,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 
 // chunksByID reads the chunks ids of ix as textCandidates reads its
 // candidates, with their text scores, in the order of ids; and each
-// one's counts of the query stems (see chunkTF).
-func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, idf map[string]float64) ([]*hit, map[int64]map[string]float64, error) {
+// one's counts of the query stems (see hit.scoreText).
+func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, idf map[string]float64, near bool) ([]*hit, map[int64]map[string]float64, error) {
 	var avg float64
 	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
 		avg = 1
@@ -244,19 +244,7 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, id
 		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
 			return nil, nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
-		h.fields = fieldCounts(idf, title, heads)
-		tf := h.chunkTF(idf)
-		tfs[h.id] = tf
-		var score float64
-		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
-		for _, w := range stems { // in query order, as textCandidates sums
-			if f := tf[w]; f > 0 {
-				score += idf[w] * f * (bm25K1 + 1) / (f + norm)
-			}
-		}
-		if total > 0 {
-			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
-		}
+		tfs[h.id] = h.scoreText(stems, idf, title, heads, tokens/avg, total, near)
 		byID[h.id] = h
 	}
 	if err := rows.Err(); err != nil {
@@ -269,19 +257,4 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, id
 		}
 	}
 	return out, tfs, nil
-}
-
-// chunkTF is the query stems' counts in the hit's chunk, its title and
-// headings weighted in.
-func (h *hit) chunkTF(idf map[string]float64) map[string]float64 {
-	tf := map[string]float64{}
-	for _, w := range strings.Fields(h.stems) {
-		if _, ok := idf[w]; ok {
-			tf[w]++
-		}
-	}
-	for w, n := range h.fields {
-		tf[w] += n
-	}
-	return tf
 }

@@ -89,7 +89,7 @@ func mergeLists(lists []rankedList, limit int) []Result {
 // formulas (searchStems): a passage's text score is the mean of its
 // chunk's 1 − e^(−bm25/ΣIDF) and its own, each word adding at most its
 // IDF times its saturated count in the chunk. Recency and the link
-// penalty only lower a score; a page the query names multiplies its hits'
+// penalty and the proximity factor only lower a score; a page the query names multiplies its hits'
 // by namedBoost; a query naming dates may multiply the score
 // of those days' hits by the date boost, over the words left without the
 // dates; a query of dates alone lists days and is not bounded.

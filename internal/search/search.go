@@ -406,34 +406,45 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
-		h.fields = fieldCounts(idf, title, heads)
-		occ, line := occurrences(h.stems, idf, 0, nil)
-		tf := map[string]float64{}
-		for _, o := range occ {
-			tf[o.stem]++
-		}
-		for w, n := range h.fields {
-			tf[w] += n
-		}
-		var score float64
-		norm := bm25K1 * (1 - bm25B + bm25B*tokens/avg)
-		for _, w := range stems { // in query order: the same sum every time
-			if f := tf[w]; f > 0 {
-				score += idf[w] * f * (bm25K1 + 1) / (f + norm)
-			}
-		}
-		if total > 0 {
-			h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
-			if near {
-				// the title and headings count as lines of their own
-				occ, line = occurrences(title, idf, line, occ)
-				occ, _ = occurrences(heads, idf, line, occ)
-				h.textScore *= proximity(occ, idf)
-			}
-		}
+		h.scoreText(stems, idf, title, heads, tokens/avg, total, near)
 		into[h.id] = h
 	}
 	return rows.Err()
+}
+
+// scoreText sets h's field counts and text score as every ranking of chunks
+// computes them — a search of one index (textCandidates) and the catalog's
+// candidates of a search across projects (chunksByID) alike — and returns
+// its counts of the query stems, the title and headings weighted in.
+// length is the chunk's tokens over the index's mean, total the query's
+// IDF sum; near applies the proximity factor.
+func (h *hit) scoreText(stems []string, idf map[string]float64, title, heads string, length, total float64, near bool) map[string]float64 {
+	h.fields = fieldCounts(idf, title, heads)
+	occ, line := occurrences(h.stems, idf, 0, nil)
+	tf := map[string]float64{}
+	for _, o := range occ {
+		tf[o.stem]++
+	}
+	for w, n := range h.fields {
+		tf[w] += n
+	}
+	var score float64
+	norm := bm25K1 * (1 - bm25B + bm25B*length)
+	for _, w := range stems { // in query order: the same sum every time
+		if f := tf[w]; f > 0 {
+			score += idf[w] * f * (bm25K1 + 1) / (f + norm)
+		}
+	}
+	if total > 0 {
+		h.textScore = (1 - math.Exp(-score/total)) * (1 - linkPenalty*h.links)
+		if near {
+			// the title and headings count as lines of their own
+			occ, line = occurrences(title, idf, line, occ)
+			occ, _ = occurrences(heads, idf, line, occ)
+			h.textScore *= proximity(occ, idf)
+		}
+	}
+	return tf
 }
 
 // fieldCounts is the query stems' occurrences in a chunk's title and
