@@ -48,14 +48,10 @@ every parameter sent. The contract is in docs/blackbox.md.`,
 
 func recallRun(opts *RecallOptions) error {
 	extra := map[string]any{}
-	if opts.cmd.Flags().Changed("chain") {
-		extra["chain"] = opts.Chain
-	}
-	if opts.cmd.Flags().Changed("limit") {
-		extra["limit"] = opts.Limit
-	}
-	if opts.cmd.Flags().Changed("scope") {
-		extra["scope"] = opts.Scope
+	for name, v := range map[string]any{"chain": opts.Chain, "limit": opts.Limit, "scope": opts.Scope} {
+		if opts.cmd.Flags().Changed(name) {
+			extra[name] = v
+		}
 	}
 	if err := opts.Flags.validate(opts.cmd, blackbox.VerbRecall, extra); err != nil {
 		return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -74,20 +75,12 @@ func graphRun(opts *GraphOptions) error {
 		if layout.LongActive() {
 			_ = longterm.New(root).Log(opts.Now(), "graph link", fmt.Sprintf("%s · %s · %s (%s)", r.From, r.Rel, r.To, r.Cite))
 		}
-		if opts.JSON {
-			return printObject(opts.Out, r, nil)
-		}
-		fmt.Fprintln(opts.Out, r)
-		return nil
+		return printResult(opts.Out, opts.JSON, r, func(w io.Writer) { fmt.Fprintln(w, r) })
 	}
 	g, err := kgraph.Load(layout.LongDir())
 	if err != nil {
 		return err
 	}
 	c := g.Ask(opts.Question)
-	if opts.JSON {
-		return indentJSON(opts.Out, c)
-	}
-	c.WriteText(opts.Out)
-	return nil
+	return printEscaped(opts.Out, opts.JSON, c, c.WriteText)
 }

@@ -71,11 +71,7 @@ func longRun(opts *LongOptions) error {
 	if err != nil {
 		return fmt.Errorf("long status: %w", err)
 	}
-	if opts.JSON {
-		return indentJSON(opts.Out, st)
-	}
-	st.WriteText(opts.Out)
-	return nil
+	return printEscaped(opts.Out, opts.JSON, st, st.WriteText)
 }
 
 // longStore opens the long-term memory of the project around dir.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -41,10 +42,7 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 			return compileRun(opts)
 		},
 	}
-	for _, c := range []*cobra.Command{list, done} {
-		c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		cmd.AddCommand(c)
-	}
+	addWithProject(cmd, &opts.Project, list, done)
 	return cmd
 }
 
@@ -71,9 +69,5 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return indentJSON(opts.Out, days)
-	}
-	longterm.WriteDays(opts.Out, days)
-	return nil
+	return printEscaped(opts.Out, opts.JSON, days, func(w io.Writer) { longterm.WriteDays(w, days) })
 }

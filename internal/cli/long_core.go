@@ -36,8 +36,7 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 				return coreRun(opts)
 			},
 		}
-		sub.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		cmd.AddCommand(sub)
+		addWithProject(cmd, &opts.Project, sub)
 	}
 	cmd.AddCommand(newCmdCoreReview(f))
 	return cmd

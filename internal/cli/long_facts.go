@@ -108,10 +108,7 @@ the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 	set.Flags().StringVar(&opts.Expect, "expect-hash", "", "hash printed by truth hash when the page was read")
 	set.MarkFlagRequired("from")
 	set.MarkFlagRequired("expect-hash")
-	for _, c := range []*cobra.Command{hash, set} {
-		c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		cmd.AddCommand(c)
-	}
+	addWithProject(cmd, &opts.Project, hash, set)
 	return cmd
 }
 

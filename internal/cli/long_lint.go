@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
@@ -41,15 +43,5 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		if err := indentJSON(opts.Out, found); err != nil {
-			return err
-		}
-	} else {
-		lint.WriteLines(opts.Out, found, s.Dir)
-	}
-	if lint.HasErrors(found) {
-		return &exitError{1}
-	}
-	return nil
+	return exitIf(printEscaped(opts.Out, opts.JSON, found, func(w io.Writer) { lint.WriteLines(w, found, s.Dir) }), lint.HasErrors(found))
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -40,10 +41,7 @@ status: active|paused|completed (completed also fills the completed date).`,
 			return planFactRun(opts)
 		},
 	}
-	for _, c := range []*cobra.Command{check, set} {
-		c.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
-		cmd.AddCommand(c)
-	}
+	addWithProject(cmd, &opts.Project, check, set)
 	return cmd
 }
 
@@ -75,14 +73,6 @@ func planFactRun(opts *PlanFactOptions) error {
 		if probs == nil {
 			probs = []planfact.Problem{}
 		}
-		if err := indentJSON(opts.Out, probs); err != nil {
-			return err
-		}
-	} else {
-		planfact.WriteProblems(opts.Out, probs)
 	}
-	if len(probs) > 0 {
-		return &exitError{1}
-	}
-	return nil
+	return exitIf(printEscaped(opts.Out, opts.JSON, probs, func(w io.Writer) { planfact.WriteProblems(w, probs) }), len(probs) > 0)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -74,9 +75,5 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	if err != nil {
 		return fmt.Errorf("rollup-days: %w", err)
 	}
-	if opts.JSON {
-		return indentJSON(opts.Out, res)
-	}
-	res.WriteText(opts.Out, s.RollupDir)
-	return nil
+	return printEscaped(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, s.RollupDir) })
 }

@@ -45,9 +45,8 @@ writes long-term pages with this command. raw/, log.md and CORE.md are refused
 			return wikiRun(opts)
 		},
 	}
-	write.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	write.Flags().StringVar(&opts.From, "from", "-", "file with the page's text ('-' reads stdin)")
-	cmd.AddCommand(write)
+	addWithProject(cmd, &opts.Project, write)
 	return cmd
 }
 

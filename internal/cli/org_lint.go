@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
@@ -45,14 +46,6 @@ func orgLintRun(opts *OrgLintOptions) error {
 		if issues == nil {
 			issues = []lint.Finding{}
 		}
-		if err := writeJSON(opts.Out, issues); err != nil {
-			return err
-		}
-	} else {
-		lint.WriteByFile(opts.Out, issues, v.Root)
 	}
-	if lint.HasErrors(issues) {
-		return &exitError{code: 1}
-	}
-	return nil
+	return exitIf(printResult(opts.Out, opts.JSON, issues, func(w io.Writer) { lint.WriteByFile(w, issues, v.Root) }), lint.HasErrors(issues))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,15 +121,5 @@ func longSyncRun(opts *LongSyncOptions) error {
 		}
 		return opts.history(s, root)
 	}})
-	if opts.JSON {
-		if err := writeJSON(opts.Out, rows); err != nil {
-			return err
-		}
-	} else {
-		longterm.WriteSyncRows(opts.Out, opts.Err, rows, opts.All && !opts.Terminal)
-	}
-	if longterm.Troubled(rows) > 0 {
-		return &exitError{code: 1}
-	}
-	return nil
+	return exitIf(printResult(opts.Out, opts.JSON, rows, func(w io.Writer) { longterm.WriteSyncRows(w, opts.Err, rows, opts.All && !opts.Terminal) }), longterm.Troubled(rows) > 0)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
@@ -78,12 +79,9 @@ func rollupRun(opts *RollupOptions) error {
 	if opts.Date != "" {
 		today, _ = parseDateFlag("rollup", "now", opts.Date) // checked above
 	}
-	eff := opts.Config("")
-	r, err := rollup.Build(dir, rollup.Options{
-		Registry: opts.Paths.Registry(), Desk: opts.Paths.Home, Today: today,
-		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays,
-		WithGit: opts.WithGit, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes,
-	}, opts.Now)
+	ro := opts.rollupOptions(today)
+	ro.WithGit = opts.WithGit
+	r, err := rollup.Build(dir, ro, opts.Now)
 	if err != nil {
 		return withHint(err, "check that the desk folder "+dir+" is writable")
 	}
@@ -92,4 +90,12 @@ func rollupRun(opts *RollupOptions) error {
 	}
 	fmt.Fprintln(opts.Out, r.Summary(dashboard))
 	return nil
+}
+
+// rollupOptions are the dashboard's inputs as the user's settings give
+// them, for the rollup command and the server's dashboard alike.
+func (f *Factory) rollupOptions(today time.Time) rollup.Options {
+	eff := f.Config("")
+	return rollup.Options{Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: today,
+		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
@@ -50,14 +49,7 @@ func getRun(opts *GetOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	scope := search.ScopeAll
-	if id, _, ok := strings.Cut(opts.Path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {
-		// id:path, as a search across projects cites another project's
-		// file: read through the desk, which holds only the projects that
-		// share their memory, and only their memory roots
-		scope = search.ScopeEverything
-	}
-	s, err := opts.memoryRoots(opts.Project, "", string(scope))
+	s, err := opts.memoryRoots(opts.Project, "", string(search.GetScope(opts.Path)))
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
 
@@ -50,28 +49,5 @@ func indexRun(opts *IndexOptions) error {
 	for _, n := range s.notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
-	if len(s.memory.Existing()) == 0 {
-		fmt.Fprintln(opts.Out, "no memory folders yet; nothing to index")
-		return nil
-	}
-	var progress func(r search.Root, done, total int)
-	if opts.Terminal {
-		progress = func(r search.Root, done, total int) {
-			if done == total || done%50 == 0 {
-				fmt.Fprintf(opts.Err, "\rindexing %s: %d/%d files", r.Dir, done, total)
-			}
-		}
-	}
-	return s.memory.Update(context.Background(), opts.Now(), progress, func(rep search.RootReport) {
-		if opts.Terminal && rep.Stats.Indexed > 0 {
-			fmt.Fprintln(opts.Err)
-		}
-		if rep.Err != nil {
-			return
-		}
-		fmt.Fprintln(opts.Out, rep.Line(s.memory.Base))
-		if rep.Stats.EmbedErr != nil {
-			fmt.Fprintf(opts.Err, "memhook: warning: %v; search stays text-only until the provider answers\n", rep.Stats.EmbedErr)
-		}
-	})
+	return s.memory.UpdateText(context.Background(), opts.Now(), opts.Out, opts.Err, opts.Terminal)
 }

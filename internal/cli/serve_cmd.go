@@ -112,13 +112,7 @@ func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
 			}
 			return s.memory.Query(ctx, q.Text, q.Limit, f.Now(), nil)
 		},
-		Rollup: func() *rollup.Report {
-			eff := f.Config("")
-			return rollup.Collect(rollup.Options{
-				Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: f.Now(),
-				FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, NoteBytes: eff.Limits.NoteBytes,
-			})
-		},
+		Rollup: func() *rollup.Report { return rollup.Collect(f.rollupOptions(f.Now())) },
 	})
 }
 

@@ -126,3 +126,14 @@ func ReadLines(path string, from, n int, noteBytes int64) (string, error) {
 	}
 	return strings.Join(lines[start:end], ""), nil
 }
+
+// GetScope is the scope a read of path needs: id:path, as a search across
+// projects cites another project's file, is read through the desk, which
+// holds only the projects that share their memory, and only their memory
+// roots; any other path is in the project's and the org's memory.
+func GetScope(path string) Scope {
+	if id, _, ok := strings.Cut(path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {
+		return ScopeEverything
+	}
+	return ScopeAll
+}
