@@ -185,18 +185,7 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 			all = append(all, &p)
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].score != all[j].score {
-			return all[i].score > all[j].score
-		}
-		if all[i].rel != all[j].rel {
-			return all[i].rel < all[j].rel
-		}
-		if si, sj := all[i].start+all[i].snip.off, all[j].start+all[j].snip.off; si != sj {
-			return si < sj
-		}
-		return all[i].snip.n < all[j].snip.n
-	})
+	sortHits(all)
 	all = unrepeated(all)
 	picked := all[:min(o.Limit+spare, len(all))]
 	if o.NoSpread {

@@ -294,19 +294,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		}
 		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].score != all[j].score {
-			return all[i].score > all[j].score
-		}
-		if all[i].rel != all[j].rel {
-			return all[i].rel < all[j].rel
-		}
-		// passages of one chunk share its start: order by their own lines
-		if si, sj := all[i].start+all[i].snip.off, all[j].start+all[j].snip.off; si != sj {
-			return si < sj
-		}
-		return all[i].snip.n < all[j].snip.n
-	})
+	sortHits(all)
 	all = unrepeated(all)
 	var picked []*hit
 	if o.MMR {
@@ -410,6 +398,25 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 		into[h.id] = h
 	}
 	return rows.Err()
+}
+
+// sortHits orders passages best first, ties by file and then by their
+// own lines, so that one query always ranks alike: a search of one index
+// and the catalog's candidates across projects share it.
+func sortHits(all []*hit) {
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		if all[i].rel != all[j].rel {
+			return all[i].rel < all[j].rel
+		}
+		// passages of one chunk share its start: order by their own lines
+		if si, sj := all[i].start+all[i].snip.off, all[j].start+all[j].snip.off; si != sj {
+			return si < sj
+		}
+		return all[i].snip.n < all[j].snip.n
+	})
 }
 
 // scoreText sets h's field counts and text score as every ranking of chunks
