@@ -103,14 +103,6 @@ func registryHint(err error) error {
 	return err
 }
 
-func readRegistry(path string) (*registry.File, error) {
-	f, err := registry.Read(path)
-	if errors.Is(err, registry.ErrCorrupt) {
-		return nil, withHint(err, repairHint)
-	}
-	return f, err
-}
-
 func registryReport(opts *RegistryOptions, v map[string]any, text string) error {
 	if opts.JSON {
 		return writeDeskJSON(opts.Out, v)
