@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/bench/internal/workdir"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -42,7 +43,8 @@ func main() {
 		Transcripts []json.RawMessage `json:"transcripts"`
 	}
 	check(json.Unmarshal(data, &doc))
-	work := fixedTemp("cerebro-distill-")
+	work, err := workdir.Fixed("cerebro-distill-")
+	check(err)
 	defer os.RemoveAll(work)
 	out := *keep
 	if out == "" {

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cerebro-mem/cerebro/bench/internal/workdir"
 )
 
 var (
@@ -78,7 +80,8 @@ func main() {
 	}
 	// Replayed where the paths have the same length on every run, -out or
 	// not; -out gets a copy.
-	work := fixedTemp("cerebro-week-")
+	work, err := workdir.Fixed("cerebro-week-")
+	check(err)
 	defer os.RemoveAll(work)
 	allOK := true
 	for i, a := range assignments {
@@ -90,7 +93,7 @@ func main() {
 		if *keep != "" {
 			kept := filepath.Join(*keep, name)
 			check(os.RemoveAll(kept))
-			copyTree(dir, kept)
+			check(workdir.CopyTree(dir, kept))
 		}
 	}
 	fmt.Printf("no hook cut, every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)

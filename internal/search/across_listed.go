@@ -186,18 +186,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 		}
 	}
 	sortHits(all)
-	all = unrepeated(all)
-	picked := all[:min(o.Limit+spare, len(all))]
-	if o.NoSpread {
-		picked = picked[:min(o.Limit, len(picked))]
-	} else {
-		picked = spread(picked, stems, o.Limit)
-	}
-	for _, h := range picked {
-		r := h.result(o.Base)
-		r.citeAs(o.Citations)
-		resp.Results = append(resp.Results, r)
-	}
+	o.MMR = false // left out across projects, as the doc above says
+	resp.Results = append(resp.Results, pickResults(all, stems, o)...)
 	return resp, nil
 }
 

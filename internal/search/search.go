@@ -295,6 +295,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
 	}
 	sortHits(all)
+	resp.Results = append(resp.Results, pickResults(all, stems, o)...)
+	return resp, found, nil
+}
+
+// pickResults takes the first results of sorted passages as every search
+// does: one passage of a place, MMR when asked, the page cap, citations.
+func pickResults(all []*hit, stems []string, o Options) []Result {
 	all = unrepeated(all)
 	var picked []*hit
 	if o.MMR {
@@ -307,12 +314,13 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	} else {
 		picked = spread(picked, stems, o.Limit)
 	}
+	out := make([]Result, 0, len(picked))
 	for _, h := range picked {
 		r := h.result(o.Base)
 		r.citeAs(o.Citations)
-		resp.Results = append(resp.Results, r)
+		out = append(out, r)
 	}
-	return resp, found, nil
+	return out
 }
 
 func (h *hit) result(base string) Result {
