@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/bench/internal/hookreplay"
 	"github.com/cerebro-mem/cerebro/bench/internal/workdir"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
@@ -68,7 +69,8 @@ func main() {
 	for _, name := range files {
 		file := filepath.Join(*fixtures, name)
 		stem := strings.TrimSuffix(name, ".jsonl")
-		lines := readLines(file)
+		lines, err := hookreplay.ReadLines(file)
+		check(err)
 		inject, n, written := replayDaily(work, file, lines)
 		sections[stem] = n
 		check(os.WriteFile(filepath.Join(dirs["daily"], stem+".txt"), []byte(written), 0o644))
@@ -181,7 +183,7 @@ func secondCheck(work, out string, files []string, injectDir string) {
 	injects := map[string]string{}
 	for _, f := range synFiles {
 		path := filepath.Join(synDir, f)
-		inj, _ := replay(work, path, readLines(path))
+		inj, _ := replay(work, path, mustLines(path))
 		injects[f] = inj
 		check(os.WriteFile(filepath.Join(synOut, strings.TrimSuffix(f, ".jsonl")+".txt"), []byte(inj), 0o644))
 	}
@@ -240,7 +242,7 @@ func secondCheck(work, out string, files []string, injectDir string) {
 		// subagent.
 		path := filepath.Join(subDir, fmt.Sprintf("agent-as-session-%d.jsonl", i))
 		asSession(a, path)
-		inj, _ := replay(work, path, readLines(path))
+		inj, _ := replay(work, path, mustLines(path))
 		if strings.TrimSpace(inj) != "" {
 			replayed++
 		}
@@ -337,54 +339,18 @@ func scoreIn(factsPath, transcripts, dir string) truth {
 	return t
 }
 
-type line struct {
-	raw   []byte
-	item  transcript.Item
-	ok    bool
-	final bool // the last assistant line with text in its turn
-}
-
-func readLines(file string) []line {
-	data, err := os.ReadFile(file)
-	check(err)
-	var lines []line
-	for _, raw := range bytes.SplitAfter(data, []byte("\n")) {
-		if len(raw) == 0 {
-			continue
-		}
-		it, ok := transcript.ParseLine(raw)
-		lines = append(lines, line{raw: raw, item: it, ok: ok})
-	}
-	lastText := -1
-	for i, l := range lines {
-		switch {
-		case l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "":
-			if lastText >= 0 {
-				lines[lastText].final = true
-			}
-			lastText = -1
-		case l.ok && l.item.Role == transcript.RoleAssistant && l.item.Text != "":
-			lastText = i
-		}
-	}
-	if lastText >= 0 {
-		lines[lastText].final = true
-	}
-	return lines
-}
-
 // references are the scorer's reference points: the last assistant
 // message, and every user and assistant text without tool input or output.
-func references(lines []line) (string, string) {
+func references(lines []hookreplay.Line) (string, string) {
 	var last string
 	var all strings.Builder
 	for _, l := range lines {
-		if !l.ok || l.item.Text == "" {
+		if !l.OK || l.Item.Text == "" {
 			continue
 		}
-		all.WriteString(l.item.Role + ": " + l.item.Text + "\n\n")
-		if l.item.Role == transcript.RoleAssistant {
-			last = l.item.Text
+		all.WriteString(l.Item.Role + ": " + l.Item.Text + "\n\n")
+		if l.Item.Role == transcript.RoleAssistant {
+			last = l.Item.Text
 		}
 	}
 	return last, all.String()
@@ -392,7 +358,7 @@ func references(lines []line) (string, string) {
 
 // replay plays one transcript through the hooks and returns the next
 // session's inject and the number of sections written.
-func replay(work, file string, lines []line) (string, int) {
+func replay(work, file string, lines []hookreplay.Line) (string, int) {
 	inject, n, _ := replayDaily(work, file, lines)
 	return inject, n
 }
@@ -401,7 +367,7 @@ func replay(work, file string, lines []line) (string, int) {
 var runs int
 
 // replayDaily is replay that also returns every daily section written.
-func replayDaily(work, file string, lines []line) (string, int, string) {
+func replayDaily(work, file string, lines []hookreplay.Line) (string, int, string) {
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
 	// Numbered, not os.MkdirTemp's suffix of varying length: the inject
 	// names its files by their absolute paths, which count against the cap.
@@ -435,56 +401,20 @@ func replayDaily(work, file string, lines []line) (string, int, string) {
 		// depends on the machine's load, not on the rules measured.
 		"CEREBRO_HOOK_DEADLINE_MS=60000")
 	hook := func(session, event string, kv ...string) string {
-		m := map[string]any{"session_id": session, "cwd": proj, "hook_event_name": event, "transcript_path": tr}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		in, _ := json.Marshal(m)
-		prog := *bin
-		if *hotBin != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
-			prog = *hotBin
-		}
-		cmd := exec.Command(prog, "hook", strings.ToLower(kebab(event)))
-		cmd.Env, cmd.Stdin, cmd.Dir = env, bytes.NewReader(in), proj
+		prog, args := hookreplay.Command(*bin, *hotBin, event)
+		cmd := exec.Command(prog, args...)
+		cmd.Env, cmd.Stdin, cmd.Dir = env, bytes.NewReader(hookreplay.Input(session, proj, tr, event, kv...)), proj
 		res, err := cmd.Output()
 		check(err)
 		return string(res)
 	}
 	f, err := os.Create(tr)
 	check(err)
-	hook("replay", "SessionStart", "source", "startup")
-	open, stopped := false, true
-	for _, l := range lines {
-		if l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "" {
-			if open && !stopped {
-				hook("replay", "Stop", "last_assistant_message", "")
-			}
-			hook("replay", "UserPromptSubmit", "prompt", l.item.Text)
-			open, stopped = true, false
-		}
-		if compaction(l.raw) {
-			hook("replay", "PreCompact", "trigger", "auto")
-		}
-		if l.final && open {
-			hook("replay", "Stop", "last_assistant_message", l.item.Text)
-			stopped = true
-		}
-		f.Write(l.raw)
-	}
+	hookreplay.Play(lines, func(event string, kv ...string) string { return hook("replay", event, kv...) },
+		func(raw []byte) { f.Write(raw) })
 	f.Close()
-	if open && !stopped {
-		hook("replay", "Stop", "last_assistant_message", "")
-	}
-	hook("replay", "SessionEnd", "reason", "other")
-	out := hook("next", "SessionStart", "source", "startup")
-	var v struct {
-		HookSpecificOutput struct {
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}
-	if strings.TrimSpace(out) != "" {
-		check(json.Unmarshal([]byte(out), &v))
-	}
+	inject, err := hookreplay.Inject(hook("next", "SessionStart", "source", "startup"))
+	check(err)
 	sections := 0
 	var all strings.Builder
 	daily, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
@@ -493,7 +423,7 @@ func replayDaily(work, file string, lines []line) (string, int, string) {
 		sections += strings.Count(string(data), "\n## ")
 		all.Write(data)
 	}
-	return v.HookSpecificOutput.AdditionalContext, sections, all.String()
+	return inject, sections, all.String()
 }
 
 func copyFile(src, dst string) {
@@ -503,21 +433,11 @@ func copyFile(src, dst string) {
 	check(os.WriteFile(dst, data, 0o644))
 }
 
-// compaction tells a line that starts a compacted context: Claude Code
-// ran PreCompact just before writing it.
-func compaction(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"compact_boundary"`)) || bytes.Contains(raw, []byte(`"isCompactSummary":true`))
-}
-
-func kebab(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('-')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+// mustLines is hookreplay.ReadLines for a fixture that must read.
+func mustLines(file string) []hookreplay.Line {
+	lines, err := hookreplay.ReadLines(file)
+	check(err)
+	return lines
 }
 
 func check(err error) {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,14 +9,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+	"github.com/cerebro-mem/cerebro/bench/internal/hookreplay"
 )
 
 // replay plays one transcript through the hooks, each event at its own
 // minute from start: the transcript's timestamps are moved to the same
 // clock, so the sections land on the simulated day.
 func (w *week) replay(file, session string, start time.Time) {
-	lines := readLines(file)
+	lines, err := hookreplay.ReadLines(file)
+	check(err)
 	stem := strings.TrimSuffix(filepath.Base(file), ".jsonl")
 	tr := filepath.Join(w.trDir, session+".jsonl")
 	subs, _ := filepath.Glob(filepath.Join(filepath.Dir(file), stem+"__subagents__*.jsonl"))
@@ -37,30 +36,8 @@ func (w *week) replay(file, session string, start time.Time) {
 	}
 	f, err := os.Create(tr)
 	check(err)
-	hook("SessionStart", "source", "startup")
-	open, stopped := false, true
-	for _, l := range lines {
-		if l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "" {
-			if open && !stopped {
-				hook("Stop", "last_assistant_message", "")
-			}
-			hook("UserPromptSubmit", "prompt", l.item.Text)
-			open, stopped = true, false
-		}
-		if compaction(l.raw) {
-			hook("PreCompact", "trigger", "auto")
-		}
-		if l.final && open {
-			hook("Stop", "last_assistant_message", l.item.Text)
-			stopped = true
-		}
-		f.Write(retime(l.raw, at))
-	}
+	hookreplay.Play(lines, hook, func(raw []byte) { f.Write(retime(raw, at)) })
 	f.Close()
-	if open && !stopped {
-		hook("Stop", "last_assistant_message", "")
-	}
-	hook("SessionEnd", "reason", "other")
 }
 
 var timestampRe = regexp.MustCompile(`"timestamp":"[^"]*"`)
@@ -72,29 +49,15 @@ func retime(raw []byte, at time.Time) []byte {
 
 // start runs a new session's SessionStart at t and returns its inject.
 func (w *week) start(session string, t time.Time) string {
-	out := w.hook(t, session, filepath.Join(w.trDir, session+".jsonl"), "SessionStart", "source", "startup")
-	var v struct {
-		HookSpecificOutput struct {
-			AdditionalContext string `json:"additionalContext"`
-		} `json:"hookSpecificOutput"`
-	}
-	if strings.TrimSpace(out) != "" {
-		check(json.Unmarshal([]byte(out), &v))
-	}
-	return v.HookSpecificOutput.AdditionalContext
+	inject, err := hookreplay.Inject(w.hook(t, session, filepath.Join(w.trDir, session+".jsonl"), "SessionStart", "source", "startup"))
+	check(err)
+	return inject
 }
 
 func (w *week) hook(t time.Time, session, tr, event string, kv ...string) string {
-	m := map[string]any{"session_id": session, "cwd": w.proj, "hook_event_name": event, "transcript_path": tr}
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i]] = kv[i+1]
-	}
-	in, _ := json.Marshal(m)
-	prog := *bin
-	if *hotBin != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
-		prog = *hotBin
-	}
-	cmd := exec.Command(prog, "hook", strings.ToLower(kebab(event)))
+	prog, args := hookreplay.Command(*bin, *hotBin, event)
+	in := hookreplay.Input(session, w.proj, tr, event, kv...)
+	cmd := exec.Command(prog, args...)
 	cmd.Env, cmd.Stdin, cmd.Dir = append(w.env, "CEREBRO_NOW="+t.Format(time.RFC3339)), bytes.NewReader(in), w.proj
 	res, err := cmd.Output()
 	check(err)
@@ -106,62 +69,4 @@ func (w *week) memhook(t time.Time, args ...string) {
 	cmd.Env, cmd.Dir = append(w.env, "CEREBRO_NOW="+t.Format(time.RFC3339)), w.proj
 	_, err := cmd.Output()
 	check(err)
-}
-
-type line struct {
-	raw   []byte
-	item  transcript.Item
-	ok    bool
-	final bool // the last assistant line with text in its turn
-}
-
-func readLines(file string) []line {
-	fh, err := os.Open(file)
-	check(err)
-	defer fh.Close()
-	var lines []line
-	r := bufio.NewReaderSize(fh, 1<<20)
-	for {
-		raw, err := r.ReadBytes('\n')
-		if len(raw) > 0 {
-			it, ok := transcript.ParseLine(raw)
-			lines = append(lines, line{raw: raw, item: it, ok: ok})
-		}
-		if err != nil {
-			break
-		}
-	}
-	lastText := -1
-	for i, l := range lines {
-		switch {
-		case l.ok && l.item.Role == transcript.RoleUser && l.item.Kind == "":
-			if lastText >= 0 {
-				lines[lastText].final = true
-			}
-			lastText = -1
-		case l.ok && l.item.Role == transcript.RoleAssistant && l.item.Text != "":
-			lastText = i
-		}
-	}
-	if lastText >= 0 {
-		lines[lastText].final = true
-	}
-	return lines
-}
-
-// compaction tells a line that starts a compacted context: Claude Code
-// ran PreCompact just before writing it.
-func compaction(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"compact_boundary"`)) || bytes.Contains(raw, []byte(`"isCompactSummary":true`))
-}
-
-func kebab(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('-')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -1,0 +1,163 @@
+// Package hookreplay plays a recorded Claude Code transcript through
+// memhook's hooks the way Claude Code fires them: SessionStart, then per
+// prompt a UserPromptSubmit, a PreCompact where the context was compacted,
+// a Stop after the turn's last assistant text, and SessionEnd. The caller
+// runs each hook (a process per event, its own env and clock) and writes
+// each line to the live transcript, so the transcript grows as the hooks
+// read it.
+//
+//	lines, err := hookreplay.ReadLines(file)
+//	hookreplay.Play(lines, func(event string, kv ...string) string {
+//		prog, args := hookreplay.Command(bin, hot, event)
+//		... // run prog args with the hook's JSON on stdin
+//	}, func(raw []byte) { live.Write(raw) })
+package hookreplay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+)
+
+// Line is one transcript line as the replay needs it.
+type Line struct {
+	Raw  []byte
+	Item transcript.Item
+	OK   bool // parsed as an item
+	// Final marks the last assistant line with text in its turn: Claude
+	// Code fires Stop after writing it.
+	Final bool
+}
+
+// prompt tells a line a person typed (not a tool result, not a meta line).
+func (l Line) prompt() bool {
+	return l.OK && l.Item.Role == transcript.RoleUser && l.Item.Kind == ""
+}
+
+// ReadLines reads a transcript's lines and marks each turn's final one.
+func ReadLines(file string) ([]Line, error) {
+	fh, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	defer fh.Close()
+	var lines []Line
+	r := bufio.NewReaderSize(fh, 1<<20)
+	for {
+		raw, err := r.ReadBytes('\n')
+		if len(raw) > 0 {
+			it, ok := transcript.ParseLine(raw)
+			lines = append(lines, Line{Raw: raw, Item: it, OK: ok})
+		}
+		if err != nil {
+			break
+		}
+	}
+	lastText := -1
+	for i, l := range lines {
+		switch {
+		case l.prompt():
+			if lastText >= 0 {
+				lines[lastText].Final = true
+			}
+			lastText = -1
+		case l.OK && l.Item.Role == transcript.RoleAssistant && l.Item.Text != "":
+			lastText = i
+		}
+	}
+	if lastText >= 0 {
+		lines[lastText].Final = true
+	}
+	return lines, nil
+}
+
+// Play fires the session's hooks around writing its lines, from
+// SessionStart to SessionEnd. A turn that ends without assistant text
+// still gets its Stop, with an empty last message, before the next
+// prompt or the end.
+func Play(lines []Line, hook func(event string, kv ...string) string, write func(raw []byte)) {
+	hook("SessionStart", "source", "startup")
+	open, stopped := false, true
+	for _, l := range lines {
+		if l.prompt() {
+			if open && !stopped {
+				hook("Stop", "last_assistant_message", "")
+			}
+			hook("UserPromptSubmit", "prompt", l.Item.Text)
+			open, stopped = true, false
+		}
+		if compaction(l.Raw) {
+			hook("PreCompact", "trigger", "auto")
+		}
+		if l.Final && open {
+			hook("Stop", "last_assistant_message", l.Item.Text)
+			stopped = true
+		}
+		write(l.Raw)
+	}
+	if open && !stopped {
+		hook("Stop", "last_assistant_message", "")
+	}
+	hook("SessionEnd", "reason", "other")
+}
+
+// compaction tells a line that starts a compacted context: Claude Code
+// ran PreCompact just before writing it.
+func compaction(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"compact_boundary"`)) || bytes.Contains(raw, []byte(`"isCompactSummary":true`))
+}
+
+// Input is the JSON a hook reads on stdin: the fields every event has,
+// then the event's own (kv as key, value pairs).
+func Input(session, cwd, transcriptPath, event string, kv ...string) []byte {
+	m := map[string]any{"session_id": session, "cwd": cwd, "hook_event_name": event, "transcript_path": transcriptPath}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	in, _ := json.Marshal(m)
+	return in
+}
+
+// Command is the program and arguments that run event's hook: the
+// per-turn events go through memhook-hot when hot is set, as the plugin's
+// shim routes them.
+func Command(bin, hot, event string) (string, []string) {
+	prog := bin
+	if hot != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
+		prog = hot
+	}
+	return prog, []string{"hook", kebab(event)}
+}
+
+// kebab is an event's hook command name: SessionStart → session-start.
+func kebab(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToLower(b.String())
+}
+
+// Inject is the context a SessionStart hook's output adds ("" for none).
+func Inject(out string) (string, error) {
+	if strings.TrimSpace(out) == "" {
+		return "", nil
+	}
+	var v struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		return "", fmt.Errorf("read the SessionStart output: %w", err)
+	}
+	return v.HookSpecificOutput.AdditionalContext, nil
+}
