@@ -15,91 +15,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/mattn/go-isatty"
 )
 
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
 var Version = "0.1.0-dev"
 
-// System is everything an invocation takes from the outside world.
-type System struct {
-	In     io.Reader
-	Out    io.Writer
-	Err    io.Writer
-	Getenv func(string) string
-	// Environ is the whole environment, for child processes cerebro starts.
-	Environ func() []string
-	Now     func() time.Time
-	// Terminal reports whether stderr is a terminal: progress is shown only
-	// there.
-	Terminal bool
-	// Executable is the path of the running memhook, for commands that
-	// start memhook again in the background or write it into a scheduler.
-	Executable string
-}
-
-// OS returns the real process's streams, environment and clock.
-func OS() System {
-	exe, _ := os.Executable()
-	return System{
-		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
-		Getenv:     os.Getenv,
-		Environ:    os.Environ,
-		Now:        time.Now,
-		Terminal:   isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
-		Executable: exe,
-	}
-}
-
-// Factory hands commands what they need, built lazily so that a hook pays
-// only for what it uses.
-type Factory struct {
-	System
-	Paths   config.Paths
-	configs map[string]*config.Effective // loaded once per project root and run
-}
-
-// Config loads the effective configuration for a project root ("" for none).
-// It cannot fail: what a file holds wrongly is a warning on the result.
-// A run loads it once per root: a hook's framework and its handler share it.
-func (f *Factory) Config(projectRoot string) *config.Effective {
-	if eff, ok := f.configs[projectRoot]; ok {
-		return eff
-	}
-	eff := config.Load(f.Getenv, projectRoot)
-	if f.configs == nil {
-		f.configs = map[string]*config.Effective{}
-	}
-	f.configs[projectRoot] = eff
-	return eff
-}
-
 // hinter is an error that knows what the user can do about it.
 type hinter interface{ Hint() string }
-
-// userError is an error with a hint for the person at the terminal.
-type userError struct {
-	err  error
-	hint string
-}
-
-func (e *userError) Error() string { return e.err.Error() }
-func (e *userError) Unwrap() error { return e.err }
-func (e *userError) Hint() string  { return e.hint }
-
-// withHint attaches a hint to err.
-func withHint(err error, hint string) error {
-	if err == nil {
-		return nil
-	}
-	return &userError{err: err, hint: hint}
-}
 
 // show prints v as JSON when asJSON, else calls text, which prints it
 // for a person.
@@ -118,7 +45,7 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs memhook with args and returns the process exit code.
-func Main(args []string, sys System) int {
+func Main(args []string, sys factory.System) int {
 	if sys.Getenv == nil {
 		sys.Getenv = func(string) string { return "" }
 	}
@@ -135,7 +62,7 @@ func Main(args []string, sys System) int {
 	if clockErr != nil && (len(args) == 0 || args[0] != "hook") {
 		fmt.Fprintf(sys.Err, "memhook: warning: %v\n", clockErr)
 	}
-	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	f := factory.New(sys)
 	// Every write under the desk or the state dir stays inside it.
 	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	if hookFastPath(f, args) {

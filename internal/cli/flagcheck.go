@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/suggest"
 )
@@ -17,12 +18,16 @@ import (
 // values in its options' validate step, first thing in its run function,
 // before it opens or creates anything.
 
-// usageError is a command line that cannot run.
-type usageError struct{ userError }
+// usageError is a command line that cannot run; its error carries the
+// hint.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 // usageErr is err with a hint, as a usage error.
 func usageErr(err error, hint string) error {
-	return &usageError{userError{err: err, hint: hint}}
+	return &usageError{factory.WithHint(err, hint)}
 }
 
 // usagef formats a usage error.
