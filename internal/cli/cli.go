@@ -1,7 +1,9 @@
-// Package cli is memhook's command line and the composition root of
-// cerebro: the only package that imports cobra and the only one that knows
-// every other package. Each command fills an options struct and calls a run
-// function that tests call directly, without cobra.
+// Package cli is memhook's command line: the only package that imports
+// cobra. Each command fills an options struct, checks its flags (usage
+// errors: flagcheck.go), makes one call and prints; the options embed a
+// [factory.Factory], which opens the project's memory with its effective
+// settings for the command as it does for the MCP server and the web app.
+// Run functions are called directly by tests, without cobra.
 //
 // [Main] runs one invocation with injected streams, environment and clock
 // and returns the exit code. Errors are printed once, here, as

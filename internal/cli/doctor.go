@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/doctor"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
@@ -35,12 +34,9 @@ corrupt registry).`,
 }
 
 func doctorRun(opts *DoctorOptions) error {
-	rep := doctor.Run(doctor.Env{
-		Paths: opts.Paths, Getenv: opts.Getenv, Environ: opts.Environ, Config: opts.Config, Now: opts.Now(),
-		Project: opts.Project, ProjectRoot: opts.ProjectRoot, PluginRoot: opts.PluginRoot(),
-		Executable: opts.Executable, Version: Version, ClaudeDir: config.ClaudeDir(opts.Getenv),
-		ShortCommands: ShortCommands, LongRemoteFor: longRemoteFor,
-	})
+	env := opts.DoctorEnv(opts.Project)
+	env.Version, env.ShortCommands = Version, ShortCommands
+	rep := doctor.Run(env)
 	rep.WriteText(opts.Out)
 	if rep.Broken() {
 		return &exitError{code: 1}

@@ -4,9 +4,6 @@ import (
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/forget"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 )
 
@@ -50,15 +47,8 @@ func forgetRun(opts *ForgetOptions) error {
 	if err != nil {
 		return err
 	}
-	long := longterm.New(root)
 	base, _ := os.Getwd()
-	now := opts.Now()
-	res, err := long.ForgetIn(longterm.ForgetRequest{
-		Roots:  []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()},
-		Target: opts.Target, Base: base, Now: now, NoteBytes: opts.NoteBytes(root), Git: opts.Config(root).Long.Git,
-		Reindex: func(rootDir, rel string) error { return opts.ForgetInIndex(root, rootDir, rel, now) },
-		Warn:    opts.Warn,
-	})
+	res, err := opts.Forget(root, opts.Target, base)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
-	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 )
@@ -44,7 +43,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if handover.Prompt(cfg, r.In.Prompt) == "" {
 		return nil, nil
 	}
-	block, err := search.AutoRecallPrompt(ctx, search.MemorySetup{Project: h.Root, Config: cfg, IndexDir: r.Paths.Indexes(), Desk: r.Paths.Home, Getenv: r.Getenv}, r.In.Prompt, r.Now())
+	block, err := r.AutoRecall(ctx, h.Root, r.In.Prompt)
 	if err != nil {
 		return nil, err
 	}

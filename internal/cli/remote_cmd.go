@@ -17,15 +17,6 @@ import (
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.
 
-// longRemoteFor expands long.remote for the project at root.
-func longRemoteFor(remote, root string) (string, error) {
-	url, err := longterm.RemoteFor(remote, root)
-	if err != nil {
-		return "", factory.WithHint(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
-	}
-	return url, nil
-}
-
 // LongSyncOptions are the inputs of `memhook long sync`.
 type LongSyncOptions struct {
 	*factory.Factory
@@ -81,12 +72,6 @@ func longSyncRun(opts *LongSyncOptions) error {
 		return factory.WithHint(errors.New("long sync: long.remote is not set"),
 			`set it in `+opts.Config("").UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
 	}
-	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: func(root string) (*longterm.History, error) {
-		s, _, err := opts.LongStore(root)
-		if err != nil {
-			return nil, err
-		}
-		return opts.History(s, root)
-	}})
+	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: opts.OpenHistory})
 	return exitIf(printResult(opts.Out, opts.JSON, rows, func(w io.Writer) { longterm.WriteSyncRows(w, opts.Err, rows, opts.All && !opts.Terminal) }), longterm.Troubled(rows) > 0)
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/slash"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/spf13/cobra"
 )
@@ -56,9 +54,7 @@ func slashRun(f *factory.Factory, args []string) error {
 	// An empty --state-dir is Claude Code without a plugin data dir (a
 	// user-level command): the terminal's state dir applies.
 	if o.StateDir != "" {
-		f.Paths.State = filepath.Clean(o.StateDir)
-		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
-		safefs.SetRoots(f.Paths.Home, f.Paths.State)
+		f.UseStateDir(o.StateDir, "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)")
 	}
 	data, err := slash.Read(f.In)
 	if err != nil {

@@ -58,7 +58,7 @@ func verdictRun(opts *VerdictOptions) error {
 		return err
 	}
 	v, _ := runrec.ParseVerdict(opts.Verdict) // checked by validate
-	if err := opts.GiveVerdict(opts.RunJournal(root), root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
+	if err := opts.GiveVerdict(root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "verdict %s recorded for run %s\n", v, opts.Run)
@@ -110,7 +110,7 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := runrec.OpenStore(opts.RunJournal(root))
+	st, err := opts.OpenRuns(root)
 	if err != nil {
 		return err
 	}

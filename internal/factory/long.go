@@ -41,6 +41,16 @@ func (f *Factory) History(s *longterm.Store, root string) (*longterm.History, er
 	return s.History(eff.Long.Git, f.Now())
 }
 
+// OpenHistory opens the version history of the long-term memory of the
+// project around dir (LongStore, then History).
+func (f *Factory) OpenHistory(dir string) (*longterm.History, error) {
+	s, root, err := f.LongStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return f.History(s, root)
+}
+
 // MemoryCommit runs fn and commits what it changed in the project's
 // long-term memory as one commit naming action (longterm.Store.Change).
 func (f *Factory) MemoryCommit(s *longterm.Store, root, action string, fn func() error) error {

@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // RepairHint is what the person does about a registry that cannot be read.
@@ -104,4 +105,12 @@ func (f *Factory) WithLimits(v *orgvault.Vault, err error) (*orgvault.Vault, err
 		v.Repo().BoundFiles(l.IngestBytes)
 	}
 	return v, err
+}
+
+// UseStateDir makes dir the state dir of this run, why saying where it
+// came from (doctor shows it); every write stays inside the desk and it.
+func (f *Factory) UseStateDir(dir, why string) {
+	f.Paths.State = filepath.Clean(dir)
+	f.Paths.StateWhy = why
+	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 }

@@ -32,7 +32,7 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 			return EvolveRules(f.Config(r).Evolution)
 		},
 		Runs: func(r string) ([]runrec.Run, error) {
-			st, err := runrec.OpenStore(f.RunJournal(r))
+			st, err := f.OpenRuns(r)
 			if err != nil {
 				return nil, err
 			}
@@ -42,7 +42,7 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 		// The same path as `memhook verdict RUN_ID good|bad`: the run must
 		// exist and the skill's proposal is refreshed.
 		Verdict: func(r, run, verdict string) error {
-			return f.GiveVerdict(f.RunJournal(r), r, run, verdict, "", "person", f.Now())
+			return f.GiveVerdict(r, run, verdict, "", "person", f.Now())
 		},
 		OpenBox: f.OpenBox,
 		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {

@@ -1,10 +1,12 @@
 package factory
 
 import (
+	"context"
 	"errors"
 	"os/exec"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/spawn"
 )
@@ -22,6 +24,13 @@ func (f *Factory) ShortTerm(log *runlog.Log) *shortterm.Memory {
 		Config: f.Config, Now: f.Now, Log: log,
 		Spawn: f.SpawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
 	}
+}
+
+// AutoRecall is the memory block auto-recall adds to prompt in the
+// project at root (search.AutoRecallPrompt), "" when nothing fits.
+func (f *Factory) AutoRecall(ctx context.Context, root, prompt string) (string, error) {
+	setup := search.MemorySetup{Project: root, Config: f.Config(root), IndexDir: f.Paths.Indexes(), Desk: f.Paths.Home, Getenv: f.Getenv}
+	return search.AutoRecallPrompt(ctx, setup, prompt, f.Now())
 }
 
 // SpawnMemhook starts this memhook again in dir with args, detached, and

@@ -75,12 +75,10 @@ func EvolveRules(eff config.Evolution) evolve.Rules {
 	return evolve.Rules{MinVerdicts: eff.MinVerdicts, Margin: eff.Margin, PriceSlack: eff.PriceSlack, MaxPairs: eff.MaxPairs, TrialDays: eff.TrialDays}
 }
 
-// GiveVerdict records a verdict on a run of journal j that exists;
-// evolve refreshes the skill's proposal.
-func (f *Factory) GiveVerdict(j runrec.Journal, root, id, verdict, note, source string, now time.Time) error {
-	p := f.Skills(root)
-	p.Journal = j
-	err := p.GiveVerdict(runrec.Verdict{Run: id, Time: now, Verdict: verdict, Note: note, Source: source})
+// GiveVerdict records a verdict on a run of the project at root that
+// exists; evolve refreshes the skill's proposal.
+func (f *Factory) GiveVerdict(root, id, verdict, note, source string, now time.Time) error {
+	err := f.Skills(root).GiveVerdict(runrec.Verdict{Run: id, Time: now, Verdict: verdict, Note: note, Source: source})
 	if errors.Is(err, evolve.ErrNoRun) {
 		return WithHint(fmt.Errorf("verdict: no run %q in this project's records", id), "list the runs with `memhook runs`")
 	}
@@ -126,4 +124,10 @@ func (f *Factory) Shadow(root, pluginRoot string) evolve.Shadow {
 // model calls, where what only a person may do is refused.
 func (f *Factory) Nested() bool {
 	return f.Getenv(claude.NestedEnv) != "" || claude.Nested(f.Environ())
+}
+
+// OpenRuns opens the run records of the project at root; the caller
+// closes the store.
+func (f *Factory) OpenRuns(root string) (*runrec.Store, error) {
+	return runrec.OpenStore(f.RunJournal(root))
 }
