@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -56,4 +57,9 @@ func relearnRun(opts *RelearnOptions) error {
 	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}
 	out, err := opts.Relearn(context.Background(), opts.Project, raw, req)
 	return printPartial(opts.Out, out, err)
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }

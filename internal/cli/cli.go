@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hook"
@@ -48,23 +47,14 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs memhook with args and returns the process exit code.
 func Main(args []string, sys factory.System) int {
-	if sys.Getenv == nil {
-		sys.Getenv = func(string) string { return "" }
-	}
-	if sys.Environ == nil {
-		sys.Environ = func() []string { return nil }
-	}
-	if sys.Now == nil {
-		sys.Now = time.Now
-	}
+	f := factory.New(sys)
 	// Every command and hook of this process runs on one clock, which
 	// CEREBRO_NOW may set (a replayed week); a hook logs a bad value.
-	now, clockErr := hook.Clock(sys.Getenv, sys.Now)
-	sys.Now = now
+	now, clockErr := hook.Clock(f.Getenv, f.Now)
+	f.Now = now
 	if clockErr != nil && (len(args) == 0 || args[0] != "hook") {
-		fmt.Fprintf(sys.Err, "memhook: warning: %v\n", clockErr)
+		fmt.Fprintf(f.Err, "memhook: warning: %v\n", clockErr)
 	}
-	f := factory.New(sys)
 	// Every write under the desk or the state dir stays inside it.
 	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	if hookFastPath(f, args) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/suggest"
 )
@@ -107,4 +108,19 @@ func checkMinFlag(cmdName, flag string, value, least int) error {
 		what = "1 or more"
 	}
 	return usagef(fmt.Sprintf("for example --%s %d", flag, max(least, 5)), "%s: --%s %d: want %s", cmdName, flag, value, what)
+}
+
+// checkScopeFlag checks --scope (unused with --root) before any index is
+// opened.
+func checkScopeFlag(cmdName, root, scope string) error {
+	if root != "" {
+		return nil
+	}
+	scopes := []string{string(search.ScopeProject), string(search.ScopeOrg), string(search.ScopeAll)}
+	if cmdName == "search" {
+		// Only a search reaches the desk's other projects; their indexes
+		// are theirs to bring up to date.
+		scopes = append(scopes, string(search.ScopeProjects), string(search.ScopeEverything))
+	}
+	return checkChoice(cmdName, "scope", scope, scopes)
 }

@@ -57,7 +57,8 @@ func instructionRun(opts *InstructionOptions) error {
 	}
 	p := opts.Skills(root)
 	if opts.Action == "set-reference" {
-		if err := opts.refuseModel(); err != nil {
+		// A model could call it as easily as a person.
+		if err := personOnly(opts.Factory, "instruction set-reference", opts.StdinTerminal); err != nil {
 			return err
 		}
 		err := p.SetReferenceAsking(opts.In, opts.Out, opts.From, opts.Now())
@@ -74,21 +75,4 @@ func instructionRun(opts *InstructionOptions) error {
 		return factory.WithHint(err, "a person can take a new reference with `memhook instruction set-reference`")
 	}
 	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
-}
-
-// refuseModel guards set-reference. A model could call it as easily as a
-// person, so it refuses wherever a model may be the one typing: inside
-// Claude Code, inside cerebro's own claude -p, or without a terminal on
-// stdin.
-func (opts *InstructionOptions) refuseModel() error {
-	hint := "run it yourself, in a terminal outside Claude Code"
-	switch {
-	case opts.Getenv("CLAUDECODE") != "":
-		return factory.WithHint(errors.New("instruction set-reference: refused inside Claude Code (CLAUDECODE is set)"), hint)
-	case opts.Nested():
-		return factory.WithHint(errors.New("instruction set-reference: refused inside a nested model call"), hint)
-	case !opts.StdinTerminal:
-		return factory.WithHint(errors.New("instruction set-reference: refused without a terminal: a person must confirm"), hint)
-	}
-	return nil
 }

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/serve"
@@ -113,9 +112,6 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 // ServeWith runs `memhook serve` with opts until ctx ends; tests pass a
 // listener on a free port.
 func ServeWith(ctx context.Context, sys factory.System, opts ServeOptions) error {
-	if sys.Now == nil {
-		sys.Now = time.Now
-	}
 	opts.Factory = factory.New(sys)
 	return serveRun(ctx, &opts)
 }

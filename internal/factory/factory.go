@@ -65,7 +65,17 @@ type Factory struct {
 }
 
 // New is the factory of sys, its paths resolved from sys's environment.
+// What sys leaves nil is neutral: no environment, the wall clock.
 func New(sys System) *Factory {
+	if sys.Getenv == nil {
+		sys.Getenv = func(string) string { return "" }
+	}
+	if sys.Environ == nil {
+		sys.Environ = func() []string { return nil }
+	}
+	if sys.Now == nil {
+		sys.Now = time.Now
+	}
 	return &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
 }
 
