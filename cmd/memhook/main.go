@@ -6,8 +6,9 @@ import (
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/cli"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.OS()))
+	os.Exit(cli.Main(os.Args[1:], factory.OS()))
 }

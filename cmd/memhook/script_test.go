@@ -9,6 +9,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/cerebro-mem/cerebro/internal/cli"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // The user journeys in testdata/script run memhook as a person (or Claude
@@ -17,7 +18,7 @@ import (
 // testscript's (https://pkg.go.dev/github.com/rogpeppe/go-internal/testscript).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"memhook": func() { os.Exit(cli.Main(os.Args[1:], cli.OS())) },
+		"memhook": func() { os.Exit(cli.Main(os.Args[1:], factory.OS())) },
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 	"github.com/spf13/cobra"
 )
@@ -301,7 +302,7 @@ func TestBadInputCoversEveryCommand(t *testing.T) {
 			missing = append(missing, c.CommandPath()+" --project")
 		}
 	}
-	walk(newRootCmd(&Factory{}))
+	walk(newRootCmd(&factory.Factory{}))
 	if leaves < 40 {
 		t.Fatalf("found %d commands; the walk is broken", leaves)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
 
@@ -22,8 +23,8 @@ func benchProject(b *testing.B) (map[string]string, string) {
 	env := map[string]string{"HOME": home, "CEREBRO_STATE_DIR": filepath.Join(home, "state"), "CEREBRO_HOME": filepath.Join(home, "desk"),
 		"CEREBRO_DISTILLER_COMMAND": filepath.Join(home, "none")}
 	getenv := func(k string) string { return env[k] }
-	f := &Factory{System: System{Getenv: getenv, Now: time.Now}, Paths: config.ResolvePaths(getenv)}
-	box, done, err := f.openBox(proj)
+	f := &factory.Factory{System: factory.System{Getenv: getenv, Now: time.Now}, Paths: config.ResolvePaths(getenv)}
+	box, done, err := f.OpenBox(proj)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func benchMain(b *testing.B, env map[string]string, want int, args ...string) {
 	b.Helper()
 	for i := 0; i < b.N; i++ {
 		var out, errb bytes.Buffer
-		code := Main(args, System{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Now: time.Now})
+		code := Main(args, factory.System{In: strings.NewReader(""), Out: &out, Err: &errb, Getenv: func(k string) string { return env[k] }, Now: time.Now})
 		var ans struct {
 			DepthUsed int `json:"depth_used"`
 		}

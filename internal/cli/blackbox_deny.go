@@ -1,18 +1,19 @@
 package cli
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // DenyOptions are the inputs of `memhook deny`.
 type DenyOptions struct {
-	*Factory
+	*factory.Factory
 	ID      string
 	Reason  string
 	Project string
 }
 
-func newCmdDeny(f *Factory) *cobra.Command {
+func newCmdDeny(f *factory.Factory) *cobra.Command {
 	opts := &DenyOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "deny ID --reason TEXT",
@@ -29,7 +30,7 @@ func newCmdDeny(f *Factory) *cobra.Command {
 }
 
 func denyRun(opts *DenyOptions) error {
-	box, done, err := opts.openBox(opts.Project)
+	box, done, err := opts.OpenBox(opts.Project)
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}

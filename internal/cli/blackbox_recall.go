@@ -2,18 +2,16 @@ package cli
 
 import (
 	"context"
-	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 
 	"github.com/spf13/cobra"
 )
 
 // RecallOptions are the inputs of `memhook recall`.
 type RecallOptions struct {
-	*Factory
+	*factory.Factory
 	Flags requestFlags
 	Chain bool
 	Limit int
@@ -22,7 +20,7 @@ type RecallOptions struct {
 	cmd   *cobra.Command
 }
 
-func newCmdRecall(f *Factory) *cobra.Command {
+func newCmdRecall(f *factory.Factory) *cobra.Command {
 	opts := &RecallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "recall [QUERY...]",
@@ -60,17 +58,6 @@ func recallRun(opts *RecallOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	ans, err := opts.recallObject(context.Background(), processStart, opts.Flags.Project, raw)
+	ans, err := opts.Recall(context.Background(), opts.Flags.Project, raw)
 	return printObject(opts.Out, ans, err)
-}
-
-// recallObject answers one recall request as `memhook recall` prints it —
-// the answer object with its run id — for the command and the MCP
-// server's recall tool alike; start is when the request came in.
-func (f *Factory) recallObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
-	p, err := f.boxProject(dir)
-	if err != nil {
-		return nil, err
-	}
-	return projectbox.Recall(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans) })
 }

@@ -2,25 +2,25 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
 // RelearnOptions are the inputs of `memhook relearn`.
 type RelearnOptions struct {
-	*Factory
+	*factory.Factory
 	Artifact string
 	Summary  string
 	About    string
 	Project  string
 }
 
-func newCmdRelearn(f *Factory) *cobra.Command {
+func newCmdRelearn(f *factory.Factory) *cobra.Command {
 	opts := &RelearnOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "relearn --artifact FILE --summary TEXT --about ENTITY",
@@ -53,12 +53,13 @@ func relearnRun(opts *RelearnOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, fmt.Errorf("relearn: read artifact: %w", err))
 	}
-	p, err := opts.boxProject(opts.Project)
-	if err != nil {
-		return printObject(opts.Out, nil, err)
-	}
 	raw := blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}
 	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}
-	out, err := projectbox.Relearn(context.Background(), p, req, func(ans any) any { return opts.recordVerb(runrec.KindRelearn, opts.Project, raw, ans) })
+	out, err := opts.Relearn(context.Background(), opts.Project, raw, req)
 	return printPartial(opts.Out, out, err)
+}
+
+func jsonString(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }

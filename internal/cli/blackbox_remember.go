@@ -2,23 +2,21 @@ package cli
 
 import (
 	"context"
-	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/recall/projectbox"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 
 // RememberOptions are the inputs of `memhook remember`.
 type RememberOptions struct {
-	*Factory
+	*factory.Factory
 	Flags requestFlags
 	Args  []string
 	cmd   *cobra.Command
 }
 
-func newCmdRemember(f *Factory) *cobra.Command {
+func newCmdRemember(f *factory.Factory) *cobra.Command {
 	opts := &RememberOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "remember [TEXT...]",
@@ -46,18 +44,6 @@ func rememberRun(opts *RememberOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, err)
 	}
-	out, err := opts.rememberObject(context.Background(), processStart, opts.Flags.Project, raw)
+	out, err := opts.Remember(context.Background(), opts.Flags.Project, raw)
 	return printPartial(opts.Out, out, err)
-}
-
-// rememberObject makes one remember request as `memhook remember` prints
-// it, for the command and the MCP server's remember tool alike. When part
-// of memory took the text and another part failed, it returns both the
-// answer (its error field saying what failed) and the error.
-func (f *Factory) rememberObject(ctx context.Context, start time.Time, dir string, raw blackbox.Raw) (any, error) {
-	p, err := f.boxProject(dir)
-	if err != nil {
-		return nil, err
-	}
-	return projectbox.Remember(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans) })
 }

@@ -3,18 +3,19 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/spf13/cobra"
 )
 
 // TablesOptions are the inputs of `memhook tables` and `tables repair`.
 type TablesOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	JSON    bool
 }
 
-func newCmdTables(f *Factory) *cobra.Command {
+func newCmdTables(f *factory.Factory) *cobra.Command {
 	opts := &TablesOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "tables",
@@ -46,7 +47,7 @@ Prints what was kept and what was moved.`,
 }
 
 func tablesRepairRun(opts *TablesOptions) error {
-	box, done, err := opts.openBox(opts.Project)
+	box, done, err := opts.OpenBox(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func tablesRepairRun(opts *TablesOptions) error {
 }
 
 func tablesRun(opts *TablesOptions) error {
-	box, done, err := opts.openBox(opts.Project)
+	box, done, err := opts.OpenBox(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,9 @@
-// Package cli is memhook's command line and the composition root of
-// cerebro: the only package that imports cobra and the only one that knows
-// every other package. Each command fills an options struct and calls a run
-// function that tests call directly, without cobra.
+// Package cli is memhook's command line: the only package that imports
+// cobra. Each command fills an options struct, checks its flags (usage
+// errors: flagcheck.go), makes one call and prints; the options embed a
+// [factory.Factory], which opens the project's memory with its effective
+// settings for the command as it does for the MCP server and the web app.
+// Run functions are called directly by tests, without cobra.
 //
 // [Main] runs one invocation with injected streams, environment and clock
 // and returns the exit code. Errors are printed once, here, as
@@ -15,91 +17,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/mattn/go-isatty"
 )
 
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
 var Version = "0.1.0-dev"
 
-// System is everything an invocation takes from the outside world.
-type System struct {
-	In     io.Reader
-	Out    io.Writer
-	Err    io.Writer
-	Getenv func(string) string
-	// Environ is the whole environment, for child processes cerebro starts.
-	Environ func() []string
-	Now     func() time.Time
-	// Terminal reports whether stderr is a terminal: progress is shown only
-	// there.
-	Terminal bool
-	// Executable is the path of the running memhook, for commands that
-	// start memhook again in the background or write it into a scheduler.
-	Executable string
-}
-
-// OS returns the real process's streams, environment and clock.
-func OS() System {
-	exe, _ := os.Executable()
-	return System{
-		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
-		Getenv:     os.Getenv,
-		Environ:    os.Environ,
-		Now:        time.Now,
-		Terminal:   isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
-		Executable: exe,
-	}
-}
-
-// Factory hands commands what they need, built lazily so that a hook pays
-// only for what it uses.
-type Factory struct {
-	System
-	Paths   config.Paths
-	configs map[string]*config.Effective // loaded once per project root and run
-}
-
-// Config loads the effective configuration for a project root ("" for none).
-// It cannot fail: what a file holds wrongly is a warning on the result.
-// A run loads it once per root: a hook's framework and its handler share it.
-func (f *Factory) Config(projectRoot string) *config.Effective {
-	if eff, ok := f.configs[projectRoot]; ok {
-		return eff
-	}
-	eff := config.Load(f.Getenv, projectRoot)
-	if f.configs == nil {
-		f.configs = map[string]*config.Effective{}
-	}
-	f.configs[projectRoot] = eff
-	return eff
-}
-
 // hinter is an error that knows what the user can do about it.
 type hinter interface{ Hint() string }
-
-// userError is an error with a hint for the person at the terminal.
-type userError struct {
-	err  error
-	hint string
-}
-
-func (e *userError) Error() string { return e.err.Error() }
-func (e *userError) Unwrap() error { return e.err }
-func (e *userError) Hint() string  { return e.hint }
-
-// withHint attaches a hint to err.
-func withHint(err error, hint string) error {
-	if err == nil {
-		return nil
-	}
-	return &userError{err: err, hint: hint}
-}
 
 // show prints v as JSON when asJSON, else calls text, which prints it
 // for a person.
@@ -118,24 +46,15 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // Main runs memhook with args and returns the process exit code.
-func Main(args []string, sys System) int {
-	if sys.Getenv == nil {
-		sys.Getenv = func(string) string { return "" }
-	}
-	if sys.Environ == nil {
-		sys.Environ = func() []string { return nil }
-	}
-	if sys.Now == nil {
-		sys.Now = time.Now
-	}
+func Main(args []string, sys factory.System) int {
+	f := factory.New(sys)
 	// Every command and hook of this process runs on one clock, which
 	// CEREBRO_NOW may set (a replayed week); a hook logs a bad value.
-	now, clockErr := hook.Clock(sys.Getenv, sys.Now)
-	sys.Now = now
+	now, clockErr := hook.Clock(f.Getenv, f.Now)
+	f.Now = now
 	if clockErr != nil && (len(args) == 0 || args[0] != "hook") {
-		fmt.Fprintf(sys.Err, "memhook: warning: %v\n", clockErr)
+		fmt.Fprintf(f.Err, "memhook: warning: %v\n", clockErr)
 	}
-	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
 	// Every write under the desk or the state dir stays inside it.
 	safefs.SetRoots(f.Paths.Home, f.Paths.State)
 	if hookFastPath(f, args) {

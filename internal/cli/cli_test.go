@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // run invokes Main as a process would and returns stdout, stderr and the
@@ -13,7 +15,7 @@ import (
 func run(t *testing.T, env map[string]string, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	sys := System{
+	sys := factory.System{
 		In: strings.NewReader(stdin), Out: &out, Err: &errb,
 		Getenv: func(k string) string { return env[k] },
 		Now:    func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
@@ -50,7 +52,7 @@ func TestErrorsPrintedOnceWithHint(t *testing.T) {
 // A hook's framework and its handler share one load of the configuration.
 func TestConfigLoadedOncePerRoot(t *testing.T) {
 	dir := t.TempDir()
-	f := &Factory{System: System{Getenv: func(k string) string {
+	f := &factory.Factory{System: factory.System{Getenv: func(k string) string {
 		if k == "HOME" {
 			return dir
 		}

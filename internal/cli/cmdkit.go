@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -33,4 +34,49 @@ func addWithProject(parent *cobra.Command, dir *string, subs ...*cobra.Command) 
 		c.Flags().StringVar(dir, "project", ".", "a directory inside the project")
 		parent.AddCommand(c)
 	}
+}
+
+// printObject writes the answer object; on failure the object carries the
+// error, so a calling model always reads one JSON object.
+func printObject(w io.Writer, v any, err error) error {
+	if err != nil {
+		v = map[string]string{"error": err.Error()}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if encErr := enc.Encode(v); encErr != nil && err == nil {
+		return encErr
+	}
+	return err
+}
+
+// printPartial is printObject for a verb that may have done part of its
+// work: an answer that came with an error is printed as it is (its error
+// field says what failed), and the error still ends the command.
+func printPartial(w io.Writer, v any, err error) error {
+	if err != nil && v != nil {
+		printObject(w, v, nil)
+		return err
+	}
+	return printObject(w, v, err)
+}
+
+// action is a sub-command that takes no arguments and only selects what
+// its parent's run function does.
+type action struct{ name, short string }
+
+// actionCommands makes one sub-command per action, each with the --project
+// flag bound to dir; running one calls run with the action's name.
+func actionCommands(actions []action, dir *string, run func(action string) error) []*cobra.Command {
+	cmds := make([]*cobra.Command, 0, len(actions))
+	for _, a := range actions {
+		name := a.name
+		cmds = append(cmds, &cobra.Command{
+			Use: name, Short: a.short, Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, args []string) error { return run(name) },
+		})
+		cmds[len(cmds)-1].Flags().StringVar(dir, "project", ".", "a directory inside the project")
+	}
+	return cmds
 }

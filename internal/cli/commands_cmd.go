@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
 )
@@ -20,13 +21,13 @@ var ShortCommands = []string{
 
 // CommandsOptions are the inputs of `memhook commands install|remove|status`.
 type CommandsOptions struct {
-	*Factory
+	*factory.Factory
 	Action     string
 	Dir        string // where user-level commands live (~/.claude/commands)
 	PluginRoot string // the plugin checkout whose commands/ and scripts/memhook are used
 }
 
-func newCmdCommands(f *Factory) *cobra.Command {
+func newCmdCommands(f *factory.Factory) *cobra.Command {
 	opts := &CommandsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "commands",
@@ -58,12 +59,12 @@ func commandsRun(opts *CommandsOptions) error {
 	}
 	root := opts.PluginRoot
 	if root == "" && opts.Action != "remove" {
-		root = opts.pluginRoot()
+		root = opts.Factory.PluginRoot()
 	}
 	switch opts.Action {
 	case "install":
 		if root == "" {
-			return withHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
+			return factory.WithHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
 		}
 		res, err := shortcmd.Install(dir, ShortCommands, root)
 		res.WriteSkipped(opts.Out)

@@ -3,17 +3,18 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // ConfigOptions are the inputs of `memhook config`.
 type ConfigOptions struct {
-	*Factory
+	*factory.Factory
 	Project string // a directory inside the project whose file applies
 	JSON    bool
 }
 
-func newCmdConfig(f *Factory) *cobra.Command {
+func newCmdConfig(f *factory.Factory) *cobra.Command {
 	opts := &ConfigOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "config",
@@ -29,7 +30,7 @@ func newCmdConfig(f *Factory) *cobra.Command {
 }
 
 func configRun(opts *ConfigOptions) error {
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/mattn/go-isatty"
 )
 
@@ -20,15 +20,15 @@ func stdinIsTerminal(in io.Reader) bool {
 // may be the one typing: inside Claude Code (CLAUDECODE is set in the
 // shells it starts), inside cerebro's own claude -p, or without a
 // terminal on stdin. what names the command for the error.
-func (f *Factory) personOnly(what string, terminal bool) error {
+func personOnly(f *factory.Factory, what string, terminal bool) error {
 	hint := "run it yourself, in a terminal outside Claude Code"
 	switch {
 	case f.Getenv("CLAUDECODE") != "":
-		return withHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), hint)
-	case f.Getenv(claude.NestedEnv) != "" || claude.Nested(f.Environ()):
-		return withHint(errors.New(what+": refused inside a nested model call"), hint)
+		return factory.WithHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), hint)
+	case f.Nested():
+		return factory.WithHint(errors.New(what+": refused inside a nested model call"), hint)
 	case !terminal:
-		return withHint(errors.New(what+": refused without a terminal: a person must confirm"), hint)
+		return factory.WithHint(errors.New(what+": refused without a terminal: a person must confirm"), hint)
 	}
 	return nil
 }

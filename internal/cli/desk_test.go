@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -21,7 +22,7 @@ import (
 func runExe(t *testing.T, env map[string]string, exe string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	sys := System{
+	sys := factory.System{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
 		Getenv:     func(k string) string { return env[k] },
 		Now:        func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },

@@ -1,18 +1,18 @@
 package cli
 
 import (
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/doctor"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // DoctorOptions are the inputs of `memhook doctor`.
 type DoctorOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 }
 
-func newCmdDoctor(f *Factory) *cobra.Command {
+func newCmdDoctor(f *factory.Factory) *cobra.Command {
 	opts := &DoctorOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -34,12 +34,9 @@ corrupt registry).`,
 }
 
 func doctorRun(opts *DoctorOptions) error {
-	rep := doctor.Run(doctor.Env{
-		Paths: opts.Paths, Getenv: opts.Getenv, Environ: opts.Environ, Config: opts.Config, Now: opts.Now(),
-		Project: opts.Project, ProjectRoot: opts.projectRoot, PluginRoot: opts.pluginRoot(),
-		Executable: opts.Executable, Version: Version, ClaudeDir: config.ClaudeDir(opts.Getenv),
-		ShortCommands: ShortCommands, LongRemoteFor: longRemoteFor,
-	})
+	env := opts.DoctorEnv(opts.Project)
+	env.Version, env.ShortCommands = Version, ShortCommands
+	rep := doctor.Run(env)
 	rep.WriteText(opts.Out)
 	if rep.Broken() {
 		return &exitError{code: 1}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // doctor shows each user's model calls of today from the one count they
@@ -25,7 +26,7 @@ func TestDoctorShowsEachModelCallBudget(t *testing.T) {
 	claude.DailyBudget(state, claude.UseNight, 40).TakeN(now.AddDate(0, 0, -1), 5) // yesterday's
 	env := map[string]string{"HOME": home, "CEREBRO_STATE_DIR": state, "PATH": os.Getenv("PATH")}
 	var out bytes.Buffer
-	Main([]string{"doctor", "--project", proj}, System{
+	Main([]string{"doctor", "--project", proj}, factory.System{
 		In: strings.NewReader(""), Out: &out, Err: &out,
 		Getenv: func(k string) string { return env[k] }, Environ: func() []string { return envList(env) },
 		Now: func() time.Time { return now },

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // doctor starts the real memhook mcp, lists its tools, and leaves no
@@ -18,7 +20,7 @@ func TestDoctorChecksTheMCPServer(t *testing.T) {
 	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH")}
 	doctor := func() string {
 		var out bytes.Buffer
-		Main([]string{"doctor", "--project", proj}, System{
+		Main([]string{"doctor", "--project", proj}, factory.System{
 			In: strings.NewReader(""), Out: &out, Err: &out,
 			Getenv: func(k string) string { return env[k] }, Environ: func() []string { return envList(env) },
 			Now: time.Now, Executable: memhookBin,

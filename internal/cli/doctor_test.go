@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // doctorOn runs doctor as a terminal would: no CLAUDE_PLUGIN_DATA, the
@@ -15,7 +17,7 @@ import (
 func doctorOn(t *testing.T, env map[string]string, dir string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	sys := System{
+	sys := factory.System{
 		In: strings.NewReader(""), Out: &out, Err: &errb,
 		Getenv: func(k string) string { return env[k] },
 		Now:    time.Now,

@@ -5,21 +5,17 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
-	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/spf13/cobra"
-
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // EvolveOptions are the inputs of `memhook evolve` and its sub-commands.
 type EvolveOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // decide, shadow, judge, log
 	Project string
 	Run     string // shadow: the real run to shadow
@@ -33,7 +29,7 @@ type EvolveOptions struct {
 	Home    string // the desk, with --all
 }
 
-func newCmdEvolve(f *Factory) *cobra.Command {
+func newCmdEvolve(f *factory.Factory) *cobra.Command {
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
 	cmd := &cobra.Command{
 		Use:   "evolve",
@@ -105,11 +101,11 @@ func evolveRun(opts *EvolveOptions) error {
 	if opts.All && opts.Action == "decide" {
 		return opts.decideAll()
 	}
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
-	p := opts.skills(root)
+	p := opts.Skills(root)
 	switch opts.Action {
 	case "shadow":
 		return opts.shadowRun(p)
@@ -125,13 +121,8 @@ func evolveRun(opts *EvolveOptions) error {
 	return opts.decideRun(p)
 }
 
-// evolveRules reads the decision numbers from the configuration.
-func evolveRules(eff config.Evolution) evolve.Rules {
-	return evolve.Rules{MinVerdicts: eff.MinVerdicts, Margin: eff.Margin, PriceSlack: eff.PriceSlack, MaxPairs: eff.MaxPairs, TrialDays: eff.TrialDays}
-}
-
 func (opts *EvolveOptions) decideRun(p evolve.Project) error {
-	rules := evolveRules(opts.Config(p.Root).Evolution)
+	rules := factory.EvolveRules(opts.Config(p.Root).Evolution)
 	items, err := p.Decide(rules, opts.Now(), opts.DryRun)
 	if err != nil {
 		return err
@@ -155,7 +146,7 @@ func (opts *EvolveOptions) decideAll() error {
 			continue // the rollup reports unreachable projects
 		}
 		fmt.Fprintf(opts.Out, "%s (%s):\n", p.Name, p.Path)
-		if err := opts.decideRun(opts.skills(p.Path)); err != nil {
+		if err := opts.decideRun(opts.Skills(p.Path)); err != nil {
 			fmt.Fprintf(opts.Out, "  error: %v\n", err)
 			failed = append(failed, p.Name)
 		}
@@ -170,14 +161,8 @@ func (opts *EvolveOptions) decideAll() error {
 // (recall starts it detached), never inside a hook; its answers go to the
 // records only, its problems to the log.
 func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
-	eff := opts.Config(p.Root)
-	sh := evolve.Shadow{
-		Runner: claude.Runner{Command: eff.Distiller.Command, Timeout: time.Duration(eff.Evolution.TimeoutSeconds) * time.Second, Env: opts.Environ(), Dir: p.Root, Guard: shortterm.PromptGuard(eff)},
-		Calls:  claude.DailyBudget(opts.Paths.State, claude.UseEvolution, eff.Evolution.DailyBudget), Memhook: opts.Executable, Now: opts.Now,
-		Vars: map[string]string{"CLAUDE_PLUGIN_ROOT": p.PluginRoot, "CLAUDE_PLUGIN_DATA": opts.Paths.State},
-	}
-	nested := opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ())
-	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Paths.Logs(), 1<<20), nested)
+	sh := opts.Factory.Shadow(p.Root, p.PluginRoot)
+	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Paths.Logs(), 1<<20), opts.Nested())
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 )
 
@@ -12,12 +13,12 @@ import (
 // script. A model that ran a pair never judges it.
 func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	if opts.Getenv("CLAUDECODE") != "" || opts.Getenv(claude.NestedEnv) != "" {
-		return withHint(errors.New("evolve judge: refused inside Claude Code: a blind pair is judged by a person, never by the model that ran it"), "run it in your own terminal")
+		return factory.WithHint(errors.New("evolve judge: refused inside Claude Code: a blind pair is judged by a person, never by the model that ran it"), "run it in your own terminal")
 	}
 	if opts.Pair != "" {
 		err := p.JudgePair(opts.Pair, opts.Better, opts.Now())
 		if errors.Is(err, evolve.ErrNoPair) {
-			return withHint(err, "list them with `memhook evolve judge --list`")
+			return factory.WithHint(err, "list them with `memhook evolve judge --list`")
 		}
 		if err == nil {
 			fmt.Fprintf(opts.Out, "pair %s judged: %s\n", opts.Pair, opts.Better)

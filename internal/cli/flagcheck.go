@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/suggest"
 )
@@ -17,12 +19,16 @@ import (
 // values in its options' validate step, first thing in its run function,
 // before it opens or creates anything.
 
-// usageError is a command line that cannot run.
-type usageError struct{ userError }
+// usageError is a command line that cannot run; its error carries the
+// hint.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 // usageErr is err with a hint, as a usage error.
 func usageErr(err error, hint string) error {
-	return &usageError{userError{err: err, hint: hint}}
+	return &usageError{factory.WithHint(err, hint)}
 }
 
 // usagef formats a usage error.
@@ -102,4 +108,19 @@ func checkMinFlag(cmdName, flag string, value, least int) error {
 		what = "1 or more"
 	}
 	return usagef(fmt.Sprintf("for example --%s %d", flag, max(least, 5)), "%s: --%s %d: want %s", cmdName, flag, value, what)
+}
+
+// checkScopeFlag checks --scope (unused with --root) before any index is
+// opened.
+func checkScopeFlag(cmdName, root, scope string) error {
+	if root != "" {
+		return nil
+	}
+	scopes := []string{string(search.ScopeProject), string(search.ScopeOrg), string(search.ScopeAll)}
+	if cmdName == "search" {
+		// Only a search reaches the desk's other projects; their indexes
+		// are theirs to bring up to date.
+		scopes = append(scopes, string(search.ScopeProjects), string(search.ScopeEverything))
+	}
+	return checkChoice(cmdName, "scope", scope, scopes)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
@@ -11,7 +12,7 @@ import (
 
 // FlushOptions are the inputs of `memhook flush`.
 type FlushOptions struct {
-	*Factory
+	*factory.Factory
 	Session string // one session by id
 	Pending bool   // every pending session of every project
 	Project string // else: the pending sessions of this directory's project
@@ -19,7 +20,7 @@ type FlushOptions struct {
 	Final   bool
 }
 
-func newCmdFlush(f *Factory) *cobra.Command {
+func newCmdFlush(f *factory.Factory) *cobra.Command {
 	opts := &FlushOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "flush",
@@ -59,16 +60,16 @@ func flushRun(opts *FlushOptions) error {
 	trigger := opts.Trigger
 	req := shortterm.FlushRequest{Session: opts.Session, Pending: opts.Pending, Trigger: trigger, Final: opts.Final}
 	if req.Session == "" && !req.Pending {
-		root, err := opts.projectRoot(opts.Project)
+		root, err := opts.ProjectRoot(opts.Project)
 		if err != nil {
 			return err
 		}
 		req.Root = root
 	}
-	m := opts.shortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
+	m := opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
 	reports, err := m.Flush(context.Background(), req)
 	if errors.Is(err, shortterm.ErrNoSession) {
-		return withHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
+		return factory.WithHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
 	}
 	if werr := shortterm.WriteFlushReports(opts.Out, reports, err != nil); err == nil {
 		err = werr

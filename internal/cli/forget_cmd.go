@@ -1,26 +1,21 @@
 package cli
 
 import (
-	"context"
 	"os"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/forget"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // ForgetOptions are the inputs of `memhook forget`.
 type ForgetOptions struct {
-	*Factory
+	*factory.Factory
 	Target  string // PATH or PATH#SECTION
 	Project string
 	JSON    bool
 }
 
-func newCmdForget(f *Factory) *cobra.Command {
+func newCmdForget(f *factory.Factory) *cobra.Command {
 	opts := &ForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget PATH[#SECTION]",
@@ -48,30 +43,14 @@ and in a long-term memory with its own git history the removal is committed
 }
 
 func forgetRun(opts *ForgetOptions) error {
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
-	long := longterm.New(root)
 	base, _ := os.Getwd()
-	now := opts.Now()
-	res, err := long.ForgetIn(longterm.ForgetRequest{
-		Roots:  []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()},
-		Target: opts.Target, Base: base, Now: now, NoteBytes: opts.noteBytes(root), Git: opts.Config(root).Long.Git,
-		Reindex: func(rootDir, rel string) error { return opts.forgetInIndex(root, rootDir, rel, now) },
-		Warn:    opts.warn,
-	})
+	res, err := opts.Forget(root, opts.Target, base)
 	if err != nil {
 		return err
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
-}
-
-// forgetInIndex re-reads (or drops) the file in the index of its root.
-func (f *Factory) forgetInIndex(project, rootDir, rel string, now time.Time) error {
-	s, err := f.memoryRoots(project, "", string(search.ScopeProject))
-	if err != nil {
-		return err
-	}
-	return s.memory.Forget(context.Background(), rootDir, rel, now)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
@@ -13,7 +14,7 @@ import (
 
 // GraphOptions are the inputs of `memhook graph ask|link`.
 type GraphOptions struct {
-	*Factory
+	*factory.Factory
 	Action   string // ask, link
 	Question string
 	From, To string
@@ -23,7 +24,7 @@ type GraphOptions struct {
 	JSON     bool
 }
 
-func newCmdGraph(f *Factory) *cobra.Command {
+func newCmdGraph(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "graph",
 		Short: "Answer from the knowledge graph (wiki links and recorded relations, with citations) or record a relation",
@@ -59,7 +60,7 @@ func newCmdGraph(f *Factory) *cobra.Command {
 }
 
 func graphRun(opts *GraphOptions) error {
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func graphRun(opts *GraphOptions) error {
 		if opts.Rel == "" {
 			return usagef("memhook graph link A B --rel R", "graph link: --rel is required")
 		}
-		r, err := kgraph.Link(layout.LongDir(), opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.noteBytes(root))
+		r, err := kgraph.Link(layout.LongDir(), opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.NoteBytes(root))
 		if err != nil {
 			return err
 		}

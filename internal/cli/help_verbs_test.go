@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
@@ -11,7 +12,7 @@ import (
 // imperative ("Check…", "Search…"), so the list in --help reads as one
 // kind of thing; a noun phrase ("The org vault: …") is what it used to be.
 func TestHelpLinesStartWithAVerb(t *testing.T) {
-	root := newRootCmd(&Factory{})
+	root := newRootCmd(&factory.Factory{})
 	notVerbs := []string{"The ", "A ", "An ", "Entities ", "Memory ", "Short-term ", "Long-term ", "Project "}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -37,7 +38,7 @@ func TestHelpLinesStartWithAVerb(t *testing.T) {
 // TestEveryCommandHasAGroup: --help lists commands by memory level, and a
 // command added without a group would fall into a flat tail.
 func TestEveryCommandHasAGroup(t *testing.T) {
-	root := newRootCmd(&Factory{})
+	root := newRootCmd(&factory.Factory{})
 	root.InitDefaultHelpCmd()
 	for _, c := range root.Commands() {
 		if c.GroupID == "" {

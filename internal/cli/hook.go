@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/spf13/cobra"
@@ -11,13 +12,13 @@ import (
 
 // HookOptions are the inputs of `memhook hook <event>`.
 type HookOptions struct {
-	*Factory
+	*factory.Factory
 	Event string
 }
 
 // hookRun is what a handler gets: the decoded input and the run's log.
 type hookRun struct {
-	*Factory
+	*factory.Factory
 	In      *hook.Input
 	Log     *runlog.Log
 	root    string // the session's project, resolved once by the framework
@@ -34,7 +35,7 @@ func hookHandlers() map[string]hookHandler {
 	return h
 }
 
-func newCmdHook(f *Factory) *cobra.Command {
+func newCmdHook(f *factory.Factory) *cobra.Command {
 	opts := &HookOptions{Factory: f}
 	return &cobra.Command{
 		Use:   "hook EVENT",
@@ -55,7 +56,7 @@ func newCmdHook(f *Factory) *cobra.Command {
 // tree: a hook is one process per event on every turn, and building every
 // cobra command costs about half as much again as a Stop's own work.
 // Anything else (flags, help, a wrong argument count) goes through cobra.
-func hookFastPath(f *Factory, args []string) bool {
+func hookFastPath(f *factory.Factory, args []string) bool {
 	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
 		return false
 	}

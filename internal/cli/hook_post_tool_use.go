@@ -2,13 +2,9 @@ package cli
 
 import (
 	"context"
-	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/tidwall/gjson"
 )
 
@@ -26,20 +22,9 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 // skillHook is the session's turn as the skills record it, its log the
 // hook's.
 func (r *hookRun) skillHook() evolve.SkillHook {
-	h := evolve.SkillHook{Reference: r.reference(), PluginRoot: r.pluginRoot, Now: r.Now(),
-		Log: func(event, level, project, msg string) {
-			r.Log.Write(runlog.Entry{Time: r.Now(), Event: event, Session: r.In.SessionID, Project: project, Level: level, Message: msg})
-		}}
-	if r.rootErr != nil || r.root == "" || r.In.SessionID == "" || strings.ContainsAny(r.In.SessionID, `/\.`) {
-		return h
+	root := r.root
+	if r.rootErr != nil {
+		root = ""
 	}
-	h.Turn = runrec.Turn{Journal: r.runJournal(r.root), Marker: r.Paths.OpenTurn(project.ID(r.root), r.In.SessionID), Session: r.In.SessionID,
-		Version: func(name string) string {
-			if f := r.skillFile(r.root, name); f != "" {
-				return evolve.FileVersion(f)
-			}
-			return ""
-		}}
-	h.TurnOK = true
-	return h
+	return r.SkillHook(root, r.In.SessionID, r.Log)
 }

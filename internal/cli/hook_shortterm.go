@@ -2,21 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"os/exec"
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
-	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
-	"github.com/cerebro-mem/cerebro/internal/spawn"
 )
-
-// CrashEnv names a flush point ("after-read", "after-distill",
-// "after-intent", "after-append", "after-commit", "after-forget") at which memhook exits
-// abruptly, for the kill tests. Never set it outside tests.
-const CrashEnv = "CEREBRO_TEST_CRASH"
 
 // The short-term hooks: each handler hands the decoded input to the one
 // method of shortterm.Memory for its event; the lifecycle is all there.
@@ -28,26 +18,6 @@ func shortTermHandlers() map[string]hookHandler {
 		"pre-compact":        quiet((*shortterm.Memory).PreCompact),
 		"session-end":        quiet((*shortterm.Memory).SessionEnd),
 	}
-}
-
-// shortTerm is the short-term memory as this process reaches it.
-func (f *Factory) shortTerm(log *runlog.Log) *shortterm.Memory {
-	return &shortterm.Memory{
-		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(), Desk: f.Paths.Home,
-		Config: f.Config, Now: f.Now, Log: log,
-		Spawn: f.spawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
-	}
-}
-
-// spawnMemhook starts this memhook again with args, detached, and lets
-// it go.
-func (f *Factory) spawnMemhook(dir string, args []string) (int, error) {
-	if f.Executable == "" {
-		return 0, errors.New("the memhook executable is unknown")
-	}
-	cmd := exec.Command(f.Executable, args...)
-	cmd.Dir = dir
-	return spawn.Start(cmd)
 }
 
 // shortHook is the hook's input as shortterm takes it; text is the
@@ -65,7 +35,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.shortTerm(r.Log).UserPromptSubmit(h); err != nil {
+	if err := r.ShortTerm(r.Log).UserPromptSubmit(h); err != nil {
 		return nil, err
 	}
 	// auto-recall, when search.auto_recall is on and the prompt is no slash command
@@ -73,7 +43,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if handover.Prompt(cfg, r.In.Prompt) == "" {
 		return nil, nil
 	}
-	block, err := search.AutoRecallPrompt(ctx, search.MemorySetup{Project: h.Root, Config: cfg, IndexDir: r.Paths.Indexes(), Desk: r.Paths.Home, Getenv: r.Getenv}, r.In.Prompt, r.Now())
+	block, err := r.AutoRecall(ctx, h.Root, r.In.Prompt)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +56,7 @@ func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, r.shortTerm(r.Log).Stop(ctx, h)
+	return nil, r.ShortTerm(r.Log).Stop(ctx, h)
 }
 
 // quiet is the handler of an event that prints nothing: the hook's input
@@ -97,7 +67,7 @@ func quiet(event func(*shortterm.Memory, context.Context, shortterm.Hook) error)
 		if err != nil {
 			return nil, err
 		}
-		return nil, event(r.shortTerm(r.Log), ctx, h)
+		return nil, event(r.ShortTerm(r.Log), ctx, h)
 	}
 }
 
@@ -109,7 +79,7 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := r.shortTerm(r.Log).SessionStart(ctx, h)
+	text, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
 	notice := ""
 	if cfg := r.Config(r.root); cfg.Inject.Notice {
 		notice = shortterm.RecallNotice(text)

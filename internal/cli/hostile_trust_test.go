@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
@@ -362,7 +363,7 @@ func TestHostileTrustJournalForgetsFlushedTurns(t *testing.T) {
 			if point == "" {
 				h.hookEvent(t, "session-end", h.input("s1", "SessionEnd", "reason", "other"))
 			} else {
-				out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{CrashEnv + "=" + point}, "hook", "session-end")
+				out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{factory.CrashEnv + "=" + point}, "hook", "session-end")
 				if code != 86 || out != "" {
 					t.Fatalf("the crash hook did not fire: exit %d", code)
 				}

@@ -12,7 +12,9 @@ import (
 )
 
 // The layout rules are checked, not hoped for: one package owns each heavy
-// dependency.
+// dependency, and no front end but memhook's main reaches memory through
+// the command line (the MCP server and the web app go through
+// internal/factory).
 func TestImportRules(t *testing.T) {
 	owners := map[string]string{
 		"modernc.org/sqlite":          "internal/store/sqlitedb",
@@ -44,6 +46,9 @@ func TestImportRules(t *testing.T) {
 				if (path == dep || strings.HasPrefix(path, dep+"/")) && rel != owner && !strings.HasPrefix(rel, "e2e") {
 					t.Errorf("%s imports %s; only %s may", p, path, owner)
 				}
+			}
+			if path == "github.com/cerebro-mem/cerebro/internal/cli" && rel != "cmd/memhook" && !strings.HasSuffix(p, "_test.go") {
+				t.Errorf("%s imports internal/cli; open memory through internal/factory", p)
 			}
 			// Our packages are named for what they provide; a library's
 			// own layout (goldmark/util) is not ours to name.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -14,7 +14,7 @@ import (
 // is hidden from help: it is the person's, and the model is never told of
 // it (docs/skills.md).
 type InstructionOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // reset, set-reference
 	Project string
 	From    string
@@ -24,7 +24,7 @@ type InstructionOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdInstruction(f *Factory) *cobra.Command {
+func newCmdInstruction(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:    "instruction",
 		Short:  "The person's insurance: return the memory instruction to its reference copy",
@@ -51,44 +51,28 @@ func newCmdInstruction(f *Factory) *cobra.Command {
 }
 
 func instructionRun(opts *InstructionOptions) error {
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
-	p := opts.skills(root)
+	p := opts.Skills(root)
 	if opts.Action == "set-reference" {
-		if err := opts.refuseModel(); err != nil {
+		// A model could call it as easily as a person.
+		if err := personOnly(opts.Factory, "instruction set-reference", opts.StdinTerminal); err != nil {
 			return err
 		}
 		err := p.SetReferenceAsking(opts.In, opts.Out, opts.From, opts.Now())
 		if errors.Is(err, evolve.ErrNoInstruction) {
-			return withHint(err, "name the file with --from")
+			return factory.WithHint(err, "name the file with --from")
 		}
 		return err
 	}
 	done, err := p.ResetInstruction(opts.Now())
 	switch {
 	case errors.Is(err, evolve.ErrNoInstruction):
-		return withHint(err, "run it in the project, with the plugin installed")
+		return factory.WithHint(err, "run it in the project, with the plugin installed")
 	case err != nil:
-		return withHint(err, "a person can take a new reference with `memhook instruction set-reference`")
+		return factory.WithHint(err, "a person can take a new reference with `memhook instruction set-reference`")
 	}
 	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
-}
-
-// refuseModel guards set-reference. A model could call it as easily as a
-// person, so it refuses wherever a model may be the one typing: inside
-// Claude Code, inside cerebro's own claude -p, or without a terminal on
-// stdin.
-func (opts *InstructionOptions) refuseModel() error {
-	hint := "run it yourself, in a terminal outside Claude Code"
-	switch {
-	case opts.Getenv("CLAUDECODE") != "":
-		return withHint(errors.New("instruction set-reference: refused inside Claude Code (CLAUDECODE is set)"), hint)
-	case opts.Getenv(claude.NestedEnv) != "" || claude.Nested(opts.Environ()):
-		return withHint(errors.New("instruction set-reference: refused inside a nested model call"), hint)
-	case !opts.StdinTerminal:
-		return withHint(errors.New("instruction set-reference: refused without a terminal: a person must confirm"), hint)
-	}
-	return nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,47 +40,5 @@ func TestNightAllKeepsEachProjectsNoteLimit(t *testing.T) {
 	}
 	if got := index(e.proj); strings.Contains(got, "Calendar") || !strings.Contains(got, "Releases") {
 		t.Errorf("apollo (64 KiB limit) read a page over its limit, or lost its small one:\n%s", got)
-	}
-}
-
-// One process that loads several projects' settings before it reads any
-// (a search across projects, the MCP server, evolve --all) reads each
-// project's files with that project's limit, whatever the order: with the
-// limit a package variable, apollo read with zeus's, loaded last.
-func TestLimitsDoNotFollowTheLastProjectLoaded(t *testing.T) {
-	e := newNightEnv(t, false)
-	zeus := filepath.Join(filepath.Dir(e.proj), "zeus")
-	os.MkdirAll(zeus, 0o755)
-	if _, errOut, code := e.run(t, "", "long", "on", "--project", zeus); code != 0 {
-		t.Fatalf("long on zeus: %s", errOut)
-	}
-	if err := os.WriteFile(filepath.Join(e.proj, ".claude", "cerebro.toml"), []byte("[limits]\nnote_bytes = 65536\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	big := "---\ntype: topic\ndescription: the release calendar\n---\n\n# Calendar\n\n" + strings.Repeat("A train leaves every Friday.\n", 4000)
-	for _, root := range []string{e.proj, zeus} {
-		if err := os.WriteFile(filepath.Join(root, ".claude", "memory_long", "wiki", "Calendar.md"), []byte(big), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f := &Factory{System: System{Getenv: func(k string) string { return e.env[k] }}}
-	f.Paths = config.ResolvePaths(f.Getenv)
-	for _, order := range [][]string{{e.proj, zeus}, {zeus, e.proj}} {
-		for _, root := range order {
-			f.Config(root)
-		}
-		for root, want := range map[string]bool{e.proj: false, zeus: true} {
-			s, _, err := f.longStore(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := s.LoadVault()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := v.Resolve("Calendar", "") != nil; got != want {
-				t.Errorf("loaded %v: %s read its 116 KB page: %v, want %v", order, filepath.Base(root), got, want)
-			}
-		}
 	}
 }

@@ -4,20 +4,20 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
 // LongOptions are the inputs of `memhook long on|off|status`.
 type LongOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // on, off or status
 	Project string
 	JSON    bool
 }
 
-func newCmdLong(f *Factory) *cobra.Command {
+func newCmdLong(f *factory.Factory) *cobra.Command {
 	opts := &LongOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "long",
@@ -43,16 +43,16 @@ every file. long status says what is there.`,
 }
 
 func longRun(opts *LongOptions) error {
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
 	reg := opts.Paths.Registry()
 	switch opts.Action {
 	case "on":
-		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.history(s, root) }, opts.Now())
+		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.History(s, root) }, opts.Now())
 		if errors.Is(err, longterm.ErrRegister) {
-			return withHint(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
+			return factory.WithHint(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
 		}
 		if err != nil {
 			return fmt.Errorf("long on: %w", err)
@@ -72,27 +72,4 @@ func longRun(opts *LongOptions) error {
 		return fmt.Errorf("long status: %w", err)
 	}
 	return printEscaped(opts.Out, opts.JSON, st, st.WriteText)
-}
-
-// longStore opens the long-term memory of the project around dir.
-func (f *Factory) longStore(dir string) (*longterm.Store, string, error) {
-	root, err := f.projectRoot(dir)
-	if err != nil {
-		return nil, "", err
-	}
-	s := longterm.New(root)
-	s.GitUser = f.gitUser()
-	s.NoteBytes, s.IngestBytes = f.noteBytes(root), f.limits(root).IngestBytes
-	return s, root, nil
-}
-
-// longChange opens the long-term memory of the project around dir and
-// runs fn on it, with the project's settings, as one change committed as
-// action (memoryCommit). It returns the store for the report.
-func (f *Factory) longChange(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error) {
-	s, root, err := f.longStore(dir)
-	if err != nil {
-		return nil, err
-	}
-	return s, f.memoryCommit(s, root, action, func() error { return fn(s, f.Config(root)) })
 }

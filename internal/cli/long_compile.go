@@ -6,20 +6,21 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
 // CompileOptions are the inputs of `memhook compile list|done`.
 type CompileOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // list or done
 	Days    []string
 	Project string
 	JSON    bool
 }
 
-func newCmdCompile(f *Factory) *cobra.Command {
+func newCmdCompile(f *factory.Factory) *cobra.Command {
 	opts := &CompileOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "compile",
@@ -49,7 +50,7 @@ If a day is not linked, nothing moves. Nothing is ever deleted.`,
 func compileRun(opts *CompileOptions) error {
 	if opts.Action == "done" {
 		var moved []string
-		_, err := opts.longChange(opts.Project, "compile done "+strings.Join(opts.Days, " "), func(s *longterm.Store, _ *config.Effective) (err error) {
+		_, err := opts.LongChange(opts.Project, "compile done "+strings.Join(opts.Days, " "), func(s *longterm.Store, _ *config.Effective) (err error) {
 			moved, err = s.CompileDone(opts.Days, opts.Now())
 			return err
 		})
@@ -61,7 +62,7 @@ func compileRun(opts *CompileOptions) error {
 		}
 		return nil
 	}
-	s, _, err := opts.longStore(opts.Project)
+	s, _, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}

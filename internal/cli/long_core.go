@@ -6,19 +6,20 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
 // CoreOptions are the inputs of `memhook core set|add`.
 type CoreOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // set or add
 	Text    string // "-" reads stdin
 	Project string
 }
 
-func newCmdCore(f *Factory) *cobra.Command {
+func newCmdCore(f *factory.Factory) *cobra.Command {
 	opts := &CoreOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "core",
@@ -52,7 +53,7 @@ func coreRun(opts *CoreOptions) error {
 		text = strings.ReplaceAll(string(b), "\r\n", "\n")
 	}
 	var n, max int
-	_, err := opts.longChange(opts.Project, "core "+opts.Action, func(s *longterm.Store, eff *config.Effective) (err error) {
+	_, err := opts.LongChange(opts.Project, "core "+opts.Action, func(s *longterm.Store, eff *config.Effective) (err error) {
 		edit := s.CoreSet
 		if opts.Action == "add" {
 			edit = s.CoreAdd

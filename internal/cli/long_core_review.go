@@ -1,13 +1,14 @@
 package cli
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
 // CoreReviewOptions are the inputs of `memhook core review`.
 type CoreReviewOptions struct {
-	*Factory
+	*factory.Factory
 	Apply   []string // proposal ids, or "all"
 	Drop    []string
 	Project string
@@ -17,7 +18,7 @@ type CoreReviewOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdCoreReview(f *Factory) *cobra.Command {
+func newCmdCoreReview(f *factory.Factory) *cobra.Command {
 	opts := &CoreReviewOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "review [--apply ID|all] [--drop ID|all]",
@@ -41,7 +42,7 @@ without flags it asks about each one.`,
 }
 
 func coreReviewRun(opts *CoreReviewOptions) error {
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -58,6 +59,6 @@ func coreReviewRun(opts *CoreReviewOptions) error {
 	return s.Review(longterm.CoreReview{
 		Apply: opts.Apply, Drop: opts.Drop, Terminal: opts.StdinTerminal, In: opts.In, Out: opts.Out,
 		Max: opts.Config(root).Long.CoreMaxChars, Now: opts.Now(),
-		Commit: func(action string, fn func() error) error { return opts.memoryCommit(s, root, action, fn) },
+		Commit: func(action string, fn func() error) error { return opts.MemoryCommit(s, root, action, fn) },
 	})
 }

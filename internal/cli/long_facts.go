@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 
@@ -13,7 +14,7 @@ import (
 
 // FactOptions are the inputs of `memhook fact add`.
 type FactOptions struct {
-	*Factory
+	*factory.Factory
 	Page     string
 	Text     string
 	Evidence string
@@ -21,7 +22,7 @@ type FactOptions struct {
 	Project  string
 }
 
-func newCmdFact(f *Factory) *cobra.Command {
+func newCmdFact(f *factory.Factory) *cobra.Command {
 	opts := &FactOptions{Factory: f}
 	cmd := &cobra.Command{Use: "fact", Short: "Append dated facts to long-term pages"}
 	add := &cobra.Command{
@@ -60,7 +61,7 @@ func factRun(opts *FactOptions) error {
 		return err
 	}
 	var res *longterm.FactResult
-	_, err := opts.longChange(opts.Project, "fact add "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
+	_, err := opts.LongChange(opts.Project, "fact add "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.FactAdd(opts.Page, opts.Text, opts.Evidence, opts.Time, opts.Now())
 		return err
 	})
@@ -73,7 +74,7 @@ func factRun(opts *FactOptions) error {
 
 // TruthOptions are the inputs of `memhook truth hash|set`.
 type TruthOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // hash or set
 	Page    string
 	From    string
@@ -81,7 +82,7 @@ type TruthOptions struct {
 	Project string
 }
 
-func newCmdTruth(f *Factory) *cobra.Command {
+func newCmdTruth(f *factory.Factory) *cobra.Command {
 	opts := &TruthOptions{Factory: f}
 	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}
 	hash := &cobra.Command{
@@ -113,7 +114,7 @@ the proposal is kept in PAGE.truth-pending.md and the command fails.`,
 }
 
 func truthRun(opts *TruthOptions) error {
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func truthRun(opts *TruthOptions) error {
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)
 	}
-	if err := opts.memoryCommit(s, root, "truth set "+opts.Page, func() error { return s.TruthSet(opts.Page, text, opts.Expect, opts.Now()) }); err != nil {
+	if err := opts.MemoryCommit(s, root, "truth set "+opts.Page, func() error { return s.TruthSet(opts.Page, text, opts.Expect, opts.Now()) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "%s: compiled truth replaced; the old one is in its archive section\n", opts.Page)

@@ -3,29 +3,14 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
-// history opens the version history of a project's long-term memory as
-// long.git says.
-func (f *Factory) history(s *longterm.Store, root string) (*longterm.History, error) {
-	eff := f.Config(root)
-	return s.History(eff.Long.Git, f.Now())
-}
-
-// memoryCommit runs fn and commits what it changed in the project's
-// long-term memory as one commit naming action (longterm.Store.Change).
-func (f *Factory) memoryCommit(s *longterm.Store, root, action string, fn func() error) error {
-	return s.Change(f.Config(root).Long.Git, action, f.Now, f.warn, fn)
-}
-
-// warn prints a warning on stderr.
-func (f *Factory) warn(msg string) { fmt.Fprintf(f.Err, "memhook: warning: %s\n", msg) }
-
 // LongHistoryOptions are the inputs of `memhook long log|diff|revert`.
 type LongHistoryOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string
 	Path    string
 	Rev     string
@@ -34,7 +19,7 @@ type LongHistoryOptions struct {
 	Project string
 }
 
-func newLongHistoryCmds(f *Factory) []*cobra.Command {
+func newLongHistoryCmds(f *factory.Factory) []*cobra.Command {
 	var out []*cobra.Command
 	for _, a := range []action{
 		{"log", "List the commits of long-term memory (or of PATH), newest first"},
@@ -78,15 +63,15 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
-	h, err := opts.history(s, root)
+	h, err := opts.History(s, root)
 	if err != nil {
 		return fmt.Errorf("long %s: %w", opts.Action, err)
 	}
-	v, err := h.Show(longterm.HistoryQuery{Action: opts.Action, Path: opts.Path, Rev: opts.Rev, Limit: opts.Limit, Now: opts.Now(), Warn: opts.warn})
+	v, err := h.Show(longterm.HistoryQuery{Action: opts.Action, Path: opts.Path, Rev: opts.Rev, Limit: opts.Limit, Now: opts.Now(), Warn: opts.Warn})
 	if err != nil {
 		return err
 	}
@@ -95,7 +80,7 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 
 // FactMergeOptions are the inputs of `memhook fact merge`.
 type FactMergeOptions struct {
-	*Factory
+	*factory.Factory
 	Page    string
 	From    string
 	Yes     bool
@@ -105,7 +90,7 @@ type FactMergeOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdFactMerge(f *Factory) *cobra.Command {
+func newCmdFactMerge(f *factory.Factory) *cobra.Command {
 	opts := &FactMergeOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "merge PAGE --from OTHER [--yes]",
@@ -133,13 +118,13 @@ func factMergeRun(opts *FactMergeOptions) error {
 	if opts.From == "" {
 		return usagef("name the card to fold into PAGE, e.g. --from wiki/Old.md", "fact merge: --from OTHER is required")
 	}
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
-	if err := opts.personOnly("fact merge", opts.StdinTerminal); err != nil {
+	if err := personOnly(opts.Factory, "fact merge", opts.StdinTerminal); err != nil {
 		return err
 	}
 	return s.MergeAsking(longterm.MergeDialog{Page: opts.Page, From: opts.From, Yes: opts.Yes, In: opts.In, Out: opts.Out, Now: opts.Now(),
-		Commit: func(action string, fn func() error) error { return opts.memoryCommit(s, root, action, fn) }})
+		Commit: func(action string, fn func() error) error { return opts.MemoryCommit(s, root, action, fn) }})
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
@@ -11,13 +12,13 @@ import (
 
 // IngestOptions are the inputs of `memhook ingest`.
 type IngestOptions struct {
-	*Factory
+	*factory.Factory
 	File    string
 	Project string
 	Redact  bool
 }
 
-func newCmdIngest(f *Factory) *cobra.Command {
+func newCmdIngest(f *factory.Factory) *cobra.Command {
 	opts := &IngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
@@ -44,7 +45,7 @@ org ingest; --redact stores it with each one replaced by [REDACTED:kind].`,
 func ingestRun(opts *IngestOptions) error {
 	var res *longterm.IngestResult
 	var large int64
-	s, err := opts.longChange(opts.Project, "ingest "+filepath.Base(opts.File), func(s *longterm.Store, eff *config.Effective) (err error) {
+	s, err := opts.LongChange(opts.Project, "ingest "+filepath.Base(opts.File), func(s *longterm.Store, eff *config.Effective) (err error) {
 		large = eff.Long.RawLargeBytes
 		res, err = s.IngestWith(opts.File, longterm.IngestOptions{LargeBytes: large, MaxBytes: eff.Limits.IngestBytes, Redact: opts.Redact, Now: opts.Now()})
 		return err

@@ -3,18 +3,19 @@ package cli
 import (
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
 
 // LintOptions are the inputs of `memhook lint`.
 type LintOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	JSON    bool
 }
 
-func newCmdLint(f *Factory) *cobra.Command {
+func newCmdLint(f *factory.Factory) *cobra.Command {
 	opts := &LintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -35,7 +36,7 @@ the CORE.md cap and pending truths. --json prints
 }
 
 func lintRun(opts *LintOptions) error {
-	s, root, err := opts.longStore(opts.Project)
+	s, root, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 	"github.com/spf13/cobra"
@@ -12,7 +13,7 @@ import (
 
 // PlanFactOptions are the inputs of `memhook planfact check|set`.
 type PlanFactOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // check or set
 	Project string
 	JSON    bool
@@ -20,7 +21,7 @@ type PlanFactOptions struct {
 	Values  []string
 }
 
-func newCmdPlanFact(f *Factory) *cobra.Command {
+func newCmdPlanFact(f *factory.Factory) *cobra.Command {
 	opts := &PlanFactOptions{Factory: f}
 	cmd := &cobra.Command{Use: "planfact", Short: "Check or edit the project's План-факт.md"}
 	check := &cobra.Command{
@@ -48,7 +49,7 @@ status: active|paused|completed (completed also fills the completed date).`,
 func planFactRun(opts *PlanFactOptions) error {
 	if opts.Action == "set" {
 		var rest []planfact.Problem
-		_, err := opts.longChange(opts.Project, "planfact set "+opts.Field, func(s *longterm.Store, _ *config.Effective) (err error) {
+		_, err := opts.LongChange(opts.Project, "planfact set "+opts.Field, func(s *longterm.Store, _ *config.Effective) (err error) {
 			rest, err = s.PlanFactSet(opts.Field, opts.Values, opts.Now())
 			return err
 		})
@@ -57,11 +58,11 @@ func planFactRun(opts *PlanFactOptions) error {
 		}
 		fmt.Fprintf(opts.Out, "%s: %s set\n", planfact.FileName, opts.Field)
 		for _, p := range rest {
-			opts.warn(planfact.FileName + ":" + p.String())
+			opts.Warn(planfact.FileName + ":" + p.String())
 		}
 		return nil
 	}
-	s, _, err := opts.longStore(opts.Project)
+	s, _, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}

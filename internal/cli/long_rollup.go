@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 
 	"github.com/spf13/cobra"
@@ -13,14 +14,14 @@ import (
 
 // RollupDaysOptions are the inputs of `memhook rollup-days`.
 type RollupDaysOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	NowDate string // YYYY-MM-DD: build as if today were this day
 	NoData  []string
 	JSON    bool
 }
 
-func newCmdRollupDays(f *Factory) *cobra.Command {
+func newCmdRollupDays(f *factory.Factory) *cobra.Command {
 	opts := &RollupDaysOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup-days",
@@ -65,7 +66,7 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 		now = d.Add(12 * time.Hour)
 	}
 	var res *longterm.RollupResult
-	s, err := opts.longChange(opts.Project, "rollup-days", func(s *longterm.Store, _ *config.Effective) (err error) {
+	s, err := opts.LongChange(opts.Project, "rollup-days", func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.RollupDaysNoData(opts.NoData, now)
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -12,14 +13,14 @@ import (
 
 // WikiOptions are the inputs of `memhook wiki graph|index|write`.
 type WikiOptions struct {
-	*Factory
+	*factory.Factory
 	Action  string // graph, index or write
 	Project string
 	Page    string // write: PAGE relative to .claude/memory_long
 	From    string // write: a file with the text, "-" for stdin
 }
 
-func newCmdWiki(f *Factory) *cobra.Command {
+func newCmdWiki(f *factory.Factory) *cobra.Command {
 	opts := &WikiOptions{Factory: f}
 	cmd := &cobra.Command{Use: "wiki", Short: "Write a long-term page; rebuild the wiki's graph file and index.md"}
 	cmd.AddCommand(actionCommands([]action{
@@ -64,10 +65,10 @@ func wikiWrite(opts *WikiOptions) error {
 		return fmt.Errorf("wiki write: read the text: %w", err)
 	}
 	if len(text) > maxPageBytes {
-		return withHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
+		return factory.WithHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
 	var res *longterm.PageWriteResult
-	s, err := opts.longChange(opts.Project, "wiki write "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
+	s, err := opts.LongChange(opts.Project, "wiki write "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.WritePage(opts.Page, text, opts.Now())
 		return err
 	})
@@ -85,7 +86,7 @@ func wikiRun(opts *WikiOptions) error {
 	if opts.Action == "write" {
 		return wikiWrite(opts)
 	}
-	s, _, err := opts.longStore(opts.Project)
+	s, _, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,7 +27,7 @@ func mcpServer(t *testing.T, env map[string]string, proj string, tune func(*MCPO
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
 	var errb bytes.Buffer
-	f := &Factory{System: System{
+	f := &factory.Factory{System: factory.System{
 		In: serverIn, Out: serverOut, Err: &errb,
 		Getenv:  func(k string) string { return env[k] },
 		Environ: func() []string { return nil },

@@ -3,22 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/longterm/night"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
-	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
-
-	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
 
 // NightOptions are the inputs of `memhook night`.
 type NightOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	All     bool
 	Date    string // --now YYYY-MM-DD
@@ -27,7 +20,7 @@ type NightOptions struct {
 	Home    string
 }
 
-func newCmdNight(f *Factory) *cobra.Command {
+func newCmdNight(f *factory.Factory) *cobra.Command {
 	opts := &NightOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "night [--project DIR | --all] [--now DATE] [--dry-run]",
@@ -72,15 +65,8 @@ func nightRun(opts *NightOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	if opts.Home != "" {
-		home, err := filepath.Abs(opts.Home)
-		if err != nil {
-			return fmt.Errorf("night: resolve --home: %w", err)
-		}
-		if fi, err := os.Stat(home); err != nil || !fi.IsDir() {
-			return withHint(fmt.Errorf("night: desk %s is not a folder", home), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
-		}
-		opts.Paths.Home = home
+	if err := opts.UseHome(opts.Home, "night"); err != nil {
+		return err
 	}
 	now := opts.Now()
 	if opts.Date != "" {
@@ -88,14 +74,12 @@ func nightRun(opts *NightOptions) error {
 		// The night of a date runs at its end: that date is "today".
 		now = d.Add(23*time.Hour + 59*time.Minute)
 	}
-	roots, err := opts.projectRoots("night", opts.All, opts.Project)
+	roots, err := opts.ProjectRoots("night", opts.All, opts.Project)
 	if err != nil {
 		return err
 	}
-	user := opts.Config("")
 	quiet := opts.All && !opts.Terminal && !opts.JSON
-	b := night.Batch{Roots: roots, Now: now, Clock: opts.Now, DryRun: opts.DryRun, DeskDir: opts.Paths.DeskShortDir(), Options: opts.nightOptions,
-		Budget: night.SharedBudget(opts.Paths.DeskShortDir(), opts.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, opts.DryRun)}
+	b := opts.NightBatch(roots, now, opts.DryRun)
 	if opts.All && opts.Terminal {
 		b.Progress = opts.Err
 	}
@@ -125,34 +109,4 @@ func nightRun(opts *NightOptions) error {
 		return &exitError{code: 1}
 	}
 	return nil
-}
-
-// nightOptions are one project's night by its own settings.
-func (opts *NightOptions) nightOptions(root string) (night.Options, error) {
-	eff := opts.Config(root)
-	store := longterm.New(root)
-	store.GitUser = opts.gitUser()
-	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
-	return night.OptionsFor(eff, store, opts.Environ(), shortterm.PromptGuard(eff), opts.Err)
-}
-
-// gitUser is where git keeps the user's settings (the global excludes
-// count in every history cerebro commits).
-func (f *Factory) gitUser() gitrepo.UserDirs { return gitrepo.UserDirsOf(f.Getenv) }
-
-// projectRoots is the one project a command runs for, or with all every
-// project the desk's registry lists.
-func (f *Factory) projectRoots(cmdName string, all bool, dir string) ([]string, error) {
-	if !all {
-		root, err := f.projectRoot(dir)
-		if err != nil {
-			return nil, err
-		}
-		return []string{root}, nil
-	}
-	reg, err := registry.Read(f.Paths.Registry())
-	if err != nil {
-		return nil, withHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
-	}
-	return reg.Roots(), nil
 }

@@ -4,18 +4,19 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
 
 // NightForgetOptions are the inputs of `memhook night forget`.
 type NightForgetOptions struct {
-	*Factory
+	*factory.Factory
 	Day     string
 	Project string
 }
 
-func newCmdNightForget(f *Factory) *cobra.Command {
+func newCmdNightForget(f *factory.Factory) *cobra.Command {
 	opts := &NightForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget DAY [--project DIR]",
@@ -38,13 +39,13 @@ func nightForgetRun(opts *NightForgetOptions) error {
 	if _, err := time.Parse(time.DateOnly, opts.Day); err != nil {
 		return usagef("give the day as YYYY-MM-DD", "night forget: %q is not a day YYYY-MM-DD", opts.Day)
 	}
-	s, _, err := opts.longStore(opts.Project)
+	s, _, err := opts.LongStore(opts.Project)
 	if err != nil {
 		return err
 	}
 	had, err := night.Forget(s, opts.Day)
 	if err != nil {
-		return withHint(err, "give the day as YYYY-MM-DD")
+		return factory.WithHint(err, "give the day as YYYY-MM-DD")
 	}
 	if !had {
 		fmt.Fprintf(opts.Out, "no night cache for %s; nothing deleted\n", opts.Day)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/project"
 )
@@ -83,7 +84,7 @@ func (e *nightEnv) runIn(t *testing.T, in io.Reader, args ...string) (string, st
 	for k, v := range e.env {
 		environ = append(environ, k+"="+v)
 	}
-	sys := System{
+	sys := factory.System{
 		In: in, Out: &out, Err: &errb,
 		Getenv:   func(k string) string { return e.env[k] },
 		Environ:  func() []string { return environ },

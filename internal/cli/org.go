@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
 )
 
-func newCmdOrg(f *Factory) *cobra.Command {
+func newCmdOrg(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "org",
 		Short: "Manage the org knowledge vault: init, ingest, query, lint, rm",
@@ -30,11 +31,11 @@ by a person. Every change is a git commit; org.remote shares it (org sync).`,
 
 // OrgInitOptions are the inputs of `memhook org init`.
 type OrgInitOptions struct {
-	*Factory
+	*factory.Factory
 	JSON bool
 }
 
-func newCmdOrgInit(f *Factory) *cobra.Command {
+func newCmdOrgInit(f *factory.Factory) *cobra.Command {
 	opts := &OrgInitOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "init",
@@ -54,20 +55,6 @@ func orgInitRun(opts *OrgInitOptions) error {
 		return fmt.Errorf("org init: %w", err)
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
-}
-
-// openOrg opens the vault for a command that only changes what is in it
-// (org rm): a vault that is not there is an error with the hint to create
-// it.
-func openOrg(f *Factory) (*orgvault.Vault, error) {
-	return f.withLimits(orgvault.Open(f.Paths.Home))
-}
-
-// openOrCreateOrg opens the vault, creating it on first use
-// (orgvault.Ensure). The creation is announced on stderr, so a --json
-// stdout stays one object.
-func openOrCreateOrg(f *Factory) (*orgvault.Vault, error) {
-	return f.withLimits(orgvault.OpenOrCreate(f.Paths.Home, f.Now(), f.Err))
 }
 
 // indentJSON prints v indented, with HTML characters escaped as

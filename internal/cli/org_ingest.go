@@ -3,23 +3,22 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/spf13/cobra"
 )
 
 // OrgIngestOptions are the inputs of `memhook org ingest`.
 type OrgIngestOptions struct {
-	*Factory
+	*factory.Factory
 	File   string
 	Case   string // a project path or registry id
 	Redact bool
 	JSON   bool
 }
 
-func newCmdOrgIngest(f *Factory) *cobra.Command {
+func newCmdOrgIngest(f *factory.Factory) *cobra.Command {
 	opts := &OrgIngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE | --case PROJECT]",
@@ -47,7 +46,7 @@ them with [REDACTED:kind] markers. The change is logged and committed.`,
 }
 
 func orgIngestRun(opts *OrgIngestOptions) error {
-	v, err := openOrCreateOrg(opts.Factory)
+	v, err := opts.OpenOrCreateOrg()
 	if err != nil {
 		return err
 	}
@@ -57,7 +56,7 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 	if opts.File != "" {
 		res, err = v.IngestFile(opts.File, in)
 	} else {
-		root, name, rerr := resolveCaseProject(opts.Factory, opts.Case)
+		root, name, rerr := opts.CaseProject(opts.Case)
 		if rerr != nil {
 			return rerr
 		}
@@ -67,20 +66,4 @@ func orgIngestRun(opts *OrgIngestOptions) error {
 		return fmt.Errorf("org ingest: %w", err)
 	}
 	return printResult(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, v.Root) })
-}
-
-// resolveCaseProject takes a project directory or a registry id.
-func resolveCaseProject(f *Factory, arg string) (string, string, error) {
-	if st, err := os.Stat(arg); err == nil && st.IsDir() {
-		root, err := f.projectRoot(arg)
-		return root, "", err
-	}
-	reg, err := registry.Read(f.Paths.Registry())
-	if err != nil {
-		return "", "", fmt.Errorf("org ingest: read the registry: %w", err)
-	}
-	if p := reg.Find(arg); p != nil {
-		return p.Path, p.Name, nil
-	}
-	return "", "", withHint(fmt.Errorf("org ingest: %s is neither a directory nor a registered project", arg), "pass the project's path, or an id from the registry (`memhook` registers projects with long-term memory on)")
 }

@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
 	"github.com/spf13/cobra"
 )
 
 // OrgLintOptions are the inputs of `memhook org lint`.
 type OrgLintOptions struct {
-	*Factory
+	*factory.Factory
 	JSON bool
 }
 
-func newCmdOrgLint(f *Factory) *cobra.Command {
+func newCmdOrgLint(f *factory.Factory) *cobra.Command {
 	opts := &OrgLintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -33,7 +34,7 @@ secrets or personal data. It exits 1 when it finds errors.`,
 }
 
 func orgLintRun(opts *OrgLintOptions) error {
-	v, err := openOrCreateOrg(opts.Factory)
+	v, err := opts.OpenOrCreateOrg()
 	if err != nil {
 		return err
 	}

@@ -5,18 +5,19 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // OrgQueryOptions are the inputs of `memhook org query`.
 type OrgQueryOptions struct {
-	*Factory
+	*factory.Factory
 	Question string
 	Limit    int
 	JSON     bool
 }
 
-func newCmdOrgQuery(f *Factory) *cobra.Command {
+func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 	opts := &OrgQueryOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
@@ -44,7 +45,7 @@ func orgQueryRun(opts *OrgQueryOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	v, err := openOrCreateOrg(opts.Factory)
+	v, err := opts.OpenOrCreateOrg()
 	if err != nil {
 		return err
 	}

@@ -3,17 +3,18 @@ package cli
 import (
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // OrgRmOptions are the inputs of `memhook org rm`.
 type OrgRmOptions struct {
-	*Factory
+	*factory.Factory
 	Page string
 	JSON bool
 }
 
-func newCmdOrgRm(f *Factory) *cobra.Command {
+func newCmdOrgRm(f *factory.Factory) *cobra.Command {
 	opts := &OrgRmOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:     "rm PAGE",
@@ -30,13 +31,13 @@ func newCmdOrgRm(f *Factory) *cobra.Command {
 }
 
 func orgRmRun(opts *OrgRmOptions) error {
-	v, err := openOrg(opts.Factory)
+	v, err := opts.OpenOrg()
 	if err != nil {
 		return err
 	}
 	res, err := v.Trash(opts.Page, opts.Now())
 	if err != nil {
-		return withHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
+		return factory.WithHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }

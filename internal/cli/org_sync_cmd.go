@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -12,13 +13,13 @@ import (
 
 // OrgSyncOptions are the inputs of `memhook org sync`.
 type OrgSyncOptions struct {
-	*Factory
+	*factory.Factory
 	IfConfigured bool
 	Home         string
 	JSON         bool
 }
 
-func newCmdOrgSync(f *Factory) *cobra.Command {
+func newCmdOrgSync(f *factory.Factory) *cobra.Command {
 	opts := &OrgSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync",
@@ -41,15 +42,15 @@ sync takes the team's vault: that is a teammate's clone.`,
 }
 
 func orgSyncRun(opts *OrgSyncOptions) error {
-	if err := opts.useHome(opts.Home, "org sync"); err != nil {
+	if err := opts.UseHome(opts.Home, "org sync"); err != nil {
 		return err
 	}
-	remote := opts.userRemote("org.remote")
+	remote := opts.UserRemote("org.remote")
 	if remote == "" {
 		if opts.IfConfigured {
 			return nil
 		}
-		return withHint(errors.New("org sync: org.remote is not set"), `set it in `+opts.Config("").UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
+		return factory.WithHint(errors.New("org sync: org.remote is not set"), `set it in `+opts.Config("").UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
 	}
 	home := opts.Paths.Home
 	if err := safefs.MkdirAll(home); err != nil {
@@ -57,7 +58,7 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 	}
 	res, err := orgvault.Sync(context.Background(), home, remote, "memhook org sync", opts.Now())
 	if err != nil {
-		return withHint(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
+		return factory.WithHint(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
 	}
 	if opts.JSON {
 		if err := writeJSON(opts.Out, res); err != nil {

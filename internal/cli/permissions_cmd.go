@@ -6,6 +6,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claudeperm"
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/spf13/cobra"
 )
@@ -21,12 +22,12 @@ const mcpToolPrefix = mcp.ToolPrefix
 
 // PermissionsOptions are the inputs of `memhook permissions install|remove`.
 type PermissionsOptions struct {
-	*Factory
+	*factory.Factory
 	Action   string
 	Settings string // Claude Code's user settings file (default ~/.claude/settings.json)
 }
 
-func newCmdPermissions(f *Factory) *cobra.Command {
+func newCmdPermissions(f *factory.Factory) *cobra.Command {
 	opts := &PermissionsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "permissions",
@@ -50,10 +51,6 @@ the rules install added, as it recorded them, and nothing else.`,
 	})
 }
 
-func permissionsRecordFile(f *Factory) string {
-	return filepath.Join(filepath.Dir(config.UserFile(f.Getenv)), "claude-permissions.json")
-}
-
 func permissionsRun(opts *PermissionsOptions) error {
 	settings := opts.Settings
 	if settings == "" {
@@ -63,7 +60,7 @@ func permissionsRun(opts *PermissionsOptions) error {
 	if err != nil {
 		return fmt.Errorf("permissions %s: %w", opts.Action, err)
 	}
-	in := claudeperm.Installer{Settings: settings, Records: permissionsRecordFile(opts.Factory), Prefix: mcpToolPrefix + "__"}
+	in := claudeperm.Installer{Settings: settings, Records: opts.PermissionsRecords(), Prefix: mcpToolPrefix + "__"}
 	if opts.Action == "remove" {
 		ch, recorded, err := in.Remove()
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 // memhookBin is the binary built once for the tests that run real
@@ -190,7 +192,7 @@ func TestKilledFlushRecoversExactlyOnce(t *testing.T) {
 			for i := 0; i < 3; i++ {
 				h.turn(t, "s1", fmt.Sprintf("Please add question %d.", i), fmt.Sprintf("I added question %d.", i))
 			}
-			out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{CrashEnv + "=" + point}, "hook", "session-end")
+			out, code := h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), []string{factory.CrashEnv + "=" + point}, "hook", "session-end")
 			if code != 86 || out != "" {
 				t.Fatalf("the crash hook did not fire: exit %d", code)
 			}

@@ -5,22 +5,21 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/spf13/cobra"
 )
 
 // RegistryOptions are the inputs of `memhook registry ...`.
 type RegistryOptions struct {
-	*Factory
+	*factory.Factory
 	Action string // list, add, remove, repair
 	Target string // add: a directory; remove: an id or a path
 	Name   string // add: display name (default: the folder's name)
 	JSON   bool
 }
 
-const repairHint = "run `memhook registry repair`: it moves the broken file aside to registry.json.corrupt-<time> and starts a new one"
-
-func newCmdRegistry(f *Factory) *cobra.Command {
+func newCmdRegistry(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "registry",
 		Short: "List, add and remove the projects the org rollup reads",
@@ -62,7 +61,7 @@ func registryRun(opts *RegistryOptions) error {
 		l.WriteText(opts.Out, opts.Err)
 		return nil
 	case "add":
-		a, err := registry.Add(path, opts.Target, opts.Name, opts.Paths.Home, opts.projectRoot, opts.Now())
+		a, err := registry.Add(path, opts.Target, opts.Name, opts.Paths.Home, opts.ProjectRoot, opts.Now())
 		if err != nil {
 			return registryHint(err)
 		}
@@ -77,7 +76,7 @@ func registryRun(opts *RegistryOptions) error {
 	case "repair":
 		backup, err := registry.Repair(path, opts.Now())
 		if err != nil {
-			return withHint(err, "only a registry that does not parse needs repair; see `memhook registry list`")
+			return factory.WithHint(err, "only a registry that does not parse needs repair; see `memhook registry list`")
 		}
 		return registryReport(opts, map[string]any{"action": "repair", "backup": backup, "registry": path},
 			fmt.Sprintf("moved the corrupt registry to %s; a new one starts empty (re-add projects with `memhook registry add`)", backup))
@@ -91,13 +90,13 @@ func registryHint(err error) error {
 		err  error
 		hint string
 	}{
-		{registry.ErrCorrupt, repairHint},
+		{registry.ErrCorrupt, factory.RepairHint},
 		{registry.ErrNotDir, "pass the folder of a project"},
 		{registry.ErrDesk, "the desk keeps its own memory; register the projects it oversees"},
 		{registry.ErrNotRegistered, "see the ids with `memhook registry list`"},
 	} {
 		if errors.Is(err, h.err) {
-			return withHint(err, h.hint)
+			return factory.WithHint(err, h.hint)
 		}
 	}
 	return err

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
@@ -19,38 +17,16 @@ import (
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.
 
-// userRemote returns the user's value of key (long.remote or org.remote):
-// where memory is sent is the person's choice alone, and one user setting
-// serves every project ({project}). A project file that names a remote is
-// dropped by config.Policy and named by doctor with every other such key.
-func (f *Factory) userRemote(key string) string {
-	user := f.Config("")
-	val := user.Long.Remote
-	if key == "org.remote" {
-		val = user.Org.Remote
-	}
-	return strings.TrimSpace(val)
-}
-
-// longRemoteFor expands long.remote for the project at root.
-func longRemoteFor(remote, root string) (string, error) {
-	url, err := longterm.RemoteFor(remote, root)
-	if err != nil {
-		return "", withHint(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
-	}
-	return url, nil
-}
-
 // LongSyncOptions are the inputs of `memhook long sync`.
 type LongSyncOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	All     bool
 	Home    string
 	JSON    bool
 }
 
-func newCmdLongSync(f *Factory) *cobra.Command {
+func newCmdLongSync(f *factory.Factory) *cobra.Command {
 	opts := &LongSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--project DIR | --all]",
@@ -74,33 +50,15 @@ schedule runs it for every registered project after the night.`,
 	return cmd
 }
 
-// useHome makes --home, when given, the desk of this run. A desk named on
-// the command line must exist: a mistyped --home would otherwise get a
-// fresh, empty desk tree.
-func (f *Factory) useHome(home, what string) error {
-	if home == "" {
-		return nil
-	}
-	abs, err := filepath.Abs(home)
-	if err != nil {
-		return fmt.Errorf("%s: resolve --home: %w", what, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return withHint(fmt.Errorf("%s: desk %s is not a folder", what, abs), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
-	}
-	f.Paths.Home = abs
-	return nil
-}
-
 func longSyncRun(opts *LongSyncOptions) error {
 	if opts.All && opts.Project != "" {
 		return usagef("pass one of them", "long sync: --all and --project exclude each other")
 	}
-	if err := opts.useHome(opts.Home, "long sync"); err != nil {
+	if err := opts.UseHome(opts.Home, "long sync"); err != nil {
 		return err
 	}
-	remote := opts.userRemote("long.remote")
-	roots, err := opts.projectRoots("long sync", opts.All, opts.Project)
+	remote := opts.UserRemote("long.remote")
+	roots, err := opts.ProjectRoots("long sync", opts.All, opts.Project)
 	if err != nil {
 		return err
 	}
@@ -111,15 +69,9 @@ func longSyncRun(opts *LongSyncOptions) error {
 			}
 			return nil
 		}
-		return withHint(errors.New("long sync: long.remote is not set"),
+		return factory.WithHint(errors.New("long sync: long.remote is not set"),
 			`set it in `+opts.Config("").UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
 	}
-	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: func(root string) (*longterm.History, error) {
-		s, _, err := opts.longStore(root)
-		if err != nil {
-			return nil, err
-		}
-		return opts.history(s, root)
-	}})
+	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: opts.OpenHistory})
 	return exitIf(printResult(opts.Out, opts.JSON, rows, func(w io.Writer) { longterm.WriteSyncRows(w, opts.Err, rows, opts.All && !opts.Terminal) }), longterm.Troubled(rows) > 0)
 }

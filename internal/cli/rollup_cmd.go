@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -15,14 +15,14 @@ import (
 
 // RollupOptions are the inputs of `memhook rollup`.
 type RollupOptions struct {
-	*Factory
+	*factory.Factory
 	WithGit bool
 	Date    string // --now YYYY-MM-DD: the dashboard's date instead of today
 	Print   bool   // print the existing dashboard without rebuilding it
 	Home    string // --home: the desk, overriding $CEREBRO_HOME (scheduled runs pass it)
 }
 
-func newCmdRollup(f *Factory) *cobra.Command {
+func newCmdRollup(f *factory.Factory) *cobra.Command {
 	opts := &RollupOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup",
@@ -56,7 +56,7 @@ func rollupRun(opts *RollupOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	if err := opts.useHome(opts.Home, "rollup"); err != nil {
+	if err := opts.UseHome(opts.Home, "rollup"); err != nil {
 		return err
 	}
 	dir := opts.Paths.DeskShortDir()
@@ -64,7 +64,7 @@ func rollupRun(opts *RollupOptions) error {
 	if opts.Print {
 		data, err := safefs.ReadNote(dashboard, 0)
 		if errors.Is(err, fs.ErrNotExist) {
-			return withHint(fmt.Errorf("print dashboard: %s does not exist yet", dashboard), "build it with `memhook rollup`")
+			return factory.WithHint(fmt.Errorf("print dashboard: %s does not exist yet", dashboard), "build it with `memhook rollup`")
 		}
 		if err != nil {
 			return fmt.Errorf("print dashboard: %w", err)
@@ -79,23 +79,15 @@ func rollupRun(opts *RollupOptions) error {
 	if opts.Date != "" {
 		today, _ = parseDateFlag("rollup", "now", opts.Date) // checked above
 	}
-	ro := opts.rollupOptions(today)
+	ro := opts.RollupOptions(today)
 	ro.WithGit = opts.WithGit
 	r, err := rollup.Build(dir, ro, opts.Now)
 	if err != nil {
-		return withHint(err, "check that the desk folder "+dir+" is writable")
+		return factory.WithHint(err, "check that the desk folder "+dir+" is writable")
 	}
 	for _, w := range r.RegistryProblems() {
-		opts.warn(w)
+		opts.Warn(w)
 	}
 	fmt.Fprintln(opts.Out, r.Summary(dashboard))
 	return nil
-}
-
-// rollupOptions are the dashboard's inputs as the user's settings give
-// them, for the rollup command and the server's dashboard alike.
-func (f *Factory) rollupOptions(today time.Time) rollup.Options {
-	eff := f.Config("")
-	return rollup.Options{Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: today,
-		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes}
 }

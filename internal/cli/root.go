@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
-func newRootCmd(f *Factory) *cobra.Command {
+func newRootCmd(f *factory.Factory) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "memhook",
 		Short: "cerebro's memory helper for Claude Code",
@@ -35,7 +36,7 @@ commands manage long-term memory, search, the org desk and the skills.`,
 
 // runAgain runs memhook with args inside this process, on f's streams:
 // the command a slash command names, each daily job.
-func runAgain(f *Factory, args []string) error {
+func runAgain(f *factory.Factory, args []string) error {
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.In)
@@ -46,7 +47,7 @@ func runAgain(f *Factory, args []string) error {
 
 // newCmdVersion answers `memhook version`, which people type as often as
 // --version.
-func newCmdVersion(f *Factory) *cobra.Command {
+func newCmdVersion(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print memhook's version",
@@ -119,7 +120,7 @@ func checkUsage(c *cobra.Command) {
 // commandGroup is one heading of `memhook --help` and its commands.
 type commandGroup struct {
 	id, title string
-	cmds      []func(*Factory) *cobra.Command
+	cmds      []func(*factory.Factory) *cobra.Command
 }
 
 // commandGroups lists every top-level command of `memhook --help` by
@@ -128,13 +129,13 @@ type commandGroup struct {
 // run memhook again (slash, schedule run) build the root from it.
 func commandGroups() []commandGroup {
 	return []commandGroup{
-		{"short", "Short-term memory (Q1, the hooks' side):", []func(*Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdForget, newCmdSlash}},
-		{"long", "Long-term memory (Q2):", []func(*Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
+		{"short", "Short-term memory (Q1, the hooks' side):", []func(*factory.Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdForget, newCmdSlash}},
+		{"long", "Long-term memory (Q2):", []func(*factory.Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
 			newCmdCompile, newCmdFact, newCmdTruth, newCmdCore, newCmdRollupDays, newCmdLint, newCmdNight}},
-		{"org", "The org desk (Q3, Q4):", []func(*Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdSchedule}},
-		{"recall", "Search and recall:", []func(*Factory) *cobra.Command{newCmdSearch, newCmdGet, newCmdIndex, newCmdRecall,
+		{"org", "The org desk (Q3, Q4):", []func(*factory.Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdSchedule}},
+		{"recall", "Search and recall:", []func(*factory.Factory) *cobra.Command{newCmdSearch, newCmdGet, newCmdIndex, newCmdRecall,
 			newCmdRemember, newCmdDeny, newCmdRelearn, newCmdGraph, newCmdTables, newCmdMCP}},
-		{"skills", "Skills:", []func(*Factory) *cobra.Command{newCmdSkill, newCmdVerdict, newCmdRuns, newCmdEvolve, newCmdInstruction}},
-		{"setup", "Set-up and inspection:", []func(*Factory) *cobra.Command{newCmdConfig, newCmdDoctor, newCmdPermissions, newCmdServe, newCmdCommands, newCmdVersion}},
+		{"skills", "Skills:", []func(*factory.Factory) *cobra.Command{newCmdSkill, newCmdVerdict, newCmdRuns, newCmdEvolve, newCmdInstruction}},
+		{"setup", "Set-up and inspection:", []func(*factory.Factory) *cobra.Command{newCmdConfig, newCmdDoctor, newCmdPermissions, newCmdServe, newCmdCommands, newCmdVersion}},
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
 )
 
 // ScheduleOptions are the inputs of `memhook schedule ...`.
 type ScheduleOptions struct {
-	*Factory
+	*factory.Factory
 	Action string // install, remove, status, run
 	Home   string // run: the desk, passed on to every job
 	DryRun bool
@@ -20,7 +21,7 @@ type ScheduleOptions struct {
 	JSON   bool
 }
 
-func newCmdSchedule(f *Factory) *cobra.Command {
+func newCmdSchedule(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "schedule",
 		Short: "Install, remove or show the daily jobs (night pass, org rollup) in the OS scheduler",
@@ -81,7 +82,7 @@ func scheduleRun(opts *ScheduleOptions) error {
 	}
 	e, err := schedule.UserEntry(opts.Getenv, goos)
 	if errors.Is(err, schedule.ErrNoHome) {
-		return withHint(err, "set HOME")
+		return factory.WithHint(err, "set HOME")
 	}
 	if err != nil {
 		return err
@@ -96,14 +97,14 @@ func scheduleRun(opts *ScheduleOptions) error {
 	case "install":
 		exe, err := schedule.Executable(opts.Executable)
 		if errors.Is(err, schedule.ErrNoExecutable) {
-			return withHint(err, "run the installed binary (bin/memhook) rather than `go run`")
+			return factory.WithHint(err, "run the installed binary (bin/memhook) rather than `go run`")
 		}
 		if err != nil {
 			return err
 		}
 		hour, minute, err := schedule.Clock(opts.At, opts.Config(""))
 		if err != nil {
-			return withHint(err, "for example --at 07:30")
+			return factory.WithHint(err, "for example --at 07:30")
 		}
 		plan, err := e.Install(exe, opts.Paths.Home, hour, minute, !opts.DryRun)
 		if err != nil {
@@ -125,7 +126,7 @@ func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.P
 		return nil
 	}
 	if err := ex.Apply(plan); err != nil {
-		return withHint(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
+		return factory.WithHint(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
 	}
 	fmt.Fprintln(opts.Out, done)
 	return nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -229,7 +230,7 @@ func TestServeSearchAcrossProjects(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeWith(ctx, System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+		done <- ServeWith(ctx, factory.System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
 			ServeOptions{Project: billing, Listener: ln})
 	}()
 	defer func() { cancel(); <-done }()

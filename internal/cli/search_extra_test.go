@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/factory"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -175,7 +177,7 @@ func TestIndexProgressOnlyOnATerminal(t *testing.T) {
 	for _, term := range []bool{true, false} {
 		proj, env := memProject(t)
 		var out, errb strings.Builder
-		code := Main([]string{"index", "--project", proj}, System{
+		code := Main([]string{"index", "--project", proj}, factory.System{
 			In: strings.NewReader(""), Out: &out, Err: &errb, Terminal: term,
 			Getenv: func(k string) string { return env[k] },
 			Now:    func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },

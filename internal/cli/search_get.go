@@ -3,20 +3,21 @@ package cli
 import (
 	"encoding/json"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
 
 // GetOptions are the inputs of `memhook get`.
 type GetOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	Path    string
 	From    int
 	Lines   int
 }
 
-func newCmdGet(f *Factory) *cobra.Command {
+func newCmdGet(f *factory.Factory) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "get PATH",
@@ -49,11 +50,11 @@ func getRun(opts *GetOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, err := opts.memoryRoots(opts.Project, "", string(search.GetScope(opts.Path)))
+	m, _, err := opts.OpenMemory(opts.Project, "", string(search.GetScope(opts.Path)))
 	if err != nil {
 		return err
 	}
-	got, err := s.memory.Get(opts.Path, opts.From, opts.Lines)
+	got, err := m.Get(opts.Path, opts.From, opts.Lines)
 	if err != nil {
 		return err
 	}

@@ -4,18 +4,19 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
 // IndexOptions are the inputs of `memhook index`.
 type IndexOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	Root    string
 	Scope   string
 }
 
-func newCmdIndex(f *Factory) *cobra.Command {
+func newCmdIndex(f *factory.Factory) *cobra.Command {
 	opts := &IndexOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "index",
@@ -42,12 +43,12 @@ func indexRun(opts *IndexOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
+	m, notes, err := opts.OpenMemory(opts.Project, opts.Root, opts.Scope)
 	if err != nil {
 		return err
 	}
-	for _, n := range s.notes {
+	for _, n := range notes {
 		fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
 	}
-	return s.memory.UpdateText(context.Background(), opts.Now(), opts.Out, opts.Err, opts.Terminal)
+	return m.UpdateText(context.Background(), opts.Now(), opts.Out, opts.Err, opts.Terminal)
 }

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
 
 // SearchOptions are the inputs of `memhook search`.
 type SearchOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	Root    string
 	Scope   string
@@ -22,7 +23,7 @@ type SearchOptions struct {
 	Until   string
 }
 
-func newCmdSearch(f *Factory) *cobra.Command {
+func newCmdSearch(f *factory.Factory) *cobra.Command {
 	opts := &SearchOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -57,24 +58,24 @@ func (opts *SearchOptions) validate() error {
 
 func searchRun(opts *SearchOptions) error {
 	if strings.TrimSpace(opts.Query) == "" {
-		return withHint(fmt.Errorf("empty query"), "give the words to search for")
+		return factory.WithHint(fmt.Errorf("empty query"), "give the words to search for")
 	}
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	s, err := opts.memoryRoots(opts.Project, opts.Root, opts.Scope)
+	m, notes, err := opts.OpenMemory(opts.Project, opts.Root, opts.Scope)
 	if err != nil {
 		return err
 	}
 	within, err := search.ParsePeriod(opts.Since, opts.Until)
 	if err != nil {
-		return withHint(err, "write --since and --until as YYYY-MM-DD")
+		return factory.WithHint(err, "write --since and --until as YYYY-MM-DD")
 	}
-	resp, err := s.memory.Query(context.Background(), opts.Query, opts.Limit, opts.Now(), within)
+	resp, err := m.Query(context.Background(), opts.Query, opts.Limit, opts.Now(), within)
 	if err != nil {
 		return err
 	}
-	resp.Notes = append(append([]string(nil), s.notes...), resp.Notes...)
+	resp.Notes = append(append([]string(nil), notes...), resp.Notes...)
 	if opts.JSON {
 		return writeJSON(opts.Out, resp)
 	}

@@ -8,15 +8,9 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/org/rollup"
-	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/serve"
-	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 
@@ -25,7 +19,7 @@ const DefaultServeAddr = "127.0.0.1:3700"
 
 // ServeOptions are the inputs of `memhook serve`.
 type ServeOptions struct {
-	*Factory
+	*factory.Factory
 	Addr      string
 	Project   string
 	SkillsDir string
@@ -39,7 +33,7 @@ type ServeOptions struct {
 	Limits serve.Limits
 }
 
-func newCmdServe(f *Factory) *cobra.Command {
+func newCmdServe(f *factory.Factory) *cobra.Command {
 	opts := &ServeOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -68,52 +62,16 @@ the skills page shows each skill's versions. It listens on loopback; another
 	return cmd
 }
 
-// NewServer wires the web application to memory the way the commands open
-// it: the same box, search, rollup and skills, for the project it is
-// started for and for each project of the desk's registry.
-func (f *Factory) NewServer(opts *ServeOptions) (*serve.Server, error) {
-	root, err := f.projectRoot(opts.Project)
+// newServer is the web application for the project of --project, wired
+// to memory by the factory, listening as the flags say.
+func newServer(opts *ServeOptions) (*serve.Server, error) {
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return nil, err
 	}
-	return serve.New(serve.Options{
-		Addr: opts.Addr, Now: f.Now, Log: f.Err, Limits: opts.Limits,
-		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
-		Projects: func() []serve.Project { return serve.Registered(f.Paths.Registry()) },
-		SkillsDirs: func(r string) []serve.SkillsDir {
-			if r == root {
-				return serve.SkillsDirsOf(f.skillDirs(r), opts.SkillsDir)
-			}
-			return serve.SkillsDirsOf(f.skillDirs(r), "")
-		},
-		Rules: func(r string) evolve.Rules {
-			return evolveRules(f.Config(r).Evolution)
-		},
-		Runs: func(r string) ([]runrec.Run, error) {
-			st, err := runrec.OpenStore(f.runJournal(r))
-			if err != nil {
-				return nil, err
-			}
-			defer st.Close()
-			return st.Runs(runrec.Filter{})
-		},
-		// The same path as `memhook verdict RUN_ID good|bad`: the run must
-		// exist and the skill's proposal is refreshed.
-		Verdict: func(r, run, verdict string) error {
-			return f.giveVerdict(f.runJournal(r), r, run, verdict, "", "person", f.Now())
-		},
-		OpenBox: f.openBox,
-		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
-			// `memhook search --scope project` (or projects): the indexes
-			// caught up within the budget, then searched.
-			s, err := f.memoryRoots(q.Root, "", string(search.Scope(q.Scope)))
-			if err != nil {
-				return nil, err
-			}
-			return s.memory.Query(ctx, q.Text, q.Limit, f.Now(), nil)
-		},
-		Rollup: func() *rollup.Report { return rollup.Collect(f.rollupOptions(f.Now())) },
-	})
+	so := opts.ServerOptions(root, opts.SkillsDir)
+	so.Addr, so.Limits = opts.Addr, opts.Limits
+	return serve.New(so)
 }
 
 // checkServeAddr validates --addr: host:port, and on loopback unless the
@@ -142,7 +100,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 	} else {
 		opts.Addr = ln.Addr().String()
 	}
-	srv, err := opts.NewServer(opts)
+	srv, err := newServer(opts)
 	if err != nil {
 		ln.Close()
 		return err
@@ -153,11 +111,8 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 
 // ServeWith runs `memhook serve` with opts until ctx ends; tests pass a
 // listener on a free port.
-func ServeWith(ctx context.Context, sys System, opts ServeOptions) error {
-	if sys.Now == nil {
-		sys.Now = time.Now
-	}
-	opts.Factory = &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+func ServeWith(ctx context.Context, sys factory.System, opts ServeOptions) error {
+	opts.Factory = factory.New(sys)
 	return serveRun(ctx, &opts)
 }
 
@@ -168,7 +123,7 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 	if err := checkServeAddr(opts); err != nil {
 		return err
 	}
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 )
@@ -33,7 +34,7 @@ func TestServeBackgroundFindsRunningServer(t *testing.T) {
 	done := make(chan error, 1)
 	var out bytes.Buffer
 	go func() {
-		done <- ServeWith(ctx, System{Out: &out, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+		done <- ServeWith(ctx, factory.System{Out: &out, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
 			ServeOptions{Project: proj, Listener: ln})
 	}()
 	defer func() { cancel(); <-done }()
@@ -83,7 +84,7 @@ func TestServeBackgroundInAnotherProject(t *testing.T) {
 	done := make(chan error, 1)
 	var out bytes.Buffer
 	go func() {
-		done <- ServeWith(ctx, System{Out: &out, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+		done <- ServeWith(ctx, factory.System{Out: &out, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
 			ServeOptions{Project: a, Listener: ln})
 	}()
 	defer func() { cancel(); <-done }()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
@@ -12,7 +13,7 @@ import (
 
 // SkillOptions are the inputs of `memhook skill log|diff|revert`.
 type SkillOptions struct {
-	*Factory
+	*factory.Factory
 	Action    string
 	Name      string
 	SkillsDir string
@@ -24,7 +25,7 @@ type SkillOptions struct {
 	ID        string // candidate: its id
 }
 
-func newCmdSkill(f *Factory) *cobra.Command {
+func newCmdSkill(f *factory.Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "skill",
 		Short: "Log, diff and revert a skill's versions (every edit is a commit)",
@@ -63,15 +64,15 @@ func (o *SkillOptions) find() (skill.Ref, error) {
 	if o.SkillsDir != "" {
 		dirs = []string{o.SkillsDir}
 	} else {
-		root, err := o.projectRoot(o.Project)
+		root, err := o.ProjectRoot(o.Project)
 		if err != nil {
 			return skill.Ref{}, err
 		}
-		dirs = o.skillDirs(root)
+		dirs = o.SkillDirs(root)
 	}
 	ref, err := skill.Find(dirs, o.Name)
 	if err != nil {
-		return ref, withHint(err, "name the skills folder with --skills-dir")
+		return ref, factory.WithHint(err, "name the skills folder with --skills-dir")
 	}
 	return ref, nil
 }
@@ -135,7 +136,7 @@ func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
 	}
 	root := ""
 	if opts.SkillsDir == "" {
-		if root, err = opts.projectRoot(opts.Project); err != nil {
+		if root, err = opts.ProjectRoot(opts.Project); err != nil {
 			return err
 		}
 	}

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/slash"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +18,7 @@ import (
 // therefore put $ARGUMENTS in a quoted here-document (which the shell
 // never expands) and memhook splits the words itself: quotes group, a
 // backslash escapes, nothing is ever expanded or run.
-func newCmdSlash(f *Factory) *cobra.Command {
+func newCmdSlash(f *factory.Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "slash [--state-dir DIR] [--text] COMMAND... < ARGUMENTS",
 		Short: "Run a memhook command with the arguments of a slash command read from stdin",
@@ -47,7 +46,7 @@ which Claude Code substitutes into a command's text but does not export).`,
 // slashRun runs the command and always exits 0 with what happened on
 // stdout: Claude Code drops a slash command whose shell line fails, and
 // the model should see the error and its hint instead.
-func slashRun(f *Factory, args []string) error {
+func slashRun(f *factory.Factory, args []string) error {
 	o, err := slash.ParseArgs(args)
 	if err != nil {
 		return usageErr(err, "e.g. memhook slash --state-dir DIR org ingest <<'EOF'")
@@ -55,9 +54,7 @@ func slashRun(f *Factory, args []string) error {
 	// An empty --state-dir is Claude Code without a plugin data dir (a
 	// user-level command): the terminal's state dir applies.
 	if o.StateDir != "" {
-		f.Paths.State = filepath.Clean(o.StateDir)
-		f.Paths.StateWhy = "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)"
-		safefs.SetRoots(f.Paths.Home, f.Paths.State)
+		f.UseStateDir(o.StateDir, "--state-dir (the plugin's CLAUDE_PLUGIN_DATA, given by the slash command)")
 	}
 	data, err := slash.Read(f.In)
 	if err != nil {
@@ -79,7 +76,7 @@ func slashRun(f *Factory, args []string) error {
 }
 
 // slashReport prints err the way Main does, plus the exit status, on stdout.
-func slashReport(f *Factory, err error) error {
+func slashReport(f *factory.Factory, err error) error {
 	if err != nil {
 		fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", printError(f.Out, err))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 	"github.com/spf13/cobra"
 )
@@ -34,7 +35,7 @@ func TestSlashCommands(t *testing.T) {
 	const mh = `"${CLAUDE_PLUGIN_ROOT}/scripts/memhook"`
 	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) ` + regexp.QuoteMeta(slashHeredoc) + `\n(\$ARGUMENTS\n)?` + "```\n")
 	call := regexp.MustCompile(`scripts/memhook" ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
-	root := newRootCmd(&Factory{})
+	root := newRootCmd(&factory.Factory{})
 	for _, words := range [][]string{{"nosuch", ""}, {"org", "nosuch"}} {
 		if commandExists(root, words) {
 			t.Fatalf("commandExists(%q) = true for a command that does not exist", words)

@@ -4,17 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 
 // VerdictOptions are the inputs of `memhook verdict`.
 type VerdictOptions struct {
-	*Factory
+	*factory.Factory
 	Run, Verdict, Note, Project, Source string
 }
 
-func newCmdVerdict(f *Factory) *cobra.Command {
+func newCmdVerdict(f *factory.Factory) *cobra.Command {
 	opts := &VerdictOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "verdict RUN_ID good|bad [WHY...]",
@@ -52,12 +53,12 @@ func verdictRun(opts *VerdictOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
 	v, _ := runrec.ParseVerdict(opts.Verdict) // checked by validate
-	if err := opts.giveVerdict(opts.runJournal(root), root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
+	if err := opts.GiveVerdict(root, opts.Run, v, opts.Note, opts.Source, opts.Now()); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.Out, "verdict %s recorded for run %s\n", v, opts.Run)
@@ -66,14 +67,14 @@ func verdictRun(opts *VerdictOptions) error {
 
 // RunsOptions are the inputs of `memhook runs`.
 type RunsOptions struct {
-	*Factory
+	*factory.Factory
 	Project string
 	Kind    string
 	Limit   int
 	JSON    bool
 }
 
-func newCmdRuns(f *Factory) *cobra.Command {
+func newCmdRuns(f *factory.Factory) *cobra.Command {
 	opts := &RunsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "runs",
@@ -105,11 +106,11 @@ func runsRun(opts *RunsOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	root, err := opts.projectRoot(opts.Project)
+	root, err := opts.ProjectRoot(opts.Project)
 	if err != nil {
 		return err
 	}
-	st, err := runrec.OpenStore(opts.runJournal(root))
+	st, err := opts.OpenRuns(root)
 	if err != nil {
 		return err
 	}

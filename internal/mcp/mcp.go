@@ -32,7 +32,7 @@ import (
 )
 
 // Backend is the project's memory behind the tools, built by the
-// composition root (internal/cli) from the same parts as the commands.
+// composition root (internal/factory) from the same parts as the commands.
 // Its methods are called one at a time.
 type Backend interface {
 	// Memory is the searchable memory of scope, with the current settings.

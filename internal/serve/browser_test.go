@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/cli"
+	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
@@ -33,7 +34,7 @@ type memory struct {
 func memhook(t *testing.T, env map[string]string, args ...string) string {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := cli.Main(args, cli.System{In: strings.NewReader(""), Out: &out, Err: &errb,
+	code := cli.Main(args, factory.System{In: strings.NewReader(""), Out: &out, Err: &errb,
 		Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }, Now: time.Now})
 	if code != 0 {
 		t.Fatalf("memhook %v: exit %d\n%s%s", args, code, out.String(), errb.String())
@@ -139,7 +140,7 @@ func (m *memory) startWith(t *testing.T, limits serve.Limits) {
 	done := make(chan error, 1)
 	var errb bytes.Buffer
 	go func() {
-		done <- cli.ServeWith(ctx, cli.System{Out: &bytes.Buffer{}, Err: &errb, Getenv: func(k string) string { return m.env[k] },
+		done <- cli.ServeWith(ctx, factory.System{Out: &bytes.Buffer{}, Err: &errb, Getenv: func(k string) string { return m.env[k] },
 			Environ: func() []string { return nil }, Now: time.Now}, cli.ServeOptions{Project: m.root, Listener: ln, Limits: limits})
 	}()
 	t.Cleanup(func() {

@@ -1,4 +1,4 @@
-package cli
+package factory
 
 import (
 	"os"
@@ -8,8 +8,8 @@ import (
 )
 
 // The checkout holding this memhook wins over CLAUDE_PLUGIN_ROOT, for
-// doctor's version check (it is given pluginRoot) as for evolve and the
-// commands: all ask pluginRoot, so they cannot disagree on which
+// doctor's version check (it is given PluginRoot) as for evolve and the
+// commands: all ask PluginRoot, so they cannot disagree on which
 // checkout runs.
 func TestPluginRootHasOnePrecedence(t *testing.T) {
 	write := func(p, s string) {
@@ -27,25 +27,30 @@ func TestPluginRootHasOnePrecedence(t *testing.T) {
 	write(filepath.Join(other, ".claude-plugin", "plugin.json"), `{"name":"cerebro","version":"8.8.8"}`)
 	env := map[string]string{"CLAUDE_PLUGIN_ROOT": other}
 	f := &Factory{System: System{Getenv: func(k string) string { return env[k] }, Executable: filepath.Join(own, "bin", "memhook")}}
-	if got := f.pluginRoot(); got != own {
-		t.Fatalf("pluginRoot = %q, want the memhook's own checkout %q", got, own)
+	if got := f.PluginRoot(); got != own {
+		t.Fatalf("PluginRoot = %q, want the memhook's own checkout %q", got, own)
 	}
 
 	// Without a manifest beside the binary, the environment's checkout.
 	f.Executable = filepath.Join(t.TempDir(), "bin", "memhook")
 	write(f.Executable, "")
-	if got := f.pluginRoot(); got != other {
-		t.Fatalf("pluginRoot = %q, want CLAUDE_PLUGIN_ROOT %q", got, other)
+	if got := f.PluginRoot(); got != other {
+		t.Fatalf("PluginRoot = %q, want CLAUDE_PLUGIN_ROOT %q", got, other)
 	}
 }
 
-// TestOneOwnerOfThePluginRoot fails when a second place works out the
-// plugin's folder from CLAUDE_PLUGIN_ROOT itself. checkPluginCopy reads
-// it for another question: which copy Claude Code runs the hooks from.
+// TestOneOwnerOfThePluginRoot fails when a second place among the front
+// ends' composition (this package and cli) works out the plugin's folder
+// from CLAUDE_PLUGIN_ROOT itself. doctor's checkPluginCopy reads it for
+// another question: which copy Claude Code runs the hooks from.
 func TestOneOwnerOfThePluginRoot(t *testing.T) {
-	files, _ := filepath.Glob("*.go")
-	allowed := map[string]int{"skill_files.go": 1}
-	for _, p := range files {
+	own, _ := filepath.Glob("*.go")
+	cli, _ := filepath.Glob(filepath.Join("..", "cli", "*.go"))
+	if len(cli) == 0 {
+		t.Fatal("no files of internal/cli found beside this package")
+	}
+	allowed := map[string]int{"skills.go": 1}
+	for _, p := range append(own, cli...) {
 		if strings.HasSuffix(p, "_test.go") {
 			continue
 		}
@@ -54,7 +59,7 @@ func TestOneOwnerOfThePluginRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 		if n := strings.Count(string(b), `Getenv("CLAUDE_PLUGIN_ROOT")`); n > allowed[p] {
-			t.Errorf("%s reads CLAUDE_PLUGIN_ROOT %d times; ask f.pluginRoot()", p, n)
+			t.Errorf("%s reads CLAUDE_PLUGIN_ROOT %d times; ask f.PluginRoot()", p, n)
 		}
 	}
 }

@@ -1,0 +1,117 @@
+// Package factory is how a front end — the CLI, the MCP server, the web
+// app — opens a project's memory with its effective settings through one
+// value: a [Factory] holds what the process takes from the outside world
+// ([System]), the resolved paths and the settings of each project root it
+// has loaded, and its methods turn a directory into an opened domain value
+// (the black box, the long-term store, the searchable memory, the skills,
+// the short-term memory) the same way for every front end.
+//
+// A front end builds one with [New] (the real process: [OS]) and asks it:
+//
+//	f := factory.New(factory.OS())
+//	s, root, err := f.LongStore(dir)
+//
+// It prints nothing but warnings, on the System's Err; what a command
+// shows is its front end's business. Errors may carry a hint for the
+// person (a Hint() string method), which the front end prints.
+package factory
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/mattn/go-isatty"
+)
+
+// System is everything an invocation takes from the outside world.
+type System struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	// Environ is the whole environment, for child processes cerebro starts.
+	Environ func() []string
+	Now     func() time.Time
+	// Terminal reports whether stderr is a terminal: progress is shown only
+	// there.
+	Terminal bool
+	// Executable is the path of the running memhook, for commands that
+	// start memhook again in the background or write it into a scheduler.
+	Executable string
+}
+
+// OS returns the real process's streams, environment and clock.
+func OS() System {
+	exe, _ := os.Executable()
+	return System{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Getenv:     os.Getenv,
+		Environ:    os.Environ,
+		Now:        time.Now,
+		Terminal:   isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
+		Executable: exe,
+	}
+}
+
+// Factory hands front ends what they need, built lazily so that a hook
+// pays only for what it uses.
+type Factory struct {
+	System
+	Paths   config.Paths
+	configs map[string]*config.Effective // loaded once per project root and run
+}
+
+// New is the factory of sys, its paths resolved from sys's environment.
+// What sys leaves nil is neutral: no environment, the wall clock.
+func New(sys System) *Factory {
+	if sys.Getenv == nil {
+		sys.Getenv = func(string) string { return "" }
+	}
+	if sys.Environ == nil {
+		sys.Environ = func() []string { return nil }
+	}
+	if sys.Now == nil {
+		sys.Now = time.Now
+	}
+	return &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+}
+
+// Config loads the effective configuration for a project root ("" for none).
+// It cannot fail: what a file holds wrongly is a warning on the result.
+// A run loads it once per root: a hook's framework and its handler share it.
+func (f *Factory) Config(projectRoot string) *config.Effective {
+	if eff, ok := f.configs[projectRoot]; ok {
+		return eff
+	}
+	eff := config.Load(f.Getenv, projectRoot)
+	if f.configs == nil {
+		f.configs = map[string]*config.Effective{}
+	}
+	f.configs[projectRoot] = eff
+	return eff
+}
+
+// Warn prints a warning on stderr.
+func (f *Factory) Warn(msg string) { fmt.Fprintf(f.Err, "memhook: warning: %s\n", msg) }
+
+// hintError is an error that says what the person can do about it.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string { return e.err.Error() }
+func (e *hintError) Unwrap() error { return e.err }
+func (e *hintError) Hint() string  { return e.hint }
+
+// WithHint attaches a hint to err for the person at the terminal; nil
+// stays nil. Every front end prints it beside the error.
+func WithHint(err error, hint string) error {
+	if err == nil {
+		return nil
+	}
+	return &hintError{err: err, hint: hint}
+}

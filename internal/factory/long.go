@@ -1,0 +1,84 @@
+package factory
+
+import (
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
+	"github.com/cerebro-mem/cerebro/internal/org/rollup"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
+)
+
+// LongStore opens the long-term memory of the project around dir, with
+// that project's limits; it returns the project's root too.
+func (f *Factory) LongStore(dir string) (*longterm.Store, string, error) {
+	root, err := f.ProjectRoot(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	s := longterm.New(root)
+	s.GitUser = f.GitUser()
+	s.NoteBytes, s.IngestBytes = f.NoteBytes(root), f.Limits(root).IngestBytes
+	return s, root, nil
+}
+
+// LongChange opens the long-term memory of the project around dir and
+// runs fn on it, with the project's settings, as one change committed as
+// action (MemoryCommit). It returns the store for the report.
+func (f *Factory) LongChange(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error) {
+	s, root, err := f.LongStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return s, f.MemoryCommit(s, root, action, func() error { return fn(s, f.Config(root)) })
+}
+
+// History opens the version history of a project's long-term memory as
+// long.git says.
+func (f *Factory) History(s *longterm.Store, root string) (*longterm.History, error) {
+	eff := f.Config(root)
+	return s.History(eff.Long.Git, f.Now())
+}
+
+// OpenHistory opens the version history of the long-term memory of the
+// project around dir (LongStore, then History).
+func (f *Factory) OpenHistory(dir string) (*longterm.History, error) {
+	s, root, err := f.LongStore(dir)
+	if err != nil {
+		return nil, err
+	}
+	return f.History(s, root)
+}
+
+// MemoryCommit runs fn and commits what it changed in the project's
+// long-term memory as one commit naming action (longterm.Store.Change).
+func (f *Factory) MemoryCommit(s *longterm.Store, root, action string, fn func() error) error {
+	return s.Change(f.Config(root).Long.Git, action, f.Now, f.Warn, fn)
+}
+
+// RollupOptions are the dashboard's inputs as the user's settings give
+// them, for the rollup command and the server's dashboard alike.
+func (f *Factory) RollupOptions(today time.Time) rollup.Options {
+	eff := f.Config("")
+	return rollup.Options{Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: today,
+		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes}
+}
+
+// NightBatch is the night pass over roots as each project's and the
+// user's settings give it: every project its own options, one budget
+// shared by the batch. The caller says where the batch prints.
+func (f *Factory) NightBatch(roots []string, now time.Time, dryRun bool) night.Batch {
+	user := f.Config("")
+	return night.Batch{Roots: roots, Now: now, Clock: f.Now, DryRun: dryRun, DeskDir: f.Paths.DeskShortDir(), Options: f.night,
+		Budget: night.SharedBudget(f.Paths.DeskShortDir(), f.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, dryRun)}
+}
+
+// night is one project's night by its own settings.
+func (f *Factory) night(root string) (night.Options, error) {
+	eff := f.Config(root)
+	store := longterm.New(root)
+	store.GitUser = f.GitUser()
+	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
+	return night.OptionsFor(eff, store, f.Environ(), shortterm.PromptGuard(eff), f.Err)
+}

@@ -1,0 +1,57 @@
+package factory
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// One process that loads several projects' settings before it reads any
+// (a search across projects, the MCP server, evolve --all) reads each
+// project's files with that project's limit, whatever the order: with the
+// limit a package variable, apollo read with zeus's, loaded last.
+func TestLimitsDoNotFollowTheLastProjectLoaded(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro"),
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+	apollo, zeus := filepath.Join(home, "work", "apollo"), filepath.Join(home, "work", "zeus")
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := "---\ntype: topic\ndescription: the release calendar\n---\n\n# Calendar\n\n" + strings.Repeat("A train leaves every Friday.\n", 4000)
+	for _, root := range []string{apollo, zeus} {
+		if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(filepath.Join(root, ".claude", "memory_long", "wiki", "Calendar.md"), big)
+	}
+	// 64 KiB, the least a setting may be; zeus keeps the default 8 MiB.
+	write(filepath.Join(apollo, ".claude", "cerebro.toml"), "[limits]\nnote_bytes = 65536\n")
+
+	f := New(System{Getenv: func(k string) string { return env[k] }})
+	for _, order := range [][]string{{apollo, zeus}, {zeus, apollo}} {
+		for _, root := range order {
+			f.Config(root)
+		}
+		for root, want := range map[string]bool{apollo: false, zeus: true} {
+			s, _, err := f.LongStore(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := s.LoadVault()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.Resolve("Calendar", "") != nil; got != want {
+				t.Errorf("loaded %v: %s read its 116 KB page: %v, want %v", order, filepath.Base(root), got, want)
+			}
+		}
+	}
+}

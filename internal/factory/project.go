@@ -1,0 +1,116 @@
+package factory
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
+	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// RepairHint is what the person does about a registry that cannot be read.
+const RepairHint = "run `memhook registry repair`: it moves the broken file aside to registry.json.corrupt-<time> and starts a new one"
+
+// ProjectRoot maps a directory given on the command line or by a hook to
+// its project. Anything under the desk ($CEREBRO_HOME) is the desk itself,
+// even when the desk sits inside another repository.
+func (f *Factory) ProjectRoot(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	root, err := project.RootFor(dir, f.Paths.Home)
+	if err != nil {
+		return "", WithHint(fmt.Errorf("find project: %w", err), "pass --project with an existing directory")
+	}
+	return root, nil
+}
+
+// ProjectRoots is the one project a command runs for, or with all every
+// project the desk's registry lists.
+func (f *Factory) ProjectRoots(cmdName string, all bool, dir string) ([]string, error) {
+	if !all {
+		root, err := f.ProjectRoot(dir)
+		if err != nil {
+			return nil, err
+		}
+		return []string{root}, nil
+	}
+	reg, err := registry.Read(f.Paths.Registry())
+	if err != nil {
+		return nil, WithHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
+	}
+	return reg.Roots(), nil
+}
+
+// UseHome makes home, when given, the desk of this run. A desk named on
+// the command line must exist: a mistyped --home would otherwise get a
+// fresh, empty desk tree. what names the command for the error.
+func (f *Factory) UseHome(home, what string) error {
+	if home == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(home)
+	if err != nil {
+		return fmt.Errorf("%s: resolve --home: %w", what, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return WithHint(fmt.Errorf("%s: desk %s is not a folder", what, abs), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
+	}
+	f.Paths.Home = abs
+	return nil
+}
+
+// UserRemote returns the user's value of key (long.remote or org.remote):
+// where memory is sent is the person's choice alone, and one user setting
+// serves every project ({project}). A project file that names a remote is
+// dropped by config.Policy and named by doctor with every other such key.
+func (f *Factory) UserRemote(key string) string {
+	user := f.Config("")
+	val := user.Long.Remote
+	if key == "org.remote" {
+		val = user.Org.Remote
+	}
+	return strings.TrimSpace(val)
+}
+
+// GitUser is where git keeps the user's settings (the global excludes
+// count in every history cerebro commits).
+func (f *Factory) GitUser() gitrepo.UserDirs { return gitrepo.UserDirsOf(f.Getenv) }
+
+// Limits are the limits.* settings of the project at root ("" for the
+// desk's own settings), for the reads of that project's files: each
+// project of a night --all or flush --pending keeps its own, as no limit
+// lives in a package variable. Settings that cannot be loaded give the
+// defaults; the command that needs them reports the error where it loads
+// them.
+func (f *Factory) Limits(root string) config.Limits {
+	eff := f.Config(root)
+	return eff.Limits
+}
+
+// NoteBytes is the limits.note_bytes of the project at root.
+func (f *Factory) NoteBytes(root string) int64 { return f.Limits(root).NoteBytes }
+
+// WithLimits gives an opened org vault the desk's limits.
+func (f *Factory) WithLimits(v *orgvault.Vault, err error) (*orgvault.Vault, error) {
+	if v != nil {
+		l := f.Limits("")
+		v.NoteBytes = l.NoteBytes
+		v.Repo().BoundFiles(l.IngestBytes)
+	}
+	return v, err
+}
+
+// UseStateDir makes dir the state dir of this run, why saying where it
+// came from (doctor shows it); every write stays inside the desk and it.
+func (f *Factory) UseStateDir(dir, why string) {
+	f.Paths.State = filepath.Clean(dir)
+	f.Paths.StateWhy = why
+	safefs.SetRoots(f.Paths.Home, f.Paths.State)
+}

@@ -1,0 +1,45 @@
+package factory
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+
+	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/spawn"
+)
+
+// CrashEnv names a flush point ("after-read", "after-distill",
+// "after-intent", "after-append", "after-commit", "after-forget") at which memhook exits
+// abruptly, for the kill tests. Never set it outside tests.
+const CrashEnv = "CEREBRO_TEST_CRASH"
+
+// ShortTerm is the short-term memory as this process reaches it, logging
+// to log.
+func (f *Factory) ShortTerm(log *runlog.Log) *shortterm.Memory {
+	return &shortterm.Memory{
+		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(), Desk: f.Paths.Home,
+		Config: f.Config, Now: f.Now, Log: log,
+		Spawn: f.SpawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
+	}
+}
+
+// AutoRecall is the memory block auto-recall adds to prompt in the
+// project at root (search.AutoRecallPrompt), "" when nothing fits.
+func (f *Factory) AutoRecall(ctx context.Context, root, prompt string) (string, error) {
+	setup := search.MemorySetup{Project: root, Config: f.Config(root), IndexDir: f.Paths.Indexes(), Desk: f.Paths.Home, Getenv: f.Getenv}
+	return search.AutoRecallPrompt(ctx, setup, prompt, f.Now())
+}
+
+// SpawnMemhook starts this memhook again in dir with args, detached, and
+// lets it go.
+func (f *Factory) SpawnMemhook(dir string, args []string) (int, error) {
+	if f.Executable == "" {
+		return 0, errors.New("the memhook executable is unknown")
+	}
+	cmd := exec.Command(f.Executable, args...)
+	cmd.Dir = dir
+	return spawn.Start(cmd)
+}
