@@ -17,18 +17,29 @@ func stdinIsTerminal(in io.Reader) bool {
 }
 
 // personOnly refuses an action only a person may confirm wherever a model
-// may be the one typing: inside Claude Code (CLAUDECODE is set in the
-// shells it starts), inside cerebro's own claude -p, or without a
-// terminal on stdin. what names the command for the error.
+// may be the one typing: where notModel refuses, or without a terminal on
+// stdin. what names the command for the error.
 func personOnly(f *factory.Factory, what string, terminal bool) error {
-	hint := "run it yourself, in a terminal outside Claude Code"
-	switch {
-	case f.Getenv("CLAUDECODE") != "":
-		return factory.WithHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), hint)
-	case f.Nested():
-		return factory.WithHint(errors.New(what+": refused inside a nested model call"), hint)
-	case !terminal:
-		return factory.WithHint(errors.New(what+": refused without a terminal: a person must confirm"), hint)
+	if err := notModel(f, what); err != nil {
+		return err
+	}
+	if !terminal {
+		return factory.WithHint(errors.New(what+": refused without a terminal: a person must confirm"), personHint)
 	}
 	return nil
 }
+
+// notModel refuses an action no model may take: inside Claude Code
+// (CLAUDECODE is set in the shells it starts) or inside cerebro's own
+// claude -p.
+func notModel(f *factory.Factory, what string) error {
+	switch {
+	case f.Getenv("CLAUDECODE") != "":
+		return factory.WithHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), personHint)
+	case f.Nested():
+		return factory.WithHint(errors.New(what+": refused inside a nested model call"), personHint)
+	}
+	return nil
+}
+
+const personHint = "run it yourself, in a terminal outside Claude Code"

@@ -3,11 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/spf13/cobra"
@@ -118,43 +115,35 @@ func evolveRun(opts *EvolveOptions) error {
 		}
 		return show(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func() { evolve.WriteDecisions(opts.Out, ds) })
 	}
-	return opts.decideRun(p)
+	return opts.decideRun(root)
 }
 
-func (opts *EvolveOptions) decideRun(p evolve.Project) error {
-	rules := factory.EvolveRules(opts.Config(p.Root).Evolution)
-	items, err := p.Decide(rules, opts.Now(), opts.DryRun)
+func (opts *EvolveOptions) decideRun(root string) error {
+	d, err := opts.Decide(root, opts.Now(), opts.DryRun)
 	if err != nil {
 		return err
 	}
-	return show(opts.Out, opts.JSON, map[string]any{"decisions": items, "dry_run": opts.DryRun, "rules": rules}, func() { evolve.WriteItems(opts.Out, items, opts.DryRun) })
+	return opts.showDecided(d)
 }
 
-// decideAll decides the candidates of every registered project; a project
-// that fails is reported and the next one still runs.
+func (opts *EvolveOptions) showDecided(d factory.Decided) error {
+	return show(opts.Out, opts.JSON, map[string]any{"decisions": d.Items, "dry_run": opts.DryRun, "rules": d.Rules}, func() { evolve.WriteItems(opts.Out, d.Items, opts.DryRun) })
+}
+
+// decideAll decides the candidates of every registered project, on the
+// desk --home names when given (it must exist, as for every --home).
 func (opts *EvolveOptions) decideAll() error {
-	if opts.Home != "" {
-		opts.Paths.Home = opts.Home
-	}
-	reg, err := registry.Read(opts.Paths.Registry())
-	if err != nil {
+	if err := opts.UseHome(opts.Home, "evolve"); err != nil {
 		return err
 	}
-	var failed []string
-	for _, p := range reg.Projects {
-		if st, err := os.Stat(p.Path); err != nil || !st.IsDir() {
-			continue // the rollup reports unreachable projects
+	return opts.DecideAll(opts.Now(), opts.DryRun, func(d factory.Decided) {
+		fmt.Fprintf(opts.Out, "%s (%s):\n", d.Name, d.Path)
+		if d.Err != nil {
+			fmt.Fprintf(opts.Out, "  error: %v\n", d.Err)
+		} else {
+			opts.showDecided(d)
 		}
-		fmt.Fprintf(opts.Out, "%s (%s):\n", p.Name, p.Path)
-		if err := opts.decideRun(opts.Skills(p.Path)); err != nil {
-			fmt.Fprintf(opts.Out, "  error: %v\n", err)
-			failed = append(failed, p.Name)
-		}
-	}
-	if len(failed) > 0 {
-		return fmt.Errorf("evolve: failed in %s", strings.Join(failed, ", "))
-	}
-	return nil
+	})
 }
 
 // shadowRun runs one pair for a recorded recall. It runs in the background

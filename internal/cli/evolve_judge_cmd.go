@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 )
@@ -12,8 +11,11 @@ import (
 // judgeRun shows the blind pairs to a person, or lists or judges one for a
 // script. A model that ran a pair never judges it.
 func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
-	if opts.Getenv("CLAUDECODE") != "" || opts.Getenv(claude.NestedEnv) != "" {
-		return factory.WithHint(errors.New("evolve judge: refused inside Claude Code: a blind pair is judged by a person, never by the model that ran it"), "run it in your own terminal")
+	// No terminal check (personOnly's): a person's script judges with
+	// --list and --pair. What matters is that no model, least of all the
+	// one that ran the pair, is the judge.
+	if err := notModel(opts.Factory, "evolve judge"); err != nil {
+		return err
 	}
 	if opts.Pair != "" {
 		err := p.JudgePair(opts.Pair, opts.Better, opts.Now())

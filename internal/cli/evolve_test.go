@@ -516,3 +516,28 @@ func TestJudgeBlindPairs(t *testing.T) {
 		t.Errorf("a judged pair is listed again:\n%s", out)
 	}
 }
+
+// A mistyped --home must not run the daily round on a fresh, empty desk:
+// evolve --all checks the desk exists, as every --home does.
+func TestEvolveAllRefusesAMissingDesk(t *testing.T) {
+	h := newEvolveEnv(t)
+	missing := filepath.Join(t.TempDir(), "no-such-desk")
+	out, e, code := run(t, h.env, "", "evolve", "--all", "--home", missing)
+	if code == 0 || !strings.Contains(e, "evolve: desk "+missing+" is not a folder") {
+		t.Fatalf("evolve --all --home missing: exit %d\n%s%s", code, e, out)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("the missing desk was created: %v", err)
+	}
+	// An existing desk is used: its registry, here one project.
+	desk := t.TempDir()
+	h.env["CEREBRO_HOME"] = desk
+	if _, e, code := run(t, h.env, "", "registry", "add", h.proj); code != 0 {
+		t.Fatal(e)
+	}
+	delete(h.env, "CEREBRO_HOME")
+	out, e, code = run(t, h.env, "", "evolve", "--all", "--home", desk)
+	if code != 0 || !strings.Contains(out, "("+h.proj+"):") {
+		t.Fatalf("evolve --all --home desk: exit %d\n%s%s", code, e, out)
+	}
+}
