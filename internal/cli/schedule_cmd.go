@@ -80,75 +80,57 @@ func scheduleRun(opts *ScheduleOptions) error {
 	if opts.OS != "" {
 		goos = opts.OS
 	}
-	e, err := schedule.UserEntry(opts.Getenv, goos)
-	if errors.Is(err, schedule.ErrNoHome) {
-		return factory.WithHint(err, "set HOME")
-	}
-	if err != nil {
-		return err
-	}
-	switch opts.Action {
-	case "status":
+	if opts.Action == "status" {
+		e, err := schedule.UserEntry(opts.Getenv, goos)
+		if err != nil {
+			return scheduleHint(err)
+		}
 		if opts.JSON {
 			return writeDeskJSON(opts.Out, map[string]any{"entries": e.Statuses()})
 		}
 		schedule.WriteStatuses(opts.Out, e.Statuses())
 		return nil
-	case "install":
-		exe, err := schedule.Executable(opts.Executable)
-		if errors.Is(err, schedule.ErrNoExecutable) {
-			return factory.WithHint(err, "run the installed binary (bin/memhook) rather than `go run`")
-		}
-		if err != nil {
-			return err
-		}
-		hour, minute, err := schedule.Clock(opts.At, opts.Config(""))
-		if err != nil {
-			return factory.WithHint(err, "for example --at 07:30")
-		}
-		plan, err := e.Install(exe, opts.Paths.Home, hour, minute, !opts.DryRun)
-		if err != nil {
-			return err
-		}
-		if opts.DryRun {
+	}
+	c, err := schedule.Prepare(schedule.Request{Install: opts.Action == "install", GOOS: goos, Getenv: opts.Getenv,
+		Executable: opts.Executable, At: opts.At, Settings: opts.Config(""), Home: opts.Paths.Home, DryRun: opts.DryRun})
+	if err != nil {
+		return scheduleHint(err)
+	}
+	if opts.DryRun {
+		if opts.Action == "install" {
 			fmt.Fprint(opts.Out, schedule.DescribeJobs()+"\n")
 		}
-		return applySchedule(opts, e.Ex, plan, e.Installed(hour, minute))
-	case "remove":
-		return applySchedule(opts, e.Ex, e.Remove(), "removed the daily entry")
-	}
-	return fmt.Errorf("schedule: unknown action %q", opts.Action)
-}
-
-func applySchedule(opts *ScheduleOptions, ex *schedule.Executor, plan schedule.Plan, done string) error {
-	if opts.DryRun {
-		fmt.Fprintf(opts.Out, "dry run: nothing is changed. %s would do:\n\n%s", opts.Action, plan.Describe())
+		fmt.Fprintf(opts.Out, "dry run: nothing is changed. %s would do:\n\n%s", opts.Action, c.Plan.Describe())
 		return nil
 	}
-	if err := ex.Apply(plan); err != nil {
+	if err := c.Apply(); err != nil {
 		return factory.WithHint(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
 	}
-	fmt.Fprintln(opts.Out, done)
+	fmt.Fprintln(opts.Out, c.Done)
 	return nil
 }
 
-// scheduleJobs runs every daily job in order, each as its own memhook
-// command with the desk passed on; one failing job does not stop the
-// next, and the run fails when any did.
-func scheduleJobs(opts *ScheduleOptions) error {
-	var failed []string
-	for _, j := range schedule.Jobs {
-		args := append([]string{}, j.Args...)
-		if opts.Home != "" {
-			args = append(args, "--home", opts.Home)
-		}
-		if err := runAgain(opts.Factory, args); err != nil {
-			failed = append(failed, j.Name)
-			fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
-		}
+// scheduleHint says what the person can do about a schedule error.
+func scheduleHint(err error) error {
+	switch {
+	case errors.Is(err, schedule.ErrNoHome):
+		return factory.WithHint(err, "set HOME")
+	case errors.Is(err, schedule.ErrNoExecutable):
+		return factory.WithHint(err, "run the installed binary (bin/memhook) rather than `go run`")
+	case errors.Is(err, schedule.ErrBadClock):
+		return factory.WithHint(err, "for example --at 07:30")
 	}
-	if len(failed) > 0 {
+	return err
+}
+
+// scheduleJobs runs the daily jobs as the scheduler does, each as its own
+// memhook command; the run fails when any did.
+func scheduleJobs(opts *ScheduleOptions) error {
+	err := schedule.RunJobs(opts.Home, func(args []string) error { return runAgain(opts.Factory, args) }, func(j schedule.Job, err error) {
+		fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
+	})
+	if errors.Is(err, schedule.ErrJobsFailed) {
 		return &exitError{code: 1}
 	}
-	return nil
+	return err
 }
