@@ -59,24 +59,6 @@ else $CLAUDE_PLUGIN_ROOT/skills.`,
 	})
 }
 
-func (o *SkillOptions) find() (skill.Ref, error) {
-	var dirs []string
-	if o.SkillsDir != "" {
-		dirs = []string{o.SkillsDir}
-	} else {
-		root, err := o.ProjectRoot(o.Project)
-		if err != nil {
-			return skill.Ref{}, err
-		}
-		dirs = o.SkillDirs(root)
-	}
-	ref, err := skill.Find(dirs, o.Name)
-	if err != nil {
-		return ref, factory.WithHint(err, "name the skills folder with --skills-dir")
-	}
-	return ref, nil
-}
-
 // validate checks the flags before the skill is looked up.
 func (opts *SkillOptions) validate() error {
 	return checkMinFlag("skill "+opts.Action, "limit", opts.Limit, 0)
@@ -86,23 +68,19 @@ func skillRun(opts *SkillOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
 	}
-	ref, err := opts.find()
+	ref, root, err := opts.FindSkill(opts.SkillsDir, opts.Project, opts.Name)
 	if err != nil {
 		return err
 	}
 	switch opts.Action {
 	case "candidate":
-		return skillCandidate(opts, ref)
+		return skillCandidate(opts, ref, root)
 	case "log":
 		log, err := skill.Log(ref, opts.Limit)
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, log, func() {
-			for _, c := range log {
-				fmt.Fprintf(opts.Out, "%.12s  %s  %s\n", c.Hash, c.When.Format("2006-01-02 15:04"), c.Message)
-			}
-		})
+		return show(opts.Out, opts.JSON, log, func() { skill.WriteLog(opts.Out, log) })
 	case "diff":
 		d, err := skill.Diff(ref, opts.Rev)
 		if err != nil {
@@ -118,27 +96,19 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, res, func() {
-			fmt.Fprintf(opts.Out, "skill %s reverted: commit %.12s in %s\n", res.Skill, res.Commit, res.Repo)
-		})
+		return show(opts.Out, opts.JSON, res, func() { res.WriteReverted(opts.Out) })
 	}
 }
 
 // skillCandidate writes a candidate beside the skill's evolving copy
-// (evolve.Propose).
-func skillCandidate(opts *SkillOptions, ref skill.Ref) error {
+// (evolve.Propose) of the project at root ("" with --skills-dir).
+func skillCandidate(opts *SkillOptions, ref skill.Ref, root string) error {
 	if opts.From == "" {
 		return usagef("memhook skill candidate NAME --from FILE", "skill candidate %s: --from is required", opts.Name)
 	}
 	text, err := evolve.ReadCandidateText(opts.From, opts.In)
 	if err != nil {
 		return fmt.Errorf("skill candidate %s: read %s: %w", opts.Name, opts.From, err)
-	}
-	root := ""
-	if opts.SkillsDir == "" {
-		if root, err = opts.ProjectRoot(opts.Project); err != nil {
-			return err
-		}
 	}
 	added, err := evolve.Propose(ref, root, opts.ID, text, opts.Now())
 	if err != nil {

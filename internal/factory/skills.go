@@ -15,6 +15,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 )
 
 // PluginRoot is the plugin's folder, the one owner of that answer
@@ -130,4 +131,21 @@ func (f *Factory) Nested() bool {
 // closes the store.
 func (f *Factory) OpenRuns(root string) (*runrec.Store, error) {
 	return runrec.OpenStore(f.RunJournal(root))
+}
+
+// FindSkill looks the skill name up in skillsDir when given, else in the
+// skills folders of the project holding dir ([Factory.SkillDirs]). root is
+// that project, "" when skillsDir named the folder.
+func (f *Factory) FindSkill(skillsDir, dir, name string) (ref skill.Ref, root string, err error) {
+	dirs := []string{skillsDir}
+	if skillsDir == "" {
+		if root, err = f.ProjectRoot(dir); err != nil {
+			return skill.Ref{}, "", err
+		}
+		dirs = f.SkillDirs(root)
+	}
+	if ref, err = skill.Find(dirs, name); err != nil {
+		return ref, root, WithHint(err, "name the skills folder with --skills-dir")
+	}
+	return ref, root, nil
 }

@@ -1,6 +1,7 @@
 package factory
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,5 +62,32 @@ func TestOneOwnerOfThePluginRoot(t *testing.T) {
 		if n := strings.Count(string(b), `Getenv("CLAUDE_PLUGIN_ROOT")`); n > allowed[p] {
 			t.Errorf("%s reads CLAUDE_PLUGIN_ROOT %d times; ask f.PluginRoot()", p, n)
 		}
+	}
+}
+
+// A skill is looked up in the folder named, else in the project's skills
+// folders; only the second names the project, which a candidate needs.
+func TestFindSkillInTheFolderNamedOrTheProject(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, ".claude", "skills", "use-memory"), filepath.Join(home, "mine", "mine")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro")}
+	f := New(System{Getenv: func(k string) string { return env[k] }})
+	ref, root, err := f.FindSkill("", proj, "use-memory")
+	if err != nil || root != proj || ref.Dir() != filepath.Join(proj, ".claude", "skills", "use-memory") {
+		t.Fatalf("in the project: %+v %q %v", ref, root, err)
+	}
+	ref, root, err = f.FindSkill(filepath.Join(home, "mine"), proj, "mine")
+	if err != nil || root != "" || ref.Name != "mine" {
+		t.Fatalf("in --skills-dir: %+v %q %v", ref, root, err)
+	}
+	_, _, err = f.FindSkill("", proj, "mine")
+	var h interface{ Hint() string }
+	if err == nil || !errors.As(err, &h) || !strings.Contains(h.Hint(), "--skills-dir") {
+		t.Fatalf("a skill the project lacks: %v", err)
 	}
 }
