@@ -3,13 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -60,34 +57,28 @@ func rollupRun(opts *RollupOptions) error {
 		return err
 	}
 	dir := opts.Paths.DeskShortDir()
-	dashboard := filepath.Join(dir, rollup.DashboardFile)
 	if opts.Print {
-		data, err := safefs.ReadNote(dashboard, 0)
-		if errors.Is(err, fs.ErrNotExist) {
-			return factory.WithHint(fmt.Errorf("print dashboard: %s does not exist yet", dashboard), "build it with `memhook rollup`")
+		data, err := rollup.ReadDashboard(dir)
+		if errors.Is(err, rollup.ErrNoDashboard) {
+			return factory.WithHint(err, "build it with `memhook rollup`")
 		}
 		if err != nil {
-			return fmt.Errorf("print dashboard: %w", err)
+			return err
 		}
 		_, err = opts.Out.Write(data)
-		return err
-	}
-	if err := orgvault.Ensure(opts.Paths.Home, opts.Now(), opts.Err); err != nil {
 		return err
 	}
 	today := opts.Now()
 	if opts.Date != "" {
 		today, _ = parseDateFlag("rollup", "now", opts.Date) // checked above
 	}
-	ro := opts.RollupOptions(today)
-	ro.WithGit = opts.WithGit
-	r, err := rollup.Build(dir, ro, opts.Now)
+	r, err := opts.Rollup(today, opts.WithGit)
 	if err != nil {
-		return factory.WithHint(err, "check that the desk folder "+dir+" is writable")
+		return err
 	}
 	for _, w := range r.RegistryProblems() {
 		opts.Warn(w)
 	}
-	fmt.Fprintln(opts.Out, r.Summary(dashboard))
+	fmt.Fprintln(opts.Out, r.Summary(filepath.Join(dir, rollup.DashboardFile)))
 	return nil
 }

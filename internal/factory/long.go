@@ -6,6 +6,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 )
@@ -63,6 +64,22 @@ func (f *Factory) RollupOptions(today time.Time) rollup.Options {
 	eff := f.Config("")
 	return rollup.Options{Registry: f.Paths.Registry(), Desk: f.Paths.Home, Today: today,
 		FreshDays: eff.Rollup.FreshDays, CompletedDays: eff.Rollup.CompletedDays, GitDays: eff.Rollup.GitDays, NoteBytes: eff.Limits.NoteBytes}
+}
+
+// Rollup rebuilds the desk's dashboard for today, laying out the org
+// vault first when it is missing (announced on Err) and reading every
+// registered project, with repository activity when withGit.
+func (f *Factory) Rollup(today time.Time, withGit bool) (*rollup.Report, error) {
+	if err := orgvault.Ensure(f.Paths.Home, f.Now(), f.Err); err != nil {
+		return nil, err
+	}
+	ro := f.RollupOptions(today)
+	ro.WithGit = withGit
+	r, err := rollup.Build(f.Paths.DeskShortDir(), ro, f.Now)
+	if err != nil {
+		return nil, WithHint(err, "check that the desk folder "+f.Paths.DeskShortDir()+" is writable")
+	}
+	return r, nil
 }
 
 // NightBatch is the night pass over roots as each project's and the

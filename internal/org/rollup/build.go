@@ -1,8 +1,13 @@
 package rollup
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Build is one run of `memhook rollup`: it collects the dashboard, writes
@@ -40,4 +45,20 @@ func (r *Report) RegistryProblems() []string {
 func (r *Report) Summary(dashboard string) string {
 	return fmt.Sprintf("rollup %s: %d active, %d paused, %d recently completed, %d diagnostics → %s",
 		r.Date, len(r.Active), len(r.Paused), len(r.Completed), len(r.Diagnostics), dashboard)
+}
+
+// ErrNoDashboard means the desk has no dashboard yet: no rollup has run.
+var ErrNoDashboard = errors.New("does not exist yet")
+
+// ReadDashboard is the dashboard last built in dir, unchanged.
+func ReadDashboard(dir string) ([]byte, error) {
+	path := filepath.Join(dir, DashboardFile)
+	data, err := safefs.ReadNote(path, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("print dashboard: %s %w", path, ErrNoDashboard)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("print dashboard: %w", err)
+	}
+	return data, nil
 }

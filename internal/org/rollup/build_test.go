@@ -1,6 +1,7 @@
 package rollup
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,5 +39,23 @@ func TestBuildWritesAndLogsEachRun(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "date="+r.Date) || !strings.Contains(lines[0], "duration_ms=1500") || !strings.Contains(lines[1], "problems=1") {
 		t.Errorf("rollup.log:\n%s", log)
+	}
+}
+
+// The dashboard is printed as the last run wrote it; before any run the
+// error says so in a way the front end can tell apart.
+func TestReadDashboardIsTheLastBuild(t *testing.T) {
+	p := plant(t)
+	dir := filepath.Dir(p.registry)
+	if _, err := ReadDashboard(dir); !errors.Is(err, ErrNoDashboard) || !strings.Contains(err.Error(), filepath.Join(dir, DashboardFile)+" does not exist yet") {
+		t.Fatalf("before a build: %v", err)
+	}
+	if _, err := Build(dir, p.opts(), time.Now); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDashboard(dir)
+	want, _ := os.ReadFile(filepath.Join(dir, DashboardFile))
+	if err != nil || len(want) == 0 || string(got) != string(want) {
+		t.Fatalf("after a build: %v\n%s", err, got)
 	}
 }
