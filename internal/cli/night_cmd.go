@@ -2,10 +2,9 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
 
@@ -71,27 +70,14 @@ func nightRun(opts *NightOptions) error {
 	now := opts.Now()
 	if opts.Date != "" {
 		d, _ := parseDateFlag("night", "now", opts.Date) // checked by validate
-		// The night of a date runs at its end: that date is "today".
-		now = d.Add(23*time.Hour + 59*time.Minute)
+		now = night.At(d)
 	}
 	roots, err := opts.ProjectRoots("night", opts.All, opts.Project)
 	if err != nil {
 		return err
 	}
-	quiet := opts.All && !opts.Terminal && !opts.JSON
 	b := opts.NightBatch(roots, now, opts.DryRun)
-	if opts.All && opts.Terminal {
-		b.Progress = opts.Err
-	}
-	if !opts.JSON {
-		b.Err = opts.Err
-	}
-	if !quiet {
-		b.Warn = opts.Err
-	}
-	if !opts.JSON && !quiet {
-		b.Out = opts.Out
-	}
+	b.PrintTo(opts.Out, opts.Err, opts.All, opts.Terminal, opts.JSON)
 	done := b.Run(context.Background())
 	if opts.JSON {
 		if opts.All {
@@ -100,13 +86,7 @@ func nightRun(opts *NightOptions) error {
 		return printObject(opts.Out, done.Reports[0], nil)
 	}
 	if done.Provider {
-		fmt.Fprintln(opts.Err, "memhook: error: night: the model provider failed; the unfinished days wait and the next night resumes at their saved step")
-		fmt.Fprintln(opts.Err, "memhook: hint: fix the provider (see the problem above and `memhook doctor`); keep .cerebro/night/cache/: deleting it loses the progress")
+		night.WriteProviderFailure(opts.Err)
 	}
-	if done.Failed > 0 || done.Provider {
-		// Every project has had its turn; the exit code tells the
-		// scheduler that some failed.
-		return &exitError{code: 1}
-	}
-	return nil
+	return exitIf(nil, done.Troubled())
 }

@@ -108,3 +108,40 @@ func writef(w io.Writer, format string, a ...any) {
 		fmt.Fprintf(w, format, a...)
 	}
 }
+
+// At is when the night of date runs: the date's last minute, so that the
+// date is "today" and never closed.
+func At(date time.Time) time.Time { return date.Add(23*time.Hour + 59*time.Minute) }
+
+// PrintTo sets where the batch prints for a front end writing to out and
+// errw. With json, out carries the reports alone (the caller prints
+// them) and errw the warnings. A batch over every project (all) off a
+// terminal — the daily job — prints nothing but its errors; on a
+// terminal it shows its progress.
+func (b *Batch) PrintTo(out, errw io.Writer, all, terminal, json bool) {
+	quiet := all && !terminal && !json
+	if all && terminal {
+		b.Progress = errw
+	}
+	if !json {
+		b.Err = errw
+	}
+	if !quiet {
+		b.Warn = errw
+	}
+	if !json && !quiet {
+		b.Out = out
+	}
+}
+
+// Troubled reports whether some project's night failed or the provider
+// did: every project has had its turn, and the exit code tells the
+// scheduler.
+func (o Outcome) Troubled() bool { return o.Failed > 0 || o.Provider }
+
+// WriteProviderFailure says, after a provider failure, that the work
+// waits and what keeps it.
+func WriteProviderFailure(w io.Writer) {
+	fmt.Fprintln(w, "memhook: error: night: the model provider failed; the unfinished days wait and the next night resumes at their saved step")
+	fmt.Fprintln(w, "memhook: hint: fix the provider (see the problem above and `memhook doctor`); keep .cerebro/night/cache/: deleting it loses the progress")
+}

@@ -62,3 +62,34 @@ func TestADryBatchLogsNothing(t *testing.T) {
 		t.Errorf("a dry run wrote the desk: %v", err)
 	}
 }
+
+// Where a batch prints: the daily job (every project, no terminal) says
+// only its errors; a terminal over every project shows progress; JSON
+// leaves stdout to the reports the caller prints.
+func TestPrintToFollowsTheFrontEnd(t *testing.T) {
+	var out, errw bytes.Buffer
+	for _, tc := range []struct {
+		all, terminal, json            bool
+		progress, text, errors, warned bool
+	}{
+		{all: true, terminal: false, json: false, errors: true},
+		{all: true, terminal: true, json: false, progress: true, text: true, errors: true, warned: true},
+		{all: false, terminal: false, json: false, text: true, errors: true, warned: true},
+		{all: true, terminal: false, json: true, warned: true},
+		{all: false, terminal: true, json: true, warned: true},
+	} {
+		var b Batch
+		b.PrintTo(&out, &errw, tc.all, tc.terminal, tc.json)
+		got := [4]bool{b.Progress == &errw, b.Out == &out, b.Err == &errw, b.Warn == &errw}
+		want := [4]bool{tc.progress, tc.text, tc.errors, tc.warned}
+		if got != want || (b.Progress == nil) == tc.progress || (b.Out == nil) == tc.text {
+			t.Errorf("all=%v terminal=%v json=%v: progress, text, errors, warnings = %v, want %v", tc.all, tc.terminal, tc.json, got, want)
+		}
+	}
+	if !(Outcome{Failed: 1}).Troubled() || !(Outcome{Provider: true}).Troubled() || (Outcome{}).Troubled() {
+		t.Error("Troubled must follow a failed project or the provider")
+	}
+	if d := time.Date(2026, 11, 30, 0, 0, 0, 0, time.Local); At(d).Format(time.DateOnly) != "2026-11-30" || At(d).Hour() != 23 {
+		t.Errorf("the night of 2026-11-30 runs at %v", At(d))
+	}
+}
