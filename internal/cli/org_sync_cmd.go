@@ -6,8 +6,6 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
@@ -45,31 +43,23 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 	if err := opts.UseHome(opts.Home, "org sync"); err != nil {
 		return err
 	}
-	remote := opts.UserRemote("org.remote")
-	if remote == "" {
-		if opts.IfConfigured {
-			return nil
-		}
-		return factory.WithHint(errors.New("org sync: org.remote is not set"), `set it in `+opts.Config("").UserFile+`, e.g. org.remote = "git@git.example.com:team/org-knowledge.git"`)
+	res, err := opts.OrgSync(context.Background())
+	if opts.IfConfigured && errors.Is(err, factory.ErrNoRemote) {
+		return nil
 	}
-	home := opts.Paths.Home
-	if err := safefs.MkdirAll(home); err != nil {
-		return fmt.Errorf("org sync: create %s: %w", home, err)
-	}
-	res, err := orgvault.Sync(context.Background(), home, remote, "memhook org sync", opts.Now())
 	if err != nil {
-		return factory.WithHint(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
+		return err
 	}
 	if opts.JSON {
 		if err := writeJSON(opts.Out, res); err != nil {
 			return err
 		}
 	}
-	line := res.Summary("org sync " + home)
+	line := res.Summary("org sync " + opts.Paths.Home)
 	if res.Troubled() {
 		if !opts.JSON {
 			fmt.Fprintln(opts.Err, "memhook: "+line)
-			fmt.Fprintf(opts.Err, "memhook: hint: %s\n", res.Hint(home, "memhook org sync"))
+			fmt.Fprintf(opts.Err, "memhook: hint: %s\n", res.Hint(opts.Paths.Home, "memhook org sync"))
 		}
 		return &exitError{code: 1}
 	}

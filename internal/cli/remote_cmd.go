@@ -57,21 +57,19 @@ func longSyncRun(opts *LongSyncOptions) error {
 	if err := opts.UseHome(opts.Home, "long sync"); err != nil {
 		return err
 	}
-	remote := opts.UserRemote("long.remote")
 	roots, err := opts.ProjectRoots("long sync", opts.All, opts.Project)
 	if err != nil {
 		return err
 	}
-	if remote == "" {
-		if opts.All {
-			if opts.Terminal {
-				fmt.Fprintln(opts.Err, "long sync: long.remote is not set; nothing to sync")
-			}
-			return nil
+	rows, err := opts.LongSync(context.Background(), roots)
+	if opts.All && errors.Is(err, factory.ErrNoRemote) {
+		if opts.Terminal {
+			fmt.Fprintln(opts.Err, "long sync: long.remote is not set; nothing to sync")
 		}
-		return factory.WithHint(errors.New("long sync: long.remote is not set"),
-			`set it in `+opts.Config("").UserFile+`, e.g. long.remote = "git@git.example.com:me/{project}-memory.git" ({project} is the project's folder name)`)
+		return nil
 	}
-	rows := longterm.SyncAll(context.Background(), longterm.SyncRequest{Roots: roots, Remote: remote, Now: opts.Now(), Open: opts.OpenHistory})
+	if err != nil {
+		return err
+	}
 	return exitIf(printResult(opts.Out, opts.JSON, rows, func(w io.Writer) { longterm.WriteSyncRows(w, opts.Err, rows, opts.All && !opts.Terminal) }), longterm.Troubled(rows) > 0)
 }
