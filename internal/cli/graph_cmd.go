@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/spf13/cobra"
@@ -64,21 +63,17 @@ func graphRun(opts *GraphOptions) error {
 	if err != nil {
 		return err
 	}
-	layout := project.Layout{Root: root}
 	if opts.Action == "link" {
 		if opts.Rel == "" {
 			return usagef("memhook graph link A B --rel R", "graph link: --rel is required")
 		}
-		r, err := kgraph.Link(layout.LongDir(), opts.From, opts.To, opts.Rel, opts.Source, opts.Now(), opts.NoteBytes(root))
+		r, err := opts.GraphLink(root, opts.From, opts.To, opts.Rel, opts.Source)
 		if err != nil {
 			return err
 		}
-		if layout.LongActive() {
-			_ = longterm.New(root).Log(opts.Now(), "graph link", fmt.Sprintf("%s · %s · %s (%s)", r.From, r.Rel, r.To, r.Cite))
-		}
 		return printResult(opts.Out, opts.JSON, r, func(w io.Writer) { fmt.Fprintln(w, r) })
 	}
-	g, err := kgraph.Load(layout.LongDir())
+	g, err := kgraph.Load(project.Layout{Root: root}.LongDir())
 	if err != nil {
 		return err
 	}

@@ -110,12 +110,7 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := opts.OpenRuns(root)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	l, err := st.List(runrec.Filter{Kind: opts.Kind}, opts.Limit)
+	l, err := opts.ListRuns(root, runrec.Filter{Kind: opts.Kind}, opts.Limit)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
-	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 )
 
 // ServerOptions wire the web application to memory the way the commands
@@ -31,14 +30,7 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 		Rules: func(r string) evolve.Rules {
 			return EvolveRules(f.Config(r).Evolution)
 		},
-		Runs: func(r string) ([]runrec.Run, error) {
-			st, err := f.OpenRuns(r)
-			if err != nil {
-				return nil, err
-			}
-			defer st.Close()
-			return st.Runs(runrec.Filter{})
-		},
+		Runs: f.Runs,
 		// The same path as `memhook verdict RUN_ID good|bad`: the run must
 		// exist and the skill's proposal is refreshed.
 		Verdict: func(r, run, verdict string) error {

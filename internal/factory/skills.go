@@ -127,10 +127,25 @@ func (f *Factory) Nested() bool {
 	return f.Getenv(claude.NestedEnv) != "" || claude.Nested(f.Environ())
 }
 
-// OpenRuns opens the run records of the project at root; the caller
-// closes the store.
-func (f *Factory) OpenRuns(root string) (*runrec.Store, error) {
-	return runrec.OpenStore(f.RunJournal(root))
+// ListRuns lists the run records of the project at root that pass
+// filter, the newest limit of them (0: all), with their verdicts.
+func (f *Factory) ListRuns(root string, filter runrec.Filter, limit int) (runrec.Listing, error) {
+	st, err := runrec.OpenStore(f.RunJournal(root))
+	if err != nil {
+		return runrec.Listing{}, err
+	}
+	defer st.Close()
+	return st.List(filter, limit)
+}
+
+// Runs is every run record of the project at root.
+func (f *Factory) Runs(root string) ([]runrec.Run, error) {
+	st, err := runrec.OpenStore(f.RunJournal(root))
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Runs(runrec.Filter{})
 }
 
 // FindSkill looks the skill name up in skillsDir when given, else in the
