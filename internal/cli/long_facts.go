@@ -126,12 +126,7 @@ func truthRun(opts *TruthOptions) error {
 		fmt.Fprintln(opts.Out, h)
 		return nil
 	}
-	var text []byte
-	if opts.From == "-" {
-		text, err = safefs.ReadStdin(opts.In, s.NoteBytes)
-	} else {
-		text, err = safefs.ReadArgument(opts.From, s.NoteBytes)
-	}
+	text, err := safefs.ReadTextArgument(opts.From, opts.In, s.NoteBytes)
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)
 	}

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
-	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -53,19 +53,13 @@ writes long-term pages with this command. raw/, log.md and CORE.md are refused
 
 // wikiWrite is `memhook wiki write PAGE`.
 func wikiWrite(opts *WikiOptions) error {
-	var text []byte
-	var err error
-	if opts.From == "-" {
-		text, err = io.ReadAll(io.LimitReader(opts.In, maxPageBytes+1))
-	} else {
-		// Bounded, a regular file only: a FIFO named here once hung forever.
-		text, err = safefs.ReadArgument(opts.From, maxPageBytes+1)
+	// Bounded, a regular file only: a FIFO named here once hung forever.
+	text, err := safefs.ReadTextArgument(opts.From, opts.In, maxPageBytes)
+	if errors.Is(err, safefs.ErrTooLarge) {
+		return factory.WithHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
 	if err != nil {
 		return fmt.Errorf("wiki write: read the text: %w", err)
-	}
-	if len(text) > maxPageBytes {
-		return factory.WithHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
 	var res *longterm.PageWriteResult
 	s, err := opts.LongChange(opts.Project, "wiki write "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {

@@ -164,3 +164,14 @@ func ReadStdin(r io.Reader, limit int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// ReadTextArgument reads the text a command is handed: the file argument
+// arg under [OpenArgument]'s rules, or r (its stdin) when arg is "-",
+// bounded by limit either way; too much is an error wrapping
+// [ErrTooLarge].
+func ReadTextArgument(arg string, r io.Reader, limit int64) ([]byte, error) {
+	if arg == "-" {
+		return ReadStdin(r, limit)
+	}
+	return ReadArgument(arg, limit)
+}
