@@ -52,13 +52,7 @@ func (r *requestFlags) given(cmd *cobra.Command, extra map[string]any) map[strin
 func (r *requestFlags) raw(cmd *cobra.Command, in io.Reader, args []string, extra map[string]any) (blackbox.Raw, error) {
 	var req blackbox.Raw
 	if r.Request != "" {
-		var data []byte
-		var err error
-		if r.Request == "-" {
-			data, err = io.ReadAll(io.LimitReader(in, 4<<20))
-		} else {
-			data, err = safefs.ReadArgument(r.Request, 4<<20)
-		}
+		data, err := safefs.ReadTextArgument(r.Request, in, 4<<20)
 		if err != nil {
 			return nil, fmt.Errorf("read request: %w", err)
 		}

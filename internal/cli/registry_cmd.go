@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -56,7 +55,7 @@ func registryRun(opts *RegistryOptions) error {
 			return registryHint(err)
 		}
 		if opts.JSON {
-			return writeDeskJSON(opts.Out, l)
+			return indentJSON(opts.Out, l)
 		}
 		l.WriteText(opts.Out, opts.Err)
 		return nil
@@ -104,17 +103,8 @@ func registryHint(err error) error {
 
 func registryReport(opts *RegistryOptions, v map[string]any, text string) error {
 	if opts.JSON {
-		return writeDeskJSON(opts.Out, v)
+		return indentJSON(opts.Out, v)
 	}
 	fmt.Fprintln(opts.Out, text)
 	return nil
-}
-
-func writeDeskJSON(w interface{ Write([]byte) (int, error) }, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode json: %w", err)
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
 }

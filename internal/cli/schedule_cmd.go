@@ -86,7 +86,7 @@ func scheduleRun(opts *ScheduleOptions) error {
 			return scheduleHint(err)
 		}
 		if opts.JSON {
-			return writeDeskJSON(opts.Out, map[string]any{"entries": e.Statuses()})
+			return indentJSON(opts.Out, map[string]any{"entries": e.Statuses()})
 		}
 		schedule.WriteStatuses(opts.Out, e.Statuses())
 		return nil
