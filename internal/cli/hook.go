@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"context"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hook"
-	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/spf13/cobra"
 )
 
@@ -14,25 +12,6 @@ import (
 type HookOptions struct {
 	*factory.Factory
 	Event string
-}
-
-// hookRun is what a handler gets: the decoded input and the run's log.
-type hookRun struct {
-	*factory.Factory
-	In      *hook.Input
-	Log     *runlog.Log
-	root    string // the session's project, resolved once by the framework
-	rootErr error
-}
-
-// hookHandler is a [hook.Handler] that gets the factory with its call.
-type hookHandler func(ctx context.Context, r *hookRun) ([]byte, error)
-
-// hookHandlers maps the event argument to its handler.
-func hookHandlers() map[string]hookHandler {
-	h := shortTermHandlers()
-	h["post-tool-use"] = hookPostToolUse
-	return h
 }
 
 func newCmdHook(f *factory.Factory) *cobra.Command {
@@ -68,12 +47,6 @@ func hookFastPath(f *factory.Factory, args []string) bool {
 // logs, keeps the deadline and prints.
 func hookRunMain(opts *HookOptions) {
 	f := opts.Factory
-	handlers := map[string]hook.Handler{}
-	for event, h := range hookHandlers() {
-		handlers[event] = func(ctx context.Context, c *hook.Call) ([]byte, error) {
-			return h(ctx, &hookRun{Factory: f, In: c.In, Log: c.Log, root: c.Root, rootErr: c.RootErr})
-		}
-	}
 	p := hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config}
-	hook.Run(p, opts.Event, handlers)
+	hook.Run(p, opts.Event, f.HookHandlers())
 }

@@ -1,4 +1,4 @@
-package cli
+package factory
 
 import (
 	"context"
@@ -6,12 +6,39 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
+	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
+	"github.com/tidwall/gjson"
 )
+
+// HookHandlers maps each hook event memhook handles (its `hook EVENT`
+// argument) to the domain calls it makes. A handler returns what the
+// event prints on stdout; hook.Run prints it, logs and fails open.
+func (f *Factory) HookHandlers() map[string]hook.Handler {
+	handlers := shortTermHandlers()
+	handlers["post-tool-use"] = hookPostToolUse
+	out := make(map[string]hook.Handler, len(handlers))
+	for event, h := range handlers {
+		out[event] = func(ctx context.Context, c *hook.Call) ([]byte, error) {
+			return h(ctx, &hookRun{Factory: f, Call: c})
+		}
+	}
+	return out
+}
+
+// hookRun is what a handler gets: the factory and the decoded call, its
+// project resolved once by hook.Run.
+type hookRun struct {
+	*Factory
+	*hook.Call
+}
+
+// hookFunc is a [hook.Handler] that gets the factory with its call.
+type hookFunc func(ctx context.Context, r *hookRun) ([]byte, error)
 
 // The short-term hooks: each handler hands the decoded input to the one
 // method of shortterm.Memory for its event; the lifecycle is all there.
-func shortTermHandlers() map[string]hookHandler {
-	return map[string]hookHandler{
+func shortTermHandlers() map[string]hookFunc {
+	return map[string]hookFunc{
 		"session-start":      hookSessionStart,
 		"user-prompt-submit": hookUserPromptSubmit,
 		"stop":               hookStop,
@@ -23,10 +50,10 @@ func shortTermHandlers() map[string]hookHandler {
 // shortHook is the hook's input as shortterm takes it; text is the
 // event's message, if any.
 func (r *hookRun) shortHook(text string) (shortterm.Hook, error) {
-	if r.rootErr != nil {
-		return shortterm.Hook{}, r.rootErr
+	if r.RootErr != nil {
+		return shortterm.Hook{}, r.RootErr
 	}
-	return shortterm.Hook{Root: r.root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source,
+	return shortterm.Hook{Root: r.Root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source,
 		Captured: r.Getenv(hook.CapturedEnv) == r.In.SessionID}, nil
 }
 
@@ -61,7 +88,7 @@ func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
 
 // quiet is the handler of an event that prints nothing: the hook's input
 // handed to its method of shortterm.Memory.
-func quiet(event func(*shortterm.Memory, context.Context, shortterm.Hook) error) hookHandler {
+func quiet(event func(*shortterm.Memory, context.Context, shortterm.Hook) error) hookFunc {
 	return func(ctx context.Context, r *hookRun) ([]byte, error) {
 		h, err := r.shortHook("")
 		if err != nil {
@@ -81,8 +108,29 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	}
 	text, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
 	notice := ""
-	if cfg := r.Config(r.root); cfg.Inject.Notice {
+	if cfg := r.Config(r.Root); cfg.Inject.Notice {
 		notice = shortterm.RecallNotice(text)
 	}
 	return hook.SessionStartNotice(text, notice), err
+}
+
+// hookPostToolUse hands the tool to the skills (evolve.SkillHook): an
+// edit of a skill file is committed, a turn the Skill tool drives is
+// recorded. Other tools cost one stat of the session's open-turn marker.
+func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
+	if handover.PostToolUse(r.In, handover.TurnOpen(r.Paths, r.Root, r.In.SessionID)) == "" {
+		return nil, nil // memhook-hot asks the same and does not hand the event over
+	}
+	return nil, r.skillHook().PostToolUse(evolve.ToolUse{Tool: r.In.ToolName, FilePath: r.In.ToolFilePath, CWD: r.In.CWD,
+		Command: gjson.GetBytes(r.In.Raw, "tool_input.command").String(), Skill: gjson.GetBytes(r.In.Raw, "tool_input.skill").String()})
+}
+
+// skillHook is the session's turn as the skills record it, its log the
+// hook's.
+func (r *hookRun) skillHook() evolve.SkillHook {
+	root := r.Root
+	if r.RootErr != nil {
+		root = ""
+	}
+	return r.SkillHook(root, r.In.SessionID, r.Log)
 }
