@@ -68,7 +68,7 @@ CREATE INDEX IF NOT EXISTS names_by_index ON names(idx);
 func CatalogPath(dir string) string { return filepath.Join(dir, "catalog.sqlite") }
 
 func openCatalog(dir string) (*catalog, error) {
-	db, err := sqlitedb.Open(CatalogPath(dir))
+	db, err := sqlitedb.Reopen(CatalogPath(dir))
 	if err != nil {
 		return nil, fmt.Errorf("open the index catalog: %w", err)
 	}
@@ -83,10 +83,15 @@ func openCatalog(dir string) (*catalog, error) {
 func (c *catalog) close() error { return c.db.Close() }
 
 func (c *catalog) prepare() error {
+	var v string
+	// the catalog as it was left answers at once; a new file is given its
+	// meta table first
+	if err := c.db.QueryRow(`SELECT value FROM meta WHERE key='version'`).Scan(&v); err == nil && v == catalogVersion {
+		return nil
+	}
 	if _, err := c.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
 		return err
 	}
-	var v string
 	err := c.db.QueryRow(`SELECT value FROM meta WHERE key='version'`).Scan(&v)
 	if err == nil && v == catalogVersion {
 		return nil
