@@ -51,6 +51,10 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 		write(t, filepath.Join(long, fmt.Sprintf("area/page %d.md", p)), fmt.Sprintf("# Page %d\n\n## %s %s\n\n%s", p, vocab[12+p], vocab[30+p], para(80+r.Intn(300))))
 	}
 	write(t, filepath.Join(long, "kafka retention.md"), "# Kafka\n\n"+para(60)+"kafka retention is seven days.\n")
+	// two words that never meet in one chunk: the proximity factor bounds
+	// each one's chunk
+	write(t, filepath.Join(long, "zebra.md"), "# Crossings\n\nThe zebra crossing by the office.\n")
+	write(t, filepath.Join(long, "quokka.md"), "# Islands\n\nA quokka lives on Rottnest.\n")
 	ctx := context.Background()
 	cat, err := openCatalog(state)
 	if err != nil {
@@ -61,7 +65,8 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		queries = append(queries, vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[r.Intn(12)])
 	}
-	checked := 0
+	queries = append(queries, "zebra quokka")
+	checked, tighter := 0, 0
 	for _, root := range []Root{{Dir: short, Kind: KindShort}, {Dir: long, Kind: KindLong}} {
 		ix := indexed(t, state, root, Params{})
 		e, err := cat.snapshot(ctx, ix)
@@ -86,10 +91,22 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := newBounds(q, words, st, o)
-			_, listed := b.of(ws[e.id], named[e.id])
+			bound, listed := b.of(ws[e.id], named[e.id])
+			loose := *b
+			loose.near = false
+			looseBound, _ := loose.of(ws[e.id], named[e.id])
+			if looseBound+1e-12 < bound {
+				t.Fatalf("%s: %q: the bound with the proximity factor %.4f is above the one without %.4f", root.Kind, q, bound, looseBound)
+			}
+			if looseBound > bound+1e-9 {
+				tighter++
+			}
 			plan := b.plan(ws[e.id], listed, named[e.id], o.CandidatePool, nil)
 			if plan == nil {
 				t.Fatalf("%s: %q: no candidates from the lists", root.Kind, q)
+			}
+			if len(b.match) == 0 {
+				continue // none of its words is in this index
 			}
 			// the chunks holding a word that picks candidates: FTS5's
 			var holding int
@@ -105,6 +122,11 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			want, err := Search(ctx, []*Index{ix}, q, o)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, x := range want.Results {
+				if x.Score > bound+1e-4 { // scores are rounded to 4 places
+					t.Errorf("%s: %q: %s scores %.4f above its index's bound %.4f", root.Kind, q, x.Citation, x.Score, bound)
+				}
 			}
 			got, err := ix.searchListed(ctx, q, plan, o, 0)
 			if err != nil {
@@ -129,7 +151,10 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			checked++
 		}
 	}
-	t.Logf("%d searches compared", checked)
+	t.Logf("%d searches compared; the proximity factor lowered %d bounds", checked, tighter)
+	if tighter == 0 {
+		t.Error("the proximity factor lowered no index's bound")
+	}
 	if checked < len(queries) {
 		t.Fatalf("only %d of %d searches compared", checked, 2*len(queries))
 	}

@@ -101,10 +101,12 @@ type bounds struct {
 	// match is the words of the first set that pick a search's
 	// candidates (see weightsFrom): a chunk holding none is none
 	match []string
+	// near: the search applies the proximity factor
+	near bool
 }
 
 func newBounds(query string, words []string, st *corpusStats, o Options) *bounds {
-	b := &bounds{idf: map[string]float64{}}
+	b := &bounds{idf: map[string]float64{}, near: !o.NoProximity}
 	for _, w := range words {
 		b.idf[w] = idfOf(st.df[w], st.n)
 	}
@@ -129,7 +131,10 @@ func newBounds(query string, words []string, st *corpusStats, o Options) *bounds
 // of is the bound of an index whose catalogued words are ws (named: it
 // holds a page the query names): the best over its chunks of what their
 // words can add up to (see setBounds); with the bound of each listed
-// chunk when the query has one stem set (see plan).
+// chunk when the query has one stem set (see plan). The index's bound
+// also knows the proximity factor where a chunk can hold only one of
+// several query words; the listed chunks' bounds leave it out, so that
+// the catalog picks another index's candidates as before (plan).
 func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]float64) {
 	if b.open {
 		return math.Inf(1), nil
@@ -137,46 +142,64 @@ func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]floa
 	best := 0.0
 	var first map[int64]float64
 	for k := range b.sets {
-		rest, listed := b.setBounds(k, ws, named)
+		top, listed := b.setBounds(k, ws, named)
 		if k == 0 && len(b.sets) == 1 {
 			first = listed
 		}
-		best = math.Max(best, rest)
-		for _, v := range listed {
-			best = math.Max(best, v)
-		}
+		best = math.Max(best, top)
 	}
 	return best, first
 }
 
 // setBounds bounds, for the k-th stem set, each chunk of an index whose
 // catalogued words are ws. A chunk in a word's list scores what the list
-// says for it; any other chunk at most the word's rest. So rest bounds
-// every chunk listed for none of the words (each word at its rest), and
-// listed each listed chunk (its listed words at their impacts, the
-// others at their rests).
-func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (rest float64, listed map[int64]float64) {
+// says for it; any other chunk at most the word's rest. So the rest
+// bounds every chunk listed for none of the words (each word at its
+// rest), and listed each listed chunk (its listed words at their impacts,
+// the others at their rests). top is the most any chunk can score, the
+// proximity factor counted: a chunk that can hold only one of the set's
+// several words (the others in no list of it, with no rest) keeps at
+// most proximityFloor of its chunk part (see proximity); its passage
+// part is not multiplied.
+func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (top float64, listed map[int64]float64) {
 	var total float64
 	var restImp impact
-	imps := map[int64]*impact{}
+	type chunkBound struct {
+		impact
+		held int // its words listed for it that no unlisted chunk holds
+	}
+	imps := map[int64]*chunkBound{}
+	distinct := map[string]bool{}
+	restHeld := 0 // the set's words a chunk may hold unlisted
 	for _, s := range b.sets[k] {
+		if distinct[s] {
+			continue
+		}
+		distinct[s] = true
 		idf := b.idf[s]
 		total += idf
 		w, ok := ws[s]
 		if !ok {
 			continue
 		}
+		unlisted := w.rest.chunk > 0 || w.rest.passage > 0
+		if unlisted {
+			restHeld++
+		}
 		restImp.chunk += idf * w.rest.chunk
 		restImp.passage += idf * w.rest.passage
 		for _, p := range w.postings {
 			l := imps[p.id]
 			if l == nil {
-				l = &impact{}
+				l = &chunkBound{}
 				imps[p.id] = l
 			}
 			// what this word adds to the chunk over its rest
 			l.chunk += idf * (p.chunk - w.rest.chunk)
 			l.passage += idf * (p.passage - w.rest.passage)
+			if !unlisted {
+				l.held++
+			}
 		}
 	}
 	listed = make(map[int64]float64, len(imps))
@@ -187,11 +210,21 @@ func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (rest floa
 	if named {
 		factor = math.Max(factor, namedBoost)
 	}
-	score := func(c impact) float64 {
-		return factor * ((1-passageWeight)*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
+	near := b.near && len(distinct) >= 2
+	score := func(c impact, prox float64) float64 {
+		return factor * ((1-passageWeight)*prox*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
 	}
+	proxOf := func(held int) float64 {
+		if near && held <= 1 {
+			return proximityFloor
+		}
+		return 1
+	}
+	top = score(restImp, proxOf(restHeld))
 	for id, l := range imps {
-		listed[id] = score(impact{restImp.chunk + l.chunk, restImp.passage + l.passage})
+		c := impact{restImp.chunk + l.chunk, restImp.passage + l.passage}
+		listed[id] = score(c, 1)
+		top = math.Max(top, score(c, proxOf(restHeld+l.held)))
 	}
-	return score(restImp), listed
+	return top, listed
 }
