@@ -142,7 +142,7 @@ func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]floa
 	best := 0.0
 	var first map[int64]float64
 	for k := range b.sets {
-		top, listed := b.setBounds(k, ws, named)
+		top, listed := b.setBounds(k, ws, named, nil)
 		if k == 0 && len(b.sets) == 1 {
 			first = listed
 		}
@@ -156,21 +156,28 @@ func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]floa
 // says for it; any other chunk at most the word's rest. So the rest
 // bounds every chunk listed for none of the words (each word at its
 // rest), and listed each listed chunk (its listed words at their impacts,
-// the others at their rests). top is the most any chunk can score, the
-// proximity factor counted: a chunk that can hold only one of the set's
-// several words (the others in no list of it, with no rest) keeps at
-// most proximityFloor of its chunk part (see proximity); its passage
-// part is not multiplied.
-func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (top float64, listed map[int64]float64) {
+// the others at their rests). top is the most any chunk can score with
+// the proximity factor counted (see proximity): of a chunk's words,
+// those listed for it stand on the lines their lists say, so one that
+// shares no line with another word of the chunk is not close to any;
+// a word with a rest may stand in it anywhere, or not at all. The factor
+// lowers the chunk part only; the listed bounds leave it out. factors,
+// when not nil, is given each listed chunk's most factor (tests).
+func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool, factors map[int64]float64) (top float64, listed map[int64]float64) {
 	var total float64
 	var restImp impact
+	type held struct {
+		idf   float64
+		lines uint64
+	}
 	type chunkBound struct {
 		impact
-		held int // its words listed for it that no unlisted chunk holds
+		words []held // its words listed for it that no unlisted chunk holds
 	}
 	imps := map[int64]*chunkBound{}
 	distinct := map[string]bool{}
-	restHeld := 0 // the set's words a chunk may hold unlisted
+	var restIDF float64 // the set's words a chunk may hold unlisted
+	restWords := 0
 	for _, s := range b.sets[k] {
 		if distinct[s] {
 			continue
@@ -184,7 +191,8 @@ func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (top float
 		}
 		unlisted := w.rest.chunk > 0 || w.rest.passage > 0
 		if unlisted {
-			restHeld++
+			restIDF += idf
+			restWords++
 		}
 		restImp.chunk += idf * w.rest.chunk
 		restImp.passage += idf * w.rest.passage
@@ -198,7 +206,7 @@ func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (top float
 			l.chunk += idf * (p.chunk - w.rest.chunk)
 			l.passage += idf * (p.passage - w.rest.passage)
 			if !unlisted {
-				l.held++
+				l.words = append(l.words, held{idf, p.lines})
 			}
 		}
 	}
@@ -214,17 +222,38 @@ func (b *bounds) setBounds(k int, ws map[string]wordStat, named bool) (top float
 	score := func(c impact, prox float64) float64 {
 		return factor * ((1-passageWeight)*prox*(1-math.Exp(-c.chunk/total)) + passageWeight*(1-math.Exp(-c.passage/total)))
 	}
-	proxOf := func(held int) float64 {
-		if near && held <= 1 {
-			return proximityFloor
+	// the most the factor can be for a chunk holding words (and perhaps
+	// the words with a rest): the close share is highest with every
+	// word that may be there, each close where it may be
+	prox := func(words []held) float64 {
+		if !near {
+			return 1
 		}
-		return 1
+		if len(words)+restWords <= 1 {
+			return proximityFloor // one word is close to none
+		}
+		all, got := restIDF, restIDF
+		for i, w := range words {
+			all += w.idf
+			close := restWords > 0
+			for j := 0; j < len(words) && !close; j++ {
+				close = j != i && w.lines&words[j].lines != 0
+			}
+			if close {
+				got += w.idf
+			}
+		}
+		return proximityFloor + (1-proximityFloor)*got/all
 	}
-	top = score(restImp, proxOf(restHeld))
+	top = score(restImp, prox(nil))
 	for id, l := range imps {
 		c := impact{restImp.chunk + l.chunk, restImp.passage + l.passage}
+		f := prox(l.words)
 		listed[id] = score(c, 1)
-		top = math.Max(top, score(c, proxOf(restHeld+l.held)))
+		top = math.Max(top, score(c, f))
+		if factors != nil {
+			factors[id] = f
+		}
 	}
 	return top, listed
 }

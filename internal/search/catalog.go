@@ -41,7 +41,7 @@ type catalog struct {
 // catalogVersion changes when what the catalog stores or how a bound is
 // computed (the ranking's formulas, see wordImpacts) changes: a catalog
 // of another version is emptied.
-const catalogVersion = "4"
+const catalogVersion = "5"
 
 // catalogHot is how many of an index's most recently modified files a
 // freshness check stats, as [Index.Refresh] stats its hot files.
@@ -254,10 +254,15 @@ type wordStat struct {
 // BM25 share and its best passage's.
 type impact struct{ chunk, passage float64 }
 
-// posting is one chunk of a word's list: its id and its impacts.
+// posting is one chunk of a word's list: its id, its impacts, and the
+// lines it stands on (bit l mod 64 for line l, numbered as occurrences
+// numbers a chunk's lines, its title and headings after its text): two
+// words whose masks do not meet stand on no line together, so the
+// proximity factor cannot count them close (see bounds.setBounds).
 type posting struct {
 	id int64
 	impact
+	lines uint64
 }
 
 // topChunks is how many of a word's best chunks its list keeps: enough
@@ -267,14 +272,15 @@ type posting struct {
 var topChunks = 128 // a variable: a test shortens the lists
 
 // encodePostings packs a list as the catalog stores it: per chunk its id
-// (varint) and its two impacts (float32, rounded up, so that a bound read
-// back is never below the true one).
+// (varint), its two impacts (float32, rounded up, so that a bound read
+// back is never below the true one) and its lines (varint).
 func encodePostings(ps []posting) []byte {
-	b := make([]byte, 0, len(ps)*12)
+	b := make([]byte, 0, len(ps)*16)
 	for _, p := range ps {
 		b = binary.AppendUvarint(b, uint64(p.id))
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.chunk)))
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.passage)))
+		b = binary.AppendUvarint(b, p.lines)
 	}
 	return b
 }
@@ -297,8 +303,13 @@ func decodePostings(b []byte) ([]posting, bool) {
 		}
 		c := math.Float32frombits(binary.LittleEndian.Uint32(b[n:]))
 		p := math.Float32frombits(binary.LittleEndian.Uint32(b[n+4:]))
-		out = append(out, posting{id: int64(id), impact: impact{float64(c), float64(p)}})
 		b = b[n+8:]
+		lines, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, false
+		}
+		out = append(out, posting{id: int64(id), impact: impact{float64(c), float64(p)}, lines: lines})
+		b = b[k:]
 	}
 	return out, true
 }
@@ -435,6 +446,7 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	}
 	defer rows.Close()
 	tf := map[string]float64{}
+	lines := map[string]uint64{}
 	for rows.Next() {
 		var id int64
 		var stems, title, heads string
@@ -446,6 +458,8 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 		for _, w := range strings.Fields(stems) {
 			tf[w]++
 		}
+		clear(lines)
+		lineMasks(lines, stems, title, heads)
 		for _, f := range []struct {
 			text string
 			w    float64
@@ -466,7 +480,7 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 			}
 			ci, pi := f*(bm25K1+1)/(f+norm), f*(passageK1+1)/(f+passageK1)
 			s.chunk, s.passage = math.Max(s.chunk, ci), math.Max(s.passage, pi)
-			s.postings = append(s.postings, posting{id: id, impact: impact{ci, pi}})
+			s.postings = append(s.postings, posting{id: id, impact: impact{ci, pi}, lines: lines[w]})
 			out[w] = s
 		}
 	}
@@ -498,6 +512,23 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 		out[w] = s
 	}
 	return out, nil
+}
+
+// lineMasks sets into masks, for each stem of a chunk, the lines it
+// stands on (see posting), numbered as occurrences numbers them: its
+// text's lines from 0, then its title's and its headings' after them.
+func lineMasks(masks map[string]uint64, texts ...string) {
+	line := 0
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			for _, w := range strings.Split(l, " ") {
+				if w != "" {
+					masks[w] |= 1 << (line % 64)
+				}
+			}
+			line++
+		}
+	}
 }
 
 // fileNames is the stems of each page's name in ix (days' logs left
