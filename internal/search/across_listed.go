@@ -150,7 +150,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 	}
 	// phase one: what each chunk's best passage could score, from its
 	// chunk's counts (a passage holds some of its lines, under its title
-	// and headings); only those that reach cut get a passage
+	// and headings) and its recency; only those that reach cut get a
+	// passage
 	byID := map[int64]*hit{}
 	for _, h := range hits {
 		var up float64
@@ -161,6 +162,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 		if isNamed(h) {
 			bound *= namedBoost
 		}
+		// its recency is known already: the candidates are all read
+		bound *= recency(h.dated, ref, o.HalfLifeDays, floor)
 		if bound+1e-4 >= cut {
 			byID[h.id] = h
 		}

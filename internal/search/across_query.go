@@ -151,7 +151,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	readCat := func(ids map[int64]bool) catRead {
 		var r catRead
-		if r.words, r.err = cat.words(dctx, ids, words); r.err == nil {
+		if r.words, r.err = cat.words(dctx, ids, words, boundStems(query, now)); r.err == nil {
 			r.named, r.err = cat.named(dctx, ids, words)
 		}
 		return r

@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -103,6 +104,23 @@ type bounds struct {
 	match []string
 	// near: the search applies the proximity factor
 	near bool
+}
+
+// boundStems are the stems whose lists a bound of query may add up: its
+// stem sets' (see newBounds), whatever the date boost.
+func boundStems(query string, now time.Time) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range textan.QueryTerms(query) {
+		out[s] = true
+	}
+	if !now.IsZero() {
+		if dq := ParseDates(query, now); len(dq.Ranges) > 0 {
+			for _, s := range contentStems(dq.Rest(query)) {
+				out[s] = true
+			}
+		}
+	}
+	return out
 }
 
 func newBounds(query string, words []string, st *corpusStats, o Options) *bounds {
