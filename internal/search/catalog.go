@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -140,13 +141,20 @@ func (f freshness) holds(root string) bool {
 	if dirs == 0 {
 		return false
 	}
-	for _, s := range f {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(s.rel)))
-		if err != nil || fi.ModTime().UnixNano() != s.mtime || fi.IsDir() != (s.size < 0) || (s.size >= 0 && fi.Size() != s.size) {
-			return false
-		}
+	rels := make([]string, len(f))
+	for i, s := range f {
+		rels[i] = s.rel
 	}
-	return true
+	// every name from one open of the root: a search checks every index
+	// of the desk so, and walking the root's path again for each name
+	// was most of what each stat cost
+	same := true
+	err := safefs.LstatAll(root, rels, func(i int, st safefs.Stamp, err error) bool {
+		s := f[i]
+		same = err == nil && st.ModTime == s.mtime && st.IsDir == (s.size < 0) && (s.size < 0 || st.Size == s.size)
+		return same
+	})
+	return err == nil && same
 }
 
 // encode packs f as the catalog stores it: read back for every index on
