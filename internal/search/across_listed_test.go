@@ -96,6 +96,9 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			}
 			b := newBounds(q, words, st, o)
 			bound, listed := b.of(ws[e.id], named[e.id])
+			if qb := b.quick(ws[e.id], named[e.id]); qb < bound {
+				t.Fatalf("%s: %q: the quick bound %.6f is below the exact one %.6f", root.Kind, q, qb, bound)
+			}
 			loose := *b
 			loose.near = false
 			looseBound, _ := loose.of(ws[e.id], named[e.id])

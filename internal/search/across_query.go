@@ -24,6 +24,7 @@ type deskIndex struct {
 	fresh bool      // caught up during this search
 	snap  bool      // catalogued during this search: its key is written once closed
 	bound float64   // the most a result of it can score
+	exact bool      // bound is of's, not quick's
 	// its candidates from the catalog's lists, when they tell them (from
 	// its words' lists and what bounds each listed chunk)
 	plan   *listedPlan
@@ -258,12 +259,20 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	o := m.Options
 	o.Limit, o.Now, o.Within, o.Embedder, o.stats = limit, now, within, nil, stats
 	b := newBounds(query, words, stats, o)
+	// each index's quick bound now, its exact one when the search reaches
+	// it: most are never reached, and the exact one reads every list
+	exact := func(di *deskIndex) {
+		di.bound, di.listed = b.of(di.words, di.named)
+		di.exact = true
+	}
 	for _, di := range all {
 		if di.entry != nil && catOK {
 			di.words, di.named = catWords[di.entry.id], catNamed[di.entry.id]
-			di.bound, di.listed = b.of(di.words, di.named)
+			if di.bound = b.quick(di.words, di.named); d.Exhaustive {
+				exact(di)
+			}
 		} else {
-			di.bound = math.Inf(1)
+			di.bound, di.exact = math.Inf(1), true
 		}
 	}
 
@@ -321,6 +330,13 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].bound > order[b].bound })
+	if d.workers() <= 1 {
+		// one at a time, nothing runs beside this project's search: its
+		// results first give the others their cut from the start
+		if err := takeOwn(true); err != nil {
+			return nil, err
+		}
+	}
 	merged := merge()
 	searchedIdx, listedIdx := 0, 0
 	for next := 0; next < len(order); {
@@ -344,6 +360,20 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			if !d.Exhaustive && di.bound+1e-4 < cut {
 				next = len(order) // sorted: none after it can reach the results either
 				break
+			}
+			if !di.exact {
+				// its place among the others by its exact bound (at most
+				// its quick one, so further on, or out when it is 0)
+				exact(di)
+				rest := order[next+1:]
+				at := sort.Search(len(rest), func(k int) bool { return rest[k].bound < di.bound })
+				copy(order[next:], rest[:at])
+				if di.bound > 0 {
+					order[next+at] = di
+				} else {
+					order = append(order[:next+at], order[next+at+1:]...)
+				}
+				continue
 			}
 			if projs[di.proj].failed == "" {
 				if di.listed != nil {

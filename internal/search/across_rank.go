@@ -169,6 +169,51 @@ func (b *bounds) of(ws map[string]wordStat, named bool) (float64, map[int64]floa
 	return best, first
 }
 
+// quick bounds an index as [bounds.of] does, with each word at its best
+// in one chunk: never below of's bound, and cheap (no list is read), so
+// that a search works out of's only for the indexes it reaches, best
+// quick bound first.
+func (b *bounds) quick(ws map[string]wordStat, named bool) float64 {
+	if b.open {
+		return math.Inf(1)
+	}
+	best := 0.0
+	for k, set := range b.sets {
+		var total float64
+		var c impact
+		distinct := map[string]bool{}
+		held := 0
+		for _, s := range set {
+			if distinct[s] {
+				continue
+			}
+			distinct[s] = true
+			idf := b.idf[s]
+			total += idf
+			if w, ok := ws[s]; ok {
+				c.chunk += idf * w.chunk
+				c.passage += idf * w.passage
+				held++
+			}
+		}
+		if total <= 0 || held == 0 {
+			continue
+		}
+		factor := b.boost[k]
+		if named {
+			factor = math.Max(factor, namedBoost)
+		}
+		prox := 1.0
+		if b.near && len(distinct) >= 2 && held == 1 {
+			prox = proximityFloor // no chunk holds two of its words
+		}
+		best = math.Max(best, factor*((1-passageWeight)*prox*(1-math.Exp(-c.chunk/total))+passageWeight*(1-math.Exp(-c.passage/total))))
+	}
+	// a list's impacts are stored rounded up to float32, a word's best
+	// is not: a hair more keeps this above of's
+	return best * (1 + 1e-6)
+}
+
 // setBounds bounds, for the k-th stem set, each chunk of an index whose
 // catalogued words are ws. A chunk in a word's list scores what the list
 // says for it; any other chunk at most the word's rest. So the rest
