@@ -168,10 +168,18 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		close(prefetched)
 	}
 	var mu sync.Mutex
+	var keys []string
+	if entries != nil {
+		paths := make([]string, len(all))
+		for i, di := range all {
+			paths[i] = di.path
+		}
+		keys = fileKeys(m.IndexDir, paths)
+	}
 	parallel(len(all), d.workers(), func(i int) {
 		di := all[i]
 		p := projs[di.proj]
-		if e := entries[di.path]; e != nil && e.key != "" && e.key == fileKey(di.path) && e.fresh.holds(di.root.Dir) {
+		if e := entries[di.path]; e != nil && e.key != "" && e.key == keys[i] && e.fresh.holds(di.root.Dir) {
 			di.entry, di.fresh = e, true
 			return
 		}

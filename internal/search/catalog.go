@@ -221,6 +221,34 @@ func fileKey(path string) string {
 	return key
 }
 
+// fileKeys is fileKey of each of paths, all files of the folder dir, from
+// one open of it (see safefs.LstatAll): a search reads every index's.
+func fileKeys(dir string, paths []string) []string {
+	names := make([]string, 0, 2*len(paths))
+	for _, p := range paths {
+		names = append(names, filepath.Base(p), filepath.Base(p)+"-wal")
+	}
+	keys := make([]string, len(paths))
+	var main safefs.Stamp
+	var mainOK bool
+	safefs.LstatAll(dir, names, func(i int, st safefs.Stamp, err error) bool {
+		if i%2 == 0 {
+			main, mainOK = st, err == nil && filepath.Dir(paths[i/2]) == filepath.Clean(dir)
+			return true
+		}
+		if !mainOK {
+			return true
+		}
+		k := fmt.Sprintf("%d.%d", main.ModTime, main.Size)
+		if err == nil && st.Size > 0 {
+			k += fmt.Sprintf("+%d.%d", st.ModTime, st.Size)
+		}
+		keys[i/2] = k
+		return true
+	})
+	return keys
+}
+
 // entries is every catalogued index by its file's path: one query for
 // the whole desk (a few hundred rows), cheaper than one per index.
 func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
