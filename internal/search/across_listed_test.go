@@ -86,7 +86,7 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			st := &corpusStats{df: df, n: n}
 			o := defaults()
 			o.MMR, o.Base, o.stats, o.CandidatePool = false, dir, st, 50
-			ws, err := cat.words(ctx, map[int64]bool{e.id: true}, words, nil)
+			ws, err := cat.words(ctx, map[int64]bool{e.id: true}, words)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -71,6 +71,10 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	dctx, cancel := context.WithTimeout(ctx, d.budget())
 	defer cancel()
 	words := queryWords(query)
+	// the stems a ranking weighs and a bound adds up: the others (stop
+	// words, unless nothing else is asked; the words naming dates) are
+	// not read from the catalog, whose longest lists are theirs
+	scored := boundStems(query, now)
 	// This project's indexes are opened and caught up, and their
 	// statistics read, while the catalog answers for the others: the
 	// two take about as long, and a machine has two cores at least.
@@ -152,7 +156,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	readCat := func(ids map[int64]bool) catRead {
 		var r catRead
-		if r.words, r.err = cat.words(dctx, ids, words, boundStems(query, now)); r.err == nil {
+		if r.words, r.err = cat.words(dctx, ids, scored); r.err == nil {
 			r.named, r.err = cat.named(dctx, ids, words)
 		}
 		return r

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -106,17 +107,17 @@ type bounds struct {
 	near bool
 }
 
-// boundStems are the stems whose lists a bound of query may add up: its
-// stem sets' (see newBounds), whatever the date boost.
-func boundStems(query string, now time.Time) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range textan.QueryTerms(query) {
-		out[s] = true
-	}
+// boundStems are the stems a search of query may rank by, and so weigh
+// and bound: its stem sets' (see newBounds and Search), whatever the
+// date boost.
+func boundStems(query string, now time.Time) []string {
+	out := textan.QueryTerms(query)
 	if !now.IsZero() {
 		if dq := ParseDates(query, now); len(dq.Ranges) > 0 {
 			for _, s := range contentStems(dq.Rest(query)) {
-				out[s] = true
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
 			}
 		}
 	}

@@ -592,33 +592,14 @@ func fileNames(ctx context.Context, ix *Index) ([][]string, error) {
 	return out, rows.Err()
 }
 
-// words reads the catalogued statistics of stems for the indexes ids;
-// the lists only of those in listed (nil: all), the stems a bound adds up
-// (the query's stop words only count chunks, and their lists are the
-// longest): the others read as if their lists were lost, every chunk
-// bounded by their best.
-func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string, listed map[string]bool) (map[int64]map[string]wordStat, error) {
+// words reads the catalogued statistics of stems for the indexes ids.
+func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string) (map[int64]map[string]wordStat, error) {
 	out := map[int64]map[string]wordStat{}
 	if len(stems) == 0 || len(ids) == 0 {
 		return out, nil
 	}
 	args, marks := stemArgs(stems)
-	lists := "postings"
-	if listed != nil {
-		var keep []string
-		for _, s := range stems {
-			if listed[s] {
-				keep = append(keep, s)
-			}
-		}
-		lists = "NULL"
-		if len(keep) > 0 {
-			largs, lmarks := stemArgs(keep)
-			lists = `CASE WHEN term IN (` + lmarks + `) THEN postings END`
-			args = append(largs, args...)
-		}
-	}
-	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, rest_chunk, rest_passage, `+lists+` FROM terms WHERE term IN (`+marks+`)`, args...)
+	rows, err := c.db.QueryContext(ctx, `SELECT term, idx, df, chunk, passage, rest_chunk, rest_passage, postings FROM terms WHERE term IN (`+marks+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read the index catalog: %w", err)
 	}
@@ -635,9 +616,7 @@ func (c *catalog) words(ctx context.Context, ids map[int64]bool, stems []string,
 			continue
 		}
 		var ok bool
-		if post == nil && listed != nil && !listed[t] {
-			s.rest = impact{s.chunk, s.passage} // not read: any chunk may score its best
-		} else if s.postings, ok = decodePostings(post); !ok {
+		if s.postings, ok = decodePostings(post); !ok {
 			s.postings, s.rest = nil, impact{s.chunk, s.passage} // unreadable: any chunk may score its best
 		}
 		if out[id] == nil {
