@@ -91,7 +91,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			return
 		}
 		for _, ix := range own {
-			df, n, err := ix.docFreqs(words)
+			df, n, err := ix.docFreqs(scored)
 			if err != nil {
 				ownErr = err
 				return
@@ -257,7 +257,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			}
 			stats.add(df, di.entry.chunks)
 		case di.ix != nil:
-			df, n, err := di.ix.docFreqs(words)
+			df, n, err := di.ix.docFreqs(scored)
 			if err != nil {
 				p.failed = err.Error()
 				continue

@@ -24,8 +24,8 @@ func (c *corpusStats) add(df map[string]float64, n float64) {
 }
 
 // queryWords are the stems of every word of the query, stop words
-// included: whatever subset a search ranks by (dates taken out, or the
-// stop words when nothing else is asked) has its statistics.
+// included: what a page's name is matched against. The statistics are
+// read for boundStems, the subsets a search ranks by.
 func queryWords(query string) []string {
 	var out []string
 	seen := map[string]bool{}
