@@ -150,7 +150,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 	}
 	// phase one: what each chunk's best passage could score, from its
 	// chunk's counts (a passage holds some of its lines, under its title
-	// and headings); only those that reach cut get a passage
+	// and headings) and its recency; only those that reach cut get a
+	// passage
 	byID := map[int64]*hit{}
 	for _, h := range hits {
 		var up float64
@@ -161,6 +162,8 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 		if isNamed(h) {
 			bound *= namedBoost
 		}
+		// its recency is known already: the candidates are all read
+		bound *= recency(h.dated, ref, o.HalfLifeDays, floor)
 		if bound+1e-4 >= cut {
 			byID[h.id] = h
 		}
@@ -195,10 +198,6 @@ func (ix *Index) searchListed(ctx context.Context, query string, plan *listedPla
 // candidates, with their text scores, in the order of ids; and each
 // one's counts of the query stems (see hit.scoreText).
 func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, idf map[string]float64, near bool) ([]*hit, map[int64]map[string]float64, error) {
-	var avg float64
-	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
-		avg = 1
-	}
 	var total float64
 	for _, s := range stems {
 		total += idf[s]
@@ -207,8 +206,10 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, id
 	for i, id := range ids {
 		args[i] = id
 	}
+	// the index's mean chunk length comes with every row (avgTokensSQL):
+	// a statement fewer per index searched
 	rows, err := ix.db.QueryContext(ctx, `
-		SELECT c.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated
+		SELECT c.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
 		FROM chunks c JOIN chunks_fts m ON m.rowid = c.id JOIN files f ON f.path = c.path
 		WHERE c.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args...)
 	if err != nil {
@@ -218,12 +219,12 @@ func (ix *Index) chunksByID(ctx context.Context, ids []int64, stems []string, id
 	byID, tfs := map[int64]*hit{}, map[int64]map[string]float64{}
 	for rows.Next() {
 		h := &hit{ix: ix}
-		var tokens float64
+		var tokens, avg float64
 		var title, heads string
-		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
 			return nil, nil, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
-		tfs[h.id] = h.scoreText(stems, idf, title, heads, tokens/avg, total, near)
+		tfs[h.id] = h.scoreText(stems, idf, title, heads, tokens/meanTokens(avg), total, near)
 		byID[h.id] = h
 	}
 	if err := rows.Err(); err != nil {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,13 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 		write(t, filepath.Join(long, fmt.Sprintf("area/page %d.md", p)), fmt.Sprintf("# Page %d\n\n## %s %s\n\n%s", p, vocab[12+p], vocab[30+p], para(80+r.Intn(300))))
 	}
 	write(t, filepath.Join(long, "kafka retention.md"), "# Kafka\n\n"+para(60)+"kafka retention is seven days.\n")
+	// two words that never meet in one chunk: the proximity factor bounds
+	// each one's chunk
+	write(t, filepath.Join(long, "zebra.md"), "# Crossings\n\nThe zebra crossing by the office.\n")
+	write(t, filepath.Join(long, "quokka.md"), "# Islands\n\nA quokka lives on Rottnest.\n")
+	// words that meet only in a heading, or only in a title
+	write(t, filepath.Join(long, "harbour.md"), "# Harbour\n\n## otter walrus\n\nThe otter swims.\nA walrus sleeps.\n")
+	write(t, filepath.Join(long, "cliffs.md"), "# Puffin gannet\n\nThe puffin dives.\nA gannet circles.\n")
 	ctx := context.Background()
 	cat, err := openCatalog(state)
 	if err != nil {
@@ -61,7 +69,8 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 	for i := 0; i < 12; i++ {
 		queries = append(queries, vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[12+r.Intn(len(vocab)-12)]+" "+vocab[r.Intn(12)])
 	}
-	checked := 0
+	queries = append(queries, "zebra quokka", "otter walrus", "puffin gannet")
+	checked, tighter, lowered := 0, 0, 0
 	for _, root := range []Root{{Dir: short, Kind: KindShort}, {Dir: long, Kind: KindLong}} {
 		ix := indexed(t, state, root, Params{})
 		e, err := cat.snapshot(ctx, ix)
@@ -86,10 +95,48 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			b := newBounds(q, words, st, o)
-			_, listed := b.of(ws[e.id], named[e.id])
+			bound, listed := b.of(ws[e.id], named[e.id])
+			if qb := b.quick(ws[e.id], named[e.id]); qb < bound {
+				t.Fatalf("%s: %q: the quick bound %.6f is below the exact one %.6f", root.Kind, q, qb, bound)
+			}
+			loose := *b
+			loose.near = false
+			looseBound, _ := loose.of(ws[e.id], named[e.id])
+			if looseBound+1e-12 < bound {
+				t.Fatalf("%s: %q: the bound with the proximity factor %.4f is above the one without %.4f", root.Kind, q, bound, looseBound)
+			}
+			if looseBound > bound+1e-9 {
+				tighter++
+			}
+			// each listed chunk's proximity factor is at most what its
+			// lists' lines allow
+			factors := map[int64]float64{}
+			b.setBounds(0, ws[e.id], named[e.id], factors)
+			idf := map[string]float64{}
+			for _, s := range b.sets[0] {
+				idf[s] = b.idf[s]
+			}
+			for id, f := range factors {
+				var stems, title, heads string
+				if err := ix.db.QueryRow(`SELECT stems, title, heads FROM chunks_fts WHERE rowid = ?`, id).Scan(&stems, &title, &heads); err != nil {
+					t.Fatal(err)
+				}
+				occ, line := occurrences(stems, idf, 0, nil)
+				occ, line = occurrences(title, idf, line, occ)
+				occ, _ = occurrences(heads, idf, line, occ)
+				if p := proximity(occ, idf); p > f+1e-9 {
+					t.Errorf("%s: %q: chunk %d: proximity %.4f above its bound %.4f", root.Kind, q, id, p, f)
+				}
+				if f < 1 {
+					lowered++
+				}
+			}
 			plan := b.plan(ws[e.id], listed, named[e.id], o.CandidatePool, nil)
 			if plan == nil {
 				t.Fatalf("%s: %q: no candidates from the lists", root.Kind, q)
+			}
+			if len(b.match) == 0 {
+				continue // none of its words is in this index
 			}
 			// the chunks holding a word that picks candidates: FTS5's
 			var holding int
@@ -105,6 +152,11 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			want, err := Search(ctx, []*Index{ix}, q, o)
 			if err != nil {
 				t.Fatal(err)
+			}
+			for _, x := range want.Results {
+				if x.Score > bound+1e-4 { // scores are rounded to 4 places
+					t.Errorf("%s: %q: %s scores %.4f above its index's bound %.4f", root.Kind, q, x.Citation, x.Score, bound)
+				}
 			}
 			got, err := ix.searchListed(ctx, q, plan, o, 0)
 			if err != nil {
@@ -129,7 +181,10 @@ func TestListedSearchRanksAsSearch(t *testing.T) {
 			checked++
 		}
 	}
-	t.Logf("%d searches compared", checked)
+	t.Logf("%d searches compared; the proximity factor lowered %d indexes' bounds, %d chunks'", checked, tighter, lowered)
+	if tighter == 0 || lowered == 0 {
+		t.Error("the proximity factor lowered no bound")
+	}
 	if checked < len(queries) {
 		t.Fatalf("only %d of %d searches compared", checked, 2*len(queries))
 	}
@@ -141,4 +196,32 @@ func full(r *Response) string {
 		fmt.Fprintf(&b, "%s %.4f %q\n", x.Citation, x.Score, x.Snippet)
 	}
 	return b.String()
+}
+
+// The proximity factor a chunk's bound takes: a word a chunk may hold
+// unlisted (it has a rest) may stand beside any other; words listed for
+// it are close only where their lines meet.
+func TestBoundProximityFactor(t *testing.T) {
+	b := &bounds{idf: map[string]float64{"a": 1, "b": 2, "c": 1}, sets: [][]string{{"a", "b", "c"}}, boost: []float64{1}, near: true}
+	list := func(id int64, lines uint64) []posting {
+		return []posting{{id: id, impact: impact{1, 1}, lines: lines}}
+	}
+	for _, c := range []struct {
+		name string
+		ws   map[string]wordStat
+		want float64
+	}{
+		{"one word", map[string]wordStat{"a": {df: 1, postings: list(1, 1)}}, proximityFloor},
+		{"two words apart", map[string]wordStat{"a": {df: 1, postings: list(1, 1)}, "b": {df: 1, postings: list(1, 2)}}, proximityFloor},
+		{"two words on a line", map[string]wordStat{"a": {df: 1, postings: list(1, 3)}, "b": {df: 1, postings: list(1, 2)}}, 1},
+		{"a word anywhere", map[string]wordStat{"a": {df: 1, postings: list(1, 1)}, "b": {df: 200, rest: impact{0.5, 0.5}}}, 1},
+		{"two apart, one on a line with a third", map[string]wordStat{"a": {df: 1, postings: list(1, 1)}, "b": {df: 1, postings: list(1, 2)}, "c": {df: 1, postings: list(1, 1)}},
+			proximityFloor + (1-proximityFloor)*2.0/4.0},
+	} {
+		f := map[int64]float64{}
+		b.setBounds(0, c.ws, false, f)
+		if math.Abs(f[1]-c.want) > 1e-9 {
+			t.Errorf("%s: factor %.4f, want %.4f", c.name, f[1], c.want)
+		}
+	}
 }

@@ -24,6 +24,7 @@ type deskIndex struct {
 	fresh bool      // caught up during this search
 	snap  bool      // catalogued during this search: its key is written once closed
 	bound float64   // the most a result of it can score
+	exact bool      // bound is of's, not quick's
 	// its candidates from the catalog's lists, when they tell them (from
 	// its words' lists and what bounds each listed chunk)
 	plan   *listedPlan
@@ -70,6 +71,10 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	dctx, cancel := context.WithTimeout(ctx, d.budget())
 	defer cancel()
 	words := queryWords(query)
+	// the stems a ranking weighs and a bound adds up: the others (stop
+	// words, unless nothing else is asked; the words naming dates) are
+	// not read from the catalog, whose longest lists are theirs
+	scored := boundStems(query, now)
 	// This project's indexes are opened and caught up, and their
 	// statistics read, while the catalog answers for the others: the
 	// two take about as long, and a machine has two cores at least.
@@ -86,7 +91,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			return
 		}
 		for _, ix := range own {
-			df, n, err := ix.docFreqs(words)
+			df, n, err := ix.docFreqs(scored)
 			if err != nil {
 				ownErr = err
 				return
@@ -151,7 +156,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	readCat := func(ids map[int64]bool) catRead {
 		var r catRead
-		if r.words, r.err = cat.words(dctx, ids, words); r.err == nil {
+		if r.words, r.err = cat.words(dctx, ids, scored); r.err == nil {
 			r.named, r.err = cat.named(dctx, ids, words)
 		}
 		return r
@@ -167,10 +172,18 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		close(prefetched)
 	}
 	var mu sync.Mutex
+	var keys []string
+	if entries != nil {
+		paths := make([]string, len(all))
+		for i, di := range all {
+			paths[i] = di.path
+		}
+		keys = fileKeys(m.IndexDir, paths)
+	}
 	parallel(len(all), d.workers(), func(i int) {
 		di := all[i]
 		p := projs[di.proj]
-		if e := entries[di.path]; e != nil && e.key != "" && e.key == fileKey(di.path) && e.fresh.holds(di.root.Dir) {
+		if e := entries[di.path]; e != nil && e.key != "" && e.key == keys[i] && e.fresh.holds(di.root.Dir) {
 			di.entry, di.fresh = e, true
 			return
 		}
@@ -244,7 +257,7 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			}
 			stats.add(df, di.entry.chunks)
 		case di.ix != nil:
-			df, n, err := di.ix.docFreqs(words)
+			df, n, err := di.ix.docFreqs(scored)
 			if err != nil {
 				p.failed = err.Error()
 				continue
@@ -258,12 +271,20 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	o := m.Options
 	o.Limit, o.Now, o.Within, o.Embedder, o.stats = limit, now, within, nil, stats
 	b := newBounds(query, words, stats, o)
+	// each index's quick bound now, its exact one when the search reaches
+	// it: most are never reached, and the exact one reads every list
+	exact := func(di *deskIndex) {
+		di.bound, di.listed = b.of(di.words, di.named)
+		di.exact = true
+	}
 	for _, di := range all {
 		if di.entry != nil && catOK {
 			di.words, di.named = catWords[di.entry.id], catNamed[di.entry.id]
-			di.bound, di.listed = b.of(di.words, di.named)
+			if di.bound = b.quick(di.words, di.named); d.Exhaustive {
+				exact(di)
+			}
 		} else {
-			di.bound = math.Inf(1)
+			di.bound, di.exact = math.Inf(1), true
 		}
 	}
 
@@ -321,6 +342,13 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return order[a].bound > order[b].bound })
+	if d.workers() <= 1 {
+		// one at a time, nothing runs beside this project's search: its
+		// results first give the others their cut from the start
+		if err := takeOwn(true); err != nil {
+			return nil, err
+		}
+	}
 	merged := merge()
 	searchedIdx, listedIdx := 0, 0
 	for next := 0; next < len(order); {
@@ -344,6 +372,20 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 			if !d.Exhaustive && di.bound+1e-4 < cut {
 				next = len(order) // sorted: none after it can reach the results either
 				break
+			}
+			if !di.exact {
+				// its place among the others by its exact bound (at most
+				// its quick one, so further on, or out when it is 0)
+				exact(di)
+				rest := order[next+1:]
+				at := sort.Search(len(rest), func(k int) bool { return rest[k].bound < di.bound })
+				copy(order[next:], rest[:at])
+				if di.bound > 0 {
+					order[next+at] = di
+				} else {
+					order = append(order[:next+at], order[next+at+1:]...)
+				}
+				continue
 			}
 			if projs[di.proj].failed == "" {
 				if di.listed != nil {

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -41,7 +42,7 @@ type catalog struct {
 // catalogVersion changes when what the catalog stores or how a bound is
 // computed (the ranking's formulas, see wordImpacts) changes: a catalog
 // of another version is emptied.
-const catalogVersion = "4"
+const catalogVersion = "5"
 
 // catalogHot is how many of an index's most recently modified files a
 // freshness check stats, as [Index.Refresh] stats its hot files.
@@ -68,7 +69,7 @@ CREATE INDEX IF NOT EXISTS names_by_index ON names(idx);
 func CatalogPath(dir string) string { return filepath.Join(dir, "catalog.sqlite") }
 
 func openCatalog(dir string) (*catalog, error) {
-	db, err := sqlitedb.Open(CatalogPath(dir))
+	db, err := sqlitedb.Reopen(CatalogPath(dir))
 	if err != nil {
 		return nil, fmt.Errorf("open the index catalog: %w", err)
 	}
@@ -83,10 +84,15 @@ func openCatalog(dir string) (*catalog, error) {
 func (c *catalog) close() error { return c.db.Close() }
 
 func (c *catalog) prepare() error {
+	var v string
+	// the catalog as it was left answers at once; a new file is given its
+	// meta table first
+	if err := c.db.QueryRow(`SELECT value FROM meta WHERE key='version'`).Scan(&v); err == nil && v == catalogVersion {
+		return nil
+	}
 	if _, err := c.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
 		return err
 	}
-	var v string
 	err := c.db.QueryRow(`SELECT value FROM meta WHERE key='version'`).Scan(&v)
 	if err == nil && v == catalogVersion {
 		return nil
@@ -135,13 +141,20 @@ func (f freshness) holds(root string) bool {
 	if dirs == 0 {
 		return false
 	}
-	for _, s := range f {
-		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(s.rel)))
-		if err != nil || fi.ModTime().UnixNano() != s.mtime || fi.IsDir() != (s.size < 0) || (s.size >= 0 && fi.Size() != s.size) {
-			return false
-		}
+	rels := make([]string, len(f))
+	for i, s := range f {
+		rels[i] = s.rel
 	}
-	return true
+	// every name from one open of the root: a search checks every index
+	// of the desk so, and walking the root's path again for each name
+	// was most of what each stat cost
+	same := true
+	err := safefs.LstatAll(root, rels, func(i int, st safefs.Stamp, err error) bool {
+		s := f[i]
+		same = err == nil && st.ModTime == s.mtime && st.IsDir == (s.size < 0) && (s.size < 0 || st.Size == s.size)
+		return same
+	})
+	return err == nil && same
 }
 
 // encode packs f as the catalog stores it: read back for every index on
@@ -208,6 +221,34 @@ func fileKey(path string) string {
 	return key
 }
 
+// fileKeys is fileKey of each of paths, all files of the folder dir, from
+// one open of it (see safefs.LstatAll): a search reads every index's.
+func fileKeys(dir string, paths []string) []string {
+	names := make([]string, 0, 2*len(paths))
+	for _, p := range paths {
+		names = append(names, filepath.Base(p), filepath.Base(p)+"-wal")
+	}
+	keys := make([]string, len(paths))
+	var main safefs.Stamp
+	var mainOK bool
+	safefs.LstatAll(dir, names, func(i int, st safefs.Stamp, err error) bool {
+		if i%2 == 0 {
+			main, mainOK = st, err == nil && filepath.Dir(paths[i/2]) == filepath.Clean(dir)
+			return true
+		}
+		if !mainOK {
+			return true
+		}
+		k := fmt.Sprintf("%d.%d", main.ModTime, main.Size)
+		if err == nil && st.Size > 0 {
+			k += fmt.Sprintf("+%d.%d", st.ModTime, st.Size)
+		}
+		keys[i/2] = k
+		return true
+	})
+	return keys
+}
+
 // entries is every catalogued index by its file's path: one query for
 // the whole desk (a few hundred rows), cheaper than one per index.
 func (c *catalog) entries(ctx context.Context) (map[string]*catEntry, error) {
@@ -249,10 +290,15 @@ type wordStat struct {
 // BM25 share and its best passage's.
 type impact struct{ chunk, passage float64 }
 
-// posting is one chunk of a word's list: its id and its impacts.
+// posting is one chunk of a word's list: its id, its impacts, and the
+// lines it stands on (bit l mod 64 for line l, numbered as occurrences
+// numbers a chunk's lines, its title and headings after its text): two
+// words whose masks do not meet stand on no line together, so the
+// proximity factor cannot count them close (see bounds.setBounds).
 type posting struct {
 	id int64
 	impact
+	lines uint64
 }
 
 // topChunks is how many of a word's best chunks its list keeps: enough
@@ -262,14 +308,15 @@ type posting struct {
 var topChunks = 128 // a variable: a test shortens the lists
 
 // encodePostings packs a list as the catalog stores it: per chunk its id
-// (varint) and its two impacts (float32, rounded up, so that a bound read
-// back is never below the true one).
+// (varint), its two impacts (float32, rounded up, so that a bound read
+// back is never below the true one) and its lines (varint).
 func encodePostings(ps []posting) []byte {
-	b := make([]byte, 0, len(ps)*12)
+	b := make([]byte, 0, len(ps)*16)
 	for _, p := range ps {
 		b = binary.AppendUvarint(b, uint64(p.id))
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.chunk)))
 		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(up32(p.passage)))
+		b = binary.AppendUvarint(b, p.lines)
 	}
 	return b
 }
@@ -292,8 +339,13 @@ func decodePostings(b []byte) ([]posting, bool) {
 		}
 		c := math.Float32frombits(binary.LittleEndian.Uint32(b[n:]))
 		p := math.Float32frombits(binary.LittleEndian.Uint32(b[n+4:]))
-		out = append(out, posting{id: int64(id), impact: impact{float64(c), float64(p)}})
 		b = b[n+8:]
+		lines, k := binary.Uvarint(b)
+		if k <= 0 {
+			return nil, false
+		}
+		out = append(out, posting{id: int64(id), impact: impact{float64(c), float64(p)}, lines: lines})
+		b = b[k:]
 	}
 	return out, true
 }
@@ -430,6 +482,7 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 	}
 	defer rows.Close()
 	tf := map[string]float64{}
+	lines := map[string]uint64{}
 	for rows.Next() {
 		var id int64
 		var stems, title, heads string
@@ -441,6 +494,8 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 		for _, w := range strings.Fields(stems) {
 			tf[w]++
 		}
+		clear(lines)
+		lineMasks(lines, stems, title, heads)
 		for _, f := range []struct {
 			text string
 			w    float64
@@ -461,7 +516,7 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 			}
 			ci, pi := f*(bm25K1+1)/(f+norm), f*(passageK1+1)/(f+passageK1)
 			s.chunk, s.passage = math.Max(s.chunk, ci), math.Max(s.passage, pi)
-			s.postings = append(s.postings, posting{id: id, impact: impact{ci, pi}})
+			s.postings = append(s.postings, posting{id: id, impact: impact{ci, pi}, lines: lines[w]})
 			out[w] = s
 		}
 	}
@@ -493,6 +548,23 @@ func wordImpacts(ctx context.Context, ix *Index) (map[string]wordStat, error) {
 		out[w] = s
 	}
 	return out, nil
+}
+
+// lineMasks sets into masks, for each stem of a chunk, the lines it
+// stands on (see posting), numbered as occurrences numbers them: its
+// text's lines from 0, then its title's and its headings' after them.
+func lineMasks(masks map[string]uint64, texts ...string) {
+	line := 0
+	for _, t := range texts {
+		for _, l := range strings.Split(t, "\n") {
+			for _, w := range strings.Split(l, " ") {
+				if w != "" {
+					masks[w] |= 1 << (line % 64)
+				}
+			}
+			line++
+		}
+	}
 }
 
 // fileNames is the stems of each page's name in ix (days' logs left

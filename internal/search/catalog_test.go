@@ -3,6 +3,7 @@ package search
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -52,5 +53,25 @@ func TestCatalogFreshnessRoundTrip(t *testing.T) {
 	os.Chtimes(filepath.Join(root, "daily", "2026-11-30.md"), later, later)
 	if got.holds(root) {
 		t.Error("a file edited in place still holds")
+	}
+}
+
+// fileKeys reads each index file's key as fileKey does, one by one: a
+// file with a write-ahead log, one without, one missing.
+func TestFileKeysAsFileKey(t *testing.T) {
+	dir := t.TempDir()
+	a, b, gone := filepath.Join(dir, "a.sqlite"), filepath.Join(dir, "b.sqlite"), filepath.Join(dir, "c.sqlite")
+	write(t, a, "index a")
+	write(t, a+"-wal", "its log")
+	write(t, b, "index b")
+	write(t, b+"-wal", "")
+	keys := fileKeys(dir, []string{a, b, gone})
+	for i, p := range []string{a, b, gone} {
+		if want := fileKey(p); keys[i] != want {
+			t.Errorf("%s: key %q, want %q", filepath.Base(p), keys[i], want)
+		}
+	}
+	if keys[0] == "" || !strings.Contains(keys[0], "+") || strings.Contains(keys[1], "+") || keys[2] != "" {
+		t.Errorf("keys %q: want a's with its log, b's without, none for the missing file", keys)
 	}
 }

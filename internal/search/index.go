@@ -84,7 +84,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row
 // Open opens (creating or rebuilding as needed) the index of root in dir.
 func Open(dir string, root Root, p Params) (*Index, error) {
 	path := IndexPath(dir, root)
-	db, err := sqlitedb.Open(path)
+	db, err := sqlitedb.Reopen(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
 	}
@@ -100,10 +100,16 @@ func Open(dir string, root Root, p Params) (*Index, error) {
 func (ix *Index) Close() error { return ix.db.Close() }
 
 func (ix *Index) prepare() error {
+	want := ix.params.fingerprint()
+	// An index as its last update left it answers at once; only a new
+	// file (no meta table yet) is given one first: a statement fewer on
+	// every open, and a search across projects opens a dozen indexes.
+	if have, err := storedFingerprint(ix.db); err == nil && have == want {
+		return nil
+	}
 	if _, err := ix.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
 		return fmt.Errorf("create schema: %w", err)
 	}
-	want := ix.params.fingerprint()
 	if have, err := storedFingerprint(ix.db); err != nil || have == want {
 		return err
 	}

@@ -378,10 +378,6 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	pf, pargs := within.filter()
 	filter, args = filter+pf, append(args, pargs...)
 	args = append(append([]any{ftsQuery(match)}, args...), pool)
-	var avg float64
-	if err := ix.db.QueryRowContext(ctx, `SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'`).Scan(&avg); err != nil || avg <= 0 {
-		avg = 1
-	}
 	var total float64
 	for _, s := range stems {
 		total += idf[s]
@@ -389,7 +385,7 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	rows, err := ix.db.QueryContext(ctx, `
 		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
 		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated
+		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
 		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
@@ -397,15 +393,29 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	defer rows.Close()
 	for rows.Next() {
 		h := &hit{ix: ix}
-		var tokens float64
+		var tokens, avg float64
 		var title, heads string
-		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated); err != nil {
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
-		h.scoreText(stems, idf, title, heads, tokens/avg, total, near)
+		h.scoreText(stems, idf, title, heads, tokens/meanTokens(avg), total, near)
 		into[h.id] = h
 	}
 	return rows.Err()
+}
+
+// avgTokensSQL is the index's mean chunk length as a column of the rows
+// that need it (SQLite evaluates the subquery once per statement), rather
+// than a query of its own.
+const avgTokensSQL = `coalesce((SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'), 0)`
+
+// meanTokens is avgTokensSQL's value as BM25's length normalisation uses
+// it: an index that has none yet counts every chunk as of mean length.
+func meanTokens(avg float64) float64 {
+	if avg <= 0 {
+		return 1
+	}
+	return avg
 }
 
 // sortHits orders passages best first, ties by file and then by their
@@ -558,9 +568,16 @@ func (ix *Index) docFreqs(stems []string) (df map[string]float64, chunks float64
 		}
 	}
 	df = make(map[string]float64, len(stems))
+	// prepared once for all the stems: parsing is most of what each
+	// lookup costs
+	st, err := ix.db.Prepare(`SELECT doc FROM chunks_vocab WHERE term = ?`)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+	}
+	defer st.Close()
 	for _, s := range stems {
 		var d float64
-		if err := ix.db.QueryRow(`SELECT doc FROM chunks_vocab WHERE term = ?`, s).Scan(&d); err != nil {
+		if err := st.QueryRow(s).Scan(&d); err != nil {
 			d = 0
 		}
 		df[s] = d
