@@ -1,0 +1,129 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// How one index gives its candidates for a query: FTS5's best chunks
+// scored again with our BM25F, or the nearest vectors.
+
+// ftsQuery ORs the stems: any of them may match, BM25 ranks how well.
+func ftsQuery(stems []string) string {
+	q := make([]string, len(stems))
+	for i, s := range stems {
+		q[i] = `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return strings.Join(q, " OR ")
+}
+
+// BM25 parameters, the usual ones (and FTS5's).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// textCandidates takes the pool best chunks by FTS5's BM25 and scores
+// them again with an always-positive IDF, ln(1+(N−n+0.5)/(n+0.5)): FTS5
+// clamps the IDF of a term in more than half the chunks to almost zero,
+// which flattens small memories to scores of nothing. The score is then
+// set against the query's total IDF T as 1 − e^(−score/T), so that every
+// query word once in a chunk of average length scores 0.63 whatever the
+// corpus, half the query's weight 0.39, and nothing ties at a cap.
+//
+// only, when not nil, limits the candidates to those files, within to the
+// files dated in it; near applies the proximity factor (see proximity).
+func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange, near bool) error {
+	if len(match) == 0 {
+		return nil
+	}
+	filter, args := onlyFiles(only)
+	pf, pargs := within.filter()
+	filter, args = filter+pf, append(args, pargs...)
+	args = append(append([]any{ftsQuery(match)}, args...), pool)
+	var total float64
+	for _, s := range stems {
+		total += idf[s]
+	}
+	rows, err := ix.db.QueryContext(ctx, `
+		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
+		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
+		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
+	if err != nil {
+		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		h := &hit{ix: ix}
+		var tokens, avg float64
+		var title, heads string
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
+			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+		h.scoreText(stems, idf, title, heads, tokens/meanTokens(avg), total, near)
+		into[h.id] = h
+	}
+	return rows.Err()
+}
+
+// avgTokensSQL is the index's mean chunk length as a column of the rows
+// that need it (SQLite evaluates the subquery once per statement), rather
+// than a query of its own.
+const avgTokensSQL = `coalesce((SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'), 0)`
+
+// meanTokens is avgTokensSQL's value as BM25's length normalisation uses
+// it: an index that has none yet counts every chunk as of mean length.
+func meanTokens(avg float64) float64 {
+	if avg <= 0 {
+		return 1
+	}
+	return avg
+}
+
+// vectorCandidates adds the pool chunks nearest to qvec (by cosine) and
+// fills the vector score of text candidates; it returns how many chunks
+// had a vector.
+func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int, into map[int64]*hit) (int, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL`)
+	if err != nil {
+		return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+	}
+	type scored struct {
+		id  int64
+		sim float64
+	}
+	var all []scored
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+		}
+		all = append(all, scored{id, dot(qvec, decodeVector(b))})
+	}
+	rows.Close()
+	sort.Slice(all, func(i, j int) bool { return all[i].sim > all[j].sim })
+	for i, s := range all {
+		if h, ok := into[s.id]; ok {
+			h.vecScore = s.sim
+			continue
+		}
+		if i >= pool {
+			continue
+		}
+		h := &hit{ix: ix, id: s.id, vecScore: s.sim}
+		err := ix.db.QueryRowContext(ctx, `
+			SELECT c.path, c.start_line, c.end_line, c.text, f.dated, t.stems
+			FROM chunks c JOIN files f ON f.path = c.path JOIN chunks_fts t ON t.rowid = c.id
+			WHERE c.id = ?`, s.id).Scan(&h.rel, &h.start, &h.end, &h.text, &h.dated, &h.stems)
+		if err != nil {
+			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
+		}
+		into[s.id] = h
+	}
+	return len(all), nil
+}

@@ -1,0 +1,76 @@
+package search
+
+import (
+	"fmt"
+	"math"
+)
+
+// A query word's weight in one index, and which words pick candidates.
+
+// commonShare is the share of chunks above which a query word stops
+// selecting candidates (it still counts in their scores): a word in most
+// chunks ranks almost nothing, yet would make FTS5 score nearly every
+// chunk, the cost growing with the memory.
+const commonShare = 0.3
+
+// weights gives each query stem its inverse document frequency in this
+// index, ln(1+(N−n+0.5)/(n+0.5)), and picks the stems that select
+// candidates: those in at most commonShare of the chunks, or all of them
+// when every one is that common.
+func (ix *Index) weights(stems []string) (idf map[string]float64, match []string, err error) {
+	df, n, err := ix.docFreqs(stems)
+	if err != nil {
+		return nil, nil, err
+	}
+	idf, match = weightsFrom(stems, df, n)
+	return idf, match, nil
+}
+
+// docFreqs counts the chunks holding each stem, and all chunks.
+func (ix *Index) docFreqs(stems []string) (df map[string]float64, chunks float64, err error) {
+	var n float64
+	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
+		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
+			return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+	}
+	df = make(map[string]float64, len(stems))
+	// prepared once for all the stems: parsing is most of what each
+	// lookup costs
+	st, err := ix.db.Prepare(`SELECT doc FROM chunks_vocab WHERE term = ?`)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+	}
+	defer st.Close()
+	for _, s := range stems {
+		var d float64
+		if err := st.QueryRow(s).Scan(&d); err != nil {
+			d = 0
+		}
+		df[s] = d
+	}
+	return df, n, nil
+}
+
+// weightsFrom is [Index.weights] from the counts.
+func weightsFrom(stems []string, df map[string]float64, n float64) (map[string]float64, []string) {
+	w := map[string]float64{}
+	var rare, present []string
+	for _, s := range stems {
+		w[s] = idfOf(df[s], n)
+		if df[s] == 0 {
+			continue
+		}
+		present = append(present, s)
+		if df[s] <= commonShare*n {
+			rare = append(rare, s)
+		}
+	}
+	if len(rare) == 0 {
+		rare = present
+	}
+	return w, rare
+}
+
+// idfOf is the always-positive IDF of a word in df of n chunks.
+func idfOf(df, n float64) float64 { return math.Log(1 + (n-df+0.5)/(df+0.5)) }
