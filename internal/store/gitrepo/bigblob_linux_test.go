@@ -145,7 +145,9 @@ func syncBigBlob(t *testing.T, size int64) (desk, out string, rss int64) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("the sync process: %v\n%s", err, b.String())
 	}
-	return desk, b.String(), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("the sync of a %d-byte blob peaked at %d MB resident", size, rss>>20)
+	return desk, b.String(), rss
 }
 
 // TestBigBlobSyncInBoundedMemory: a remote holding a blob just under 1
