@@ -9,6 +9,9 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
 )
 
+// shownFindings is how many redactions a warning names one by one.
+const shownFindings = 20
+
 // KeepSecretsOut applies the secret guard of the project around dir
 // (short.scan_secrets, on by default) to content a command is about to
 // write into long-term memory from a file or stdin — a page, a compiled
@@ -35,9 +38,12 @@ func (f *Factory) KeepSecretsOut(dir, name string, data []byte) ([]byte, error) 
 	}
 	out, found := rawfile.Redact(name, data)
 	if len(found) > 0 {
-		shown := make([]string, len(found))
-		for i, l := range found {
-			shown[i] = l.String()
+		var shown []string
+		for _, l := range found[:min(len(found), shownFindings)] {
+			shown = append(shown, l.String())
+		}
+		if n := len(found) - len(shown); n > 0 {
+			shown = append(shown, fmt.Sprintf("and %d more", n))
 		}
 		f.Warn(fmt.Sprintf("redacted %d secret(s) or personal data before writing them into memory (short.scan_secrets):\n  %s", len(found), strings.Join(shown, "\n  ")))
 	}
