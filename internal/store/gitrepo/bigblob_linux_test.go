@@ -51,12 +51,9 @@ func bareWithBlob(t *testing.T, name string, size int64) string {
 	}
 	big := w.(interface{ Hash() plumbing.Hash }).Hash()
 	small := storeTestBlob(t, st, []byte("- 10:00 · init\n"))
-	var entries []object.TreeEntry
-	for _, e := range []object.TreeEntry{
+	entries := []object.TreeEntry{
 		{Name: name, Mode: filemode.Regular, Hash: big},
 		{Name: "log.md", Mode: filemode.Regular, Hash: small},
-	} {
-		entries = append(entries, e)
 	}
 	if entries[0].Name > entries[1].Name {
 		entries[0], entries[1] = entries[1], entries[0]
