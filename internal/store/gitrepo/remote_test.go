@@ -2,8 +2,10 @@ package gitrepo
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -339,19 +341,12 @@ func refusedPaths(res *SyncResult) []string {
 	return out
 }
 
-func plantedPaths() []string {
-	var out []string
-	for p := range planted {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
+func plantedPaths() []string { return slices.Sorted(maps.Keys(planted)) }
 
 // TestFirstSyncTakesOnlyTheVaultsNotes: the first sync of a fresh desk is
 // the clone, and there is no .gitignore yet: it writes the vault's notes
-// (.trash/ and .gitkeep included) and nothing planted, names each planted
-// path with why, and leaves the work tree clean but for those.
+// (.trash/ and .gitkeep included) and nothing planted, and names each
+// planted path with why, on this sync and the next.
 func TestFirstSyncTakesOnlyTheVaultsNotes(t *testing.T) {
 	t.Parallel()
 	url, _ := hostileRemote(t)
