@@ -53,8 +53,16 @@ func relearnRun(opts *RelearnOptions) error {
 	if err != nil {
 		return printObject(opts.Out, nil, fmt.Errorf("relearn: read artifact: %w", err))
 	}
-	raw := blackbox.Raw{"text": jsonString(opts.About + ": " + opts.Summary)}
-	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: opts.Summary, About: opts.About}
+	// The artifact and the summary go into memory: the secret guard first.
+	if data, err = opts.KeepSecretsOut(opts.Project, opts.Artifact, data); err != nil {
+		return printObject(opts.Out, nil, fmt.Errorf("relearn: %w", err))
+	}
+	summary, err := opts.KeepSecretsOut(opts.Project, "--summary", []byte(opts.Summary))
+	if err != nil {
+		return printObject(opts.Out, nil, fmt.Errorf("relearn: %w", err))
+	}
+	raw := blackbox.Raw{"text": jsonString(opts.About + ": " + string(summary))}
+	req := blackbox.RelearnRequest{Artifact: data, ArtifactName: opts.Artifact, Summary: string(summary), About: opts.About}
 	out, err := opts.Relearn(context.Background(), opts.Project, raw, req)
 	return printPartial(opts.Out, out, err)
 }

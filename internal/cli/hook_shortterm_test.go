@@ -122,8 +122,13 @@ func TestTrivialSessionLeavesNoFile(t *testing.T) {
 	}
 }
 
-func TestSessionStartRecoversInjectsAndRegisters(t *testing.T) {
+// SessionStart recovers a cancelled session's segment, injects it, and
+// touches the project's registry entry; a project with long-term memory
+// that is not registered stays out (TestCloneCarryingMemoryLongIsNotAdmitted).
+func TestSessionStartRecoversInjectsAndTouches(t *testing.T) {
 	h := newHookEnv(t)
+	regPath := filepath.Join(h.env["CEREBRO_HOME"], ".claude", "memory_short", "registry.json")
+	testfile.Write(t, regPath, `{"projects":[{"id":"`+project.ID(h.proj)+`","name":"proj","path":"`+h.proj+`","registered":"2026-01-01T00:00:00Z","last_seen":"2026-01-01T00:00:00Z"}]}`)
 	for i := 0; i < 3; i++ {
 		h.turn(t, "dead", fmt.Sprintf("question %d", i), fmt.Sprintf("answer %d", i))
 	}
@@ -154,8 +159,9 @@ func TestSessionStartRecoversInjectsAndRegisters(t *testing.T) {
 	if v.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(ctx, "question 1") || !strings.Contains(ctx, "memory_short/daily/") {
 		t.Fatalf("inject lacks the distillate or its source:\n%s", ctx)
 	}
-	reg, err := registry.Read(filepath.Join(h.env["CEREBRO_HOME"], ".claude", "memory_short", "registry.json"))
-	if err != nil || len(reg.Projects) != 1 || reg.Projects[0].Path != h.proj || reg.Projects[0].ID != project.ID(h.proj) {
+	reg, err := registry.Read(regPath)
+	if err != nil || len(reg.Projects) != 1 || reg.Projects[0].Path != h.proj || reg.Projects[0].ID != project.ID(h.proj) ||
+		reg.Projects[0].Registered != "2026-01-01T00:00:00Z" || reg.Projects[0].LastSeen == "2026-01-01T00:00:00Z" {
 		t.Fatalf("registry: %+v %v", reg, err)
 	}
 }

@@ -130,6 +130,9 @@ func truthRun(opts *TruthOptions) error {
 	if err != nil {
 		return fmt.Errorf("truth set: read the new truth: %w", err)
 	}
+	if text, err = opts.KeepSecretsOut(opts.Project, opts.From, text); err != nil {
+		return fmt.Errorf("truth set: %w", err)
+	}
 	if err := opts.MemoryCommit(s, root, "truth set "+opts.Page, func() error { return s.TruthSet(opts.Page, text, opts.Expect, opts.Now()) }); err != nil {
 		return err
 	}

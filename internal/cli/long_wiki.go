@@ -61,6 +61,9 @@ func wikiWrite(opts *WikiOptions) error {
 	if err != nil {
 		return fmt.Errorf("wiki write: read the text: %w", err)
 	}
+	if text, err = opts.KeepSecretsOut(opts.Project, opts.From, text); err != nil {
+		return fmt.Errorf("wiki write: %w", err)
+	}
 	var res *longterm.PageWriteResult
 	s, err := opts.LongChange(opts.Project, "wiki write "+opts.Page, func(s *longterm.Store, _ *config.Effective) (err error) {
 		res, err = s.WritePage(opts.Page, text, opts.Now())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
 )
 
@@ -56,6 +57,10 @@ func orgSyncRun(opts *OrgSyncOptions) error {
 		}
 	}
 	line := res.Summary("org sync " + opts.Paths.Home)
+	if r := res.RefusedText("org sync " + opts.Paths.Home); r != "" && !opts.JSON {
+		fmt.Fprintln(opts.Err, "memhook: warning: "+r)
+		fmt.Fprintln(opts.Err, "memhook: hint: "+gitrepo.RefusedHint)
+	}
 	if res.Troubled() {
 		if !opts.JSON {
 			fmt.Fprintln(opts.Err, "memhook: "+line)

@@ -46,6 +46,32 @@ Switching long-term memory on registers a project; these commands do it by hand.
 	})
 }
 
+// newCmdRegister is `memhook register [dir]`: `registry add` for the
+// project a person works in, the act that admits a project to the desk
+// (a clone carrying .claude/memory_long/ is not admitted by its files).
+func newCmdRegister(f *factory.Factory) *cobra.Command {
+	opts := &RegistryOptions{Factory: f, Action: "add", Target: "."}
+	cmd := &cobra.Command{
+		Use:   "register [dir]",
+		Short: "Admit the project holding dir (default: the current one) to the desk",
+		Long: `register adds the project holding dir (default: the current folder) to the
+desk's registry, as "registry add" does: the rollup, the dashboard, search across
+projects (--scope projects) and recall across projects read the projects listed
+there. A project is listed only by your act (this command, "long on" or
+/memory_long_active on), never because a clone carries .claude/memory_long/.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				opts.Target = args[0]
+			}
+			return registryRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Name, "name", "", "display name (default: the project folder's name)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
+	return cmd
+}
+
 func registryRun(opts *RegistryOptions) error {
 	path := opts.Paths.Registry()
 	switch opts.Action {

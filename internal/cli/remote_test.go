@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
@@ -182,7 +183,7 @@ func TestScheduledRunPushesAfterTheNight(t *testing.T) {
 	}
 	other := t.TempDir()
 	c, _ := gitrepo.Init(other)
-	res, err := c.Sync(t.Context(), "file://"+bare, time.Now())
+	res, err := c.Sync(t.Context(), "file://"+bare, longterm.SyncKind, time.Now())
 	if err != nil || res.State != gitrepo.SyncFastForward {
 		t.Fatalf("clone of the pushed memory: %+v %v", res, err)
 	}

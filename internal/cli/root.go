@@ -132,7 +132,7 @@ func commandGroups() []commandGroup {
 		{"short", "Short-term memory (Q1, the hooks' side):", []func(*factory.Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdForget, newCmdSlash}},
 		{"long", "Long-term memory (Q2):", []func(*factory.Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
 			newCmdCompile, newCmdFact, newCmdTruth, newCmdCore, newCmdRollupDays, newCmdLint, newCmdNight}},
-		{"org", "The org desk (Q3, Q4):", []func(*factory.Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdSchedule}},
+		{"org", "The org desk (Q3, Q4):", []func(*factory.Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdRegister, newCmdSchedule}},
 		{"recall", "Search and recall:", []func(*factory.Factory) *cobra.Command{newCmdSearch, newCmdGet, newCmdIndex, newCmdRecall,
 			newCmdRemember, newCmdDeny, newCmdRelearn, newCmdGraph, newCmdTables, newCmdMCP}},
 		{"skills", "Skills:", []func(*factory.Factory) *cobra.Command{newCmdSkill, newCmdVerdict, newCmdRuns, newCmdEvolve, newCmdInstruction}},

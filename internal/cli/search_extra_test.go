@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/mcp"
 )
 
 func writeTree(t *testing.T, root string, files map[string]string) {
@@ -83,28 +84,92 @@ func TestSearchExtraPaths(t *testing.T) {
 	}
 }
 
-// A project file may add folders inside the project only: a cloned
-// repository must not widen a search to the person's other folders.
-func TestProjectFileExtraPathsStayInside(t *testing.T) {
+// A cloned repository ships docs as a link to the person's home and names
+// folders under it in its own .claude/cerebro.toml: the key is refused
+// (a project file may not widen what is read), so neither memhook get and
+// search nor the MCP tools return a byte of the home folder, nothing of it
+// is indexed, and doctor names the refused key. The same relative path in
+// the person's own settings is refused too, for the link in its middle,
+// and doctor names that as well.
+func TestHostileRepositoryExtraPathsReadNothingOfHome(t *testing.T) {
 	proj, env := memProject(t)
 	home := env["HOME"]
-	writeTree(t, filepath.Join(home, "private"), map[string]string{"diary.md": "tomatoes and my bank pin\n"})
-	writeTree(t, proj, map[string]string{
-		"docs/plan.md":         "tomatoes are the plan\n",
-		".claude/cerebro.toml": "[search]\nextra_paths = [\"docs\", \"../private\", \"" + filepath.Join(home, "private") + "\", \"~/private\"]\n",
+	writeTree(t, home, map[string]string{
+		"notes/bank.md": "tomatoes and my bank pin 4921\n",
+		"work/other-client/.claude/memory_long/CORE.md": "# Core\ntomatoes: the other client's deploy key\n",
 	})
+	if err := os.Symlink(home, filepath.Join(proj, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, proj, map[string]string{
+		".claude/cerebro.toml": "[search]\nextra_paths = [\"docs/notes\", \"docs/work/other-client/.claude/memory_long\"]\n",
+	})
+	leaked := func(out string) bool { return strings.Contains(out, "bank pin") || strings.Contains(out, "deploy key") }
+	check := func(who string) {
+		t.Helper()
+		if _, errOut, code := run(t, env, "", "index", "--project", proj); code != 0 {
+			t.Fatalf("%s: index: %s", who, errOut)
+		}
+		out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "tomatoes")
+		if code != 0 || leaked(out) {
+			t.Errorf("%s: search read the home folder: exit %d\n%s%s", who, code, out, errOut)
+		}
+		for _, p := range []string{"docs/notes/bank.md", filepath.Join(home, "notes", "bank.md"), "docs/work/other-client/.claude/memory_long/CORE.md"} {
+			if out, _, code := run(t, env, "", "get", "--project", proj, p); code == 0 || leaked(out) {
+				t.Errorf("%s: get %s: exit %d\n%s", who, p, code, out)
+			}
+		}
+		cs := mcpClient(t, env, proj, nil)
+		if text, _ := callTool(t, cs, mcp.ToolSearch, map[string]any{"query": "tomatoes bank pin deploy key"}); leaked(text) {
+			t.Errorf("%s: memory_search read the home folder: %s", who, text)
+		}
+		for _, p := range []string{"docs/notes/bank.md", "docs/work/other-client/.claude/memory_long/CORE.md"} {
+			if text, isErr := callTool(t, cs, mcp.ToolGet, map[string]any{"path": p}); !isErr || leaked(text) {
+				t.Errorf("%s: memory_get %s: %s", who, p, text)
+			}
+		}
+		idx, _ := filepath.Glob(filepath.Join(env["CEREBRO_STATE_DIR"], "index", "*.sqlite"))
+		for _, f := range idx {
+			if data, _ := os.ReadFile(f); strings.Contains(string(data), "bank pin") || strings.Contains(string(data), "deploy key") {
+				t.Errorf("%s: %s holds the home folder's text", who, f)
+			}
+		}
+	}
+	check("the repository's settings")
+	doc, _, _ := run(t, env, "", "doctor", "--project", proj)
+	if !strings.Contains(doc, "ignored: project config may not set search.extra_paths") {
+		t.Errorf("doctor does not name the refused key:\n%s", doc)
+	}
+
+	cfg := filepath.Join(home, "config.toml")
+	writeTree(t, home, map[string]string{"config.toml": "[search]\nextra_paths = [\"docs/notes\"]\n"})
+	env["CEREBRO_CONFIG"] = cfg
+	os.Remove(filepath.Join(proj, ".claude", "cerebro.toml"))
+	check("the person's own settings")
+	doc, _, _ = run(t, env, "", "doctor", "--project", proj)
+	if !strings.Contains(doc, "left out of search: search.extra_paths \"docs/notes\"") || !strings.Contains(doc, "is reached through a symbolic link ("+filepath.Join(proj, "docs")+" points to "+home+")") {
+		t.Errorf("doctor does not name the extra path it refused:\n%s", doc)
+	}
+}
+
+// A link in the middle of a person's own extra path is not followed: the
+// folder read would not be the one named. The folder named where it
+// really is, is searched.
+func TestExtraPathThroughALinkIsRefused(t *testing.T) {
+	proj, env := memProject(t)
+	home := env["HOME"]
+	writeTree(t, filepath.Join(home, "disk", "vault"), map[string]string{"Garden.md": "# Garden\nThe tomatoes go out in May.\n"})
+	if err := os.Symlink(filepath.Join(home, "disk"), filepath.Join(home, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	env["CEREBRO_SEARCH_EXTRA_PATHS"] = "~/linked/vault"
 	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "tomatoes")
-	if code != 0 {
-		t.Fatalf("search: exit %d: %s", code, errOut)
+	if code != 0 || strings.Contains(out, "Garden") || !strings.Contains(out, `~/linked/vault\": `) || !strings.Contains(out, "is reached through a symbolic link") {
+		t.Errorf("a link in the middle of an extra path was followed: exit %d\n%s%s", code, out, errOut)
 	}
-	if strings.Contains(out, "bank pin") || strings.Contains(out, "diary") {
-		t.Fatalf("a project file added a folder outside the project:\n%s", out)
-	}
-	if !strings.Contains(out, "docs/plan.md") {
-		t.Errorf("the project's own docs folder is not searched:\n%s", out)
-	}
-	if _, errOut, _ := run(t, env, "", "config", "--project", proj); !strings.Contains(errOut, "outside the project") || !strings.Contains(errOut, "../private") {
-		t.Errorf("memhook config does not warn about the refused paths:\n%s", errOut)
+	env["CEREBRO_SEARCH_EXTRA_PATHS"] = "~/disk/vault"
+	if out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "tomatoes"); code != 0 || !strings.Contains(out, "Garden") {
+		t.Errorf("the folder named where it is was not searched: exit %d\n%s%s", code, out, errOut)
 	}
 }
 

@@ -142,8 +142,8 @@ type Search struct {
 	SnippetChars int `toml:"snippet_chars"`
 	// ExtraPaths are more folders of Markdown to search, each its own
 	// root, read only (relative ones from the project root; ~ is the
-	// home folder). A project file may name only folders inside the
-	// project: see projectPathsInside.
+	// home folder). The user's alone: a project file widening what is
+	// read is refused (Policy).
 	ExtraPaths []string `toml:"extra_paths"`
 	// Citations is auto, on or off: how results carry their
 	// path#Lstart-Lend (see docs/search.md).
@@ -343,9 +343,6 @@ func Load(env Env, projectRoot string) *Effective {
 		user, userSources := e.layer(func() { e.mergeFile(e.ProjectFile, SourceProject) })
 		if !e.Trusted {
 			e.narrow(&user, userSources)
-		}
-		if !e.Trusted {
-			e.projectPathsInside(projectRoot)
 		}
 	}
 	e.layer(func() { e.mergeEnv(env) })

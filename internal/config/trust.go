@@ -76,10 +76,10 @@ var Policy = map[string]Rule{
 
 	"search.chunk_tokens": {Who: AnyLayer},
 	"search.citations":    {Who: AnyLayer},
-	// A project may add folders inside itself only: projectPathsInside
-	// drops the rest, since reading a person's other folders at a
-	// repository's request would widen what is read.
-	"search.extra_paths":           {Who: AnyLayer},
+	// More folders to read widen what a search reads and hands to the
+	// model: a repository's file could name one inside itself that is a
+	// link to the person's home.
+	"search.extra_paths":           {Who: UserOnly, What: "folders to read besides memory"},
 	"search.overlap_tokens":        {Who: AnyLayer},
 	"search.half_life_days":        {Who: AnyLayer},
 	"search.date_boost":            {Who: AnyLayer},

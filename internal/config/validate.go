@@ -202,3 +202,23 @@ func setValue(v reflect.Value, raw any) error {
 	}
 	return nil
 }
+
+// stringList reads a TOML array of strings.
+func stringList(raw any) ([]string, error) {
+	items, ok := raw.([]any)
+	if !ok {
+		if ss, ok := raw.([]string); ok {
+			return ss, nil
+		}
+		return nil, fmt.Errorf("want a list of strings, got %#v", raw)
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			return nil, fmt.Errorf("want a list of strings, got %#v", it)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

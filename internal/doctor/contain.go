@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
@@ -68,6 +69,14 @@ func checkContainment(rep *Report, env *Env) {
 	}
 	if refused == 0 {
 		rep.Add("ok", "", "containment: every memory folder resolves inside its root (project, desk, state dir)")
+	}
+	if env.root != "" {
+		// The notes search prints when it leaves an extra path out; the
+		// hooks' auto-recall stays quiet, so doctor says it too.
+		_, notes := search.ExtraRoots(env.root, env.Getenv("HOME"), env.Config(env.root).Search.ExtraPaths, nil)
+		for _, n := range notes {
+			rep.Add("warn", "name the folder where it really is, in your own settings (a link in its path is never followed)", "left out of search: %s", n)
+		}
 	}
 }
 

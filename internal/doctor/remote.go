@@ -58,6 +58,9 @@ func reportSync(rep *Report, what, url string, rec *gitrepo.SyncRecord, dir, com
 	default:
 		rep.Add("ok", "", "%s remote %s: %s at %s", what, rec.URL, rec.State, rec.Time.Local().Format("2006-01-02 15:04"))
 	}
+	if rec != nil && len(rec.Refused) > 0 {
+		rep.Add("warn", gitrepo.RefusedHint, "%s", gitrepo.RefusedText(what, rec.URL, rec.Refused))
+	}
 }
 
 // checkNightTime shows when the daily entry runs the night (and the

@@ -38,6 +38,10 @@ func checkProject(rep *Report, env *Env) {
 	rep.Add("ok", "", "short-term memory %s: %s", l.DailyDir(), st)
 	if l.LongActive() {
 		rep.Add("ok", "", "long-term memory %s: ok", l.LongDir())
+		if f, err := registry.Read(env.Paths.Registry()); err == nil && f.Find(project.ID(root)) == nil && f.Find(root) == nil {
+			rep.Add("warn", "if this is your project, run `memhook register "+root+"` (or /cerebro:memory_long_active on); a clone you only read can stay out",
+				"long-term memory is here, but the project is not on the desk's registry: searches and recall across projects and the dashboard leave it out (a clone carrying .claude/memory_long/ is admitted only by your act)")
+		}
 		doctorNight(rep, l)
 	} else {
 		rep.Add("ok", "", "long-term memory: off (/cerebro:memory_long_active on switches it on)")

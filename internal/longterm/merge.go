@@ -226,10 +226,10 @@ func (s *Store) Merge(p *MergePlan, now time.Time) error {
 			return fmt.Errorf("fact merge: write %s: %w", p.Page, err)
 		}
 		target := strings.TrimSuffix(p.Page, path.Ext(p.Page))
-		redirect := fmt.Sprintf("---\ntype: redirect\nredirect: %q\ndescription: merged into %s\n---\n\n# Merged into [[%s]]\n\n"+
+		redirect := fmt.Sprintf("---\ntype: redirect\nredirect: %q\ndescription: %q\n---\n\n# Merged into [[%s]]\n\n"+
 			"This page was merged into [[%s]] on %s: its facts, with their evidence, and its text are there.\n"+
 			"Links to this page still lead here; the page before the merge is in the history (`memhook long log %s`).\n",
-			p.Page, p.Page, target, target, now.Format(time.DateOnly), p.From)
+			p.Page, "merged into "+p.Page, target, target, now.Format(time.DateOnly), p.From)
 		if err := atomicfile.Write(oabs, []byte(redirect), 0o644); err != nil {
 			return fmt.Errorf("fact merge: write the redirect %s: %w", p.From, err)
 		}

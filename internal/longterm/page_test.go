@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"
+	"gopkg.in/yaml.v3"
 )
 
 func TestWritePageCreatesLogsAndIndexes(t *testing.T) {
@@ -74,5 +75,26 @@ func TestWritePageNeedsTheScaffold(t *testing.T) {
 	s := New(t.TempDir())
 	if _, err := s.WritePage("wiki/x.md", []byte("# x\n"), now); !errors.Is(err, ErrInactive) {
 		t.Fatalf("without long on: %v", err)
+	}
+}
+
+// A merge's redirect page names the page it was merged into in its
+// frontmatter: a name holding ": " or "#" keeps that frontmatter YAML.
+func TestMergeRedirectQuotesThePageName(t *testing.T) {
+	s := newProject(t)
+	testfile.Write(t, s.Path("wiki/Release: plan #2.md"), "# Release plan\n\nFridays.\n")
+	testfile.Write(t, s.Path("wiki/Trains.md"), "# Trains\n\nThe train leaves on Fridays.\n")
+	p, err := s.PlanMerge("wiki/Release: plan #2.md", "wiki/Trains.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Merge(p, now); err != nil {
+		t.Fatal(err)
+	}
+	data := testfile.Read(t, s.Path("wiki/Trains.md"))
+	var m map[string]string
+	fm := strings.SplitN(strings.TrimPrefix(data, "---\n"), "\n---\n", 2)[0]
+	if err := yaml.Unmarshal([]byte(fm), &m); err != nil || m["description"] != "merged into wiki/Release: plan #2.md" || m["redirect"] != "wiki/Release: plan #2.md" {
+		t.Errorf("the redirect's frontmatter reads %v (%v):\n%s", m, err, data)
 	}
 }

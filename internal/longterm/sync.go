@@ -5,12 +5,19 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/forget"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // RemoteStateFile keeps the last sync of long-term memory with its remote
 // (hidden: the history ignores .cerebro/).
 const RemoteStateFile = stateDir + "/remote.json"
+
+// SyncKind is what long-term memory holds, and so all a sync takes from
+// its remote: pages, CORE.md, log.md, raw sources, .trash/; never its
+// .cerebro/ state, git's or Claude Code's configuration, or another hidden
+// file.
+var SyncKind = gitrepo.Kind{Name: "long-term memory", DotDirs: []string{forget.TrashDir}}
 
 // Sync pushes the memory's history to url and takes the remote's commits
 // back when it has some (see [gitrepo.Repo.Sync]); after the remote's
@@ -24,7 +31,7 @@ func (h *History) Sync(ctx context.Context, url, command string, now time.Time) 
 	var res *gitrepo.SyncResult
 	err := h.store.withLock(func() error {
 		var err error
-		res, err = h.Repo.Sync(ctx, url, now)
+		res, err = h.Repo.Sync(ctx, url, SyncKind, now)
 		return err
 	})
 	if err == nil && (res.State == gitrepo.SyncMerged || res.State == gitrepo.SyncFastForward) {
@@ -41,7 +48,7 @@ func (h *History) Sync(ctx context.Context, url, command string, now time.Time) 
 		} else if hash != "" {
 			// The rebuilt index is a commit the remote lacks.
 			err = h.store.withLock(func() error {
-				again, serr := h.Repo.Sync(ctx, url, now)
+				again, serr := h.Repo.Sync(ctx, url, SyncKind, now)
 				if serr == nil {
 					res = &first
 					res.Head = again.Head

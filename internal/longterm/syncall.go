@@ -92,10 +92,17 @@ func Troubled(rows []SyncRow) int {
 // what to do about it.
 func WriteSyncRows(out, errw io.Writer, rows []SyncRow, quiet bool) {
 	for _, row := range rows {
-		switch {
-		case row.Error != "":
+		if row.Error != "" {
 			fmt.Fprintf(errw, "memhook: error: long sync %s: %s\n", row.Project, row.Error)
-		case row.Result == nil:
+		}
+		if row.Result == nil {
+			continue
+		}
+		if r := row.Result.RefusedText("long sync " + row.Project); r != "" {
+			fmt.Fprintln(errw, "memhook: warning: "+r)
+			fmt.Fprintln(errw, "memhook: hint: "+gitrepo.RefusedHint)
+		}
+		switch {
 		case row.Result.Troubled():
 			fmt.Fprintln(errw, "memhook: "+row.Result.Summary("long sync "+row.Project))
 			fmt.Fprintf(errw, "memhook: hint: %s\n", row.Result.Hint(filepath.Join(row.Project, ".claude", "memory_long"), SyncCommand(row.Project)))

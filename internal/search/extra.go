@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // KindExtra is a folder the person added to memory (search.extra_paths):
@@ -14,10 +16,13 @@ import (
 const KindExtra Kind = "extra"
 
 // ExtraRoots resolves search.extra_paths into roots: "~" and "~/…" from
-// homeDir, relative paths from projectRoot. A path that is a symbolic
-// link is not followed (the folder it points at may be anywhere), a file
-// or a missing folder is no root; each such path gets a note saying why
-// it was left out. A folder already among have is not added twice.
+// homeDir, relative paths from projectRoot. A path reached through a
+// symbolic link in any of its components, itself included, is not
+// followed (a repository can plant docs as a link to the person's home,
+// and the folder a link points at may be anywhere: see
+// [safefs.NoLinkIn]); a file or a missing folder is no root; each such
+// path gets a note saying why it was left out. A folder already among
+// have is not added twice.
 func ExtraRoots(projectRoot, homeDir string, paths []string, have []Root) (roots []Root, notes []string) {
 	seen := map[string]bool{}
 	for _, r := range have {
@@ -29,13 +34,14 @@ func ExtraRoots(projectRoot, homeDir string, paths []string, have []Root) (roots
 			notes = append(notes, fmt.Sprintf("search.extra_paths %q: %v", p, err))
 			continue
 		}
+		if err := safefs.NoLinkIn(abs); err != nil {
+			notes = append(notes, fmt.Sprintf("search.extra_paths %q: %s %v, not followed", p, abs, err))
+			continue
+		}
 		fi, err := os.Lstat(abs)
 		switch {
 		case err != nil:
 			notes = append(notes, fmt.Sprintf("search.extra_paths %q: %s does not exist", p, abs))
-			continue
-		case fi.Mode()&os.ModeSymlink != 0:
-			notes = append(notes, fmt.Sprintf("search.extra_paths %q: %s is a symbolic link, not followed", p, abs))
 			continue
 		case !fi.IsDir():
 			notes = append(notes, fmt.Sprintf("search.extra_paths %q: %s is not a folder (name the folder that holds it)", p, abs))

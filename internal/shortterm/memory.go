@@ -26,8 +26,8 @@ type Memory struct {
 	// Budget is the folder of the claude distiller's daily counts
 	// ([BudgetDir]).
 	Budget string
-	// Registry is the desk's project registry; SessionStart registers a
-	// project with long-term memory there ("" leaves it alone).
+	// Registry is the desk's project registry; SessionStart touches a
+	// registered project with long-term memory there ("" leaves it alone).
 	Registry string
 	// Desk is the cerebro desk's root ($CEREBRO_HOME): a session there is
 	// the operator's, whose /org_* commands are its work ("" for none).
@@ -178,8 +178,7 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 		errs = append(errs, err)
 	}
 	if m.Registry != "" && sc.layout.LongActive() {
-		p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
-		if err := registry.Touch(m.Registry, p, m.Now()); err != nil {
+		if err := m.seen(sc); err != nil {
 			errs = append(errs, fmt.Errorf("register project: %w", err))
 		}
 	}
@@ -188,6 +187,20 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 		errs = append(errs, err)
 	}
 	return text, errors.Join(errs...)
+}
+
+// seen updates the desk's last sight of the project. It admits a project
+// that is not registered only when the person's own settings trust it
+// (trust_project_config): a clone carrying .claude/memory_long/ must not
+// join the searches across projects, recall and the dashboard by its
+// files alone; `memhook long on` or `memhook register` admits it.
+func (m *Memory) seen(sc *scope) error {
+	p := registry.Project{ID: sc.id, Name: filepath.Base(sc.layout.Root), Path: sc.layout.Root}
+	if sc.cfg != nil && sc.cfg.Trusted {
+		return registry.Touch(m.Registry, p, m.Now())
+	}
+	_, err := registry.Seen(m.Registry, p, m.Now())
+	return err
 }
 
 // inject builds the recalled memory. A resumed session's context holds

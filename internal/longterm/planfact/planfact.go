@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 	"gopkg.in/yaml.v3"
@@ -232,7 +233,18 @@ active | paused | completed. Check with `+"`memhook planfact check`"+`.
 | stage | planned start | planned end | actual start | actual end | result |
 | --- | --- | --- | --- | --- | --- |
 | start | %s |  | %s |  |  |
-`, yamlScalar(project), d, project, d, d))
+`, yamlScalar(project), d, oneLine(project), d, d))
+}
+
+// oneLine is s with every control character a space: a name in a heading
+// stays that heading's (a folder named "x\n## Facts" opens no section).
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
 }
 
 func yamlScalar(s string) string {

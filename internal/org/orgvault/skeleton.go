@@ -14,6 +14,15 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
+// ignoreText is the vault's .gitignore: the desk's private folder never
+// leaves the machine. A sync never takes a remote's .gitignore
+// ([gitrepo.Kind]); each desk keeps this one.
+const ignoreText = "# The desk's private memory (registry, rollup, dialogue) never leaves this machine.\n" + privateLine + "\n*.lock\n.obsidian/workspace*.json\n.DS_Store\n"
+
+// privateLine is the .gitignore line that keeps the desk's private folder
+// out of a person's commits.
+const privateLine = ".claude/"
+
 // InitResult tells what [Init] did.
 type InitResult struct {
 	Root    string   `json:"root"`
@@ -34,7 +43,7 @@ func Init(root string, now time.Time) (*InitResult, error) {
 		IndexFile:                 indexText(),
 		HubFile:                   hubText(day),
 		LogFile:                   "# Журнал оргзнания\n\nОдна строка на изменение: время · действие · что. Пишет memhook; не правьте прошлые строки.\n\n",
-		".gitignore":              "# The desk's private memory (registry, rollup, dialogue) never leaves this machine.\n.claude/\n*.lock\n.obsidian/workspace*.json\n.DS_Store\n",
+		".gitignore":              ignoreText,
 		RawDir + "/.gitkeep":      "",
 		RawLargeDir + "/.gitkeep": "",
 		TrashDir + "/.gitkeep":    "",

@@ -1,7 +1,11 @@
 // Package registry keeps the org desk's list of projects whose long-term
 // memory is active: registry.json in the desk's private short-term folder.
-// SessionStart registers and touches projects, `memhook long on|off` adds
-// and removes them, and the rollup reads the list.
+// A project is added only by a person's act — `memhook long on`,
+// `memhook register`, `registry add`, or their own trust_project_config
+// naming it — never because its files say so (a clone may carry
+// .claude/memory_long/); SessionStart touches the projects listed, `long
+// off` removes one, and the rollup, the dashboard and the searches across
+// projects read the list.
 //
 // Every change is a locked read-modify-write with an atomic replace. A
 // registry that does not parse is never overwritten: it is reported as
@@ -149,6 +153,20 @@ func Touch(path string, p Project, now time.Time) error {
 		f.Projects = append(f.Projects, p)
 		return nil
 	})
+}
+
+// Seen updates the last-seen time of the project when it is registered
+// (by id or path) and reports whether it is; a project that is not
+// registered is left out, and the registry is not written.
+func Seen(path string, p Project, now time.Time) (bool, error) {
+	f, err := Read(path)
+	if err != nil {
+		return false, err
+	}
+	if f.Find(p.ID) == nil && f.Find(p.Path) == nil {
+		return false, nil
+	}
+	return true, Touch(path, p, now)
 }
 
 // Remove drops the entry with the given id or path; it reports whether one

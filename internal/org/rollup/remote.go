@@ -29,16 +29,29 @@ func remoteDiagnostics(projects []*Project, desk string) []Diagnostic {
 		if p.Path == "" {
 			continue
 		}
-		if d, ok := syncDiagnostic(gitrepo.ReadSyncRecord(filepath.Join(p.Path, projectSyncRecord)), "long-term memory", "memhook long sync --project "+p.Path); ok {
+		for _, d := range syncDiagnostics(gitrepo.ReadSyncRecord(filepath.Join(p.Path, projectSyncRecord)), "long-term memory", "memhook long sync --project "+p.Path) {
 			d.Project, d.ID = p.Name, p.ID
 			out = append(out, d)
 		}
 	}
 	if desk != "" {
-		if d, ok := syncDiagnostic(gitrepo.ReadSyncRecord(filepath.Join(desk, orgSyncRecord)), "the org vault", "memhook org sync"); ok {
+		for _, d := range syncDiagnostics(gitrepo.ReadSyncRecord(filepath.Join(desk, orgSyncRecord)), "the org vault", "memhook org sync") {
 			d.Project = "(org vault)"
 			out = append(out, d)
 		}
+	}
+	return out
+}
+
+// syncDiagnostics are a record's diagnostics: a troubled sync, and the
+// files of the history the sync never takes.
+func syncDiagnostics(rec *gitrepo.SyncRecord, what, command string) []Diagnostic {
+	var out []Diagnostic
+	if d, ok := syncDiagnostic(rec, what, command); ok {
+		out = append(out, d)
+	}
+	if rec != nil && len(rec.Refused) > 0 {
+		out = append(out, Diagnostic{Kind: KindRemote, Message: gitrepo.RefusedText(what, rec.URL, rec.Refused) + "; " + gitrepo.RefusedHint})
 	}
 	return out
 }

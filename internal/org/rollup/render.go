@@ -3,7 +3,9 @@ package rollup
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
 )
@@ -102,7 +104,7 @@ func counts(r *Report) string {
 func details(b *bytes.Buffer, p *Project) {
 	pf := p.plan()
 	fmt.Fprintf(b, "### %s\n\n", inline(p.Name))
-	fmt.Fprintf(b, "- path: `%s`\n", p.Path)
+	fmt.Fprintf(b, "- path: `%s`\n", shownPath(p.Path))
 	if p.PlanFact == nil {
 		fmt.Fprintf(b, "- plan-fact: %s\n", planFactTrouble(p))
 	} else {
@@ -201,6 +203,16 @@ func cell(s string) string {
 		return "—"
 	}
 	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+// shownPath is a project's path on the dashboard: quoted when it holds a
+// control character (a folder may be named "x\n## Diagnostics"), so the
+// line stays one line.
+func shownPath(p string) string {
+	if strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // inline folds text onto one line.

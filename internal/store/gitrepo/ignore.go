@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // Git's ignore rules come from three places: the .gitignore files of the
@@ -110,7 +110,7 @@ func expandHome(p, home string) string {
 // info/exclude, then the user's global excludes.
 func (r *Repo) excludes() []gitignore.Pattern {
 	var ps []gitignore.Pattern
-	if st, ok := r.repo.Storer.(*filesystem.Storage); ok {
+	if st, ok := r.repo.Storer.(interface{ Filesystem() billy.Filesystem }); ok {
 		if f, err := st.Filesystem().Open("info/exclude"); err == nil {
 			data, _ := io.ReadAll(io.LimitReader(f, maxIgnoreBytes))
 			f.Close()

@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -36,17 +37,27 @@ type entry struct {
 	mode filemode.FileMode
 }
 
-// treeFiles flattens a tree into its files by slash path.
+// treeFiles flattens a tree into its entries by slash path: files,
+// links and submodules, never a blob read (go-git's Files() reads each).
 func treeFiles(t *object.Tree) (map[string]entry, error) {
 	out := map[string]entry{}
 	if t == nil {
 		return out, nil
 	}
-	err := t.Files().ForEach(func(f *object.File) error {
-		out[f.Name] = entry{hash: f.Hash, mode: f.Mode}
-		return nil
-	})
-	return out, err
+	w := object.NewTreeWalker(t, true, nil)
+	defer w.Close()
+	for {
+		name, e, err := w.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Mode != filemode.Dir {
+			out[name] = entry{hash: e.Hash, mode: e.Mode}
+		}
+	}
 }
 
 // maxMergeBytes bounds a file the line merge reads: memory's text files are
@@ -87,8 +98,10 @@ func (r *Repo) storeBlob(data []byte) (plumbing.Hash, error) {
 }
 
 // mergeFiles merges theirs into ours over base. It returns the merged
-// files, or the paths that conflict (and then no merge).
-func (r *Repo) mergeFiles(base, ours, theirs map[string]entry) (map[string]entry, []string, error) {
+// files, or the paths that conflict (and then no merge). A path kind does
+// not hold never conflicts: ours stands when we changed it, else theirs is
+// carried in the history as it is (a sync never writes it, see moveTo).
+func (r *Repo) mergeFiles(kind Kind, base, ours, theirs map[string]entry) (map[string]entry, []string, error) {
 	paths := map[string]bool{}
 	for _, m := range []map[string]entry{base, ours, theirs} {
 		for p := range m {
@@ -101,6 +114,17 @@ func (r *Repo) mergeFiles(base, ours, theirs map[string]entry) (map[string]entry
 		b, inB := base[p]
 		o, inO := ours[p]
 		t, inT := theirs[p]
+		if kept(p) || kind.refuses(p) != "" {
+			switch {
+			case !(inB == inO && b == o):
+				if inO {
+					out[p] = o
+				}
+			case inT:
+				out[p] = t
+			}
+			continue
+		}
 		switch {
 		case inO == inT && o == t:
 			if inO {

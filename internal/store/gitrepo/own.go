@@ -68,7 +68,7 @@ func openOwn(dir string, max *int64) (*git.Repository, error) {
 	}
 	wt := worktreeFS(dir, max)
 	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
-	r, err := git.Open(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt)
+	r, err := git.Open(guardedStorage{newStorage(dot), max}, wt)
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("open repository at %s: %w", dir, ErrNoRepo)
 	}
@@ -76,6 +76,18 @@ func openOwn(dir string, max *int64) (*git.Repository, error) {
 		return nil, fmt.Errorf("open repository at %s: %w", dir, err)
 	}
 	return r, nil
+}
+
+// largeObjectBytes is the size over which go-git reads an object from
+// its pack or loose file as it is used, never whole into memory: without
+// it every look at a blob (even for its size) held all of it, and a sync
+// of a 1 GiB blob from a remote peaked at 5 GB.
+const largeObjectBytes = 1 << 20
+
+// newStorage is a repository's object store at dot, reading objects over
+// [largeObjectBytes] as streams.
+func newStorage(dot billy.Filesystem) *filesystem.Storage {
+	return filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{LargeObjectThreshold: largeObjectBytes})
 }
 
 // initOwn creates the repository of dir (branch main) the way [openOwn]
@@ -86,7 +98,7 @@ func initOwn(dir string, max *int64) (*git.Repository, error) {
 	}
 	wt := worktreeFS(dir, max)
 	dot := osfs.New(filepath.Join(dir, git.GitDirName), osfs.WithBoundOS())
-	r, err := git.InitWithOptions(filesystem.NewStorage(dot, cache.NewObjectLRUDefault()), wt,
+	r, err := git.InitWithOptions(guardedStorage{newStorage(dot), max}, wt,
 		git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")})
 	if err != nil {
 		return nil, fmt.Errorf("init repository at %s: %w", dir, err)

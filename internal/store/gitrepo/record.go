@@ -21,8 +21,9 @@ type SyncRecord struct {
 	Head      string    `json:"head,omitempty"`
 	Conflicts []string  `json:"conflicts,omitempty"`
 	Blocked   []string  `json:"blocked,omitempty"`
-	Error     string    `json:"error,omitempty"` // the sync failed before it could tell
-	Command   string    `json:"command"`         // what syncs it on demand
+	Refused   []string  `json:"refused,omitempty"` // files of the history never taken here ([Kind])
+	Error     string    `json:"error,omitempty"`   // the sync failed before it could tell
+	Command   string    `json:"command"`           // what syncs it on demand
 }
 
 // Troubled reports whether the record needs a person: diverged, blocked
@@ -38,7 +39,7 @@ func Record(res *SyncResult, err error, url, command string, now time.Time) *Syn
 		rec.State, rec.Error = "failed", err.Error()
 		return rec
 	}
-	rec.State, rec.Branch, rec.Head, rec.Conflicts, rec.Blocked = res.State, res.Branch, res.Head, res.Conflicts, res.Blocked
+	rec.State, rec.Branch, rec.Head, rec.Conflicts, rec.Blocked, rec.Refused = res.State, res.Branch, res.Head, res.Conflicts, res.Blocked, res.Refused
 	return rec
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,9 +16,11 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
@@ -60,7 +63,10 @@ type SyncResult struct {
 	Changed   []string `json:"changed,omitempty"`   // files the remote's commits changed here
 	Conflicts []string `json:"conflicts,omitempty"` // diverged: the files that do not merge
 	Blocked   []string `json:"blocked,omitempty"`   // blocked: the uncommitted files in the way
-	Created   bool     `json:"created,omitempty"`   // the file:// remote did not exist and was made
+	// Refused are the files of the history this copy does not take from
+	// a remote ([Kind]), each with why: never written here.
+	Refused []string `json:"refused,omitempty"`
+	Created bool     `json:"created,omitempty"` // the file:// remote did not exist and was made
 }
 
 // localPath is the folder of a file:// URL or an absolute path.
@@ -79,7 +85,8 @@ var installFile sync.Once
 // useInProcessFile serves file:// remotes inside this process.
 func useInProcessFile() {
 	installFile.Do(func() {
-		client.InstallProtocol("file", fileTransport{Transport: server.NewClient(server.DefaultLoader), loader: server.DefaultLoader})
+		loader := streamingLoader{}
+		client.InstallProtocol("file", fileTransport{Transport: server.NewClient(loader), loader: loader})
 	})
 }
 
@@ -103,6 +110,24 @@ func (f fileTransport) NewUploadPackSession(ep *transport.Endpoint, auth transpo
 		return nil, err
 	}
 	return &knownHaves{UploadPackSession: sess, sto: sto}, nil
+}
+
+// streamingLoader opens a file:// remote as go-git's own loader does,
+// with the object store of [newStorage]: the in-process server packs a
+// large blob for the fetch as a stream, not read whole into memory.
+type streamingLoader struct{}
+
+func (streamingLoader) Load(ep *transport.Endpoint) (storer.Storer, error) {
+	fs := osfs.New(ep.Path, osfs.WithBoundOS())
+	if _, err := fs.Stat("config"); err != nil {
+		if _, err := fs.Stat(git.GitDirName); err != nil {
+			return nil, transport.ErrRepositoryNotFound
+		}
+		if fs, err = fs.Chroot(git.GitDirName); err != nil {
+			return nil, err
+		}
+	}
+	return newStorage(fs), nil
 }
 
 type knownHaves struct {
@@ -180,105 +205,135 @@ func InitBare(dir string) error {
 // sides have new commits that merge cleanly (see merge.go), then pushes
 // again. When they do not merge, or local uncommitted edits stand where
 // the remote's changes would go, neither side is touched and the result
-// says why. An error is a transport or repository failure.
-func (r *Repo) Sync(ctx context.Context, rawURL string, when time.Time) (*SyncResult, error) {
+// says why. Of the remote's files only those kind holds are written (see
+// [Kind]); the rest are named in the result's Refused, on every sync
+// while the history holds them. An error is a transport or repository
+// failure.
+func (r *Repo) Sync(ctx context.Context, rawURL string, kind Kind, when time.Time) (*SyncResult, error) {
 	if err := CheckURL(rawURL); err != nil {
 		return nil, err
 	}
 	useInProcessFile()
-	res := &SyncResult{URL: redactURL(rawURL)}
-	if dir, ok := localPath(rawURL); ok {
+	s := &syncRun{r: r, kind: kind, url: rawURL, when: when, res: &SyncResult{URL: redactURL(rawURL)}}
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	head, err := r.repo.Reference(s.branch, true)
+	if err == nil {
+		if s.res.Refused, err = r.refusedIn(kind, head.Hash()); err != nil {
+			return nil, err
+		}
+	} else if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, fmt.Errorf("read %s: %w", s.branch, err)
+	}
+	return s.res, nil
+}
+
+// syncRun is one [Repo.Sync].
+type syncRun struct {
+	r      *Repo
+	kind   Kind
+	url    string
+	when   time.Time
+	branch plumbing.ReferenceName
+	res    *SyncResult
+}
+
+func (s *syncRun) run(ctx context.Context) error {
+	r, res := s.r, s.res
+	if dir, ok := localPath(s.url); ok {
 		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 			// A remote on a local or shared disk that is not there yet is
 			// made, empty, so setting the URL is all the set-up it needs.
 			if err := InitBare(dir); err != nil {
-				return nil, err
+				return err
 			}
 			res.Created = true
 		}
 	}
 	head, err := r.repo.Reference(plumbing.HEAD, false)
 	if err != nil {
-		return nil, fmt.Errorf("read HEAD: %w", err)
+		return fmt.Errorf("read HEAD: %w", err)
 	}
 	if head.Type() != plumbing.SymbolicReference || !head.Target().IsBranch() {
-		return nil, errors.New("HEAD is not on a branch: check out a branch before syncing")
+		return errors.New("HEAD is not on a branch: check out a branch before syncing")
 	}
-	branch := head.Target()
-	res.Branch = branch.Short()
-	remote := git.NewRemote(r.repo.Storer, &config.RemoteConfig{Name: remoteName, URLs: []string{rawURL}})
-	tracking := plumbing.NewRemoteReferenceName(remoteName, branch.Short())
+	s.branch = head.Target()
+	res.Branch = s.branch.Short()
+	remote := git.NewRemote(r.repo.Storer, &config.RemoteConfig{Name: remoteName, URLs: []string{s.url}})
+	tracking := plumbing.NewRemoteReferenceName(remoteName, s.branch.Short())
 	for attempt := 0; attempt < 3; attempt++ {
-		local, err := r.repo.Reference(branch, true)
+		local, err := r.repo.Reference(s.branch, true)
 		hasLocal := err == nil
 		if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) {
-			return nil, fmt.Errorf("read %s: %w", branch, err)
+			return fmt.Errorf("read %s: %w", s.branch, err)
 		}
 		if hasLocal {
 			res.Head = local.Hash().String()
-			err := remote.PushContext(ctx, &git.PushOptions{RemoteName: remoteName, RefSpecs: []config.RefSpec{config.RefSpec(branch + ":" + branch)}})
+			err := remote.PushContext(ctx, &git.PushOptions{RemoteName: remoteName, RefSpecs: []config.RefSpec{config.RefSpec(s.branch + ":" + s.branch)}})
 			switch {
 			case err == nil:
 				if res.State == "" {
 					res.State = SyncPushed
 				}
 				res.Remote = res.Head
-				return res, nil
+				return nil
 			case errors.Is(err, git.NoErrAlreadyUpToDate):
 				if res.State == "" {
 					res.State = SyncUpToDate
 				}
 				res.Remote = res.Head
-				return res, nil
+				return nil
 			case !strings.Contains(err.Error(), "non-fast-forward"):
-				return nil, fmt.Errorf("push to %s: %w", res.URL, err)
+				return fmt.Errorf("push to %s: %w", res.URL, err)
 			}
 		}
 		err = remote.FetchContext(ctx, &git.FetchOptions{RemoteName: remoteName,
-			RefSpecs: []config.RefSpec{config.RefSpec("+" + branch + ":" + tracking)}})
+			RefSpecs: []config.RefSpec{config.RefSpec("+" + s.branch + ":" + tracking)}})
 		switch {
 		case err == nil, errors.Is(err, git.NoErrAlreadyUpToDate):
 		case errors.Is(err, transport.ErrEmptyRemoteRepository), strings.Contains(err.Error(), "couldn't find remote ref"):
 			if !hasLocal {
 				res.State = SyncUpToDate // nothing on either side
-				return res, nil
+				return nil
 			}
-			return nil, fmt.Errorf("push to %s was refused, and the remote has no branch %s to fetch", res.URL, res.Branch)
+			return fmt.Errorf("push to %s was refused, and the remote has no branch %s to fetch", res.URL, res.Branch)
 		default:
-			return nil, fmt.Errorf("fetch from %s: %w", res.URL, err)
+			return fmt.Errorf("fetch from %s: %w", res.URL, err)
 		}
 		theirs, err := r.repo.Reference(tracking, true)
 		if err != nil {
-			return nil, fmt.Errorf("read the fetched %s: %w", tracking, err)
+			return fmt.Errorf("read the fetched %s: %w", tracking, err)
 		}
 		res.Remote = theirs.Hash().String()
 		var ours plumbing.Hash
 		if hasLocal {
 			ours = local.Hash()
 		}
-		state, err := r.integrate(branch, ours, theirs.Hash(), rawURL, when, res)
+		state, err := s.integrate(ours, theirs.Hash())
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if state != "" {
 			res.State = state
 		}
 		if state == SyncDiverged || state == SyncBlocked {
-			return res, nil
+			return nil
 		}
 		if state == SyncFastForward {
 			res.Head = theirs.Hash().String()
-			return res, nil // nothing of ours to push
+			return nil // nothing of ours to push
 		}
 		// Merged: push the merge; a remote that moved meanwhile is fetched again.
 	}
-	return nil, fmt.Errorf("sync with %s: the remote kept moving while it was merged; run sync again", res.URL)
+	return fmt.Errorf("sync with %s: the remote kept moving while it was merged; run sync again", res.URL)
 }
 
 // integrate takes theirs into the branch (at ours; zero when the branch
 // has no commit yet): a fast-forward, a merge commit, or nothing. It
 // returns the state, "" when ours already holds theirs.
-func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Hash, rawURL string, when time.Time, res *SyncResult) (string, error) {
+func (s *syncRun) integrate(ours, theirs plumbing.Hash) (string, error) {
+	r, res := s.r, s.res
 	tc, err := r.repo.CommitObject(theirs)
 	if err != nil {
 		return "", fmt.Errorf("read the remote's commit: %w", err)
@@ -287,11 +342,11 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 		return "", nil
 	}
 	if ours.IsZero() {
-		return r.moveTo(branch, nil, tc, SyncFastForward, res)
+		return s.moveTo(nil, tc, SyncFastForward)
 	}
 	oc, err := r.repo.CommitObject(ours)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", branch, err)
+		return "", fmt.Errorf("read %s: %w", s.branch, err)
 	}
 	if ok, err := tc.IsAncestor(oc); err != nil {
 		return "", fmt.Errorf("compare histories: %w", err)
@@ -301,7 +356,7 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 	if ok, err := oc.IsAncestor(tc); err != nil {
 		return "", fmt.Errorf("compare histories: %w", err)
 	} else if ok {
-		return r.moveTo(branch, oc, tc, SyncFastForward, res)
+		return s.moveTo(oc, tc, SyncFastForward)
 	}
 	bases, err := oc.MergeBase(tc)
 	if err != nil {
@@ -321,7 +376,7 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 			return "", fmt.Errorf("read tree: %w", err)
 		}
 	}
-	merged, conflicts, err := r.mergeFiles(files[0], files[1], files[2])
+	merged, conflicts, err := r.mergeFiles(s.kind, files[0], files[1], files[2])
 	if err != nil {
 		return "", err
 	}
@@ -333,9 +388,9 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 	if err != nil {
 		return "", fmt.Errorf("write the merged tree: %w", err)
 	}
-	sig := object.Signature{Name: AuthorName, Email: AuthorEmail, When: when}
+	sig := object.Signature{Name: AuthorName, Email: AuthorEmail, When: s.when}
 	mc := &object.Commit{Author: sig, Committer: sig, TreeHash: treeHash, ParentHashes: []plumbing.Hash{ours, theirs},
-		Message: fmt.Sprintf("memhook sync: merge %s from %s", branch.Short(), redactURL(rawURL))}
+		Message: fmt.Sprintf("memhook sync: merge %s from %s", s.branch.Short(), redactURL(s.url))}
 	obj := r.repo.Storer.NewEncodedObject()
 	if err := mc.Encode(obj); err != nil {
 		return "", fmt.Errorf("write the merge commit: %w", err)
@@ -348,15 +403,17 @@ func (r *Repo) integrate(branch plumbing.ReferenceName, ours, theirs plumbing.Ha
 	if err != nil {
 		return "", fmt.Errorf("read the merge commit: %w", err)
 	}
-	return r.moveTo(branch, oc, m, SyncMerged, res)
+	return s.moveTo(oc, m, SyncMerged)
 }
 
 // moveTo updates the work tree from from's tree to to's, then the branch
-// and the index. Every file it changes must be clean first (as committed
-// in from, or absent when from lacks it); otherwise nothing changes and
-// the state is blocked.
-func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, state string, res *SyncResult) (string, error) {
-	var fromFiles map[string]entry
+// and the index. Only the files the kind takes are written or removed
+// ([Repo.takes]); every one of them must be clean first (as committed in
+// from, or absent when from lacks it), otherwise nothing changes and the
+// state is blocked. Files it does not take stay on disk as they are.
+func (s *syncRun) moveTo(from, to *object.Commit, state string) (string, error) {
+	r, res := s.r, s.res
+	fromFiles := map[string]entry{}
 	if from != nil {
 		t, err := from.Tree()
 		if err != nil {
@@ -365,8 +422,6 @@ func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, st
 		if fromFiles, err = treeFiles(t); err != nil {
 			return "", fmt.Errorf("read tree: %w", err)
 		}
-	} else {
-		fromFiles = map[string]entry{}
 	}
 	tt, err := to.Tree()
 	if err != nil {
@@ -376,41 +431,42 @@ func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, st
 	if err != nil {
 		return "", fmt.Errorf("read tree: %w", err)
 	}
-	var changed []string
+	var changed, left []string
+	consider := func(p string) error {
+		e, inTo := toFiles[p]
+		why := ""
+		if kept(p) {
+			why = "kept"
+		} else if inTo {
+			var err error
+			if why, err = r.takes(s.kind, p, e); err != nil {
+				return err
+			}
+		} else {
+			why = s.kind.refuses(p)
+		}
+		if why != "" {
+			left = append(left, p)
+		} else {
+			changed = append(changed, p)
+		}
+		return nil
+	}
 	for p, e := range toFiles {
 		if f, ok := fromFiles[p]; !ok || f != e {
-			changed = append(changed, p)
+			if err := consider(p); err != nil {
+				return "", err
+			}
 		}
 	}
 	for p := range fromFiles {
 		if _, ok := toFiles[p]; !ok {
-			changed = append(changed, p)
+			if err := consider(p); err != nil {
+				return "", err
+			}
 		}
 	}
 	sort.Strings(changed)
-	// A hostile remote may hold any path: never one into .git, out of the
-	// work tree, a link, or a path this repository ignores (the desk's
-	// private .claude/, memory's .cerebro/ caches), which no honest history
-	// holds.
-	m, err := r.matcher()
-	if err != nil {
-		return "", err
-	}
-	for _, p := range changed {
-		if !safeTreePath(p) {
-			res.Conflicts = []string{p + " (a path cerebro does not write)"}
-			return SyncDiverged, nil
-		}
-		e, ok := toFiles[p]
-		if ok && !e.mode.IsFile() {
-			res.Conflicts = []string{p + " (not a regular file)"}
-			return SyncDiverged, nil
-		}
-		if _, tracked := fromFiles[p]; ok && !tracked && ignoredBy(m, p) {
-			res.Conflicts = []string{p + " (ignored here: a file git keeps out of this history is never taken from a remote)"}
-			return SyncDiverged, nil
-		}
-	}
 	dirty, err := r.Dirty("")
 	if err != nil {
 		return "", err
@@ -434,82 +490,113 @@ func (r *Repo) moveTo(branch plumbing.ReferenceName, from, to *object.Commit, st
 		return SyncBlocked, nil
 	}
 	for _, p := range changed {
-		abs := filepath.Join(r.root, filepath.FromSlash(p))
-		e, keep := toFiles[p]
-		if !keep {
-			d, err := safefs.OpenDir(r.root, filepath.Dir(abs), false)
-			if err != nil {
-				return "", fmt.Errorf("remove %s: %w", p, err)
-			}
-			err = d.Remove(filepath.Base(abs))
-			d.Close()
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return "", fmt.Errorf("remove %s: %w", p, err)
-			}
-			continue
-		}
-		data, err := r.fullBlob(e.hash)
-		if err != nil {
-			return "", fmt.Errorf("read %s: %w", p, err)
-		}
-		d, err := safefs.OpenDir(r.root, filepath.Dir(abs), true)
-		if err != nil {
-			return "", fmt.Errorf("write %s: %w", p, err)
-		}
-		d.Close()
-		perm := os.FileMode(0o644)
-		if e.mode == 0o100755 {
-			perm = 0o755
-		}
-		if err := atomicfile.Write(abs, data, perm); err != nil {
-			return "", fmt.Errorf("write %s: %w", p, err)
+		if err := r.checkout(p, toFiles); err != nil {
+			return "", err
 		}
 	}
 	// The files hold the new content before the branch moves: a crash in
 	// between leaves edits a later commit keeps, never a branch whose
 	// files are missing.
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(branch, to.Hash)); err != nil {
-		return "", fmt.Errorf("move %s: %w", branch.Short(), err)
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(s.branch, to.Hash)); err != nil {
+		return "", fmt.Errorf("move %s: %w", s.branch.Short(), err)
 	}
-	wt, err := r.repo.Worktree()
-	if err != nil {
-		return "", fmt.Errorf("open work tree: %w", err)
+	staged := slices.Clone(changed)
+	for _, p := range left {
+		// A file left as it was on disk is staged when it already is the
+		// remote's (cerebro's own .gitignore on both sides); otherwise the
+		// index keeps what it had, so a person's commit never takes it.
+		if e, ok := toFiles[p]; ok {
+			if same, err := r.sameOnDisk(p, e); err == nil && same {
+				staged = append(staged, p)
+			}
+		}
 	}
-	for _, p := range changed {
-		if _, keep := toFiles[p]; keep {
-			_, err = wt.Add(p)
-		} else {
-			_, err = wt.Remove(p)
-		}
-		if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, index.ErrEntryNotFound) {
-			return "", fmt.Errorf("update the index for %s: %w", p, err)
-		}
+	if err := r.stage(staged, toFiles); err != nil {
+		return "", err
 	}
 	res.Changed = changed
 	res.Head = to.Hash.String()
 	return state, nil
 }
 
-// maxBlobBytes bounds a file a sync writes from the remote: a large raw
-// source fits, a planted giant does not take the process's memory.
-const maxBlobBytes = 1 << 30
-
-// fullBlob reads a whole blob (a raw source may be larger than the line
-// merge's bound).
-func (r *Repo) fullBlob(h plumbing.Hash) ([]byte, error) {
-	b, err := r.repo.BlobObject(h)
-	if err != nil {
-		return nil, err
+// stage sets the index entries of paths to files' (or removes them),
+// with the size and time of the file on disk, so the files read as clean.
+// Unlike go-git's Add it never reads a file: its blob is known.
+func (r *Repo) stage(paths []string, files map[string]entry) error {
+	if len(paths) == 0 {
+		return nil
 	}
-	if b.Size > maxBlobBytes {
-		return nil, fmt.Errorf("blob %s is over %d bytes", h, maxBlobBytes)
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read the index: %w", err)
+	}
+	for _, p := range paths {
+		e, keep := files[p]
+		if !keep {
+			if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
+				return fmt.Errorf("update the index for %s: %w", p, err)
+			}
+			continue
+		}
+		fi, err := safefs.Lstat(filepath.Join(r.root, filepath.FromSlash(p)))
+		if err != nil {
+			return fmt.Errorf("update the index for %s: %w", p, err)
+		}
+		ie, err := idx.Entry(p)
+		if err != nil {
+			ie = idx.Add(p)
+		}
+		ie.Hash, ie.Mode, ie.Size, ie.ModifiedAt = e.hash, e.mode, uint32(fi.Size()), fi.ModTime()
+	}
+	if err := r.repo.Storer.SetIndex(idx); err != nil {
+		return fmt.Errorf("write the index: %w", err)
+	}
+	return nil
+}
+
+// checkout writes the tree's file p into the work tree, streamed from its
+// blob (never held whole in memory), or removes it when files lack it.
+func (r *Repo) checkout(p string, files map[string]entry) error {
+	abs := filepath.Join(r.root, filepath.FromSlash(p))
+	e, keep := files[p]
+	if !keep {
+		d, err := safefs.OpenDir(r.root, filepath.Dir(abs), false)
+		if err != nil {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		err = d.Remove(filepath.Base(abs))
+		d.Close()
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		return nil
+	}
+	b, err := r.repo.BlobObject(e.hash)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", p, err)
 	}
 	rd, err := b.Reader()
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("read %s: %w", p, err)
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	d, err := safefs.OpenDir(r.root, filepath.Dir(abs), true)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	d.Close()
+	perm := os.FileMode(0o644)
+	if e.mode == filemode.Executable {
+		perm = 0o755
+	}
+	n, err := atomicfile.WriteFrom(abs, io.LimitReader(rd, b.Size), perm)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if n != b.Size {
+		return fmt.Errorf("write %s: the blob held %d of its %d bytes", p, n, b.Size)
+	}
+	return nil
 }
 
 func ignoredBy(m interface{ Match([]string, bool) bool }, p string) bool {

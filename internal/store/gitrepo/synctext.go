@@ -19,6 +19,24 @@ func (r *SyncResult) Summary(what string) string {
 	return fmt.Sprintf("%s: %s with %s, at %.12s", what, r.State, r.URL, r.Head)
 }
 
+// RefusedText names the files of the history this copy does not take
+// from the remote, each with why ("" when there are none); what names the
+// copy, as in [SyncResult.Summary].
+func (r *SyncResult) RefusedText(what string) string {
+	return RefusedText(what, r.URL, r.Refused)
+}
+
+// RefusedText is [SyncResult.RefusedText] of a sync with url.
+func RefusedText(what, url string, refused []string) string {
+	if len(refused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d files of %s's history are never taken here, and were not written: %s", what, len(refused), url, strings.Join(refused, ", "))
+}
+
+// RefusedHint is what a person does about refused files.
+const RefusedHint = "they came with someone's commit to the remote: look at who added them, and remove them there (git rm in a clone, then push); until then every sync names them"
+
 // Troubled reports whether the sync left the two sides apart: a person
 // has to act before the next sync can bring them together.
 func (r *SyncResult) Troubled() bool {

@@ -31,3 +31,16 @@ func TestSyncSummaryAndHint(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedText names each refused file with why, counts them, and is
+// empty when nothing was refused.
+func TestRefusedText(t *testing.T) {
+	r := SyncResult{URL: "u", Refused: []string{".claude/settings.json (a hidden file or folder; a vault holds none)", `"a\nb.md" (a name holding control characters)`}}
+	got := r.RefusedText("x")
+	if !strings.HasPrefix(got, "x: 2 files of u's history are never taken here") || !strings.Contains(got, ".claude/settings.json (a hidden") || strings.Contains(got, "\n") {
+		t.Errorf("%q", got)
+	}
+	if (&SyncResult{URL: "u"}).RefusedText("x") != "" {
+		t.Error("a sync that refused nothing says something")
+	}
+}

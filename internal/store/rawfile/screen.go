@@ -62,6 +62,18 @@ func ScreenText(name string, data []byte, redact bool) ([]byte, int, error) {
 	return redactBytes(data, found), len(found), nil
 }
 
+// Redact is the guard of text a command writes into memory from a file
+// or stdin (a page, a compiled truth, a relearned artifact): the scan of
+// [ScreenText], every finding replaced by its marker, and the findings,
+// located, for the command to name.
+func Redact(name string, data []byte) ([]byte, []Located) {
+	found := scanWindows(data)
+	if len(found) == 0 {
+		return data, nil
+	}
+	return redactBytes(data, found), Locate(name, found)
+}
+
 // The scan runs window by window, each ending at a line end and reading
 // screenOverlap past it (a key block split by the window's end is still
 // seen whole): a 63 MB source costs the scanner a window, not several

@@ -15,9 +15,8 @@ import (
 // file: cerebro never copies one into memory, whoever names it.
 var ErrKeyFile = errors.New("is a private key or credentials file (refused: memory never holds one)")
 
-// ErrLinkInPath is a file argument reached through a symbolic link in one
-// of its folders below the working directory: the file read would not be
-// the one named.
+// ErrLinkInPath is a path reached through a symbolic link in one of its
+// folders: the file or folder read would not be the one named.
 var ErrLinkInPath = errors.New("is reached through a symbolic link")
 
 // keyNames are file names that hold keys or credentials.
@@ -63,8 +62,9 @@ var privateKeyMarks = [][]byte{[]byte("PRIVATE KEY-----"), []byte("PuTTY-User-Ke
 // ArgumentPath checks a file a person names on the command line (an
 // ingest source, --from, --artifact, --request) before it is opened: made
 // absolute, never a key or credentials file by its name or folder, and
-// never reached through a symbolic link in a folder below the working
-// directory (a repository can plant docs/ as a link to ~/.ssh).
+// never reached through a symbolic link in any of its folders ([NoLinkIn]:
+// a repository can plant docs/ as a link to ~/.ssh, and the path may be
+// given from anywhere).
 func ArgumentPath(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -73,23 +73,41 @@ func ArgumentPath(path string) (string, error) {
 	if why := keyFile(abs); why != "" {
 		return "", fmt.Errorf("%s (%s) %w", path, why, ErrKeyFile)
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return abs, nil
-	}
-	rel, err := filepath.Rel(cwd, filepath.Dir(abs))
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return abs, nil
-	}
-	dir := cwd
-	for _, part := range strings.Split(rel, string(filepath.Separator)) {
-		dir = filepath.Join(dir, part)
-		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(dir)
-			return "", fmt.Errorf("%s %w (%s points to %s)", path, ErrLinkInPath, dir, target)
-		}
+	if err := NoLinkIn(filepath.Dir(abs)); err != nil {
+		return "", fmt.Errorf("%s %w", path, err)
 	}
 	return abs, nil
+}
+
+// NoLinkIn checks every component of the absolute path p, p included, and
+// refuses the first that is a symbolic link with [ErrLinkInPath], naming
+// it and its target. The entries right under the file system's root are
+// the system's own (/tmp and /var are links on macOS, /home on some
+// systems) and only an administrator can make them, so they are followed.
+// A missing component ends the check: nothing below it can be reached.
+func NoLinkIn(p string) error {
+	if !filepath.IsAbs(p) {
+		return fmt.Errorf("%s: not an absolute path", p)
+	}
+	p = filepath.Clean(p)
+	vol := filepath.VolumeName(p)
+	rest := strings.Trim(p[len(vol):], string(filepath.Separator))
+	if rest == "" {
+		return nil
+	}
+	dir := vol + string(filepath.Separator)
+	for i, part := range strings.Split(rest, string(filepath.Separator)) {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if err != nil {
+			return nil
+		}
+		if i > 0 && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(dir)
+			return fmt.Errorf("%w (%s points to %s)", ErrLinkInPath, dir, target)
+		}
+	}
+	return nil
 }
 
 // OpenArgument opens a file a person names on the command line for

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // project makes <tmp>/p/.claude/memory_short/daily and an outside file,
@@ -176,5 +178,41 @@ func TestKernelInterfacesAreRefused(t *testing.T) {
 		} else if !errors.Is(err, ErrNotRegular) {
 			t.Errorf("%s: err = %v, want ErrNotRegular", p, err)
 		}
+	}
+}
+
+// ReadDir takes each entry's type from the listing and stats nothing: a
+// directory opened through an os.Root stats every entry as it is listed
+// (a folder of 100,000 day files cost 100,000 lstat calls for the three
+// the rollup wanted). An entry's Info is read when asked, so it reflects a
+// change made after the listing; it stays confined to the root.
+func TestReadDirStatsNoEntry(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b.md", "a.md", "c.md"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, ",") != "a.md,b.md,c.md,sub" || !ents[3].IsDir() || !ents[0].Type().IsRegular() {
+		t.Fatalf("entries %v", names)
+	}
+	later := time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "b.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := ents[1].Info()
+	if err != nil || !fi.ModTime().Equal(later) {
+		t.Errorf("b.md's Info was read when listed, not when asked: %v %v", fi, err)
 	}
 }

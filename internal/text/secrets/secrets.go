@@ -93,11 +93,6 @@ func KindCategory(kind string) Category {
 // Scan finds every secret and piece of personal data in text, in order of
 // position. Overlapping hits keep the more specific detector's.
 func Scan(text string) []Finding {
-	type hit struct {
-		match
-		prio int
-		kind string
-	}
 	var hits []hit
 	lower := foldLower(text)
 	for prio, d := range detectors {
@@ -116,20 +111,34 @@ func Scan(text string) []Finding {
 		}
 		return hits[i].start < hits[j].start
 	})
+	// A hit is kept unless it overlaps one kept before it (a more specific
+	// detector's, or an earlier one of its own). The kept hits are disjoint
+	// and sorted by start, so each detector's hits are swept against them
+	// once and merged in: a file of 100,000 keys once took a comparison of
+	// every finding with every other (minutes for a 6 MB artifact).
 	var kept []hit
-	for _, h := range hits {
-		overlaps := false
-		for _, k := range kept {
-			if h.start < k.end && k.start < h.end {
-				overlaps = true
-				break
+	for i := 0; i < len(hits); {
+		j := i
+		for j < len(hits) && hits[j].prio == hits[i].prio {
+			j++
+		}
+		var mine []hit
+		k := 0
+		for _, h := range hits[i:j] {
+			for k < len(kept) && kept[k].end <= h.start {
+				k++
 			}
+			if k < len(kept) && kept[k].start < h.end {
+				continue
+			}
+			if n := len(mine); n > 0 && mine[n-1].end > h.start {
+				continue
+			}
+			mine = append(mine, h)
 		}
-		if !overlaps {
-			kept = append(kept, h)
-		}
+		kept = mergeByStart(kept, mine)
+		i = j
 	}
-	sort.Slice(kept, func(i, j int) bool { return kept[i].start < kept[j].start })
 	out := make([]Finding, 0, len(kept))
 	lines := lineStarts(text)
 	for _, h := range kept {
@@ -141,6 +150,30 @@ func Scan(text string) []Finding {
 		})
 	}
 	return out
+}
+
+// hit is a detector's match with the detector's priority (its place in
+// detectors: lower is more specific) and kind.
+type hit struct {
+	match
+	prio int
+	kind string
+}
+
+// mergeByStart merges two lists of hits sorted by start.
+func mergeByStart(a, b []hit) []hit {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]hit, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].start <= b[0].start {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 func lineStarts(text string) []int {
