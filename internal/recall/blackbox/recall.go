@@ -259,13 +259,22 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			return []Item{{Fact: shortHash("t-", bd.Object), Object: bd.Object, Text: bd.Summary, Data: bd, Cite: "table " + bd.Table,
 				Scope: req.Scope}}, note, nil // the rows were filtered by the caller's scope already
 		}
-		cells, err := b.Tables.Lookup(tables.Query{Words: tables.Words(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
+		cells, err := b.Tables.Lookup(tables.Query{Words: lookupWords(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
 		if err != nil {
 			return nil, "", err
 		}
 		note := ""
+		if len(cells) == 0 && req.Table == "" && req.Key == "" && req.Kind == "" {
+			// "кто в моей команде", "who are my friends": the rows of the
+			// group or the relation, in either language.
+			if rel, groups := membersAsked(req.Query); len(rel)+len(groups) > 0 {
+				if cells, note, err = b.rowsOf(rel, groups); err != nil {
+					return nil, "", err
+				}
+			}
+		}
 		if sk, _ := b.Tables.Skipped(); len(sk) > 0 {
-			note = fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk))
+			note = joinNote(note, fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk)))
 		}
 		var out []Item
 		for _, c := range cells {

@@ -294,7 +294,7 @@ func TestResearchStartsWithTheFriends(t *testing.T) {
 			graph = &a.Chain[i]
 		}
 	}
-	if people == nil || len(people.Found) != 2 || !strings.Contains(people.Note, "2 people (друг) in kontakty: Денис, Миша") {
+	if people == nil || len(people.Found) != 2 || !strings.Contains(people.Note, "2 people (friend) in kontakty: Денис, Миша") {
 		t.Fatalf("step 1 finds the friends in the table, not Kolya: %+v", people)
 	}
 	if graph == nil {
