@@ -261,7 +261,7 @@ func TestDenialNamesTheFactsTheAnswerRestedOn(t *testing.T) {
 		t.Fatalf("the denial names what the answer rested on: %+v %v", d, err)
 	}
 	den, _ := os.ReadFile(filepath.Join(b.LongDir, filepath.FromSlash(DenialsFile)))
-	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied: Denis · known · Yeltsin") {
+	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied (the question's): Denis · known · Yeltsin") {
 		t.Fatalf("%s", den)
 	}
 }

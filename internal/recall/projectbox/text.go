@@ -85,6 +85,48 @@ func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]bl
 	return blackbox.ScanRanges(t.memory.Base, ranges, query, limit), nil
 }
 
+// Relearned implements blackbox.RelearnFinder: the search the rest of
+// memory uses, its informative-weight gate at blackbox.RelearnCover, over
+// the relearned summaries alone (a page keeps the question it answered,
+// in the words of the research walk's rephrasings too). A hit's score is
+// the share of the question's informative weight it holds.
+func (t *indexedText) Relearned(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
+	defer cancel()
+	idxs, err := t.open(uctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll(idxs)
+	o := t.options(limit * 4)
+	o.Embedder, o.MMR, o.HalfLifeDays = nil, false, 0 // an answer kept does not fade
+	o.MinCover = blackbox.RelearnCover
+	resp, err := search.Search(ctx, idxs, query, o)
+	if err != nil {
+		return nil, err
+	}
+	var hits []blackbox.Hit
+	seen := map[string]bool{}
+	for _, r := range resp.Results {
+		abs := t.abs(r.Path)
+		if !strings.Contains(filepath.ToSlash(abs), "/"+blackbox.RelearnDir+"/") || excluded(t.scan, t.memory.Roots, abs) {
+			continue
+		}
+		for _, h := range blackbox.PassagesIn(t.memory.Base, abs, r.StartLine, r.EndLine, query) {
+			if h.Object == "" || seen[h.Fact()] {
+				continue // the summary's own passage, once
+			}
+			seen[h.Fact()] = true
+			h.Score = r.Coverage()
+			hits = append(hits, h)
+		}
+		if len(hits) == limit {
+			break
+		}
+	}
+	return hits, nil
+}
+
 // excluded reports whether the scan's skip rules keep abs out, or no root
 // holds it.
 func excluded(scan blackbox.MarkdownScan, roots []search.Root, abs string) bool {
