@@ -60,19 +60,28 @@ func (t *indexedText) abs(p string) string {
 	return filepath.Join(t.memory.Base, filepath.FromSlash(p))
 }
 
-// Search implements blackbox.TextSearcher.
-func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+// search runs the memory's search over its indexes, caught up first
+// within the update budget, for limit*4 candidates with the options tune
+// sets.
+func (t *indexedText) search(ctx context.Context, query string, limit int, tune func(*search.Options)) (*search.Response, error) {
 	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
 	defer cancel()
 	idxs, err := t.open(uctx)
 	if err != nil {
-		return t.scan.Search(ctx, query, limit)
+		return nil, err
 	}
 	defer closeAll(idxs)
 	o := t.options(limit * 4)
-	o.Embedder = nil // level 2 is text; vectors are level 4
-	o.MMR = false    // candidates, not a reading list: keep every strong file
-	resp, err := search.Search(ctx, idxs, query, o)
+	tune(&o)
+	return search.Search(ctx, idxs, query, o)
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.Embedder = nil // level 2 is text; vectors are level 4
+		o.MMR = false    // candidates, not a reading list: keep every strong file
+	})
 	if err != nil {
 		return t.scan.Search(ctx, query, limit)
 	}
@@ -91,17 +100,10 @@ func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]bl
 // in the words of the research walk's rephrasings too). A hit's score is
 // the share of the question's informative weight it holds.
 func (t *indexedText) Relearned(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
-	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
-	defer cancel()
-	idxs, err := t.open(uctx)
-	if err != nil {
-		return nil, err
-	}
-	defer closeAll(idxs)
-	o := t.options(limit * 4)
-	o.Embedder, o.MMR, o.HalfLifeDays = nil, false, 0 // an answer kept does not fade
-	o.MinCover = blackbox.RelearnCover
-	resp, err := search.Search(ctx, idxs, query, o)
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.Embedder, o.MMR, o.HalfLifeDays = nil, false, 0 // an answer kept does not fade
+		o.MinCover = blackbox.RelearnCover
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -171,16 +173,9 @@ type vectorText struct {
 
 // Search implements blackbox.TextSearcher.
 func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
-	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
-	defer cancel()
-	idxs, err := t.open(uctx)
-	if err != nil {
-		return nil, err
-	}
-	defer closeAll(idxs)
-	o := t.options(limit * 4)
-	o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
-	resp, err := search.Search(ctx, idxs, query, o)
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
+	})
 	if err != nil {
 		return nil, err
 	}
