@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -40,14 +41,7 @@ func (d Claim) covers(c *Claim) bool {
 // sameEntity).
 func namesAll(keys, want []string) bool {
 	for _, w := range want {
-		found := false
-		for _, k := range keys {
-			if sameEntity(k, w) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(keys, func(k string) bool { return sameEntity(k, w) }) {
 			return false
 		}
 	}

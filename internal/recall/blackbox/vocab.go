@@ -1,8 +1,6 @@
 package blackbox
 
 import (
-	"strings"
-
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -163,11 +161,4 @@ func lookupWords(q string) []string {
 		}
 	}
 	return words
-}
-
-// isGroupWord reports whether a word names a group (its stem one
-// groupWordsOf knows).
-func isGroupWord(w string) bool {
-	_, ok := groupWordsOf[textan.Stem(strings.ToLower(w))]
-	return ok
 }
