@@ -37,7 +37,7 @@ func peopleAsked(q string) (relations, groups []string) {
 		if notRelation[h] {
 			continue
 		}
-		if g, ok := groupWordsOf[textan.Stem(h)]; ok {
+		if g, ok := groupWordsOf()[textan.Stem(h)]; ok {
 			if !contains(groups, g) {
 				groups = append(groups, g)
 			}
@@ -68,11 +68,11 @@ func membersAsked(q string) (relations, groups []string) {
 		st := textan.Stem(w)
 		switch {
 		case memberWords[w] || textan.IsStopWord(w) || questionWords[w] || rxPossWord.MatchString(w):
-		case groupWordsOf[st] != "":
-			if !contains(groups, groupWordsOf[st]) {
-				groups = append(groups, groupWordsOf[st])
+		case groupWordsOf()[st] != "":
+			if !contains(groups, groupWordsOf()[st]) {
+				groups = append(groups, groupWordsOf()[st])
 			}
-		case relationWords[relationStem(w)] != "" || relPlural[w] != "":
+		case relationWords()[relationStem(w)] != "" || relPlural[w] != "":
 			if r := relationName(w); !contains(relations, r) {
 				relations = append(relations, r)
 			}
@@ -138,7 +138,7 @@ func (b *Box) rowsOf(relations, groups []string) ([]tables.Cell, string, error) 
 		if ti.Shape == tables.ShapeList && slotOfKind[ti.ParentKind] == slotRelation {
 			relKind = "value"
 		}
-		groupTable := ti.Shape == tables.ShapeRoot && contains(groups, groupOfTable[ti.Name])
+		groupTable := ti.Shape == tables.ShapeRoot && (contains(groups, groupOfTable[ti.Name]) || tables.Named(groupTableNames(groups), ti.Name))
 		if relKind == "" && !groupTable && ti.Shape == tables.ShapeRoot {
 			for _, k := range ti.Kinds {
 				if slotOfKind[k] == slotRelation {
@@ -171,4 +171,16 @@ func (b *Box) rowsOf(relations, groups []string) ([]tables.Cell, string, error) 
 		names = append(names, c.Key)
 	}
 	return out, fmt.Sprintf("%d people (%s) in %s: %s", len(out), asked, strings.Join(where, ", "), strings.Join(names, ", ")), nil
+}
+
+// groupTableNames are the names of the groups' tables in both languages:
+// a table named after one ("komanda_arkhitektora") is the group's too.
+func groupTableNames(groups []string) []string {
+	var out []string
+	for t, g := range groupOfTable {
+		if contains(groups, g) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

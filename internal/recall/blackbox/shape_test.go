@@ -261,3 +261,16 @@ func TestSplitTablesMergeIntoOne(t *testing.T) {
 		t.Fatalf("nothing left to merge: %+v", again.Shape)
 	}
 }
+
+// A table a caller named after a group ("Команда архитектора") holds the
+// group's people too.
+func TestGroupTableNamedAfterTheGroup(t *testing.T) {
+	b := newBox(t)
+	remember(t, b, `{"text":"x","table":"Команда архитектора","key":"Юля","kind":"роль","value":"продменеджер"}`)
+	for _, q := range []string{"кто в моей команде?", "who is on my team?"} {
+		a := recall(t, b, `{"text":"`+q+`"}`)
+		if a.DepthUsed != LevelTables || len(a.Items) != 1 || a.Items[0].Data.(tables.Cell).Table != "komanda_arkhitektora" {
+			t.Fatalf("%s: %+v", q, a)
+		}
+	}
+}

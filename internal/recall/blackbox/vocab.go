@@ -1,6 +1,8 @@
 package blackbox
 
 import (
+	"sync"
+
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
@@ -33,56 +35,65 @@ func tableLang(name string) string {
 
 // slotWords are the stems a question names a slot by, in either language
 // ("where does Петя live", "где живёт Петя", "какая роль у Юли").
-var slotWords = stemSet(map[string][]string{
-	slotLives:    {"live", "lives", "living", "reside", "живёт", "живет", "живут", "жить", "проживает", "живёшь"},
-	slotRole:     {"role", "position", "job", "title", "роль", "должность", "позиция"},
-	slotWorksAt:  {"work", "works", "working", "employer", "company", "работает", "работают", "работа", "компания"},
-	slotBorn:     {"born", "birthplace", "родился", "родилась", "родились", "родом"},
-	slotPhone:    {"phone", "number", "call", "телефон", "номер", "позвонить"},
-	slotEmail:    {"email", "mail", "почта", "почту", "email"},
-	slotRelation: {"relation", "отношение"},
-	slotMember:   {"member", "members", "участник", "участники"},
+var slotWords = stemSet(func() map[string][]string {
+	return map[string][]string{
+		slotLives:    {"live", "lives", "living", "reside", "живёт", "живет", "живут", "жить", "проживает", "живёшь"},
+		slotRole:     {"role", "position", "job", "title", "роль", "должность", "позиция"},
+		slotWorksAt:  {"work", "works", "working", "employer", "company", "работает", "работают", "работа", "компания"},
+		slotBorn:     {"born", "birthplace", "родился", "родилась", "родились", "родом"},
+		slotPhone:    {"phone", "number", "call", "телефон", "номер", "позвонить"},
+		slotEmail:    {"email", "mail", "почта", "почту", "email"},
+		slotRelation: {"relation", "отношение"},
+		slotMember:   {"member", "members", "участник", "участники"},
+	}
 })
 
 // relationWords pairs the relation words of the two languages by one
 // name, so "my friends" meets the rows of друг and "моя сестра" those of
 // sister. A relation no pair names meets only its own language's stem.
-var relationWords = stemSet(map[string][]string{
-	"friend":    {"friend", "друг", "подруга", "приятель", "приятельница"},
-	"sister":    {"sister", "сестра"},
-	"brother":   {"brother", "брат"},
-	"wife":      {"wife", "жена"},
-	"husband":   {"husband", "муж"},
-	"son":       {"son", "сын"},
-	"daughter":  {"daughter", "дочь", "дочка"},
-	"mother":    {"mother", "mom", "mum", "мама", "мать"},
-	"father":    {"father", "dad", "папа", "отец"},
-	"colleague": {"colleague", "коллега"},
-	"neighbour": {"neighbour", "neighbor", "сосед", "соседка"},
-	"manager":   {"manager", "boss", "начальник", "начальница", "руководитель", "менеджер"},
-	"child":     {"child", "kid", "ребёнок", "ребенок"},
-	"parent":    {"parent", "родитель"},
-	"cousin":    {"cousin", "кузен", "кузина"},
+var relationWords = stemSet(func() map[string][]string {
+	return map[string][]string{
+		"friend":    {"friend", "друг", "подруга", "приятель", "приятельница"},
+		"sister":    {"sister", "сестра"},
+		"brother":   {"brother", "брат"},
+		"wife":      {"wife", "жена"},
+		"husband":   {"husband", "муж"},
+		"son":       {"son", "сын"},
+		"daughter":  {"daughter", "дочь", "дочка"},
+		"mother":    {"mother", "mom", "mum", "мама", "мать"},
+		"father":    {"father", "dad", "папа", "отец"},
+		"colleague": {"colleague", "коллега"},
+		"neighbour": {"neighbour", "neighbor", "сосед", "соседка"},
+		"manager":   {"manager", "boss", "начальник", "начальница", "руководитель", "менеджер"},
+		"child":     {"child", "kid", "ребёнок", "ребенок"},
+		"parent":    {"parent", "родитель"},
+		"cousin":    {"cousin", "кузен", "кузина"},
+	}
 })
 
 // groupWordsOf pairs the group words of a question with the group they
 // name ("моей команде", "my team").
-var groupWordsOf = stemSet(map[string][]string{
-	"team":       {"team", "команда", "команде", "команды"},
-	"department": {"department", "отдел", "отделе", "отдела"},
-	"family":     {"family", "семья", "семье", "семьи"},
-	"group":      {"group", "группа", "группе", "группы"},
+var groupWordsOf = stemSet(func() map[string][]string {
+	return map[string][]string{
+		"team":       {"team", "команда", "команде", "команды"},
+		"department": {"department", "отдел", "отделе", "отдела"},
+		"family":     {"family", "семья", "семье", "семьи"},
+		"group":      {"group", "группа", "группе", "группы"},
+	}
 })
 
-// stemSet maps the stem of every word to its name.
-func stemSet(m map[string][]string) map[string]string {
-	out := map[string]string{}
-	for name, ws := range m {
-		for _, w := range ws {
-			out[textan.Stem(w)] = name
+// stemSet maps the stem of every word to its name, built on first use:
+// every hook process links this package and few of them read tables.
+func stemSet(words func() map[string][]string) func() map[string]string {
+	return sync.OnceValue(func() map[string]string {
+		out := map[string]string{}
+		for name, ws := range words() {
+			for _, w := range ws {
+				out[textan.Stem(w)] = name
+			}
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // relationName is the name a relation word meets its rows by: the pair's
@@ -91,7 +102,7 @@ func stemSet(m map[string][]string) map[string]string {
 // their singular).
 func relationName(w string) string {
 	st := relationStem(w)
-	if n, ok := relationWords[st]; ok {
+	if n, ok := relationWords()[st]; ok {
 		return n
 	}
 	return st
@@ -147,12 +158,12 @@ func lookupWords(q string) []string {
 	}
 	for _, w := range textan.Words(q) {
 		st := textan.Stem(w)
-		if slot, ok := slotWords[st]; ok {
+		if slot, ok := slotWords()[st]; ok {
 			for _, lg := range langs {
 				add(lg.kinds[slot])
 			}
 		}
-		if g, ok := groupWordsOf[st]; ok {
+		if g, ok := groupWordsOf()[st]; ok {
 			for t, tg := range groupOfTable {
 				if tg == g {
 					add(t)
