@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,6 +41,38 @@ func TestJourneys(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// jsonget reads a field of a JSON file (a dotted path, list
+			// indexes as numbers: items.0.id) into an environment
+			// variable, so a later command can use what an earlier one
+			// answered: `cp stdout a.json` then `jsonget a.json items.0.id ID`.
+			"jsonget": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 3 {
+					ts.Fatalf("usage: jsonget file path var")
+				}
+				data, err := os.ReadFile(ts.MkAbs(args[0]))
+				ts.Check(err)
+				var v any
+				ts.Check(json.Unmarshal(data, &v))
+				for _, k := range strings.Split(args[1], ".") {
+					switch x := v.(type) {
+					case map[string]any:
+						v = x[k]
+					case []any:
+						i, err := strconv.Atoi(k)
+						if err != nil || i < 0 || i >= len(x) {
+							ts.Fatalf("jsonget: no item %s in %s", k, args[1])
+						}
+						v = x[i]
+					default:
+						ts.Fatalf("jsonget: %s is not in %s", args[1], args[0])
+					}
+				}
+				s, ok := v.(string)
+				if !ok {
+					ts.Fatalf("jsonget: %s is %v, not a string", args[1], v)
+				}
+				ts.Setenv(args[2], s)
+			},
 			// expand rewrites $WORK in a file: hook inputs carry absolute
 			// paths, which a script cannot know before it runs.
 			"expand": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -62,6 +62,11 @@ type Options struct {
 	// NoProximity scores chunks without the proximity factor (see
 	// proximity): for benchmarks that weigh what it adds.
 	NoProximity bool
+	// MinCover, when above 0, keeps only the passages holding at least
+	// this share of the query's informative weight (auto-recall's gate,
+	// see coverage): what a passage must hold of the query to be about it,
+	// whatever its rank.
+	MinCover float64
 	// gated keeps only the passages holding at least minCover of the
 	// query's informative weight, and some of it: auto-recall's gate
 	// (see coverage), applied before MMR picks among them.
@@ -96,6 +101,10 @@ type Result struct {
 	// holds, which auto-recall's threshold applies to (see coverage).
 	cover float64
 }
+
+// Coverage is the share of the query's informative weight the result's
+// passage holds (see coverage): what [Options.MinCover] compares.
+func (r Result) Coverage() float64 { return r.cover }
 
 // Response is a search's answer: the results, "bm25" or "hybrid", and
 // notes on anything that made it less than complete.
@@ -160,6 +169,9 @@ func Search(ctx context.Context, idxs []*Index, query string, o Options) (*Respo
 	}
 	if o.CandidatePool < o.Limit {
 		o.CandidatePool = max(o.Limit, 50)
+	}
+	if o.MinCover > 0 {
+		o.gated, o.minCover = true, o.MinCover
 	}
 	if resp, ok, err := searchDates(ctx, idxs, query, o); err != nil || ok {
 		return resp, err

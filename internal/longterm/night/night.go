@@ -75,6 +75,7 @@ type Report struct {
 	Truths       int      `json:"truths"`        // compiled truths replaced
 	TruthPending []string `json:"truth_pending"` // pages whose proposal waits: a person edited them
 	Links        int      `json:"links"`         // cards linked to a digest (and back)
+	Descriptions int      `json:"descriptions"`  // card descriptions that grew by repetition, tidied
 	CoreAdded    int      `json:"core_added"`    // CORE.md lines added (night.core = "apply")
 	CoreProposed int      `json:"core_proposed"` // CORE.md lines left for `memhook core review`
 	Calls        int      `json:"calls"`
@@ -168,6 +169,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			n.truths(ctx)
 		}
 	}
+	n.descriptions()
 	n.indexAndGraph()
 	n.lint()
 	n.core()

@@ -23,6 +23,14 @@ type: daily
 
 ### Asked
 - add a flag
+- when is our deploy window?
+  - answer: The deploy window is Tuesday midnight UTC.
+### Final message
+- The deploy window is Tuesday midnight UTC.
+
+## Notes
+
+- our on-call rotation changes on Mondays
 `)
 	cases := []struct {
 		fact string
@@ -34,6 +42,8 @@ type: daily
 		{"the database was migrated to Postgres 17", false, ""},         // only the assistant said it
 		{"add a flag", true, "14:02"},
 		{"releases leave on Mondays", false, ""},
+		{"deploy window is Tuesday midnight UTC", false, ""},  // the assistant's answer nested under a request
+		{"the on-call rotation changes on Mondays", true, ""}, // a section the person wrote by hand
 	}
 	for _, c := range cases {
 		r, ok := OwnerEvidence(day, c.fact)

@@ -32,6 +32,9 @@ func WriteText(w io.Writer, r *Report) {
 	if r.Facts+r.Proposals+r.Truths+len(r.TruthPending) > 0 {
 		fmt.Fprintf(w, "  facts written: %d, proposals kept: %d, truths replaced: %d, truths pending: %s\n", r.Facts, r.Proposals, r.Truths, orNone(r.TruthPending))
 	}
+	if r.Descriptions > 0 {
+		fmt.Fprintf(w, "  descriptions tidied (they grew by repetition): %d\n", r.Descriptions)
+	}
 	if r.Links+r.CoreAdded+r.CoreProposed > 0 {
 		fmt.Fprintf(w, "  cards linked to digests: %d, CORE.md lines added: %d, proposed for `memhook core review`: %d\n", r.Links, r.CoreAdded, r.CoreProposed)
 	}

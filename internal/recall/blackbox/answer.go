@@ -1,5 +1,7 @@
 package blackbox
 
+import "strings"
+
 // Answer kinds.
 const (
 	KindAffirmative   = "affirmative"
@@ -60,6 +62,19 @@ type Item struct {
 	// Claim is what the inference asserts (the question's entities); a
 	// denial holds against it.
 	Claim *Claim `json:"claim,omitempty"`
+
+	// whole is the whole section a passage comes from (its Text is the
+	// part around the question's words): what a denied conclusion is
+	// looked for in.
+	whole string
+}
+
+// concludes reports whether an item states a conclusion memory drew: a
+// relearned summary (it points to its object) or a research answer. A
+// denied conclusion is withheld wherever such an item carries it; a
+// fact the person gave is not.
+func (it Item) concludes() bool {
+	return it.Object != "" || strings.HasPrefix(it.Fact, "s-") || strings.HasPrefix(it.Fact, "x-")
 }
 
 // StoreReport is what one store returned.

@@ -1,10 +1,12 @@
 package blackbox
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
+	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -32,16 +34,51 @@ func (d Claim) covers(c *Claim) bool {
 	if !d.Usable() || !c.Usable() {
 		return false
 	}
-	have := map[string]bool{}
-	for _, e := range c.Entities {
-		have[e] = true
-	}
-	for _, e := range d.Entities {
-		if !have[e] {
+	return namesAll(c.Entities, d.Entities)
+}
+
+// namesAll reports whether keys name every entity of want (see
+// sameEntity).
+func namesAll(keys, want []string) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(keys, func(k string) bool { return sameEntity(k, w) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameEntity reports whether two entity keys name the same entity: the
+// same key, or a Cyrillic and a Latin key whose Latin spellings meet —
+// "ельцин" (Eltsin by the tables' fixed transliteration) and "yeltsin",
+// "денис" and "deni" (English Snowball cuts the s). The spellings meet when
+// one is the other or starts it, at least four letters and at most two
+// apart; a leading "ye" reads as "e" and "x" as "ks", as Russian names are
+// written in English.
+func sameEntity(a, b string) bool {
+	if a == b {
+		return true
+	}
+	if isCyrillic(a) == isCyrillic(b) {
+		return false
+	}
+	la, lb := latinKey(a), latinKey(b)
+	if len(la) > len(lb) {
+		la, lb = lb, la
+	}
+	return la != "" && (la == lb || len(la) >= 4 && strings.HasPrefix(lb, la) && len(lb)-len(la) <= 2)
+}
+
+func latinKey(k string) string {
+	n, err := tables.Normalize(k)
+	if err != nil {
+		return ""
+	}
+	n = strings.ReplaceAll(n, "x", "ks")
+	if strings.HasPrefix(n, "ye") {
+		n = n[1:]
+	}
+	return n
 }
 
 // openers are capitalised only because a sentence starts with them.
@@ -52,6 +89,10 @@ var openers = map[string]bool{
 	"может": true, "возможно": true, "наверное": true, "скажи": true, "покажи": true, "мог": true, "могла": true,
 	"могли": true, "был": true, "была": true, "были": true, "правда": true, "как": true, "почему": true, "зачем": true,
 	"сколько": true, "дай": true, "найди": true, "расскажи": true, "знал": true, "знала": true, "верно": true,
+	// the openings of an answer
+	"ваш": true, "ваша": true, "ваше": true, "ваши": true, "твой": true, "твоя": true, "твои": true, "да": true, "нет": true,
+	"yes": true, "no": true, "according": true, "based": true, "also": true, "researched": true, "about": true,
+	"никто": true, "ничего": true, "nobody": true, "none": true, "nothing": true,
 }
 
 func stemWord(w string) string {
@@ -62,6 +103,32 @@ func stemWord(w string) string {
 // words, leaving out a sentence's first word when it is a question word,
 // a stop word or an opener. A run's key is the stem of its last word.
 func extractClaim(q string) *Claim {
+	runs, between, gap := entityRuns(q)
+	if len(runs) == 0 {
+		return nil
+	}
+	c := &Claim{Subject: strings.Join(runs[0], " ")}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		k := stemWord(r[len(r)-1])
+		if !seen[k] {
+			seen[k] = true
+			c.Entities = append(c.Entities, k)
+		}
+	}
+	if len(runs) > 1 {
+		c.Object = strings.Join(runs[1], " ")
+		c.Relation = strings.Join(between[1], " ")
+	} else if c.Relation = strings.Join(gap, " "); c.Relation == "" {
+		c.Relation = strings.Join(between[0], " ") // "кто из моих друзей мог знать Ельцина"
+	}
+	sort.Strings(c.Entities)
+	return c
+}
+
+// entityRuns reads the runs of capitalised words of a text, in order, with
+// the content words before each run and after the last one.
+func entityRuns(q string) (runs, between [][]string, tail []string) {
 	type tok struct {
 		w     string
 		start bool // first word of a sentence
@@ -86,15 +153,13 @@ func extractClaim(q string) *Claim {
 		case r == '\'' || r == '’':
 			flush(false)
 			toks = append(toks, tok{w: "'"}) // "Yeltsin's": the s is no word
-		case r == '.' || r == '?' || r == '!' || r == ';' || r == ':':
+		case r == '.' || r == '?' || r == '!' || r == ';' || r == ':' || r == '\n':
 			flush(true)
 		default:
 			flush(false)
 		}
 	}
 	flush(false)
-	var runs [][]string
-	var between [][]string
 	var run, gap []string
 	for i, t := range toks {
 		if t.w == "'" {
@@ -128,23 +193,61 @@ func extractClaim(q string) *Claim {
 		runs, between = append(runs, run), append(between, gap)
 		gap = nil
 	}
-	if len(runs) == 0 {
-		return nil
-	}
-	c := &Claim{Subject: strings.Join(runs[0], " ")}
-	seen := map[string]bool{}
+	return runs, between, gap
+}
+
+// entityKeys are the keys of every entity a text names.
+func entityKeys(text string) []string {
+	runs, _, _ := entityRuns(text)
+	var out []string
 	for _, r := range runs {
-		k := stemWord(r[len(r)-1])
-		if !seen[k] {
-			seen[k] = true
-			c.Entities = append(c.Entities, k)
+		if k := stemWord(r[len(r)-1]); !contains(out, k) {
+			out = append(out, k)
 		}
 	}
-	if len(runs) > 1 {
-		c.Object = strings.Join(runs[1], " ")
-		c.Relation = strings.Join(between[1], " ")
-	} else {
-		c.Relation = strings.Join(gap, " ")
+	return out
+}
+
+// conclusionOf is what an answer concluded about its question: the
+// question's own claim when it names two entities; else the question's
+// entity with the first entity the answer names besides it ("кто из моих
+// друзей мог знать Ельцина" answered "Ваш друг Денис мог знать Бориса
+// Ельцина…" concludes Денис · Ельцин), or the answer's first two
+// entities when the question names none. Nil when fewer than two are
+// found. A denial holds against it, whichever question produced it.
+func conclusionOf(query, answer string) *Claim {
+	if c := extractClaim(query); c.Usable() {
+		return c
+	}
+	if i := strings.Index(answer, researchedFor); i >= 0 {
+		answer = answer[:i] // a relearned summary: the answer, not the question again
+	}
+	var keys, names []string
+	if q := extractClaim(query); q != nil {
+		keys, names = q.Entities, []string{q.Subject}
+	}
+	need := len(keys) + 1
+	if len(keys) == 0 {
+		need = 2
+	}
+	runs, _, _ := entityRuns(answer)
+	for _, r := range runs {
+		k := stemWord(r[len(r)-1])
+		if namesAll(keys, []string{k}) {
+			continue
+		}
+		keys, names = append(keys, k), append(names, strings.Join(r, " "))
+		if len(keys) == need {
+			break
+		}
+	}
+	if len(keys) < 2 {
+		return nil
+	}
+	// The answer's entity is what the question asked for: the subject.
+	c := &Claim{Subject: names[0], Object: names[1], Entities: append([]string{}, keys...)}
+	if q := extractClaim(query); q != nil {
+		c.Subject, c.Object, c.Relation = names[len(names)-1], q.Subject, q.Relation
 	}
 	sort.Strings(c.Entities)
 	return c

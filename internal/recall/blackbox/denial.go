@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
@@ -42,12 +43,33 @@ type deniedSet struct {
 	claims []Claim
 }
 
-// withholds reports whether an item is a denied inference.
+// withholds reports whether an item is a denied inference: its id, its
+// question's claim, or — for a conclusion memory drew (a relearned
+// summary, a research answer) — a denied conclusion it carries, whatever
+// question it was drawn for.
 func (d deniedSet) withholds(it Item) bool {
 	if d.ids[it.ID] {
 		return true
 	}
-	return d.claimDenied(it.Claim) != nil
+	if d.claimDenied(it.Claim) != nil {
+		return true
+	}
+	return it.concludes() && d.carried(it.whole+"\n"+it.Text) != nil
+}
+
+// carried returns the denied claim a text carries (it names every entity
+// of the claim), or nil.
+func (d deniedSet) carried(text string) *Claim {
+	if len(d.claims) == 0 {
+		return nil
+	}
+	keys := entityKeys(text)
+	for i := range d.claims {
+		if namesAll(keys, d.claims[i].Entities) {
+			return &d.claims[i]
+		}
+	}
+	return nil
 }
 
 // claimDenied returns the denied claim covering c, or nil.
@@ -164,6 +186,10 @@ type Denial struct {
 	// Summary is the relearn summary the denied inference rested on, now
 	// carrying the denial, so whoever reads it later sees it was rejected.
 	Summary string `json:"summary,omitempty"`
+	// Carrying are the other relearn summaries that drew the same
+	// conclusion (for a paraphrase of the question): they carry the
+	// denial too, and recall withholds them.
+	Carrying []string `json:"carrying,omitempty"`
 }
 
 // ErrBadID means the id is not an inference id.
@@ -204,9 +230,15 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 	}
 	d.Fact, d.Query = o.Fact, o.Query
 	var claimAttrs []string
-	if o.Claim.Usable() {
-		d.Claim = o.Claim
-		claimAttrs = []string{"subject", o.Claim.Subject, "relation", o.Claim.Relation, "object", o.Claim.Object, "entities", strings.Join(o.Claim.Entities, ",")}
+	claim, fromAnswer := o.Claim, false
+	if !claim.Usable() && d.Known {
+		// The question named one entity ("кто из моих друзей мог знать
+		// Ельцина"): what is denied is what the answer concluded of it.
+		claim, fromAnswer = conclusionOf(o.Query, o.Text), true
+	}
+	if claim.Usable() {
+		d.Claim = claim
+		claimAttrs = []string{"subject", claim.Subject, "relation", claim.Relation, "object", claim.Object, "entities", strings.Join(claim.Entities, ",")}
 	}
 	head := "---\ntype: denials\n---\n\n# Denied inferences\n\nConclusions a caller rejected. The facts they rested on stay; recall does not offer these inferences again.\n"
 	section := fmt.Sprintf("\n## %s · %s\n<!-- cerebro:denial%s -->\n", id, now.UTC().Format(time.RFC3339), markerAttrs(append([]string{"id", id, "fact", o.Fact}, claimAttrs...)...))
@@ -216,8 +248,12 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 			section += fmt.Sprintf("- offered with it: %s (%s): %s, kept\n", x.Fact, orUnknown(x.Cite), clip(x.Text, 200))
 			d.With = append(d.With, x.Fact)
 		}
-		if d.Claim != nil {
-			section += fmt.Sprintf("- claim denied: %s · %s · %s (any inference naming %s is withheld, whatever its words)\n", o.Claim.Subject, orUnknown(o.Claim.Relation), o.Claim.Object, strings.Join(o.Claim.Entities, " + "))
+		if c := d.Claim; c != nil {
+			from := "the question's"
+			if fromAnswer {
+				from = "the answer's conclusion"
+			}
+			section += fmt.Sprintf("- claim denied (%s): %s · %s · %s (any inference naming %s, and any relearned summary or research answer carrying it, is withheld, whatever its words)\n", from, c.Subject, orUnknown(c.Relation), c.Object, strings.Join(c.Entities, " + "))
 		}
 	} else {
 		section += "- the inference was not among the recent offers; only its id is recorded\n"
@@ -227,34 +263,108 @@ func (b *Box) Deny(id, reason string, now time.Time) (Denial, error) {
 		return d, fmt.Errorf("store denial: %w", err)
 	}
 	d.Stored = true
-	if strings.HasPrefix(o.Fact, "s-") {
-		d.Summary = b.annotateSummary(o.Fact, id, reason, now)
-	}
+	d.Summary, d.Carrying = b.annotateSummaries(o.Fact, d.Claim, id, reason, now)
 	b.chronicle(now, "deny", fmt.Sprintf("%s (fact %s) in %s", id, orUnknown(o.Fact), DenialsFile))
 	return d, nil
 }
 
-// annotateSummary appends the denial to the relearn summary page whose
-// record id is fact: the summary is extended, never rewritten. It returns
-// the page's path, or "" when no page carries the id.
-func (b *Box) annotateSummary(fact, id, reason string, now time.Time) string {
+// annotateSummaries appends the denial to the relearn summary pages it
+// concerns: the one whose record id is fact, and every other one that
+// carries the denied claim (a paraphrase's research may have drawn the
+// same conclusion). A page is extended, never rewritten. It returns the
+// page of fact ("" when none) and the others.
+func (b *Box) annotateSummaries(fact string, claim *Claim, id, reason string, now time.Time) (string, []string) {
 	dir := filepath.Join(b.LongDir, filepath.FromSlash(RelearnDir))
 	pages, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	var den deniedSet
+	if claim != nil {
+		den.claims = []Claim{*claim}
+	}
+	own, others := "", []string(nil)
 	for _, p := range pages {
 		data, err := safefs.ReadNote(p, b.NoteBytes)
-		if err != nil || !strings.Contains(string(data), "id="+fact+" ") {
+		if err != nil {
+			continue
+		}
+		mine := strings.HasPrefix(fact, "s-") && strings.Contains(string(data), "id="+fact+" ")
+		if !mine && den.carried(string(data)) == nil {
 			continue
 		}
 		note := fmt.Sprintf("\nDenied %s (%s): %s — the conclusion drawn from this summary was rejected; the summary's facts stand.\n",
 			now.UTC().Format(time.DateOnly), id, clip(reason, 500))
 		if err := atomicfile.WithLock(p, func() error { return atomicfile.AppendUnlocked(p, []byte(note), 0o644) }); err != nil {
-			return ""
+			continue
 		}
 		rel, _ := filepath.Rel(b.LongDir, p)
-		return ".claude/memory_long/" + filepath.ToSlash(rel)
+		if rel = ".claude/memory_long/" + filepath.ToSlash(rel); mine {
+			own = rel
+		} else {
+			others = append(others, rel)
+		}
 	}
-	return ""
+	return own, others
 }
 
 // infID is the shape of an answer item's id.
 var infID = lazyregexp.New(`^inf-[0-9a-f]{12}$`)
+
+// withoutDenied is the graph context without the relearned summaries that
+// carry a denied conclusion (as a neighbour, a backlink or a step of a
+// path), and how many refs it dropped; nil when nothing is left that
+// links anything.
+func (b *Box) withoutDenied(c *kgraph.Context, den deniedSet) (*kgraph.Context, int) {
+	if len(den.claims) == 0 {
+		return c, 0
+	}
+	carries := map[string]bool{}
+	denies := func(name, page string) bool {
+		if page == "" {
+			page = RelearnDir + "/" + name + ".md"
+		}
+		if !strings.HasPrefix(page, RelearnDir+"/") {
+			return false
+		}
+		if v, ok := carries[page]; ok {
+			return v
+		}
+		data, err := safefs.ReadNote(filepath.Join(b.LongDir, filepath.FromSlash(page)), b.NoteBytes)
+		v := err == nil && den.carried(string(data)) != nil
+		carries[page] = v
+		return v
+	}
+	out := &kgraph.Context{Entities: []kgraph.Entity{}, Paths: []kgraph.Path{}}
+	dropped, links := 0, 0
+	keep := func(refs []kgraph.Ref) []kgraph.Ref {
+		kept := []kgraph.Ref{}
+		for _, r := range refs {
+			if denies(r.Name, r.Page) {
+				dropped++
+				continue
+			}
+			kept = append(kept, r)
+		}
+		links += len(kept)
+		return kept
+	}
+	for _, e := range c.Entities {
+		e.Neighbours, e.Backlinks = keep(e.Neighbours), keep(e.Backlinks)
+		out.Entities = append(out.Entities, e)
+	}
+paths:
+	for _, p := range c.Paths {
+		for _, st := range p.Steps {
+			if denies(st.From, "") || denies(st.To, "") {
+				dropped++
+				continue paths
+			}
+		}
+		out.Paths = append(out.Paths, p)
+	}
+	if dropped == 0 {
+		return c, 0
+	}
+	if links == 0 && len(out.Paths) == 0 {
+		return nil, dropped
+	}
+	return out, dropped
+}

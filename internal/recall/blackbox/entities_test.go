@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
+	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 )
 
 // The issue's case: "мог ли Миша знать Путина" shares most of its words
@@ -55,12 +56,46 @@ func TestEntityGateFollowsTheGraph(t *testing.T) {
 }
 
 // «кто мои друзья»: the plural is built on another root, and still finds
-// the note about a friend.
+// the friend the note made a row of; so does the question in English.
 func TestRecallFindsFriendsByTheSingular(t *testing.T) {
 	b := newBox(t)
 	remember(t, b, `{"text":"Мой друг Денис служил в Кремлёвском полку."}`)
-	a := recall(t, b, `{"text":"кто мои друзья"}`)
-	if len(a.Items) == 0 || !strings.Contains(a.Items[0].Text, "друг Денис") {
-		t.Fatalf("кто мои друзья: %+v", a)
+	for _, q := range []string{"кто мои друзья", "who are my friends?"} {
+		a := recall(t, b, `{"text":"`+q+`"}`)
+		if a.DepthUsed != LevelTables || len(a.Items) != 1 || a.Items[0].Data.(tables.Cell).Key != "Денис" {
+			t.Fatalf("%s: %+v", q, a)
+		}
+	}
+}
+
+// A conclusion is read off the answer when the question names one entity,
+// and its entities meet across the two scripts.
+func TestConclusionAndEntitiesAcrossScripts(t *testing.T) {
+	for _, c := range []struct {
+		q, a, want string
+	}{
+		{"кто из моих друзей мог знать Ельцина?", "Ваш друг Денис мог знать Бориса Ельцина: он служил в Кремлёвском полку.", "денис,ельцин"},
+		{"which of my friends could have known Yeltsin?", "Your friend Denis may have known Boris Yeltsin.", "deni,yeltsin"},
+		{"Could Denis have known Yeltsin?", "Yes, through the Kremlin regiment.", "deni,yeltsin"},
+		{"who could have known the president?", "According to the notes, Denis could have met Yeltsin.", "deni,yeltsin"},
+		{"кто из моих друзей мог знать Ельцина?", "Никто.", ""},
+	} {
+		got := ""
+		if cl := conclusionOf(c.q, c.a); cl != nil {
+			got = strings.Join(cl.Entities, ",")
+		}
+		if got != c.want {
+			t.Errorf("%q / %q: %q, want %q", c.q, c.a, got, c.want)
+		}
+	}
+	for _, p := range [][2]string{{"денис", "deni"}, {"ельцин", "yeltsin"}, {"борис", "bori"}, {"кремл", "kremlin"}} {
+		if !sameEntity(p[0], p[1]) {
+			t.Errorf("%s and %s are one entity", p[0], p[1])
+		}
+	}
+	for _, p := range [][2]string{{"денис", "dan"}, {"миш", "michael"}, {"ельцин", "elton"}, {"deni", "yeltsin"}} {
+		if sameEntity(p[0], p[1]) {
+			t.Errorf("%s and %s are two entities", p[0], p[1])
+		}
 	}
 }

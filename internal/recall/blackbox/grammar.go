@@ -13,10 +13,13 @@ import (
 // they work as, where they work, where they were born, their phone or
 // email), and who belongs to a group ("в команде работают …"). The phrase
 // is cut into clauses at commas, semicolons, sentence ends and the
-// conjunctions и / а / and / but; each clause is read by the first rule
-// that reads all of it, a pronoun or a clause without a subject takes the
-// previous clause's people, and a bare name or "Name — role" after a list
-// opener continues the list. A clause no rule reads stays in the record
+// conjunctions и / а / and / but (an appositive, "Dima, my manager, lives
+// …", read first as "my manager Dima lives …"); each clause is read by the
+// first rule that reads all of it, a pronoun or a clause without a subject
+// takes the previous clause's people, and a bare name or "Name — role"
+// after a list opener (which may say how many: "в отделе трое: …")
+// continues the list, as does another relation in a relation list ("… и
+// сестра Ира"). A clause no rule reads stays in the record
 // only (listed in the answer as unread), and so does everything after it
 // that would need it as an antecedent. Names of tables and kinds come from
 // the rules, in the clause's language, never from the phrase's free words.
@@ -87,7 +90,11 @@ const (
 	rePlace = `\p{Lu}[\p{L}'’.-]*(?:\s+(?:(?:de|da|do|del|la|le|of|upon|am|an|на)\s+)?\p{Lu}[\p{L}'’.-]*){0,3}`
 	reRole  = `[\p{L}][\p{L}'’-]*(?:\s+[\p{L}][\p{L}'’-]*){0,3}`
 	rePoss  = `(?:мой|моя|моё|мое|мои|наш|наша|наше|наши)`
-	reLead  = `(?:(?i:теперь|сейчас|now)\s+)?`
+	// A count after a group ("в отделе трое: …", "our family has three
+	// people: …"): it says how many, the names follow.
+	reCountRU = `(?:\s+(?:нас\s+)?(?:двое|трое|четверо|пятеро|шестеро|семеро|два|две|три|четыре|пять|шесть|семь|\d+)(?:\s+(?:человека|человек|новых|новеньких|сотрудника|сотрудников|участника|участников))?)?`
+	reCountEN = `(?:\s+(?:two|three|four|five|six|seven|eight|\d+)(?:\s+(?:new\s+)?(?:people|persons|members|of\s+us))?)?`
+	reLead    = `(?:(?i:теперь|сейчас|now)\s+)?`
 )
 
 var (
@@ -100,8 +107,14 @@ var (
 	rxRelIsEN = lazyregexp.New(`^(?i:my|our)\s+([a-z]+(?:[ -][a-z]+)?)\s+(?i:is|'s)\s+(` + reName + `)$`)
 	rxLeadUpd = lazyregexp.New(`^(?i:теперь|сейчас|now),?\s+(.*)$`)
 
-	rxGroupRU = lazyregexp.New(`(?i)^(?:у\s+(?:меня|нас)\s+)?в\s+(?:моей\s+|нашей\s+)?(команде|отделе|семье|группе)(?:\s+(?:работают|работает|есть|состоят|состоит))?\s*[:—–]?\s*(.+)$`)
-	rxGroupEN = lazyregexp.New(`(?i)^(?:in\s+)?(?:my|our)\s+(team|department|family|group)(?:\s+(?:has|have|is|are|includes|include))?\s*[:—–,]?\s*(.+)$`)
+	rxGroupRU = lazyregexp.New(`(?i)^(?:у\s+(?:меня|нас)\s+)?в\s+(?:моей\s+|нашей\s+|моём\s+|моем\s+|нашем\s+)?(команде|отделе|семье|группе)(?:\s+(?:работают|работает|есть|состоят|состоит))?` + reCountRU + `\s*[:—–]?\s*(.+)$`)
+	rxGroupEN = lazyregexp.New(`(?i)^(?:in\s+)?(?:my|our|the)\s+(team|department|family|group)(?:\s+(?:has|have|is|are|includes|include))?` + reCountEN + `\s*[:—–,]?\s*(.+)$`)
+	// A relation said inside a relation list: "… и сестра Ира", "… and a
+	// brother Max".
+	rxRelItem = lazyregexp.New(`^(?:(?i:a|an|my|our|мой|моя|моё|мое)\s+)?(\p{Ll}+)\s*(?:[—–]\s*|-\s+)?(` + reName + `)$`)
+	// An appositive: "Dima, my manager, lives …" reads as "my manager Dima
+	// lives …".
+	rxAppos = lazyregexp.New(`(^|[;.!?]\s+|\s(?i:и|а|но|and|but)\s+)(` + reName + `),\s+((?i:my|our|мой|моя|моё|мое|наш|наша|наше)\s+\p{Ll}+(?:\s+\p{Ll}+)?),\s+`)
 	// A list item: Name — role (an em or en dash, a spaced hyphen, or
 	// English "is the"), or a bare name.
 	rxItem = lazyregexp.New(`^(` + reName + `)(?:(?:\s*[—–]\s*|\s+-\s+|\s+is\s+(?:the\s+|a\s+|an\s+|our\s+)?)([\p{L}\d+][\p{L}\d\s().+-]*))?$`)
@@ -147,6 +160,14 @@ func shape(text string) (units []Shaped, unread []string) {
 		return nil, nil
 	}
 	text = strings.TrimRight(text, ".!?… ")
+	text = rxAppos.ReplaceAllStringFunc(text, func(m string) string {
+		p := rxAppos.FindStringSubmatch(m)
+		head := strings.Fields(p[3])
+		if !isName(p[2]) || relationValue(strings.Join(head[1:], " "), "") == nil {
+			return m
+		}
+		return p[1] + p[3] + " " + p[2] + " "
+	})
 	g := &grammar{}
 	for _, seg := range segSplit.Split(text, -1) {
 		seg = strings.TrimSpace(seg)
@@ -182,6 +203,21 @@ func (g *grammar) segment(seg string) bool {
 func (g *grammar) listItem(seg string) bool {
 	l := g.list
 	m := rxItem.FindStringSubmatch(seg)
+	if m == nil && l.relation != "" {
+		// Another relation of the same list: "… и сестра Ира".
+		r := rxRelItem.FindStringSubmatch(seg)
+		if r == nil || !isName(r[2]) {
+			return false
+		}
+		rv := relationValue(r[1], l.lang)
+		if rv == nil {
+			return false
+		}
+		l.relation = rv[0].value
+		g.add("relation", l.lang, slotRelation, langs[l.lang].people, r[2], l.relation, false)
+		g.last, g.lastLg = []string{r[2]}, l.lang
+		return true
+	}
 	if m == nil || !isName(m[1]) {
 		return false
 	}

@@ -37,6 +37,8 @@ func TestShapeGrammar(t *testing.T) {
 		{"friends Дима and Миша", "relation_list: contacts.relation[Дима]=friend; relation_list: contacts.relation[Миша]=friend"},
 		{"в команде работают Юля, Дима и Миша", "team_list: команда.участник[Юля]=да; team_list: команда.участник[Дима]=да; team_list: команда.участник[Миша]=да"},
 		{"у меня сестра — Оля", "relation_list: контакты.отношение[Оля]=сестра"},
+		{"в отделе трое: Оля, Катя и Вера", "team_list: отдел.участник[Оля]=да; team_list: отдел.участник[Катя]=да; team_list: отдел.участник[Вера]=да"},
+		{"Dima, my manager, lives in Lisbon", "relation: contacts.relation[Dima]=manager; lives: contacts.lives[Dima]=Lisbon"},
 		{"Ann works as a designer", "role: contacts.role[Ann]=designer"},
 		{"Дима работает дизайнером", "role: контакты.роль[Дима]=дизайнер"},
 		// Phrasings the rules were written from.

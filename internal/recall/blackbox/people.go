@@ -19,14 +19,13 @@ import (
 var (
 	rxPossRU = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:мо(?:и|их|им|ими|ей|я|й|его|ему|ём|ем|ю)|наш(?:и|их|им|ими|ей|а|его|ему|у)?)\s+(\p{L}+)`)
 	rxPossEN = lazyregexp.New(`(?i)(?:^|[^\p{L}])(?:my|our)\s+(\p{L}+)`)
+	// rxPossWord is one possessive word, lower case.
+	rxPossWord = lazyregexp.New(`^(?:мо(?:и|их|им|ими|ей|я|й|его|ему|ём|ем|ю)|наш(?:и|их|им|ими|ей|а|его|ему|у|ем|ем)?|my|our)$`)
 )
 
-// groupWords are the heads of a question's group of people by the stem
-// of their Russian or English form: they name a table, not a relation.
-var groupWords = []string{"команд", "отдел", "сем", "групп", "team", "depart", "famili", "group"}
-
 // peopleAsked reads the relation words and group words a question's
-// possessives name ("моих друзей" → друг, "my team" → team).
+// possessives name ("моих друзей" → friend, "my team" → team), each by the
+// name both languages share (see relationName and groupWordsOf).
 func peopleAsked(q string) (relations, groups []string) {
 	var heads []string
 	for _, re := range []*lazyregexp.Regexp{rxPossRU, rxPossEN} {
@@ -38,17 +37,47 @@ func peopleAsked(q string) (relations, groups []string) {
 		if notRelation[h] {
 			continue
 		}
-		st := relationStem(h)
-		group := false
-		for _, g := range groupWords {
-			if strings.HasPrefix(st, g) {
-				group = true
+		if g, ok := groupWordsOf()[textan.Stem(h)]; ok {
+			if !contains(groups, g) {
+				groups = append(groups, g)
 			}
+		} else if r := relationName(h); !contains(relations, r) {
+			relations = append(relations, r)
 		}
-		if group {
-			groups = append(groups, h)
-		} else if !contains(relations, st) {
-			relations = append(relations, st)
+	}
+	return relations, groups
+}
+
+// memberWords are the words a question asking who belongs to a group or a
+// relation may hold besides it: the asking, the possessive, "in", "are".
+var memberWords = map[string]bool{
+	"кто": true, "who": true, "which": true, "все": true, "всех": true, "all": true, "list": true, "перечисли": true,
+	"назови": true, "name": true, "members": true, "member": true, "состав": true, "people": true, "люди": true,
+	"работает": true, "работают": true, "входит": true, "входят": true, "состоит": true, "состоят": true, "есть": true,
+	"works": true, "work": true, "working": true, "is": true, "are": true, "in": true, "on": true, "of": true, "the": true,
+	"в": true, "во": true, "из": true, "у": true, "меня": true, "нас": true, "i": true, "have": true, "we": true,
+}
+
+// membersAsked reads a question that asks only who belongs to a group or
+// has a relation to the speaker ("кто в моей команде", "who is on the
+// team", "кто мои друзья", "who are my friends"): every word is one of
+// those, a possessive, or a group or relation word. A question that asks
+// more of them ("кто из моих друзей мог знать Ельцина") is not one.
+func membersAsked(q string) (relations, groups []string) {
+	for _, w := range textan.Words(q) {
+		st := textan.Stem(w)
+		switch {
+		case memberWords[w] || textan.IsStopWord(w) || questionWords[w] || rxPossWord.MatchString(w):
+		case groupWordsOf()[st] != "":
+			if !contains(groups, groupWordsOf()[st]) {
+				groups = append(groups, groupWordsOf()[st])
+			}
+		case relationWords()[relationStem(w)] != "" || relPlural[w] != "":
+			if r := relationName(w); !contains(relations, r) {
+				relations = append(relations, r)
+			}
+		default:
+			return nil, nil
 		}
 	}
 	return relations, groups
@@ -68,14 +97,21 @@ func relationStem(w string) string {
 	return textan.Stem(last)
 }
 
-// peopleOf finds the rows of the people a question names: the cells of a
-// relation kind whose value is the relation asked for, and every row of a
-// group's table. One cell per person, in the order of the tables.
+// peopleOf finds the rows of the people a question names (see
+// peopleAsked).
 func (b *Box) peopleOf(q string) ([]tables.Cell, string, error) {
 	relations, groups := peopleAsked(q)
 	if len(relations)+len(groups) == 0 {
 		return nil, "the question names no people of the speaker (my friends, моя команда)", nil
 	}
+	return b.rowsOf(relations, groups)
+}
+
+// rowsOf finds the rows of those people: the cells of a relation kind
+// whose value is one of the relations (by the name both languages share:
+// "friends" meets друг), and every row of a group's table in either
+// language. One cell per person, in the order of the tables.
+func (b *Box) rowsOf(relations, groups []string) ([]tables.Cell, string, error) {
 	asked := strings.Join(append(append([]string{}, relations...), groups...), ", ")
 	if b.Tables == nil {
 		return nil, "no relational store", nil
@@ -102,12 +138,7 @@ func (b *Box) peopleOf(q string) ([]tables.Cell, string, error) {
 		if ti.Shape == tables.ShapeList && slotOfKind[ti.ParentKind] == slotRelation {
 			relKind = "value"
 		}
-		groupTable := false
-		for _, g := range groups {
-			if tables.Named(tables.Words(g), ti.Name) {
-				groupTable = true
-			}
-		}
+		groupTable := ti.Shape == tables.ShapeRoot && (contains(groups, groupOfTable[ti.Name]) || tables.Named(groupTableNames(groups), ti.Name))
 		if relKind == "" && !groupTable && ti.Shape == tables.ShapeRoot {
 			for _, k := range ti.Kinds {
 				if slotOfKind[k] == slotRelation {
@@ -127,7 +158,7 @@ func (b *Box) peopleOf(q string) ([]tables.Cell, string, error) {
 			switch {
 			case groupTable:
 				keep(c)
-			case c.Kind == relKind && contains(relations, relationStem(c.Value)):
+			case c.Kind == relKind && contains(relations, relationName(c.Value)):
 				keep(c)
 			}
 		}
@@ -140,4 +171,16 @@ func (b *Box) peopleOf(q string) ([]tables.Cell, string, error) {
 		names = append(names, c.Key)
 	}
 	return out, fmt.Sprintf("%d people (%s) in %s: %s", len(out), asked, strings.Join(where, ", "), strings.Join(names, ", ")), nil
+}
+
+// groupTableNames are the names of the groups' tables in both languages:
+// a table named after one ("komanda_arkhitektora") is the group's too.
+func groupTableNames(groups []string) []string {
+	var out []string
+	for t, g := range groupOfTable {
+		if contains(groups, g) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -78,11 +78,20 @@ var relPlural = map[string]string{
 	"children": "child", "people": "person",
 }
 
+// counts are the words that say how many before a relation word.
+var counts = map[string]bool{
+	"два": true, "две": true, "три": true, "четыре": true, "пять": true, "несколько": true, "много": true,
+	"a": true, "an": true, "two": true, "three": true, "four": true, "five": true, "several": true, "some": true, "many": true,
+}
+
 // relationValue is the relation a (possibly plural) relation word names,
 // as its singular; nil when the head word names a thing, not a relation.
 func relationValue(rel, lg string) []slotValue {
 	rel = strings.ToLower(strings.TrimSpace(rel))
 	ws := strings.Fields(rel)
+	if len(ws) > 1 && counts[ws[0]] {
+		ws = ws[1:] // "две подруги", "two sisters": the relation is подруга
+	}
 	if len(ws) == 0 || notRelation[ws[0]] || notRelation[ws[len(ws)-1]] {
 		return nil
 	}

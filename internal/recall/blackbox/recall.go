@@ -42,6 +42,9 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		claim = nil
 	}
 	gate := b.newEntityGate(req.Query)
+	// checked is a denied conclusion a relearned answer to this question
+	// carried: the question was researched, and the person said no.
+	var checked *Claim
 	for level := LevelTables; level <= max; level++ {
 		rep := StoreReport{Level: level, Store: storeName[level]}
 		if d := den.claimDenied(claim); d != nil && level == LevelResearch {
@@ -49,6 +52,12 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 			// the price of model calls.
 			rep.Status, rep.Denied = "skipped", 1
 			rep.Note = fmt.Sprintf("the claim %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
+			ans.Report = append(ans.Report, rep)
+			continue
+		}
+		if d := checked; d != nil && level == LevelResearch {
+			rep.Status, rep.Denied = "skipped", 1
+			rep.Note = fmt.Sprintf("this question was researched, and its conclusion %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
 			ans.Report = append(ans.Report, rep)
 			continue
 		}
@@ -75,7 +84,27 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 			it.Claim = claim
 			if den.withholds(it) {
 				rep.Denied++
+				if level == LevelText && it.Object != "" && checked == nil {
+					checked = den.carried(it.whole + "\n" + it.Text)
+				}
+				if level == LevelResearch && it.Fact == found[0].Fact {
+					// The answer carries a denied conclusion: the passages
+					// it was given are its evidence, not another answer.
+					rep.Denied += len(found) - 1
+					rep.Note = joinNote(rep.Note, "the research answer carries a denied conclusion and is withheld with what it rested on")
+					break
+				}
 				continue
+			}
+			if level == LevelGraph {
+				if c, ok := it.Data.(*kgraph.Context); ok {
+					pruned, n := b.withoutDenied(c, den)
+					rep.Denied += n
+					if pruned == nil {
+						continue
+					}
+					it.Data = pruned
+				}
 			}
 			switch it.Fit = fitAny(it.Scope, req.scopes()); it.Fit {
 			case "other":
@@ -216,7 +245,7 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 		fmt.Fprintf(&doc, "\n- level %d %s: %s %s", r.Level, r.Store, r.Status, r.Note)
 	}
 	doc.WriteString("\n")
-	summary := strings.TrimSpace(top.Text) + "\n\nResearched for the question: " + clip(req.Query, 300)
+	summary := strings.TrimSpace(top.Text) + "\n\n" + researchedFor + " " + clip(req.Query, 300)
 	idx, _ := b.Text.(Indexer)
 	res, err := b.Relearn(ctx, RelearnRequest{Artifact: []byte(doc.String()), ArtifactName: "answer.md", Summary: summary, About: about, AlsoAsked: ans.asked}, idx, now)
 	if err != nil {
@@ -237,6 +266,10 @@ func (b *Box) relearnAnswer(ctx context.Context, ans *RecallAnswer, req RecallRe
 		}
 	}
 }
+
+// researchedFor opens the line of a relearned summary naming the question
+// it answered.
+const researchedFor = "Researched for the question:"
 
 // errSkip marks a level that was not consulted (unavailable here).
 var errSkip = fmt.Errorf("skipped")
@@ -259,13 +292,22 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			return []Item{{Fact: shortHash("t-", bd.Object), Object: bd.Object, Text: bd.Summary, Data: bd, Cite: "table " + bd.Table,
 				Scope: req.Scope}}, note, nil // the rows were filtered by the caller's scope already
 		}
-		cells, err := b.Tables.Lookup(tables.Query{Words: tables.Words(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
+		cells, err := b.Tables.Lookup(tables.Query{Words: lookupWords(req.Query), Table: req.Table, Key: req.Key, Kind: req.Kind})
 		if err != nil {
 			return nil, "", err
 		}
 		note := ""
+		if len(cells) == 0 && req.Table == "" && req.Key == "" && req.Kind == "" {
+			// "кто в моей команде", "who are my friends": the rows of the
+			// group or the relation, in either language.
+			if rel, groups := membersAsked(req.Query); len(rel)+len(groups) > 0 {
+				if cells, note, err = b.rowsOf(rel, groups); err != nil {
+					return nil, "", err
+				}
+			}
+		}
 		if sk, _ := b.Tables.Skipped(); len(sk) > 0 {
-			note = fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk))
+			note = joinNote(note, fmt.Sprintf("%d table journal ops could not apply and were skipped (run `memhook tables repair`)", len(sk)))
 		}
 		var out []Item
 		for _, c := range cells {
@@ -286,30 +328,49 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 		if s == nil {
 			return nil, "no text search", errSkip
 		}
+		var out []Item
+		var notes []string
+		kept := map[string]bool{}
+		if rf, ok := b.Text.(RelearnFinder); ok && level == LevelText {
+			// A relearned answer first, found by the question's meaning.
+			rh, err := rf.Relearned(ctx, req.Query, req.Limit)
+			if err != nil {
+				notes = append(notes, "the relearned answers were not searched: "+err.Error())
+			}
+			for _, h := range rh {
+				kept[h.Fact()] = true
+				out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, whole: h.section})
+			}
+			if len(rh) > 0 {
+				notes = append(notes, fmt.Sprintf("%d relearned answer(s) found by the question's meaning (search's coverage of its informative weight, at least %.0f%%)", len(rh), RelearnCover*100))
+			}
+		}
 		hits, err := s.Search(ctx, req.Query, req.Limit*4)
 		if err != nil {
 			return nil, "", err
 		}
-		var out []Item
 		below, min := 0, MinCoverage
 		if level == LevelVector {
 			min = b.VectorMin
 		}
 		for _, h := range hits {
+			if kept[h.Fact()] {
+				continue
+			}
 			if h.Score < min {
 				below++
 				continue
 			}
-			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, Project: h.Project})
+			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, Project: h.Project, whole: h.section})
 		}
-		note := ""
 		if below > 0 {
-			note = fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, min*100)
+			n := fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, min*100)
 			if level == LevelVector {
-				note = fmt.Sprintf("%d passages were less similar than %.2f and do not count", below, min)
+				n = fmt.Sprintf("%d passages were less similar than %.2f and do not count", below, min)
 			}
+			notes = append(notes, n)
 		}
-		return out, note, nil
+		return out, strings.Join(notes, "; "), nil
 	case LevelGraph:
 		return b.graphLevel(ctx, req)
 	case LevelResearch:

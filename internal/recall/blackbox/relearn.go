@@ -24,6 +24,24 @@ type Indexer interface {
 	IndexFile(ctx context.Context, path string) error
 }
 
+// RelearnFinder finds the relearned answers to a question by its
+// meaning, not its exact words: memhook plugs the memory's search in
+// (internal/search over the relearned summaries, gated by the share of
+// the question's informative weight a summary holds, see RelearnCover),
+// so a paraphrase of a question researched once costs level 2. Each hit's
+// Score is that share. Without one, level 2's passage scan alone finds a
+// summary, by the share of the question's words.
+type RelearnFinder interface {
+	Relearned(ctx context.Context, query string, limit int) ([]Hit, error)
+}
+
+// RelearnCover is the share of a question's informative weight a
+// relearned summary (its answer, the question it answered and the
+// rephrasings kept with it) must hold to answer it: search's coverage,
+// where a rare word weighs more than a common one and the words of asking
+// ("remind me", "could", "напомни") hardly count.
+const RelearnCover = 0.6
+
 // RelearnRequest is one expensive result to put back.
 type RelearnRequest struct {
 	Artifact     []byte

@@ -261,7 +261,7 @@ func TestDenialNamesTheFactsTheAnswerRestedOn(t *testing.T) {
 		t.Fatalf("the denial names what the answer rested on: %+v %v", d, err)
 	}
 	den, _ := os.ReadFile(filepath.Join(b.LongDir, filepath.FromSlash(DenialsFile)))
-	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied: Denis · known · Yeltsin") {
+	if !strings.Contains(string(den), "offered with it: "+a.Items[1].Fact) || !strings.Contains(string(den), "claim denied (the question's): Denis · known · Yeltsin") {
 		t.Fatalf("%s", den)
 	}
 }
@@ -294,7 +294,7 @@ func TestResearchStartsWithTheFriends(t *testing.T) {
 			graph = &a.Chain[i]
 		}
 	}
-	if people == nil || len(people.Found) != 2 || !strings.Contains(people.Note, "2 people (друг) in kontakty: Денис, Миша") {
+	if people == nil || len(people.Found) != 2 || !strings.Contains(people.Note, "2 people (friend) in kontakty: Денис, Миша") {
 		t.Fatalf("step 1 finds the friends in the table, not Kolya: %+v", people)
 	}
 	if graph == nil {

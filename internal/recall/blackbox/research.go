@@ -60,12 +60,13 @@ const (
 )
 
 func rephrasePrompt(q string) string {
-	return rephraseMarker + ": give up to 10 rephrasings of the question below for a text search over a person's notes: " +
-		"other words for its key terms (synonyms, full names, titles, the other language — Russian or English), one per line, " +
-		"no numbering, no commentary.\n\nQuestion: " + q
+	return rephraseMarker + ": give up to 10 rephrasings of the question below, for a text search over a person's notes and to know " +
+		"the same question when it is asked again in other words: the whole question said differently (at least two of them in the " +
+		"other language — Russian or English), and other words for its key terms (synonyms, full names, titles, the other language). " +
+		"One per line, no numbering, no commentary.\n\nQuestion: " + q
 }
 
-func answerPrompt(q string, evidence []Item, history []threadEntry) string {
+func answerPrompt(q string, evidence []Item, history []threadEntry, rejected []Claim) string {
 	var b strings.Builder
 	b.WriteString("You research one question for cerebro, the project's memory, and answer it for another model.\n")
 	b.WriteString("Work from what memory's own walk found, below, and from memhook's recall of the project's memory when it is offered; you have no other tool.\n")
@@ -77,6 +78,12 @@ func answerPrompt(q string, evidence []Item, history []threadEntry) string {
 		}
 	}
 	b.WriteString(historyText(history))
+	if len(rejected) > 0 {
+		b.WriteString("\nConclusions the person rejected (they said these are not so; never offer them, whatever the evidence suggests):\n")
+		for _, c := range rejected {
+			fmt.Fprintf(&b, "- %s · %s · %s\n", c.Subject, orUnknown(c.Relation), c.Object)
+		}
+	}
 	b.WriteString("\nQuestion: " + q)
 	return b.String()
 }
@@ -132,7 +139,7 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 				continue
 			}
 			seen[key] = true
-			it := Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score}
+			it := Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, whole: h.section}
 			evidence = append(evidence, it)
 			got = append(got, it)
 		}
@@ -243,12 +250,15 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: rephrasings", Query: req.Query, Found: []Item{}, Note: "skipped: a budget of 1 call leaves none for rephrasing"})
 		notes = append(notes, "rephrasings: skipped (1-call budget)")
 	}
-	// 6. The answer, given what the walk found; a failed call is retried
-	// while calls and time remain.
+	// 6. The answer, given what the walk found and the conclusions the
+	// person rejected; a failed call is retried while calls and time
+	// remain.
+	den, _ := denied(b.LongDir)
+	rejected := den.claims
 	text := ""
 	for calls < maxCalls && ctx.Err() == nil {
 		calls++
-		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence, req.history), true)
+		out, err := b.Research.Call(ctx, answerPrompt(req.Query, evidence, req.history, rejected), true)
 		if err != nil {
 			lastErr = err
 			continue
@@ -267,6 +277,6 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 	if text == "" {
 		return nil, note, steps, lastErr
 	}
-	items := []Item{{Fact: shortHash("x-", text), Text: text, Cite: "claude -p research"}}
+	items := []Item{{Fact: shortHash("x-", text), Text: text, Cite: "claude -p research", whole: text}}
 	return append(items, evidence...), note, steps, nil
 }

@@ -17,6 +17,9 @@ type ShapeNote struct {
 	Units []ShapeUnit `json:"units,omitempty"`
 	// Unread are the clauses no rule read: they are in the record only.
 	Unread []string `json:"unread,omitempty"`
+	// Merged says which tables of one kind, split by language by an
+	// older memhook, were merged into one before this phrase was written.
+	Merged []string `json:"merged,omitempty"`
 }
 
 // ShapeUnit is one value a rule read and where it went.

@@ -2,6 +2,9 @@ package blackbox
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -50,8 +53,10 @@ func TestRememberShapesItsTables(t *testing.T) {
 			t.Fatalf("two rows, two kinds: %+v", ti)
 		}
 	}
+	// An English statement of the same kind goes to the same table, its
+	// kind named as the table names its kinds: no contacts beside kontakty.
 	en := remember(t, b, `{"text":"Denis was born in Kazan"}`)
-	if strings.Join(en.KindsCreated, ",") != "contacts.born" {
+	if len(en.TablesCreated) != 0 || strings.Join(en.KindsCreated, ",") != "kontakty.rodilsya" {
 		t.Fatalf("%+v", en)
 	}
 	if a := recall(t, b, `{"text":"where was Denis born?"}`); a.DepthUsed != 1 || a.Items[0].Data.(tables.Cell).Value != "Kazan" {
@@ -174,7 +179,7 @@ func TestRememberGrowsByTheSeedsMeasure(t *testing.T) {
 	}
 
 	ann := remember(t, b, `{"text":"my manager is Ann, she lives in Porto"}`)
-	if ann.Shape.Rule != "relation+lives" || hands(ann) != "contacts.relation[Ann]:new_kind contacts.lives[Ann]:new_kind" {
+	if ann.Shape.Rule != "relation+lives" || hands(ann) != "kontakty.otnoshenie[Ann]:write kontakty.zhivet[Ann]:write" || len(ann.TablesCreated) != 0 {
 		t.Fatalf("the pronoun takes the clause before it: %+v", ann.Shape)
 	}
 	if a := recall(t, b, `{"text":"where does Ann live?"}`); a.DepthUsed != 1 || a.Items[0].Data.(tables.Cell).Value != "Porto" {
@@ -184,5 +189,88 @@ func TestRememberGrowsByTheSeedsMeasure(t *testing.T) {
 	denis := remember(t, b, `{"text":"мой друг Денис с 1992 по 1994 год служил в Кремле"}`)
 	if hands(denis) != "kontakty.otnoshenie[Денис]:write" || len(denis.Shape.Unread) != 1 || denis.Stores[0].Store != "memory_text" {
 		t.Fatalf("the relation is read, the service stays in the record: %+v", denis.Shape)
+	}
+}
+
+// Tables an older memhook split by the statement's language are merged
+// by the next phrase shaped: one table of the kind, every value moved
+// with its own time, a different value of the same person kept as a list,
+// and the journal alone rebuilds the same tables.
+func TestSplitTablesMergeIntoOne(t *testing.T) {
+	b := newBox(t)
+	old := t0.Add(-72 * time.Hour)
+	for _, r := range []string{
+		`{"text":"x","table":"kontakty","key":"Оля","kind":"otnoshenie","value":"сестра"}`,
+		`{"text":"x","table":"kontakty","key":"Оля","kind":"zhivet","value":"в Казани"}`,
+		`{"text":"x","table":"kontakty","key":"Петя","kind":"zhivet","value":"в Москве"}`,
+		`{"text":"x","table":"kontakty","key":"Дима","kind":"otnoshenie","value":"друг"}`,
+		`{"text":"x","table":"contacts","key":"Tom","kind":"relation","value":"friend"}`,
+		`{"text":"x","table":"contacts","key":"Tom","kind":"lives","value":"Leeds"}`,
+		`{"text":"x","table":"contacts","key":"Оля","kind":"lives","value":"Kazan"}`,
+	} {
+		req, fates, err := ParseRemember(raw(t, r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Remember(context.Background(), req, fates, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := remember(t, b, `{"text":"Вера живёт в Туле"}`)
+	if a.Shape == nil || len(a.Shape.Merged) != 1 || !strings.Contains(a.Shape.Merged[0], "contacts merged into kontakty") ||
+		!strings.Contains(a.Shape.Merged[0], "lives→zhivet") || !strings.Contains(a.Shape.Merged[0], "relation→otnoshenie") {
+		t.Fatalf("the split tables are merged and the answer says how: %+v", a.Shape)
+	}
+	names := func() string {
+		ts, _ := b.Tables.Tables()
+		var out []string
+		for n := range ts {
+			out = append(out, n)
+		}
+		sort.Strings(out)
+		return strings.Join(out, ",")
+	}
+	if got := names(); got != "kontakty,kontakty_zhivet" {
+		t.Fatalf("one table of the kind (and Оля's two places as a list): %s", got)
+	}
+	tom := recall(t, b, `{"text":"where does Tom live?"}`)
+	if tom.DepthUsed != LevelTables || len(tom.Items) != 1 {
+		t.Fatalf("Tom's place moved: %+v", tom)
+	}
+	if c := tom.Items[0].Data.(tables.Cell); c.Table != "kontakty" || c.Kind != "zhivet" || c.Value != "Leeds" || !c.At.Equal(old) {
+		t.Fatalf("with its own time: %+v", c)
+	}
+	olya := recall(t, b, `{"text":"где живёт Оля?"}`)
+	if len(olya.Items) != 2 {
+		t.Fatalf("both of Оля's places are kept: %+v", olya.Items)
+	}
+	// The journal is the truth: a cache rebuilt from it holds the same.
+	before, _ := b.Tables.Describe()
+	b.Tables.Close()
+	st, err := tables.Open(filepath.Join(b.LongDir, TablesDir, "journal.jsonl"), filepath.Join(t.TempDir(), "tables.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	b.Tables = st
+	after, _ := st.Describe()
+	if fmt.Sprint(before) != fmt.Sprint(after) {
+		t.Fatalf("replayed from the journal:\n%+v\n%+v", before, after)
+	}
+	if again := remember(t, b, `{"text":"Вера живёт в Туле"}`); len(again.Shape.Merged) != 0 {
+		t.Fatalf("nothing left to merge: %+v", again.Shape)
+	}
+}
+
+// A table a caller named after a group ("Команда архитектора") holds the
+// group's people too.
+func TestGroupTableNamedAfterTheGroup(t *testing.T) {
+	b := newBox(t)
+	remember(t, b, `{"text":"x","table":"Команда архитектора","key":"Юля","kind":"роль","value":"продменеджер"}`)
+	for _, q := range []string{"кто в моей команде?", "who is on my team?"} {
+		a := recall(t, b, `{"text":"`+q+`"}`)
+		if a.DepthUsed != LevelTables || len(a.Items) != 1 || a.Items[0].Data.(tables.Cell).Table != "komanda_arkhitektora" {
+			t.Fatalf("%s: %+v", q, a)
+		}
 	}
 }

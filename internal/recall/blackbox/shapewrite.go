@@ -33,6 +33,11 @@ func (b *Box) shapeTables(ans *RememberAnswer, req RememberRequest, record strin
 	}
 	note := &ShapeNote{Unread: unread}
 	ans.Shape = note
+	merged, err := b.mergeSplit(ans, now)
+	note.Merged = merged
+	if err != nil {
+		return err
+	}
 	var rules []string
 	for _, u := range units {
 		if !contains(rules, u.Rule) {
@@ -57,81 +62,105 @@ func (b *Box) shapeOne(ans *RememberAnswer, u Shaped, sc Scope, basis string, no
 	if err != nil {
 		return ShapeUnit{}, err
 	}
+	u.Table, u.Kind = sharedTable(u, infos)
 	key := b.shapeKey(u, infos)
 	table, kind := b.shapeTarget(u, key, infos)
+	t, k, err := b.makeColumn(ans, table, kind, now)
+	if err != nil {
+		return ShapeUnit{}, err
+	}
+	su := ShapeUnit{Rule: u.Rule, Table: t, Kind: k, Key: key, Value: u.Value}
+	v := tables.Value{Key: key, Value: u.Value, Claim: tables.ClaimStated, Basis: basis, Calendar: sc.Calendar, Geo: sc.Geo}
+	hand, cell, what, err := b.place(ans, t, k, v, u.Update, now)
+	if err != nil {
+		return su, err
+	}
+	su.Hand = hand
+	if cell.Table != t {
+		su.Table, su.Kind = cell.Table, "value"
+	}
+	ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: cell.ID, Table: su.Table, What: "shaped by rule " + u.Rule + ": " + what})
+	return su, nil
+}
+
+// makeColumn makes the table and its kind when missing, reporting what it
+// made in the answer.
+func (b *Box) makeColumn(ans *RememberAnswer, table, kind string, now time.Time) (string, string, error) {
 	t, created, err := b.Tables.Create(table, now)
 	if err != nil {
-		return ShapeUnit{}, fmt.Errorf("remember: create table %s: %w", table, err)
+		return "", "", fmt.Errorf("remember: create table %s: %w", table, err)
 	}
 	if created {
 		ans.TablesCreated = append(ans.TablesCreated, t)
 	}
 	_, k, kc, err := b.Tables.NewKind(t, kind, now)
 	if err != nil {
-		return ShapeUnit{}, fmt.Errorf("remember: make kind %s.%s: %w", t, kind, err)
+		return "", "", fmt.Errorf("remember: make kind %s.%s: %w", t, kind, err)
 	}
 	if kc {
 		ans.KindsCreated = append(ans.KindsCreated, t+"."+k)
 	}
-	su := ShapeUnit{Rule: u.Rule, Table: t, Kind: k, Key: key, Value: u.Value}
-	v := tables.Value{Key: key, Value: u.Value, Claim: tables.ClaimStated, Basis: basis, Calendar: sc.Calendar, Geo: sc.Geo}
+	return t, k, nil
+}
+
+// place writes v into kind k of table t by the hand the values already
+// there call for (see the comment at the top), the op's time being now.
+// It returns the hand, the cell written (or held already) and what
+// happened, in words.
+func (b *Box) place(ans *RememberAnswer, t, k string, v tables.Value, update bool, now time.Time) (string, tables.Cell, string, error) {
+	infos, err := b.Tables.Describe()
+	if err != nil {
+		return "", tables.Cell{}, "", err
+	}
+	key := v.Key
+	sc := Scope{Calendar: v.Calendar, Geo: v.Geo}
 	cur, list, rows, err := b.current(t, k, key, sc, infos)
 	if err != nil {
-		return su, err
+		return "", tables.Cell{}, "", err
 	}
 	var cell tables.Cell
-	var what string
 	switch {
-	case cur != nil && sameValue(cur.Value, u.Value), cur == nil && len(rows) > 0 && (sameValue(rows[len(rows)-1].Value, u.Value) || !u.Update && anySame(rows, u.Value)):
+	case cur != nil && sameValue(cur.Value, v.Value), cur == nil && len(rows) > 0 && (sameValue(rows[len(rows)-1].Value, v.Value) || !update && anySame(rows, v.Value)):
 		held := cur
 		if held == nil {
 			held = &rows[len(rows)-1]
 		}
-		su.Hand, cell = "known", *held
-		what = fmt.Sprintf("already held: %s.%s[%s] = %s (written %s); nothing written", held.Table, held.Kind, key, held.Value, stamp(held.At))
-	case cur != nil && u.Update:
-		su.Hand = "update"
+		return "known", *held, fmt.Sprintf("already held: %s.%s[%s] = %s (written %s); nothing written", held.Table, held.Kind, key, held.Value, stamp(held.At)), nil
+	case cur != nil && update:
 		if cell, err = b.Tables.Write(t, k, v, now); err != nil {
-			return su, fmt.Errorf("remember: update %s.%s[%s]: %w", t, k, key, err)
+			return "", cell, "", fmt.Errorf("remember: update %s.%s[%s]: %w", t, k, key, err)
 		}
-		what = fmt.Sprintf("updated in place: %s.%s[%s] = %s (was %s, written %s)", t, k, key, u.Value, cur.Value, stamp(cur.At))
+		return "update", cell, fmt.Sprintf("updated in place: %s.%s[%s] = %s (was %s, written %s)", t, k, key, v.Value, cur.Value, stamp(cur.At)), nil
 	case cur != nil:
-		su.Hand = "promote"
 		l, lc, err := b.Tables.Promote(t, k, "", key, sc.Calendar, sc.Geo, now)
 		if err != nil {
-			return su, fmt.Errorf("remember: promote %s.%s[%s] to a list: %w", t, k, key, err)
+			return "", cell, "", fmt.Errorf("remember: promote %s.%s[%s] to a list: %w", t, k, key, err)
 		}
 		if cell, err = b.Tables.Append(l, v, now); err != nil {
-			return su, fmt.Errorf("remember: append to %s: %w", l, err)
+			return "", cell, "", fmt.Errorf("remember: append to %s: %w", l, err)
 		}
 		if lc {
 			ans.TablesCreated = append(ans.TablesCreated, l)
 			ans.NewTablesWithRows = append(ans.NewTablesWithRows, l)
 		}
-		su.Table, su.Kind = l, "value"
-		what = fmt.Sprintf("a second value: %s.%s[%s] became the list %s (the earlier %s moved with its own time, %s); %s appended", t, k, key, l, cur.Value, stamp(cur.At), u.Value)
+		return "promote", cell, fmt.Sprintf("a second value: %s.%s[%s] became the list %s (the earlier %s moved with its own time, %s); %s appended", t, k, key, l, cur.Value, stamp(cur.At), v.Value), nil
 	case len(rows) > 0:
-		su.Hand = "append"
 		if cell, err = b.Tables.Append(list, v, now); err != nil {
-			return su, fmt.Errorf("remember: append to %s: %w", list, err)
+			return "", cell, "", fmt.Errorf("remember: append to %s: %w", list, err)
 		}
-		su.Table, su.Kind = list, "value"
-		what = fmt.Sprintf("appended to the list %s[%s]: %s (the latest value; the earlier ones keep their times)", list, key, u.Value)
-	default:
-		su.Hand = "write"
-		if kc {
-			su.Hand = "new_kind"
-		}
-		if cell, err = b.Tables.Write(t, k, v, now); err != nil {
-			return su, fmt.Errorf("remember: write %s.%s[%s]: %w", t, k, key, err)
-		}
-		what = fmt.Sprintf("%s.%s[%s] = %s", t, k, key, u.Value)
-		if created && !contains(ans.NewTablesWithRows, t) {
-			ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
-		}
+		return "append", cell, fmt.Sprintf("appended to the list %s[%s]: %s (the latest value; the earlier ones keep their times)", list, key, v.Value), nil
 	}
-	ans.Stores = append(ans.Stores, Stored{Store: "tables", ID: cell.ID, Table: su.Table, What: "shaped by rule " + u.Rule + ": " + what})
-	return su, nil
+	hand := "write"
+	if contains(ans.KindsCreated, t+"."+k) {
+		hand = "new_kind"
+	}
+	if cell, err = b.Tables.Write(t, k, v, now); err != nil {
+		return "", cell, "", fmt.Errorf("remember: write %s.%s[%s]: %w", t, k, key, err)
+	}
+	if contains(ans.TablesCreated, t) && !contains(ans.NewTablesWithRows, t) {
+		ans.NewTablesWithRows = append(ans.NewTablesWithRows, t)
+	}
+	return hand, cell, fmt.Sprintf("%s.%s[%s] = %s", t, k, key, v.Value), nil
 }
 
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04Z") }
@@ -212,16 +241,11 @@ func (b *Box) shapeKey(u Shaped, infos []tables.TableInfo) string {
 // table holding the key's row (the people table first), else the people
 // table.
 func (b *Box) shapeTarget(u Shaped, key string, infos []tables.TableInfo) (string, string) {
-	people := ""
-	for _, lg := range langs {
-		if lg.people == u.Table {
-			people = u.Table
-		}
-	}
-	if people == "" || u.Slot == slotRelation {
+	pn, _ := tables.Normalize(u.Table)
+	if groupOfTable[pn] != "people" || u.Slot == slotRelation {
 		return u.Table, u.Kind
 	}
-	pn, _ := tables.Normalize(people)
+	people := pn
 	var holding []string
 	for _, ti := range infos {
 		if ti.Shape != tables.ShapeRoot {

@@ -60,19 +60,28 @@ func (t *indexedText) abs(p string) string {
 	return filepath.Join(t.memory.Base, filepath.FromSlash(p))
 }
 
-// Search implements blackbox.TextSearcher.
-func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+// search runs the memory's search over its indexes, caught up first
+// within the update budget, for limit*4 candidates with the options tune
+// sets.
+func (t *indexedText) search(ctx context.Context, query string, limit int, tune func(*search.Options)) (*search.Response, error) {
 	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
 	defer cancel()
 	idxs, err := t.open(uctx)
 	if err != nil {
-		return t.scan.Search(ctx, query, limit)
+		return nil, err
 	}
 	defer closeAll(idxs)
 	o := t.options(limit * 4)
-	o.Embedder = nil // level 2 is text; vectors are level 4
-	o.MMR = false    // candidates, not a reading list: keep every strong file
-	resp, err := search.Search(ctx, idxs, query, o)
+	tune(&o)
+	return search.Search(ctx, idxs, query, o)
+}
+
+// Search implements blackbox.TextSearcher.
+func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.Embedder = nil // level 2 is text; vectors are level 4
+		o.MMR = false    // candidates, not a reading list: keep every strong file
+	})
 	if err != nil {
 		return t.scan.Search(ctx, query, limit)
 	}
@@ -83,6 +92,41 @@ func (t *indexedText) Search(ctx context.Context, query string, limit int) ([]bl
 		}
 	}
 	return blackbox.ScanRanges(t.memory.Base, ranges, query, limit), nil
+}
+
+// Relearned implements blackbox.RelearnFinder: the search the rest of
+// memory uses, its informative-weight gate at blackbox.RelearnCover, over
+// the relearned summaries alone (a page keeps the question it answered,
+// in the words of the research walk's rephrasings too). A hit's score is
+// the share of the question's informative weight it holds.
+func (t *indexedText) Relearned(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.Embedder, o.MMR, o.HalfLifeDays = nil, false, 0 // an answer kept does not fade
+		o.MinCover = blackbox.RelearnCover
+	})
+	if err != nil {
+		return nil, err
+	}
+	var hits []blackbox.Hit
+	seen := map[string]bool{}
+	for _, r := range resp.Results {
+		abs := t.abs(r.Path)
+		if !strings.Contains(filepath.ToSlash(abs), "/"+blackbox.RelearnDir+"/") || excluded(t.scan, t.memory.Roots, abs) {
+			continue
+		}
+		for _, h := range blackbox.PassagesIn(t.memory.Base, abs, r.StartLine, r.EndLine, query) {
+			if h.Object == "" || seen[h.Fact()] {
+				continue // the summary's own passage, once
+			}
+			seen[h.Fact()] = true
+			h.Score = r.Coverage()
+			hits = append(hits, h)
+		}
+		if len(hits) == limit {
+			break
+		}
+	}
+	return hits, nil
 }
 
 // excluded reports whether the scan's skip rules keep abs out, or no root
@@ -129,16 +173,9 @@ type vectorText struct {
 
 // Search implements blackbox.TextSearcher.
 func (t *vectorText) Search(ctx context.Context, query string, limit int) ([]blackbox.Hit, error) {
-	uctx, cancel := context.WithTimeout(ctx, t.memory.UpdateBudget)
-	defer cancel()
-	idxs, err := t.open(uctx)
-	if err != nil {
-		return nil, err
-	}
-	defer closeAll(idxs)
-	o := t.options(limit * 4)
-	o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
-	resp, err := search.Search(ctx, idxs, query, o)
+	resp, err := t.search(ctx, query, limit, func(o *search.Options) {
+		o.VectorWeight, o.TextWeight, o.MMR, o.HalfLifeDays = 1, 0, false, 0
+	})
 	if err != nil {
 		return nil, err
 	}

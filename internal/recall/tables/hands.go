@@ -134,3 +134,14 @@ func (s *Store) Append(list string, v Value, now time.Time) (Cell, error) {
 	}
 	return Cell{ID: listID(l, v.Key, v.Calendar, v.Geo, now.UTC().Format(time.RFC3339Nano), val), Table: l, Key: v.Key, Kind: "value", Value: val, Claim: v.Claim, Basis: v.Basis, At: now.UTC(), Calendar: v.Calendar, Geo: v.Geo}, nil
 }
+
+// Drop removes a table whose values were moved elsewhere (a root table
+// must have no list left). The journal keeps every write it held and the
+// drop itself, so replaying it rebuilds the same tables.
+func (s *Store) Drop(table string, now time.Time) error {
+	t, err := Normalize(table)
+	if err != nil {
+		return err
+	}
+	return s.commit(Op{Op: "drop", Table: t, At: now})
+}

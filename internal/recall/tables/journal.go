@@ -17,7 +17,7 @@ import (
 // the truth; the SQLite tables are rebuilt from it whenever they are
 // missing or behind.
 type Op struct {
-	Op       string    `json:"op"` // create, kind, write, promote, append
+	Op       string    `json:"op"` // create, kind, write, promote, append, drop
 	Table    string    `json:"table"`
 	Kind     string    `json:"kind,omitempty"`
 	Key      string    `json:"key,omitempty"`

@@ -307,6 +307,15 @@ func (s *Store) check(op Op) error {
 		if sh != ShapeList {
 			return fmt.Errorf("table %q is not a list; append needs one made by promote: %w", op.Table, ErrShape)
 		}
+	case "drop":
+		if _, _, _, err := s.shape(s.db, op.Table); err != nil {
+			return err
+		}
+		var lists int
+		s.db.QueryRow(`SELECT count(*) FROM _tables WHERE parent=?`, op.Table).Scan(&lists)
+		if lists > 0 {
+			return fmt.Errorf("table %q still has %d list table(s) grown from it; drop them first: %w", op.Table, lists, ErrShape)
+		}
 	}
 	return nil
 }
@@ -362,6 +371,19 @@ func apply(tx *sql.Tx, op Op) error {
 		return err
 	case "append":
 		_, err := tx.Exec(`INSERT INTO `+sqlName(op.Table)+`(key, calendar, geo, value, claim, basis, at) VALUES(?,?,?,?,?,?,?)`, op.Key, op.Calendar, op.Geo, deref(op.Value), op.Claim, op.Basis, at)
+		return err
+	case "drop":
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM _tables WHERE name=?`, op.Table).Scan(&n); err != nil || n == 0 {
+			return fmt.Errorf("drop %q: %w", op.Table, ErrNoTable)
+		}
+		if _, err := tx.Exec(`DROP TABLE IF EXISTS ` + sqlName(op.Table)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`DELETE FROM _kinds WHERE tbl=?`, op.Table); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`DELETE FROM _tables WHERE name=?`, op.Table)
 		return err
 	}
 	return fmt.Errorf("unknown op %q", op.Op)

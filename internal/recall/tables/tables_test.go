@@ -117,6 +117,46 @@ func TestHandsAndRebuild(t *testing.T) {
 	check(open(t, dir))
 }
 
+// Drop removes a table whose values moved elsewhere: a root only once its
+// lists are gone, and a rebuild from the journal drops it again.
+func TestDrop(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	s.Create("contacts", t0)
+	s.NewKind("contacts", "lives", t0)
+	s.Write("contacts", "lives", Value{Key: "Tom", Value: "Leeds"}, t0)
+	l, _, err := s.Promote("contacts", "lives", "", "Tom", "", "", t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop("contacts", t0); !errors.Is(err, ErrShape) {
+		t.Fatalf("a root with a list left: %v, want ErrShape", err)
+	}
+	if err := s.Drop(l, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop("contacts", t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Drop("contacts", t0); !errors.Is(err, ErrNoTable) {
+		t.Fatalf("dropping it twice: %v, want ErrNoTable", err)
+	}
+	gone := func(s *Store) {
+		t.Helper()
+		if ts, err := s.Tables(); err != nil || len(ts) != 0 {
+			t.Fatalf("tables left: %v %v", ts, err)
+		}
+	}
+	gone(s)
+	s.Close()
+	os.RemoveAll(filepath.Join(dir, "cache"))
+	re := open(t, dir)
+	gone(re)
+	if sk, _ := re.Skipped(); len(sk) != 0 {
+		t.Fatalf("every op replays: %+v", sk)
+	}
+}
+
 func TestCyrillicNamesMeetTheirQuestion(t *testing.T) {
 	s := open(t, t.TempDir())
 	s.Create("друзья", t0)

@@ -68,6 +68,10 @@ type Entry struct {
 type List struct {
 	Head  string
 	Items []string // the items' text, without "- ", empty ones left out
+	// Nested marks the items indented under the one before them (the
+	// reply's opening the distiller writes under a request): Nested[i]
+	// is item i's.
+	Nested []bool
 }
 
 // Items returns the items of the subsections headed head (compared without
@@ -325,6 +329,7 @@ func lists(body string) []List {
 		case cur >= 0 && strings.HasPrefix(t, "- "):
 			if item := strings.TrimSpace(t[2:]); item != "" {
 				out[cur].Items = append(out[cur].Items, item)
+				out[cur].Nested = append(out[cur].Nested, l != "" && (l[0] == ' ' || l[0] == '\t'))
 			}
 		}
 	}

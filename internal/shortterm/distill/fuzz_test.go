@@ -54,10 +54,11 @@ func checkReadBack(t *testing.T, body string) {
 			want = append(want, daily.List{Head: h})
 		} else if b, ok := strings.CutPrefix(strings.TrimPrefix(line, "  "), "- "); ok && len(want) > 0 {
 			want[len(want)-1].Items = append(want[len(want)-1].Items, strings.TrimSpace(b))
+			want[len(want)-1].Nested = append(want[len(want)-1].Nested, strings.HasPrefix(line, "  "))
 		}
 	}
 	if got := d.Sections[0].Lists; !reflect.DeepEqual(got, want) {
-		t.Fatalf("read back\n got %q\nwant %q", got, want)
+		t.Fatalf("read back\n got %+v\nwant %+v", got, want)
 	}
 }
 
