@@ -112,11 +112,21 @@ type State struct {
 	// takes it up before it lets go.
 	Again      string `json:"again,omitempty"`
 	AgainFinal bool   `json:"again_final,omitempty"`
+	// Import is set by `memhook import` on a session it replays from its
+	// transcript: ImportRunning while it does, ImportDone once the
+	// session's end was replayed. A session the hooks captured has none.
+	Import string `json:"import,omitempty"`
 	// Intent is set, durably, just before a section is appended, and
 	// cleared with the cursor advance: a flusher that finds it knows a
 	// previous one died in between and checks the daily file.
 	Intent *Intent `json:"intent,omitempty"`
 }
+
+// Values of [State.Import].
+const (
+	ImportRunning = "running"
+	ImportDone    = "done"
+)
 
 // Intent describes a section being written.
 type Intent struct {
