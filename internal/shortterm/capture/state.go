@@ -316,6 +316,14 @@ func (x *Session) UpdateWith(fn func(*State) error, save func(*State) error) err
 		if err != nil {
 			return err
 		}
+		if st.JournalSize < 0 {
+			// Load asks for a recount (the main file lagged its durable
+			// copy): done before anything saves, so that no caller writes
+			// the request itself, which no Load would read again.
+			if err := x.Reconcile(st); err != nil {
+				return err
+			}
+		}
 		if err := fn(st); err != nil {
 			return err
 		}
