@@ -318,3 +318,76 @@ func killedAfter(t *testing.T, env map[string]string, d time.Duration) int {
 	}
 	return 0
 }
+
+// TestImportedWeekIsInjectedAndSearchedAcross imports four sessions of one
+// project, two of them in the week before now and two older, and one of
+// another project: the next SessionStart of the first project is handed
+// its week (the older sessions stay in their daily files), and a search
+// across projects from the other one finds the first one's memory.
+func TestImportedWeekIsInjectedAndSearchedAcross(t *testing.T) {
+	w := newWorld(t, t.TempDir())
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) // run's clock
+	dir := testfile.Shared(t, "fixtures", "transcripts")
+	sample := "daaain__claude-code-log__real_projects__-Users-dain-workspace-claude-code-log-sample__"
+	// 937c6e6b ran on 2025-07-17: moved to two days before now, and the
+	// others by as much (07-14 → five days before, 07-05 and 06-14 out of
+	// the week).
+	shift := now.AddDate(0, 0, -2).Sub(time.Date(2025, 7, 17, 12, 0, 0, 0, time.Local)).Round(24 * time.Hour)
+	for _, id := range []string{"937c6e6b-27e7-4edd-86f1-ad28f9731841", "aa5c5ada-4f1e-4b7f-9d1f-c496b3badde5",
+		"0d3a8e6f-290f-4105-a327-a2496e5e2a83", "fe869ecb-c176-478f-9734-7e4b8ef12cff"} {
+		if _, err := importtest.Place(filepath.Join(dir, sample+id+".jsonl"), w.projects(), importtest.Placement{Cwd: w.project(0), Shift: shift}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := filepath.Join(dir, "marot__spotter__transcripts__short.jsonl")
+	if _, err := importtest.Place(other, w.projects(), importtest.Placement{Cwd: w.project(1), Shift: shift}); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := run(t, w.env, "", "import"); code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
+	}
+	daily := filepath.Join(w.project(0), ".claude", "memory_short", "daily")
+	files, _ := filepath.Glob(filepath.Join(daily, "*.md"))
+	var inWeek, older []string
+	for _, f := range files {
+		day, _ := time.ParseInLocation(time.DateOnly, strings.TrimSuffix(filepath.Base(f), ".md"), time.Local)
+		if now.Sub(day) <= 7*24*time.Hour {
+			inWeek = append(inWeek, filepath.Base(f))
+		} else {
+			older = append(older, filepath.Base(f))
+		}
+	}
+	if len(inWeek) < 2 || len(older) < 2 {
+		t.Fatalf("daily files in the week %v, older %v: want two of each", inWeek, older)
+	}
+	out := (&hookEnv{proj: w.project(0), env: w.env}).hook(t, "session-start", testfile.HookInput(w.project(0), "next", "SessionStart", "source", "startup"))
+	var res struct {
+		HookSpecificOutput struct{ AdditionalContext string } `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("SessionStart output %q: %v", out, err)
+	}
+	inject := res.HookSpecificOutput.AdditionalContext
+	for _, f := range inWeek {
+		if !strings.Contains(inject, f) {
+			t.Errorf("the inject does not hand %s, of the week:\n%s", f, inject)
+		}
+	}
+	for _, f := range older {
+		if strings.Contains(inject, strings.TrimSuffix(f, ".md")) {
+			t.Errorf("the inject hands %s, older than the week:\n%s", f, inject)
+		}
+	}
+
+	env := map[string]string{}
+	for k, v := range w.env {
+		env[k] = v
+	}
+	found, errOut, code := run(t, env, "", "search", "pyright type errors", "--scope", "projects", "--project", w.project(1), "--json")
+	if code != 0 {
+		t.Fatalf("search across: exit %d\n%s", code, errOut)
+	}
+	if !strings.Contains(found, "p00") || !strings.Contains(found, "pyright") {
+		t.Fatalf("a search across projects from p01 does not find p00's imported memory:\n%s", found)
+	}
+}
