@@ -323,7 +323,8 @@ func killedAfter(t *testing.T, env map[string]string, d time.Duration) int {
 // project, two of them in the week before now and two older, and one of
 // another project: the next SessionStart of the first project is handed
 // its week (the older sessions stay in their daily files), and a search
-// across projects from the other one finds the first one's memory.
+// across projects from the other one finds the first one's memory. Doctor
+// advises the import before, and says what it did after.
 func TestImportedWeekIsInjectedAndSearchedAcross(t *testing.T) {
 	w := newWorld(t, t.TempDir())
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) // run's clock
@@ -340,11 +341,17 @@ func TestImportedWeekIsInjectedAndSearchedAcross(t *testing.T) {
 		}
 	}
 	other := filepath.Join(dir, "marot__spotter__transcripts__short.jsonl")
-	if _, err := importtest.Place(other, w.projects(), importtest.Placement{Cwd: w.project(1), Shift: shift}); err != nil {
+	if _, err := importtest.Place(other, w.projects(), importtest.Placement{Cwd: w.project(1)}); err != nil {
 		t.Fatal(err)
+	}
+	if out, _, _ := run(t, w.env, "", "doctor", "--project", w.project(0)); !strings.Contains(out, "Claude Code keeps 5 sessions in "+w.projects()+" that were never imported: `memhook import`") {
+		t.Errorf("doctor does not advise the import:\n%s", out)
 	}
 	if out, errOut, code := run(t, w.env, "", "import"); code != 0 {
 		t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if out, _, _ := run(t, w.env, "", "doctor", "--project", w.project(0)); !strings.Contains(out, "sessions imported from "+w.projects()+": 5 on 2026-11-30 10:00") {
+		t.Errorf("doctor does not say what was imported:\n%s", out)
 	}
 	daily := filepath.Join(w.project(0), ".claude", "memory_short", "daily")
 	files, _ := filepath.Glob(filepath.Join(daily, "*.md"))

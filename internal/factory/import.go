@@ -52,6 +52,7 @@ func (f *Factory) Import(ctx context.Context, req ImportRequest) (*importer.Repo
 		From: from, Memory: f.ShortTerm(f.ImportLog()), Project: req.Project, Since: req.Since,
 		DryRun: req.DryRun, Archive: req.Archive, Claude: req.Claude,
 		Home: f.Getenv("HOME"), Temp: temp, Desk: f.Paths.Home, Root: f.ProjectRoot, Now: f.Now,
+		Record: importer.RecordPath(f.Paths.State),
 		Register: func(root string) error {
 			_, err := registry.Add(f.Paths.Registry(), root, "", f.Paths.Home, f.ProjectRoot, f.Now())
 			if errors.Is(err, registry.ErrDesk) {

@@ -79,6 +79,9 @@ type Options struct {
 	// Progress, when set (a terminal), receives a status line that
 	// rewrites itself.
 	Progress io.Writer
+	// Record, when set, is where a run that replayed sessions keeps what
+	// it did ([RecordPath] of the state dir): doctor reads it.
+	Record string
 }
 
 // Live is how recently a transcript must have been written to for its
@@ -353,6 +356,11 @@ func (im *run) finish(ctx context.Context) {
 	}
 	sort.Slice(im.rep.Projects, func(i, j int) bool { return im.rep.Projects[i].Path < im.rep.Projects[j].Path })
 	im.rep.Seconds = im.o.Now().Sub(im.started).Seconds()
+	if im.o.Record != "" && im.sandbox == "" {
+		if err := writeRecord(im.o.Record, im.rep, im.o.Now()); err != nil {
+			im.rep.Warnings = append(im.rep.Warnings, err.Error())
+		}
+	}
 }
 
 // stepAsOf is the moment a step reads the session's files at.
