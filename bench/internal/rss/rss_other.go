@@ -1,8 +1,8 @@
 //go:build windows
 
-package main
+package rss
 
 import "os"
 
-// peakRSSKB is not measured on Windows.
-func peakRSSKB(*os.ProcessState) int64 { return 0 }
+// PeakKB is not measured on Windows.
+func PeakKB(*os.ProcessState) int64 { return 0 }

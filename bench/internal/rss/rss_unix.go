@@ -1,6 +1,11 @@
 //go:build !windows
 
-package main
+// Package rss reads a finished child process's peak resident set, for
+// the benchmarks that hold memory to a bound:
+//
+//	err := cmd.Run()
+//	kb := rss.PeakKB(cmd.ProcessState)
+package rss
 
 import (
 	"os"
@@ -8,8 +13,8 @@ import (
 	"syscall"
 )
 
-// peakRSSKB is the child's peak resident set in KB (macOS reports bytes).
-func peakRSSKB(ps *os.ProcessState) int64 {
+// PeakKB is the child's peak resident set in KB (macOS reports bytes).
+func PeakKB(ps *os.ProcessState) int64 {
 	ru, ok := ps.SysUsage().(*syscall.Rusage)
 	if !ok {
 		return 0
