@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer/importtest"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
@@ -186,4 +189,70 @@ func values(m map[string]string) []string {
 		out = append(out, m[k])
 	}
 	return out
+}
+
+// TestImportDryRunSaysWhatItWouldWrite: --dry-run writes nothing — no
+// daily file, no session state, no registry — and names what the real
+// run then writes, project by project; --project and --since narrow the
+// import to one project and to recent sessions; a terminal sees the
+// progress, anything else only the report.
+func TestImportDryRunSaysWhatItWouldWrite(t *testing.T) {
+	w := newWorld(t, t.TempDir())
+	day := time.Date(2026, 10, 5, 9, 0, 0, 0, time.UTC)
+	p0, p1 := w.project(0), w.project(1)
+	for i, cwd := range []string{p0, p0, p1} {
+		id := fmt.Sprintf("s%d", i)
+		writeSession(t, filepath.Join(w.projects(), importtest.Slug(cwd), id+".jsonl"), id, cwd, day.AddDate(0, 0, i*10), "Add flag "+id, "Test flag "+id, "Ship "+id)
+	}
+	out, errOut, code := run(t, w.env, "", "import", "--dry-run", "--json")
+	if code != 0 || errOut != "" {
+		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var dry importer.Report
+	if err := json.Unmarshal([]byte(out), &dry); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{filepath.Join(p0, ".claude"), filepath.Join(p1, ".claude"), filepath.Join(w.dir, "state", "sessions"), filepath.Join(w.dir, "desk")} {
+		if _, err := os.Stat(dir); err == nil {
+			t.Errorf("the dry run made %s", dir)
+		}
+	}
+	if _, _, sections, files := dry.Totals(); !dry.DryRun || sections != 3 || files != 3 {
+		t.Fatalf("the dry run says %d sections in %d files, want 3 in 3:\n%s", sections, files, out)
+	}
+
+	// One project, recent sessions only.
+	out, _, code = run(t, w.env, "", "import", "--project", filepath.Join(p0, "sub", ".."), "--since", "2026-10-10", "--json")
+	var one importer.Report
+	if code != 0 || json.Unmarshal([]byte(out), &one) != nil {
+		t.Fatalf("import --project --since: exit %d\n%s", code, out)
+	}
+	if _, replayed, _, _ := one.Totals(); replayed != 1 || len(one.Projects) != 1 || one.Projects[0].Path != p0 {
+		t.Fatalf("--project p0 --since 2026-10-10 replayed %d sessions of %d projects:\n%s", replayed, len(one.Projects), out)
+	}
+	if _, err := os.Stat(filepath.Join(p1, ".claude")); err == nil {
+		t.Errorf("--project p0 wrote into p1")
+	}
+
+	// The rest, on a terminal: the progress line, then the report; the
+	// files are those the dry run named.
+	var stdout, stderr strings.Builder
+	sys := factory.System{In: strings.NewReader(""), Out: &stdout, Err: &stderr, Getenv: func(k string) string { return w.env[k] },
+		Now: func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) }, Terminal: true}
+	if code := Main([]string{"import"}, sys); code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "\rimport: ") || !strings.Contains(stderr.String(), "left") {
+		t.Errorf("no progress on the terminal: %q", stderr.String())
+	}
+	var named []string
+	for _, p := range dry.Projects {
+		named = append(named, p.Files...)
+	}
+	sort.Strings(named)
+	written, _ := filepath.Glob(filepath.Join(w.dir, "p", "*", ".claude", "memory_short", "daily", "*.md"))
+	sort.Strings(written)
+	if strings.Join(named, "\n") != strings.Join(written, "\n") {
+		t.Errorf("the dry run named\n%s\nthe imports wrote\n%s", strings.Join(named, "\n"), strings.Join(written, "\n"))
+	}
 }

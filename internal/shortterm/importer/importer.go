@@ -98,12 +98,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if o.Root == nil {
 		o.Root = project.Root
 	}
-	rep := &Report{From: o.From, DryRun: o.DryRun}
+	rep := &Report{From: o.From, DryRun: o.DryRun, Projects: []ProjectReport{}, Skipped: []Skipped{}, Failed: []Skipped{}, Warnings: []string{}}
 	found, skipped, err := List(o.From)
 	if err != nil {
 		return nil, err
 	}
-	rep.Skipped = skipped
+	rep.Skipped = append(rep.Skipped, skipped...)
 	im, err := newRun(o, rep)
 	if err != nil {
 		return nil, err
@@ -285,7 +285,7 @@ func (im *run) plan(found []Transcript) []job {
 func (im *run) project(pl placement) *ProjectReport {
 	pr, ok := im.projects[pl.project]
 	if !ok {
-		pr = &ProjectReport{Path: pl.project, Gone: pl.gone, Root: pl.root, files: map[string]bool{}}
+		pr = &ProjectReport{Path: pl.project, Gone: pl.gone, Root: pl.root, Files: []string{}, files: map[string]bool{}}
 		im.projects[pl.project] = pr
 	}
 	return pr
