@@ -49,33 +49,33 @@ func main() {
 	work, err := workdir.Fixed("cerebro-import-")
 	check(err)
 	defer os.RemoveAll(work)
-	imp, live := newWorld(filepath.Join(work, "a")), newWorld(filepath.Join(work, "b"))
+	imp, live, devOnly := newWorld(filepath.Join(work, "a")), newWorld(filepath.Join(work, "b")), newWorld(filepath.Join(work, "c"))
 
 	dev := devTranscripts()
-	gen := generate(imp, live, dev)
+	gen := generate(imp, live, devOnly, dev)
 	fmt.Printf("generated %d sessions (%d dev) in %d projects, %s of transcripts, load %s\n",
 		gen.sessions, len(dev), *projects, size(gen.bytes), load())
 
-	// The hooks, live, on the dev transcripts: the baseline.
+	// The baseline, on the dev transcripts alone: the hooks live (a
+	// process per event) against an import of the same sessions.
 	start := time.Now()
 	for _, s := range gen.live {
 		live.relive(s.src, s.cwd)
 	}
 	liveTime := time.Since(start)
+	devImport := devOnly.importRun()
+	fmt.Printf("the %d dev sessions: through the hooks live %s, imported %s (%.1f× the hooks' speed), load %s\n",
+		len(gen.live), liveTime.Round(time.Millisecond), devImport.wall.Round(time.Millisecond), liveTime.Seconds()/devImport.wall.Seconds(), load())
 
 	first := imp.importRun()
-	fmt.Printf("import: %s, peak RSS %d MB, %.1f sessions/s, load %s\n", first.wall.Round(time.Millisecond), first.rssKB>>10,
-		float64(gen.sessions)/first.wall.Seconds(), load())
+	fmt.Printf("import: %s (CPU %s), peak RSS %d MB, %.1f sessions/s, load %s\n", first.wall.Round(time.Millisecond),
+		first.cpu.Round(time.Millisecond), first.rssKB>>10, float64(gen.sessions)/first.wall.Seconds(), load())
 	_, replayed, sections, files := first.rep.Totals()
-	fmt.Printf("  replayed %d sessions, wrote %d sections in %d daily files; %d skipped, %d failed\n",
-		replayed, sections, files, len(first.rep.Skipped), len(first.rep.Failed))
+	fmt.Printf("  replayed %d sessions, wrote %d sections in %d daily files; %d failed; skipped: %s\n",
+		replayed, sections, files, len(first.rep.Failed), reasons(first.rep.Skipped))
 	for _, f := range first.rep.Failed {
 		fmt.Printf("  failed %s: %s\n", f.Path, f.Reason)
 	}
-	devSessions := len(gen.live)
-	fmt.Printf("  the hooks live on the %d dev sessions: %s (%.2fs a session); the import: %.3fs a session (%.0f× faster)\n",
-		devSessions, liveTime.Round(time.Millisecond), liveTime.Seconds()/float64(devSessions),
-		first.wall.Seconds()/float64(gen.sessions), liveTime.Seconds()/float64(devSessions)/(first.wall.Seconds()/float64(gen.sessions)))
 
 	equal, total, differ := compare(imp, live, gen.devProjects)
 	fmt.Printf("dev sections equal to the hooks' live: %d of %d", equal, total)
@@ -134,7 +134,7 @@ type generated struct {
 // own (in both worlds: the live one gets them as sources to relive), the
 // copies of every fixture session in the other projects, the large
 // transcript and the sparse file.
-func generate(imp, live *world, dev []string) generated {
+func generate(imp, live, devOnly *world, dev []string) generated {
 	var g generated
 	byCwd := map[string]int{}
 	for _, f := range dev {
@@ -148,6 +148,8 @@ func generate(imp, live *world, dev []string) generated {
 		p, err := importtest.Place(f, imp.projects(), importtest.Placement{Cwd: imp.project(n)})
 		check(err)
 		src, err := importtest.Place(f, filepath.Join(live.dir, "src"), importtest.Placement{Cwd: live.project(n)})
+		check(err)
+		_, err = importtest.Place(f, devOnly.projects(), importtest.Placement{Cwd: devOnly.project(n)})
 		check(err)
 		g.live = append(g.live, liveSession{src, live.project(n)})
 		g.sessions++
@@ -232,6 +234,7 @@ func (w *world) relive(src, cwd string) {
 
 type importResult struct {
 	wall  time.Duration
+	cpu   time.Duration
 	rssKB int64
 	rep   importer.Report
 }
@@ -248,6 +251,7 @@ func (w *world) importRun() importResult {
 		fmt.Fprintf(os.Stderr, "import: %v\n%s", err, errb.String())
 	}
 	r.rssKB = rss.PeakKB(cmd.ProcessState)
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	check(json.Unmarshal(out.Bytes(), &r.rep))
 	return r
 }
@@ -306,7 +310,7 @@ type fingerprint map[string][32]byte
 
 func (w *world) fingerprint() fingerprint {
 	fp := fingerprint{}
-	for _, root := range []string{filepath.Join(w.dir, "p"), filepath.Join(w.dir, "state", "sessions"), filepath.Join(w.dir, "desk")} {
+	for _, root := range []string{filepath.Join(w.dir, "p"), filepath.Join(w.dir, "state"), filepath.Join(w.dir, "desk")} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || strings.Contains(p, string(filepath.Separator)+"locks"+string(filepath.Separator)) {
 				return nil
@@ -335,6 +339,27 @@ func (fp fingerprint) changes(before fingerprint) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// reasons counts the skipped files by why.
+func reasons(skipped []importer.Skipped) string {
+	count := map[string]int{}
+	for _, s := range skipped {
+		why := s.Reason
+		if i := strings.Index(why, " ("); i > 0 {
+			why = why[:i]
+		}
+		count[why]++
+	}
+	var out []string
+	for why, n := range count {
+		out = append(out, fmt.Sprintf("%d %s", n, why))
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, "; ")
 }
 
 func list(files []string) string {

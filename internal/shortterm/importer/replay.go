@@ -102,7 +102,9 @@ func (im *run) replay(ctx context.Context, queue []job) error {
 func (im *run) open(j *job, order int) (*playing, error) {
 	x := im.store.Session(project.ID(j.root), j.t.ID)
 	resume, taken := false, false
-	err := x.Update(func(st *capture.State) error {
+	// Neither the claim nor the mark of the end needs an fsync: a claim
+	// lost to a power cut is made again, a lost end replays only the end.
+	err := x.UpdateWith(func(st *capture.State) error {
 		switch {
 		case st.Rev == 0:
 			st.Project, st.Transcript, st.Import = j.root, j.t.Path, capture.ImportRunning
@@ -113,7 +115,7 @@ func (im *run) open(j *job, order int) (*playing, error) {
 			taken = true // the hooks started it since the listing
 		}
 		return nil
-	})
+	}, x.SaveFast)
 	if err != nil {
 		return nil, fmt.Errorf("claim the session: %w", err)
 	}
@@ -177,7 +179,7 @@ func (im *run) step(ctx context.Context, p *playing) error {
 // one, brings the project's index up to date.
 func (im *run) done(ctx context.Context, j *job) {
 	x := im.store.Session(project.ID(j.root), j.t.ID)
-	err := x.Update(func(st *capture.State) error { st.Import = capture.ImportDone; return nil })
+	err := x.UpdateWith(func(st *capture.State) error { st.Import = capture.ImportDone; return nil }, x.SaveFast)
 	pr := im.projects[j.pl.project]
 	delete(im.current, j.t.ID)
 	im.doneB += j.t.Size

@@ -73,6 +73,9 @@ func Place(fixture, projects string, p Placement) (string, error) {
 		cwd = old
 	}
 	dir := filepath.Join(projects, Slug(cwd))
+	if cwd == "" {
+		dir = filepath.Join(projects, "-unknown") // a session that never said where it ran
+	}
 	edit := func(b []byte) []byte {
 		if old != "" && p.Cwd != "" {
 			b = bytes.ReplaceAll(b, []byte(old), []byte(p.Cwd))
