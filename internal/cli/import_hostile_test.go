@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -254,5 +255,49 @@ func TestImportDryRunSaysWhatItWouldWrite(t *testing.T) {
 	sort.Strings(written)
 	if strings.Join(named, "\n") != strings.Join(written, "\n") {
 		t.Errorf("the dry run named\n%s\nthe imports wrote\n%s", strings.Join(named, "\n"), strings.Join(written, "\n"))
+	}
+}
+
+// TestImportCallsNoModelUnlessAsked: with the claude distiller chosen in
+// the settings, an import still calls no model; with --distiller claude it
+// calls it within the day's budget (the real day, not the sessions'), the
+// other sections extractive.
+func TestImportCallsNoModelUnlessAsked(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in claude is a shell script")
+	}
+	for _, asked := range []bool{false, true} {
+		w := newWorld(t, t.TempDir())
+		calls := filepath.Join(w.dir, "calls")
+		w.env["CEREBRO_DISTILLER_KIND"] = "claude"
+		w.env["CEREBRO_DISTILLER_DAILY_BUDGET"] = "1"
+		w.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, &hookEnv{env: w.env},
+			"echo call >> "+calls+"\nprintf '### Asked\\n- CLAUDE-DISTILLED the question\\n'\n")
+		p0 := w.project(0)
+		for i := 0; i < 3; i++ {
+			id := fmt.Sprintf("s%d", i)
+			writeSession(t, filepath.Join(w.projects(), importtest.Slug(p0), id+".jsonl"), id, p0,
+				time.Date(2026, 9, 1+i, 9, 0, 0, 0, time.UTC), "Add flag "+id, "Test flag "+id, "Ship "+id)
+		}
+		args := []string{"import"}
+		if asked {
+			args = append(args, "--distiller", "claude")
+		}
+		if out, code := (&hookEnv{env: w.env}).proc(t, "", nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, out)
+		}
+		memory := allMemory(t, p0)
+		n := strings.Count(memory, "CLAUDE-DISTILLED")
+		made, _ := os.ReadFile(calls)
+		budget, _ := filepath.Glob(filepath.Join(w.dir, "state", "distiller", "budget-*[0-9]"))
+		switch {
+		case !asked && (n != 0 || len(made) != 0 || len(budget) != 0):
+			t.Errorf("an import not asked for the model called it: %d sections, calls %q, budget files %v", n, made, budget)
+		case asked && (n != 1 || strings.Count(string(made), "call") != 1 || len(budget) != 1 || !strings.HasSuffix(budget[0], time.Now().Format(time.DateOnly))):
+			t.Errorf("--distiller claude with a budget of 1: %d claude sections, calls %q, budget files %v (want today's)", n, made, budget)
+		}
+		if got := strings.Count(memory, "\n## "); got != 3 {
+			t.Errorf("%d sections, want 3 (the rest extractive)", got)
+		}
 	}
 }
