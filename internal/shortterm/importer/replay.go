@@ -199,6 +199,8 @@ func (im *run) index(ctx context.Context, pr *ProjectReport) {
 		return
 	}
 	pr.indexed = true
+	start := im.o.Now()
+	defer func() { im.rep.IndexSeconds += im.o.Now().Sub(start).Seconds() }()
 	if err := im.o.Index(ctx, pr.Root); err != nil {
 		im.rep.Warnings = append(im.rep.Warnings, fmt.Sprintf("index %s: %v", pr.Root, err))
 	}

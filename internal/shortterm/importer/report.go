@@ -19,6 +19,9 @@ type Report struct {
 	Failed   []Skipped `json:"failed"`
 	Warnings []string  `json:"warnings"`
 	Seconds  float64   `json:"seconds"`
+	// IndexSeconds is the part of Seconds spent bringing indexes up to
+	// date.
+	IndexSeconds float64 `json:"index_seconds"`
 }
 
 // ProjectReport is one project's part of an import.
