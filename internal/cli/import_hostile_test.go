@@ -133,8 +133,8 @@ func TestImportDoublesCreatesAndFollowsNothing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"fifo.jsonl: not a plain file (a FIFO)", "linked.jsonl: not a plain file (a symbolic link)",
-		"-linked-folder: not a folder of transcripts (a symbolic link)", "is the home folder", "is in the temporary folder",
+	for _, want := range []string{"fifo.jsonl: is a FIFO", "linked.jsonl: is a symbolic link (refused",
+		"-linked-folder: a symbolic link, never followed", "is the home folder", "is in the temporary folder",
 		"is not a repository (no .git)", gone + ": 1 sessions · folder gone: not imported", "1 captured by the hooks"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)

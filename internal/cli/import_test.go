@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer/importtest"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
@@ -72,7 +73,7 @@ func (w *world) live(t *testing.T, src, cwd string) {
 			env[k] = v
 		}
 		in := testfile.HookInput(cwd, id, st.Event, append(st.Fields(), "transcript_path", dst)...)
-		out, errOut, code := run(t, env, in, "hook", kebabEvent(st.Event))
+		out, errOut, code := run(t, env, in, "hook", hook.Arg(st.Event))
 		if code != 0 || errOut != "" {
 			return fmt.Errorf("hook %s: exit %d, %s", st.Event, code, errOut)
 		}
@@ -82,17 +83,6 @@ func (w *world) live(t *testing.T, src, cwd string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-func kebabEvent(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('-')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToLower(b.String())
 }
 
 // devTranscripts are the dev transcripts of ../shared/bench.
@@ -119,19 +109,12 @@ func TestImportWritesWhatTheHooksWrite(t *testing.T) {
 	work := t.TempDir()
 	a, b := newWorld(t, filepath.Join(work, "a")), newWorld(t, filepath.Join(work, "b"))
 	srcB := filepath.Join(work, "b-src")
-	projects := map[string]int{}
 	type session struct {
 		src, cwd string
 		start    time.Time
 	}
 	var live []session
-	for _, fixture := range devTranscripts(t) {
-		orig := firstCwd(t, fixture)
-		n, ok := projects[orig]
-		if !ok {
-			n = len(projects)
-			projects[orig] = n
-		}
+	for fixture, n := range byProject(t, devTranscripts(t)) {
 		if _, err := importtest.Place(fixture, a.projects(), importtest.Placement{Cwd: a.project(n)}); err != nil {
 			t.Fatal(err)
 		}
@@ -186,6 +169,22 @@ func TestImportWritesWhatTheHooksWrite(t *testing.T) {
 	}
 }
 
+// byProject numbers the fixtures' projects: the fixtures run in one
+// folder share a number.
+func byProject(t *testing.T, fixtures []string) map[string]int {
+	projects, out := map[string]int{}, map[string]int{}
+	for _, f := range fixtures {
+		cwd := firstCwd(t, f)
+		n, ok := projects[cwd]
+		if !ok {
+			n = len(projects)
+			projects[cwd] = n
+		}
+		out[f] = n
+	}
+	return out
+}
+
 func firstCwd(t *testing.T, path string) string {
 	for _, line := range strings.Split(testfile.Read(t, path), "\n") {
 		var v struct{ Cwd string }
@@ -223,14 +222,7 @@ func TestKilledImportGoesOn(t *testing.T) {
 		t.Run(c.point, func(t *testing.T) {
 			work := t.TempDir()
 			killed, whole := newWorld(t, filepath.Join(work, "a")), newWorld(t, filepath.Join(work, "b"))
-			projects := map[string]int{}
-			for _, fixture := range killTranscripts(t) {
-				orig := firstCwd(t, fixture)
-				n, ok := projects[orig]
-				if !ok {
-					n = len(projects)
-					projects[orig] = n
-				}
+			for fixture, n := range byProject(t, killTranscripts(t)) {
 				for _, w := range []*world{killed, whole} {
 					if _, err := importtest.Place(fixture, w.projects(), importtest.Placement{Cwd: w.project(n)}); err != nil {
 						t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
@@ -97,19 +98,7 @@ func Command(bin, hot, event string) (string, []string) {
 	if hot != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
 		prog = hot
 	}
-	return prog, []string{"hook", kebab(event)}
-}
-
-// kebab is an event's hook command name: SessionStart → session-start.
-func kebab(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('-')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToLower(b.String())
+	return prog, []string{"hook", hook.Arg(event)}
 }
 
 // Inject is the context a SessionStart hook's output adds ("" for none).

@@ -65,9 +65,12 @@ func List(dir string) (found []Transcript, skipped []Skipped, err error) {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		if !e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
-			skipped = append(skipped, Skipped{slug, "not a folder of transcripts (" + kind(e.Type()) + ")"})
+		if e.Type()&fs.ModeSymlink != 0 {
+			skipped = append(skipped, Skipped{slug, "a symbolic link, never followed"})
 			continue
+		}
+		if !e.IsDir() {
+			continue // a file beside the projects' folders: not Claude Code's
 		}
 		d, err := safefs.OpenDir(dir, slug, false)
 		if err != nil {
@@ -87,17 +90,13 @@ func List(dir string) (found []Transcript, skipped []Skipped, err error) {
 			}
 			path := filepath.Join(slug, name)
 			id := strings.TrimSuffix(name, ".jsonl")
-			if !f.Type().IsRegular() {
-				skipped = append(skipped, Skipped{path, "not a plain file (" + kind(f.Type()) + ")"})
-				continue
-			}
 			if !validID(id) {
 				skipped = append(skipped, Skipped{path, "its name is not a session id"})
 				continue
 			}
-			t, err := head(d, name)
+			t, err := head(d, name) // a link or a FIFO is refused unopened
 			if err != nil {
-				skipped = append(skipped, Skipped{path, err.Error()})
+				skipped = append(skipped, Skipped{path, strings.TrimPrefix(err.Error(), path+" ")})
 				continue
 			}
 			t.Path, t.ID = path, id
@@ -174,20 +173,4 @@ func validID(id string) bool {
 		}
 	}
 	return true
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsDir():
-		return "a folder"
-	}
-	return "a file"
 }
