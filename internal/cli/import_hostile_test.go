@@ -90,6 +90,12 @@ func TestImportDoublesCreatesAndFollowsNothing(t *testing.T) {
 	slug0 := filepath.Join(projects, importtest.Slug(p0))
 	writeSession(t, filepath.Join(slug0, "new-session.jsonl"), "new-session", p0, day, "Add the NEWTURN flag", "Test the NEWTURN flag", "Ship it")
 
+	// A trivial session: two replies, nothing changed.
+	testfile.Write(t, filepath.Join(slug0, "trivial.jsonl"), fmt.Sprintf(
+		`{"type":"user","sessionId":"trivial","cwd":%q,"uuid":"t1","timestamp":"2026-10-05T08:00:00Z","message":{"role":"user","content":"TRIVIALWORDS hello"}}`+"\n"+
+			`{"type":"assistant","sessionId":"trivial","cwd":%q,"uuid":"t2","timestamp":"2026-10-05T08:00:05Z","message":{"id":"tm","role":"assistant","content":[{"type":"text","text":"Hello."}]}}`+"\n", p0, p0))
+	os.Chtimes(filepath.Join(slug0, "trivial.jsonl"), day, day)
+
 	// A project whose folder is gone.
 	gone := filepath.Join(w.dir, "gone", "proj")
 	writeSession(t, filepath.Join(projects, importtest.Slug(gone), "gone-session.jsonl"), "gone-session", gone, day.Add(time.Hour),
@@ -141,11 +147,17 @@ func TestImportDoublesCreatesAndFollowsNothing(t *testing.T) {
 		}
 	}
 	memory := allMemory(t, work)
-	for _, bad := range []string{"EVILLINK", "EVILDIR", "EVILSUB", "NOWHERE", "GONETURN"} {
+	for _, bad := range []string{"EVILLINK", "EVILDIR", "EVILSUB", "NOWHERE", "GONETURN", "TRIVIALWORDS"} {
 		if strings.Contains(memory, bad) {
 			t.Errorf("%s reached a daily file", bad)
 		}
 	}
+	filepath.WalkDir(filepath.Join(w.dir, "state"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(testfile.Read(t, p), "TRIVIALWORDS") {
+			t.Errorf("the state dir keeps a trivial session's words in %s", p)
+		}
+		return nil
+	})
 	for _, dir := range []string{gone, filepath.Join(w.home, ".claude", "memory_short"), filepath.Join(tmpRepo, ".claude"), filepath.Join(plain, ".claude"), filepath.Join(p2, ".claude")} {
 		if _, err := os.Stat(dir); err == nil {
 			t.Errorf("the import made %s", dir)

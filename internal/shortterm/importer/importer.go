@@ -34,6 +34,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
@@ -162,6 +163,7 @@ func newRun(o Options, rep *Report) (*run, error) {
 		}
 		im.sandbox = dir
 		im.mem.Sessions = filepath.Join(dir, "sessions")
+		im.mem.Log = runlog.Open(dir, 0)
 	}
 	base := o.Memory.Config
 	im.mem.Config = func(root string) *config.Effective {

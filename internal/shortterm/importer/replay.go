@@ -179,7 +179,19 @@ func (im *run) step(ctx context.Context, p *playing) error {
 // one, brings the project's index up to date.
 func (im *run) done(ctx context.Context, j *job) {
 	x := im.store.Session(project.ID(j.root), j.t.ID)
-	err := x.UpdateWith(func(st *capture.State) error { st.Import = capture.ImportDone; return nil }, x.SaveFast)
+	err := x.UpdateWith(func(st *capture.State) error {
+		st.Import = capture.ImportDone
+		if st.Parked {
+			// A trivial session keeps its segment for a resume, whose
+			// flush reads it from the transcript: the journal of a
+			// session months old need not keep its words.
+			if err := x.Rewind(st); err != nil {
+				return err
+			}
+			st.Parked, st.Ended = true, true
+		}
+		return nil
+	}, x.SaveFast)
 	pr := im.projects[j.pl.project]
 	delete(im.current, j.t.ID)
 	im.doneB += j.t.Size
