@@ -217,6 +217,10 @@ func TestImportDryRunSaysWhatItWouldWrite(t *testing.T) {
 		id := fmt.Sprintf("s%d", i)
 		writeSession(t, filepath.Join(w.projects(), importtest.Slug(cwd), id+".jsonl"), id, cwd, day.AddDate(0, 0, i*10), "Add flag "+id, "Test flag "+id, "Ship "+id)
 	}
+	_, errOut, code := run(t, w.env, "", "import", "--from", filepath.Join(w.dir, "none"))
+	if code != 1 || !strings.Contains(errOut, "no such file") || !strings.Contains(errOut, "hint: Claude Code keeps its transcripts there") {
+		t.Errorf("import from a folder that does not exist: exit %d\n%s", code, errOut)
+	}
 	out, errOut, code := run(t, w.env, "", "import", "--dry-run", "--json")
 	if code != 0 || errOut != "" {
 		t.Fatalf("dry run: exit %d\n%s\n%s", code, out, errOut)

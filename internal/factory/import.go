@@ -3,6 +3,7 @@ package factory
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -71,5 +72,9 @@ func (f *Factory) Import(ctx context.Context, req ImportRequest) (*importer.Repo
 	if f.Terminal {
 		o.Progress = f.Err
 	}
-	return importer.Run(ctx, o)
+	rep, err := importer.Run(ctx, o)
+	if errors.Is(err, fs.ErrNotExist) && rep == nil {
+		return nil, WithHint(err, "Claude Code keeps its transcripts there once it has run a session; --from names another folder")
+	}
+	return rep, err
 }
