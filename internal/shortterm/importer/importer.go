@@ -126,6 +126,7 @@ type run struct {
 	store   capture.Store
 	owners  map[string]string // session id → import state ("" for the hooks')
 	sandbox string            // dry run: the folder replayed into
+	stands  map[string]string // dry run: a project's root in the sandbox → its own
 	configs map[string]*config.Effective
 	// per project root: its report, and sessions still to replay
 	projects map[string]*ProjectReport
@@ -139,7 +140,7 @@ type run struct {
 
 func newRun(o Options, rep *Report) (*run, error) {
 	im := &run{o: o, rep: rep, mem: *o.Memory, projects: map[string]*ProjectReport{}, left: map[string]int{},
-		current: map[string]*ProjectReport{}, configs: map[string]*config.Effective{}, started: o.Now()}
+		current: map[string]*ProjectReport{}, configs: map[string]*config.Effective{}, stands: map[string]string{}, started: o.Now()}
 	im.placer = placer{home: o.Home, temp: o.Temp, desk: o.Desk, archive: o.Archive, root: o.Root}
 	if o.Project != "" {
 		root, err := o.Root(o.Project)
@@ -157,7 +158,7 @@ func newRun(o Options, rep *Report) (*run, error) {
 	}
 	im.owners = owners
 	if o.DryRun {
-		dir, err := os.MkdirTemp("", "cerebro-import-dry-")
+		dir, err := os.MkdirTemp(o.Temp, "cerebro-import-dry-")
 		if err != nil {
 			return nil, fmt.Errorf("make the dry run's folder: %w", err)
 		}
@@ -272,6 +273,7 @@ func (im *run) plan(found []Transcript) []job {
 		j := job{t: t, pl: pl, root: pl.root}
 		if im.sandbox != "" {
 			j.root = filepath.Join(im.sandbox, "projects", project.ID(pl.root))
+			im.stands[j.root] = pl.root
 			if owner == capture.ImportRunning {
 				im.copyState(pl.root, j.root, t.ID)
 			}
@@ -308,13 +310,8 @@ func (im *run) copyState(root, sandboxRoot, id string) {
 
 // realRoot maps a sandbox root back to the project it stands for.
 func (im *run) realRoot(root string) string {
-	if im.sandbox == "" {
-		return root
-	}
-	for _, pr := range im.projects {
-		if pr.Root != "" && filepath.Join(im.sandbox, "projects", project.ID(pr.Root)) == root {
-			return pr.Root
-		}
+	if real, ok := im.stands[root]; ok {
+		return real
 	}
 	return root
 }
