@@ -3,7 +3,8 @@
 // ../shared/fixtures, each in its project, and copies of every fixture
 // session (subagents of both layouts, compactions) spread over months in
 // other projects, up to -sessions in -projects, plus one transcript of
-// -big MB with lines of several MB and a sparse file of 2 GB. It prints the
+// -big MB with lines of several MB and one of 2 GB whose first line is
+// followed by zeros (a sparse file). It prints the
 // import's time, peak RSS, sessions per second and what it wrote; replays
 // the dev transcripts through the hooks (one process per event, the clock
 // set by CEREBRO_NOW, the transcript growing as Claude Code writes it) in
@@ -161,7 +162,7 @@ func generate(imp, live, devOnly *world, dev []string) generated {
 	all := mainTranscripts()
 	first := len(byCwd)
 	base := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
-	for i := 0; g.sessions < *sessions; i++ {
+	for i := 0; g.sessions < *sessions-1; i++ {
 		f := all[i%len(all)]
 		n := first + i%(*projects-first)
 		at := base.Add(time.Duration(i) * 97 * time.Minute)
@@ -175,15 +176,17 @@ func generate(imp, live, devOnly *world, dev []string) generated {
 		g.sessions++
 		g.bytes += fileSize(p)
 	}
-	// A file of 2 GB without a line end, taking no disk: passed over.
-	sparse := filepath.Join(imp.projects(), "-sparse", "00000000-0000-4000-8000-5a5a5a5a5a5a.jsonl")
-	check(os.MkdirAll(filepath.Dir(sparse), 0o755))
-	f, err := os.Create(sparse)
-	check(err)
-	check(f.Truncate(2 << 30))
-	f.Close()
+	// A session's first line, then 2 GB of zeros without a line end,
+	// taking no disk: read through within the line bound.
+	cwd := imp.project(first)
+	sparse := filepath.Join(imp.projects(), importtest.Slug(cwd), "00000000-0000-4000-8000-5a5a5a5a5a5a.jsonl")
 	old := base.AddDate(0, -1, 0)
+	line := fmt.Sprintf(`{"type":"user","sessionId":"00000000-0000-4000-8000-5a5a5a5a5a5a","cwd":%q,"timestamp":%q,"message":{"role":"user","content":"and then the file was zeros"}}`+"\n",
+		cwd, old.Format(time.RFC3339Nano))
+	check(os.WriteFile(sparse, []byte(line), 0o644))
+	check(os.Truncate(sparse, 2<<30))
 	check(os.Chtimes(sparse, old, old))
+	g.sessions++
 	return g
 }
 
