@@ -128,7 +128,8 @@ type run struct {
 	sandbox string            // dry run: the folder replayed into
 	stands  map[string]string // dry run: a project's root in the sandbox → its own
 	configs map[string]*config.Effective
-	// per project root: its report, and sessions still to replay
+	// per project (by its folder): its report, and its sessions still to
+	// replay
 	projects map[string]*ProjectReport
 	left     map[string]int
 	current  map[string]*ProjectReport // session id → its project, while it replays
@@ -242,11 +243,11 @@ func (im *run) plan(found []Transcript) []job {
 	for _, t := range found {
 		pl := im.placer.place(t.Cwd)
 		switch {
+		case im.placer.named != "" && (pl.refused != "" || pl.gone || !same(pl.root, im.placer.named)):
+			continue // another project's
 		case pl.refused != "":
 			im.rep.Skipped = append(im.rep.Skipped, Skipped{t.Path, pl.refused})
 			continue
-		case im.placer.named != "" && (pl.gone || !same(pl.root, im.placer.named)):
-			continue // another project's
 		case !im.o.Since.IsZero() && t.End.Before(im.o.Since):
 			continue
 		}
