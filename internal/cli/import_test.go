@@ -243,7 +243,19 @@ func TestKilledImportGoesOn(t *testing.T) {
 				case c.repeat || kills == 0:
 					_, code = h.proc(t, "", []string{"CEREBRO_TEST_CRASH=" + c.point}, "import")
 				default:
-					_, code = h.proc(t, "", nil, "import")
+					// A dry run now names what the run that goes on writes.
+					dry, _ := h.proc(t, "", nil, "import", "--dry-run", "--json")
+					var out string
+					out, code = h.proc(t, "", nil, "import", "--json")
+					var d, r importer.Report
+					if json.Unmarshal([]byte(dry), &d) != nil || json.Unmarshal([]byte(out), &r) != nil {
+						t.Fatalf("reports:\n%s\n%s", dry, out)
+					}
+					if _, _, want, _ := r.Totals(); want == 0 {
+						t.Errorf("the run after the kill wrote nothing")
+					} else if _, _, got, _ := d.Totals(); got != want {
+						t.Errorf("the dry run after the kill names %d sections, the run writes %d", got, want)
+					}
 				}
 				if code == 0 {
 					break

@@ -34,7 +34,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
@@ -100,16 +99,16 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		o.Root = project.Root
 	}
 	rep := &Report{From: o.From, DryRun: o.DryRun, Projects: []ProjectReport{}, Skipped: []Skipped{}, Failed: []Skipped{}, Warnings: []string{}}
-	found, skipped, err := List(o.From)
-	if err != nil {
-		return nil, err
-	}
-	rep.Skipped = append(rep.Skipped, skipped...)
 	im, err := newRun(o, rep)
 	if err != nil {
 		return nil, err
 	}
 	defer im.close()
+	found, skipped, err := List(o.From)
+	if err != nil {
+		return nil, err
+	}
+	rep.Skipped = append(rep.Skipped, skipped...)
 	queue := im.plan(found)
 	err = im.replay(ctx, queue)
 	im.finish(ctx)
@@ -159,13 +158,9 @@ func newRun(o Options, rep *Report) (*run, error) {
 	}
 	im.owners = owners
 	if o.DryRun {
-		dir, err := os.MkdirTemp(o.Temp, "cerebro-import-dry-")
-		if err != nil {
-			return nil, fmt.Errorf("make the dry run's folder: %w", err)
+		if err := im.openSandbox(); err != nil {
+			return nil, err
 		}
-		im.sandbox = dir
-		im.mem.Sessions = filepath.Join(dir, "sessions")
-		im.mem.Log = runlog.Open(dir, 0)
 	}
 	base := o.Memory.Config
 	im.mem.Config = func(root string) *config.Effective {
@@ -186,12 +181,6 @@ func newRun(o Options, rep *Report) (*run, error) {
 	im.mem.Flushed = im.flushed
 	im.store = capture.Store{Root: im.mem.Sessions}
 	return im, nil
-}
-
-func (im *run) close() {
-	if im.sandbox != "" {
-		os.RemoveAll(im.sandbox)
-	}
 }
 
 // owners maps every session with state in the sessions dir to whose it
@@ -294,27 +283,6 @@ func (im *run) project(pl placement) *ProjectReport {
 		im.projects[pl.project] = pr
 	}
 	return pr
-}
-
-// copyState gives a dry run the state of a session an earlier import was
-// killed in, so that it resumes it as the real run would.
-func (im *run) copyState(root, sandboxRoot, id string) {
-	from := capture.Store{Root: im.o.Memory.Sessions}.Session(project.ID(root), id)
-	to := im.store.Session(project.ID(sandboxRoot), id)
-	os.MkdirAll(to.Dir(), 0o700)
-	for _, suffix := range []string{".json", ".cursor.json", ".jsonl"} {
-		if data, err := os.ReadFile(filepath.Join(from.Dir(), id+suffix)); err == nil {
-			os.WriteFile(filepath.Join(to.Dir(), id+suffix), data, 0o600)
-		}
-	}
-}
-
-// realRoot maps a sandbox root back to the project it stands for.
-func (im *run) realRoot(root string) string {
-	if real, ok := im.stands[root]; ok {
-		return real
-	}
-	return root
 }
 
 // flushed counts what a flush wrote in the report of its project.
