@@ -1,7 +1,8 @@
 // Package hookreplay plays a recorded Claude Code transcript through
 // memhook's hooks the way Claude Code fires them: SessionStart, then per
 // prompt a UserPromptSubmit, a PreCompact where the context was compacted,
-// a Stop after the turn's last assistant text, and SessionEnd. The caller
+// a Stop before the turn's last assistant text reaches the file, and
+// SessionEnd, in the order importer.Walker finds them. The caller
 // runs each hook (a process per event, its own env and clock) and writes
 // each line to the live transcript, so the transcript grows as the hooks
 // read it.
