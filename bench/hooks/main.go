@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/bench/internal/rss"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -306,7 +307,7 @@ func runForRSS(args []string) int {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		return 1
 	}
-	fmt.Fprintf(os.Stderr, "rss-kb %d\n", peakRSSKB(cmd.ProcessState))
+	fmt.Fprintf(os.Stderr, "rss-kb %d\n", rss.PeakKB(cmd.ProcessState))
 	return 0
 }
 

@@ -110,6 +110,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"slash"}, "slash: name the memhook command to run", true, 2},
 		{[]string{"fact", "add", "a", "b", "c"}, "fact add: accepts 2 arg(s), received 3", true, 2},
 		{[]string{"flush", "x1"}, `flush: takes no arguments, got "x1"`, true, 2},
+		{[]string{"import", "x1"}, `import: takes no arguments, got "x1"`, true, 2},
 		{[]string{"get", "a", "b"}, "get: accepts 1 arg(s), received 2", true, 2},
 		{[]string{"graph", "link", "a", "b", "c"}, "graph link: accepts 2 arg(s), received 3", true, 2},
 		{[]string{"hook", "stop", "x1"}, "hook: accepts 1 arg(s), received 2", true, 2},
@@ -169,6 +170,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"search", "--limt", "3", "q"}, "search: unknown flag --limt", true, 2},
 		// A flag value out of its set.
 		{[]string{"flush", "--trigger", "bogus"}, `flush: --trigger "bogus": want auto,`, true, 2},
+		{[]string{"import", "--since", "yesterday"}, `import: --since "yesterday": want a date YYYY-MM-DD`, true, 2},
+		{[]string{"import", "--distiller", "claud"}, `import: --distiller "claud": want extractive or claude`, true, 2},
 		{[]string{"long", "on", "--projcet", "."}, "long on: unknown flag --projcet", true, 2},
 		// A --project that does not exist.
 		{[]string{"compile", "done", "2026-11-01", "--project", missingProject}, missingProject, true, 1},
@@ -180,6 +183,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"doctor", "--project", missingProject}, "", false, 1}, // a report: checked below
 		{[]string{"fact", "add", "wiki/a.md", "t", "--evidence", "daily/2026-11-01", "--project", missingProject}, missingProject, true, 1},
 		{[]string{"flush", "--project", missingProject}, missingProject, true, 1},
+		{[]string{"import", "--project", missingProject}, missingProject, true, 1},
 		{[]string{"get", "x.md", "--project", missingProject}, missingProject, true, 1},
 		{[]string{"mcp", "--project", missingProject}, missingProject, true, 1},
 		{[]string{"graph", "ask", "q", "--project", missingProject}, missingProject, true, 1},

@@ -53,14 +53,7 @@ func checkoutCopy(t *testing.T) string {
 func TestInstallWithoutClaudeCodeSaysSoLastAndFails(t *testing.T) {
 	root := checkoutCopy(t)
 	home := t.TempDir()
-	// A PATH of only the tools the script uses: whatever this machine has
-	// installed, claude is not among them.
-	bin := t.TempDir()
-	for _, tool := range []string{"sh", "dirname", "uname", "mkdir", "grep", "chmod", "mv", "rm", "cat", "sed", "printf"} {
-		if p, err := exec.LookPath(tool); err == nil {
-			os.Symlink(p, filepath.Join(bin, tool))
-		}
-	}
+	bin := scriptTools(t)
 	cmd := exec.Command(filepath.Join(bin, "sh"), filepath.Join(root, "scripts", "install"))
 	cmd.Env = []string{"HOME=" + home, "PATH=" + bin, "CEREBRO_STATE_DIR=" + filepath.Join(home, "state")}
 	out, err := cmd.CombinedOutput()
@@ -104,12 +97,7 @@ func TestInstallAllowsTheReadOnlyToolsAndUninstallTakesThemBack(t *testing.T) {
 	settings := filepath.Join(home, ".claude", "settings.json")
 	person := "{\n  \"permissions\": {\n    \"allow\": [\n      \"Bash(make test)\"\n    ],\n    \"defaultMode\": \"default\"\n  },\n  \"cleanupPeriodDays\": 30\n}\n"
 	testfile.Write(t, settings, person)
-	bin := t.TempDir()
-	for _, tool := range []string{"sh", "dirname", "uname", "mkdir", "grep", "chmod", "mv", "rm", "cat", "sed", "printf"} {
-		if p, err := exec.LookPath(tool); err == nil {
-			os.Symlink(p, filepath.Join(bin, tool))
-		}
-	}
+	bin := scriptTools(t)
 	env := []string{"HOME=" + home, "PATH=" + bin, "CEREBRO_STATE_DIR=" + filepath.Join(home, "state")}
 	cmd := exec.Command(filepath.Join(bin, "sh"), filepath.Join(root, "scripts", "install"))
 	cmd.Env = env
@@ -132,4 +120,39 @@ func TestInstallAllowsTheReadOnlyToolsAndUninstallTakesThemBack(t *testing.T) {
 	if got := testfile.Read(t, settings); got != person {
 		t.Fatalf("uninstall did not give back the person's settings:\n%s", got)
 	}
+}
+
+// TestInstallEndsWithTheImportAdvice: with Claude Code present (a claude
+// that accepts the plugin commands), install ends by saying it is done,
+// then how to turn the sessions Claude Code already keeps into memory.
+func TestInstallEndsWithTheImportAdvice(t *testing.T) {
+	root := checkoutCopy(t)
+	home := t.TempDir()
+	bin := scriptTools(t)
+	testfile.Write(t, filepath.Join(bin, "claude"), "#!"+filepath.Join(bin, "sh")+"\nexit 0\n")
+	os.Chmod(filepath.Join(bin, "claude"), 0o755)
+	cmd := exec.Command(filepath.Join(bin, "sh"), filepath.Join(root, "scripts", "install"))
+	cmd.Env = []string{"HOME=" + home, "PATH=" + bin, "CEREBRO_STATE_DIR=" + filepath.Join(home, "state")}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("install with claude: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(lines[len(lines)-2], "install: done") || !strings.Contains(last, "memhook import turns the transcripts Claude Code already keeps") ||
+		!strings.Contains(last, "memhook import --dry-run") {
+		t.Fatalf("install does not end with the import's advice:\n%s", out)
+	}
+}
+
+// scriptTools is a folder holding only the tools scripts/install uses, to
+// be the PATH: whatever this machine has installed, claude is not there.
+func scriptTools(t *testing.T) string {
+	bin := t.TempDir()
+	for _, tool := range []string{"sh", "dirname", "uname", "mkdir", "grep", "chmod", "mv", "rm", "cat", "sed", "printf"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			os.Symlink(p, filepath.Join(bin, tool))
+		}
+	}
+	return bin
 }

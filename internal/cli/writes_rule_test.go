@@ -21,12 +21,14 @@ func TestWritesGoThroughSafefs(t *testing.T) {
 		"Create": true, "Truncate": true, "Chmod": true, "Remove": true, "RemoveAll": true, "Symlink": true,
 	}
 	allowed := map[string]string{
-		"internal/store/safefs":             "the layer itself",
-		"internal/testfile":                 "test fixtures, in temp dirs",
-		"internal/shortcmd/shortcmd.go":     "installs the slash commands into the user's own ~/.claude/commands",
-		"internal/doctor/mcp.go":            "a throwaway state dir of its own",
-		"internal/org/schedule/executor.go": "the user's launchd or systemd unit, outside every memory root",
-		"internal/skills/evolve/decide.go":  "a skill candidate's folder under the user's skills",
+		"internal/store/safefs":                  "the layer itself",
+		"internal/testfile":                      "test fixtures, in temp dirs",
+		"internal/shortcmd/shortcmd.go":          "installs the slash commands into the user's own ~/.claude/commands",
+		"internal/doctor/mcp.go":                 "a throwaway state dir of its own",
+		"internal/org/schedule/executor.go":      "the user's launchd or systemd unit, outside every memory root",
+		"internal/skills/evolve/decide.go":       "a skill candidate's folder under the user's skills",
+		"internal/shortterm/importer/sandbox.go": "a dry run's throwaway folder of its own, in the temporary folder",
+		"internal/shortterm/importer/importtest": "test fixtures: transcripts laid out in temp dirs",
 	}
 	root := filepath.Join("..", "..")
 	base := filepath.Join(root, "internal")

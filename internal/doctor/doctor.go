@@ -91,6 +91,7 @@ func checks() []check {
 		checkClaudeOnPath, checkPluginCopy, checkOnPath, checkShortCommands, checkMCP, checkModelCalls,
 		func(rep *Report, env *Env) { rep.Timings = checkHookLog(rep, env.Paths.Logs(), env.Now) },
 		func(rep *Report, env *Env) { checkPending(rep, env.Paths.Sessions(), env.Now) },
+		checkImport,
 	}
 }
 

@@ -45,6 +45,19 @@ const (
 	PostToolUse      = "PostToolUse"
 )
 
+// Arg is the argument of `memhook hook` that runs an event's hook, as
+// hooks/hooks.json names it: SessionStart → session-start.
+func Arg(event string) string {
+	var b strings.Builder
+	for i, r := range event {
+		if i > 0 && r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToLower(b.String())
+}
+
 // Input is the part of a hook's stdin cerebro uses.
 type Input struct {
 	SessionID            string

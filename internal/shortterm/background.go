@@ -12,12 +12,15 @@ import (
 
 // flush runs a session's flush from a hook: inline with the extractive
 // distiller; with the claude distiller it starts `memhook flush --session`
-// detached and returns at once, because a model call never fits a hook.
+// detached and returns at once, because a model call never fits a hook. A
+// replayed hook (sc.asOf) has no hook's deadline: it flushes inline.
 func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final bool) error {
-	if sc.cfg.Distiller.Kind == "claude" {
+	if sc.cfg.Distiller.Kind == "claude" && sc.asOf == nil {
 		return m.flushDetached(sc, trigger, final)
 	}
-	res, err := FlushSession(ctx, sc.sess, m.flushOptions(sc.cfg, trigger, final))
+	o := m.flushOptions(sc.cfg, trigger, final)
+	o.AsOf = sc.asOf
+	res, err := FlushSession(ctx, sc.sess, o)
 	m.logFlush(sc.sess.ID, trigger, res, err)
 	return err
 }
@@ -75,4 +78,7 @@ func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error)
 		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 	}
 	m.Log.Write(e)
+	if err == nil && m.Flushed != nil {
+		m.Flushed(FlushReport{Session: sessionID, FlushResult: res})
+	}
 }

@@ -23,13 +23,16 @@ import (
 // state dir.
 func BudgetDir(state string) string { return filepath.Join(state, claude.UseDistiller) }
 
-// flushOptions are a flush's options with the extractive distiller.
+// flushOptions are a flush's options with the distiller cfg names.
 func (m *Memory) flushOptions(cfg *config.Effective, trigger string, final bool) FlushOptions {
 	o := FlushOptions{
 		Trigger: trigger, Now: m.Now(), MinReplies: cfg.Short.MinReplies, Final: final,
 		Force: trigger == TriggerPreCompact, Desk: m.Desk,
 		NoteBytes: cfg.Limits.NoteBytes, LineBytes: cfg.Limits.TranscriptLineBytes,
 		Distill: func(ctx context.Context, seg distill.Segment) string { return distill.Extractive(seg) },
+	}
+	if cfg.Distiller.Kind == "claude" {
+		o.Distill = m.claudeDistill(cfg)
 	}
 	o.Distill = redacting(cfg, o.Distill)
 	if cfg.Short.ScanSecrets {
@@ -54,7 +57,11 @@ func (m *Memory) claudeDistill(cfg *config.Effective) func(ctx context.Context, 
 		note := func(msg string) {
 			m.Log.Write(runlog.Entry{Time: m.Now(), Event: "distill", Session: seg.SessionID, Level: "warn", Message: msg})
 		}
-		ok, err := claude.Budget{Dir: m.Budget, Limit: cfg.Distiller.DailyBudget}.Take(m.Now())
+		today := m.Now
+		if m.Wall != nil {
+			today = m.Wall
+		}
+		ok, err := claude.Budget{Dir: m.Budget, Limit: cfg.Distiller.DailyBudget}.Take(today())
 		if err != nil || !ok {
 			note(fmt.Sprintf("claude distiller skipped (daily budget of %d calls used, or %v): extractive used", cfg.Distiller.DailyBudget, err))
 			return distill.Extractive(seg)

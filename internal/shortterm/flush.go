@@ -61,6 +61,9 @@ type FlushOptions struct {
 	// daily file) and limits.transcript_line_bytes (its transcript); 0
 	// takes the defaults.
 	NoteBytes, LineBytes int64
+	// AsOf, when set, reads the session's files as they were at that
+	// moment of its past (a replayed hook, see [Hook.AsOf]).
+	AsOf *transcript.AsOf
 }
 
 // FlushResult says what a flush did.
@@ -105,7 +108,7 @@ func FlushSession(ctx context.Context, x *capture.Session, o FlushOptions) (Flus
 		if err := finishIntent(x, st, o.NoteBytes); err != nil {
 			return err
 		}
-		s, err := readSegment(x, st, transcript.Reader{LineBytes: o.LineBytes})
+		s, err := readSegment(x, st, transcript.Reader{LineBytes: o.LineBytes, AsOf: o.AsOf})
 		if err != nil {
 			return err
 		}

@@ -126,11 +126,7 @@ func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger stri
 	// A pending session counts as over (so a trivial one is parked) only
 	// once it ended or fell silent; a live one is flushed but never judged.
 	over := final || st.Over(m.Now())
-	o := m.flushOptions(cfg, trigger, over)
-	if cfg.Distiller.Kind == "claude" {
-		o.Distill = redacting(cfg, m.claudeDistill(cfg))
-	}
-	res, err := FlushSession(ctx, s, o)
+	res, err := FlushSession(ctx, s, m.flushOptions(cfg, trigger, over))
 	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
 		MS: float64(m.Now().Sub(start).Microseconds()) / 1000}
 	switch {

@@ -14,6 +14,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
 // Memory is the short-term lifecycle of every project as the hooks and
@@ -46,6 +47,13 @@ type Memory struct {
 	// Crash names a flush point at which the process exits abruptly (the
 	// kill tests set it); "" in real use.
 	Crash string
+	// Wall is the real clock where Now replays the past (`memhook
+	// import`): the claude distiller's daily budget is counted by it. Nil:
+	// Now.
+	Wall func() time.Time
+	// Flushed, when set, hears of every flush this process ran inline
+	// and what it wrote.
+	Flushed func(FlushReport)
 }
 
 // Hook is one hook's input.
@@ -61,6 +69,12 @@ type Hook struct {
 	// Captured: memhook-hot captured Text already and handed the rest of
 	// the event over (see [hook.HandOver]); it is not captured twice.
 	Captured bool
+	// AsOf, when set, replays the event of a session that is over at the
+	// moment it names (`memhook import`, with Now returning that moment):
+	// the hook reads the session's files as they were then and flushes in
+	// this process, whatever the distiller; a capture that fails leaves no
+	// recovery marker, its error stops the replay.
+	AsOf *transcript.AsOf
 }
 
 // RecoverIdle: see [capture.RecoverIdle].
@@ -77,6 +91,7 @@ type scope struct {
 	cfg    *config.Effective
 	sess   *capture.Session
 	meta   capture.Meta
+	asOf   *transcript.AsOf
 }
 
 func (m *Memory) store() capture.Store { return capture.Store{Root: m.Sessions} }
@@ -87,7 +102,8 @@ func (m *Memory) scope(h Hook) (*scope, error) {
 	return &scope{
 		layout: project.Layout{Root: h.Root}, id: id, cfg: cfg,
 		sess: m.store().Session(id, h.SessionID),
-		meta: capture.Meta{Project: h.Root, Transcript: h.Transcript, LineBytes: cfg.Limits.TranscriptLineBytes},
+		meta: capture.Meta{Project: h.Root, Transcript: h.Transcript, LineBytes: cfg.Limits.TranscriptLineBytes, AsOf: h.AsOf},
+		asOf: h.AsOf,
 	}, nil
 }
 

@@ -14,6 +14,9 @@ import (
 // unrecorded leaves the recovery marker of a session whose capture failed
 // (see [capture.Unrecorded]).
 func (m *Memory) unrecorded(sc *scope, h Hook, captureErr error) error {
+	if h.AsOf != nil {
+		return captureErr // a replay: nothing to recover, the import stops
+	}
 	return capture.Unrecorded(sc.layout.Root, h.SessionID, h.Transcript, captureErr)
 }
 

@@ -35,8 +35,12 @@ func subagentFiles(tr, sessionID string, offsets map[string]int64, since time.Ti
 		return nil
 	}
 	var files []string
-	nested, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents", "agent-*.jsonl"))
-	files = append(files, nested...)
+	dir := filepath.Join(strings.TrimSuffix(tr, ".jsonl"), "subagents")
+	if plainDir(filepath.Dir(dir)) && plainDir(dir) {
+		// A folder that is a link may lead anywhere: not Claude Code's.
+		nested, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
+		files = append(files, nested...)
+	}
 	flat, _ := filepath.Glob(filepath.Join(filepath.Dir(tr), "agent-*.jsonl"))
 	for _, f := range flat {
 		if _, ok := offsets[filepath.Base(f)]; ok {
@@ -64,6 +68,12 @@ func subagentFiles(tr, sessionID string, offsets map[string]int64, since time.Ti
 		files = files[len(files)-maxSubagents:]
 	}
 	return files
+}
+
+// plainDir reports whether path is a folder, not a link to one.
+func plainDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 func modTime(path string) time.Time {

@@ -1,7 +1,8 @@
 // Package hookreplay plays a recorded Claude Code transcript through
 // memhook's hooks the way Claude Code fires them: SessionStart, then per
 // prompt a UserPromptSubmit, a PreCompact where the context was compacted,
-// a Stop after the turn's last assistant text, and SessionEnd. The caller
+// a Stop before the turn's last assistant text reaches the file, and
+// SessionEnd, in the order importer.Walker finds them. The caller
 // runs each hook (a process per event, its own env and clock) and writes
 // each line to the live transcript, so the transcript grows as the hooks
 // read it.
@@ -21,6 +22,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/hook"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -29,17 +32,9 @@ type Line struct {
 	Raw  []byte
 	Item transcript.Item
 	OK   bool // parsed as an item
-	// Final marks the last assistant line with text in its turn: Claude
-	// Code fires Stop after writing it.
-	Final bool
 }
 
-// prompt tells a line a person typed (not a tool result, not a meta line).
-func (l Line) prompt() bool {
-	return l.OK && l.Item.Role == transcript.RoleUser && l.Item.Kind == ""
-}
-
-// ReadLines reads a transcript's lines and marks each turn's final one.
+// ReadLines reads a transcript's lines.
 func ReadLines(file string) ([]Line, error) {
 	fh, err := os.Open(file)
 	if err != nil {
@@ -58,58 +53,31 @@ func ReadLines(file string) ([]Line, error) {
 			break
 		}
 	}
-	lastText := -1
-	for i, l := range lines {
-		switch {
-		case l.prompt():
-			if lastText >= 0 {
-				lines[lastText].Final = true
-			}
-			lastText = -1
-		case l.OK && l.Item.Role == transcript.RoleAssistant && l.Item.Text != "":
-			lastText = i
-		}
-	}
-	if lastText >= 0 {
-		lines[lastText].Final = true
-	}
 	return lines, nil
 }
 
 // Play fires the session's hooks around writing its lines, from
-// SessionStart to SessionEnd. A turn that ends without assistant text
-// still gets its Stop, with an empty last message, before the next
-// prompt or the end.
+// SessionStart to SessionEnd, in the order importer.Walker finds them
+// (the order `memhook import` replays them in): before each event, the
+// lines written by then are written.
 func Play(lines []Line, hook func(event string, kv ...string) string, write func(raw []byte)) {
-	hook("SessionStart", "source", "startup")
-	open, stopped := false, true
+	var all bytes.Buffer
 	for _, l := range lines {
-		if l.prompt() {
-			if open && !stopped {
-				hook("Stop", "last_assistant_message", "")
-			}
-			hook("UserPromptSubmit", "prompt", l.Item.Text)
-			open, stopped = true, false
-		}
-		if compaction(l.Raw) {
-			hook("PreCompact", "trigger", "auto")
-		}
-		if l.Final && open {
-			hook("Stop", "last_assistant_message", l.Item.Text)
-			stopped = true
-		}
-		write(l.Raw)
+		all.Write(l.Raw)
 	}
-	if open && !stopped {
-		hook("Stop", "last_assistant_message", "")
+	next, pos := 0, int64(0)
+	importer.Steps(bytes.NewReader(all.Bytes()), 0, func(st importer.Step) error {
+		for next < len(lines) && pos+int64(len(lines[next].Raw)) <= st.Offset {
+			write(lines[next].Raw)
+			pos += int64(len(lines[next].Raw))
+			next++
+		}
+		hook(st.Event, st.Fields()...)
+		return nil
+	})
+	for ; next < len(lines); next++ {
+		write(lines[next].Raw)
 	}
-	hook("SessionEnd", "reason", "other")
-}
-
-// compaction tells a line that starts a compacted context: Claude Code
-// ran PreCompact just before writing it.
-func compaction(raw []byte) bool {
-	return bytes.Contains(raw, []byte(`"compact_boundary"`)) || bytes.Contains(raw, []byte(`"isCompactSummary":true`))
 }
 
 // Input is the JSON a hook reads on stdin: the fields every event has,
@@ -131,19 +99,7 @@ func Command(bin, hot, event string) (string, []string) {
 	if hot != "" && (event == "UserPromptSubmit" || event == "Stop" || event == "PostToolUse") {
 		prog = hot
 	}
-	return prog, []string{"hook", kebab(event)}
-}
-
-// kebab is an event's hook command name: SessionStart → session-start.
-func kebab(event string) string {
-	var b strings.Builder
-	for i, r := range event {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			b.WriteByte('-')
-		}
-		b.WriteRune(r)
-	}
-	return strings.ToLower(b.String())
+	return prog, []string{"hook", hook.Arg(event)}
 }
 
 // Inject is the context a SessionStart hook's output adds ("" for none).

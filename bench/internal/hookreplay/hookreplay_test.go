@@ -31,15 +31,6 @@ func TestPlayFiresHooksAsClaudeCode(t *testing.T) {
 	if len(lines) != 7 {
 		t.Fatalf("read %d lines, want 7", len(lines))
 	}
-	var finals []string
-	for _, l := range lines {
-		if l.Final {
-			finals = append(finals, l.Item.Text)
-		}
-	}
-	if !reflect.DeepEqual(finals, []string{"fixed it", "tests pass"}) {
-		t.Fatalf("final lines %q, want each turn's last text", finals)
-	}
 	var events []string
 	written := 0
 	Play(lines, func(event string, kv ...string) string {

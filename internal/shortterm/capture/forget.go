@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -100,5 +101,26 @@ func blankRange(path string, from, to int64) error {
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("blank flushed journal: %w", err)
 	}
+	return nil
+}
+
+// Rewind takes st back to the session's last flush, under the session
+// lock its caller holds: the journal lines captured since are cut and the
+// segment's counters cleared, so that replaying the session's events from
+// the flushed cursor captures each of them once. `memhook import` rewinds
+// a session it was killed in the middle of. The final message the last
+// flush carried is remembered as counted, as the Stop that carried it left
+// it.
+func (x *Session) Rewind(st *State) error {
+	if err := safefs.Truncate(x.JournalPath(), st.JournalOffset); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("rewind journal: %w", err)
+	}
+	st.JournalSize = st.JournalOffset
+	st.SegReplies, st.SegChars, st.SegStart = 0, 0, time.Time{}
+	st.Scan, st.LastID, st.LagKey = st.Offset, "", ""
+	if n := len(st.Carried); n > 0 {
+		st.LagKey = st.Carried[n-1].Key
+	}
+	st.Parked, st.Ended = false, false
 	return nil
 }

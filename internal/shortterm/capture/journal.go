@@ -34,6 +34,9 @@ type Meta struct {
 	// LineBytes is the project's limits.transcript_line_bytes, the longest
 	// transcript line a Stop's count assembles (0: the default).
 	LineBytes int64
+	// AsOf, when set, is the moment of a finished session a replayed hook
+	// fires at: its count reads the transcript as it was then.
+	AsOf *transcript.AsOf
 }
 
 // Thresholds decide when a segment is due for an automatic flush.
@@ -86,7 +89,7 @@ func (x *Session) Capture(now time.Time, role, text string, meta Meta) (*State, 
 		}
 		st.JournalSize += int64(len(line))
 		if role == "assistant" {
-			countTurn(st, now, text, transcript.Reader{LineBytes: meta.LineBytes})
+			countTurn(st, now, text, transcript.Reader{LineBytes: meta.LineBytes, AsOf: meta.AsOf})
 		} else if strings.TrimSpace(text) != "" {
 			Count(st, Entry{Role: role, Text: text, Time: now})
 			st.Replies++

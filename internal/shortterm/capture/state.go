@@ -112,11 +112,21 @@ type State struct {
 	// takes it up before it lets go.
 	Again      string `json:"again,omitempty"`
 	AgainFinal bool   `json:"again_final,omitempty"`
+	// Import is set by `memhook import` on a session it replays from its
+	// transcript: ImportRunning while it does, ImportDone once the
+	// session's end was replayed. A session the hooks captured has none.
+	Import string `json:"import,omitempty"`
 	// Intent is set, durably, just before a section is appended, and
 	// cleared with the cursor advance: a flusher that finds it knows a
 	// previous one died in between and checks the daily file.
 	Intent *Intent `json:"intent,omitempty"`
 }
+
+// Values of [State.Import].
+const (
+	ImportRunning = "running"
+	ImportDone    = "done"
+)
 
 // Intent describes a section being written.
 type Intent struct {
@@ -305,6 +315,14 @@ func (x *Session) UpdateWith(fn func(*State) error, save func(*State) error) err
 		st, err := x.Load()
 		if err != nil {
 			return err
+		}
+		if st.JournalSize < 0 {
+			// Load asks for a recount (the main file lagged its durable
+			// copy): done before anything saves, so that no caller writes
+			// the request itself, which no Load would read again.
+			if err := x.Reconcile(st); err != nil {
+				return err
+			}
 		}
 		if err := fn(st); err != nil {
 			return err

@@ -45,7 +45,7 @@ func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	// Through the same bounded, non-blocking open as Read: the path comes
 	// from hook input and may name a FIFO or /dev/zero.
 	lineBytes := r.lineBytes()
-	f, err := open(path, from, maxBytes, lineBytes)
+	f, err := open(path, from, maxBytes, lineBytes, r.until())
 	if err != nil {
 		return t, from, err
 	}

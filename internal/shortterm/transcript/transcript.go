@@ -124,7 +124,11 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 		return Log{}, from, fmt.Errorf("read transcript %s: negative offset %d", path, from)
 	}
 	lineBytes := r.lineBytes()
-	f, err := open(path, from, maxBytes, lineBytes)
+	until := r.until()
+	if sidechain {
+		until = -1 // a subagent's file is bounded by time, line by line
+	}
+	f, err := open(path, from, maxBytes, lineBytes, until)
 	if err != nil {
 		return Log{}, from, err
 	}
@@ -168,11 +172,14 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 			return asm.finish(), from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
 		}
 		terminated := rerr == nil
-		if !terminated && !completeTail(line) {
+		if !terminated && !CompleteTail(line) {
 			break // truncated or empty tail: the writer has not finished it
 		}
 		if maxBytes > 0 && consumed > 0 && consumed+int64(len(line)) > maxBytes {
 			break // the line ends beyond the window; the next call takes it
+		}
+		if sidechain && r.later(line) {
+			break // not written yet at the moment read
 		}
 		consumed += int64(len(line))
 		asm.add(line)
@@ -184,9 +191,9 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 	return asm.finish(), from + consumed, nil
 }
 
-// completeTail reports whether an unterminated last line already holds a
+// CompleteTail reports whether an unterminated last line already holds a
 // whole JSON value (a writer that omitted the final newline).
-func completeTail(line []byte) bool {
+func CompleteTail(line []byte) bool {
 	t := trimLine(line)
 	return len(t) > 0 && validJSON(bytes.ToValidUTF8(t, []byte("\uFFFD")))
 }
