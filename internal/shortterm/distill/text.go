@@ -49,11 +49,19 @@ var (
 )
 
 // emphasisMarks drops Markdown emphasis from text outside code spans:
-// **strong**, __strong__ and *em* (an _em_ is left alone: snake_case
-// names look the same).
+// **strong**, __strong__ and *em*, each only where its marks stand at a
+// word's edge (after a space or punctuation, before one), as Markdown
+// reads them. Marks inside a word are the word's own:
+// mcp__plugin_cerebro_memory__memory_search and a*b stay whole.
 type emphasisMarks struct{}
 
-var singleStar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*([^*\s](?:[^*]*[^*\s])?)\*`) })
+// emphasisSpan matches one emphasised span with what stands on either
+// side of it ("" at the text's edges); a dot or a slash after the closing
+// marks ends the span only at the end of a sentence (__init__.py is a
+// name).
+var emphasisSpan = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^\p{L}\p{N}_*])(\*\*|__|\*)([^\s*_](?:[^*]*?[^\s*_])?)(\*\*|__|\*)($|[^\p{L}\p{N}_*./]|[./](?:\s|$))`)
+})
 
 func (emphasisMarks) Replace(s string) string {
 	if !strings.ContainsAny(s, "*_") {
@@ -61,11 +69,53 @@ func (emphasisMarks) Replace(s string) string {
 	}
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
-		p := strings.NewReplacer("**", "", "__", "").Replace(parts[i])
-		parts[i] = singleStar().ReplaceAllString(p, "$1")
+		parts[i] = stripEmphasis(parts[i])
 	}
 	return strings.Join(parts, "`")
 }
+
+// stripEmphasis drops the marks of each emphasised span whose opening
+// and closing marks are the same.
+func stripEmphasis(p string) string {
+	for range 8 { // spans next to each other share the character between them
+		changed := false
+		p = emphasisSpan().ReplaceAllStringFunc(p, func(m string) string {
+			g := emphasisSpan().FindStringSubmatch(m)
+			if g[2] != g[4] {
+				return m
+			}
+			changed = true
+			return g[1] + g[3] + g[5]
+		})
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
+// codeSpanMarks puts in a code span each word outside one that holds
+// Markdown's emphasis marks as part of it (mcp__plugin_x__y, __init__.py,
+// a*b): shown as Markdown, the daily file keeps such names whole.
+func codeSpanMarks(s string) string {
+	if !strings.Contains(s, "__") && !strings.Contains(s, "*") {
+		return s
+	}
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		return s // an open code span: leave the text as it is
+	}
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = markedWord().ReplaceAllString(parts[i], "`$0`")
+	}
+	return strings.Join(parts, "`")
+}
+
+// markedWord is a word that holds "__", or a "*" next to a letter or
+// digit, without the punctuation around it.
+var markedWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[\p{L}\p{N}_./:*-]*(?:__|[\p{L}\p{N}]\*|\*[\p{L}\p{N}])[\p{L}\p{N}_./:*-]*[\p{L}\p{N}_*/]`)
+})
 
 // sentences splits prose into sentences: code blocks are dropped, each
 // line (list item, heading) stands alone, and lines split at sentence ends.
@@ -131,7 +181,7 @@ func codeSpan(s string) string {
 // safeBullet keeps a bullet from breaking the daily file's structure: one
 // line, no heading, no HTML comment that could pass for a segment marker.
 func safeBullet(s string, n int) string {
-	s = oneLine(s)
+	s = codeSpanMarks(oneLine(s))
 	s = strings.ReplaceAll(s, "<!--", "< !--")
 	s = strings.TrimLeft(s, "#")
 	return shorten(strings.TrimSpace(s), n)
