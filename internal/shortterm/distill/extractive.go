@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -170,9 +171,9 @@ func (t turn) answered(sc sentenceCache) bool {
 // stumbled reports whether an action of the turn (a write, an edit, a
 // command that changes something) failed or was not allowed.
 func (t turn) stumbled() bool {
-	// An action is keyed by its file or its command; one whose newest
-	// attempt in the turn succeeded was retried and done, and the
-	// reply's account of it stands.
+	// An action is keyed by its intent; one whose newest attempt in the
+	// turn succeeded was retried and done, and the reply's account of it
+	// stands.
 	failed := map[string]bool{}
 	for _, r := range t.replies {
 		for _, tool := range r.Tools {
@@ -181,16 +182,8 @@ func (t turn) stumbled() bool {
 			}
 			key := ""
 			switch tool.Name {
-			case "Write", "Edit", "MultiEdit", "NotebookEdit":
-				key = "file " + tool.Target
-			case "Bash", "PowerShell":
-				cmd := tool.Input.Command
-				if cmd == "" {
-					cmd = tool.Target
-				}
-				if k := commandKey(cmd); k != "" {
-					key = "cmd " + k + " " + firstArg(cmd, k)
-				}
+			case "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell":
+				key = intent.Of(tool.Name, tool.Target, tool.Input.Command)
 			}
 			if key != "" {
 				failed[key] = !tool.Result.OK()

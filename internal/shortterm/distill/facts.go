@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -21,6 +22,7 @@ type facts struct {
 	changed []string // files written or edited, by a call that succeeded
 	read    []string // files read
 	ran     []string // commands run, folded
+	actions []Action // every action's attempts, by intent
 }
 
 // call is one tool call of the segment, in order.
@@ -96,7 +98,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			if c.Name == "Write" {
 				verb = "write "
 			}
-			add(attempt{key: "file " + path, label: label(c, verb+codeSpan(path)), status: status, why: why(r), sub: c.sub}, r)
+			add(attempt{key: intent.Of(c.Name, path, ""), label: label(c, verb+codeSpan(path)), status: status, why: why(r), sub: c.sub}, r)
 			if r.OK() {
 				changed.add(path)
 			}
@@ -191,6 +193,15 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			}
 			continue
 		case "Bash", "PowerShell":
+		case "WebFetch":
+			// A page fetched: one action with a download of the same
+			// host by curl or wget, so that a fallback that worked
+			// closes the failure.
+			if r != nil {
+				add(attempt{key: intent.Of(c.Name, c.Target, ""), label: label(c, c.Name+" "+codeSpan(shorten(oneLine(c.Target), cmdRunes))),
+					status: status, why: why(r), sub: c.sub}, r)
+			}
+			continue
 		default:
 			if r != nil && refusal(status) {
 				l := c.Name
@@ -276,43 +287,22 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		}
 	}
 	// What never succeeded, newest last; what failed and was fixed.
-	keys := append([]string(nil), tr.order...)
-	sort.SliceStable(keys, func(i, j int) bool { return tr.by[keys[i]].last < tr.by[keys[j]].last })
 	var newestFailure string
-	for _, k := range keys {
-		h := tr.by[k]
-		last := h.attempts[len(h.attempts)-1]
-		// A failure followed by a success was fixed; the failures since
-		// the newest success are where an unfixed action stands.
-		fails := 0
-		for i := len(h.attempts) - 1; i >= 0; i-- {
-			ok := h.attempts[i].status == transcript.StatusOK
-			if ok && last.status != transcript.StatusOK {
-				break
-			}
-			if !ok {
-				fails++
-			}
-		}
+	f.actions = tr.actions()
+	for _, a := range f.actions {
 		switch {
-		case last.status == transcript.StatusOK && fails > 0 && !last.sub:
-			// Failures fixed later: the first failure's words.
-			f.fixed = append(f.fixed, h.label+": "+plural(fails, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
-				quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
-		case last.status != transcript.StatusOK:
-			line := h.label + ": " + verb(last.status) + quoteWhy(last.why)
-			if fails > 1 {
-				line += " (" + plural(fails, "attempt", "attempts") + ")"
-			}
+		case a.Done && a.Failures > 0 && !a.Subagent:
+			f.fixed = append(f.fixed, a.fixed(a.Failures))
+		case !a.Done:
+			line := a.notDone()
 			f.notDone = append(f.notDone, line)
-			if last.status != transcript.StatusRejected && last.status != transcript.StatusInterrupted {
+			if a.Status != transcript.StatusRejected && a.Status != transcript.StatusInterrupted {
 				newestFailure = line
 			}
 			// Failures an earlier success fixed are a lesson still,
 			// though a later attempt failed otherwise.
-			if before := fixedBefore(h.attempts); before > 0 && !last.sub {
-				f.fixed = append(f.fixed, h.label+": "+plural(before, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
-					quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
+			if a.fixedBefore > 0 && !a.Subagent {
+				f.fixed = append(f.fixed, a.fixed(a.fixedBefore))
 			}
 		}
 	}

@@ -1,0 +1,82 @@
+package distill
+
+import (
+	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
+)
+
+// TestRetryFromAnotherFolder: a build script that failed from the root
+// and worked from its folder is one action, done, with how it worked; no
+// Not done, no Open.
+func TestRetryFromAnotherFolder(t *testing.T) {
+	s := newSession(t).User("build the assets").
+		Bash("node assets/build.js", failed("Exit code 1\nError: Cannot find module './config.json'")).
+		Bash("cd assets && node build.js", ok("built 12 files")).
+		Say("The assets are built.")
+	acts := Actions(segmentOf(s))
+	if len(acts) != 1 {
+		t.Fatalf("actions: %+v", acts)
+	}
+	a := acts[0]
+	if a.Intent != "run build.js" || !a.Done || a.Failures != 1 || a.Attempts != 2 || a.Status != transcript.StatusOK ||
+		a.FirstError != "Error: Cannot find module './config.json'" || a.Worked != "`cd assets && node build.js`" {
+		t.Errorf("action: %+v", a)
+	}
+	body := bodyOf(s)
+	assertNone(t, body, daily.HeadNotDone, "build")
+	assertNone(t, body, daily.HeadOpen, "build")
+	if got := sectionOf(body, daily.HeadLearned); !contains(got, "`node assets/build.js`: 1 attempt failed (Error: Cannot find module './config.json') — worked as `cd assets && node build.js`") {
+		t.Errorf("learned: %q\n%s", got, body)
+	}
+}
+
+// TestRewordedCommitRetry: a commit a hook refused seven times and that
+// then went through under another message is one commit, done.
+func TestRewordedCommitRetry(t *testing.T) {
+	s := newSession(t).User("commit the instrumentation")
+	for range 7 {
+		s.Bash("git commit -m \"feat: instrument hook controllers\"", failed("Exit code 1\nlint-staged failed: 2 errors"))
+	}
+	s.Bash("git commit -q -F - <<'EOF'\nfeat: instrument hook controllers with OTEL spans\nEOF\ngit log --oneline -1", ok("d9e611e feat: instrument hook controllers with OTEL spans"))
+	s.Say("Committed.")
+	acts := Actions(segmentOf(s))
+	var commit *Action
+	for i := range acts {
+		if acts[i].Intent == "git commit" {
+			commit = &acts[i]
+		}
+	}
+	if commit == nil || !commit.Done || commit.Failures != 7 || commit.NewestError != "lint-staged failed: 2 errors" {
+		t.Fatalf("commit: %+v", acts)
+	}
+	body := bodyOf(s)
+	if got := sectionOf(body, daily.HeadDone); !contains(got, "committed d9e611e feat: instrument hook controllers with OTEL spans") {
+		t.Errorf("done: %q\n%s", got, body)
+	}
+	assertNone(t, body, daily.HeadNotDone, "commit")
+	assertNone(t, body, daily.HeadOpen, "commit")
+}
+
+// TestStillFailingSaysTheNewestError: an action that never worked is Not
+// done with its newest error, not its first, and the count.
+func TestStillFailingSaysTheNewestError(t *testing.T) {
+	body := bodyOf(newSession(t).User("fetch the rates").
+		Bash("curl -sf https://api.rates.example/v1/eur", failed("Exit code 22\ncurl: (22) The requested URL returned error: 403")).
+		Bash("curl -sf -H 'Accept: application/json' https://api.rates.example/v2/eur", failed("Exit code 22\ncurl: (22) The requested URL returned error: 429")).
+		Say("The API refuses us."))
+	if got := sectionOf(body, daily.HeadNotDone); len(got) != 1 || got[0] != "`curl -sf -H 'Accept: application/json' https://api.rates.example/v2/eur`: failed (curl: (22) The requested URL returned error: 429) (2 attempts)" {
+		t.Errorf("not done: %q\n%s", got, body)
+	}
+}
+
+// TestFallbackClosesAFetch: a download refused with 403 and the same
+// host's page then fetched another way is done.
+func TestFallbackClosesAFetch(t *testing.T) {
+	body := bodyOf(newSession(t).User("read the changelog").
+		Bash("curl -sf https://docs.example.com/changelog", failed("Exit code 22\ncurl: (22) The requested URL returned error: 403")).
+		Call("WebFetch", map[string]any{"url": "https://docs.example.com/changelog", "prompt": "list the changes"}, ok("v2 drops Python 3.8")).
+		Say("v2 drops Python 3.8."))
+	assertNone(t, body, daily.HeadNotDone, "curl")
+}
