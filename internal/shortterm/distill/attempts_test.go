@@ -66,7 +66,7 @@ func TestStillFailingSaysTheNewestError(t *testing.T) {
 		Bash("curl -sf https://api.rates.example/v1/eur", failed("Exit code 22\ncurl: (22) The requested URL returned error: 403")).
 		Bash("curl -sf -H 'Accept: application/json' https://api.rates.example/v2/eur", failed("Exit code 22\ncurl: (22) The requested URL returned error: 429")).
 		Say("The API refuses us."))
-	if got := sectionOf(body, daily.HeadNotDone); len(got) != 1 || got[0] != "`curl -sf -H 'Accept: application/json' https://api.rates.example/v2/eur`: failed (curl: (22) The requested URL returned error: 429) (2 attempts)" {
+	if got := failures(body); len(got) != 1 || got[0] != "`curl -sf -H 'Accept: application/json' https://api.rates.example/v2/eur`: failed (curl: (22) The requested URL returned error: 429) (2 attempts)" {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 }
@@ -79,4 +79,23 @@ func TestFallbackClosesAFetch(t *testing.T) {
 		Call("WebFetch", map[string]any{"url": "https://docs.example.com/changelog", "prompt": "list the changes"}, ok("v2 drops Python 3.8")).
 		Say("v2 drops Python 3.8."))
 	assertNone(t, body, daily.HeadNotDone, "curl")
+}
+
+// TestStaleTaskListClosedByCommits: tasks the model never marked done
+// but committed are not open; a task nothing names stays open.
+func TestStaleTaskListClosedByCommits(t *testing.T) {
+	s := newSession(t).User("solve Q3 and Q4, then aggregate the solutions").
+		Call("TaskCreate", map[string]any{"subject": "Solve Q3 window functions"}, ok("Task #1 created successfully: Solve Q3 window functions")).
+		Call("TaskCreate", map[string]any{"subject": "Solve Q4 recursive CTE"}, ok("Task #2 created successfully: Solve Q4 recursive CTE")).
+		Call("TaskCreate", map[string]any{"subject": "Aggregate SOLUTIONS.md"}, ok("Task #3 created successfully: Aggregate SOLUTIONS.md")).
+		Call("TaskCreate", map[string]any{"subject": "Benchmark the Q5 query plans"}, ok("Task #4 created successfully: Benchmark the Q5 query plans")).
+		Bash("git commit -m 'Solve Q3 with window functions'", ok("[main 1a2b3c4] Solve Q3 with window functions\n 1 file changed")).
+		Bash("git commit -m 'Q4: recursive CTE solution'", ok("[main 2b3c4d5] Q4: recursive CTE solution\n 1 file changed")).
+		Write("/p/SOLUTIONS.md", ok("File created successfully at: /p/SOLUTIONS.md")).
+		Bash("git commit -m 'Aggregate the solutions in SOLUTIONS.md'", ok("[main 3c4d5e6] Aggregate the solutions in SOLUTIONS.md\n 1 file changed")).
+		Say("Q3 and Q4 are solved and aggregated.")
+	body := bodyOf(s)
+	if got := sectionOf(body, daily.HeadOpen); len(got) != 1 || got[0] != "todo: Benchmark the Q5 query plans" {
+		t.Errorf("open: %q\n%s", got, body)
+	}
 }

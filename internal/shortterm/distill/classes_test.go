@@ -34,7 +34,7 @@ func TestRefusedWriteIsNotDone(t *testing.T) {
 		User("Document the setup in CLAUDE.md").
 		Write("/p/CLAUDE.md", failed("Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.")).
 		Say("I've created CLAUDE.md with the setup steps."))
-	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
+	if got := failures(body); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 	assertNone(t, body, daily.HeadFiles, "CLAUDE.md")
@@ -50,7 +50,7 @@ func TestPermissionRefusalIsNotDone(t *testing.T) {
 		Call("WebSearch", map[string]any{"query": "claude -p websearch"}, failed("Claude requested permissions to use WebSearch, but you haven't granted it yet.")).
 		Bash("ls ~/.claude", failed("ls in '~/.claude' was blocked. For security, Claude Code may only list files in the allowed working directories for this session: /p.")).
 		Say("Yes: the help output lists WebSearch among the default tools."))
-	nd := sectionOf(body, daily.HeadNotDone)
+	nd := failures(body)
 	if !contains(nd, "WebSearch `claude -p websearch`: not allowed (Claude requested permissions to use WebSearch") ||
 		!contains(nd, "`ls ~/.claude`: not allowed (ls in '~/.claude' was blocked.") {
 		t.Errorf("not done: %q", nd)
@@ -81,7 +81,7 @@ func TestHookBlockedCommitIsNotACommit(t *testing.T) {
 		User("commit it").
 		Bash(`git commit -m "Add the flag"`, failed(`PreToolUse:Bash hook blocking error from command: "guard": no commits on main`)).
 		Say("Committed."))
-	if nd := sectionOf(blocked, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
+	if nd := failures(blocked); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
 		t.Errorf("not done: %q\n%s", nd, blocked)
 	}
 	assertNone(t, blocked, daily.HeadDone, "committed")
@@ -93,7 +93,7 @@ func TestHookBlockedCommitIsNotACommit(t *testing.T) {
 		s.Bash("git commit -m \"$(cat <<'EOF'\nFix the parser\nEOF\n)\"", failed("Exit code 1\nruff....................Failed\n- hook id: ruff\nerror: 3 lint errors"))
 	}
 	body := bodyOf(s.Say("I committed the fix."))
-	if nd := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
+	if nd := failures(body); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
 		t.Errorf("not done: %q\n%s", nd, body)
 	}
 	assertNone(t, body, daily.HeadDone, "committed")
@@ -171,7 +171,7 @@ func TestFailingThenPassingTests(t *testing.T) {
 		User("run the suite").
 		Bash("mix test 2>&1 | tail -5", ok("Finished in 1.5 seconds\n5 tests, 4 failures")).
 		Say("Four tests fail in the review page."))
-	if got := sectionOf(still, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
+	if got := failures(still); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
 		t.Errorf("not done: %q\n%s", got, still)
 	}
 	if !contains(sectionOf(still, daily.HeadOpen), "tests failing: mix test") {
@@ -271,8 +271,8 @@ func TestInlineSidechainWritesAreTheSessions(t *testing.T) {
 	if files := sectionOf(body, daily.HeadFiles); !contains(files, "changed: `server.js`") || contains(files, "secret.env") {
 		t.Errorf("files: %q", files)
 	}
-	if !contains(sectionOf(body, daily.HeadNotDone), "write `secret.env` (subagent): not allowed") {
-		t.Errorf("not done: %q", sectionOf(body, daily.HeadNotDone))
+	if !contains(failures(body), "write `secret.env` (subagent): not allowed") {
+		t.Errorf("not done: %q", failures(body))
 	}
 	if !contains(sectionOf(body, daily.HeadDone), "ran subagent “server” (general-purpose)") {
 		t.Errorf("done: %q", sectionOf(body, daily.HeadDone))
@@ -294,12 +294,15 @@ func TestFoldingKeepsTheDifferingArgument(t *testing.T) {
 	}
 }
 
+// TestCompletionClaimsAndMarkupAreNeverOpen: a completion claim, markup,
+// a question to the user and an offer are no open work; a next step is.
 func TestCompletionClaimsAndMarkupAreNeverOpen(t *testing.T) {
 	body := bodyOf(newSession(t).
 		User("finish the refactor").
 		Say("All TODO items from the original code have been addressed. The refactor is complete.\n\n" +
-			"<details><summary>More</summary>\n\n**Next step:** run it on [staging](https://x.example/s).\n\nShall I open the PR?"))
-	want := []string{"Next step: run it on staging.", "Shall I open the PR?"}
+			"<details><summary>More</summary>\n\n**Next step:** run it on [staging](https://x.example/s).\n\nShall I open the PR? " +
+			"Want me to help you scaffold a Maven project? I can also add a CI job if you'd like."))
+	want := []string{"Next step: run it on staging."}
 	if got := sectionOf(body, daily.HeadOpen); !reflect.DeepEqual(got, want) {
 		t.Errorf("open:\n got %q\nwant %q", got, want)
 	}
@@ -342,7 +345,7 @@ func TestTracebackNamesItsError(t *testing.T) {
 		User("install it as a tool").
 		Bash("coderabbit-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/x/bin/coderabbit-extract\", line 4, in <module>\n    from extract_coderabbit_feedback import main\nModuleNotFoundError: No module named 'extract_coderabbit_feedback'")).
 		Say("The module cannot be imported."))
-	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
+	if got := failures(body); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
 		t.Errorf("not done: %q", got)
 	}
 }
@@ -380,7 +383,7 @@ func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
 	if got := sectionOf(body, daily.HeadLearned); !contains(got, "1 attempt failed (ModuleNotFoundError: No module named 'review_extract') before one succeeded") {
 		t.Errorf("learned: %q\n%s", got, body)
 	}
-	if got := sectionOf(body, daily.HeadNotDone); !contains(got, "No PR found for the current branch.") {
+	if got := failures(body); !contains(got, "No PR found for the current branch.") {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 }

@@ -243,7 +243,7 @@ func TestPromptCarriesTheGroundedFacts(t *testing.T) {
 		Say("Committed and documented."))
 	p := Prompt(seg)
 	facts := p[strings.Index(p, "<facts>"):strings.Index(p, "</facts>")]
-	for _, want := range []string{"- committed d9e611e Add x", "- write `CLAUDE.md`: not allowed"} {
+	for _, want := range []string{"- committed d9e611e Add x", "- not done: write `CLAUDE.md`: not allowed"} {
 		if !strings.Contains(facts, want) {
 			t.Errorf("facts lack %q:\n%s", want, facts)
 		}

@@ -50,6 +50,21 @@ func assistant(id, text string, tools ...transcript.Tool) transcript.Item {
 }
 
 // sectionOf returns the bullets of one subsection of a body.
+// failures are what a body says failed: its Not done items and the
+// newest failure, said under Open ("not done: …") and not again.
+func failures(body string) []string {
+	out := sectionOf(body, daily.HeadNotDone)
+	for _, o := range sectionOf(body, daily.HeadOpen) {
+		if f, ok := strings.CutPrefix(o, "not done: "); ok {
+			if t, ok := strings.CutPrefix(f, "tests failing: "); ok {
+				f = "tests: " + t
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func sectionOf(body, head string) []string {
 	var out []string
 	in := false
@@ -189,11 +204,11 @@ func TestOpenRules(t *testing.T) {
 		items []transcript.Item
 		want  []string
 	}{
-		{"next steps and questions of the final message only", []transcript.Item{
+		{"next steps of the final message only, never its questions", []transcript.Item{
 			user("migrate the db"),
 			assistant("a1", "Next, I'll write the migration. The rollback still needs a test."),
 			assistant("a2", "Migrated the users table.\n\n- [ ] migrate the orders table\n- [x] back up\n\nNext step: run it on staging. Shall I start?"),
-		}, []string{"Next step: run it on staging.", "Shall I start?", "migrate the orders table"}},
+		}, []string{"Next step: run it on staging.", "migrate the orders table"}},
 		{"earlier questions were answered", []transcript.Item{
 			user("a"),
 			assistant("a1", "Which database do you use?"),

@@ -2,11 +2,13 @@ package distill
 
 import (
 	"cmp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -287,7 +289,9 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		}
 	}
 	// What never succeeded, newest last; what failed and was fixed.
-	var newestFailure string
+	// The newest failure is where the work stands: said under Open,
+	// and not again under Not done.
+	var newestFailure, newestLine string
 	f.actions = tr.actions()
 	for _, a := range f.actions {
 		switch {
@@ -297,7 +301,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			line := a.notDone()
 			f.notDone = append(f.notDone, line)
 			if a.Status != transcript.StatusRejected && a.Status != transcript.StatusInterrupted {
-				newestFailure = line
+				newestFailure, newestLine = line, line
 			}
 			// Failures an earlier success fixed are a lesson still,
 			// though a later attempt failed otherwise.
@@ -306,25 +310,35 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			}
 		}
 	}
+	var work []string // the todo list's and the tasks' unfinished items
 	if hasTodos {
 		for _, t := range todos {
 			switch t.Status {
 			case "in_progress":
-				f.open = append(f.open, "in progress: "+oneLine(t.Content))
+				work = append(work, "in progress: "+oneLine(t.Content))
 			case "completed":
 			default:
-				f.open = append(f.open, "todo: "+oneLine(t.Content))
+				work = append(work, "todo: "+oneLine(t.Content))
 			}
 		}
 	}
-	f.open = append(f.open, tasks.open()...)
+	work = append(work, tasks.open()...)
+	// A list left stale is closed by what was done: a commit or a
+	// changed file that names the item (timeline.Closes).
+	for _, w := range work {
+		if !closedBy(w, commitLines, changed.list) {
+			f.open = append(f.open, w)
+		}
+	}
 	for _, t := range testOrder {
 		if !tests[t].ok {
 			newestFailure = "tests failing: " + tests[t].runner + " " + tests[t].verdictText()
+			newestLine = "tests: " + tests[t].runner + " " + tests[t].verdictText()
 		}
 	}
 	if newestFailure != "" {
 		f.open = append(f.open, "not done: "+newestFailure)
+		f.notDone = slices.DeleteFunc(f.notDone, func(l string) bool { return l == newestLine })
 	}
 	if pullNew != "" {
 		f.open = append(f.open, "no pull request opened yet: "+pullNew)
@@ -336,6 +350,22 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		f.ran = looked.list()
 	}
 	return f
+}
+
+// closedBy reports whether an open item is closed by one of the commits
+// or changed files of the same segment.
+func closedBy(item string, commits, changed []string) bool {
+	for _, c := range commits {
+		if timeline.Closes(item, c) {
+			return true
+		}
+	}
+	for _, p := range changed {
+		if timeline.Closes(item, "changed "+p) {
+			return true
+		}
+	}
+	return false
 }
 
 // foldSame lists a line said more than once once, where it first came,

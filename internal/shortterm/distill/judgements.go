@@ -290,9 +290,15 @@ var (
 	// Markers of a next step, taken only from the reply the segment ends on:
 	// earlier ones were usually carried out in the next turn.
 	openNext = phrases(
-		"next step", "next steps", "you may want", "you might want", "consider", "would you like",
-		"want me to", "should i", "shall i", "let me know", "remaining", "to do next",
+		"next step", "next steps", "let me know", "remaining", "to do next",
 		"следующий шаг", "дальше", "осталось",
+	)
+	// Offers: the assistant proposing more work, which is no work left
+	// open until the user takes it up.
+	offers = phrases(
+		"would you like", "want me to", "shall i", "should i", "do you want", "if you'd like", "if you want me to",
+		"if you want", "i can also", "i could also", "happy to", "i'd be happy", "let me know if you'd like",
+		"let me know if you want", "хотите", "могу также", "если хотите",
 	)
 	// "Let me know…" hands the next step to the user; it is not a plan.
 	asksBack = phrases("let me know", "дай знать", "дайте знать")
@@ -305,10 +311,11 @@ var (
 )
 
 // openList: what the state shows is open (the last todo list's
-// unfinished items, open tasks, the newest failure never fixed), the
-// next steps and questions of the final message — never an earlier
-// reply's, which the next turn usually carried out — and the last
-// request when it got no answer.
+// unfinished items no commit or changed file of the segment names, open
+// tasks likewise, the newest failure never fixed), the next steps of the
+// final message — never an earlier reply's, which the next turn usually
+// carried out, never a question to the user, an offer or a completion
+// claim — and the last request when it got no answer.
 func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -334,6 +341,9 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 		ss := sc.of(last.Text)
 		for k, s := range ss {
 			switch {
+			case isQuestion(s.text), offers.in(s.words):
+				// A question to the user or an offer of more work is
+				// never open work: the user's answer decides.
 			case k == len(ss)-1 && runNext().MatchString(s.text):
 				// The closing line tells the user which command to run
 				// next: the work it leads to is still to do.
@@ -341,8 +351,6 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 			case planning.prefix(s.words) && !asksBack.prefix(s.words), strings.HasSuffix(s.text, ":"):
 			case isDone(s) && !openStrong.in(s.words):
 				// A completion claim is never open work.
-			case isQuestion(s.text):
-				add(s.text)
 			case openStrong.in(s.words), todoMarker().MatchString(s.text), openNext.in(s.words):
 				add(s.text)
 			}
