@@ -99,3 +99,32 @@ func TestStaleTaskListClosedByCommits(t *testing.T) {
 		t.Errorf("open: %q\n%s", got, body)
 	}
 }
+
+// TestInitIsARequest: /init is the session's only request and its work
+// is the session's: the request is kept, the file it wrote is changed.
+func TestInitIsARequest(t *testing.T) {
+	s := newSession(t).User("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>")
+	s.Raw(map[string]any{"type": "user", "uuid": "meta", "isMeta": true, "timestamp": "2026-11-30T09:00:02Z", "sessionId": "sess-1", "cwd": "/p",
+		"message": map[string]any{"role": "user", "content": "Please analyze this codebase and create a CLAUDE.md file, which will be given to future instances of Claude Code."}})
+	body := bodyOf(s.Write("/p/CLAUDE.md", ok("File created successfully at: /p/CLAUDE.md")).
+		Say("I've created CLAUDE.md with the build commands and the architecture."))
+	if got := sectionOf(body, daily.HeadAsked); len(got) != 1 || got[0] != "/init" {
+		t.Errorf("asked: %q\n%s", got, body)
+	}
+	if got := sectionOf(body, daily.HeadFiles); !contains(got, "changed: `CLAUDE.md`") {
+		t.Errorf("files: %q\n%s", got, body)
+	}
+}
+
+// TestSkillIsNoOutcome: a skill's result says it was loaded; what it was
+// asked to build is not done by that, so it is listed with the commands.
+func TestSkillIsNoOutcome(t *testing.T) {
+	body := bodyOf(newSession(t).User("build the program").
+		Call("Skill", map[string]any{"skill": "build-with-claude", "args": "Build the complete billing program"}, ok("Launching skill: build-with-claude")).
+		Bash("cargo build", failed("Exit code 127\ncargo: command not found")).
+		Say("The toolchain is missing."))
+	assertNone(t, body, daily.HeadDone, "skill", "Build the complete")
+	if got := sectionOf(body, daily.HeadFiles); !contains(got, "skills: `build-with-claude Build the complete billing program`") {
+		t.Errorf("files: %q\n%s", got, body)
+	}
+}

@@ -65,7 +65,8 @@ func Extractive(seg Segment) string {
 }
 
 // filesList: the files changed (by a call that succeeded, the session's
-// or a subagent's), the files only read, the commands run.
+// or a subagent's), the files only read, the commands run, the skills
+// loaded.
 func filesList(f facts, turns []turn) []string {
 	changed := orderedSet{}
 	for _, p := range f.changed {
@@ -85,6 +86,9 @@ func filesList(f facts, turns []turn) []string {
 		out = append(out, b)
 	}
 	if b := codeList("ran", f.ran, maxCommands); b != "" {
+		out = append(out, b)
+	}
+	if b := codeList("skills", f.skills, maxCommands); b != "" {
 		out = append(out, b)
 	}
 	// cerebro's own commands that change the memory: run, as the user
@@ -222,7 +226,7 @@ var (
 		"/permissions": true, "/hooks": true, "/agents": true, "/ide": true, "/vim": true,
 		"/theme": true, "/compact": true, "/usage": true, "/export": true, "/rewind": true,
 		"/release-notes": true, "/terminal-setup": true, "/upgrade": true, "/output-style": true,
-		"/plugin": true, "/plugins": true, "/add-dir": true, "/init": true, "/bug": true,
+		"/plugin": true, "/plugins": true, "/add-dir": true, "/bug": true,
 	}
 )
 

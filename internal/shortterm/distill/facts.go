@@ -25,6 +25,7 @@ type facts struct {
 	read    []string // files read
 	ran     []string // commands run, folded
 	actions []Action // every action's attempts, by intent
+	skills  []string // skills loaded, with their arguments
 }
 
 // call is one tool call of the segment, in order.
@@ -61,6 +62,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 	var tr tracker
 	changed, read := orderedSet{}, orderedSet{}
 	var ran, looked folded
+	skills := orderedSet{}
 	var commits []commit
 	var quiet []string
 	var logs []string // outputs of git log, in order
@@ -191,7 +193,10 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			}
 			add(attempt{key: "skill " + l, label: l, status: status, why: why(r)}, r)
 			if r.OK() {
-				f.done = append(f.done, "ran "+l)
+				// A skill's result says only that it was loaded: what it
+				// was asked to do is no outcome, so it is listed with the
+				// commands, not under Done.
+				skills.add(strings.TrimSpace(c.Target + " " + c.Input.Args))
 			}
 			continue
 		case "Bash", "PowerShell":
@@ -344,7 +349,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		f.open = append(f.open, "no pull request opened yet: "+pullNew)
 	}
 	f.done = foldSame(f.done)
-	f.changed, f.read = changed.list, read.list
+	f.changed, f.read, f.skills = changed.list, read.list, skills.list
 	f.ran = ran.list()
 	if len(f.ran) == 0 {
 		f.ran = looked.list()
