@@ -128,3 +128,24 @@ func TestSkillIsNoOutcome(t *testing.T) {
 		t.Errorf("files: %q\n%s", got, body)
 	}
 }
+
+// TestDecidedOnlyFromSentences: a list of names with "Decision" in it, a
+// dictated prompt running on and lines of code are no decision and no
+// lesson; a sentence saying one is, code spans and all.
+func TestDecidedOnlyFromSentences(t *testing.T) {
+	dictated := "so what I want is that we go with the audit log being written on every request and then the " +
+		"logger picks it up and we also decided earlier that the retention is thirty days but maybe it is ninety " +
+		"I am not sure let us think about it and then also the export should be nightly"
+	body := bodyOf(newSession(t).User(dictated).
+		Say("The types are AuditEntry, AuditLogger, AuditResult, Decision, RetentionPolicy.").
+		Say("The root cause: `os.Exit(1)` in `main.go` skips the deferred `logger.Flush()` call.").
+		Say("if err != nil { return fmt.Errorf(\"decided: %w\", err) }\nraise ValueError(\"the issue is the_config.yaml\")").
+		Say("We'll use a nightly export instead of a live stream, since the warehouse loads once a day.").
+		Say("Done."))
+	if got := sectionOf(body, daily.HeadDecided); len(got) != 1 || got[0] != "We'll use a nightly export instead of a live stream, since the warehouse loads once a day." {
+		t.Errorf("decided: %q\n%s", got, body)
+	}
+	if got := sectionOf(body, daily.HeadLearned); len(got) != 1 || got[0] != "The root cause: `os.Exit(1)` in `main.go` skips the deferred `logger.Flush()` call." {
+		t.Errorf("learned: %q\n%s", got, body)
+	}
+}
