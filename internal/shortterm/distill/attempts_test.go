@@ -1,6 +1,7 @@
 package distill
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
@@ -147,5 +148,36 @@ func TestDecidedOnlyFromSentences(t *testing.T) {
 	}
 	if got := sectionOf(body, daily.HeadLearned); len(got) != 1 || got[0] != "The root cause: `os.Exit(1)` in `main.go` skips the deferred `logger.Flush()` call." {
 		t.Errorf("learned: %q\n%s", got, body)
+	}
+}
+
+// TestCorrectionReplaces: the user's correction replaces what it
+// corrects: the superseded answer is gone, the correction and the answer
+// to it stay.
+func TestCorrectionReplaces(t *testing.T) {
+	for _, c := range []struct{ fix, wrong, right string }{
+		{"no, it's V4", "1inch v3 router", "V4"},
+		{"actually it is DOMI", "stablecoin", "DOMI"},
+		{"not the staging bucket but the archive one", "staging bucket", "archive"},
+	} {
+		body := bodyOf(newSession(t).User("which contract is this?").
+			Say("It looks like the 1inch v3 router; the token is a stablecoin and the files sit in the staging bucket.").
+			User(c.fix).
+			Say("You're right: the router is 1inch V4, the token is DOMI and the files are in the archive bucket.").
+			User("thanks, note it in the README").
+			Edit("/p/README.md", ok("The file has been updated successfully.")).
+			Say("Noted in the README."))
+		if strings.Contains(body, "It looks like") || c.wrong != "staging bucket" && strings.Contains(body, c.wrong) {
+			t.Errorf("%q: the superseded %q is kept:\n%s", c.fix, c.wrong, body)
+		}
+		if !strings.Contains(body, c.fix) || !strings.Contains(body, c.right) {
+			t.Errorf("%q: the correction is lost:\n%s", c.fix, body)
+		}
+	}
+	// A request that merely holds "no" is no correction.
+	for _, r := range []string{"Now add the parser", "not sure, but try the cache first, please", "it should handle not only files but also folders", "No worries, thanks! Can you now write the migration for the orders table and run it against the staging copy? " + strings.Repeat("More context here. ", 20)} {
+		if correction(r) {
+			t.Errorf("%q read as a correction", r)
+		}
 	}
 }

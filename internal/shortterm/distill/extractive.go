@@ -119,6 +119,9 @@ type turn struct {
 	// desk: the request is a desk command in the desk (see deskWork): the
 	// work itself, kept as its command line.
 	desk bool
+	// superseded: the user's next request corrected what this turn's
+	// replies said ("no, it's V4"): their account is not kept.
+	superseded bool
 }
 
 // request is what the turn asked, "" for none (see [request]).
@@ -148,7 +151,53 @@ func splitTurns(items []transcript.Item, desk bool) []turn {
 		}
 		t.replies = append(t.replies, it)
 	}
+	// A correction replaces what it corrects: the turn before it, whose
+	// replies stated what the user set right.
+	for i := 1; i < len(turns); i++ {
+		if turns[i].ask == nil || turns[i].chore || !correction(turns[i].ask.Text) {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if !turns[j].chore && len(turns[j].replies) > 0 {
+				turns[j].superseded = true
+				break
+			}
+		}
+	}
 	return turns
+}
+
+// corrections open a user's words that set right what the assistant
+// said: "no, it's V4", "actually it is DOMI", "it's not…", "I meant…";
+// notBut is "not X but Y" anywhere in them.
+var (
+	corrections = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)^(?:no|nope|nah|not quite|wrong|incorrect|that's wrong|that is wrong)\b[\s,.!:;—–-]+\S|` +
+			`^actually[\s,]+\S|^(?:it|that|this)(?:'s| is) not\b|\bi meant\b|^нет[\s,.!—-]+\S|^на самом деле\b`)
+	})
+	notBut = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:not|не)\s+([^,.;?!]{1,60}?)\s*(?:\s+but|,\s*а)\s+(\S+)`)
+	})
+)
+
+// correction reports whether a prompt corrects the reply before it: a
+// short message (a long one is a request of its own) in one of the
+// forms above; "not sure, but…" and "not only X but also Y" are none.
+func correction(text string) bool {
+	s := strings.TrimSpace(text)
+	if len([]rune(s)) > 300 {
+		return false
+	}
+	if corrections().MatchString(s) {
+		return true
+	}
+	for _, m := range notBut().FindAllStringSubmatch(s, -1) {
+		first := strings.ToLower(strings.Fields(m[1])[0])
+		if first != "sure" && first != "only" && first != "just" && first != "yet" && !strings.EqualFold(m[2], "also") {
+			return true
+		}
+	}
+	return false
 }
 
 // answer is the turn's last reply with text: what the assistant ended on.

@@ -61,8 +61,8 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 		}
 		lastQuestion = ""
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
-				continue // shown whole under Final message
+			if (replyRef{ti, ri}) == final || t.superseded {
+				continue // shown whole under Final message, or corrected
 			}
 			for _, s := range sc.of(r.Text) {
 				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !prose(s, 4, sentenceWords) {
@@ -321,8 +321,8 @@ func learnedList(sc sentenceCache, turns []turn, fixed []string, decided []strin
 			continue
 		}
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
-				continue // shown whole under Final message
+			if (replyRef{ti, ri}) == final || t.superseded {
+				continue // shown whole under Final message, or corrected
 			}
 			n := 0
 			for _, s := range sc.of(r.Text) {
@@ -337,7 +337,7 @@ func learnedList(sc sentenceCache, turns []turn, fixed []string, decided []strin
 			}
 		}
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
+			if (replyRef{ti, ri}) == final || t.superseded {
 				continue
 			}
 			for _, f := range findings(r.Text) {
