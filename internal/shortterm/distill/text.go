@@ -16,14 +16,16 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 }
 
-// shorten cuts s to at most n runes at a word boundary, marking the cut.
+// shorten cuts s to at most n runes at a word boundary, marking the cut:
+// at the last space before n, however far back; in text without spaces
+// (Chinese, a long token) at n.
 func shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	cut := n - 1
-	for i := cut; i > n/2; i-- {
+	for i := cut; i > 0; i-- {
 		if unicode.IsSpace(r[i]) {
 			cut = i
 			break

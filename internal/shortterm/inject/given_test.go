@@ -74,7 +74,7 @@ func TestGaveLeavesOutWhatTheCapDropped(t *testing.T) {
 		addSeq(t, l, now.Add(-time.Duration(100-i)*time.Minute), "s"+itoaTest(i), 1, "### Asked\n- "+strings.Repeat("padding words ", 30)+"\n")
 	}
 	g := &Given{}
-	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2700, Given: g})
+	got, err := Build(Options{Layout: l, Now: now, MaxChars: 2780, Given: g})
 	if err != nil {
 		t.Fatal(err)
 	}

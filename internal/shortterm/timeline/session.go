@@ -80,8 +80,8 @@ func Title(e daily.Entry) string {
 	return Clip(t, titleRunes)
 }
 
-// Clip collapses whitespace and keeps at most n runes, cut at a word when
-// one ends in the second half, marked "…".
+// Clip collapses whitespace and keeps at most n runes, cut at the last
+// word that fits (in text without spaces, at n), marked "…".
 func Clip(s string, n int) string {
 	// Only the head can be kept: a long item is not split whole.
 	if limit := 8*n + 64; len(s) > limit {
@@ -93,7 +93,7 @@ func Clip(s string, n int) string {
 	}
 	r := []rune(s)[:n-1]
 	out := string(r)
-	if i := strings.LastIndexByte(out, ' '); i > len(out)/2 {
+	if i := strings.LastIndexByte(out, ' '); i > 0 && []rune(s)[n-1] != ' ' {
 		out = out[:i]
 	}
 	return strings.TrimRight(out, " ,;:.") + "…"
