@@ -159,7 +159,9 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 		for _, in := range steps {
 			acts = append(acts, attempt{key: in, label: l, status: transcript.StatusOK, sub: c.sub})
 		}
-	case notable:
+	case notable, c.sub:
+		// A subagent's failures count when they are writes, commits,
+		// pushes or tests: its other commands are its own trials.
 	case len(steps) > 0:
 		acts = append(acts, fail(attempt{key: steps[len(steps)-1], label: l}))
 	case refusal(r.Status):

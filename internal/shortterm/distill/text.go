@@ -69,12 +69,23 @@ func (emphasisMarks) Replace(s string) string {
 	if !strings.ContainsAny(s, "*_") {
 		return s
 	}
+	// Strong emphasis around a code span ("**Zero `# pragma` exclusions**")
+	// spans the split below: its marks go first, over the whole text.
+	if strings.Contains(s, "**") && strings.Contains(s, "`") {
+		s = strongAround().ReplaceAllString(s, "$1$2$3")
+	}
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
 		parts[i] = stripEmphasis(parts[i])
 	}
 	return strings.Join(parts, "`")
 }
+
+// strongAround matches **…** whose content holds a code span, its marks
+// at word edges.
+var strongAround = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(^|[\\s(\\[])\\*\\*([^*\\s][^*]*`[^*]*[^*\\s])\\*\\*($|[\\s,.;:!?)\\]])")
+})
 
 // stripEmphasis drops the marks of each emphasised span whose opening
 // and closing marks are the same.
@@ -113,10 +124,10 @@ func codeSpanMarks(s string) string {
 	return strings.Join(parts, "`")
 }
 
-// markedWord is a word that holds "__", or a "*" next to a letter or
-// digit, without the punctuation around it.
+// markedWord is a word that holds "__", or a "*" between two letters or
+// digits, without the punctuation around it.
 var markedWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[\p{L}\p{N}_./:*-]*(?:__|[\p{L}\p{N}]\*|\*[\p{L}\p{N}])[\p{L}\p{N}_./:*-]*[\p{L}\p{N}_*/]`)
+	return regexp.MustCompile(`[\p{L}\p{N}_./:*-]*(?:__|[\p{L}\p{N}]\*+[\p{L}\p{N}])[\p{L}\p{N}_./:*-]*[\p{L}\p{N}_*/]`)
 })
 
 // sentences splits prose into sentences: code blocks are dropped, each

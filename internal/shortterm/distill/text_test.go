@@ -14,6 +14,7 @@ func TestEmphasisKeepsNames(t *testing.T) {
 		{"glob **/*.go and 2*3*4", "glob **/*.go and `2*3*4`"},
 		{"`mcp__x__y` already code", "`mcp__x__y` already code"},
 		{"snake_case_name stays", "snake_case_name stays"},
+		{"**Zero `# pragma: no cover` exclusions, with one exception:** the entry point", "Zero `# pragma: no cover` exclusions, with one exception: the entry point"},
 	} {
 		if got := codeSpanMarks(emphasis.Replace(tt.in)); got != tt.want {
 			t.Errorf("%q → %q, want %q", tt.in, got, tt.want)

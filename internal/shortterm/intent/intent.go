@@ -312,10 +312,20 @@ own:
 		// A script called by its path: the same script from any folder.
 		return "run " + prog
 	}
-	// The program, its subcommand and its first argument.
+	// The program, its subcommand and its first argument; with neither,
+	// its first option (`claude -p "…"` is "claude -p").
 	out := prog
-	for _, a := range firstWords(args, 2) {
+	words := firstWords(args, 2)
+	for _, a := range words {
 		out += " " + a
+	}
+	if len(words) == 0 {
+		for _, a := range args {
+			if strings.HasPrefix(a, "-") {
+				name, _, _ := strings.Cut(a, "=")
+				return out + " " + name
+			}
+		}
 	}
 	return out
 }

@@ -53,6 +53,8 @@ func TestOf(t *testing.T) {
 		{"Read", "a.go", "", ""},
 		{"Bash", "", "ls -la && git status", ""},
 		{"Bash", "", "pnpm --version", "pnpm"},
+		{"Bash", "", "claude -p \"What tools are available?\" 2>&1", "claude -p"},
+		{"Bash", "", "coderabbit-extract", "coderabbit-extract"},
 		{"Bash", "", "npx pnpm --version", "pnpm"},
 		{"Bash", "", "echo hi", ""},
 		{"Bash", "", "grep -r pytest .", ""},
