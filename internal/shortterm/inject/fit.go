@@ -81,6 +81,9 @@ type plan struct {
 	weekHead int // the roll-up's heading (-1: none)
 	week     *weekInfo
 	lines    []int // every line, newest first, for the details' shares
+	// closed reports an open item or a failure of a section that a later
+	// section closed.
+	closed func(key, item string) bool
 }
 
 func (p *plan) init() { p.weekHead = -1 }
@@ -232,6 +235,9 @@ func (p *plan) rest(l int) (timeline.Session, bool) {
 	ses := timeline.Sessions(rest)
 	if len(ses) != 1 {
 		return timeline.Session{}, false
+	}
+	if p.closed != nil {
+		ses[0].DropClosed(p.closed)
 	}
 	ses[0].RequestsFirst = len(p.pieces[l].fulls) == 0
 	return ses[0], true

@@ -148,6 +148,10 @@ func Build(o Options) (string, error) {
 
 	var p plan
 	p.init()
+	p.closed = func(key, item string) bool {
+		_, c := tr.Closed(key, item)
+		return c
+	}
 	p.shortDir = o.Layout.ShortDir()
 	if o.Layout.LongActive() {
 		if err := p.addLong(o, max); err != nil {
@@ -214,7 +218,10 @@ func Build(o Options) (string, error) {
 		}
 		whole := map[string]int{}
 		for _, s := range secs {
-			text := s.Entry.TextWithout(daily.HeadOpen, func(item string) bool {
+			text := s.Entry.TextWithout(func(head, item string) bool {
+				if !strings.EqualFold(head, daily.HeadOpen) && !strings.EqualFold(head, daily.HeadNotDone) {
+					return false
+				}
 				_, closed := tr.Closed(s.Key, item)
 				return closed
 			})
@@ -222,6 +229,7 @@ func Build(o Options) (string, error) {
 			*sections = append(*sections, whole[s.Key])
 		}
 		for _, ses := range timeline.Sessions(secs) {
+			ses.DropClosed(p.closed)
 			l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)
 			for _, k := range ses.Keys {
 				f := whole[k]
@@ -247,6 +255,7 @@ func Build(o Options) (string, error) {
 			}
 			head := p.addPiece(piece{out: out, text: d.date + " · " + d.rel + "\n", file: d.rel, what: whatDayHead})
 			for _, ses := range timeline.Sessions(secs) {
+				ses.DropClosed(p.closed)
 				// A timeline's line stands alone for its session.
 				ses.RequestsFirst = true
 				l := p.addLine(out, d.rel, ses, sessionSecs(secs, ses), &tr, had)

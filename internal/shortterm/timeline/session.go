@@ -115,6 +115,21 @@ type Session struct {
 	// session (a timeline's), where a few items say what else was asked.
 	RequestsFirst bool
 	entries       []daily.Entry
+	notDoneKeys   []string                    // the section of each NotDone item
+	hide          func(key, item string) bool // items a later section made untrue
+}
+
+// DropClosed leaves out of the session's line and detail the failures
+// and items that closed reports a later section closed.
+func (x *Session) DropClosed(closed func(key, item string) bool) {
+	var nd []string
+	var keys []string
+	for i, it := range x.NotDone {
+		if !closed(x.notDoneKeys[i], it) {
+			nd, keys = append(nd, it), append(keys, x.notDoneKeys[i])
+		}
+	}
+	x.NotDone, x.notDoneKeys, x.hide = nd, keys, closed
 }
 
 // Detail is what a reader with room to spare adds under the line, within
@@ -139,8 +154,11 @@ func (x Session) Detail(max int) []string {
 			continue
 		}
 		commits := 0
-		for _, e := range x.entries {
+		for ei, e := range x.entries {
 			for _, it := range e.Items(d.head) {
+				if x.hide != nil && d.head == daily.HeadNotDone && x.hide(x.Keys[ei], it) {
+					continue
+				}
 				if _, ok := ParseCommit(it); ok {
 					// The line names the first commits and counts the
 					// rest: those are said here, first.
@@ -325,7 +343,9 @@ func Sessions(secs []Section) []Session {
 				}
 			}
 		}
-		x.NotDone = append(x.NotDone, s.Entry.Items(daily.HeadNotDone)...)
+		for _, it := range s.Entry.Items(daily.HeadNotDone) {
+			x.NotDone, x.notDoneKeys = append(x.NotDone, it), append(x.notDoneKeys, s.Key)
+		}
 		x.entries = append(x.entries, s.Entry)
 	}
 	return out
