@@ -205,11 +205,18 @@ func (p *plan) addLine(out int, rel string, ses timeline.Session, secs []timelin
 	return l
 }
 
+// renderDetail renders a line's detail under it: a label and its item on
+// one line, or a label and its items each on a line of their own.
 func renderDetail(d []string) string {
-	if len(d) == 0 {
-		return ""
+	var b strings.Builder
+	for _, l := range d {
+		if it, ok := strings.CutPrefix(l, timeline.DetailItem); ok {
+			b.WriteString("    - " + it + "\n")
+			continue
+		}
+		b.WriteString("  - " + l + "\n")
 	}
-	return "  - " + strings.Join(d, "\n  - ") + "\n"
+	return b.String()
 }
 
 // anyWhole reports whether a section of line l is given whole.

@@ -133,10 +133,12 @@ func (x *Session) DropClosed(closed func(key, item string) bool) {
 }
 
 // Detail is what a reader with room to spare adds under the line, within
-// max runes: the session's other requests, what it did, did not do,
-// decided and learned, its files and its final message, each labelled and
-// clipped. Items are taken round by round (the first of each subsection,
-// then the second...), so that a bounded detail holds a bit of each.
+// max runes as it renders: the session's other requests, what it did, did
+// not do, decided and learned, its files and its final message, each
+// labelled and clipped, each item on a line of its own (a label's several
+// items follow it, marked [DetailItem]). Items are taken round by round
+// (the first of each subsection, then the second...), so that a bounded
+// detail holds a bit of each.
 func (x Session) Detail(max int) []string {
 	type list struct {
 		label string
@@ -200,9 +202,9 @@ func (x Session) Detail(max int) []string {
 			lists = append(lists, list{d.label, items})
 		}
 	}
-	// Chosen round by round, shown subsection by subsection, a
-	// subsection's items on one line. An item that does not fit ends its
-	// subsection, not the detail: a shorter item of another may.
+	// Chosen round by round, shown subsection by subsection, each item on
+	// a line of its own. An item that does not fit ends its subsection,
+	// not the detail: a shorter item of another may.
 	take := make([]int, len(lists))
 	full := make([]bool, len(lists))
 	n := 0
@@ -212,9 +214,12 @@ func (x Session) Detail(max int) []string {
 			if round >= len(l.items) || full[i] {
 				continue
 			}
-			c := utf8.RuneCountInString(l.items[round]) + 2
-			if round == 0 {
-				c += utf8.RuneCountInString(l.label) + 7
+			c := utf8.RuneCountInString(l.items[round]) + 7
+			switch round {
+			case 0:
+				c += utf8.RuneCountInString(l.label) // "  - label: item"
+			case 1:
+				c += 6 // the first item moves under its label
 			}
 			if n+c > max {
 				full[i] = true
@@ -230,12 +235,23 @@ func (x Session) Detail(max int) []string {
 	}
 	var out []string
 	for i, l := range lists {
-		if take[i] > 0 {
-			out = append(out, l.label+": "+strings.Join(l.items[:take[i]], "; "))
+		switch take[i] {
+		case 0:
+		case 1:
+			out = append(out, l.label+": "+l.items[0])
+		default:
+			out = append(out, l.label+":")
+			for _, it := range l.items[:take[i]] {
+				out = append(out, DetailItem+it)
+			}
 		}
 	}
 	return out
 }
+
+// DetailItem marks a line of [Session.Detail] that is an item under the
+// label before it.
+const DetailItem = "\t"
 
 // detailRunes bounds an item of a session's detail; the final message
 // gets twice as much, half from its end.
