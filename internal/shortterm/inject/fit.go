@@ -376,7 +376,9 @@ func (p *plan) omitted(brief bool) string {
 		case whatWeekOpen, whatWeekDecision, whatWeekSession:
 			// Counted one by one only beside the roll-up's heading;
 			// without it the whole roll-up is named.
-			if p.weekHead >= 0 && p.pieces[p.weekHead].taken {
+			if x.name != "" && p.weekHead >= 0 && p.pieces[p.weekHead].taken {
+				add(x.file, x.name)
+			} else if p.weekHead >= 0 && p.pieces[p.weekHead].taken {
 				add(x.file, map[what]string{whatWeekOpen: "open item of the roll-up", whatWeekDecision: "decision of the roll-up",
 					whatWeekSession: "session of the roll-up"}[x.what])
 			}

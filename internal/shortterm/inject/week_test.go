@@ -95,9 +95,9 @@ func TestTwoBigSessionsToday(t *testing.T) {
 	}
 }
 
-// TestRollupThatDoesNotFit: the roll-up's heading comes before its open
-// items and it is cut item by item; when not even its heading fits it is
-// named with its file.
+// TestRollupThatDoesNotFit: the roll-up's open items, untouched for more
+// than a week, are counted with the days they were raised, not listed;
+// when not even its heading fits the roll-up is named with its file.
 func TestRollupThatDoesNotFit(t *testing.T) {
 	l := weekLayout(t)
 	var open strings.Builder
@@ -119,9 +119,9 @@ func TestRollupThatDoesNotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCap(t, got, 3000)
-	if !strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- open item number 0 of the old week") ||
-		!strings.Contains(got, "- "+rollup+": ") || !strings.Contains(got, "open items of the roll-up") {
-		t.Fatalf("the roll-up is not cut item by item with a note:\n%s", got)
+	if !strings.Contains(got, "Week 2026-W47") || strings.Contains(got, "open item number") ||
+		!strings.Contains(got, "Open for more than a week and not closed since: 40 items (raised 2026-11-18), listed in the roll-up.") {
+		t.Fatalf("the roll-up's old open items are not counted:\n%s", got)
 	}
 	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1700})
 	if err != nil {
@@ -173,7 +173,7 @@ func TestResumeAfterTheTimelineWasGiven(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"choose a licence", "write the importer", "add a --dry-run flag", "set up CI", "no cgo"} {
+	for _, want := range []string{"1 item (raised 2026-11-18)", "write the importer", "add a --dry-run flag", "set up CI", "no cgo"} {
 		if !strings.Contains(first, want) {
 			t.Fatalf("startup is missing %q:\n%s", want, first)
 		}
@@ -244,8 +244,8 @@ func TestArchivedDaysOfTheWeekAreRead(t *testing.T) {
 }
 
 // TestRollupAloneIsInjected: with no daily file left, the roll-up's open
-// items still reach the session (the newest week, which carried the item
-// of the week before).
+// items still reach the session, counted (the newest week, which carried
+// the item of the week before).
 func TestRollupAloneIsInjected(t *testing.T) {
 	l := weekLayout(t)
 	addSection(t, l, now.AddDate(0, 0, -12), "old", "### Asked\n- plan the year\n### Open\n- choose a licence\n")
@@ -259,7 +259,7 @@ func TestRollupAloneIsInjected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(got, "Week 2026-W48") || !strings.Contains(got, "- choose a licence (2026-11-18)") {
+	if !strings.Contains(got, "Week 2026-W48") || !strings.Contains(got, "Open for more than a week and not closed since: 1 item (raised 2026-11-18), listed in the roll-up.") {
 		t.Fatalf("the roll-up alone:\n%s", got)
 	}
 }
