@@ -130,8 +130,10 @@ func prose(s sent, min, max int) bool {
 }
 
 // codeKeywords open a line of code.
-var codeKeywords = wordSet("if", "for", "while", "func", "def", "return", "raise", "import", "from", "const", "let", "var",
-	"class", "print", "fn", "pub", "elif", "else", "try", "catch", "throw", "async", "await", "select", "insert", "update")
+var codeKeywords = sync.OnceValue(func() map[string]bool {
+	return wordSet("if", "for", "while", "func", "def", "return", "raise", "import", "from", "const", "let", "var",
+		"class", "print", "fn", "pub", "elif", "else", "try", "catch", "throw", "async", "await", "select", "insert", "update")
+})
 
 // codeLine: tokens that are a line of code, not a sentence — opening with
 // a keyword and holding code's punctuation, or holding an operator.
@@ -149,7 +151,7 @@ func codeLine(tokens []string) bool {
 			punct = true
 		}
 	}
-	return punct && codeKeywords[tokens[0]] && !strings.HasPrefix(tokens[0], "`")
+	return punct && codeKeywords()[tokens[0]] && !strings.HasPrefix(tokens[0], "`")
 }
 
 // codeToken: a token that is code or a name rather than a word —
@@ -379,11 +381,13 @@ var (
 	)
 	// Offers: the assistant proposing more work, which is no work left
 	// open until the user takes it up.
-	offers = phrases(
-		"would you like", "want me to", "shall i", "should i", "do you want", "if you'd like", "if you want me to",
-		"if you want", "i can also", "i could also", "happy to", "i'd be happy", "let me know if you'd like",
-		"let me know if you want", "хотите", "могу также", "если хотите",
-	)
+	offers = sync.OnceValue(func() phraseList {
+		return phrases(
+			"would you like", "want me to", "shall i", "should i", "do you want", "if you'd like", "if you want me to",
+			"if you want", "i can also", "i could also", "happy to", "i'd be happy", "let me know if you'd like",
+			"let me know if you want", "хотите", "могу также", "если хотите",
+		)
+	})
 	// "Let me know…" hands the next step to the user; it is not a plan.
 	asksBack = phrases("let me know", "дай знать", "дайте знать")
 	// runNext: a closing line that tells the user to run a command
@@ -425,7 +429,7 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 		ss := sc.of(last.Text)
 		for k, s := range ss {
 			switch {
-			case isQuestion(s.text), offers.in(s.words):
+			case isQuestion(s.text), offers().in(s.words):
 				// A question to the user or an offer of more work is
 				// never open work: the user's answer decides.
 			case k == len(ss)-1 && runNext().MatchString(s.text):

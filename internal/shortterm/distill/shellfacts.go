@@ -149,7 +149,7 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 	// what failed.
 	var steps []string
 	for _, in := range intent.Steps(cmd) {
-		if !strings.HasPrefix(in, "test ") && !handled[in] {
+		if !strings.HasPrefix(in, "test ") && !handled(in) {
 			steps = append(steps, in)
 		}
 	}
@@ -172,10 +172,10 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 	return sf, acts
 }
 
-// handled are the intents a shell call's commit, push, tag and pull
+// handled reports the intents a shell call's commit, push and pull
 // request stand for: their attempts are made where git's and gh's
 // output is read.
-var handled = map[string]bool{"git commit": true, "git push": true, "gh pr create": true}
+func handled(in string) bool { return in == "git commit" || in == "git push" || in == "gh pr create" }
 
 func recordTest(tests map[string]*testRun, order *[]string, runner string, v verdict, has, ok bool) {
 	t, seen := tests[runner]

@@ -247,6 +247,7 @@ func (p *plan) rest(l int) (timeline.Session, bool) {
 		ses[0].DropClosed(p.closed)
 	}
 	ses[0].RequestsFirst = len(p.pieces[l].fulls) == 0
+	ses[0].OlderOnly = len(rest) < len(p.pieces[l].secs)
 	return ses[0], true
 }
 

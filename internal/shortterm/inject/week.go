@@ -89,7 +89,7 @@ func (w *weekInfo) carryOpen(tr *timeline.Tracker, windowStart string) {
 // older weeks by name), the open items no section of the window closed,
 // its decisions, and the sessions of its days before the window.
 func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.Tracker) {
-	out := p.addBlock(block{kind: "weekly-rollup", source: w.path, label: fmt.Sprintf(" period=%q", w.r.Period)}, "")
+	out := p.addBlock(block{kind: "weekly-rollup", source: w.rel, label: fmt.Sprintf(" period=%q", w.r.Period)}, "")
 	head := "Week " + w.r.Period + "."
 	if w.r.From != "" && w.r.To != "" {
 		head = fmt.Sprintf("Week %s (%s – %s), days with sessions: %d.", w.r.Period, w.r.From, w.r.To, w.r.Days)

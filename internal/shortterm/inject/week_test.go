@@ -123,11 +123,11 @@ func TestRollupThatDoesNotFit(t *testing.T) {
 		!strings.Contains(got, "Open for more than a week and not closed since: 40 items (raised 2026-11-18), listed in the roll-up.") {
 		t.Fatalf("the roll-up's old open items are not counted:\n%s", got)
 	}
-	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1700})
+	got, err = Build(Options{Layout: l, Now: now, MaxChars: 1500})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCap(t, got, 1700)
+	checkCap(t, got, 1500)
 	if strings.Contains(got, "Week 2026-W47") || !strings.Contains(got, "- "+rollup+": the weekly roll-up 2026-W47") || !strings.Contains(got, "step 7 of") {
 		t.Fatalf("a roll-up that does not fit is not named:\n%s", got)
 	}

@@ -200,46 +200,64 @@ func split(command string) [][]string {
 var heredocStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`) })
 
 // Programs that prepare the shell for the steps after them.
-var setup = set("cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias", "true", "false", ":", "sleep",
-	"wait", "exit", "mkdir", "clear", "nvm", "conda", "ulimit", "trap", "shopt", "local", "read", "eval", "exec")
+var setup = sync.OnceValue(func() map[string]bool {
+	return set("cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias", "true", "false", ":", "sleep",
+		"wait", "exit", "mkdir", "clear", "nvm", "conda", "ulimit", "trap", "shopt", "local", "read", "eval", "exec")
+})
 
 // Programs that only look.
-var looks = set("ls", "ll", "cat", "head", "tail", "grep", "egrep", "rg", "ag", "find", "fd", "pwd", "echo", "printf",
-	"which", "whereis", "type", "command", "wc", "tree", "less", "more", "file", "stat", "du", "df", "env", "printenv",
-	"whoami", "date", "diff", "jq", "yq", "sort", "uniq", "cut", "awk", "tr", "xargs", "basename", "dirname",
-	"realpath", "readlink", "uname", "hostname", "id", "ps", "top", "lsof", "history", "man", "open", "xdg-open",
-	"tee", "test", "[", "column", "nl", "od", "hexdump", "xxd", "sha1sum", "sha256sum", "md5sum", "shasum", "cmp")
+var looks = sync.OnceValue(func() map[string]bool {
+	return set("ls", "ll", "cat", "head", "tail", "grep", "egrep", "rg", "ag", "find", "fd", "pwd", "echo", "printf",
+		"which", "whereis", "type", "command", "wc", "tree", "less", "more", "file", "stat", "du", "df", "env", "printenv",
+		"whoami", "date", "diff", "jq", "yq", "sort", "uniq", "cut", "awk", "tr", "xargs", "basename", "dirname",
+		"realpath", "readlink", "uname", "hostname", "id", "ps", "top", "lsof", "history", "man", "open", "xdg-open",
+		"tee", "test", "[", "column", "nl", "od", "hexdump", "xxd", "sha1sum", "sha256sum", "md5sum", "shasum", "cmp")
+})
 
 // git subcommands that only look.
-var gitLooks = set("status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "blame", "describe",
-	"reflog", "shortlog", "config", "grep", "ls-tree", "cat-file", "rev-list", "whatchanged", "help", "version")
+var gitLooks = sync.OnceValue(func() map[string]bool {
+	return set("status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "blame", "describe",
+		"reflog", "shortlog", "config", "grep", "ls-tree", "cat-file", "rev-list", "whatchanged", "help", "version")
+})
 
 // Flags that only ask a program about itself.
-var aboutFlags = set("--version", "-v", "-V", "--help", "-h", "version", "help", "-version")
+var aboutFlags = sync.OnceValue(func() map[string]bool {
+	return set("--version", "-v", "-V", "--help", "-h", "version", "help", "-version")
+})
 
 // Prefixes that run the command after them.
-var wrappers = set("sudo", "time", "nice", "nohup", "env", "exec", "command", "xvfb-run", "caffeinate", "stdbuf", "dotenv")
+var wrappers = sync.OnceValue(func() map[string]bool {
+	return set("sudo", "time", "nice", "nohup", "env", "exec", "command", "xvfb-run", "caffeinate", "stdbuf", "dotenv")
+})
 
 // Interpreters: a script run through one is named by the script.
-var interpreters = map[string]string{
-	"node": "node", "nodejs": "node", "deno": "deno", "bun": "bun", "tsx": "node", "ts-node": "node",
-	"python": "python", "python3": "python", "python2": "python", "py": "python", "pypy": "python", "pypy3": "python",
-	"ruby": "ruby", "perl": "perl", "php": "php", "bash": "sh", "sh": "sh", "zsh": "sh", "dash": "sh",
-	"pwsh": "pwsh", "powershell": "pwsh", "Rscript": "Rscript", "julia": "julia", "lua": "lua", "osascript": "osascript",
-}
+var interpreters = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"node": "node", "nodejs": "node", "deno": "deno", "bun": "bun", "tsx": "node", "ts-node": "node",
+		"python": "python", "python3": "python", "python2": "python", "py": "python", "pypy": "python", "pypy3": "python",
+		"ruby": "ruby", "perl": "perl", "php": "php", "bash": "sh", "sh": "sh", "zsh": "sh", "dash": "sh",
+		"pwsh": "pwsh", "powershell": "pwsh", "Rscript": "Rscript", "julia": "julia", "lua": "lua", "osascript": "osascript",
+	}
+})
 
 // Runners that run a tool by name: the tool's own intent is theirs.
-var runVia = map[string][]string{
-	"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
-	"npx": nil, "bunx": nil, "pnpx": nil, "pipx": {"run"}, "uvx": nil,
-	"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "npm": {"exec"}, "bundle": {"exec"}, "mise": {"exec"},
-}
+var runVia = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
+		"npx": nil, "bunx": nil, "pnpx": nil, "pipx": {"run"}, "uvx": nil,
+		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "npm": {"exec"}, "bundle": {"exec"}, "mise": {"exec"},
+	}
+})
 
 // Package managers: their installs are one intent whichever installs.
-var managers = set("npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "cargo", "gem", "bundle", "brew",
-	"apt", "apt-get", "go", "composer", "mix", "pipx", "conda", "dnf", "yum", "apk", "pacman", "choco", "winget", "scoop")
+var managers = sync.OnceValue(func() map[string]bool {
+	return set("npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "cargo", "gem", "bundle", "brew",
+		"apt", "apt-get", "go", "composer", "mix", "pipx", "conda", "dnf", "yum", "apk", "pacman", "choco", "winget", "scoop")
+})
 
-var installs = set("install", "i", "add", "ci", "sync", "get", "deps.get")
+var installs = sync.OnceValue(func() map[string]bool {
+	return set("install", "i", "add", "ci", "sync", "get", "deps.get")
+})
 
 // step names one step's intent, "" for one that only looks or prepares.
 func step(ws []string) string {
@@ -249,10 +267,10 @@ func step(ws []string) string {
 	}
 	prog := program(ws[0])
 	args := ws[1:]
-	if setup[prog] || strings.HasSuffix(prog, "activate") {
+	if setup()[prog] || strings.HasSuffix(prog, "activate") {
 		return ""
 	}
-	if looks[prog] {
+	if looks()[prog] {
 		// Only looks, unless it writes what it prints into a file:
 		// `cat <<EOF > x` is a write of x.
 		if f := redirect(args); f != "" {
@@ -260,18 +278,18 @@ func step(ws []string) string {
 		}
 		return ""
 	}
-	if r, at := runnerIn(ws); r != "" && !looks[prog] {
+	if r, at := runnerIn(ws); r != "" && !looks()[prog] {
 		if t := testTarget(ws[at:]); t != "" {
 			return "test " + r + " " + t
 		}
 		return "test " + r
 	}
-	if len(args) == 1 && aboutFlags[args[0]] {
+	if len(args) == 1 && aboutFlags()[args[0]] {
 		// `pnpm --version`, `tool --help`: a check that the program
 		// runs at all, named by the program.
 		return prog
 	}
-	if vs, ok := runVia[prog]; ok {
+	if vs, ok := runVia()[prog]; ok {
 		rest := args
 		if vs != nil {
 			if len(rest) == 0 || !contains(vs, rest[0]) {
@@ -300,10 +318,10 @@ own:
 		}
 		return ""
 	}
-	if in, ok := interpreters[prog]; ok {
+	if in, ok := interpreters()[prog]; ok {
 		return interpreted(in, args)
 	}
-	if managers[prog] {
+	if managers()[prog] {
 		if in := install(prog, args); in != "" {
 			return in
 		}
@@ -338,7 +356,7 @@ func unwrap(ws []string) []string {
 		switch {
 		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "="):
 			ws = ws[1:]
-		case wrappers[w]:
+		case wrappers()[w]:
 			ws = ws[1:]
 			for len(ws) > 0 && strings.HasPrefix(ws[0], "-") {
 				ws = ws[1:]
@@ -374,7 +392,7 @@ func gitIntent(args []string) string {
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:
-			if gitLooks[a] {
+			if gitLooks()[a] {
 				return ""
 			}
 			switch a {
@@ -448,7 +466,7 @@ func install(prog string, args []string) string {
 			sub, rest = rest[:1], rest[1:]
 		}
 	}
-	if !installs[sub[0]] {
+	if !installs()[sub[0]] {
 		if prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun" {
 			if sub[0] == "run" || sub[0] == "run-script" {
 				if w := firstWords(rest, 1); len(w) > 0 {
@@ -507,8 +525,10 @@ var runners = []struct {
 
 // runPrefixes run the command after them: a runner is found past them
 // (`uv run pytest`, `python -m pytest`, `npx vitest`).
-var runPrefixes = set("uv", "uvx", "run", "poetry", "pipenv", "pdm", "hatch", "rye", "npx", "bunx", "pnpx", "pnpm", "yarn",
-	"npm", "exec", "dlx", "bundle", "python", "python3", "py", "node", "pipx", "mise", "dotenv", "xvfb-run")
+var runPrefixes = sync.OnceValue(func() map[string]bool {
+	return set("uv", "uvx", "run", "poetry", "pipenv", "pdm", "hatch", "rye", "npx", "bunx", "pnpx", "pnpm", "yarn",
+		"npm", "exec", "dlx", "bundle", "python", "python3", "py", "node", "pipx", "mise", "dotenv", "xvfb-run")
+})
 
 // runnerOf names the runner one step calls: its program, or the program
 // a run prefix calls.
@@ -538,7 +558,7 @@ func runnerIn(ws []string) (string, int) {
 			if r, _ := runnerAt(names, i); i < len(names) && !strings.HasPrefix(names[i], "-") && !strings.Contains(names[i-1], "=") && r == "" {
 				i++
 			}
-		case runPrefixes[names[i]]:
+		case runPrefixes()[names[i]]:
 			i++
 		default:
 			return "", 0

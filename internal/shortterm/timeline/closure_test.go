@@ -77,3 +77,21 @@ func TestFinalMessageClosesAnOpenItem(t *testing.T) {
 		t.Error("a line that only names the work closed it")
 	}
 }
+
+// TestLaterSectionAnswersTheRequest: a request left unanswered when a
+// flush fell before its reply is answered by the session's next section;
+// another session's section does not answer it.
+func TestLaterSectionAnswersTheRequest(t *testing.T) {
+	first := sec(t, "2026-11-23", "s1", 1, "### Asked\n- turn four\n### Open\n- unanswered: turn five (auto-compacts first)\n")
+	other := sec(t, "2026-11-23", "s2", 1, "### Asked\n- (asked before this part)\n  - answer: ok\n")
+	var tr Tracker
+	tr.Add(first)
+	tr.Add(other)
+	if _, ok := tr.Closed(first.Key, "unanswered: turn five (auto-compacts first)"); ok {
+		t.Fatal("another session answered the request")
+	}
+	tr.Add(sec(t, "2026-11-23", "s1", 2, "### Asked\n- (asked before this part)\n  - answer: MOCK-REPLY: ok\n- turn six\n"))
+	if _, ok := tr.Closed(first.Key, "unanswered: turn five (auto-compacts first)"); !ok {
+		t.Fatal("the session's next section did not answer the request")
+	}
+}

@@ -114,9 +114,13 @@ type Session struct {
 	// the replies' openings: for a line that stands alone for its
 	// session (a timeline's), where a few items say what else was asked.
 	RequestsFirst bool
-	entries       []daily.Entry
-	notDoneKeys   []string                    // the section of each NotDone item
-	hide          func(key, item string) bool // items a later section made untrue
+	// OlderOnly: the session's newer sections are shown whole, these
+	// are its older ones, rolled up; their final message was where the
+	// work stood then, not now, and is left out.
+	OlderOnly   bool
+	entries     []daily.Entry
+	notDoneKeys []string                    // the section of each NotDone item
+	hide        func(key, item string) bool // items a later section made untrue
 }
 
 // DropClosed leaves out of the session's line and detail the failures
@@ -150,7 +154,7 @@ func (x Session) Detail(max int) []string {
 		if d.head == daily.HeadFinal {
 			// The final message is one item: its beginning and its end,
 			// where the next steps are said; the newest section's.
-			if f := finalMessage(x.entries); f != "" {
+			if f := finalMessage(x.entries); f != "" && !x.OlderOnly {
 				lists = append(lists, list{d.label, []string{f}})
 			}
 			continue
@@ -185,6 +189,9 @@ func (x Session) Detail(max int) []string {
 			if len(items) > 0 && strings.HasPrefix(items[0], strings.TrimSuffix(Title(x.entries[0]), "…")) {
 				items = items[1:]
 			}
+			// "(asked before this part)" stands in for a request an
+			// earlier section holds: its answer says what it is.
+			items = slices.DeleteFunc(items, func(it string) bool { return it == AskedBefore })
 			if x.RequestsFirst {
 				// The requests before the replies' openings under
 				// them: a short detail says what else was asked.
@@ -252,6 +259,10 @@ func (x Session) Detail(max int) []string {
 // DetailItem marks a line of [Session.Detail] that is an item under the
 // label before it.
 const DetailItem = "\t"
+
+// AskedBefore is the Asked item the distiller writes for replies that
+// answer a request an earlier section holds.
+const AskedBefore = "(asked before this part)"
 
 // detailRunes bounds an item of a session's detail; the final message
 // gets twice as much, half from its end.

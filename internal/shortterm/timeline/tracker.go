@@ -57,14 +57,14 @@ func (t *Tracker) Add(s Section) {
 	}
 	done := append(s.Entry.Items(daily.HeadDone), finalDone(s.Entry)...)
 	succ := succeeded(s.Entry)
-	if (len(done) > 0 || len(succ) > 0) && len(t.open) > 0 {
+	if (len(done) > 0 || len(succ) > 0 || s.Entry.Marked) && len(t.open) > 0 {
 		ids := make([]ident, len(done))
 		for i, d := range done {
 			ids[i] = identify(d)
 		}
 		kept := t.open[:0]
 		for _, it := range t.open {
-			closed := closesIntent(it.intent, succ)
+			closed := closesIntent(it.intent, succ) || answers(s, it)
 			for i, d := range done {
 				if closed {
 					break
@@ -167,3 +167,18 @@ func finalDone(e daily.Entry) []string {
 
 var doneOpeners = []string{"✅", "✓", "☑", "Done", "Fixed", "Added", "Implemented", "Completed", "Created", "Updated", "Removed",
 	"Committed", "Pushed", "Resolved", "Готово", "Исправил", "Добавил", "Сделал"}
+
+// answers reports whether section s answers the request open item it
+// left unanswered: s is a later section of the same session that opens
+// on replies to a request an earlier section holds (the flush fell
+// between the request and its answer), or holds only replies.
+func answers(s Section, it *Item) bool {
+	if !s.Entry.Marked || it.Session == "" || it.Session != s.Entry.SessionID || it.Key == s.Key {
+		return false
+	}
+	if !strings.HasPrefix(it.Text, "unanswered: ") && !strings.HasPrefix(it.Text, "interrupted, not resolved: ") {
+		return false
+	}
+	asked := s.Entry.Items(daily.HeadAsked)
+	return len(asked) > 0 && asked[0] == AskedBefore || len(asked) == 0 && len(s.Entry.Items(daily.HeadFinal)) > 0
+}

@@ -9,10 +9,11 @@ package transcripttest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // Session is a transcript being built.
@@ -150,8 +151,6 @@ func (s *Session) Bytes() []byte {
 func (s *Session) File() string {
 	s.t.Helper()
 	path := filepath.Join(s.t.TempDir(), "session.jsonl")
-	if err := os.WriteFile(path, s.Bytes(), 0o644); err != nil {
-		s.t.Fatal(err)
-	}
+	testfile.Write(s.t, path, string(s.Bytes()))
 	return path
 }
