@@ -119,7 +119,10 @@ func fit(sections []section, limit int) []section {
 		for over() {
 			longest := -1
 			for i, s := range sections {
-				if s.elastic == elastic && len(s.bullets) > 2 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
+				// Of the session's own words, only requests go whole:
+				// the final message and the summary are shortened.
+				if s.elastic == elastic && len(s.bullets) > 2 && (!elastic || s.head == daily.HeadAsked) &&
+					(longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
 					longest = i
 				}
 			}

@@ -218,8 +218,11 @@ func Build(o Options) (string, error) {
 		}
 		whole := map[string]int{}
 		for _, s := range secs {
+			// What a later section closed is not shown: an open item, a
+			// failure, and the final message's line that said it was open
+			// ("Your changes are staged and ready to commit!").
 			text := s.Entry.TextWithout(func(head, item string) bool {
-				if !strings.EqualFold(head, daily.HeadOpen) && !strings.EqualFold(head, daily.HeadNotDone) {
+				if !strings.EqualFold(head, daily.HeadOpen) && !strings.EqualFold(head, daily.HeadNotDone) && !strings.EqualFold(head, daily.HeadFinal) {
 					return false
 				}
 				_, closed := tr.Closed(s.Key, item)

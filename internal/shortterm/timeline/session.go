@@ -154,7 +154,7 @@ func (x Session) Detail(max int) []string {
 		if d.head == daily.HeadFinal {
 			// The final message is one item: its beginning and its end,
 			// where the next steps are said; the newest section's.
-			if f := finalMessage(x.entries); f != "" && !x.OlderOnly {
+			if f := x.finalMessage(); f != "" && !x.OlderOnly {
 				lists = append(lists, list{d.label, []string{f}})
 			}
 			continue
@@ -307,10 +307,17 @@ func ShortPaths(item string) string {
 }
 
 // finalMessage is the newest section's final message in one line, its
-// head and its tail when it is long.
-func finalMessage(es []daily.Entry) string {
+// head and its tail when it is long; a line a later section made untrue
+// (an open item closed since) left out.
+func (x Session) finalMessage() string {
+	es := x.entries
 	for i := len(es) - 1; i >= 0; i-- {
-		items := es[i].Items(daily.HeadFinal)
+		var items []string
+		for _, it := range es[i].Items(daily.HeadFinal) {
+			if x.hide == nil || !x.hide(x.Keys[i], it) {
+				items = append(items, it)
+			}
+		}
 		if len(items) == 0 {
 			continue
 		}
