@@ -11,8 +11,6 @@ import (
 // tested on what the transcript reader gives it in use.
 func newSession(t *testing.T) *transcripttest.Session { return transcripttest.New(t) }
 
-type outcome = transcripttest.Outcome
-
 var (
 	ok       = transcripttest.OK
 	failed   = transcripttest.Failed

@@ -23,8 +23,8 @@ type weekInfo struct {
 	older          []string // older weeks, newest first
 	openKey        string   // the tracker's name for its open items
 	// Its open items, decisions and sessions, as pieces.
-	openLabel, decLabel, sesLabel int
-	open, decisions, sessions     []int
+	decLabel, sesLabel        int
+	open, decisions, sessions []int
 }
 
 // weekNames bounds the older weeks named.

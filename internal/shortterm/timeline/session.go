@@ -155,7 +155,15 @@ func (x Session) Detail(max int) []string {
 			// The final message is one item: its beginning and its end,
 			// where the next steps are said; the newest section's.
 			if f := x.finalMessage(); f != "" && !x.OlderOnly {
-				lists = append(lists, list{d.label, []string{f}})
+				items := []string{f}
+				// The older sections' final messages, newest first: what
+				// each part of a long session concluded.
+				for i := len(x.entries) - 2; i >= 0; i-- {
+					if g := x.finalOf(i); g != "" {
+						items = append(items, Clip(g, detailRunes))
+					}
+				}
+				lists = append(lists, list{d.label, items})
 			}
 			continue
 		}
@@ -304,6 +312,18 @@ func ShortPaths(item string) string {
 		flush(len(item))
 	}
 	return b.String()
+}
+
+// finalOf is section i's final message in one line, without what a later
+// section closed.
+func (x Session) finalOf(i int) string {
+	var items []string
+	for _, it := range x.entries[i].Items(daily.HeadFinal) {
+		if x.hide == nil || !x.hide(x.Keys[i], it) {
+			items = append(items, it)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(items, " ")), " ")
 }
 
 // finalMessage is the newest section's final message in one line, its
