@@ -56,7 +56,10 @@ func (t *Tracker) Add(s Section) {
 		t.closed = map[ref]string{}
 	}
 	done := append(s.Entry.Items(daily.HeadDone), finalDone(s.Entry)...)
-	succ := succeeded(s.Entry)
+	var succ []string
+	if len(t.open) > 0 || len(t.failures) > 0 {
+		succ = succeeded(s.Entry) // what there is nothing to close with is not read
+	}
 	if (len(done) > 0 || len(succ) > 0 || s.Entry.Marked) && len(t.open) > 0 {
 		ids := make([]ident, len(done))
 		for i, d := range done {
