@@ -16,7 +16,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/bench/internal/hookreplay"
@@ -25,25 +27,26 @@ import (
 )
 
 var (
-	bin      = flag.String("bin", "bin/memhook", "memhook binary to replay through")
-	hotBin   = flag.String("hot", "", "memhook-hot beside -bin: the per-turn hooks go through it, as scripts/memhook routes them")
-	fixtures = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts")
-	facts    = flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of the transcripts")
-	scorer   = flag.String("scorer", "../shared/bench/distill_score.py", "the per-fact scorer")
-	truthPy  = flag.String("truth", "../shared/bench/distill_truth.py", "the report: recall, the prompts+final baseline, false claims")
-	keep     = flag.String("out", "", "keep the memory texts in this directory (default: a temporary one)")
-	capChars = flag.Int("cap", 9000, "inject.max_chars the replay runs with")
-	distill  = flag.String("distiller", "extractive", "distiller.kind")
+	bin       = flag.String("bin", "bin/memhook", "memhook binary to replay through")
+	hotBin    = flag.String("hot", "", "memhook-hot beside -bin: the per-turn hooks go through it, as scripts/memhook routes them")
+	fixtures  = flag.String("fixtures", "../shared/fixtures/transcripts", "real transcripts")
+	facts     = flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of the transcripts")
+	staleF    = flag.String("stale", "bench/distill/stale-dev.json", "stale claims of the -facts sessions, keyed by transcript")
+	fixtures2 = flag.String("fixtures2", "", "the second dev set's transcripts (bench/distill/SOURCES.md says where they come from); empty: not run")
+	facts2    = flag.String("facts2", "bench/distill/facts-set2.json", "key facts, false and stale claims of the second dev set")
+	scorer    = flag.String("scorer", "../shared/bench/distill_score.py", "the per-fact scorer")
+	truthPy   = flag.String("truth", "../shared/bench/distill_truth.py", "the report: recall, the prompts+final baseline, false claims")
+	keep      = flag.String("out", "", "keep the memory texts in this directory (default: a temporary one)")
+	capChars  = flag.Int("cap", 9000, "inject.max_chars the replay runs with")
+	distill   = flag.String("distiller", "extractive", "distiller.kind")
 )
+
+// floor is how far under the prompts + final message baseline a session
+// may score (#40: every session at least the baseline minus 0.02).
+const floor = 0.02
 
 func main() {
 	flag.Parse()
-	data, err := os.ReadFile(*facts)
-	check(err)
-	var doc struct {
-		Transcripts []json.RawMessage `json:"transcripts"`
-	}
-	check(json.Unmarshal(data, &doc))
 	work, err := workdir.Fixed("cerebro-distill-")
 	check(err)
 	defer os.RemoveAll(work)
@@ -51,23 +54,66 @@ func main() {
 	if out == "" {
 		out = filepath.Join(work, "out")
 	}
+	files, injectDir := runSet(work, filepath.Join(out, "set1"), "dev set 1 ("+filepath.Base(*facts)+")", *fixtures, *facts, *staleF, true)
+	sets := []auditSet{{"real sessions, dev set 1", *fixtures, files, injectDir}}
+	if *fixtures2 != "" {
+		fmt.Println()
+		files2, injectDir2 := runSet(work, filepath.Join(out, "set2"), "dev set 2 ("+filepath.Base(*facts2)+")", *fixtures2, *facts2, "", false)
+		sets = append(sets, auditSet{"real sessions, dev set 2", *fixtures2, files2, injectDir2})
+	} else {
+		fmt.Println("\ndev set 2 not run: pass -fixtures2 DIR (bench/distill/SOURCES.md)")
+	}
+	secondCheck(work, out, sets)
+	if *keep == "" {
+		fmt.Println("(per-fact detail: run with -out DIR, then", *scorer, "FACTS --dir DIR/set1/inject)")
+	}
+}
+
+// runSet replays one set's transcripts and prints its report; it returns
+// the transcripts replayed and the folder of their injects.
+func runSet(work, out, title, fixturesDir, factsPath, stalePath string, halvesOK bool) ([]string, string) {
+	data, err := os.ReadFile(factsPath)
+	check(err)
+	var doc struct {
+		Transcripts []json.RawMessage `json:"transcripts"`
+	}
+	check(json.Unmarshal(data, &doc))
 	dirs := map[string]string{}
 	for _, k := range []string{"inject", "last", "dialogue", "daily"} {
 		dirs[k] = filepath.Join(out, k)
 		check(os.MkdirAll(dirs[k], 0o755))
 	}
 	var files []string
+	stale := map[string][]claim{}
 	for _, raw := range doc.Transcripts {
 		var t struct {
-			File string `json:"file"`
+			File  string  `json:"file"`
+			Stale []claim `json:"stale_claims"`
 		}
 		check(json.Unmarshal(raw, &t))
 		files = append(files, t.File)
+		stale[t.File] = t.Stale
 	}
+	if stalePath != "" {
+		sdata, err := os.ReadFile(stalePath)
+		check(err)
+		var sdoc struct {
+			Transcripts map[string][]claim `json:"transcripts"`
+		}
+		check(json.Unmarshal(sdata, &sdoc))
+		for f, cs := range sdoc.Transcripts {
+			if !slices.Contains(files, f) {
+				check(fmt.Errorf("%s: stale claims of %s, which %s does not hold", stalePath, f, factsPath))
+			}
+			stale[f] = append(stale[f], cs...)
+		}
+	}
+	fmt.Println("== " + title)
 	allWithin := true
 	sections := map[string]int{}
+	staleMade := map[string][]string{}
 	for _, name := range files {
-		file := filepath.Join(*fixtures, name)
+		file := filepath.Join(fixturesDir, name)
 		stem := strings.TrimSuffix(name, ".jsonl")
 		lines, err := hookreplay.ReadLines(file)
 		check(err)
@@ -79,18 +125,23 @@ func main() {
 			fmt.Printf("over the cap: %s (%d characters)\n", stem, len([]rune(inject)))
 		}
 		check(os.WriteFile(filepath.Join(dirs["inject"], stem+".txt"), []byte(inject), 0o644))
+		for _, c := range stale[name] {
+			if c.madeIn(inject) {
+				staleMade[name] = append(staleMade[name], c.Claim)
+			}
+		}
 		last, dialogue := references(lines)
 		check(os.WriteFile(filepath.Join(dirs["last"], stem+".txt"), []byte(last), 0o644))
 		check(os.WriteFile(filepath.Join(dirs["dialogue"], stem+".txt"), []byte(dialogue), 0o644))
 	}
-	// The two collections the facts file was built from (its README):
-	// the first nine sessions, then eight added later. Rules are tuned on
-	// one and checked on the other; each is reported on its own.
+	// The first set's two collections (its README): the first nine
+	// sessions, then eight added later. Rules are tuned on one and
+	// checked on the other; each is reported on its own.
 	halves := []struct {
 		name    string
 		entries []json.RawMessage
 	}{{"all", doc.Transcripts}}
-	if len(doc.Transcripts) > firstCollection {
+	if halvesOK && len(doc.Transcripts) > firstCollection {
 		halves = append(halves,
 			struct {
 				name    string
@@ -103,26 +154,24 @@ func main() {
 	}
 	reports := map[string]map[string]truth{} // half → text → report
 	for _, h := range halves {
-		path := filepath.Join(work, "facts-"+strings.ReplaceAll(h.name, " ", "-")+".json")
+		path := filepath.Join(out, "facts-"+strings.ReplaceAll(h.name, " ", "-")+".json")
 		sub := map[string]any{"transcripts": h.entries}
 		b, err := json.Marshal(sub)
 		check(err)
 		check(os.WriteFile(path, b, 0o644))
 		reports[h.name] = map[string]truth{}
 		for _, k := range []string{"inject", "last", "dialogue", "daily"} {
-			reports[h.name][k] = score(path, dirs[k])
+			reports[h.name][k] = scoreIn(path, fixturesDir, dirs[k])
 		}
 	}
 	all := reports["all"]
-	// distill_truth.py names a session by its file's first 70
-	// characters, in its own order.
 	first := map[string]bool{}
 	for i, name := range files {
-		if i < firstCollection {
+		if i < firstCollection && halvesOK {
 			first[name] = true
 		}
 	}
-	// Its sessions come sorted by file name: so are these.
+	// distill_truth.py lists its sessions sorted by file name: so are these.
 	sorted := append([]string(nil), files...)
 	sort.Strings(sorted)
 	bySession := map[int]int{}
@@ -134,48 +183,103 @@ func main() {
 			check(fmt.Errorf("distill_truth.py lists %s where %s was expected", all["inject"].Sessions[i].File, short(name)))
 		}
 	}
-	fmt.Printf("%-40s %5s %6s %6s %6s %6s %6s %5s %5s %s\n", "session", "half", "inject", "daily", "prompt", "last", "whole", "false", "chars", "sections")
+	fmt.Printf("%-40s %5s %6s %6s %6s %6s %6s %5s %5s %5s %s\n", "session", "half", "inject", "daily", "prompt", "last", "whole", "false", "stale", "chars", "sections")
+	below := map[string]int{}
 	for i, s := range all["inject"].Sessions {
 		half := "2nd"
-		if first[sorted[i]] {
+		if first[sorted[i]] || !halvesOK {
 			half = "1st"
 		}
+		nStale := len(staleMade[sorted[i]])
 		if s.Trivial {
-			fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d (trivial: must inject nothing)\n", label(full[i]), half, "-", "-", "-", "-", "-", s.FalseClaims, s.Chars, bySession[i])
+			fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %5d %d (trivial: must inject nothing)\n", label(full[i]), half, "-", "-", "-", "-", "-", s.FalseClaims, nStale, s.Chars, bySession[i])
 			continue
 		}
 		mark := ""
-		if s.Inject != nil && s.Baseline != nil && *s.Inject < *s.Baseline-0.05 {
-			mark = "  < prompts+final − 0.05"
+		if s.Inject != nil && s.Baseline != nil && *s.Inject < *s.Baseline-floor {
+			mark = fmt.Sprintf("  < prompts+final − %.2f", floor)
+			below["all"]++
+			if first[sorted[i]] {
+				below["first nine"]++
+			} else {
+				below["added eight"]++
+			}
 		}
-		fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %d%s\n", label(full[i]), half, f2(s.Inject), f2(all["daily"].Sessions[i].Inject), f2(s.Baseline),
-			f2(all["last"].Sessions[i].Inject), f2(all["dialogue"].Sessions[i].Inject), s.FalseClaims, s.Chars, bySession[i], mark)
+		fmt.Printf("%-40.40s %5s %6s %6s %6s %6s %6s %5d %5d %5d %d%s\n", label(full[i]), half, f2(s.Inject), f2(all["daily"].Sessions[i].Inject), f2(s.Baseline),
+			f2(all["last"].Sessions[i].Inject), f2(all["dialogue"].Sessions[i].Inject), s.FalseClaims, nStale, s.Chars, bySession[i], mark)
 	}
 	fmt.Println()
-	fmt.Printf("%-12s %7s %7s %7s %7s %7s %7s  %s\n", "sessions", "inject", "daily", "prompts", "last", "whole", "scored", "below baseline / false claims / trivial that injected")
+	fmt.Printf("%-12s %7s %7s %7s %7s %7s %7s  %s\n", "sessions", "inject", "daily", "prompts", "last", "whole", "scored", "below baseline−0.02 / false claims / stale claims / trivial that injected")
 	for _, h := range halves {
 		r := reports[h.name]
-		fmt.Printf("%-12s %7.2f %7.2f %7.2f %7.2f %7.2f %7d  %d / %d / %d\n", h.name, r["inject"].Recall, r["daily"].Recall, r["inject"].Baseline,
-			r["last"].Recall, r["dialogue"].Recall, r["inject"].Scored, len(r["inject"].Below), len(r["inject"].FalseClaims), len(r["inject"].TrivialInjected))
+		nStale := 0
+		for _, raw := range h.entries {
+			var t struct {
+				File string `json:"file"`
+			}
+			check(json.Unmarshal(raw, &t))
+			nStale += len(staleMade[t.File])
+		}
+		fmt.Printf("%-12s %7.2f %7.2f %7.2f %7.2f %7.2f %7d  %d / %d / %d / %d\n", h.name, r["inject"].Recall, r["daily"].Recall, r["inject"].Baseline,
+			r["last"].Recall, r["dialogue"].Recall, r["inject"].Scored, below[h.name], len(r["inject"].FalseClaims), nStale, len(r["inject"].TrivialInjected))
 	}
 	for _, fc := range all["inject"].FalseClaims {
 		fmt.Printf("false claim in %v\n", fc)
 	}
+	for _, name := range files {
+		for _, c := range staleMade[name] {
+			fmt.Printf("stale claim in %s: %s\n", label(strings.TrimSuffix(name, ".jsonl")), c)
+		}
+	}
 	fmt.Printf("every inject within the %d-character cap: %v\n", *capChars, allWithin)
 	fmt.Println("(inject: the next SessionStart's; daily: every section the session wrote, as the daily file holds them;")
 	fmt.Println(" prompts: every prompt cut to 600 characters + the last assistant message;")
-	fmt.Println(" last: the last assistant message alone; whole: the whole dialogue without tool I/O — all scored by", filepath.Base(*truthPy)+")")
-	secondCheck(work, out, files, dirs["inject"])
-	if *keep == "" {
-		fmt.Println("(per-fact detail: run with -out DIR, then", *scorer, *facts, "--dir DIR/inject)")
+	fmt.Println(" last: the last assistant message alone; whole: the whole dialogue without tool I/O — all scored by", filepath.Base(*truthPy)+";")
+	fmt.Println(" stale: statements the session itself later made untrue, counted by this bench)")
+	return files, dirs["inject"]
+}
+
+// claim is a false or stale claim: a statement in words and the keyword
+// groups that find it in a text, as the facts file reads them.
+type claim struct {
+	Claim string     `json:"claim"`
+	AnyOf [][]string `json:"any_of"`
+}
+
+// madeIn reports whether text makes the claim: every group has one of
+// its alternatives in it (case-insensitive, whitespace collapsed), as
+// distill_score.py matches a fact.
+func (c claim) madeIn(text string) bool {
+	t := normText(text)
+	for _, g := range c.AnyOf {
+		found := false
+		for _, k := range g {
+			if strings.Contains(t, normText(k)) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
 	}
+	return len(c.AnyOf) > 0
+}
+
+func normText(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+
+// auditSet is one set's real sessions, for the grounding audit.
+type auditSet struct {
+	what, fixtures string
+	files          []string
+	injectDir      string
 }
 
 // secondCheck replays the synthetic sessions of each failure class and
 // scores them the same way, then audits every inject — the real sessions',
 // the synthetic ones' and the subagent transcripts replayed as sessions of
 // their own — against the tool results of its session.
-func secondCheck(work, out string, files []string, injectDir string) {
+func secondCheck(work, out string, sets []auditSet) {
 	synDir := filepath.Join(work, "synthetic")
 	synFacts, synFiles := writeSynthetics(synDir, synthetics())
 	synOut := filepath.Join(out, "synthetic")
@@ -211,15 +315,18 @@ func secondCheck(work, out string, files []string, injectDir string) {
 		unfound []string
 	}
 	var rows []audited
-	real := audited{what: "real sessions"}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(injectDir, strings.TrimSuffix(f, ".jsonl")+".txt"))
-		check(err)
-		n, bad := audit(string(data), readEvidence(sessionFiles(*fixtures, f)))
-		real.n += n
-		for _, b := range bad {
-			real.unfound = append(real.unfound, label(strings.TrimSuffix(f, ".jsonl"))+": "+b)
+	for _, set := range sets {
+		real := audited{what: set.what}
+		for _, f := range set.files {
+			data, err := os.ReadFile(filepath.Join(set.injectDir, strings.TrimSuffix(f, ".jsonl")+".txt"))
+			check(err)
+			n, bad := audit(string(data), readEvidence(sessionFiles(set.fixtures, f)))
+			real.n += n
+			for _, b := range bad {
+				real.unfound = append(real.unfound, label(strings.TrimSuffix(f, ".jsonl"))+": "+b)
+			}
 		}
+		rows = append(rows, real)
 	}
 	syn := audited{what: "synthetic sessions"}
 	for _, f := range synFiles {
@@ -252,7 +359,7 @@ func secondCheck(work, out string, files []string, injectDir string) {
 			sub.unfound = append(sub.unfound, filepath.Base(a)+": "+b)
 		}
 	}
-	rows = append(rows, real, syn, sub)
+	rows = append(rows, syn, sub)
 	fmt.Println()
 	fmt.Println("Grounding audit: each commit hash, changed file, test verdict and push range an inject states, looked up in its session's tool results")
 	for _, row := range rows {
@@ -328,11 +435,9 @@ func f2(v *float64) string {
 	return fmt.Sprintf("%.2f", *v)
 }
 
-// score runs distill_truth.py on a folder of texts.
-func score(factsPath, dir string) truth { return scoreIn(factsPath, *fixtures, dir) }
-
+// scoreIn runs distill_truth.py on a folder of texts.
 func scoreIn(factsPath, transcripts, dir string) truth {
-	res, err := exec.Command("python3", *truthPy, factsPath, transcripts, dir).Output()
+	res, err := exec.Command("python3", *truthPy, factsPath, transcripts, dir, "--floor", strconv.FormatFloat(floor, 'f', 2, 64)).Output()
 	check(err)
 	var t truth
 	check(json.Unmarshal(res, &t))

@@ -34,6 +34,7 @@ var (
 	factsF   = flag.String("facts", "../shared/bench/distill-facts-dev.json", "key facts of the transcripts")
 	scorer   = flag.String("scorer", "../shared/bench/distill_score.py", "the scorer")
 	keep     = flag.String("out", "", "keep each assignment's project, state and texts in this directory")
+	truthF   = flag.String("open-truth", "bench/week/open-truth.json", "hand labels: which open items were still open at the week's end")
 	capChars = flag.Int("cap", 9000, "inject.max_chars")
 )
 
@@ -72,6 +73,13 @@ func main() {
 		files = append(files, t.File)
 		byFile[t.File] = t
 	}
+	var truth struct {
+		Labels []truthLabel `json:"labels"`
+	}
+	tdata, err := os.ReadFile(*truthF)
+	check(err)
+	check(json.Unmarshal(tdata, &truth))
+	labels := truth.Labels
 	hashed := append([]string(nil), files...)
 	sort.Slice(hashed, func(i, j int) bool { return digest(hashed[i]) < digest(hashed[j]) })
 	assignments := []assignment{
@@ -88,7 +96,7 @@ func main() {
 		name := fmt.Sprintf("assignment-%c", 'A'+i)
 		dir := filepath.Join(work, name)
 		check(os.MkdirAll(dir, 0o755))
-		ok := runWeek(dir, a, byFile)
+		ok := runWeek(dir, a, byFile, labels)
 		allOK = allOK && ok
 		if *keep != "" {
 			kept := filepath.Join(*keep, name)
@@ -96,7 +104,7 @@ func main() {
 			check(workdir.CopyTree(dir, kept))
 		}
 	}
-	fmt.Printf("no hook cut, every inject within the %d-character cap, every omission named, every open Open-list item shown: %v\n", *capChars, allOK)
+	fmt.Printf("no hook cut, every inject within the %d-character cap, every omission named, every open Open-list item shown and labelled, every day named: %v\n", *capChars, allOK)
 }
 
 func digest(s string) string {
@@ -121,7 +129,7 @@ type week struct {
 	session                 map[string]string // transcript file → session id
 }
 
-func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
+func runWeek(dir string, a assignment, byFile map[string]transcriptFacts, labels []truthLabel) bool {
 	w := &week{dir: dir, proj: filepath.Join(dir, "proj"), state: filepath.Join(dir, "state"), trDir: filepath.Join(dir, "projects", "slug"), session: map[string]string{}}
 	check(os.MkdirAll(filepath.Join(w.proj, ".git"), 0o755))
 	check(os.MkdirAll(w.trDir, 0o755))
@@ -198,12 +206,24 @@ func runWeek(dir string, a assignment, byFile map[string]transcriptFacts) bool {
 				fmt.Printf("  open items missing: %s\n", strings.Join(s.missedOpen, "; "))
 			}
 			fmt.Printf("  by day (inject): %s\n", s.byDay)
-			in, all, miss := openListed(w.proj, texts[k])
+			in, all, miss, shown := openListed(w.proj, texts[k])
 			ok = ok && in == all
 			fmt.Printf("  Open-list items no later section closed, in the inject: %d/%d\n", in, all)
 			for _, m := range miss {
 				fmt.Printf("    missing: %s\n", m)
 			}
+			open, labelled, unlabelled, stale := openTruth(shown, w.session, labels)
+			ok = ok && len(unlabelled) == 0
+			fmt.Printf("  open items shown still open at the week's end (hand-labelled, %s): %d/%d = %.2f\n", filepath.Base(*truthF), open, labelled, ratio(float64(open), float64(labelled)))
+			for _, st := range stale {
+				fmt.Printf("    closed by then: %s\n", st)
+			}
+			for _, u := range unlabelled {
+				fmt.Printf("    not labelled: %s\n", u)
+			}
+			named, days, missingDays := daysNamed(w.proj, texts[k])
+			ok = ok && named == days
+			fmt.Printf("  days named in the inject: %d/%d%s\n", named, days, map[bool]string{true: " (missing " + strings.Join(missingDays, ", ") + ")", false: ""}[len(missingDays) > 0])
 		}
 	}
 	fmt.Println()

@@ -129,8 +129,9 @@ func omissionsNamed(w *week, text, session string) string {
 
 // openListed counts the items of the days' Open lists that no later
 // section closed (the inject's own rules, timeline.Tracker) and how many
-// of them text holds, each by its words up to the inject's clip.
-func openListed(proj, text string) (in, all int, missing []string) {
+// of them text holds, each by its words up to the inject's clip; shown
+// are those it holds.
+func openListed(proj, text string) (in, all int, missing []string, shown []timeline.Item) {
 	files, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
 	sort.Strings(files)
 	var tr timeline.Tracker
@@ -148,9 +149,66 @@ func openListed(proj, text string) (in, all int, missing []string) {
 		words := strings.TrimSuffix(timeline.Clip(it.Text, 300), "…")
 		if strings.Contains(flat, words) {
 			in++
+			shown = append(shown, it)
 		} else {
 			missing = append(missing, it.Date+": "+timeline.Clip(it.Text, 100))
 		}
 	}
-	return in, all, missing
+	return in, all, missing, shown
+}
+
+// truthLabel is one hand label of bench/week/open-truth.json: whether an
+// open item of a session, found by a part of its text, was still open at
+// the end of the week — read from the session's transcript (and the
+// later sessions of the same project), not from any memory.
+type truthLabel struct {
+	Transcript string `json:"transcript"`
+	Match      string `json:"match"`
+	Open       bool   `json:"open"`
+	Why        string `json:"why"`
+}
+
+// openTruth labels the open items an inject shows: how many are still
+// open by the hand labels, and the items no label covers.
+func openTruth(shown []timeline.Item, session map[string]string, labels []truthLabel) (open, labelled int, unlabelled, stale []string) {
+	file := map[string]string{} // session id → transcript
+	for f, id := range session {
+		file[id] = f
+	}
+	for _, it := range shown {
+		var hit *truthLabel
+		for i, l := range labels {
+			if l.Transcript == file[it.Session] && strings.Contains(strings.ToLower(it.Text), strings.ToLower(l.Match)) {
+				hit = &labels[i]
+				break
+			}
+		}
+		if hit == nil {
+			unlabelled = append(unlabelled, short(file[it.Session])+": "+timeline.Clip(it.Text, 100))
+			continue
+		}
+		labelled++
+		if hit.Open {
+			open++
+		} else {
+			stale = append(stale, short(file[it.Session])+": "+timeline.Clip(it.Text, 100)+" ("+hit.Why+")")
+		}
+	}
+	return open, labelled, unlabelled, stale
+}
+
+// daysNamed counts the days with a section that the text names by date.
+func daysNamed(proj, text string) (named, all int, missing []string) {
+	files, _ := filepath.Glob(filepath.Join(proj, ".claude", "memory_short", "daily", "*.md"))
+	sort.Strings(files)
+	for _, f := range files {
+		date := strings.TrimSuffix(filepath.Base(f), ".md")
+		all++
+		if strings.Contains(text, date) {
+			named++
+		} else {
+			missing = append(missing, date)
+		}
+	}
+	return named, all, missing
 }

@@ -14,10 +14,10 @@ import (
 var memoryBlock = lazyregexp.New(`(?m)^<memory kind="([^"]+)" source="[^"]*"(?: date="([^"]*)")?[^>\n]*>\n`)
 
 // timelineDay and timelineSession are a timeline block's day heading
-// ("2026-11-29 · .claude/memory_short/daily/2026-11-29.md") and a
+// ("2026-11-29", or "2026-11-29 · <file>" for an archived day) and a
 // session's line under it ("- 10:00 · title · outcome").
 var (
-	timelineDay     = lazyregexp.New(`(?m)^(\d{4}-\d{2}-\d{2}) · `)
+	timelineDay     = lazyregexp.New(`(?m)^(\d{4}-\d{2}-\d{2})(?: · |$)`)
 	timelineSession = lazyregexp.New(`(?m)^- \d{2}:\d{2} · `)
 )
 

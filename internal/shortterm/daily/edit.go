@@ -5,16 +5,17 @@ import (
 	"strings"
 )
 
-// TextWithout is [Entry.Text] without the "- " items of the subsections
-// headed head (compared without case) for which drop reports true, and
-// without such a subsection's heading once none of its items is left.
-// Readers use it to show a section without what a later one made untrue
-// (an open item closed since); the file is never changed.
-func (e Entry) TextWithout(head string, drop func(item string) bool) string {
+// TextWithout is [Entry.Text] without the "- " items for which drop
+// reports true (given the subsection's heading as the section writes it
+// and the item), and without a subsection's heading once none of its
+// items is left. Readers use it to show a section without what a later
+// one made untrue (an open item closed since, a failure fixed since); the
+// file is never changed.
+func (e Entry) TextWithout(drop func(head, item string) bool) string {
 	text := e.Text()
 	var cut []span
 	var f fence
-	in, heading, kept := false, span{}, 0
+	in, heading, kept, head := false, span{}, 0, ""
 	closeSub := func() {
 		if in && kept == 0 {
 			cut = append(cut, heading)
@@ -35,13 +36,11 @@ func (e Entry) TextWithout(head string, drop func(item string) bool) string {
 		switch {
 		case strings.HasPrefix(t, "### "):
 			closeSub()
-			if strings.EqualFold(strings.TrimSpace(t[4:]), head) {
-				in, heading, kept = true, span{from, next}, 0
-			}
+			in, heading, kept, head = true, span{from, next}, 0, strings.TrimSpace(t[4:])
 		case headingLevel(t) > 0:
 			closeSub()
 		case in && strings.HasPrefix(t, "- "):
-			if item := strings.TrimSpace(t[2:]); item != "" && drop(item) {
+			if item := strings.TrimSpace(t[2:]); item != "" && drop(head, item) {
 				cut = append(cut, span{from, next})
 			} else {
 				kept++

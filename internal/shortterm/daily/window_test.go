@@ -39,21 +39,21 @@ func TestTextWithoutDropsItemsAndAnEmptiedHeading(t *testing.T) {
 	body := "### Asked\n- fix the flush\n### Open\n- push the branch\n- write the docs\n### Learned\n- x\n"
 	raw := Render(Section{Start: time.Now(), End: time.Now(), SessionID: "s", Trigger: "auto", Seq: 1, Body: body})
 	e := Parse([]byte(Header(time.Now(), "p") + raw)).Sections[0]
-	got := e.TextWithout(HeadOpen, func(it string) bool { return it == "push the branch" })
+	got := e.TextWithout(func(h, it string) bool { return h == HeadOpen && it == "push the branch" })
 	if strings.Contains(got, "push the branch") || !strings.Contains(got, "### Open\n- write the docs\n### Learned") {
 		t.Fatalf("one item:\n%s", got)
 	}
-	got = e.TextWithout("open", func(string) bool { return true })
+	got = e.TextWithout(func(h, _ string) bool { return strings.EqualFold(h, "open") })
 	if strings.Contains(got, "### Open") || strings.Contains(got, "write the docs") || !strings.Contains(got, "- fix the flush\n### Learned\n- x") {
 		t.Fatalf("all items:\n%s", got)
 	}
-	if e.TextWithout(HeadOpen, func(string) bool { return false }) != e.Text() {
+	if e.TextWithout(func(string, string) bool { return false }) != e.Text() {
 		t.Fatal("nothing dropped, yet the text changed")
 	}
 	// An item quoted in fenced code is not a list item.
 	fenced := Parse([]byte(Header(time.Now(), "p") + Render(Section{Start: time.Now(), End: time.Now(), SessionID: "s", Trigger: "auto", Seq: 2,
 		Body: "### Open\n```\n- push the branch\n```\n"}))).Sections[0]
-	if got := fenced.TextWithout(HeadOpen, func(string) bool { return true }); got != fenced.Text() {
+	if got := fenced.TextWithout(func(h, _ string) bool { return h == HeadOpen }); got != fenced.Text() {
 		t.Fatalf("fenced text cut:\n%s", got)
 	}
 }

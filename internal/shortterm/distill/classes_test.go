@@ -30,12 +30,11 @@ func assertNone(t *testing.T, body, head string, parts ...string) {
 }
 
 func TestRefusedWriteIsNotDone(t *testing.T) {
-	body := newSession(t).
-		user("Document the setup in CLAUDE.md").
-		write("/p/CLAUDE.md", failed("Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.")).
-		say("I've created CLAUDE.md with the setup steps.").
-		body()
-	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
+	body := bodyOf(newSession(t).
+		User("Document the setup in CLAUDE.md").
+		Write("/p/CLAUDE.md", failed("Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.")).
+		Say("I've created CLAUDE.md with the setup steps."))
+	if got := failures(body); !reflect.DeepEqual(got, []string{"write `CLAUDE.md`: not allowed (Claude requested permissions to write to /p/CLAUDE.md, but you haven't granted it yet.)"}) {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 	assertNone(t, body, daily.HeadFiles, "CLAUDE.md")
@@ -46,13 +45,12 @@ func TestRefusedWriteIsNotDone(t *testing.T) {
 }
 
 func TestPermissionRefusalIsNotDone(t *testing.T) {
-	body := newSession(t).
-		user("Can claude -p use WebSearch?").
-		call("WebSearch", map[string]any{"query": "claude -p websearch"}, failed("Claude requested permissions to use WebSearch, but you haven't granted it yet.")).
-		bash("ls ~/.claude", failed("ls in '~/.claude' was blocked. For security, Claude Code may only list files in the allowed working directories for this session: /p.")).
-		say("Yes: the help output lists WebSearch among the default tools.").
-		body()
-	nd := sectionOf(body, daily.HeadNotDone)
+	body := bodyOf(newSession(t).
+		User("Can claude -p use WebSearch?").
+		Call("WebSearch", map[string]any{"query": "claude -p websearch"}, failed("Claude requested permissions to use WebSearch, but you haven't granted it yet.")).
+		Bash("ls ~/.claude", failed("ls in '~/.claude' was blocked. For security, Claude Code may only list files in the allowed working directories for this session: /p.")).
+		Say("Yes: the help output lists WebSearch among the default tools."))
+	nd := failures(body)
 	if !contains(nd, "WebSearch `claude -p websearch`: not allowed (Claude requested permissions to use WebSearch") ||
 		!contains(nd, "`ls ~/.claude`: not allowed (ls in '~/.claude' was blocked.") {
 		t.Errorf("not done: %q", nd)
@@ -60,14 +58,16 @@ func TestPermissionRefusalIsNotDone(t *testing.T) {
 }
 
 func TestUserRejectionWithReason(t *testing.T) {
-	body := newSession(t).
-		user("Set up vite").
-		bash("npm install", rejected("use pnpm")).
-		bash("pnpm install", ok("Packages: +12\nDone in 2.1s")).
-		say("Installed vite with pnpm.").
-		body()
-	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"`npm install`: rejected by the user (“use pnpm”)"}) {
-		t.Errorf("not done: %q\n%s", got, body)
+	body := bodyOf(newSession(t).
+		User("Set up vite").
+		Bash("npm install", rejected("use pnpm")).
+		Bash("pnpm install", ok("Packages: +12\nDone in 2.1s")).
+		Say("Installed vite with pnpm."))
+	// The install the user turned down was then made their way: one
+	// action, done, its rejection a lesson and a decision.
+	assertNone(t, body, daily.HeadNotDone, "install")
+	if got := sectionOf(body, daily.HeadLearned); !contains(got, "`npm install`: 1 attempt rejected by the user (“use pnpm”) — worked as `pnpm install`") {
+		t.Errorf("learned: %q\n%s", got, body)
 	}
 	if got := sectionOf(body, daily.HeadDecided); !contains(got, "the user turned down `npm install`: “use pnpm”") {
 		t.Errorf("decided: %q", got)
@@ -77,39 +77,37 @@ func TestUserRejectionWithReason(t *testing.T) {
 }
 
 func TestHookBlockedCommitIsNotACommit(t *testing.T) {
-	blocked := newSession(t).
-		user("commit it").
-		bash(`git commit -m "Add the flag"`, failed(`PreToolUse:Bash hook blocking error from command: "guard": no commits on main`)).
-		say("Committed.").
-		body()
-	if nd := sectionOf(blocked, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
+	blocked := bodyOf(newSession(t).
+		User("commit it").
+		Bash(`git commit -m "Add the flag"`, failed(`PreToolUse:Bash hook blocking error from command: "guard": no commits on main`)).
+		Say("Committed."))
+	if nd := failures(blocked); !reflect.DeepEqual(nd, []string{"commit “Add the flag”: blocked by a hook (no commits on main)"}) {
 		t.Errorf("not done: %q\n%s", nd, blocked)
 	}
 	assertNone(t, blocked, daily.HeadDone, "committed")
 
 	// Git's own pre-commit hook refusing, seven times: one line, the
 	// count, git's words.
-	s := newSession(t).user("commit the fix")
+	s := newSession(t).User("commit the fix")
 	for i := 0; i < 7; i++ {
-		s.bash("git commit -m \"$(cat <<'EOF'\nFix the parser\nEOF\n)\"", failed("Exit code 1\nruff....................Failed\n- hook id: ruff\nerror: 3 lint errors"))
+		s.Bash("git commit -m \"$(cat <<'EOF'\nFix the parser\nEOF\n)\"", failed("Exit code 1\nruff....................Failed\n- hook id: ruff\nerror: 3 lint errors"))
 	}
-	body := s.say("I committed the fix.").body()
-	if nd := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
+	body := bodyOf(s.Say("I committed the fix."))
+	if nd := failures(body); !reflect.DeepEqual(nd, []string{"commit “Fix the parser”: failed (ruff....................Failed) (7 attempts)"}) {
 		t.Errorf("not done: %q\n%s", nd, body)
 	}
 	assertNone(t, body, daily.HeadDone, "committed")
 }
 
 func TestHeredocCommitKeepsHashAndSubject(t *testing.T) {
-	body := newSession(t).
-		user("commit and push").
-		bash("git add -A && git commit -m \"$(cat <<'EOF'\nfeat: add annotations (spotter-gqc)\n\nLonger body.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
+	body := bodyOf(newSession(t).
+		User("commit and push").
+		Bash("git add -A && git commit -m \"$(cat <<'EOF'\nfeat: add annotations (spotter-gqc)\n\nLonger body.\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
 			ok("[spotter-gqc 99b497c] feat: add annotations (spotter-gqc)\n 12 files changed, 794 insertions(+), 15 deletions(-)")).
-		bash("git push", failed("Exit code 128\nfatal: The current branch spotter-gqc has no upstream branch.")).
-		bash("git push --set-upstream origin spotter-gqc", ok("To github.com:marot/spotter.git\n * [new branch]      spotter-gqc -> spotter-gqc\nremote: Create a pull request for 'spotter-gqc' on GitHub by visiting:\nremote:      https://github.com/marot/spotter/pull/new/spotter-gqc")).
-		bash("git tag v0.3.0", ok("")).
-		say("Pushed.").
-		body()
+		Bash("git push", failed("Exit code 128\nfatal: The current branch spotter-gqc has no upstream branch.")).
+		Bash("git push --set-upstream origin spotter-gqc", ok("To github.com:marot/spotter.git\n * [new branch]      spotter-gqc -> spotter-gqc\nremote: Create a pull request for 'spotter-gqc' on GitHub by visiting:\nremote:      https://github.com/marot/spotter/pull/new/spotter-gqc")).
+		Bash("git tag v0.3.0", ok("")).
+		Say("Pushed."))
 	want := []string{
 		"committed 99b497c feat: add annotations (spotter-gqc)",
 		"pushed spotter-gqc (new branch) to github.com:marot/spotter.git",
@@ -129,25 +127,23 @@ func TestHeredocCommitKeepsHashAndSubject(t *testing.T) {
 }
 
 func TestPullRequestURL(t *testing.T) {
-	body := newSession(t).
-		user("open a PR").
-		bash(`gh pr create --title "Add flag" --body "x"`, ok("Creating pull request for feat into main\n\nhttps://github.com/o/r/pull/42")).
-		say("Opened.").
-		body()
+	body := bodyOf(newSession(t).
+		User("open a PR").
+		Bash(`gh pr create --title "Add flag" --body "x"`, ok("Creating pull request for feat into main\n\nhttps://github.com/o/r/pull/42")).
+		Say("Opened."))
 	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"opened PR https://github.com/o/r/pull/42"}) {
 		t.Errorf("done: %q", got)
 	}
 }
 
 func TestQuietCommitHashFromLaterLog(t *testing.T) {
-	body := newSession(t).
-		user("commit in small steps").
-		bash("git add src && git commit -q -F - <<'EOF'\nAdd the table module\n\nbody\nEOF", ok("")).
-		bash("git add tests && git commit -q -m 'Add the table tests'", ok("")).
-		bash("git log --oneline -3", ok("1a6b0e2 Add the table tests\n9c3d4f1 Add the table module\n2c0d950 Initial commit")).
-		bash("git commit -q -m 'Not logged yet'", ok("")).
-		say("Done.").
-		body()
+	body := bodyOf(newSession(t).
+		User("commit in small steps").
+		Bash("git add src && git commit -q -F - <<'EOF'\nAdd the table module\n\nbody\nEOF", ok("")).
+		Bash("git add tests && git commit -q -m 'Add the table tests'", ok("")).
+		Bash("git log --oneline -3", ok("1a6b0e2 Add the table tests\n9c3d4f1 Add the table module\n2c0d950 Initial commit")).
+		Bash("git commit -q -m 'Not logged yet'", ok("")).
+		Say("Done."))
 	want := []string{
 		"committed 9c3d4f1 Add the table module",
 		"committed 1a6b0e2 Add the table tests",
@@ -159,25 +155,23 @@ func TestQuietCommitHashFromLaterLog(t *testing.T) {
 }
 
 func TestFailingThenPassingTests(t *testing.T) {
-	body := newSession(t).
-		user("make the cache tests pass").
+	body := bodyOf(newSession(t).
+		User("make the cache tests pass").
 		// Piped to tail: is_error follows tail, the verdict is in the text.
-		bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("FAILED test/test_cache.py::test_version_mismatch\n2 failed, 16 passed in 0.22s")).
-		edit("/p/test/test_cache.py", ok("The file has been updated.")).
-		bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("27 passed, 1 skipped in 1.48s")).
-		say("All green.").
-		body()
+		Bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("FAILED test/test_cache.py::test_version_mismatch\n2 failed, 16 passed in 0.22s")).
+		Edit("/p/test/test_cache.py", ok("The file has been updated.")).
+		Bash("uv run pytest test/test_cache.py -q 2>&1 | tail -3", ok("27 passed, 1 skipped in 1.48s")).
+		Say("All green."))
 	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 27 passed, 0 failed (27 passed, 1 skipped in 1.48s); 1 earlier run failed: test_version_mismatch"}) {
 		t.Errorf("done: %q\n%s", got, body)
 	}
 	assertNone(t, body, daily.HeadNotDone, "pytest")
 
-	still := newSession(t).
-		user("run the suite").
-		bash("mix test 2>&1 | tail -5", ok("Finished in 1.5 seconds\n5 tests, 4 failures")).
-		say("Four tests fail in the review page.").
-		body()
-	if got := sectionOf(still, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
+	still := bodyOf(newSession(t).
+		User("run the suite").
+		Bash("mix test 2>&1 | tail -5", ok("Finished in 1.5 seconds\n5 tests, 4 failures")).
+		Say("Four tests fail in the review page."))
+	if got := failures(still); !reflect.DeepEqual(got, []string{"tests: mix test 1 passed, 4 failed (5 tests, 4 failures)"}) {
 		t.Errorf("not done: %q\n%s", got, still)
 	}
 	if !contains(sectionOf(still, daily.HeadOpen), "tests failing: mix test") {
@@ -194,12 +188,11 @@ func TestPendingTodos(t *testing.T) {
 		}
 		return map[string]any{"todos": list}
 	}
-	body := newSession(t).
-		user("add the state column").
-		call("TodoWrite", todos("pending", "pending", "pending"), ok("Todos have been modified successfully.")).
-		call("TodoWrite", todos("completed", "in_progress", "pending"), ok("Todos have been modified successfully.")).
-		say("The migration is written; the tests are next.").
-		body()
+	body := bodyOf(newSession(t).
+		User("add the state column").
+		Call("TodoWrite", todos("pending", "pending", "pending"), ok("Todos have been modified successfully.")).
+		Call("TodoWrite", todos("completed", "in_progress", "pending"), ok("Todos have been modified successfully.")).
+		Say("The migration is written; the tests are next."))
 	open := sectionOf(body, daily.HeadOpen)
 	if !reflect.DeepEqual(open[:2], []string{"in progress: Add the tests", "todo: Update the docs"}) || contains(open, "migration") {
 		t.Errorf("open: %q", open)
@@ -209,13 +202,12 @@ func TestPendingTodos(t *testing.T) {
 }
 
 func TestTaskToolsState(t *testing.T) {
-	body := newSession(t).
-		user("plan the epic").
-		call("TaskCreate", map[string]any{"subject": "Schema"}, ok("Task #1 created successfully: Schema")).
-		call("TaskCreate", map[string]any{"subject": "Review page"}, ok("Task #2 created successfully: Review page")).
-		call("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}, ok("Updated task #1 status")).
-		say("Schema done.").
-		body()
+	body := bodyOf(newSession(t).
+		User("plan the epic").
+		Call("TaskCreate", map[string]any{"subject": "Schema"}, ok("Task #1 created successfully: Schema")).
+		Call("TaskCreate", map[string]any{"subject": "Review page"}, ok("Task #2 created successfully: Review page")).
+		Call("TaskUpdate", map[string]any{"taskId": "1", "status": "completed"}, ok("Updated task #1 status")).
+		Say("Schema done."))
 	if open := sectionOf(body, daily.HeadOpen); !contains(open, "todo: Review page") || contains(open, "Schema") {
 		t.Errorf("open: %q", open)
 	}
@@ -227,10 +219,10 @@ func TestCompactionSummaryIsBeforeCompaction(t *testing.T) {
 		"2. Key Technical Concepts:\n   - Ash resources\n\n7. Pending Tasks:\n   - spotter-gqc.7 (open)\n\n8. Current Work:\n   Working on spotter-gqc.6.\n\n" +
 		"9. Optional Next Step:\n   Finish gqc.6.\n\nIf you need specific details from before compaction, read the full transcript at: /x.jsonl\nPlease continue the conversation from where we left off."
 	s := newSession(t)
-	s.raw(map[string]any{"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": "cb"})
-	s.raw(map[string]any{"type": "user", "uuid": "cs", "isCompactSummary": true, "isVisibleInTranscriptOnly": true, "timestamp": "2026-11-30T09:00:00Z",
+	s.Raw(map[string]any{"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": "cb"})
+	s.Raw(map[string]any{"type": "user", "uuid": "cs", "isCompactSummary": true, "isVisibleInTranscriptOnly": true, "timestamp": "2026-11-30T09:00:00Z",
 		"message": map[string]any{"role": "user", "content": summary}})
-	body := s.say("Continuing with gqc.6: the tests pass now.").body()
+	body := bodyOf(s.Say("Continuing with gqc.6: the tests pass now."))
 	want := []string{
 		"Primary Request and Intent: The user asked to implement the epic spotter-gqc.",
 		"Pending Tasks: spotter-gqc.7 (open)",
@@ -248,19 +240,17 @@ func TestCompactionSummaryIsBeforeCompaction(t *testing.T) {
 }
 
 func TestShortAnswerAnswers(t *testing.T) {
-	body := newSession(t).
-		user("Which port does the dev server use?").
-		say("Port 3700.").
-		body()
+	body := bodyOf(newSession(t).
+		User("Which port does the dev server use?").
+		Say("Port 3700."))
 	assertNone(t, body, daily.HeadOpen, "unanswered")
 	if got := sectionOf(body, daily.HeadFinal); !reflect.DeepEqual(got, []string{"Port 3700."}) {
 		t.Errorf("final: %q", got)
 	}
 	// Answered earlier in the segment: shown under its request.
-	two := newSession(t).
-		user("Which port does the dev server use?").say("Port 3700.").
-		user("And how do I reload the config?").say("Then restart.").
-		body()
+	two := bodyOf(newSession(t).
+		User("Which port does the dev server use?").Say("Port 3700.").
+		User("And how do I reload the config?").Say("Then restart."))
 	if got := sectionOf(two, daily.HeadAsked); !reflect.DeepEqual(got, []string{"Which port does the dev server use?", "And how do I reload the config?"}) {
 		t.Errorf("asked: %q\n%s", got, two)
 	}
@@ -271,18 +261,18 @@ func TestShortAnswerAnswers(t *testing.T) {
 }
 
 func TestInlineSidechainWritesAreTheSessions(t *testing.T) {
-	s := newSession(t).user("Build the app with subagents")
-	s.side = true
-	s.user("Write the server").write("/p/server.js", ok("File created successfully at: /p/server.js")).
-		write("/p/secret.env", failed("Claude requested permissions to write to /p/secret.env, but you haven't granted it yet."))
-	s.side = false
-	body := s.call("Task", map[string]any{"description": "server", "prompt": "Write the server", "subagent_type": "general-purpose"},
-		ok("Done: server.js")).say("The app is built.").body()
+	s := newSession(t).User("Build the app with subagents")
+	s.Side = true
+	s.User("Write the server").Write("/p/server.js", ok("File created successfully at: /p/server.js")).
+		Write("/p/secret.env", failed("Claude requested permissions to write to /p/secret.env, but you haven't granted it yet."))
+	s.Side = false
+	body := bodyOf(s.Call("Task", map[string]any{"description": "server", "prompt": "Write the server", "subagent_type": "general-purpose"},
+		ok("Done: server.js")).Say("The app is built."))
 	if files := sectionOf(body, daily.HeadFiles); !contains(files, "changed: `server.js`") || contains(files, "secret.env") {
 		t.Errorf("files: %q", files)
 	}
-	if !contains(sectionOf(body, daily.HeadNotDone), "write `secret.env` (subagent): not allowed") {
-		t.Errorf("not done: %q", sectionOf(body, daily.HeadNotDone))
+	if !contains(failures(body), "write `secret.env` (subagent): not allowed") {
+		t.Errorf("not done: %q", failures(body))
 	}
 	if !contains(sectionOf(body, daily.HeadDone), "ran subagent “server” (general-purpose)") {
 		t.Errorf("done: %q", sectionOf(body, daily.HeadDone))
@@ -290,28 +280,29 @@ func TestInlineSidechainWritesAreTheSessions(t *testing.T) {
 }
 
 func TestFoldingKeepsTheDifferingArgument(t *testing.T) {
-	body := newSession(t).
-		user("close the done beads").
-		bash("bd close spotter-gqc.4", ok("closed")).
-		bash("bd close spotter-gqc.5", ok("closed")).
-		bash("bd close spotter-gqc.6", ok("closed")).
-		bash("uv run pytest -x tests/a.py", ok("1 passed in 0.1s")).
-		bash("uv run pytest tests/b.py -q", ok("1 passed in 0.1s")).
-		say("Closed.").
-		body()
+	body := bodyOf(newSession(t).
+		User("close the done beads").
+		Bash("bd close spotter-gqc.4", ok("closed")).
+		Bash("bd close spotter-gqc.5", ok("closed")).
+		Bash("bd close spotter-gqc.6", ok("closed")).
+		Bash("uv run pytest -x tests/a.py", ok("1 passed in 0.1s")).
+		Bash("uv run pytest tests/b.py -q", ok("1 passed in 0.1s")).
+		Say("Closed."))
 	ran := sectionOf(body, daily.HeadFiles)
 	if !contains(ran, "`bd close spotter-gqc.4, spotter-gqc.5, spotter-gqc.6`") || !contains(ran, "`uv run pytest -x tests/a.py` ×2") {
 		t.Errorf("ran: %q", ran)
 	}
 }
 
+// TestCompletionClaimsAndMarkupAreNeverOpen: a completion claim, markup,
+// a question to the user and an offer are no open work; a next step is.
 func TestCompletionClaimsAndMarkupAreNeverOpen(t *testing.T) {
-	body := newSession(t).
-		user("finish the refactor").
-		say("All TODO items from the original code have been addressed. The refactor is complete.\n\n" +
-			"<details><summary>More</summary>\n\n**Next step:** run it on [staging](https://x.example/s).\n\nShall I open the PR?").
-		body()
-	want := []string{"Next step: run it on staging.", "Shall I open the PR?"}
+	body := bodyOf(newSession(t).
+		User("finish the refactor").
+		Say("All TODO items from the original code have been addressed. The refactor is complete.\n\n" +
+			"<details><summary>More</summary>\n\n**Next step:** run it on [staging](https://x.example/s).\n\nShall I open the PR? " +
+			"Want me to help you scaffold a Maven project? I can also add a CI job if you'd like."))
+	want := []string{"Next step: run it on staging."}
 	if got := sectionOf(body, daily.HeadOpen); !reflect.DeepEqual(got, want) {
 		t.Errorf("open:\n got %q\nwant %q", got, want)
 	}
@@ -350,12 +341,11 @@ func TestVerdictsOfEachRunner(t *testing.T) {
 // TestTracebackNamesItsError: the why of a failed command is the line that
 // names the error, which a traceback prints last.
 func TestTracebackNamesItsError(t *testing.T) {
-	body := newSession(t).
-		user("install it as a tool").
-		bash("coderabbit-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/x/bin/coderabbit-extract\", line 4, in <module>\n    from extract_coderabbit_feedback import main\nModuleNotFoundError: No module named 'extract_coderabbit_feedback'")).
-		say("The module cannot be imported.").
-		body()
-	if got := sectionOf(body, daily.HeadNotDone); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
+	body := bodyOf(newSession(t).
+		User("install it as a tool").
+		Bash("coderabbit-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/x/bin/coderabbit-extract\", line 4, in <module>\n    from extract_coderabbit_feedback import main\nModuleNotFoundError: No module named 'extract_coderabbit_feedback'")).
+		Say("The module cannot be imported."))
+	if got := failures(body); !reflect.DeepEqual(got, []string{"`coderabbit-extract --help`: failed (ModuleNotFoundError: No module named 'extract_coderabbit_feedback')"}) {
 		t.Errorf("not done: %q", got)
 	}
 }
@@ -365,13 +355,12 @@ func TestTracebackNamesItsError(t *testing.T) {
 // so a failing run of it and the runner's later passing run are one test
 // run whose newest verdict stands, and no stale "tests failing" is open.
 func TestRunnerNamedByItsVerdict(t *testing.T) {
-	body := newSession(t).
-		user("add a test for the tie-break, test first").
-		bash("cat >> tests/test_table.py <<'EOF'\ndef test_tie():\n    assert order() == ['a', 'b']\nEOF\n.venv/bin/python -m pytest -q", failed("FAILED tests/test_table.py::test_tie\n1 failed, 9 passed in 0.05s")).
-		edit("/p/src/table.py", ok("The file has been updated.")).
-		bash(".venv/bin/python -m pytest -q", ok("10 passed in 0.06s")).
-		say("Green.").
-		body()
+	body := bodyOf(newSession(t).
+		User("add a test for the tie-break, test first").
+		Bash("cat >> tests/test_table.py <<'EOF'\ndef test_tie():\n    assert order() == ['a', 'b']\nEOF\n.venv/bin/python -m pytest -q", failed("FAILED tests/test_table.py::test_tie\n1 failed, 9 passed in 0.05s")).
+		Edit("/p/src/table.py", ok("The file has been updated.")).
+		Bash(".venv/bin/python -m pytest -q", ok("10 passed in 0.06s")).
+		Say("Green."))
 	if got := sectionOf(body, daily.HeadDone); !reflect.DeepEqual(got, []string{"tests: pytest 10 passed, 0 failed (10 passed in 0.06s); 1 earlier run failed: test_tie"}) {
 		t.Errorf("done: %q\n%s", got, body)
 	}
@@ -384,18 +373,17 @@ func TestRunnerNamedByItsVerdict(t *testing.T) {
 // fixed and then failed otherwise is Not done in its newest words, and
 // the failure the fix overcame is still a lesson.
 func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
-	body := newSession(t).
-		user("make the tool run from any directory").
-		bash("cd /tmp && review-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/u/bin/review-extract\", line 4, in <module>\nModuleNotFoundError: No module named 'review_extract'")).
-		edit("/p/pyproject.toml", ok("The file has been updated.")).
-		bash("cd /tmp && review-extract --help", ok("usage: review-extract [PR]")).
-		bash("cd /tmp && review-extract", failed("Exit code 1\nNo PR found for the current branch.")).
-		say("It runs from anywhere now; without a PR argument it needs a branch with a PR.").
-		body()
+	body := bodyOf(newSession(t).
+		User("make the tool run from any directory").
+		Bash("cd /tmp && review-extract --help", failed("Exit code 1\nTraceback (most recent call last):\n  File \"/u/bin/review-extract\", line 4, in <module>\nModuleNotFoundError: No module named 'review_extract'")).
+		Edit("/p/pyproject.toml", ok("The file has been updated.")).
+		Bash("cd /tmp && review-extract --help", ok("usage: review-extract [PR]")).
+		Bash("cd /tmp && review-extract", failed("Exit code 1\nNo PR found for the current branch.")).
+		Say("It runs from anywhere now; without a PR argument it needs a branch with a PR."))
 	if got := sectionOf(body, daily.HeadLearned); !contains(got, "1 attempt failed (ModuleNotFoundError: No module named 'review_extract') before one succeeded") {
 		t.Errorf("learned: %q\n%s", got, body)
 	}
-	if got := sectionOf(body, daily.HeadNotDone); !contains(got, "No PR found for the current branch.") {
+	if got := failures(body); !contains(got, "No PR found for the current branch.") {
 		t.Errorf("not done: %q\n%s", got, body)
 	}
 }
@@ -404,17 +392,16 @@ func TestFixedThenFailingAgainKeepsTheLesson(t *testing.T) {
 // succeeded keeps its reply's opening under its request; a turn whose
 // edit never succeeded does not (Not done corrects its account).
 func TestRetriedEditKeepsTheReply(t *testing.T) {
-	body := newSession(t).
-		user("modernise the recorder").
-		edit("/p/js/recorder.js", failed("String to replace not found in file.")).
-		edit("/p/js/recorder.js", ok("The file has been updated.")).
-		say("Switched to navigator.mediaDevices.getUserMedia and removed the vendor prefixes.").
-		user("and document it in the notes").
-		edit("/p/NOTES.md", failed("String to replace not found in file.")).
-		say("Documented the new recorder in the notes.").
-		user("thanks").
-		say("You're welcome.").
-		body()
+	body := bodyOf(newSession(t).
+		User("modernise the recorder").
+		Edit("/p/js/recorder.js", failed("String to replace not found in file.")).
+		Edit("/p/js/recorder.js", ok("The file has been updated.")).
+		Say("Switched to navigator.mediaDevices.getUserMedia and removed the vendor prefixes.").
+		User("and document it in the notes").
+		Edit("/p/NOTES.md", failed("String to replace not found in file.")).
+		Say("Documented the new recorder in the notes.").
+		User("thanks").
+		Say("You're welcome."))
 	if !strings.Contains(body, "- modernise the recorder\n  - answer: Switched to navigator.mediaDevices.getUserMedia") {
 		t.Errorf("the retried turn lost its reply:\n%s", body)
 	}

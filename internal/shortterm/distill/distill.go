@@ -15,10 +15,15 @@
 package distill
 
 import (
+	"path"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -46,10 +51,10 @@ type Segment struct {
 
 // MaxBody bounds an extractive body. A distillate is read at session
 // start inside a context budget of 9,000 characters, which must hold the
-// newest two sections whole with the inject's framing (its preamble, the
-// block naming the file, a note on what was left out, each heading with
-// its title): 2 × 3,600 leaves that framing 1,800.
-const MaxBody = 3600
+// newest section whole beside the lines of the others and the inject's
+// framing. Measured on bench/distill's two sets (#40): 3,600 kept 0.85 of
+// the first set's facts, 5,000 kept 0.88, 6,500 kept 0.87.
+const MaxBody = 5000
 
 // section is one subsection's bullets (without the "- ").
 type section struct {
@@ -91,47 +96,124 @@ func size(s string) int { return utf8.RuneCountInString(s) }
 // lines: a request or a line of the final message keeps its gist.
 const elasticFloor = 240
 
-// fit brings the body within limit characters. The session's own words
-// give way first, their longest line shortened (never under
-// elasticFloor); then the answers shown under requests go, oldest first;
-// then lists lose items, the longest list first and the session's own
-// words last, never a list's first bullet (the goal, the first outcome)
-// nor its newest ones (where the work stands), with one note per list
-// saying how many were left out; then the longest remaining bullets are
-// shortened.
+// fit brings the body within limit characters, cutting by value (#40):
+// first the commands and file lists (the commands, the files only read,
+// then the changed files the session's own words do not name); then the
+// answers shown under requests, oldest first; then list items, the
+// longest list first, never a list's first bullet (the goal, the first
+// outcome) nor its newest ones (where the work stands), with one note
+// per list saying how many were left out; last the session's own words —
+// requests from the middle, then the longest line of them shortened,
+// never under elasticFloor — and then the longest bullets of all. A cut
+// ends at a word.
 func fit(sections []section, limit int) []section {
-	for size(render(sections)) > limit {
-		if !shortenElastic(sections, limit) {
-			break
-		}
-	}
-	for size(render(sections)) > limit && dropNested(sections) {
-	}
 	dropped := make([]int, len(sections))
-	for size(render(withNotes(sections, dropped))) > limit {
-		longest := -1
-		for _, elastic := range []bool{false, true} {
+	over := func() bool { return size(render(withNotes(sections, dropped))) > limit }
+	if !over() {
+		return sections
+	}
+	trimFiles(sections, ownText(sections), over)
+	for over() && dropNested(sections) {
+	}
+	for _, elastic := range []bool{false, true} {
+		for over() {
+			longest := -1
 			for i, s := range sections {
-				if s.elastic == elastic && len(s.bullets) > 2 && (longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
+				// Of the session's own words, only requests go whole:
+				// the final message and the summary are shortened.
+				if s.elastic == elastic && len(s.bullets) > 2 && (!elastic || s.head == daily.HeadAsked) &&
+					(longest < 0 || len(s.bullets) > len(sections[longest].bullets)) {
 					longest = i
 				}
 			}
-			if longest >= 0 {
+			if longest < 0 {
 				break
 			}
+			s := &sections[longest]
+			s.bullets = append(s.bullets[:1:1], s.bullets[2:]...)
+			dropped[longest]++
 		}
-		if longest < 0 {
-			// Every list is down to two bullets: shorten the longest bullet.
-			if !shortenLongest(sections) {
-				break
-			}
-			continue
-		}
-		s := &sections[longest]
-		s.bullets = append(s.bullets[:1:1], s.bullets[2:]...)
-		dropped[longest]++
+	}
+	for over() && shortenElastic(withNotes(sections, dropped), sections, limit) {
+	}
+	for over() && shortenLongest(sections) {
 	}
 	return withNotes(sections, dropped)
+}
+
+// ownText is the session's own words in a body, lowercased: what names
+// a file worth keeping in the list of changed ones.
+func ownText(sections []section) string {
+	var b strings.Builder
+	for _, s := range sections {
+		if s.elastic || s.head == daily.HeadDecided || s.head == daily.HeadLearned || s.head == daily.HeadOpen {
+			for _, x := range s.bullets {
+				b.WriteString(strings.ToLower(x))
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return b.String()
+}
+
+// trimFiles shrinks Files and commands while the body is over: the
+// commands go, then the skills and the files only read, then the changed
+// files the session's words do not name (counted, "… 4 more"). Its first
+// bullet stays, shortened at worst.
+func trimFiles(sections []section, own string, over func() bool) {
+	at := -1
+	for i, s := range sections {
+		if s.head == daily.HeadFiles {
+			at = i
+		}
+	}
+	if at < 0 {
+		return
+	}
+	s := &sections[at]
+	for _, label := range []string{"ran: ", "skills: ", "read: "} {
+		for i := len(s.bullets) - 1; i > 0 && over(); i-- {
+			if strings.HasPrefix(s.bullets[i], label) {
+				s.bullets = append(s.bullets[:i:i], s.bullets[i+1:]...)
+			}
+		}
+	}
+	for i, b := range s.bullets {
+		if over() && strings.HasPrefix(b, "changed: ") {
+			s.bullets[i] = keepNamed(b, own)
+		}
+	}
+}
+
+var codeSpanItem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("``? ?([^`]+?) ?``?(?: ×\\d+)?") })
+
+// keepNamed rebuilds a "label: `a`, `b`, … 3 more" list with only the
+// items whose file name the session's words hold, the rest counted.
+func keepNamed(bullet, own string) string {
+	label, rest, _ := strings.Cut(bullet, ": ")
+	more := 0
+	if i := strings.LastIndex(rest, "… "); i >= 0 {
+		if n, err := strconv.Atoi(strings.Fields(rest[i+len("… "):])[0]); err == nil {
+			more = n
+		}
+	}
+	var kept []string
+	for _, m := range codeSpanItem().FindAllStringSubmatch(rest, -1) {
+		name := strings.ToLower(path.Base(m[1]))
+		if strings.Contains(own, name) {
+			kept = append(kept, m[0])
+		} else {
+			more++
+		}
+	}
+	out := label + ": " + strings.Join(kept, ", ")
+	if more > 0 {
+		if len(kept) > 0 {
+			out += ", "
+		}
+		out += "… " + itoa(more) + " more"
+	}
+	return out
 }
 
 // dropNested removes the oldest bullet shown under another; false when
@@ -150,9 +232,10 @@ func dropNested(sections []section) bool {
 
 // shortenElastic cuts the longest line of the session's own words by a
 // fifth of its length or what is over the limit, whichever is less; false
-// when each is at its floor.
-func shortenElastic(sections []section, limit int) bool {
-	over := size(render(sections)) - limit
+// when each is at its floor. view is the body as it renders (with its
+// notes), to measure what is over.
+func shortenElastic(view, sections []section, limit int) bool {
+	over := size(render(view)) - limit
 	bi, bj, n := -1, -1, elasticFloor
 	for i, s := range sections {
 		if !s.elastic {

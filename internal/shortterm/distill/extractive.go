@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -64,7 +65,8 @@ func Extractive(seg Segment) string {
 }
 
 // filesList: the files changed (by a call that succeeded, the session's
-// or a subagent's), the files only read, the commands run.
+// or a subagent's), the files only read, the commands run, the skills
+// loaded.
 func filesList(f facts, turns []turn) []string {
 	changed := orderedSet{}
 	for _, p := range f.changed {
@@ -84,6 +86,9 @@ func filesList(f facts, turns []turn) []string {
 		out = append(out, b)
 	}
 	if b := codeList("ran", f.ran, maxCommands); b != "" {
+		out = append(out, b)
+	}
+	if b := codeList("skills", f.skills, maxCommands); b != "" {
 		out = append(out, b)
 	}
 	// cerebro's own commands that change the memory: run, as the user
@@ -114,6 +119,9 @@ type turn struct {
 	// desk: the request is a desk command in the desk (see deskWork): the
 	// work itself, kept as its command line.
 	desk bool
+	// superseded: the user's next request corrected what this turn's
+	// replies said ("no, it's V4"): their account is not kept.
+	superseded bool
 }
 
 // request is what the turn asked, "" for none (see [request]).
@@ -143,7 +151,53 @@ func splitTurns(items []transcript.Item, desk bool) []turn {
 		}
 		t.replies = append(t.replies, it)
 	}
+	// A correction replaces what it corrects: the turn before it, whose
+	// replies stated what the user set right.
+	for i := 1; i < len(turns); i++ {
+		if turns[i].ask == nil || turns[i].chore || !correction(turns[i].ask.Text) {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if !turns[j].chore && len(turns[j].replies) > 0 {
+				turns[j].superseded = true
+				break
+			}
+		}
+	}
 	return turns
+}
+
+// corrections open a user's words that set right what the assistant
+// said: "no, it's V4", "actually it is DOMI", "it's not…", "I meant…";
+// notBut is "not X but Y" anywhere in them.
+var (
+	corrections = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?is)^(?:no|nope|nah|not quite|wrong|incorrect|that's wrong|that is wrong)\b[\s,.!:;—–-]+\S|` +
+			`^actually[\s,]+\S|^(?:it|that|this)(?:'s| is) not\b|\bi meant\b|^нет[\s,.!—-]+\S|^на самом деле\b`)
+	})
+	notBut = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:not|не)\s+([^,.;?!]{1,60}?)\s*(?:\s+but|,\s*а)\s+(\S+)`)
+	})
+)
+
+// correction reports whether a prompt corrects the reply before it: a
+// short message (a long one is a request of its own) in one of the
+// forms above; "not sure, but…" and "not only X but also Y" are none.
+func correction(text string) bool {
+	s := strings.TrimSpace(text)
+	if len([]rune(s)) > 300 {
+		return false
+	}
+	if corrections().MatchString(s) {
+		return true
+	}
+	for _, m := range notBut().FindAllStringSubmatch(s, -1) {
+		first := strings.ToLower(strings.Fields(m[1])[0])
+		if first != "sure" && first != "only" && first != "just" && first != "yet" && !strings.EqualFold(m[2], "also") {
+			return true
+		}
+	}
+	return false
 }
 
 // answer is the turn's last reply with text: what the assistant ended on.
@@ -170,9 +224,9 @@ func (t turn) answered(sc sentenceCache) bool {
 // stumbled reports whether an action of the turn (a write, an edit, a
 // command that changes something) failed or was not allowed.
 func (t turn) stumbled() bool {
-	// An action is keyed by its file or its command; one whose newest
-	// attempt in the turn succeeded was retried and done, and the
-	// reply's account of it stands.
+	// An action is keyed by its intent; one whose newest attempt in the
+	// turn succeeded was retried and done, and the reply's account of it
+	// stands.
 	failed := map[string]bool{}
 	for _, r := range t.replies {
 		for _, tool := range r.Tools {
@@ -181,16 +235,8 @@ func (t turn) stumbled() bool {
 			}
 			key := ""
 			switch tool.Name {
-			case "Write", "Edit", "MultiEdit", "NotebookEdit":
-				key = "file " + tool.Target
-			case "Bash", "PowerShell":
-				cmd := tool.Input.Command
-				if cmd == "" {
-					cmd = tool.Target
-				}
-				if k := commandKey(cmd); k != "" {
-					key = "cmd " + k + " " + firstArg(cmd, k)
-				}
+			case "Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell":
+				key = intent.Of(tool.Name, tool.Target, tool.Input.Command)
 			}
 			if key != "" {
 				failed[key] = !tool.Result.OK()
@@ -229,7 +275,7 @@ var (
 		"/permissions": true, "/hooks": true, "/agents": true, "/ide": true, "/vim": true,
 		"/theme": true, "/compact": true, "/usage": true, "/export": true, "/rewind": true,
 		"/release-notes": true, "/terminal-setup": true, "/upgrade": true, "/output-style": true,
-		"/plugin": true, "/plugins": true, "/add-dir": true, "/init": true, "/bug": true,
+		"/plugin": true, "/plugins": true, "/add-dir": true, "/bug": true,
 	}
 )
 

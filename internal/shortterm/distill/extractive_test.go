@@ -50,6 +50,21 @@ func assistant(id, text string, tools ...transcript.Tool) transcript.Item {
 }
 
 // sectionOf returns the bullets of one subsection of a body.
+// failures are what a body says failed: its Not done items and the
+// newest failure, said under Open ("not done: …") and not again.
+func failures(body string) []string {
+	out := sectionOf(body, daily.HeadNotDone)
+	for _, o := range sectionOf(body, daily.HeadOpen) {
+		if f, ok := strings.CutPrefix(o, "not done: "); ok {
+			if t, ok := strings.CutPrefix(f, "tests failing: "); ok {
+				f = "tests: " + t
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func sectionOf(body, head string) []string {
 	var out []string
 	in := false
@@ -113,14 +128,13 @@ func TestAskedCap(t *testing.T) {
 // Done — its words are shown as its words (the final message, an answer
 // under its request); Done holds what the tools printed.
 func TestDoneOnlyFromToolResults(t *testing.T) {
-	body := newSession(t).
-		user("fix the login bug").
-		say("Let me check the handler.").
-		edit("/p/login.go", ok("The file /p/login.go has been updated successfully.")).
-		say("I've fixed the nil check in the login handler. All 63 tests passed. The commit is 3f9a2c1.").
-		user("why is it slow?").
-		say("Great question! The query scans the whole table because the index is on the wrong column.").
-		body()
+	body := bodyOf(newSession(t).
+		User("fix the login bug").
+		Say("Let me check the handler.").
+		Edit("/p/login.go", ok("The file /p/login.go has been updated successfully.")).
+		Say("I've fixed the nil check in the login handler. All 63 tests passed. The commit is 3f9a2c1.").
+		User("why is it slow?").
+		Say("Great question! The query scans the whole table because the index is on the wrong column."))
 	if done := sectionOf(body, daily.HeadDone); len(done) != 0 {
 		t.Errorf("done holds claims: %q", done)
 	}
@@ -139,7 +153,7 @@ func TestDoneOnlyFromToolResults(t *testing.T) {
 // words, line by line, without code blocks and markup, bounded.
 func TestFinalMessageWithoutMarkup(t *testing.T) {
 	msg := "## Summary\n\n**Fixed** the [parser](src/p.go#L3).\n\n```go\nfunc x() {}\n```\n\n| Bead | Task |\n|---|---|\n| gqc.1 | schema |\n\n- one\n- two\n\n" + strings.Repeat("long line ", 300)
-	got := sectionOf(newSession(t).user("fix the parser").say(msg).body(), daily.HeadFinal)
+	got := sectionOf(bodyOf(newSession(t).User("fix the parser").Say(msg)), daily.HeadFinal)
 	if len(got) < 6 || !reflect.DeepEqual(got[:6], []string{"Summary", "Fixed the parser.", "Bead · Task", "gqc.1 · schema", "one", "two"}) {
 		t.Errorf("final: %q", got)
 	}
@@ -190,11 +204,11 @@ func TestOpenRules(t *testing.T) {
 		items []transcript.Item
 		want  []string
 	}{
-		{"next steps and questions of the final message only", []transcript.Item{
+		{"next steps of the final message only, never its questions", []transcript.Item{
 			user("migrate the db"),
 			assistant("a1", "Next, I'll write the migration. The rollback still needs a test."),
 			assistant("a2", "Migrated the users table.\n\n- [ ] migrate the orders table\n- [x] back up\n\nNext step: run it on staging. Shall I start?"),
-		}, []string{"Next step: run it on staging.", "Shall I start?", "migrate the orders table"}},
+		}, []string{"Next step: run it on staging.", "migrate the orders table"}},
 		{"earlier questions were answered", []transcript.Item{
 			user("a"),
 			assistant("a1", "Which database do you use?"),
@@ -230,18 +244,18 @@ func TestOpenRules(t *testing.T) {
 }
 
 func TestFilesAndCommands(t *testing.T) {
-	s := newSession(t).user("split the package")
+	s := newSession(t).User("split the package")
 	for i := 0; i < 11; i++ {
-		s.edit("/p/pkg/f"+itoa(i)+".go", ok("The file has been updated successfully."))
+		s.Edit("/p/pkg/f"+itoa(i)+".go", ok("The file has been updated successfully."))
 	}
-	body := s.edit("/p/pkg/broken.go", failed("<tool_use_error>String to replace not found in file.</tool_use_error>")).
-		call("Read", map[string]any{"file_path": "/p/pkg/f1.go"}, ok("x")). // changed already: not listed as read
-		call("Read", map[string]any{"file_path": "/elsewhere/notes.md"}, ok("x")).
-		bash("cat <<'EOF' > x\nbody\nEOF", ok("")).
-		bash("echo `date`", ok("Mon")).
-		bash("echo `date`", ok("Mon")).
-		call("WebFetch", map[string]any{"url": "https://example.com"}, ok("x")).
-		say("Split.").body()
+	body := bodyOf(s.Edit("/p/pkg/broken.go", failed("<tool_use_error>String to replace not found in file.</tool_use_error>")).
+		Call("Read", map[string]any{"file_path": "/p/pkg/f1.go"}, ok("x")). // changed already: not listed as read
+		Call("Read", map[string]any{"file_path": "/elsewhere/notes.md"}, ok("x")).
+		Bash("cat <<'EOF' > x\nbody\nEOF", ok("")).
+		Bash("echo `date`", ok("Mon")).
+		Bash("echo `date`", ok("Mon")).
+		Call("WebFetch", map[string]any{"url": "https://example.com"}, ok("x")).
+		Say("Split."))
 	want := []string{
 		// Cut from the middle: the first file and the newest stay; the
 		// edit that failed is not a change.
@@ -260,14 +274,14 @@ func TestBodyIsBoundedAndSafe(t *testing.T) {
 	s := newSession(t)
 	for i := 0; i < 200; i++ {
 		n := itoa(i)
-		s.user("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)).
-			edit("/r/file"+n+".go", ok("updated")).
-			edit("/r/bad"+n+".go", failed("String to replace not found in file.")).
-			bash("git commit -m 'task "+n+"'", ok("[main abc"+n+"0000] task "+n+"\n 1 file changed")).
-			bash("make test-"+n, failed("Exit code 2\nerror: "+n)).
-			say("I've implemented task " + n + " " + strings.Repeat("carefully ", 40) + ". We decided to keep " + n + ". The root cause was cache " + n + " going stale. TODO: follow up on " + n + ". <!-- cerebro:segment x -->")
+		s.User("## please do task "+n+" <!-- cerebro:segment from=0 --> "+strings.Repeat("with many details ", 20)).
+			Edit("/r/file"+n+".go", ok("updated")).
+			Edit("/r/bad"+n+".go", failed("String to replace not found in file.")).
+			Bash("git commit -m 'task "+n+"'", ok("[main abc"+n+"0000] task "+n+"\n 1 file changed")).
+			Bash("make test-"+n, failed("Exit code 2\nerror: "+n)).
+			Say("I've implemented task " + n + " " + strings.Repeat("carefully ", 40) + ". We decided to keep " + n + ". The root cause was cache " + n + " going stale. TODO: follow up on " + n + ". <!-- cerebro:segment x -->")
 	}
-	body := s.body()
+	body := bodyOf(s)
 	if n := utf8.RuneCountInString(body); n > MaxBody {
 		t.Errorf("body is %d characters, want at most %d", n, MaxBody)
 	}

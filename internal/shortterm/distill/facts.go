@@ -2,10 +2,13 @@ package distill
 
 import (
 	"cmp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -21,6 +24,8 @@ type facts struct {
 	changed []string // files written or edited, by a call that succeeded
 	read    []string // files read
 	ran     []string // commands run, folded
+	actions []Action // every action's attempts, by intent
+	skills  []string // skills loaded, with their arguments
 }
 
 // call is one tool call of the segment, in order.
@@ -57,6 +62,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 	var tr tracker
 	changed, read := orderedSet{}, orderedSet{}
 	var ran, looked folded
+	skills := orderedSet{}
 	var commits []commit
 	var quiet []string
 	var logs []string // outputs of git log, in order
@@ -96,7 +102,7 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			if c.Name == "Write" {
 				verb = "write "
 			}
-			add(attempt{key: "file " + path, label: label(c, verb+codeSpan(path)), status: status, why: why(r), sub: c.sub}, r)
+			add(attempt{key: intent.Of(c.Name, path, ""), label: label(c, verb+codeSpan(path)), status: status, why: why(r), sub: c.sub}, r)
 			if r.OK() {
 				changed.add(path)
 			}
@@ -187,10 +193,22 @@ func collectFacts(calls []call, dir, cwd string) facts {
 			}
 			add(attempt{key: "skill " + l, label: l, status: status, why: why(r)}, r)
 			if r.OK() {
-				f.done = append(f.done, "ran "+l)
+				// A skill's result says only that it was loaded: what it
+				// was asked to do is no outcome, so it is listed with the
+				// commands, not under Done.
+				skills.add(strings.TrimSpace(c.Target + " " + c.Input.Args))
 			}
 			continue
 		case "Bash", "PowerShell":
+		case "WebFetch":
+			// A page fetched: one action with a download of the same
+			// host by curl or wget, so that a fallback that worked
+			// closes the failure.
+			if r != nil {
+				add(attempt{key: intent.Of(c.Name, c.Target, ""), label: label(c, c.Name+" "+codeSpan(shorten(oneLine(c.Target), cmdRunes))),
+					status: status, why: why(r), sub: c.sub}, r)
+			}
+			continue
 		default:
 			if r != nil && refusal(status) {
 				l := c.Name
@@ -276,76 +294,83 @@ func collectFacts(calls []call, dir, cwd string) facts {
 		}
 	}
 	// What never succeeded, newest last; what failed and was fixed.
-	keys := append([]string(nil), tr.order...)
-	sort.SliceStable(keys, func(i, j int) bool { return tr.by[keys[i]].last < tr.by[keys[j]].last })
-	var newestFailure string
-	for _, k := range keys {
-		h := tr.by[k]
-		last := h.attempts[len(h.attempts)-1]
-		// A failure followed by a success was fixed; the failures since
-		// the newest success are where an unfixed action stands.
-		fails := 0
-		for i := len(h.attempts) - 1; i >= 0; i-- {
-			ok := h.attempts[i].status == transcript.StatusOK
-			if ok && last.status != transcript.StatusOK {
-				break
-			}
-			if !ok {
-				fails++
-			}
-		}
+	// The newest failure is where the work stands: said under Open,
+	// and not again under Not done.
+	var newestFailure, newestLine string
+	f.actions = tr.actions()
+	for _, a := range f.actions {
 		switch {
-		case last.status == transcript.StatusOK && fails > 0 && !last.sub:
-			// Failures fixed later: the first failure's words.
-			f.fixed = append(f.fixed, h.label+": "+plural(fails, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
-				quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
-		case last.status != transcript.StatusOK:
-			line := h.label + ": " + verb(last.status) + quoteWhy(last.why)
-			if fails > 1 {
-				line += " (" + plural(fails, "attempt", "attempts") + ")"
-			}
+		case a.Done && a.Failures > 0 && !a.Subagent:
+			f.fixed = append(f.fixed, a.fixed(a.Failures))
+		case !a.Done:
+			line := a.notDone()
 			f.notDone = append(f.notDone, line)
-			if last.status != transcript.StatusRejected && last.status != transcript.StatusInterrupted {
-				newestFailure = line
+			if a.Status != transcript.StatusRejected && a.Status != transcript.StatusInterrupted {
+				newestFailure, newestLine = line, line
 			}
 			// Failures an earlier success fixed are a lesson still,
 			// though a later attempt failed otherwise.
-			if before := fixedBefore(h.attempts); before > 0 && !last.sub {
-				f.fixed = append(f.fixed, h.label+": "+plural(before, "attempt", "attempts")+" "+verb(h.attempts[0].status)+
-					quoteWhy(firstFailure(h.attempts).why)+" before one succeeded")
+			if a.fixedBefore > 0 && !a.Subagent {
+				f.fixed = append(f.fixed, a.fixed(a.fixedBefore))
 			}
 		}
 	}
+	var work []string // the todo list's and the tasks' unfinished items
 	if hasTodos {
 		for _, t := range todos {
 			switch t.Status {
 			case "in_progress":
-				f.open = append(f.open, "in progress: "+oneLine(t.Content))
+				work = append(work, "in progress: "+oneLine(t.Content))
 			case "completed":
 			default:
-				f.open = append(f.open, "todo: "+oneLine(t.Content))
+				work = append(work, "todo: "+oneLine(t.Content))
 			}
 		}
 	}
-	f.open = append(f.open, tasks.open()...)
+	work = append(work, tasks.open()...)
+	// A list left stale is closed by what was done: a commit or a
+	// changed file that names the item (timeline.Closes).
+	for _, w := range work {
+		if !closedBy(w, commitLines, changed.list) {
+			f.open = append(f.open, w)
+		}
+	}
 	for _, t := range testOrder {
 		if !tests[t].ok {
 			newestFailure = "tests failing: " + tests[t].runner + " " + tests[t].verdictText()
+			newestLine = "tests: " + tests[t].runner + " " + tests[t].verdictText()
 		}
 	}
 	if newestFailure != "" {
 		f.open = append(f.open, "not done: "+newestFailure)
+		f.notDone = slices.DeleteFunc(f.notDone, func(l string) bool { return l == newestLine })
 	}
 	if pullNew != "" {
 		f.open = append(f.open, "no pull request opened yet: "+pullNew)
 	}
 	f.done = foldSame(f.done)
-	f.changed, f.read = changed.list, read.list
+	f.changed, f.read, f.skills = changed.list, read.list, skills.list
 	f.ran = ran.list()
 	if len(f.ran) == 0 {
 		f.ran = looked.list()
 	}
 	return f
+}
+
+// closedBy reports whether an open item is closed by one of the commits
+// or changed files of the same segment.
+func closedBy(item string, commits, changed []string) bool {
+	for _, c := range commits {
+		if timeline.Closes(item, c) {
+			return true
+		}
+	}
+	for _, p := range changed {
+		if timeline.Closes(item, "changed "+p) {
+			return true
+		}
+	}
+	return false
 }
 
 // foldSame lists a line said more than once once, where it first came,

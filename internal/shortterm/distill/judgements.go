@@ -13,7 +13,7 @@ import (
 var decisionCore = phrases(
 	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with",
 	"let's use", "let's keep", "going with", "agreed", "settled on", "chose", "opted for",
-	"the decision", "decision:", "решили", "решено", "выбрали", "договорились",
+	"the decision", "решили", "решено", "выбрали", "договорились",
 )
 
 // decidedList: what the tool results show was decided (a plan approved
@@ -48,7 +48,7 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 				// request ("so that we hide the group instead of…") or in
 				// text the user pasted is not one.
 				for _, s := range sc.of(t.ask.Text) {
-					if !isQuestion(s.text) && (userDecision.in(s.words) || alternative.in(s.words) && imperative(s)) {
+					if !isQuestion(s.text) && prose(s, 1, userSentenceWords) && (userDecision.in(s.words) || alternative.in(s.words) && imperative(s)) {
 						add(s.text)
 					}
 				}
@@ -61,11 +61,11 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 		}
 		lastQuestion = ""
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
-				continue // shown whole under Final message
+			if (replyRef{ti, ri}) == final || t.superseded {
+				continue // shown whole under Final message, or corrected
 			}
 			for _, s := range sc.of(r.Text) {
-				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") {
+				if isQuestion(s.text) || strings.HasSuffix(s.text, ":") || !prose(s, 4, sentenceWords) {
 					continue
 				}
 				// Said as a decision ("we'll use", "decided"), or an action
@@ -92,6 +92,90 @@ func decidedList(sc sentenceCache, turns []turn, fromTools []string) []string {
 		}
 	}
 	return capKeepEnds(out, maxDecided, " earlier decisions")
+}
+
+// Bounds of a sentence read as a decision or a lesson: longer ones are
+// run-on text — dictation, a pasted prompt — not a statement.
+const (
+	sentenceWords     = 60
+	userSentenceWords = 40
+)
+
+// prose reports whether a sentence is one: between min and max words,
+// and made of words rather than of code, names and lists ("AuditEntry,
+// AuditLogger, AuditResult, Decision, …" is a list of names).
+func prose(s sent, min, max int) bool {
+	if len(s.words) < min || len(s.words) > max {
+		return false
+	}
+	tokens := strings.Fields(s.text)
+	if codeLine(tokens) {
+		return false
+	}
+	code, listed := 0, 0
+	inCode := false
+	for _, t := range tokens {
+		ticks := strings.Count(t, "`")
+		if inCode || ticks > 0 || codeToken(t) {
+			code++
+		}
+		if ticks%2 == 1 {
+			inCode = !inCode
+		}
+		if strings.HasSuffix(t, ",") {
+			listed++
+		}
+	}
+	return 2*code < len(tokens) && 2*listed < len(tokens)
+}
+
+// codeKeywords open a line of code.
+var codeKeywords = sync.OnceValue(func() map[string]bool {
+	return wordSet("if", "for", "while", "func", "def", "return", "raise", "import", "from", "const", "let", "var",
+		"class", "print", "fn", "pub", "elif", "else", "try", "catch", "throw", "async", "await", "select", "insert", "update")
+})
+
+// codeLine: tokens that are a line of code, not a sentence — opening with
+// a keyword and holding code's punctuation, or holding an operator.
+func codeLine(tokens []string) bool {
+	if len(tokens) == 0 {
+		return false
+	}
+	punct := false
+	for _, t := range tokens {
+		switch t {
+		case "!=", "==", ":=", "=>", "->", "&&", "||", "{", "}", "};", "+=", "===", "!==":
+			return true
+		}
+		if strings.ContainsAny(t, "(){};=") && !strings.Contains(t, "`") {
+			punct = true
+		}
+	}
+	return punct && codeKeywords()[tokens[0]] && !strings.HasPrefix(tokens[0], "`")
+}
+
+// codeToken: a token that is code or a name rather than a word —
+// snake_case, CamelCase inside, a call, a path, an operator.
+func codeToken(t string) bool {
+	t = strings.Trim(t, ".,;:!?()[]\"'“”‘’…")
+	if t == "" {
+		return false
+	}
+	if strings.ContainsAny(t, "_=<>{}$#@\\|") || strings.Contains(t, "::") || strings.Contains(t, "()") || strings.Contains(strings.Trim(t, "/"), "/") {
+		return true
+	}
+	if i := strings.IndexByte(t, '.'); i > 0 && i < len(t)-1 {
+		return true // a file or a member: main.go, os.Exit
+	}
+	upper := 0
+	for i, r := range t {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				upper++
+			}
+		}
+	}
+	return upper > 0 && t != strings.ToUpper(t) // CamelCase; an acronym is a word
 }
 
 // replyRef names one reply of a segment: its turn and its place there
@@ -123,7 +207,7 @@ const shortReply = 80
 // userDecision marks a user's sentence that states a choice.
 var userDecision = phrases(
 	"decided", "decide to", "we'll use", "we will use", "we'll go with", "let's go with", "let's use",
-	"let's keep", "go with", "agreed", "settled on", "we chose", "i chose", "the decision", "decision:",
+	"let's keep", "go with", "agreed", "settled on", "we chose", "i chose", "the decision",
 	"we'll keep", "keep it as", "решили", "решено", "будем", "выбрали", "договорились", "остановимся на",
 	"используем",
 )
@@ -239,12 +323,12 @@ func learnedList(sc sentenceCache, turns []turn, fixed []string, decided []strin
 			continue
 		}
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
-				continue // shown whole under Final message
+			if (replyRef{ti, ri}) == final || t.superseded {
+				continue // shown whole under Final message, or corrected
 			}
 			n := 0
 			for _, s := range sc.of(r.Text) {
-				if n >= 2 || isQuestion(s.text) || strings.HasSuffix(s.text, ":") || len(s.words) < 5 ||
+				if n >= 2 || isQuestion(s.text) || strings.HasSuffix(s.text, ":") || len(s.words) < 5 || !prose(s, 4, sentenceWords) ||
 					planning.prefix(s.words) || filler.prefix(s.words) && len(s.words) < 6 {
 					continue
 				}
@@ -255,11 +339,13 @@ func learnedList(sc sentenceCache, turns []turn, fixed []string, decided []strin
 			}
 		}
 		for ri, r := range t.replies {
-			if (replyRef{ti, ri}) == final {
+			if (replyRef{ti, ri}) == final || t.superseded {
 				continue
 			}
 			for _, f := range findings(r.Text) {
-				add(f)
+				if prose(sent{text: f, words: words(f)}, 4, sentenceWords) {
+					add(f)
+				}
 			}
 		}
 		for _, w := range t.words {
@@ -290,10 +376,18 @@ var (
 	// Markers of a next step, taken only from the reply the segment ends on:
 	// earlier ones were usually carried out in the next turn.
 	openNext = phrases(
-		"next step", "next steps", "you may want", "you might want", "consider", "would you like",
-		"want me to", "should i", "shall i", "let me know", "remaining", "to do next",
+		"next step", "next steps", "let me know", "remaining", "to do next",
 		"следующий шаг", "дальше", "осталось",
 	)
+	// Offers: the assistant proposing more work, which is no work left
+	// open until the user takes it up.
+	offers = sync.OnceValue(func() phraseList {
+		return phrases(
+			"would you like", "want me to", "shall i", "should i", "do you want", "if you'd like", "if you want me to",
+			"if you want", "i can also", "i could also", "happy to", "i'd be happy", "let me know if you'd like",
+			"let me know if you want", "хотите", "могу также", "если хотите",
+		)
+	})
 	// "Let me know…" hands the next step to the user; it is not a plan.
 	asksBack = phrases("let me know", "дай знать", "дайте знать")
 	// runNext: a closing line that tells the user to run a command
@@ -305,10 +399,11 @@ var (
 )
 
 // openList: what the state shows is open (the last todo list's
-// unfinished items, open tasks, the newest failure never fixed), the
-// next steps and questions of the final message — never an earlier
-// reply's, which the next turn usually carried out — and the last
-// request when it got no answer.
+// unfinished items no commit or changed file of the segment names, open
+// tasks likewise, the newest failure never fixed), the next steps of the
+// final message — never an earlier reply's, which the next turn usually
+// carried out, never a question to the user, an offer or a completion
+// claim — and the last request when it got no answer.
 func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 	var out []string
 	seen := map[string]bool{}
@@ -334,6 +429,9 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 		ss := sc.of(last.Text)
 		for k, s := range ss {
 			switch {
+			case isQuestion(s.text), offers().in(s.words):
+				// A question to the user or an offer of more work is
+				// never open work: the user's answer decides.
 			case k == len(ss)-1 && runNext().MatchString(s.text):
 				// The closing line tells the user which command to run
 				// next: the work it leads to is still to do.
@@ -341,8 +439,6 @@ func openList(sc sentenceCache, turns []turn, fromState []string) []string {
 			case planning.prefix(s.words) && !asksBack.prefix(s.words), strings.HasSuffix(s.text, ":"):
 			case isDone(s) && !openStrong.in(s.words):
 				// A completion claim is never open work.
-			case isQuestion(s.text):
-				add(s.text)
 			case openStrong.in(s.words), todoMarker().MatchString(s.text), openNext.in(s.words):
 				add(s.text)
 			}

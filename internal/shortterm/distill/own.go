@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -39,8 +40,8 @@ func askedList(sc sentenceCache, turns []turn, final replyRef) []string {
 		if t.ask == nil {
 			// Replies before the segment's first prompt answer a request
 			// an earlier section holds (a flush fell between the two).
-			if ans, ok := t.answer(); ok && ti != final.turn && !t.stumbled() && statesSomething(sc, ans.Text) {
-				all = append(all, asked{request: "(asked before this part)", answer: answerOf(sc, ans.Text)})
+			if ans, ok := t.answer(); ok && ti != final.turn && !t.stumbled() && !t.superseded && statesSomething(sc, ans.Text) {
+				all = append(all, asked{request: timeline.AskedBefore, answer: answerOf(sc, ans.Text)})
 			}
 			continue
 		}
@@ -50,7 +51,7 @@ func askedList(sc sentenceCache, turns []turn, final replyRef) []string {
 		}
 		seen[r] = true
 		a := asked{request: safeBullet(r, askRunes)}
-		if ans, ok := t.answer(); ok && ti != final.turn && !t.stumbled() {
+		if ans, ok := t.answer(); ok && ti != final.turn && !t.stumbled() && !t.superseded {
 			a.answer = answerOf(sc, ans.Text)
 		}
 		all = append(all, a)

@@ -49,20 +49,20 @@ func TestCerebroCommandsAreHousekeeping(t *testing.T) {
 // meant, a rejection's reason, an approved plan with its steps, a plan
 // turned down, a blocking hook's feedback, findings listed as such.
 func TestUserWordsMakeDecisionsAndLessons(t *testing.T) {
-	s := newSession(t).user("Set up the linters").
-		call("AskUserQuestion", map[string]any{"questions": []any{map[string]any{"question": "Which tools should we set up?"}}},
+	s := newSession(t).User("Set up the linters").
+		Call("AskUserQuestion", map[string]any{"questions": []any{map[string]any{"question": "Which tools should we set up?"}}},
 			ok("User has answered your questions: \"Which tools should we set up?\"=\"Credo + Dialyxir\". You can now continue with the user's answers in mind."))
 	// The answer's option descriptions ride on toolUseResult.
-	s.lines[len(s.lines)-1]["toolUseResult"] = map[string]any{
+	s.Last()["toolUseResult"] = map[string]any{
 		"questions": []any{map[string]any{"question": "Which tools should we set up?", "options": []any{
 			map[string]any{"label": "Credo + Dialyxir", "description": "Skip Sobelow"}}}},
 		"answers": map[string]any{"Which tools should we set up?": "Credo + Dialyxir"}}
-	s.bash("mv a-b.py a_b.py", rejected("Keep the file name as it is")).
-		call("ExitPlanMode", map[string]any{"plan": "## Plan: Web worker\n1. move tokenising"}, rejected("")).
-		call("ExitPlanMode", map[string]any{"plan": "# Plan: Add the quality alias\n\n## Install the deps\n## Add `mix quality`\n"}, ok("User has approved your plan. You can now start coding.")).
-		say("Good - I have enough context now. Key findings:\n\n- **No Igniter installers** exist for credo\n- The project already has igniter\n\nI added the deps.")
-	s.raw(map[string]any{"type": "user", "uuid": "hf", "isMeta": true, "timestamp": "2026-11-30T10:00:00Z", "message": map[string]any{"role": "user", "content": "Stop hook feedback:\nsave memories first"}})
-	body := s.say("Saved.").body()
+	s.Bash("mv a-b.py a_b.py", rejected("Keep the file name as it is")).
+		Call("ExitPlanMode", map[string]any{"plan": "## Plan: Web worker\n1. move tokenising"}, rejected("")).
+		Call("ExitPlanMode", map[string]any{"plan": "# Plan: Add the quality alias\n\n## Install the deps\n## Add `mix quality`\n"}, ok("User has approved your plan. You can now start coding.")).
+		Say("Good - I have enough context now. Key findings:\n\n- **No Igniter installers** exist for credo\n- The project already has igniter\n\nI added the deps.")
+	s.Raw(map[string]any{"type": "user", "uuid": "hf", "isMeta": true, "timestamp": "2026-11-30T10:00:00Z", "message": map[string]any{"role": "user", "content": "Stop hook feedback:\nsave memories first"}})
+	body := bodyOf(s.Say("Saved."))
 	wantDecided := []string{
 		"the user turned down `mv a-b.py a_b.py`: “Keep the file name as it is”",
 		"plan turned down: Web worker — move tokenising",
@@ -81,10 +81,9 @@ func TestUserWordsMakeDecisionsAndLessons(t *testing.T) {
 // TestShortReplyToAQuestionIsAChoice: "yes" to the question a turn ended
 // on is the user's decision.
 func TestShortReplyToAQuestionIsAChoice(t *testing.T) {
-	body := newSession(t).
-		user("migrate the config").say("The config is migrated. Shall I remove the old loader too?").
-		user("yes").say("Removed.").
-		body()
+	body := bodyOf(newSession(t).
+		User("migrate the config").Say("The config is migrated. Shall I remove the old loader too?").
+		User("yes").Say("Removed."))
 	if got := sectionOf(body, daily.HeadDecided); !reflect.DeepEqual(got, []string{"Shall I remove the old loader too? — the user: yes"}) {
 		t.Errorf("decided: %q", got)
 	}
@@ -110,12 +109,12 @@ func TestOpenIgnoresTopicWords(t *testing.T) {
 // entry with a count; commands that only look are left out; a commit
 // whose output shows none is no commit.
 func TestCommandsFoldedAndReadOnlyDropped(t *testing.T) {
-	s := newSession(t).user("fix the uploader")
+	s := newSession(t).User("fix the uploader")
 	for _, c := range []string{"uv run pytest -x tests/a.py", "ls -la", "uv run pytest tests/b.py", "git status", "cd /p && uv run pytest",
 		"cat README.md | head", "grep -rn foo .", "memhook flush"} {
-		s.bash(c, ok(""))
+		s.Bash(c, ok(""))
 	}
-	body := s.bash("git commit -m 'fix upload'", failed("Exit code 1\nOn branch main\nnothing to commit, working tree clean")).say("ok").body()
+	body := bodyOf(s.Bash("git commit -m 'fix upload'", failed("Exit code 1\nOn branch main\nnothing to commit, working tree clean")).Say("ok"))
 	want := []string{"ran: `uv run pytest -x tests/a.py` ×3, `git commit -m 'fix upload'`"}
 	if got := sectionOf(body, daily.HeadFiles); !reflect.DeepEqual(got, want) {
 		t.Errorf("files and commands:\n got %q\nwant %q", got, want)

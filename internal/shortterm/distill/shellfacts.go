@@ -1,10 +1,10 @@
 package distill
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 
@@ -143,48 +143,39 @@ func shell(c call, cmd, key string) (shellFact, []attempt) {
 		// attempts: their newest verdict is where they stand.
 		sf.run = &testRun{runner: name, verdict: v, has: has, ok: passed}
 	}
-	if !notable {
-		l := codeSpan(command(cmd))
-		switch {
-		case key != "":
-			a := attempt{key: "cmd " + key + " " + firstArg(cmd, key), label: l, status: transcript.StatusOK, sub: c.sub}
-			if !ok {
-				a = fail(a)
-			}
-			acts = append(acts, a)
-		case refusal(r.Status):
-			// Even a command that only looks matters when it was not
-			// allowed: what the session could not see.
-			acts = append(acts, fail(attempt{key: "cmd " + cmd, label: l}))
+	// The command's other steps, each by its intent: a success is a
+	// success of every step; a failure, of the step it leads to (the
+	// last), unless a commit, a push or a test run in it already says
+	// what failed.
+	var steps []string
+	for _, in := range intent.Steps(cmd) {
+		if !strings.HasPrefix(in, "test ") && !handled(in) {
+			steps = append(steps, in)
 		}
+	}
+	l := codeSpan(command(cmd))
+	switch {
+	case ok:
+		for _, in := range steps {
+			acts = append(acts, attempt{key: in, label: l, status: transcript.StatusOK, sub: c.sub})
+		}
+	case notable, c.sub:
+		// A subagent's failures count when they are writes, commits,
+		// pushes or tests: its other commands are its own trials.
+	case len(steps) > 0:
+		acts = append(acts, fail(attempt{key: steps[len(steps)-1], label: l}))
+	case refusal(r.Status):
+		// Even a command that only looks matters when it was not
+		// allowed: what the session could not see.
+		acts = append(acts, fail(attempt{key: "cmd " + cmd, label: l}))
 	}
 	return sf, acts
 }
 
-// firstArg is the first argument after a command's key ("npm install
-// vite" → "vite"), so that installing two packages are two actions.
-func firstArg(cmd, key string) string {
-	ws := strings.Fields(firstCommand(firstLineOf(cmd)))
-	kw := strings.Fields(key)
-	for j := 0; j+len(kw) <= len(ws); j++ {
-		match := true
-		for k := range kw {
-			if filepath.Base(ws[j+k]) != kw[k] {
-				match = false
-				break
-			}
-		}
-		if match {
-			for _, w := range ws[j+len(kw):] {
-				if !strings.HasPrefix(w, "-") {
-					return w
-				}
-			}
-			return ""
-		}
-	}
-	return ""
-}
+// handled reports the intents a shell call's commit, push and pull
+// request stand for: their attempts are made where git's and gh's
+// output is read.
+func handled(in string) bool { return in == "git commit" || in == "git push" || in == "gh pr create" }
 
 func recordTest(tests map[string]*testRun, order *[]string, runner string, v verdict, has, ok bool) {
 	t, seen := tests[runner]

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 )
 
 // verdict is what a test runner printed at the end of a run.
@@ -213,51 +215,6 @@ func jsVerdict(s string) verdict {
 	return v
 }
 
-// runners name a test run by its command; the first that the command
-// holds wins. A command that holds none is named by its own key.
-var runners = []struct{ marker, name string }{
-	{"pytest", "pytest"}, {"py.test", "pytest"}, {"unittest", "unittest"},
-	{"go test", "go test"}, {"cargo test", "cargo test"}, {"cargo nextest", "cargo nextest"},
-	{"mix test", "mix test"}, {"vitest", "vitest"}, {"jest", "jest"}, {"mocha", "mocha"},
-	{"rspec", "rspec"}, {"npm test", "npm test"}, {"npm run test", "npm test"}, {"yarn test", "yarn test"},
-	{"pnpm test", "pnpm test"}, {"pnpm run test", "pnpm test"}, {"bun test", "bun test"},
-	{"make test", "make test"}, {"make check", "make check"},
-}
-
-// runnerOf names the test runner a command calls, "" when none is known.
-func runnerOf(cmd string) string {
-	line := strings.ToLower(mainLine(cmd))
-	for _, r := range runners {
-		if containsWord(line, r.marker) {
-			return r.name
-		}
-	}
-	return ""
-}
-
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
-}
-
-// containsWord: marker occurs in s bounded by non-word characters.
-func containsWord(s, marker string) bool {
-	for i := 0; ; {
-		j := strings.Index(s[i:], marker)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before := j == 0 || !isWordByte(s[j-1])
-		end := j + len(marker)
-		after := end == len(s) || !isWordByte(s[end])
-		if before && after {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
+// runnerOf names the test runner a command calls, "" when none is known
+// (intent.Runner).
+func runnerOf(cmd string) string { return intent.Runner(cmd) }

@@ -16,14 +16,16 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
 }
 
-// shorten cuts s to at most n runes at a word boundary, marking the cut.
+// shorten cuts s to at most n runes at a word boundary, marking the cut:
+// at the last space before n, however far back; in text without spaces
+// (Chinese, a long token) at n.
 func shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	cut := n - 1
-	for i := cut; i > n/2; i-- {
+	for i := cut; i > 0; i-- {
 		if unicode.IsSpace(r[i]) {
 			cut = i
 			break
@@ -49,23 +51,84 @@ var (
 )
 
 // emphasisMarks drops Markdown emphasis from text outside code spans:
-// **strong**, __strong__ and *em* (an _em_ is left alone: snake_case
-// names look the same).
+// **strong**, __strong__ and *em*, each only where its marks stand at a
+// word's edge (after a space or punctuation, before one), as Markdown
+// reads them. Marks inside a word are the word's own:
+// mcp__plugin_cerebro_memory__memory_search and a*b stay whole.
 type emphasisMarks struct{}
 
-var singleStar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*([^*\s](?:[^*]*[^*\s])?)\*`) })
+// emphasisSpan matches one emphasised span with what stands on either
+// side of it ("" at the text's edges); a dot or a slash after the closing
+// marks ends the span only at the end of a sentence (__init__.py is a
+// name).
+var emphasisSpan = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^\p{L}\p{N}_*])(\*\*|__|\*)([^\s*_](?:[^*]*?[^\s*_])?)(\*\*|__|\*)($|[^\p{L}\p{N}_*./]|[./](?:\s|$))`)
+})
 
 func (emphasisMarks) Replace(s string) string {
 	if !strings.ContainsAny(s, "*_") {
 		return s
 	}
+	// Strong emphasis around a code span ("**Zero `# pragma` exclusions**")
+	// spans the split below: its marks go first, over the whole text.
+	if strings.Contains(s, "**") && strings.Contains(s, "`") {
+		s = strongAround().ReplaceAllString(s, "$1$2$3")
+	}
 	parts := strings.Split(s, "`")
 	for i := 0; i < len(parts); i += 2 {
-		p := strings.NewReplacer("**", "", "__", "").Replace(parts[i])
-		parts[i] = singleStar().ReplaceAllString(p, "$1")
+		parts[i] = stripEmphasis(parts[i])
 	}
 	return strings.Join(parts, "`")
 }
+
+// strongAround matches **…** whose content holds a code span, its marks
+// at word edges.
+var strongAround = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(^|[\\s(\\[])\\*\\*([^*\\s][^*]*`[^*]*[^*\\s])\\*\\*($|[\\s,.;:!?)\\]])")
+})
+
+// stripEmphasis drops the marks of each emphasised span whose opening
+// and closing marks are the same.
+func stripEmphasis(p string) string {
+	for range 8 { // spans next to each other share the character between them
+		changed := false
+		p = emphasisSpan().ReplaceAllStringFunc(p, func(m string) string {
+			g := emphasisSpan().FindStringSubmatch(m)
+			if g[2] != g[4] {
+				return m
+			}
+			changed = true
+			return g[1] + g[3] + g[5]
+		})
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
+// codeSpanMarks puts in a code span each word outside one that holds
+// Markdown's emphasis marks as part of it (mcp__plugin_x__y, __init__.py,
+// a*b): shown as Markdown, the daily file keeps such names whole.
+func codeSpanMarks(s string) string {
+	if !strings.Contains(s, "__") && !strings.Contains(s, "*") {
+		return s
+	}
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		return s // an open code span: leave the text as it is
+	}
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = markedWord().ReplaceAllString(parts[i], "`$0`")
+	}
+	return strings.Join(parts, "`")
+}
+
+// markedWord is a word that holds "__", or a "*" between two letters or
+// digits, without the punctuation around it.
+var markedWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[\p{L}\p{N}_./:*-]*(?:__|[\p{L}\p{N}]\*+[\p{L}\p{N}])[\p{L}\p{N}_./:*-]*[\p{L}\p{N}_*/]`)
+})
 
 // sentences splits prose into sentences: code blocks are dropped, each
 // line (list item, heading) stands alone, and lines split at sentence ends.
@@ -131,7 +194,7 @@ func codeSpan(s string) string {
 // safeBullet keeps a bullet from breaking the daily file's structure: one
 // line, no heading, no HTML comment that could pass for a segment marker.
 func safeBullet(s string, n int) string {
-	s = oneLine(s)
+	s = codeSpanMarks(oneLine(s))
 	s = strings.ReplaceAll(s, "<!--", "< !--")
 	s = strings.TrimLeft(s, "#")
 	return shorten(strings.TrimSpace(s), n)

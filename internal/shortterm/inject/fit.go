@@ -81,6 +81,9 @@ type plan struct {
 	weekHead int // the roll-up's heading (-1: none)
 	week     *weekInfo
 	lines    []int // every line, newest first, for the details' shares
+	// closed reports an open item or a failure of a section that a later
+	// section closed.
+	closed func(key, item string) bool
 }
 
 func (p *plan) init() { p.weekHead = -1 }
@@ -202,11 +205,18 @@ func (p *plan) addLine(out int, rel string, ses timeline.Session, secs []timelin
 	return l
 }
 
+// renderDetail renders a line's detail under it: a label and its item on
+// one line, or a label and its items each on a line of their own.
 func renderDetail(d []string) string {
-	if len(d) == 0 {
-		return ""
+	var b strings.Builder
+	for _, l := range d {
+		if it, ok := strings.CutPrefix(l, timeline.DetailItem); ok {
+			b.WriteString("    - " + it + "\n")
+			continue
+		}
+		b.WriteString("  - " + l + "\n")
 	}
-	return "  - " + strings.Join(d, "\n  - ") + "\n"
+	return b.String()
 }
 
 // anyWhole reports whether a section of line l is given whole.
@@ -233,7 +243,11 @@ func (p *plan) rest(l int) (timeline.Session, bool) {
 	if len(ses) != 1 {
 		return timeline.Session{}, false
 	}
+	if p.closed != nil {
+		ses[0].DropClosed(p.closed)
+	}
 	ses[0].RequestsFirst = len(p.pieces[l].fulls) == 0
+	ses[0].OlderOnly = len(rest) < len(p.pieces[l].secs)
 	return ses[0], true
 }
 
@@ -363,7 +377,9 @@ func (p *plan) omitted(brief bool) string {
 		case whatWeekOpen, whatWeekDecision, whatWeekSession:
 			// Counted one by one only beside the roll-up's heading;
 			// without it the whole roll-up is named.
-			if p.weekHead >= 0 && p.pieces[p.weekHead].taken {
+			if x.name != "" && p.weekHead >= 0 && p.pieces[p.weekHead].taken {
+				add(x.file, x.name)
+			} else if p.weekHead >= 0 && p.pieces[p.weekHead].taken {
 				add(x.file, map[what]string{whatWeekOpen: "open item of the roll-up", whatWeekDecision: "decision of the roll-up",
 					whatWeekSession: "session of the roll-up"}[x.what])
 			}

@@ -64,7 +64,7 @@ func TestInjectGolden(t *testing.T) {
 			t.Errorf("closed item %q injected", gone)
 		}
 	}
-	for _, open := range []string{"open: add a --dry-run flag", "- ask about the date format (2026-11-21)", "flaky test in the CI run"} {
+	for _, open := range []string{"open: add a --dry-run flag", "Open for more than a week and not closed since: 1 item (raised 2026-11-21)", "flaky test in the CI run"} {
 		if !strings.Contains(got, open) {
 			t.Errorf("open item %q missing", open)
 		}
@@ -109,7 +109,7 @@ func TestInjectHugeSingleSectionIsALine(t *testing.T) {
 	l := project.Layout{Root: t.TempDir()}
 	addSection(t, l, now.Add(-time.Hour), "big", "### Asked\n- ship it\n### Done\n"+strings.Repeat("- ünïcode line\n", 2000))
 	got, _ := Build(Options{Layout: l, Now: now, MaxChars: 2000})
-	if utf8.RuneCountInString(got) > 2000 || !utf8.ValidString(got) || !strings.Contains(got, "- 09:00 · ship it · no recorded outcome\n  - done: ünïcode line") ||
+	if utf8.RuneCountInString(got) > 2000 || !utf8.ValidString(got) || !strings.Contains(got, "- 09:00 · ship it · no recorded outcome\n  - done:\n    - ünïcode line\n    - ünïcode line\n") ||
 		!strings.Contains(got, "2026-11-30.md: 1 section shown only in its session's line") {
 		t.Fatalf("(%d chars)\n%s", utf8.RuneCountInString(got), got)
 	}

@@ -23,8 +23,8 @@ type weekInfo struct {
 	older          []string // older weeks, newest first
 	openKey        string   // the tracker's name for its open items
 	// Its open items, decisions and sessions, as pieces.
-	openLabel, decLabel, sesLabel int
-	open, decisions, sessions     []int
+	decLabel, sesLabel        int
+	open, decisions, sessions []int
 }
 
 // weekNames bounds the older weeks named.
@@ -89,7 +89,7 @@ func (w *weekInfo) carryOpen(tr *timeline.Tracker, windowStart string) {
 // older weeks by name), the open items no section of the window closed,
 // its decisions, and the sessions of its days before the window.
 func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.Tracker) {
-	out := p.addBlock(block{kind: "weekly-rollup", source: w.path, label: fmt.Sprintf(" period=%q", w.r.Period)}, "")
+	out := p.addBlock(block{kind: "weekly-rollup", source: w.rel, label: fmt.Sprintf(" period=%q", w.r.Period)}, "")
 	head := "Week " + w.r.Period + "."
 	if w.r.From != "" && w.r.To != "" {
 		head = fmt.Sprintf("Week %s (%s – %s), days with sessions: %d.", w.r.Period, w.r.From, w.r.To, w.r.Days)
@@ -113,6 +113,9 @@ func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.
 		}
 		return p.addPiece(piece{out: out, text: t + "\n", needs: []int{lab}, file: w.rel, what: wh})
 	}
+	// The roll-up's open items are of the weeks before the window: open
+	// and untouched for more than a week, they are counted, not listed
+	// (the roll-up lists them).
 	var open []timeline.Item
 	for _, it := range tr.Open() {
 		if it.Key == w.openKey {
@@ -120,10 +123,21 @@ func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.
 		}
 	}
 	if len(open) > 0 {
-		w.openLabel = label("Open at the week's end, and not closed since:")
+		oldest, newest := open[0].Since, open[0].Date
 		for _, it := range open {
-			w.open = append(w.open, item(w.openLabel, it.Text, it.Date, whatWeekOpen))
+			oldest, newest = min(oldest, it.Since), max(newest, it.Date)
 		}
+		days := ""
+		switch {
+		case oldest == "" || newest == "":
+		case oldest == newest:
+			days = " (raised " + oldest + ")"
+		default:
+			days = " (raised " + oldest + " – " + newest + ")"
+		}
+		text := fmt.Sprintf("Open for more than a week and not closed since: %s%s, listed in the roll-up.", plural(len(open), "item"), days)
+		w.open = append(w.open, p.addPiece(piece{out: out, text: text + "\n", needs: []int{p.weekHead}, file: w.rel, what: whatWeekOpen,
+			name: plural(len(open), "open item") + " of the roll-up", keys: openRefs(open)}))
 	}
 	if len(w.r.Decisions) > 0 {
 		w.decLabel = label("Decided:")
@@ -173,4 +187,14 @@ func rel(l project.Layout, path string) string {
 		return path
 	}
 	return filepath.ToSlash(r)
+}
+
+// openRefs are the items' keys for [Given]: handed as counted, they are
+// not counted again.
+func openRefs(items []timeline.Item) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Ref()
+	}
+	return out
 }

@@ -17,7 +17,8 @@ func TestDetailNamesTheCommitsTheLineCounts(t *testing.T) {
 		t.Fatalf("line %q", line)
 	}
 	got := strings.Join(ses.Detail(700), "\n")
-	want := "done: committed a000004 reject a duplicated column; committed a000005 read a byte order mark; ran subagent “review” (general-purpose)"
+	// Each item on a line of its own, never joined.
+	want := "done:\n\tcommitted a000004 reject a duplicated column\n\tcommitted a000005 read a byte order mark\n\tran subagent “review” (general-purpose)"
 	if !strings.Contains(got, want) {
 		t.Fatalf("detail\n%s\nwant %q", got, want)
 	}

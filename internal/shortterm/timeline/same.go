@@ -21,7 +21,9 @@ import (
 //   - the same todo: their content words (stems, stop words and paths
 //     out) are nearly the same set (Jaccard ≥ 0.75), or every word of the
 //     open item, at least two, is in the other ("add parser tests" is
-//     closed by "todo done: add tests for the parser").
+//     closed by "todo done: add tests for the parser"); a commit closes
+//     it when its subject holds two thirds of the item's words, at least
+//     two ("Solve Q4 recursive CTE" by "Q4: recursive CTE solution").
 //
 // An open item is closed by a later section's Done item that is the same
 // work (a check only by a passing run); raised again in a later Open it is
@@ -181,5 +183,23 @@ func (a ident) closedBy(done string, d ident) bool {
 	if a.sharesFile(d) && a.sharedWords(d) > 0 {
 		return true
 	}
+	if _, ok := ParseCommit(done); ok && a.check == "" && a.named(d) {
+		return true
+	}
 	return a.sameWords(d) || a.contained(d)
+}
+
+// named: a commit names the open work a when its subject holds two
+// thirds of a's content words, at least two ("Solve Q4 recursive CTE"
+// is named by "Q4: recursive CTE solution").
+func (a ident) named(commit ident) bool {
+	shared := a.sharedWords(commit)
+	return shared >= minContained && 3*shared >= 2*len(a.words)
+}
+
+// Closes reports whether done (a Done item, a commit's line) closes the
+// open item open by these rules: the same check passed, the same file
+// with a content word in common, or the same todo.
+func Closes(open, done string) bool {
+	return identify(open).closedBy(done, identify(done))
 }

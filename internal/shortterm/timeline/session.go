@@ -80,8 +80,8 @@ func Title(e daily.Entry) string {
 	return Clip(t, titleRunes)
 }
 
-// Clip collapses whitespace and keeps at most n runes, cut at a word when
-// one ends in the second half, marked "…".
+// Clip collapses whitespace and keeps at most n runes, cut at the last
+// word that fits (in text without spaces, at n), marked "…".
 func Clip(s string, n int) string {
 	// Only the head can be kept: a long item is not split whole.
 	if limit := 8*n + 64; len(s) > limit {
@@ -93,7 +93,7 @@ func Clip(s string, n int) string {
 	}
 	r := []rune(s)[:n-1]
 	out := string(r)
-	if i := strings.LastIndexByte(out, ' '); i > len(out)/2 {
+	if i := strings.LastIndexByte(out, ' '); i > 0 && []rune(s)[n-1] != ' ' {
 		out = out[:i]
 	}
 	return strings.TrimRight(out, " ,;:.") + "…"
@@ -114,14 +114,35 @@ type Session struct {
 	// the replies' openings: for a line that stands alone for its
 	// session (a timeline's), where a few items say what else was asked.
 	RequestsFirst bool
-	entries       []daily.Entry
+	// OlderOnly: the session's newer sections are shown whole, these
+	// are its older ones, rolled up; their final message was where the
+	// work stood then, not now, and is left out.
+	OlderOnly   bool
+	entries     []daily.Entry
+	notDoneKeys []string                    // the section of each NotDone item
+	hide        func(key, item string) bool // items a later section made untrue
+}
+
+// DropClosed leaves out of the session's line and detail the failures
+// and items that closed reports a later section closed.
+func (x *Session) DropClosed(closed func(key, item string) bool) {
+	var nd []string
+	var keys []string
+	for i, it := range x.NotDone {
+		if !closed(x.notDoneKeys[i], it) {
+			nd, keys = append(nd, it), append(keys, x.notDoneKeys[i])
+		}
+	}
+	x.NotDone, x.notDoneKeys, x.hide = nd, keys, closed
 }
 
 // Detail is what a reader with room to spare adds under the line, within
-// max runes: the session's other requests, what it did, did not do,
-// decided and learned, its files and its final message, each labelled and
-// clipped. Items are taken round by round (the first of each subsection,
-// then the second...), so that a bounded detail holds a bit of each.
+// max runes as it renders: the session's other requests, what it did, did
+// not do, decided and learned, its files and its final message, each
+// labelled and clipped, each item on a line of its own (a label's several
+// items follow it, marked [DetailItem]). Items are taken round by round
+// (the first of each subsection, then the second...), so that a bounded
+// detail holds a bit of each.
 func (x Session) Detail(max int) []string {
 	type list struct {
 		label string
@@ -133,14 +154,25 @@ func (x Session) Detail(max int) []string {
 		if d.head == daily.HeadFinal {
 			// The final message is one item: its beginning and its end,
 			// where the next steps are said; the newest section's.
-			if f := finalMessage(x.entries); f != "" {
-				lists = append(lists, list{d.label, []string{f}})
+			if f := x.finalMessage(); f != "" && !x.OlderOnly {
+				items := []string{f}
+				// The older sections' final messages, newest first: what
+				// each part of a long session concluded.
+				for i := len(x.entries) - 2; i >= 0; i-- {
+					if g := x.finalOf(i); g != "" {
+						items = append(items, Clip(g, detailRunes))
+					}
+				}
+				lists = append(lists, list{d.label, items})
 			}
 			continue
 		}
 		commits := 0
-		for _, e := range x.entries {
+		for ei, e := range x.entries {
 			for _, it := range e.Items(d.head) {
+				if x.hide != nil && d.head == daily.HeadNotDone && x.hide(x.Keys[ei], it) {
+					continue
+				}
 				if _, ok := ParseCommit(it); ok {
 					// The line names the first commits and counts the
 					// rest: those are said here, first.
@@ -165,6 +197,9 @@ func (x Session) Detail(max int) []string {
 			if len(items) > 0 && strings.HasPrefix(items[0], strings.TrimSuffix(Title(x.entries[0]), "…")) {
 				items = items[1:]
 			}
+			// "(asked before this part)" stands in for a request an
+			// earlier section holds: its answer says what it is.
+			items = slices.DeleteFunc(items, func(it string) bool { return it == AskedBefore })
 			if x.RequestsFirst {
 				// The requests before the replies' openings under
 				// them: a short detail says what else was asked.
@@ -182,9 +217,9 @@ func (x Session) Detail(max int) []string {
 			lists = append(lists, list{d.label, items})
 		}
 	}
-	// Chosen round by round, shown subsection by subsection, a
-	// subsection's items on one line. An item that does not fit ends its
-	// subsection, not the detail: a shorter item of another may.
+	// Chosen round by round, shown subsection by subsection, each item on
+	// a line of its own. An item that does not fit ends its subsection,
+	// not the detail: a shorter item of another may.
 	take := make([]int, len(lists))
 	full := make([]bool, len(lists))
 	n := 0
@@ -194,9 +229,12 @@ func (x Session) Detail(max int) []string {
 			if round >= len(l.items) || full[i] {
 				continue
 			}
-			c := utf8.RuneCountInString(l.items[round]) + 2
-			if round == 0 {
-				c += utf8.RuneCountInString(l.label) + 7
+			c := utf8.RuneCountInString(l.items[round]) + 7
+			switch round {
+			case 0:
+				c += utf8.RuneCountInString(l.label) // "  - label: item"
+			case 1:
+				c += 6 // the first item moves under its label
 			}
 			if n+c > max {
 				full[i] = true
@@ -212,12 +250,27 @@ func (x Session) Detail(max int) []string {
 	}
 	var out []string
 	for i, l := range lists {
-		if take[i] > 0 {
-			out = append(out, l.label+": "+strings.Join(l.items[:take[i]], "; "))
+		switch take[i] {
+		case 0:
+		case 1:
+			out = append(out, l.label+": "+l.items[0])
+		default:
+			out = append(out, l.label+":")
+			for _, it := range l.items[:take[i]] {
+				out = append(out, DetailItem+it)
+			}
 		}
 	}
 	return out
 }
+
+// DetailItem marks a line of [Session.Detail] that is an item under the
+// label before it.
+const DetailItem = "\t"
+
+// AskedBefore is the Asked item the distiller writes for replies that
+// answer a request an earlier section holds.
+const AskedBefore = "(asked before this part)"
 
 // detailRunes bounds an item of a session's detail; the final message
 // gets twice as much, half from its end.
@@ -261,11 +314,30 @@ func ShortPaths(item string) string {
 	return b.String()
 }
 
+// finalOf is section i's final message in one line, without what a later
+// section closed.
+func (x Session) finalOf(i int) string {
+	var items []string
+	for _, it := range x.entries[i].Items(daily.HeadFinal) {
+		if x.hide == nil || !x.hide(x.Keys[i], it) {
+			items = append(items, it)
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(items, " ")), " ")
+}
+
 // finalMessage is the newest section's final message in one line, its
-// head and its tail when it is long.
-func finalMessage(es []daily.Entry) string {
+// head and its tail when it is long; a line a later section made untrue
+// (an open item closed since) left out.
+func (x Session) finalMessage() string {
+	es := x.entries
 	for i := len(es) - 1; i >= 0; i-- {
-		items := es[i].Items(daily.HeadFinal)
+		var items []string
+		for _, it := range es[i].Items(daily.HeadFinal) {
+			if x.hide == nil || !x.hide(x.Keys[i], it) {
+				items = append(items, it)
+			}
+		}
 		if len(items) == 0 {
 			continue
 		}
@@ -325,7 +397,9 @@ func Sessions(secs []Section) []Session {
 				}
 			}
 		}
-		x.NotDone = append(x.NotDone, s.Entry.Items(daily.HeadNotDone)...)
+		for _, it := range s.Entry.Items(daily.HeadNotDone) {
+			x.NotDone, x.notDoneKeys = append(x.NotDone, it), append(x.notDoneKeys, s.Key)
+		}
 		x.entries = append(x.entries, s.Entry)
 	}
 	return out

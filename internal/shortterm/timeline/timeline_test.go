@@ -226,7 +226,7 @@ func TestDetail(t *testing.T) {
 	ses := Sessions([]Section{{Date: "2026-11-24", Key: "s#1", Entry: e}})[0]
 	d := ses.Detail(700)
 	joined := strings.Join(d, "\n")
-	for _, want := range []string{"asked: and document it", "done: wrote `…/docs/flush.md`", "decided: temp+rename; no fsync of the dir", "learned: a lesson", "final message: Done. word", "to pick spotter-0p7.1."} {
+	for _, want := range []string{"asked: and document it", "done: wrote `…/docs/flush.md`", "decided:\n\ttemp+rename\n\tno fsync of the dir", "learned:\n\ta lesson", "final message: Done. word", "to pick spotter-0p7.1."} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("missing %q in\n%s", want, joined)
 		}

@@ -107,7 +107,9 @@ var (
 // parseResult reads one tool_result block; tur is the line's
 // toolUseResult (absent in some subagent files).
 func parseResult(block, tur gjson.Result) Result {
-	text := resultText(block.Get("content"))
+	// Colours and cursor moves are for a terminal: a verdict printed in
+	// colour ("Tests  15 passed") is read as a person sees it.
+	text := stripANSI(resultText(block.Get("content")))
 	isErr := block.Get("is_error").Bool()
 	r := Result{Status: StatusOK}
 	if m := exitCode().FindStringSubmatch(text); m != nil {
@@ -216,4 +218,49 @@ func runeStart(s string, i int) int {
 		i--
 	}
 	return i
+}
+
+// stripANSI removes terminal escape sequences from s: CSI sequences
+// (colours, cursor moves: ESC [ … final byte), OSC sequences (titles,
+// links: ESC ] … BEL, or ESC and a backslash), character set
+// designations (ESC ( B) and the other two-byte escapes. Text without
+// ESC is returned as is.
+func stripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != 0x1b {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			break
+		}
+		switch s[i+1] {
+		case '[':
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']':
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		case '(', ')', '*', '+', '-', '.', '/':
+			i += 2 // a character set designation: ESC ( B
+		default:
+			i++
+		}
+	}
+	return b.String()
 }
