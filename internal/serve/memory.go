@@ -131,24 +131,73 @@ type fileView struct {
 	Other     string // the address of the other view
 }
 
-// metaField is one frontmatter field as text.
-type metaField struct{ Key, Value string }
+// metaField is one frontmatter field as text; Empty is a field with no
+// value (an empty list, nothing after the colon), which the page names.
+type metaField struct {
+	Key, Value string
+	Empty      bool
+}
 
 func metaFields(m map[string]any) []metaField {
 	var out []metaField
 	for k, v := range m {
-		val := fmt.Sprint(v)
-		if list, ok := v.([]any); ok {
-			var parts []string
-			for _, x := range list {
-				parts = append(parts, fmt.Sprint(x))
-			}
-			val = strings.Join(parts, "; ")
-		}
-		out = append(out, metaField{k, val})
+		val := metaValue(v)
+		out = append(out, metaField{Key: k, Value: val, Empty: val == ""})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// metaValue is a frontmatter value as it was written: a YAML date as the
+// date (2026-12-04, not Go's 2026-12-04 00:00:00 +0000 UTC), a datetime
+// to the minute (the second when it has one) with its zone, a list joined.
+func metaValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case time.Time:
+		return readableTime(x)
+	case []any:
+		var parts []string
+		for _, e := range x {
+			if s := metaValue(e); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; ")
+	case map[string]any:
+		if len(x) == 0 {
+			return ""
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+": "+metaValue(x[k]))
+		}
+		return strings.Join(parts, "; ")
+	}
+	return fmt.Sprint(v)
+}
+
+// readableTime is a YAML timestamp as a person wrote it: a bare date (YAML
+// reads it as midnight UTC) stays a date.
+func readableTime(t time.Time) string {
+	h, m, sec := t.Clock()
+	if h == 0 && m == 0 && sec == 0 && t.Nanosecond() == 0 && t.Location() == time.UTC {
+		return t.Format(time.DateOnly)
+	}
+	layout := "2006-01-02 15:04"
+	if sec != 0 {
+		layout += ":05"
+	}
+	if _, off := t.Zone(); off == 0 {
+		return t.Format(layout) + " UTC"
+	}
+	return t.Format(layout + " -07:00")
 }
 
 type fileLine struct {
