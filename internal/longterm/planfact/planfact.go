@@ -226,9 +226,9 @@ updated: %s
 
 # План-факт: %s
 
-The frontmatter above is read by the org rollup: keep every field, and keep
-plan_status one of on_track | at_risk | blocked | done and status one of
-active | paused | completed. Check with `+"`memhook planfact check`"+`.
+This page's properties (its frontmatter) are read by the org rollup: keep
+every field, and keep plan_status one of on_track | at_risk | blocked | done
+and status one of active | paused | completed. Check with `+"`memhook planfact check`"+`.
 
 | stage | planned start | planned end | actual start | actual end | result |
 | --- | --- | --- | --- | --- | --- |
