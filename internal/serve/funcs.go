@@ -44,6 +44,14 @@ var funcs = template.FuncMap{
 		return s
 	},
 	"fates": fateRows,
-	"add":   func(a, b int) int { return a + b },
-	"arms":  func(act, cand *runrec.Run) []*runrec.Run { return []*runrec.Run{act, cand} },
+	// clip shortens a label drawn in SVG, where text never wraps: the
+	// whole of it goes in the element's title.
+	"clip": func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:n-1]) + "…"
+		}
+		return s
+	},
+	"add":  func(a, b int) int { return a + b },
+	"arms": func(act, cand *runrec.Run) []*runrec.Run { return []*runrec.Run{act, cand} },
 }

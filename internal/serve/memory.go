@@ -443,26 +443,43 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request, q *req) {
 
 type searchView struct {
 	Query   string
-	Scope   string // project or projects
+	Scope   string // one of search's scopes; search.DefaultScope when the address names none
+	Scopes  []scopeChoice
 	Results []searchResult
 	Notes   []string
 	Mode    string
 }
 
+// scopeChoice is one scope of the selector, in search's words.
+type scopeChoice struct {
+	Value, Label string
+}
+
+// searchScopes are the selector's scopes, the default first: the same as
+// `memhook search --scope`.
+var searchScopes = []scopeChoice{
+	{string(search.ScopeAll), "this project and the org desk"},
+	{string(search.ScopeProject), "this project"},
+	{string(search.ScopeOrg), "the org desk"},
+	{string(search.ScopeProjects), "every registered project"},
+	{string(search.ScopeEverything), "every registered project and the org desk"},
+}
+
 type searchResult struct {
-	Citation, Snippet, Href string
-	Score                   float64
-	Project                 string // another project's registry id; its files are not served here
+	Citation, Href string
+	Snippet        string // the passage as text: no Markdown syntax, no HTML comment
+	Score          float64
+	Project        string // another project's registry id; its files are not served here
+	Desk           bool   // the org desk's; its files are not served here either
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
-	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope")}
-	switch v.Scope {
-	case "":
-		v.Scope = string(search.ScopeProject)
-	case string(search.ScopeProject), string(search.ScopeProjects):
-	default:
-		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: want project or projects"), v.Scope))
+	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope"), Scopes: searchScopes}
+	if v.Scope == "" {
+		v.Scope = string(search.DefaultScope)
+	}
+	if _, err := search.ParseScope(v.Scope); err != nil {
+		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: want all, project, org, projects or everything"), v.Scope))
 		return
 	}
 	if v.Query != "" {
@@ -481,14 +498,29 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
 		}
 		v.Notes, v.Mode = resp.Notes, resp.Mode
 		for _, res := range resp.Results {
-			sr := searchResult{Citation: res.Citation, Snippet: res.Snippet, Score: res.Score}
-			if resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self {
+			sr := searchResult{Citation: res.Citation, Snippet: snippetText(res.Snippet), Score: res.Score}
+			switch {
+			case resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self:
 				sr.Project = res.Project
-			} else if _, err := resolve(q.p.Root, res.Path); err == nil {
-				sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
+			case s.opts.Desk != "" && within(s.opts.Desk, res.Path):
+				sr.Desk = true
+			default:
+				if _, err := resolve(q.p.Root, res.Path); err == nil {
+					sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
+				}
 			}
 			v.Results = append(v.Results, sr)
 		}
 	}
 	s.render(w, r, q, "search", "search", q.lang.T("Search memory"), http.StatusOK, page{Data: v})
+}
+
+// within says whether path (absolute, as search gives a path outside the
+// project) lies under dir.
+func within(dir, path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
