@@ -218,7 +218,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request, q *req) {
 	rel := qs.Get("path")
 	data, err := readMemory(q.p.Root, rel)
 	if err != nil {
-		s.fail(w, r, q, http.StatusNotFound, fmt.Errorf("%s: %w", rel, err))
+		s.fail(w, r, q, http.StatusNotFound, memoryError(q.lang, rel, err))
 		return
 	}
 	v := fileView{Path: rel, Markdown: strings.EqualFold(path.Ext(rel), ".md")}

@@ -425,7 +425,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, q *req, name, na
 	io.WriteString(w, b.String())
 }
 
-// fail shows an error page with the status.
+// fail shows an error page with the status, the error in the page's
+// language as far as the translation knows its parts.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, q *req, status int, err error) {
-	s.render(w, r, q, "message", "", q.lang.T(http.StatusText(status)), status, page{Error: err.Error()})
+	s.render(w, r, q, "message", "", q.lang.T(http.StatusText(status)), status, page{Error: q.lang.Note(err.Error())})
 }
