@@ -43,7 +43,13 @@ func shown(t *testing.T, ctx context.Context) []string {
 // format's fixed words among them) inside one.
 type englishIn struct {
 	whole map[string]bool
-	parts []*regexp.Regexp
+	parts []phrasePart
+}
+
+// phrasePart is a phrase of several words and how it is found in a text.
+type phrasePart struct {
+	piece string
+	re    *regexp.Regexp
 }
 
 func newEnglishIn(catalog map[string]string) *englishIn {
@@ -61,7 +67,7 @@ func newEnglishIn(catalog map[string]string) *englishIn {
 				continue
 			}
 			seen[piece] = true
-			e.parts = append(e.parts, regexp.MustCompile(`(^|[^\pL])`+regexp.QuoteMeta(piece)+`($|[^\pL])`))
+			e.parts = append(e.parts, phrasePart{piece, regexp.MustCompile(`(^|[^\pL])` + regexp.QuoteMeta(piece) + `($|[^\pL])`)})
 		}
 	}
 	return e
@@ -74,9 +80,9 @@ func (e *englishIn) find(ss []string) []string {
 			out = append(out, s)
 			continue
 		}
-		for _, re := range e.parts {
-			if re.MatchString(s) {
-				out = append(out, s+"  ⟵ "+strings.Trim(re.String(), `($|[^\pL])^`))
+		for _, p := range e.parts {
+			if p.re.MatchString(s) {
+				out = append(out, s+"  ⟵ "+p.piece)
 				break
 			}
 		}
