@@ -20,15 +20,13 @@ import (
 // Inline elements have no box of their own and are left to their block.
 func spills(t *testing.T, ctx context.Context) []string {
 	t.Helper()
-	var out []string
-	run(t, ctx, chromedp.Evaluate(`(() => { const bad = [];
+	return strs(t, ctx, `(() => { const bad = [];
 		if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push("the page: " + document.documentElement.scrollWidth + " px wide");
 		document.querySelectorAll("body *").forEach(e => {
 			if (e.closest("svg") || e.matches("input, textarea, select") || getComputedStyle(e).display === "inline" || e.clientWidth === 0) return;
 			if (e.scrollWidth > e.clientWidth + 1) bad.push((e.id ? "#" + e.id : e.tagName.toLowerCase() + (e.className ? "." + e.className : "")) + ": " + e.scrollWidth + " > " + e.clientWidth);
 		});
-		return bad; })()`, &out))
-	return out
+		return bad; })()`)
 }
 
 // TestBrowserCosmetics: what the pages print reads as written.

@@ -20,8 +20,7 @@ import (
 // attributes a person reads or the page's script prints.
 func shown(t *testing.T, ctx context.Context) []string {
 	t.Helper()
-	var out []string
-	run(t, ctx, chromedp.Evaluate(`(() => { const out = [];
+	return strs(t, ctx, `(() => { const out = [];
 		const skip = e => e.closest('[translate="no"], code, script, style, head');
 		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 		for (let n = w.nextNode(); n; n = w.nextNode()) {
@@ -34,8 +33,7 @@ func shown(t *testing.T, ctx context.Context) []string {
 				const v = e.getAttribute(a); if (v) out.push(v.trim());
 			}
 		}
-		return out; })()`, &out))
-	return out
+		return out; })()`)
 }
 
 // englishIn names the catalog's English phrases among the strings a page

@@ -266,11 +266,17 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 // it scrolls in) or a text wider than the box, which cuts a column.
 func overflows(t *testing.T, ctx context.Context, sel string) []string {
 	t.Helper()
-	var out []string
-	run(t, ctx, chromedp.Evaluate(`(() => { const box = document.querySelector(`+strconvQuote(sel)+`).getBoundingClientRect(); const bad = [];
+	return strs(t, ctx, `(() => { const box = document.querySelector(`+strconvQuote(sel)+`).getBoundingClientRect(); const bad = [];
 		document.querySelectorAll(`+strconvQuote(sel+" table, "+sel+" dd, "+sel+" p")+`).forEach(e => { const c = e.closest(".scroll") || e;
 			if (c.getBoundingClientRect().right > box.right + 1) bad.push(e.id || e.tagName + "." + e.className); });
-		return bad; })()`, &out))
+		return bad; })()`)
+}
+
+// strs is the list of strings js returns in the page.
+func strs(t *testing.T, ctx context.Context, js string) []string {
+	t.Helper()
+	var out []string
+	run(t, ctx, chromedp.Evaluate(js, &out))
 	return out
 }
 
