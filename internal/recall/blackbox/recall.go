@@ -56,7 +56,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 			continue
 		}
 		if d := checked; d != nil && level == LevelResearch {
-			rep.Status, rep.Denied = "skipped", 1
+			rep.Status, rep.Denied = StatusSkipped, 1
 			rep.Note = fmt.Sprintf("this question was researched, and its conclusion %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
 			ans.Report = append(ans.Report, rep)
 			continue
