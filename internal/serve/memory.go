@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/http"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,16 +168,8 @@ func metaValue(v any) string {
 		}
 		return strings.Join(parts, "; ")
 	case map[string]any:
-		if len(x) == 0 {
-			return ""
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var parts []string
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			parts = append(parts, k+": "+metaValue(x[k]))
 		}
 		return strings.Join(parts, "; ")
