@@ -26,7 +26,7 @@ func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.TrimSpace(strings.Join(args, " "))
 			if opts.Question == "" {
-				return usagef("e.g. `memhook org query как мы проводим ретро`", "org query: no question")
+				return usagef(orgQueryExample(f.Getenv), "org query: no question")
 			}
 			return orgQueryRun(opts)
 		},
@@ -34,6 +34,22 @@ func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 	cmd.Flags().IntVar(&opts.Limit, "limit", 8, "most pages to return")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
+}
+
+// orgQueryExample is the hint for an empty question: an example in the
+// language of the session's locale (LC_ALL, else LC_MESSAGES, else LANG),
+// English unless that is Russian — there is no question yet whose
+// language it could follow.
+func orgQueryExample(getenv func(string) string) string {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" {
+			if strings.HasPrefix(strings.ToLower(v), "ru") {
+				return "e.g. `memhook org query как мы проводим ретро`"
+			}
+			break
+		}
+	}
+	return "e.g. `memhook org query how do we run a retro`"
 }
 
 // validate checks the flags before the vault is created on first use.

@@ -128,3 +128,27 @@ func TestOrgQueryAndCaseByRegistryID(t *testing.T) {
 		t.Fatalf("human query output:\n%s", out)
 	}
 }
+
+// An empty org query's hint gives its example in the session's language
+// (its locale), not always in Russian.
+func TestOrgQueryEmptyHintFollowsTheSession(t *testing.T) {
+	for _, c := range []struct {
+		env       map[string]string
+		want, not string
+	}{
+		{map[string]string{"LANG": "en_US.UTF-8"}, "how do we run a retro", "как мы"},
+		{map[string]string{}, "how do we run a retro", "как мы"},
+		{map[string]string{"LANG": "ru_RU.UTF-8"}, "как мы проводим ретро", "how do we"},
+		{map[string]string{"LANG": "ru_RU.UTF-8", "LC_ALL": "en_GB.UTF-8"}, "how do we run a retro", "как мы"},
+		{map[string]string{"LANG": "en_US.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "как мы проводим ретро", "how do we"},
+	} {
+		env, _ := orgEnv(t)
+		for k, v := range c.env {
+			env[k] = v
+		}
+		_, errOut, code := run(t, env, "", "org", "query")
+		if code != 2 || !strings.Contains(errOut, c.want) || strings.Contains(errOut, c.not) {
+			t.Errorf("locale %v: exit %d, stderr:\n%s", c.env, code, errOut)
+		}
+	}
+}

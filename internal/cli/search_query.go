@@ -40,7 +40,7 @@ search.update_budget_ms.`,
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().StringVar(&opts.Root, "root", "", "search only this folder of Markdown files")
-	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org, all (project and org), projects (every registered project) or everything")
+	cmd.Flags().StringVar(&opts.Scope, "scope", string(search.DefaultScope), "which memory: project, org, all (project and org), projects (every registered project) or everything")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 10, "number of results")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.Flags().StringVar(&opts.Since, "since", "", "only notes dated on or after this day (YYYY-MM-DD)")

@@ -37,9 +37,10 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 			return f.GiveVerdict(r, run, verdict, "", "person", f.Now())
 		},
 		OpenBox: f.OpenBox,
+		Desk:    f.Paths.Home,
 		Search: func(ctx context.Context, q serve.SearchQuery) (*search.Response, error) {
-			// `memhook search --scope project` (or projects): the indexes
-			// caught up within the budget, then searched.
+			// `memhook search --scope SCOPE`: the indexes caught up within
+			// the budget, then searched.
 			m, _, err := f.OpenMemory(q.Root, "", string(search.Scope(q.Scope)))
 			if err != nil {
 				return nil, err

@@ -157,7 +157,7 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, a SearchArg
 		if strings.TrimSpace(a.Query) == "" {
 			return nil, errors.New("empty query: give the words to search for")
 		}
-		scope := search.ScopeAll
+		scope := search.DefaultScope
 		if a.Scope != "" {
 			sc, err := search.ParseScope(a.Scope)
 			if err != nil {
@@ -192,7 +192,7 @@ func (s *Server) get(ctx context.Context, _ *sdk.CallToolRequest, a GetArgs) (*s
 		if from == 0 {
 			from = 1
 		}
-		scope := search.ScopeAll
+		scope := search.DefaultScope
 		if id, _, ok := strings.Cut(a.Path, ":"); ok && id != "" && !strings.ContainsAny(id, `/\`) {
 			scope = search.ScopeEverything // another project's id:path, read through the desk
 		}

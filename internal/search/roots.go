@@ -39,6 +39,11 @@ const (
 	ScopeEverything Scope = "everything"
 )
 
+// DefaultScope is the scope of a search that names none — `memhook
+// search`, memory_search and the web app's search alike, so the same
+// words find the same results wherever they are typed.
+const DefaultScope = ScopeAll
+
 // ParseScope accepts project, org, all, projects or everything.
 func ParseScope(s string) (Scope, error) {
 	switch Scope(s) {

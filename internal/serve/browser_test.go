@@ -266,11 +266,17 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 // it scrolls in) or a text wider than the box, which cuts a column.
 func overflows(t *testing.T, ctx context.Context, sel string) []string {
 	t.Helper()
-	var out []string
-	run(t, ctx, chromedp.Evaluate(`(() => { const box = document.querySelector(`+strconvQuote(sel)+`).getBoundingClientRect(); const bad = [];
+	return strs(t, ctx, `(() => { const box = document.querySelector(`+strconvQuote(sel)+`).getBoundingClientRect(); const bad = [];
 		document.querySelectorAll(`+strconvQuote(sel+" table, "+sel+" dd, "+sel+" p")+`).forEach(e => { const c = e.closest(".scroll") || e;
 			if (c.getBoundingClientRect().right > box.right + 1) bad.push(e.id || e.tagName + "." + e.className); });
-		return bad; })()`, &out))
+		return bad; })()`)
+}
+
+// strs is the list of strings js returns in the page.
+func strs(t *testing.T, ctx context.Context, js string) []string {
+	t.Helper()
+	var out []string
+	run(t, ctx, chromedp.Evaluate(js, &out))
 	return out
 }
 
@@ -737,11 +743,21 @@ func TestBrowserSkills(t *testing.T) {
 		t.Errorf("the project's skills %q", got)
 	}
 	shot(t, ctx, "skills")
-	// A plugin skill opens with its text.
+	// A plugin skill opens with its text, read-only: that it is the
+	// plugin's, none of the checkout's history, nothing to revert.
 	run(t, ctx, chromedp.Click(`//section[@id="skills-plugin"]//a[text()="use-memory"]`), chromedp.WaitVisible("#skill-text", chromedp.ByID))
 	if got := text(t, ctx, "h1"); got != "Skill use-memory" {
 		t.Errorf("the plugin skill's page %q", got)
 	}
+	if got := text(t, ctx, "#plugin-skill"); !strings.Contains(got, "read-only") {
+		t.Errorf("the plugin skill's page does not say it is the plugin's, read-only: %q", got)
+	}
+	for _, sel := range []string{"#revert", "#confirm", "#log", "#diff", "#nolog"} {
+		if n := count(t, ctx, sel); n != 0 {
+			t.Errorf("the plugin skill's page shows %s", sel)
+		}
+	}
+	shot(t, ctx, "skill-plugin")
 	run(t, ctx, chromedp.Navigate(m.url+"/en/skills/use-tables"), chromedp.WaitVisible("#diff", chromedp.ByID))
 	if !strings.Contains(text(t, ctx, "#diff"), "+Write values in place; promote") {
 		t.Errorf("diff %q", text(t, ctx, "#diff"))

@@ -97,7 +97,7 @@ func (s *Server) verdictPost(w http.ResponseWriter, r *http.Request, q *req) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cs, err := s.candidates(q.p.Root, ref)
+	cs, err := s.candidates(q.p.Root, ref.Ref)
 	if err != nil {
 		s.fail(w, r, q, http.StatusInternalServerError, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 )
 
@@ -36,7 +37,7 @@ type memoryLinks struct {
 // projectMemory links a reachable project's memory: directory listings
 // only, whatever its history.
 func projectMemory(lp page, o Project) memoryLinks {
-	ml := memoryLinks{Memory: lp.ProjectURL(o, "/memory"), Search: lp.ProjectURL(o, "/memory/search")}
+	ml := memoryLinks{Memory: lp.ProjectURL(o, "/memory"), Search: lp.ProjectURL(o, "/memory/search?scope="+string(search.ScopeProject))}
 	if ds := days(o.Root); len(ds) > 0 {
 		ml.Day = ds[0].Day
 		ml.DayHref = page{Lang: lp.Lang, Project: o, query: projectQuery(lp, o)}.U("/memory/file", "path", ds[0].Path)

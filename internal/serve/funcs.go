@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
@@ -44,6 +45,53 @@ var funcs = template.FuncMap{
 		return s
 	},
 	"fates": fateRows,
-	"add":   func(a, b int) int { return a + b },
-	"arms":  func(act, cand *runrec.Run) []*runrec.Run { return []*runrec.Run{act, cand} },
+	"brk":   breakable,
+	// clip shortens a label drawn in SVG, where text never wraps: the
+	// whole of it goes in the element's title.
+	"clip": func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:n-1]) + "…"
+		}
+		return s
+	},
+	"add":  func(a, b int) int { return a + b },
+	"arms": func(act, cand *runrec.Run) []*runrec.Run { return []*runrec.Run{act, cand} },
+}
+
+// A run of characters with no space longer than wordRunes is a token (a
+// path, a hash, a pasted key), not a word: a table cell breaks it every
+// tokenRunes characters.
+const (
+	wordRunes  = 24
+	tokenRunes = 12
+)
+
+// breakable is text for a table cell: each token gets a break opportunity
+// (<wbr>) every tokenRunes characters, so it wraps inside a narrow column,
+// while a word stays whole — a column never shrinks to break "blocked"
+// into "bloc ked", as overflow-wrap: anywhere would let it.
+func breakable(s string) template.HTML {
+	var b strings.Builder
+	for len(s) > 0 {
+		i := strings.IndexFunc(s, unicode.IsSpace)
+		if i < 0 {
+			i = len(s)
+		}
+		tok := []rune(s[:i])
+		if len(tok) > wordRunes {
+			for len(tok) > tokenRunes {
+				b.WriteString(template.HTMLEscapeString(string(tok[:tokenRunes])) + "<wbr>")
+				tok = tok[tokenRunes:]
+			}
+		}
+		b.WriteString(template.HTMLEscapeString(string(tok)))
+		s = s[i:]
+		j := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) })
+		if j < 0 {
+			j = len(s)
+		}
+		b.WriteString(template.HTMLEscapeString(s[:j]))
+		s = s[j:]
+	}
+	return template.HTML(b.String())
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -82,7 +83,7 @@ func (s *Server) checkPost(r *http.Request) error {
 }
 
 // errOutside is a path the browser may not read.
-var errOutside = errors.New("not a file of this project's memory")
+var errOutside = errors.New("outside the memory roots")
 
 // memoryRoots are the folders files may be read from, relative to the
 // project root (slash-separated).
@@ -133,12 +134,18 @@ func readMemory(root, rel string) ([]byte, error) {
 	}
 	// Through the safe file layer: a FIFO planted as a note is refused
 	// without blocking the server, a link is not followed.
-	data, err := safefs.ReadFile(p, maxFileBytes)
-	if errors.Is(err, safefs.ErrTooLarge) {
-		return nil, fmt.Errorf("%s is larger than %d bytes", rel, maxFileBytes)
+	return safefs.ReadFile(p, maxFileBytes)
+}
+
+// memoryError says in the page's language why a memory file cannot be
+// shown: outside the roots and missing alike are not a file of the
+// memory (the page does not tell which paths exist), too large says so.
+func memoryError(l *language, rel string, err error) error {
+	switch {
+	case errors.Is(err, errOutside), errors.Is(err, fs.ErrNotExist):
+		return errors.New(l.F("%s: not a file of this project's memory", rel))
+	case errors.Is(err, safefs.ErrTooLarge):
+		return errors.New(l.F("%s is larger than %d bytes", rel, maxFileBytes))
 	}
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
+	return fmt.Errorf("%s: %w", rel, err)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
@@ -257,4 +258,108 @@ func safeURL(u string) bool {
 		return true
 	}
 	return false
+}
+
+// snippetText is a search passage as a person reads it in a list of
+// results: the text of its Markdown without the syntax (no #, **, |, [[ ]]),
+// one line per block, and without HTML comments — cerebro's segment
+// markers among them, whole or cut off at the passage's edge.
+func snippetText(src string) string {
+	src = dropComments(src)
+	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
+		// A passage from a file's first line carries its frontmatter.
+		if i := strings.Index(rest, "\n---"); i >= 0 {
+			src = rest[i+4:]
+		}
+	}
+	plain := newMarkdown(func(wiki.Link) string { return "" }, nil)
+	b := []byte(src)
+	doc := plain.gm.Parser().Parse(text.NewReader(b))
+	var out strings.Builder
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch x := n.(type) {
+		case *ast.Text:
+			if entering {
+				out.Write(x.Segment.Value(b))
+				if x.HardLineBreak() {
+					out.WriteByte('\n')
+				} else if x.SoftLineBreak() {
+					out.WriteByte(' ')
+				}
+			}
+		case *ast.String:
+			if entering {
+				out.Write(x.Value)
+			}
+		case *wikiLink:
+			if entering {
+				out.WriteString(x.Label)
+			}
+		case *ast.AutoLink:
+			if entering {
+				out.Write(x.Label(b))
+			}
+		case *ast.RawHTML, *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		case *ast.FencedCodeBlock, *ast.CodeBlock:
+			if entering {
+				lines := n.Lines()
+				for i := 0; i < lines.Len(); i++ {
+					seg := lines.At(i)
+					out.Write(seg.Value(b))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		case *ast.ListItem:
+			if entering {
+				out.WriteString("• ")
+			}
+		case *extast.TableCell:
+			if !entering && n.NextSibling() != nil {
+				out.WriteString(" · ")
+			}
+			return ast.WalkContinue, nil
+		}
+		if !entering && n.Type() == ast.TypeBlock && n.Kind() != ast.KindList && n.Kind() != ast.KindDocument {
+			if s := out.String(); s != "" && !strings.HasSuffix(s, "\n") {
+				out.WriteByte('\n')
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	lines := strings.Split(out.String(), "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" && l != "•" {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// dropComments removes HTML comments, and the part of one a passage cut
+// through (passages are whole lines, so only a comment of several lines):
+// from its start to a line ending in "-->" with no "<!--" before it, and
+// from an unclosed "<!--" to its end. An arrow inside a line ("a --> b")
+// stays.
+func dropComments(s string) string {
+	if end := strings.Index(s, "-->"); end >= 0 && !strings.Contains(s[:end], "<!--") {
+		if rest := s[end+3:]; strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0]) == "" {
+			s = rest
+		}
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		j := strings.Index(s[i+4:], "-->")
+		if j < 0 {
+			return b.String()
+		}
+		s = s[i+4+j+3:]
+	}
 }

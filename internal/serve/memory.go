@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/http"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,24 +133,65 @@ type fileView struct {
 	Other     string // the address of the other view
 }
 
-// metaField is one frontmatter field as text.
-type metaField struct{ Key, Value string }
+// metaField is one frontmatter field as text; Empty is a field with no
+// value (an empty list, nothing after the colon), which the page names.
+type metaField struct {
+	Key, Value string
+	Empty      bool
+}
 
 func metaFields(m map[string]any) []metaField {
 	var out []metaField
 	for k, v := range m {
-		val := fmt.Sprint(v)
-		if list, ok := v.([]any); ok {
-			var parts []string
-			for _, x := range list {
-				parts = append(parts, fmt.Sprint(x))
-			}
-			val = strings.Join(parts, "; ")
-		}
-		out = append(out, metaField{k, val})
+		val := metaValue(v)
+		out = append(out, metaField{Key: k, Value: val, Empty: val == ""})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// metaValue is a frontmatter value as it was written: a YAML date as the
+// date (2026-12-04, not Go's 2026-12-04 00:00:00 +0000 UTC), a datetime
+// to the minute (the second when it has one) with its zone, a list joined.
+func metaValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case time.Time:
+		return readableTime(x)
+	case []any:
+		var parts []string
+		for _, e := range x {
+			if s := metaValue(e); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "; ")
+	case map[string]any:
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			parts = append(parts, k+": "+metaValue(x[k]))
+		}
+		return strings.Join(parts, "; ")
+	}
+	return fmt.Sprint(v)
+}
+
+// readableTime is a YAML timestamp as a person wrote it: a bare date (YAML
+// reads it as midnight UTC) stays a date.
+func readableTime(t time.Time) string {
+	h, m, sec := t.Clock()
+	if h == 0 && m == 0 && sec == 0 && t.Nanosecond() == 0 && t.Location() == time.UTC {
+		return t.Format(time.DateOnly)
+	}
+	layout := "2006-01-02 15:04"
+	if sec != 0 {
+		layout += ":05"
+	}
+	if _, off := t.Zone(); off == 0 {
+		return t.Format(layout) + " UTC"
+	}
+	return t.Format(layout + " -07:00")
 }
 
 type fileLine struct {
@@ -169,7 +212,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request, q *req) {
 	rel := qs.Get("path")
 	data, err := readMemory(q.p.Root, rel)
 	if err != nil {
-		s.fail(w, r, q, http.StatusNotFound, fmt.Errorf("%s: %w", rel, err))
+		s.fail(w, r, q, http.StatusNotFound, memoryError(q.lang, rel, err))
 		return
 	}
 	v := fileView{Path: rel, Markdown: strings.EqualFold(path.Ext(rel), ".md")}
@@ -394,26 +437,43 @@ func (s *Server) graph(w http.ResponseWriter, r *http.Request, q *req) {
 
 type searchView struct {
 	Query   string
-	Scope   string // project or projects
+	Scope   string // one of search's scopes; search.DefaultScope when the address names none
+	Scopes  []scopeChoice
 	Results []searchResult
 	Notes   []string
 	Mode    string
 }
 
+// scopeChoice is one scope of the selector, in search's words.
+type scopeChoice struct {
+	Value, Label string
+}
+
+// searchScopes are the selector's scopes, the default first: the same as
+// `memhook search --scope`.
+var searchScopes = []scopeChoice{
+	{string(search.ScopeAll), "this project and the org desk"},
+	{string(search.ScopeProject), "this project"},
+	{string(search.ScopeOrg), "the org desk"},
+	{string(search.ScopeProjects), "every registered project"},
+	{string(search.ScopeEverything), "every registered project and the org desk"},
+}
+
 type searchResult struct {
-	Citation, Snippet, Href string
-	Score                   float64
-	Project                 string // another project's registry id; its files are not served here
+	Citation, Href string
+	Snippet        string // the passage as text: no Markdown syntax, no HTML comment
+	Score          float64
+	Project        string // another project's registry id; its files are not served here
+	Desk           bool   // the org desk's; its files are not served here either
 }
 
 func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
-	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope")}
-	switch v.Scope {
-	case "":
-		v.Scope = string(search.ScopeProject)
-	case string(search.ScopeProject), string(search.ScopeProjects):
-	default:
-		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: want project or projects"), v.Scope))
+	v := searchView{Query: strings.TrimSpace(r.URL.Query().Get("q")), Scope: r.URL.Query().Get("scope"), Scopes: searchScopes}
+	if v.Scope == "" {
+		v.Scope = string(search.DefaultScope)
+	}
+	if _, err := search.ParseScope(v.Scope); err != nil {
+		s.fail(w, r, q, http.StatusBadRequest, fmt.Errorf(q.lang.T("search scope %q: want all, project, org, projects or everything"), v.Scope))
 		return
 	}
 	if v.Query != "" {
@@ -432,14 +492,29 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, q *req) {
 		}
 		v.Notes, v.Mode = resp.Notes, resp.Mode
 		for _, res := range resp.Results {
-			sr := searchResult{Citation: res.Citation, Snippet: res.Snippet, Score: res.Score}
-			if resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self {
+			sr := searchResult{Citation: res.Citation, Snippet: snippetText(res.Snippet), Score: res.Score}
+			switch {
+			case resp.Across != nil && res.Project != "" && res.Project != resp.Across.Self:
 				sr.Project = res.Project
-			} else if _, err := resolve(q.p.Root, res.Path); err == nil {
-				sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
+			case s.opts.Desk != "" && within(s.opts.Desk, res.Path):
+				sr.Desk = true
+			default:
+				if _, err := resolve(q.p.Root, res.Path); err == nil {
+					sr.Href = s.lines(q, res.Path, res.StartLine, res.EndLine)
+				}
 			}
 			v.Results = append(v.Results, sr)
 		}
 	}
 	s.render(w, r, q, "search", "search", q.lang.T("Search memory"), http.StatusOK, page{Data: v})
+}
+
+// within says whether path (absolute, as search gives a path outside the
+// project) lies under dir.
+func within(dir, path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -253,6 +253,7 @@ func (v *playgroundView) request(l *language, depth string) (blackbox.Raw, error
 			if e, ok := err.(*blackbox.ScopeRecordError); ok {
 				reason = e.Reason
 			}
+			reason = l.Note(reason)
 			c.Error = reason
 			return nil, fmt.Errorf("%s %d: %s", l.T("scope record"), c.N, reason)
 		}

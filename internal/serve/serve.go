@@ -61,8 +61,8 @@ type Project struct {
 	Root string // the project root; its .claude/memory_long and .claude/memory_short are the memory roots
 }
 
-// SearchQuery is one search from the search page. Scope is "project"
-// today; a scope selector (projects, org, everything) only adds values.
+// SearchQuery is one search from the search page; Scope is one of
+// search's scopes.
 type SearchQuery struct {
 	Root  string
 	Text  string
@@ -84,6 +84,9 @@ type Options struct {
 	OpenBox func(root string) (*blackbox.Box, func(), error)
 	// Search searches memory (nil: the search page says so).
 	Search func(ctx context.Context, q SearchQuery) (*search.Response, error)
+	// Desk is the org desk's folder: its search results are labelled as
+	// the desk's (its files are not served).
+	Desk string
 	// Rollup collects the org dashboard (nil: the dashboard says so).
 	Rollup func() *rollup.Report
 	// SkillsDirs are the folders holding a project's skills, searched in
@@ -422,7 +425,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, q *req, name, na
 	io.WriteString(w, b.String())
 }
 
-// fail shows an error page with the status.
+// fail shows an error page with the status, the error in the page's
+// language as far as the translation knows its parts.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, q *req, status int, err error) {
-	s.render(w, r, q, "message", "", q.lang.T(http.StatusText(status)), status, page{Error: err.Error()})
+	s.render(w, r, q, "message", "", q.lang.T(http.StatusText(status)), status, page{Error: q.lang.Note(err.Error())})
 }

@@ -28,8 +28,13 @@ type skillGroup struct {
 }
 
 type skillLink struct {
-	Name, Description, Dir string
-	Shadowed               bool // a folder before this one has a skill of the same name, which is the one used
+	Name, Dir string
+	// Description is the frontmatter's, in the page's language when the
+	// translation holds it (the plugin's own skills); OwnWords says it is
+	// the skill's own text, shown as written on a page in another language.
+	Description string
+	OwnWords    bool
+	Shadowed    bool // a folder before this one has a skill of the same name, which is the one used
 }
 
 // SkillsDir is a folder of skills and whose it is: "project", "plugin" or
@@ -38,16 +43,30 @@ type SkillsDir struct {
 	Dir, Source string
 }
 
+// SourcePlugin marks the plugin's own skills: shown read-only, never
+// versioned or reverted from the page (their history is the plugin's
+// development, and their folder the plugin's checkout).
+const SourcePlugin = "plugin"
+
+// namedSkill is a skill the pages can open, and whose it is.
+type namedSkill struct {
+	skill.Ref
+	Source string
+}
+
+// Plugin says the skill is the plugin's own, read-only here.
+func (n namedSkill) Plugin() bool { return n.Source == SourcePlugin }
+
 // skillRefs lists the skills of the project's folders, the first folder
 // winning for a name (the project's copy evolves; the plugin's is the
 // seed it started from).
-func (s *Server) skillRefs(root string) map[string]skill.Ref {
-	out := map[string]skill.Ref{}
-	for _, g := range s.skillGroups(root) {
+func (s *Server) skillRefs(root string) map[string]namedSkill {
+	out := map[string]namedSkill{}
+	for _, g := range s.skillGroups(root, en) {
 		for _, sk := range g.Skills {
 			if !sk.Shadowed {
 				if ref, err := skill.Named(g.Dir, sk.Name); err == nil {
-					out[sk.Name] = ref
+					out[sk.Name] = namedSkill{ref, g.Source}
 				}
 			}
 		}
@@ -57,7 +76,7 @@ func (s *Server) skillRefs(root string) map[string]skill.Ref {
 
 // skillGroups reads each folder's skills: a skill is a folder holding
 // SKILL.md; its description comes from the file's frontmatter.
-func (s *Server) skillGroups(root string) []skillGroup {
+func (s *Server) skillGroups(root string, l *language) []skillGroup {
 	var out []skillGroup
 	seen := map[string]bool{}
 	for _, d := range s.opts.SkillsDirs(root) {
@@ -78,7 +97,12 @@ func (s *Server) skillGroups(root string) []skillGroup {
 				}
 				pg := wiki.ParsePage("SKILL.md", data)
 				desc, _ := pg.Meta["description"].(string)
-				g.Skills = append(g.Skills, skillLink{Name: e.Name(), Description: desc, Dir: ref.Dir(), Shadowed: seen[e.Name()]})
+				link := skillLink{Name: e.Name(), Description: desc, Dir: ref.Dir(), Shadowed: seen[e.Name()]}
+				if d.Source == SourcePlugin {
+					link.Description = l.T(desc)
+				}
+				link.OwnWords = l != en && link.Description == desc && desc != ""
+				g.Skills = append(g.Skills, link)
 				seen[e.Name()] = true
 			}
 		}
@@ -89,13 +113,14 @@ func (s *Server) skillGroups(root string) []skillGroup {
 }
 
 func (s *Server) skills(w http.ResponseWriter, r *http.Request, q *req) {
-	v := skillsView{Groups: s.skillGroups(q.p.Root)}
+	v := skillsView{Groups: s.skillGroups(q.p.Root, q.lang)}
 	s.render(w, r, q, "skills", "skills", q.lang.T("Skills"), http.StatusOK, page{Data: v})
 }
 
 type skillView struct {
 	Name     string
 	Dir      string
+	Plugin   bool          // the plugin's own skill: its text only, read-only
 	Text     template.HTML // SKILL.md rendered, frontmatter aside
 	Meta     []metaField
 	NoLog    string // why there is no history (a plugin copy outside git)
@@ -111,13 +136,20 @@ type skillView struct {
 }
 
 // skillPage is the skill's text, log and candidates, without a diff: the
-// page after a verdict. The caller holds s.mu.
-func (s *Server) skillPage(q *req, ref skill.Ref) (skillView, error) {
-	v := skillView{Name: ref.Name, Dir: ref.Dir(), CanJudge: s.opts.Verdict != nil}
+// page after a verdict. A plugin skill is its text alone: the history of
+// the folder it lives in is the plugin's development, not the person's
+// versions, and nothing on the page may change the plugin's checkout.
+// The caller holds s.mu.
+func (s *Server) skillPage(q *req, sk namedSkill) (skillView, error) {
+	ref := sk.Ref
+	v := skillView{Name: ref.Name, Dir: ref.Dir(), Plugin: sk.Plugin(), CanJudge: s.opts.Verdict != nil && !sk.Plugin()}
 	if data, err := safefs.ReadFile(ref.File, maxFileBytes); err == nil {
 		pg := wiki.ParsePage("SKILL.md", data)
 		v.Meta = metaFields(pg.Meta)
 		v.Text = s.markdown(q, nil, "").render(pg.Body)
+	}
+	if v.Plugin {
+		return v, nil
 	}
 	var err error
 	if v.Log, err = skill.Log(ref, 50); errors.Is(err, gitrepo.ErrNoRepo) {
@@ -132,7 +164,7 @@ func (s *Server) skillPage(q *req, ref skill.Ref) (skillView, error) {
 	return v, err
 }
 
-func (s *Server) findSkill(r *http.Request, q *req) (skill.Ref, error) {
+func (s *Server) findSkill(r *http.Request, q *req) (namedSkill, error) {
 	name := r.PathValue("name")
 	ref, ok := s.skillRefs(q.p.Root)[name]
 	if !ok {
@@ -149,13 +181,14 @@ func (s *Server) findSkill(r *http.Request, q *req) (skill.Ref, error) {
 // and to; by default the latest against its parent), and with
 // ?confirm=revert the revert's confirmation.
 func (s *Server) skill(w http.ResponseWriter, r *http.Request, q *req) {
-	ref, err := s.findSkill(r, q)
+	sk, err := s.findSkill(r, q)
 	if err != nil {
 		s.fail(w, r, q, http.StatusNotFound, err)
 		return
 	}
+	ref := sk.Ref
 	s.mu.Lock()
-	v, err := s.skillPage(q, ref)
+	v, err := s.skillPage(q, sk)
 	s.mu.Unlock()
 	if err != nil {
 		s.fail(w, r, q, http.StatusInternalServerError, err)
@@ -194,9 +227,16 @@ func (s *Server) skill(w http.ResponseWriter, r *http.Request, q *req) {
 }
 
 func (s *Server) revertPost(w http.ResponseWriter, r *http.Request, q *req) {
-	ref, err := s.findSkill(r, q)
+	sk, err := s.findSkill(r, q)
 	if err != nil {
 		s.fail(w, r, q, http.StatusNotFound, err)
+		return
+	}
+	ref := sk.Ref
+	if sk.Plugin() {
+		// Refused here, not only hidden on the page: a revert would commit
+		// into the plugin's checkout.
+		s.fail(w, r, q, http.StatusForbidden, fmt.Errorf(q.lang.T("%s is the plugin's own skill: it is shown read-only, and reverting it would change the plugin's checkout"), ref.Name))
 		return
 	}
 	if r.PostForm.Get("confirm") != "yes" {
@@ -219,7 +259,7 @@ func (s *Server) revertPost(w http.ResponseWriter, r *http.Request, q *req) {
 		return
 	}
 	s.mu.Lock()
-	v, _ := s.skillPage(q, ref)
+	v, _ := s.skillPage(q, sk)
 	s.mu.Unlock()
 	s.render(w, r, q, "skill", "skills", q.lang.T("Skill")+" "+ref.Name, http.StatusOK,
 		page{Data: v, Message: q.lang.F("Reverted %s to the previous version as a new commit %.12s in %s; history is kept.", ref.Name, res.Commit, filepath.Base(res.Repo))})

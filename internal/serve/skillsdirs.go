@@ -9,7 +9,7 @@ func SkillsDirsOf(dirs []string, override string) []SkillsDir {
 	}
 	var out []SkillsDir
 	for i, d := range dirs {
-		src := "plugin"
+		src := SourcePlugin
 		if i == 0 {
 			src = "project"
 		}

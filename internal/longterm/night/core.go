@@ -93,7 +93,7 @@ func (n *run) coreDay(ctx context.Context, d longterm.Day, data []byte, units []
 	if len(lines) == 0 {
 		return true, nil
 	}
-	n.rep.ranOnce("core-edits")
+	n.rep.ranOnce(StepCoreEdits)
 	err := n.step("night core "+d.Date, func() error { return n.applyCore(d, data, lines) })
 	return err == nil, err
 }

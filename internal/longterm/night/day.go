@@ -242,7 +242,7 @@ func (n *run) compileDays(ctx context.Context) {
 	if len(days) == 0 {
 		return
 	}
-	n.rep.ran("compile")
+	n.rep.ran(StepCompile)
 	for _, d := range days {
 		if n.rep.BudgetStop || n.stopped() {
 			return
@@ -285,7 +285,7 @@ func (n *run) compileDay(ctx context.Context, d longterm.Day) error {
 		if n.o.Core != CoreOff && c.CoreTo < len(units) && len(UserReplies([]byte(joinUnits(units[max(c.CoreTo, 1):])))) > 0 {
 			calls++ // step 4's call over the person's replies
 		}
-		n.rep.ran(fmt.Sprintf("compile %s: %d call(s), %d cached", d.Date, calls, len(c.Parts)))
+		n.rep.ran(fmt.Sprintf(StepCompile+" %s: %d call(s), %d cached", d.Date, calls, len(c.Parts)))
 		return nil
 	}
 	n.rep.Cached += len(c.Parts)
@@ -484,7 +484,7 @@ func (n *run) linkDay(d longterm.Day, answers []dayAnswer, cs []*wiki.Page) erro
 	}
 	sort.Strings(pages)
 	if len(pages) > 0 {
-		n.rep.ranOnce("links")
+		n.rep.ranOnce(StepLinks)
 	}
 	for _, p := range pages {
 		r1, err := n.s.AddLink(digest, p, longterm.CardsHeading, n.o.Now)

@@ -239,11 +239,11 @@ func (n *run) truths(ctx context.Context) {
 			continue
 		}
 		if !ranStep {
-			n.rep.ran("truth")
+			n.rep.ran(StepTruth)
 			ranStep = true
 		}
 		if n.o.DryRun {
-			n.rep.ran("truth " + p.Path + ": 1 call")
+			n.rep.ran(StepTruth + " " + p.Path + ": 1 call")
 			continue
 		}
 		ok, err := n.truth(ctx, p.Path, data)

@@ -106,6 +106,28 @@ type Report struct {
 	Problems     []string `json:"problems"`
 }
 
+// The steps of a night as Report.Ran names them; a dry run adds what a
+// model step would spend ("compile DAY: N call(s), M cached", "truth PAGE:
+// 1 call").
+const (
+	StepCommitLeftovers = "commit-leftovers"
+	StepReadyToCompile  = "ready-to-compile"
+	StepCompile         = "compile"
+	StepLinks           = "links"
+	StepTruth           = "truth"
+	StepCoreEdits       = "core-edits"
+	StepRollups         = "rollups"
+	StepIndex           = "index"
+	StepGraph           = "graph"
+	StepLint            = "lint"
+	StepCoreCap         = "core-cap"
+)
+
+// Steps lists every step a night can run (a page naming them translates
+// each).
+var Steps = []string{StepCommitLeftovers, StepReadyToCompile, StepCompile, StepLinks, StepTruth, StepCoreEdits,
+	StepRollups, StepIndex, StepGraph, StepLint, StepCoreCap}
+
 func (r *Report) ran(step string) { r.Ran = append(r.Ran, step) }
 
 // ranOnce notes a step that may run for several days once.
@@ -241,8 +263,8 @@ func (n *run) leftovers() {
 	if !n.hist.Versioned() {
 		return
 	}
-	if len(n.rep.Ran) == 0 || n.rep.Ran[len(n.rep.Ran)-1] != "commit-leftovers" && n.rep.Ran[0] != "commit-leftovers" {
-		n.rep.ran("commit-leftovers")
+	if len(n.rep.Ran) == 0 || n.rep.Ran[len(n.rep.Ran)-1] != StepCommitLeftovers && n.rep.Ran[0] != StepCommitLeftovers {
+		n.rep.ran(StepCommitLeftovers)
 	}
 	h, paths, err := n.hist.CommitAll("night: commit edits found uncommitted", n.o.Now)
 	if err != nil {
@@ -287,7 +309,7 @@ func (n *run) outsideBackup() {
 }
 
 func (n *run) rollups() {
-	n.rep.ran("rollups")
+	n.rep.ran(StepRollups)
 	if n.o.DryRun {
 		res, err := n.s.RollupPlan(n.o.Now)
 		if err != nil {
@@ -316,8 +338,8 @@ func (n *run) rollups() {
 }
 
 func (n *run) indexAndGraph() {
-	n.rep.ran("index")
-	n.rep.ran("graph")
+	n.rep.ran(StepIndex)
+	n.rep.ran(StepGraph)
 	if n.o.DryRun {
 		return
 	}
@@ -340,7 +362,7 @@ func (n *run) indexAndGraph() {
 }
 
 func (n *run) lint() {
-	n.rep.ran("lint")
+	n.rep.ran(StepLint)
 	found, err := n.s.Lint(longterm.LintOptions{CoreMaxChars: n.o.CoreMaxChars, Project: true})
 	if err != nil {
 		n.rep.problem(fmt.Errorf("lint: %w", err))
@@ -360,7 +382,7 @@ func (n *run) lint() {
 }
 
 func (n *run) core() {
-	n.rep.ran("core-cap")
+	n.rep.ran(StepCoreCap)
 	data, err := safefs.ReadFile(n.s.Path(longterm.CoreFile), maxFileBytes)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
@@ -396,7 +418,7 @@ func (n *run) readyDays() ([]longterm.Day, error) {
 }
 
 func (n *run) ready() {
-	n.rep.ran("ready-to-compile")
+	n.rep.ran(StepReadyToCompile)
 	days, err := n.readyDays()
 	if err != nil {
 		n.rep.problem(fmt.Errorf("list closed days: %w", err))

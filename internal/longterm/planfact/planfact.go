@@ -209,31 +209,40 @@ func dateNode(d string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!timestamp", Value: d}
 }
 
+// The values a new plan-fact page starts with, until a person or
+// `memhook planfact set` replaces them (the web dashboard translates them:
+// they are cerebro's words, not the person's).
+const (
+	TemplateStage   = "start"
+	TemplateNext    = "describe the first milestone"
+	TemplateSummary = "long-term memory switched on; no progress recorded yet"
+)
+
 // Template is a new, valid План-факт.md for a project.
 func Template(project string, today time.Time) []byte {
 	d := today.Format(time.DateOnly)
 	return []byte(fmt.Sprintf(`---
 type: plan-fact
 project: %s
-stage: start
+stage: %s
 plan_status: on_track
 status: active
-next: describe the first milestone
+next: %s
 blockers: []
-summary: long-term memory switched on; no progress recorded yet
+summary: %s
 updated: %s
 ---
 
 # План-факт: %s
 
-The frontmatter above is read by the org rollup: keep every field, and keep
-plan_status one of on_track | at_risk | blocked | done and status one of
-active | paused | completed. Check with `+"`memhook planfact check`"+`.
+This page's properties (its frontmatter) are read by the org rollup: keep
+every field, and keep plan_status one of on_track | at_risk | blocked | done
+and status one of active | paused | completed. Check with `+"`memhook planfact check`"+`.
 
 | stage | planned start | planned end | actual start | actual end | result |
 | --- | --- | --- | --- | --- | --- |
-| start | %s |  | %s |  |  |
-`, yamlScalar(project), d, oneLine(project), d, d))
+| %s | %s |  | %s |  |  |
+`, yamlScalar(project), TemplateStage, TemplateNext, TemplateSummary, d, oneLine(project), TemplateStage, d, d))
 }
 
 // oneLine is s with every control character a space: a name in a heading

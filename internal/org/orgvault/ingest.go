@@ -11,11 +11,14 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/text/textan"
 	"gopkg.in/yaml.v3"
 )
 
@@ -202,11 +205,12 @@ func (v *Vault) ingestFile(src string, opts IngestOptions) (*IngestResult, error
 		} else if !binary && res.Redacted == 0 {
 			excerpt = firstLines(strings.ToValidUTF8(string(head), ""), 8)
 		}
-		page := sourcePage(stem, rawRel, excerpt, opts.Now)
+		words := draftWords(stem, excerpt)
+		page := sourcePage(words, stem, rawRel, excerpt, opts.Now)
 		if err := writeNew(v.abs(pageRel), page); err != nil {
 			return nil, err
 		}
-		if err := v.addToIndex(pageRel, t, "черновик, источник "+rawRel); err != nil {
+		if err := v.addToIndex(pageRel, t, words.index+rawRel); err != nil {
 			return nil, err
 		}
 		changed = append(changed, pageRel, IndexFile)
@@ -258,19 +262,49 @@ func (m meta) render() string {
 	return "---\n" + b.String() + "---\n"
 }
 
-func sourcePage(stem, rawRel, excerpt string, now time.Time) string {
+// sourceWords are the words of a source page's draft, in one language.
+type sourceWords struct {
+	ask, start, summary, links, file, index string
+}
+
+// redactions are the markers redaction left in an excerpt: not the
+// file's words.
+var redactions = lazyregexp.New(`\[REDACTED:[a-z0-9-]+\]`)
+
+// draftWords are a draft's words in the language of the file it is about:
+// its first lines, else (a binary file) its name. Russian when they are
+// mostly Cyrillic or hold no letter at all (the vault's own language),
+// else English.
+func draftWords(stem, excerpt string) sourceWords {
+	text := redactions.ReplaceAllString(excerpt, "")
+	if !strings.ContainsFunc(text, unicode.IsLetter) {
+		text = stem
+	}
+	if textan.Cyrillic(text) || !strings.ContainsFunc(text, unicode.IsLetter) {
+		return sourceWords{
+			ask:   "Черновик. Перескажите [[%s]] своими словами: о чём файл, ключевые факты и выводы, кому и когда он полезен. Затем status: active.",
+			start: "Начало файла", summary: "Кратко", links: LinksHeading, file: "Исходный файл", index: "черновик, источник ",
+		}
+	}
+	return sourceWords{
+		ask:   "Draft. Retell [[%s]] in your own words: what the file is about, its key facts and conclusions, who needs it and when. Then set status: active.",
+		start: "Start of the file", summary: "Summary", links: LinksHeadingEn, file: "Source file", index: "draft, source ",
+	}
+}
+
+func sourcePage(w sourceWords, stem, rawRel, excerpt string, now time.Time) string {
 	day := now.Format(time.DateOnly)
 	m := meta{Type: "source", Status: "draft", Title: stem, Created: day, Updated: day, Tags: []string{"source"}, Raw: rawRel}
 	var b strings.Builder
 	b.WriteString(m.render())
-	fmt.Fprintf(&b, "\n# %s\n\n> Черновик. Перескажите [[%s]] своими словами: о чём файл, ключевые факты и выводы, кому и когда он полезен. Затем status: active.\n", stem, rawRel)
+	fmt.Fprintf(&b, "\n# %s\n\n> "+w.ask+"\n", stem, rawRel)
 	if excerpt != "" {
-		b.WriteString("\n## Начало файла\n\n")
+		b.WriteString("\n## " + w.start + "\n\n")
 		for _, l := range strings.Split(excerpt, "\n") {
 			b.WriteString("> " + l + "\n")
 		}
 	}
-	fmt.Fprintf(&b, "\n## Кратко\n\n- \n\n## %s\n\n- Исходный файл: [[%s]]\n- [[%s]]\n", LinksHeading, rawRel, HubName)
+	fmt.Fprintf(&b, "\n## %s\n\n- \n\n## %s\n\n- %s: [[%s]]\n- [[%s]]\n", w.summary, w.links, w.file, rawRel, HubName)
 	return b.String()
 }
 

@@ -203,3 +203,59 @@ func TestIngestSharesTheProjectRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestDraftFollowsTheFilesLanguage: the draft of an English file is
+// written in English, of a Russian one (whatever its name) in Russian, of
+// a file with no words by its name, and with no letter at all in the
+// vault's own Russian; each passes the linter's links rule (an English
+// page's section is "## Links").
+func TestIngestDraftFollowsTheFilesLanguage(t *testing.T) {
+	v := newVault(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"runbook.md":  "# Failover runbook\n\nSwitch the replica first, then move the traffic.\npassword=Tr0ub4dor&3\n",
+		"ретро.md":    "# Ретро квартала\n\nЧто получилось: переезд на новую очередь.\n",
+		"retro-q3.md": "# Ретро Q3\n\nСначала обсудили релиз, потом дежурства и метрики.\n",
+		"blank.md":    "\n\n",
+		"2026-11.csv": "1,2\n3,4\n",
+	}
+	for name, text := range files {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	english := map[string]bool{"runbook.md": true, "blank.md": true}
+	for name := range files {
+		res, err := v.IngestFile(filepath.Join(dir, name), IngestOptions{Redact: true, Now: now, LargeBytes: 1 << 20})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		pg := read(t, v.Root, res.Page)
+		en := []string{"> Draft. Retell [[" + res.Raw + "]] in your own words", "## Summary", "## Links", "- Source file: [[" + res.Raw + "]]"}
+		ru := []string{"> Черновик. Перескажите [[" + res.Raw + "]] своими словами", "## Кратко", "## Связи", "- Исходный файл: [[" + res.Raw + "]]"}
+		want, not := ru, en
+		if english[name] {
+			want, not = en, ru
+		}
+		for _, w := range want {
+			if !strings.Contains(pg, w) {
+				t.Errorf("%s: the draft lacks %q:\n%s", name, w, pg)
+			}
+		}
+		for _, w := range not {
+			if strings.Contains(pg, w) {
+				t.Errorf("%s: the draft holds %q of the other language:\n%s", name, w, pg)
+			}
+		}
+	}
+	if idx := read(t, v.Root, IndexFile); !strings.Contains(idx, "draft, source raw/runbook.md") || !strings.Contains(idx, "черновик, источник raw/retro-q3.md") {
+		t.Errorf("index.md's notes do not follow the files' languages:\n%s", idx)
+	}
+	findings, err := v.Lint(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		if f.Rule == "missing-links-section" {
+			t.Errorf("a draft fails the links rule: %+v", f)
+		}
+	}
+}

@@ -148,12 +148,13 @@ func isDate(v any) bool {
 	return false
 }
 
-// linksSection wants a "## Связи" heading with at least one wikilink
-// before the next heading of the same or a higher level.
+// linksSection wants a "## Связи" heading ("## Links" in an English
+// page) with at least one wikilink before the next heading of the same or
+// a higher level.
 func (l *linter) linksSection(p *wiki.Page) {
 	lines := strings.Split(p.Body, "\n")
 	for i, line := range lines {
-		if !strings.HasPrefix(line, "## ") || !strings.EqualFold(strings.TrimSpace(line[3:]), LinksHeading) {
+		if h := strings.TrimSpace(strings.TrimPrefix(line, "## ")); !strings.HasPrefix(line, "## ") || !strings.EqualFold(h, LinksHeading) && !strings.EqualFold(h, LinksHeadingEn) {
 			continue
 		}
 		var section []string

@@ -36,6 +36,9 @@ const (
 	TrashDir     = ".trash"
 	TemplatesDir = "_templates"
 	LinksHeading = "Связи"
+	// LinksHeadingEn is the same section in a page written in English (a
+	// draft of an English file).
+	LinksHeadingEn = "Links"
 )
 
 // PageType is one of the seven kinds of page.

@@ -77,6 +77,14 @@ func (it Item) concludes() bool {
 	return it.Object != "" || strings.HasPrefix(it.Fact, "s-") || strings.HasPrefix(it.Fact, "x-")
 }
 
+// Statuses of a StoreReport.
+const (
+	StatusAnswered = "answered"
+	StatusEmpty    = "empty"
+	StatusSkipped  = "skipped"
+	StatusError    = "error"
+)
+
 // StoreReport is what one store returned.
 type StoreReport struct {
 	Level    int    `json:"level"`

@@ -50,13 +50,13 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		if d := den.claimDenied(claim); d != nil && level == LevelResearch {
 			// Research would only derive the denied conclusion again, at
 			// the price of model calls.
-			rep.Status, rep.Denied = "skipped", 1
+			rep.Status, rep.Denied = StatusSkipped, 1
 			rep.Note = fmt.Sprintf("the claim %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
 			ans.Report = append(ans.Report, rep)
 			continue
 		}
 		if d := checked; d != nil && level == LevelResearch {
-			rep.Status, rep.Denied = "skipped", 1
+			rep.Status, rep.Denied = StatusSkipped, 1
 			rep.Note = fmt.Sprintf("this question was researched, and its conclusion %s · %s · %s was denied; research would only derive it again", d.Subject, orUnknown(d.Relation), d.Object)
 			ans.Report = append(ans.Report, rep)
 			continue
@@ -65,11 +65,11 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		found, note, err := b.level(ctx, level, req, now, &walk, &ans.asked)
 		switch {
 		case err == errSkip:
-			rep.Status, rep.Note = "skipped", note
+			rep.Status, rep.Note = StatusSkipped, note
 			ans.Report = append(ans.Report, rep)
 			continue
 		case err != nil:
-			rep.Status, rep.Note = "error", err.Error()
+			rep.Status, rep.Note = StatusError, err.Error()
 		}
 		ans.DepthUsed = level
 		var kept []Item
@@ -124,9 +124,9 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		}
 		rep.Returned = len(kept)
 		if rep.Status == "" {
-			rep.Status = "empty"
+			rep.Status = StatusEmpty
 			if len(kept) > 0 {
-				rep.Status = "answered"
+				rep.Status = StatusAnswered
 			}
 		}
 		rep.Note = joinNote(rep.Note, note)
@@ -148,7 +148,7 @@ func (b *Box) Recall(ctx context.Context, req RecallRequest, fates map[string]Fa
 		b.relearnAnswer(ctx, ans, req, claim, now)
 	}
 	if err := rememberOffers(b.OffersPath, ans.Items, req.Query, now); err != nil {
-		ans.Report = append(ans.Report, StoreReport{Store: "offers", Status: "error", Note: "deny may not know these items: " + err.Error()})
+		ans.Report = append(ans.Report, StoreReport{Store: "offers", Status: StatusError, Note: "deny may not know these items: " + err.Error()})
 	}
 	if req.Thread != "" {
 		e := threadEntry{Verb: VerbRecall, Text: req.Query, At: now, Depth: ans.DepthUsed, Kind: ans.Kind, Answer: answerText(ans)}

@@ -73,6 +73,22 @@ func folded(text string) bool {
 	return true
 }
 
+// Cyrillic reports whether text is written in Cyrillic rather than Latin
+// letters: more of its letters are Cyrillic. A text with no letter of
+// either is not.
+func Cyrillic(text string) bool {
+	cyr, lat := 0, 0
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Cyrillic, r):
+			cyr++
+		case unicode.Is(unicode.Latin, r):
+			lat++
+		}
+	}
+	return cyr > lat
+}
+
 // Stem reduces one lowercase word to its Snowball stem, Russian for words
 // in Cyrillic script and English otherwise (an irregular past or plural
 // by its base: "ran" as "run"); digits and mixed words stay as they are.

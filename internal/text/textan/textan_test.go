@@ -103,3 +103,18 @@ func TestWordsWithKeepsTheGivenRunes(t *testing.T) {
 		t.Errorf("WordsWith = %q, want %q", got, want)
 	}
 }
+
+func TestCyrillic(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Ретро квартала: что получилось":  true,
+		"Switch the replica first":        false,
+		"Ретро Q3: релиз, дежурства, SLO": true,
+		"deploy через helm и ArgoCD":      false, // more Latin letters than Cyrillic
+		"2026-11, 42":                     false,
+		"":                                false,
+	} {
+		if got := Cyrillic(text); got != want {
+			t.Errorf("Cyrillic(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
