@@ -42,3 +42,31 @@ func TestDetailSkipsWhatDoesNotFit(t *testing.T) {
 		t.Fatalf("with room, detail %q", got)
 	}
 }
+
+// TestOlderPartsKeepWhatTheyConcluded: where a session's newer sections
+// are shown whole and its older ones rolled up, what each older part
+// concluded is kept under a label that dates it, and their file lists
+// give way to it when room is short; a rolled-up session of one day in a
+// timeline (not OlderOnly) keeps the file list's turn.
+func TestOlderPartsKeepWhatTheyConcluded(t *testing.T) {
+	files := "### Files and commands\n- ran: `" + strings.Repeat("pytest -q tests/test_table.py ", 6) + "`\n"
+	first := sec(t, "2026-11-24", "s1", 1, "### Asked\n- compute the table\n"+files+"### Final message\n- Ipswich Town is top after matchday 10 on 16 points.\n")
+	second := sec(t, "2026-11-24", "s1", 2, "### Asked\n- publish it\n### Final message\n- Pushed to the public repository.\n")
+	// The inject rolls up only the older sections: here, the first.
+	older := Sessions([]Section{first})[0]
+	older.OlderOnly = true
+	got := strings.Join(older.Detail(120), "\n")
+	if !strings.Contains(got, "concluded then:") || !strings.Contains(got, "Ipswich Town is top") {
+		t.Fatalf("older parts' conclusion missing:\n%s", got)
+	}
+	if strings.Contains(got, "pytest -q") {
+		t.Fatalf("the file list was kept before the conclusion:\n%s", got)
+	}
+	if strings.Contains(got, "final message") {
+		t.Fatalf("an older part's conclusion is labelled as the final message:\n%s", got)
+	}
+	whole := Sessions([]Section{first, second})[0]
+	if got := strings.Join(whole.Detail(700), "\n"); !strings.Contains(got, "final message:") || !strings.Contains(got, "Pushed to the public repository.") || !strings.Contains(got, "pytest -q") {
+		t.Fatalf("a session shown only in its line lost its final message or files:\n%s", got)
+	}
+}

@@ -115,8 +115,8 @@ type Session struct {
 	// session (a timeline's), where a few items say what else was asked.
 	RequestsFirst bool
 	// OlderOnly: the session's newer sections are shown whole, these
-	// are its older ones, rolled up; their final message was where the
-	// work stood then, not now, and is left out.
+	// are its older ones, rolled up; their final messages said where the
+	// work stood then, not now, and are labelled "concluded then".
 	OlderOnly   bool
 	entries     []daily.Entry
 	notDoneKeys []string                    // the section of each NotDone item
@@ -154,16 +154,26 @@ func (x Session) Detail(max int) []string {
 		if d.head == daily.HeadFinal {
 			// The final message is one item: its beginning and its end,
 			// where the next steps are said; the newest section's.
+			var items []string
+			label := d.label
+			last := len(x.entries) - 1
 			if f := x.finalMessage(); f != "" && !x.OlderOnly {
-				items := []string{f}
-				// The older sections' final messages, newest first: what
-				// each part of a long session concluded.
-				for i := len(x.entries) - 2; i >= 0; i-- {
-					if g := x.finalOf(i); g != "" {
-						items = append(items, Clip(g, detailRunes))
-					}
+				items, last = []string{f}, len(x.entries)-2
+			} else if x.OlderOnly {
+				// The newer sections are shown whole; what these older
+				// parts concluded is kept under a label that dates it,
+				// so that it is read as where the work stood then.
+				label = "concluded then"
+			}
+			// The older sections' final messages, newest first: what
+			// each part of a long session concluded.
+			for i := last; i >= 0; i-- {
+				if g := x.finalOf(i); g != "" {
+					items = append(items, Clip(g, detailRunes))
 				}
-				lists = append(lists, list{d.label, items})
+			}
+			if len(items) > 0 {
+				lists = append(lists, list{label, items})
 			}
 			continue
 		}
@@ -223,29 +233,38 @@ func (x Session) Detail(max int) []string {
 	take := make([]int, len(lists))
 	full := make([]bool, len(lists))
 	n := 0
-	for round := 0; ; round++ {
-		added := false
-		for i, l := range lists {
-			if round >= len(l.items) || full[i] {
-				continue
+	// Where the session's newer sections are shown whole, their files
+	// are there: the older parts' files and commands are cut first,
+	// chosen only with the room the other subsections leave.
+	passes := []bool{false}
+	if x.OlderOnly {
+		passes = []bool{false, true}
+	}
+	for _, filesPass := range passes {
+		for round := 0; ; round++ {
+			added := false
+			for i, l := range lists {
+				if round >= len(l.items) || full[i] || (x.OlderOnly && (l.label == "files") != filesPass) {
+					continue
+				}
+				c := utf8.RuneCountInString(l.items[round]) + 7
+				switch round {
+				case 0:
+					c += utf8.RuneCountInString(l.label) // "  - label: item"
+				case 1:
+					c += 6 // the first item moves under its label
+				}
+				if n+c > max {
+					full[i] = true
+					continue
+				}
+				take[i]++
+				n += c
+				added = true
 			}
-			c := utf8.RuneCountInString(l.items[round]) + 7
-			switch round {
-			case 0:
-				c += utf8.RuneCountInString(l.label) // "  - label: item"
-			case 1:
-				c += 6 // the first item moves under its label
+			if !added {
+				break
 			}
-			if n+c > max {
-				full[i] = true
-				continue
-			}
-			take[i]++
-			n += c
-			added = true
-		}
-		if !added {
-			break
 		}
 	}
 	var out []string
