@@ -43,6 +43,13 @@ func checkMemoryInGit(rep *Report, root string) {
 			continue
 		}
 		shown := filepath.ToSlash(rel)
+		if d == l.LongDir() && gitrepo.CheckOwn(d) == nil {
+			// An older cerebro kept memory's history in memory_long/.git:
+			// the project's git add would stage a gitlink, not the files.
+			rep.Add("warn", "run `memhook long log` once: it moves that history to .claude/.cerebro/memory_long.git (history kept), and memory_long/ becomes plain files your project's git can commit",
+				"%s: holds a git repository of its own inside the project's repository", shown)
+			continue
+		}
 		st, err := repo.PathState(shown)
 		switch {
 		case err != nil:
