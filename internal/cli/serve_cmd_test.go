@@ -136,6 +136,17 @@ func TestServeOnABusyPortSaysWhatHoldsIt(t *testing.T) {
 		t.Errorf("another program's port: exit %d\n%s", code, stderr)
 	}
 
+	addr = startServe(t, env, proj)
+	_, stderr, code = run(t, env, "", "serve", "--addr", addr, "--project", proj)
+	if code != 1 || !strings.Contains(stderr, "is taken by a memhook server already running (it shows p)") || !strings.Contains(stderr, "open http://"+addr+"/") {
+		t.Errorf("a memhook server's port: exit %d\n%s", code, stderr)
+	}
+}
+
+// startServe runs `memhook serve` for proj on a free port until the test
+// ends and returns its address once it answers.
+func startServe(t *testing.T, env map[string]string, proj string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -146,13 +157,10 @@ func TestServeOnABusyPortSaysWhatHoldsIt(t *testing.T) {
 		done <- ServeWith(ctx, factory.System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
 			ServeOptions{Project: proj, Listener: ln})
 	}()
-	defer func() { cancel(); <-done }()
-	addr = ln.Addr().String()
-	for i := 0; i < 50 && !serve.Answering(context.Background(), addr); i++ {
+	t.Cleanup(func() { cancel(); <-done })
+	addr := ln.Addr().String()
+	for i := 0; i < 100 && !serve.Answering(context.Background(), addr); i++ {
 		time.Sleep(20 * time.Millisecond)
 	}
-	_, stderr, code = run(t, env, "", "serve", "--addr", addr, "--project", proj)
-	if code != 1 || !strings.Contains(stderr, "is taken by a memhook server already running (it shows p)") || !strings.Contains(stderr, "open http://"+addr+"/") {
-		t.Errorf("a memhook server's port: exit %d\n%s", code, stderr)
-	}
+	return addr
 }

@@ -30,7 +30,9 @@ func checkoutWithHistory(tb testing.TB, dir string, n int) string {
 		tb.Fatal(err)
 	}
 	st := r.Storer
-	put := func(o interface{ Encode(plumbing.EncodedObject) error }) plumbing.Hash {
+	put := func(o interface {
+		Encode(plumbing.EncodedObject) error
+	}) plumbing.Hash {
 		obj := st.NewEncodedObject()
 		if err := o.Encode(obj); err != nil {
 			tb.Fatal(err)

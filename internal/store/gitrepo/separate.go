@@ -37,12 +37,7 @@ func checkGitDir(gitDir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s is not a directory: %w", gitDir, ErrForeign)
 	}
-	for _, name := range []string{"commondir", "gitdir"} {
-		if _, err := safefs.Lstat(filepath.Join(gitDir, name)); err == nil {
-			return fmt.Errorf("%s/%s shares another repository's objects: %w", gitDir, name, ErrForeign)
-		}
-	}
-	return nil
+	return sharesObjects(gitDir)
 }
 
 // OpenSeparate opens the repository whose work tree is exactly dir and
