@@ -94,7 +94,7 @@ func MoveGitDirOut(dir, gitDir string) error {
 	if err := safefs.MkdirAll(filepath.Dir(gitDir)); err != nil {
 		return fmt.Errorf("move %s out: %w", filepath.Join(dir, git.GitDirName), err)
 	}
-	if err := os.Rename(filepath.Join(dir, git.GitDirName), gitDir); err != nil {
+	if err := safefs.Rename(filepath.Join(dir, git.GitDirName), gitDir); err != nil {
 		return fmt.Errorf("move %s out: %w", filepath.Join(dir, git.GitDirName), err)
 	}
 	return nil
