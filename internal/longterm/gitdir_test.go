@@ -54,4 +54,16 @@ func TestHistoryMovesAnEmbeddedRepositoryOut(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(filepath.Dir(s.Dir), ".cerebro", ".gitignore")); !strings.Contains(string(b), "\n*\n") {
 		t.Errorf("the folder of the history is not ignored by the project's git: %q", b)
 	}
+	// An older cerebro run after the move makes memory_long/.git again:
+	// the history goes on where it is, and the left-over is named.
+	if _, err := gitrepo.Init(s.Dir); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.History(GitAuto, now)
+	if err != nil || !again.Versioned() || !strings.Contains(again.Note, "left over") {
+		t.Fatalf("with both: %v, note %q", err, again.Note)
+	}
+	if l, _ := again.Repo.Log("", 0); len(l) != len(log) {
+		t.Errorf("with both, the history is not the moved one: %d commits, want %d", len(l), len(log))
+	}
 }

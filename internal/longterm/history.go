@@ -91,10 +91,12 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		h.Note = fmt.Sprintf("refused: %v; cerebro commits nothing (remove memory_long/.git to start a history of its own)", err)
 		return h, nil
 	}
-	if err == nil {
+	embedded := err == nil
+	if _, serr := os.Lstat(gitDir); embedded && errors.Is(serr, os.ErrNotExist) {
 		if err := s.withLock(func() error { return gitrepo.MoveGitDirOut(s.Dir, gitDir) }); err != nil {
 			return nil, fmt.Errorf("move the history of long-term memory out of %s: %w", s.Dir, err)
 		}
+		embedded = false
 	}
 	r, err := gitrepo.OpenSeparate(s.Dir, gitDir)
 	if errors.Is(err, gitrepo.ErrForeign) {
@@ -112,6 +114,10 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		}
 		r.BoundFiles(s.IngestBytes)
 		h.Repo = r
+		if embedded {
+			// Both: an older cerebro ran after this one moved the history.
+			h.Note = fmt.Sprintf("memory_long/.git is left over beside the history in %s, which cerebro commits into; remove memory_long/.git so the project's git sees plain files", gitDir)
+		}
 		return h, nil
 	}
 	switch mode {
