@@ -12,9 +12,15 @@ LDFLAGS := -s -w -X github.com/cerebro-mem/cerebro/internal/cli.Version=$(VERSIO
 
 .PHONY: build test e2e e2e-latest install uninstall bench vet lint clean screenshots
 
+# Says what it does: on a fresh machine the module download printed dozens
+# of "go: downloading" lines and then the compile nothing for minutes.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(HOT) ./cmd/memhook-hot
+	@echo "make: fetching the Go modules memhook needs (quiet; the first time takes a while)..."
+	@$(GO) mod download
+	@echo "make: compiling bin/memhook and bin/memhook-hot (a minute or more on a slow machine, silent until done)..."
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/memhook
+	@CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w' -o $(HOT) ./cmd/memhook-hot
+	@echo "make: built $(BIN) and $(HOT)"
 
 vet:
 	$(GO) vet ./...

@@ -168,6 +168,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"wiki", "write", "a", "b"}, "wiki write: accepts 1 arg(s), received 2", true, 2},
 		// An unknown flag.
 		{[]string{"search", "--limt", "3", "q"}, "search: unknown flag --limt", true, 2},
+		{[]string{"--bogus"}, "memhook: error: unknown flag --bogus", true, 2}, // "memhook: " once
+		{[]string{"search", "--since", "yesterday", "q"}, `search: --since "yesterday": want a day YYYY-MM-DD`, true, 2},
+		{[]string{"search", "--since", "2026-02-01", "--until", "2026-01-01", "q"}, "search: --until 2026-01-01 is before --since 2026-02-01", true, 2},
 		// A flag value out of its set.
 		{[]string{"flush", "--trigger", "bogus"}, `flush: --trigger "bogus": want auto,`, true, 2},
 		{[]string{"import", "--since", "yesterday"}, `import: --since "yesterday": want a date YYYY-MM-DD`, true, 2},

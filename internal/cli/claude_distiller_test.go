@@ -133,9 +133,15 @@ func TestClaudeDistillerKeepsTurnsAskedForDuringARun(t *testing.T) {
 	h := newHookEnv(t)
 	h.env["CEREBRO_DISTILLER_KIND"] = "claude"
 	// The stand-in lists the features its prompt mentions, so the test
-	// sees which turns each run was given.
+	// sees which turns each run was given. Its first answer waits for a
+	// gate the test opens once the session has ended: the run is busy for
+	// every later hook however slow a loaded machine makes them (a fixed
+	// sleep once let the run finish between two hooks, and the session's
+	// end rightly started a second run).
+	gate := filepath.Join(t.TempDir(), "gate")
 	h.env["CEREBRO_DISTILLER_COMMAND"] = standInClaude(t, h,
-		"sleep 0.5; printf '### Asked\\n'; cat | grep -oE 'add(ed)? feature [0-9]' | sort -u | sed 's/^/- CLAUDE /'\n")
+		`while [ ! -e "`+gate+`" ]; do sleep 0.02; done`+"\n"+
+			"printf '### Asked\\n'; cat | grep -oE 'add(ed)? feature [0-9]' | sort -u | sed 's/^/- CLAUDE /'\n")
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "2"
 	h.env["CEREBRO_SHORT_MIN_REPLIES"] = "1"
 	for i := 0; i < 3; i++ {
@@ -143,15 +149,16 @@ func TestClaudeDistillerKeepsTurnsAskedForDuringARun(t *testing.T) {
 		h.proc(t, h.input("s1", "Stop", "last_assistant_message", fmt.Sprintf("I added feature %d.", i)), nil, "hook", "stop")
 	}
 	h.proc(t, h.input("s1", "SessionEnd", "reason", "other"), nil, "hook", "session-end")
+	testfile.Write(t, gate, "open\n")
 	waitBackground(t, h, "s1")
-	started := 0
+	var started []string
 	for _, e := range h.log(t) {
 		if strings.HasPrefix(e.Message, "started background flush") {
-			started++
+			started = append(started, e.Message)
 		}
 	}
-	if started != 1 {
-		t.Errorf("%d background runs started, want 1", started)
+	if len(started) != 1 {
+		t.Errorf("%d background runs started, want 1: %q", len(started), started)
 	}
 	st := filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")
 	pending, _ := filepath.Glob(filepath.Join(st, "*", "pending", "s1"))

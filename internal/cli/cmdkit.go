@@ -48,8 +48,19 @@ func printObject(w io.Writer, v any, err error) error {
 	if encErr := enc.Encode(v); encErr != nil && err == nil {
 		return encErr
 	}
-	return err
+	if err != nil {
+		return shownError{err}
+	}
+	return nil
 }
+
+// shownError is an error a command has printed already, as the "error"
+// of its JSON on stdout. Main still says it on stderr (a separate
+// stream); a slash command, whose one stream is stdout, does not say it
+// twice.
+type shownError struct{ error }
+
+func (e shownError) Unwrap() error { return e.error }
 
 // printPartial is printObject for a verb that may have done part of its
 // work: an answer that came with an error is printed as it is (its error

@@ -52,6 +52,11 @@ func flagError(c *cobra.Command, err error) error {
 			return unknownCommand(c, args[0])
 		}
 	}
+	// The root's errors are printed after "memhook: error: " already.
+	prefix := name + ": "
+	if !c.HasParent() {
+		prefix = ""
+	}
 	names := flagNames(c)
 	listed := "see `" + c.CommandPath() + " --help`"
 	if len(names) > 0 {
@@ -68,9 +73,9 @@ func flagError(c *cobra.Command, err error) error {
 			usage, _, _ := strings.Cut(c.Flags().Lookup(a).Usage, " (")
 			hint = "did you mean --" + a + "? (" + usage + ")"
 		}
-		return usagef(hint, "%s: unknown flag --%s", name, flag)
+		return usagef(hint, "%sunknown flag --%s", prefix, flag)
 	case unknownShort.MatchString(msg):
-		return usagef(listed, "%s: unknown flag -%s", name, unknownShort.FindStringSubmatch(msg)[1])
+		return usagef(listed, "%sunknown flag -%s", prefix, unknownShort.FindStringSubmatch(msg)[1])
 	case badValue.MatchString(msg):
 		m := badValue.FindStringSubmatch(msg)
 		want := "a valid value"
@@ -86,9 +91,9 @@ func flagError(c *cobra.Command, err error) error {
 				want = "a duration such as 30s or 5m"
 			}
 		}
-		return usagef("see `"+c.CommandPath()+" --help`", "%s: --%s %q: want %s", name, m[2], m[1], want)
+		return usagef("see `"+c.CommandPath()+" --help`", "%s--%s %q: want %s", prefix, m[2], m[1], want)
 	}
-	return usageErr(fmt.Errorf("%s: %w", name, err), "see `"+c.CommandPath()+" --help`")
+	return usageErr(fmt.Errorf("%s%w", prefix, err), "see `"+c.CommandPath()+" --help`")
 }
 
 var requiredFlag = lazyregexp.New(`^required flag\(s\) (.*) not set$`)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
@@ -537,7 +538,7 @@ func TestHostileTrustForget(t *testing.T) {
 		t.Fatalf("wiki write: %s", errOut)
 	}
 	longDir := filepath.Join(h.proj, ".claude", "memory_long")
-	repo, err := gitrepo.Open(longDir)
+	repo, err := gitrepo.OpenSeparate(longDir, longterm.GitDir(longDir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,7 +176,7 @@ func TestScheduledRunPushesAfterTheNight(t *testing.T) {
 	if _, err := gitrepo.OpenAtForReading(bare); err != nil { // bare: no work tree of its own
 		t.Fatalf("no remote for the project: %v", err)
 	}
-	local, _ := gitrepo.OpenAt(e.long(""))
+	local, _ := gitrepo.OpenSeparate(e.long(""), longterm.GitDir(e.long("")))
 	ll, _ := local.Log("", 0)
 	if len(ll) == 0 || !strings.Contains(ll[0].Message, "memhook night") {
 		t.Fatalf("the night committed nothing: %v", ll)

@@ -174,7 +174,7 @@ func TestSearchSinceUntil(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"results": []`) {
 		t.Fatalf("since the next day: exit %d\n%s", code, out)
 	}
-	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--since", "last week", "x"); code != 1 || !strings.Contains(errOut, "YYYY-MM-DD") {
+	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--since", "last week", "x"); code != 2 || !strings.Contains(errOut, "YYYY-MM-DD") {
 		t.Fatalf("bad since: %d %s", code, errOut)
 	}
 }

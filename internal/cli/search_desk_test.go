@@ -1,24 +1,18 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/serve"
 )
 
 // deskProjects registers, on one desk, this project (billing) and four
@@ -223,21 +217,7 @@ func TestRecallAcrossProjectsOnlyWhenAsked(t *testing.T) {
 // pages); an unknown scope is refused.
 func TestServeSearchAcrossProjects(t *testing.T) {
 	billing, env, ids := deskProjects(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- ServeWith(ctx, factory.System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
-			ServeOptions{Project: billing, Listener: ln})
-	}()
-	defer func() { cancel(); <-done }()
-	addr := ln.Addr().String()
-	for i := 0; i < 100 && !serve.Answering(context.Background(), addr); i++ {
-		time.Sleep(20 * time.Millisecond)
-	}
+	addr := startServe(t, env, billing)
 	get := func(query string) (int, string) {
 		t.Helper()
 		resp, err := http.Get("http://" + addr + "/en/memory/search?" + query)

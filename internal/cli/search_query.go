@@ -53,7 +53,15 @@ func (opts *SearchOptions) validate() error {
 	if err := checkMinFlag("search", "limit", opts.Limit, 1); err != nil {
 		return err
 	}
-	return checkScopeFlag("search", opts.Root, opts.Scope)
+	if err := checkScopeFlag("search", opts.Root, opts.Scope); err != nil {
+		return err
+	}
+	// --since and --until are flags: a wrong day is a usage error (exit
+	// 2), told before any index is opened.
+	if _, err := search.ParsePeriod(opts.Since, opts.Until); err != nil {
+		return usageErr(fmt.Errorf("search: --%w", err), "write --since and --until as YYYY-MM-DD, e.g. --since 2026-11-30")
+	}
+	return nil
 }
 
 func searchRun(opts *SearchOptions) error {
@@ -67,10 +75,7 @@ func searchRun(opts *SearchOptions) error {
 	if err != nil {
 		return err
 	}
-	within, err := search.ParsePeriod(opts.Since, opts.Until)
-	if err != nil {
-		return factory.WithHint(err, "write --since and --until as YYYY-MM-DD")
-	}
+	within, _ := search.ParsePeriod(opts.Since, opts.Until) // checked by validate
 	resp, err := m.Query(context.Background(), opts.Query, opts.Limit, opts.Now(), within)
 	if err != nil {
 		return err

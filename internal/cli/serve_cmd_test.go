@@ -48,20 +48,6 @@ func TestServeBackgroundFindsRunningServer(t *testing.T) {
 	}
 }
 
-// TestServeRefusesBusyAddress: a taken port is a clear error with a hint.
-func TestServeRefusesBusyAddress(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	dir := t.TempDir()
-	_, stderr, code := run(t, map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": dir}, "", "serve", "--addr", ln.Addr().String(), "--project", dir)
-	if code != 1 || !strings.Contains(stderr, "serve: listen on "+ln.Addr().String()) || !strings.Contains(stderr, "hint: choose another port") {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-}
-
 // TestServeBackgroundInAnotherProject: a server started for project A
 // answers a registered project C on request (the printed address names
 // C), and for project B, which it cannot show, `serve --background`
@@ -126,4 +112,55 @@ func TestServeBackgroundInAnotherProject(t *testing.T) {
 	if pl := serve.FindPlace(context.Background(), next, project.ID(b)); !pl.Running || !pl.Start || pl.Addr != next {
 		t.Errorf("the server at %s is not found showing bravo as its own: %+v", next, pl)
 	}
+}
+
+// TestServeOnABusyPortSaysWhatHoldsIt: a foreground serve on a port in use
+// names the port and what holds it — a memhook server (open it) or
+// another program — and the next port to try, exiting 1.
+func TestServeOnABusyPortSaysWhatHoldsIt(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "p")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	env := map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "CEREBRO_HOME": filepath.Join(dir, "desk")}
+	other, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	addr := other.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	n, _ := strconv.Atoi(port)
+	_, stderr, code := run(t, env, "", "serve", "--addr", addr, "--project", proj)
+	if code != 1 || !strings.Contains(stderr, "port "+port+" on 127.0.0.1 is taken by another program") ||
+		!strings.Contains(stderr, "--addr 127.0.0.1:"+strconv.Itoa(n+1)) {
+		t.Errorf("another program's port: exit %d\n%s", code, stderr)
+	}
+
+	addr = startServe(t, env, proj)
+	_, stderr, code = run(t, env, "", "serve", "--addr", addr, "--project", proj)
+	if code != 1 || !strings.Contains(stderr, "is taken by a memhook server already running (it shows p)") || !strings.Contains(stderr, "open http://"+addr+"/") {
+		t.Errorf("a memhook server's port: exit %d\n%s", code, stderr)
+	}
+}
+
+// startServe runs `memhook serve` for proj on a free port until the test
+// ends and returns its address once it answers.
+func startServe(t *testing.T, env map[string]string, proj string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- ServeWith(ctx, factory.System{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }, Environ: func() []string { return nil }},
+			ServeOptions{Project: proj, Listener: ln})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	addr := ln.Addr().String()
+	for i := 0; i < 100 && !serve.Answering(context.Background(), addr); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	return addr
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -77,8 +78,17 @@ func slashRun(f *factory.Factory, args []string) error {
 
 // slashReport prints err the way Main does, plus the exit status, on stdout.
 func slashReport(f *factory.Factory, err error) error {
-	if err != nil {
-		fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", printError(f.Out, err))
+	if err == nil {
+		return nil
 	}
+	w := f.Out
+	if errors.As(err, new(shownError)) {
+		w = io.Discard // its JSON on stdout says it already
+	}
+	code := printError(w, err)
+	if code == 1 && errors.As(err, new(*usageError)) {
+		code = 2 // as Main exits
+	}
+	fmt.Fprintf(f.Out, "(memhook exited with status %d)\n", code)
 	return nil
 }

@@ -18,7 +18,7 @@ func TestSlashRunsTheCommandWithStdinWords(t *testing.T) {
 	cwd := t.TempDir()
 	t.Chdir(cwd)
 	out, errOut, code := run(t, env, "$(touch PWNED); touch PWNED2\n", "slash", "org", "ingest")
-	if code != 0 || !strings.Contains(out, "memhook: error:") || !strings.Contains(out, "(memhook exited with status 1)") || errOut != "" {
+	if code != 0 || !strings.Contains(out, "memhook: error:") || !strings.Contains(out, "(memhook exited with status 2)") || errOut != "" {
 		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	for _, f := range []string{"PWNED", "PWNED2"} {
@@ -96,5 +96,21 @@ func TestVersionCommand(t *testing.T) {
 	out, _, _ = run(t, nil, "", "recall", "--help")
 	if strings.Contains(out, "--json") {
 		t.Errorf("recall --help shows the always-on --json flag:\n%s", out)
+	}
+}
+
+// TestSlashSaysAnErrorOnce: a command that prints its error in its JSON
+// (recall with no text) is not told again on the slash command's one
+// stream; a usage error's status is 2, as memhook's own.
+func TestSlashSaysAnErrorOnce(t *testing.T) {
+	h := newHookEnv(t)
+	t.Chdir(h.proj)
+	out, _, code := run(t, h.env, "\n", "slash", "recall")
+	if code != 0 || strings.Count(out, "the request has no text") != 1 || !strings.Contains(out, `"error"`) || !strings.HasSuffix(out, "(memhook exited with status 1)\n") {
+		t.Errorf("recall with no text: exit %d\n%s", code, out)
+	}
+	out, _, _ = run(t, h.env, "\n", "slash", "search")
+	if !strings.HasSuffix(out, "(memhook exited with status 2)\n") || strings.Count(out, "memhook: error:") != 1 {
+		t.Errorf("search with no words:\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
@@ -43,6 +44,16 @@ func checkMemoryInGit(rep *Report, root string) {
 			continue
 		}
 		shown := filepath.ToSlash(rel)
+		if d == l.LongDir() && gitrepo.CheckOwn(d) == nil {
+			// An older cerebro kept memory's history in memory_long/.git:
+			// the project's git add would stage a gitlink, not the files.
+			hint := "run `memhook long log` once: it moves that history to .claude/.cerebro/memory_long.git (history kept), and memory_long/ becomes plain files your project's git can commit"
+			if _, err := os.Lstat(longterm.GitDir(d)); err == nil {
+				hint = "remove " + filepath.Join(d, ".git") + ": memory's history is in " + longterm.GitDir(d) + " already, and the left-over repository makes the project's git stage a gitlink"
+			}
+			rep.Add("warn", hint, "%s: holds a git repository of its own inside the project's repository", shown)
+			continue
+		}
 		st, err := repo.PathState(shown)
 		switch {
 		case err != nil:

@@ -59,4 +59,15 @@ func TestCheckMemoryInGitTellsTheThreeStates(t *testing.T) {
 	if strings.Contains(out, "warn") {
 		t.Errorf("a warning for a folder in a chosen state:\n%s", out)
 	}
+
+	// A memory_long/.git an older cerebro made: sharing would stage a
+	// gitlink, so the hint moves the history out first.
+	os.WriteFile(filepath.Join(root, ".gitignore"), nil, 0o644)
+	if _, err := gitrepo.Init(filepath.Join(root, ".claude", "memory_long")); err != nil {
+		t.Fatal(err)
+	}
+	out = report()
+	if !strings.Contains(out, "warn .claude/memory_long: holds a git repository of its own") || !strings.Contains(out, "memhook long log") {
+		t.Errorf("an embedded repository is not named with the way out:\n%s", out)
+	}
 }

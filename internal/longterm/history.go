@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Values of long.git: where the history of long-term memory lives.
@@ -31,7 +34,14 @@ const (
 // graph is rebuilt at will, .cerebro/ holds locks and caches, raw/_large/
 // holds files above the size limit, which would bloat every clone, and
 // .trash/ what memhook forget took back.
-const historyIgnore = "# written by memhook: caches, large sources and what was forgotten stay out of the history\n.cerebro/\ngraph.json\nraw/_large/\n.trash/\n"
+// The same file keeps them, and the lock files beside the records, out of
+// the project's git when the project shares memory.
+const historyIgnore = ignoreHead + "\n.cerebro/\ngraph.json\nraw/_large/\n.trash/\n" + lockIgnore + "\n"
+
+const (
+	ignoreHead = "# written by memhook: caches, large sources and what was forgotten stay out of the history"
+	lockIgnore = "*.lock"
+)
 
 // History is the version history of one long-term memory. When Repo is nil
 // nothing is committed and Note says why.
@@ -48,24 +58,55 @@ type History struct {
 // Versioned reports whether changes are committed.
 func (h *History) Versioned() bool { return h != nil && h.Repo != nil }
 
+// GitDir is where the history of the long-term memory at dir is stored:
+// <project>/.claude/.cerebro/memory_long.git, beside the memory folder
+// and outside it, in the folder of cerebro's locks that the project's git
+// ignores (see [safefs.MkdirAll]). A .git inside memory_long/ made the
+// project's `git add -A` stage an embedded repository (a gitlink) instead
+// of the memory's files.
+func GitDir(dir string) string {
+	return filepath.Join(filepath.Dir(dir), stateDir, filepath.Base(dir)+".git")
+}
+
 // History opens (creating when needed) the repository of the long-term
 // memory, following mode (one of the Git* values; "" is auto). A new
-// repository gets a .gitignore and a first commit of what is there.
+// repository gets a .gitignore and a first commit of what is there. Its
+// git dir is [GitDir]; a .git a former cerebro made inside memory_long/
+// is moved there first, history and all.
 func (s *Store) History(mode string, now time.Time) (*History, error) {
 	if err := s.requireScaffold(); err != nil {
 		return nil, err
 	}
 	h := &History{store: s}
-	r, err := gitrepo.OpenAt(s.Dir)
+	// The rules keep the locks and caches out of the project's git too,
+	// whatever keeps the history.
+	if err := s.withLock(func() error { return createIgnore(s.Path(".gitignore")) }); err != nil {
+		return nil, err
+	}
+	gitDir := GitDir(s.Dir)
+	err := gitrepo.CheckOwn(s.Dir)
 	if errors.Is(err, gitrepo.ErrForeign) {
 		// Planted by a repository to have cerebro commit into another one.
 		h.Refused = err
 		h.Note = fmt.Sprintf("refused: %v; cerebro commits nothing (remove memory_long/.git to start a history of its own)", err)
 		return h, nil
 	}
+	embedded := err == nil
+	if _, serr := os.Lstat(gitDir); embedded && errors.Is(serr, os.ErrNotExist) {
+		if err := s.withLock(func() error { return gitrepo.MoveGitDirOut(s.Dir, gitDir) }); err != nil {
+			return nil, fmt.Errorf("move the history of long-term memory out of %s: %w", s.Dir, err)
+		}
+		embedded = false
+	}
+	r, err := gitrepo.OpenSeparate(s.Dir, gitDir)
+	if errors.Is(err, gitrepo.ErrForeign) {
+		h.Refused = err
+		h.Note = fmt.Sprintf("refused: %v; cerebro commits nothing (remove %s to start a history of its own)", err, gitDir)
+		return h, nil
+	}
 	if err == nil {
 		if mode == GitOff || mode == GitProject {
-			h.Note = fmt.Sprintf("long.git = %s: memory_long/ has a repository but cerebro commits nothing", mode)
+			h.Note = fmt.Sprintf("long.git = %s: long-term memory has a history in %s but cerebro commits nothing", mode, gitDir)
 			return h, nil
 		}
 		if err := r.UseUserExcludes(s.GitUser); err != nil {
@@ -73,6 +114,10 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		}
 		r.BoundFiles(s.IngestBytes)
 		h.Repo = r
+		if embedded {
+			// Both: an older cerebro ran after this one moved the history.
+			h.Note = fmt.Sprintf("memory_long/.git is left over beside the history in %s, which cerebro commits into; remove memory_long/.git so the project's git sees plain files", gitDir)
+		}
 		return h, nil
 	}
 	switch mode {
@@ -98,11 +143,8 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 		return nil, fmt.Errorf("long.git = %q: want auto, own, project or off", mode)
 	}
 	err = s.withLock(func() error {
-		if err := createIgnore(s.Path(".gitignore")); err != nil {
-			return err
-		}
 		var err error
-		if r, err = gitrepo.Init(s.Dir); err != nil {
+		if r, err = gitrepo.InitSeparate(s.Dir, gitDir); err != nil {
 			return fmt.Errorf("start the history of long-term memory: %w", err)
 		}
 		r.BoundFiles(s.IngestBytes)
@@ -125,8 +167,17 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 	return h, nil
 }
 
+// createIgnore writes memory's .gitignore, or adds the lock files' rule
+// to one an older memhook wrote without it.
 func createIgnore(p string) error {
 	if _, err := os.Lstat(p); err == nil {
+		old, err := safefs.ReadFile(p, 64<<10)
+		if err != nil || !strings.HasPrefix(string(old), ignoreHead) || slices.Contains(strings.Split(string(old), "\n"), lockIgnore) {
+			return nil
+		}
+		if err := atomicfile.Write(p, append(old, []byte(lockIgnore+"\n")...), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
 		return nil
 	}
 	if err := atomicfile.Write(p, []byte(historyIgnore), 0o644); err != nil {
@@ -207,7 +258,7 @@ func (h *History) OutsideBackup(paths []string) ([]string, error) {
 	}
 	var ask []string
 	for _, p := range paths {
-		own := false
+		own := path.Ext(p) == ".lock"
 		for _, c := range ownCaches {
 			if p == strings.TrimSuffix(c, "/") || strings.HasPrefix(p, c) {
 				own = true

@@ -61,7 +61,7 @@ func ParsePeriod(since, until string) (*DayRange, error) {
 		*end.t = t
 	}
 	if !p.From.IsZero() && !p.To.IsZero() && p.To.Before(p.From) {
-		return nil, fmt.Errorf("until %s is before since %s", until, since)
+		return nil, fmt.Errorf("until %s is before --since %s", until, since)
 	}
 	return &p, nil
 }

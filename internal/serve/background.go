@@ -2,13 +2,16 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/spawn"
@@ -45,7 +48,7 @@ func CheckRemote(addr string, allowRemote bool, userFile string) error {
 func Listen(addr string) (net.Listener, string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, "", &StartError{fmt.Errorf("serve: listen on %s: %w", addr, err), "choose another port with --addr 127.0.0.1:PORT"}
+		return nil, "", busyError(addr, err)
 	}
 	if host, _, _ := net.SplitHostPort(addr); host != "" {
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
@@ -110,4 +113,30 @@ func StartBackground(ctx context.Context, b Background, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, b.Root, PlaygroundURL(addr, id, true), pid, pid, logPath)
 	return nil
+}
+
+// busyError says why addr could not be listened on; for a port in use, it
+// names the port and what holds it: a memhook server (open it, or stop
+// it) or another program (take another port).
+func busyError(addr string, err error) error {
+	host, port, _ := net.SplitHostPort(addr)
+	// Windows says it in words of its own (WSAEADDRINUSE).
+	if !errors.Is(err, syscall.EADDRINUSE) && !strings.Contains(err.Error(), "address already in use") && !strings.Contains(err.Error(), "Only one usage of each socket address") {
+		return &StartError{fmt.Errorf("serve: listen on %s: %w", addr, err), "choose another port with --addr 127.0.0.1:PORT"}
+	}
+	next := "PORT"
+	if n, err := strconv.Atoi(port); err == nil && n > 0 && n < 65535 {
+		next = strconv.Itoa(n + 1)
+	}
+	other := "or serve on another port: --addr " + net.JoinHostPort(host, next)
+	list, up := projectsAt(context.Background(), addr)
+	if up && len(list) > 0 {
+		names := make([]string, len(list))
+		for i, p := range list {
+			names[i] = p.Name
+		}
+		return &StartError{fmt.Errorf("serve: port %s on %s is taken by a memhook server already running (it shows %s)", port, host, strings.Join(names, ", ")),
+			"open http://" + addr + "/ — it is the server you want when it shows this project; else stop it (kill its memhook serve), " + other}
+	}
+	return &StartError{fmt.Errorf("serve: port %s on %s is taken by another program", port, host), "stop that program, " + other}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
+	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -137,5 +138,30 @@ func TestVersionIsGitsObjectID(t *testing.T) {
 	// `printf 'hello\n' | git hash-object --stdin`
 	if v := Version([]byte("hello\n")); v != "ce013625030ba8dba906f756967f9e9ca394464a" {
 		t.Fatal(v)
+	}
+}
+
+// TestReferenceIsTheCommittedInstruction: the reference is the plugin's
+// instruction as committed, not the edit the tool has just written on
+// disk (the hook takes the reference before committing that edit).
+func TestReferenceIsTheCommittedInstruction(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "plugin", "skills", "use-memory", "SKILL.md")
+	testfile.Write(t, f, "shipped\n")
+	sref, _ := skill.Locate(f)
+	if _, err := skill.Commit(sref, "Install", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	testfile.Write(t, f, "edited\n")
+	ref := Reference{Dir: filepath.Join(dir, "ref")}
+	if _, _, _, err := ref.CommitEdit(f, "Edit", func() string { return "" }, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	_, files, err := ref.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(files[InstructionName]); got != "shipped\n" {
+		t.Fatalf("reference %q; want the committed %q", got, "shipped\n")
 	}
 }

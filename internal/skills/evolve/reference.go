@@ -103,16 +103,20 @@ func (r Reference) Set(files map[string][]byte, source string, now time.Time) (M
 // file.
 const InstructionName = InstructionSkill + "/SKILL.md"
 
-// EnsureInitial takes the reference when none exists: from the oldest
-// committed version of the first instruction file in files (the shipped
-// plugin's first), else its current content. It reports whether it took one.
+// EnsureInitial takes the reference when none exists: from the committed
+// version (at HEAD) of the first instruction file in files (the shipped
+// plugin's first), else its current content. It is taken before any edit
+// of cerebro's is committed (every commit of the instruction first ensures
+// it), so HEAD still holds the instruction as shipped; an edit the tool
+// just made on disk is not yet committed and not taken. It reports
+// whether it took one.
 func (r Reference) EnsureInitial(files []string, now time.Time) (bool, error) {
 	if _, err := os.Stat(r.manifestPath()); err == nil {
 		return false, nil
 	}
 	for _, f := range files {
-		if data, ok := skill.FirstVersion(f); ok && len(data) > 0 {
-			_, err := r.Set(map[string][]byte{InstructionName: data}, f+" (first commit)", now)
+		if data, ok := skill.CommittedVersion(f); ok && len(data) > 0 {
+			_, err := r.Set(map[string][]byte{InstructionName: data}, f+" (committed)", now)
 			return err == nil, err
 		}
 		if data, err := ReadSkill(f); err == nil {

@@ -128,27 +128,13 @@ func CommitFiles(ref Ref, files []string, msg string, now time.Time) (Result, er
 	return res, nil
 }
 
-// FirstVersion returns the content of file in the oldest commit that holds
-// it, or false when it was never committed.
-func FirstVersion(file string) ([]byte, bool) {
-	r, err := gitrepo.Open(filepath.Dir(file))
-	if err != nil {
-		return nil, false
-	}
-	rel, err := r.Rel(file)
-	if err != nil {
-		return nil, false
-	}
-	log, err := r.Log(file, 0)
-	if err != nil {
-		return nil, false
-	}
-	for i := len(log) - 1; i >= 0; i-- {
-		if b, err := r.FileAt(log[i].Hash, rel); err == nil {
-			return b, true
-		}
-	}
-	return nil, false
+// CommittedVersion returns the content of file as committed at HEAD of the
+// repository holding it, or false when no repository holds it or HEAD has
+// no such file. It never walks history: it runs on the first memory call
+// of a project, and a plugin checkout may hold thousands of commits.
+func CommittedVersion(file string) ([]byte, bool) {
+	b, err := gitrepo.CommittedFile(file)
+	return b, err == nil
 }
 
 // Named returns the skill called name under root, refusing names that are

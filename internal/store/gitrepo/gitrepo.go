@@ -337,6 +337,28 @@ func (r *Repo) FileAt(hash, path string) ([]byte, error) {
 	return []byte(s), nil
 }
 
+// CommittedFile returns file's content as committed at HEAD of the
+// repository holding it, ignoring an edit not yet committed. It reads
+// HEAD's commit and the trees down to the file, never the history: its
+// cost is the same for a repository of three commits or of thousands (a
+// skill's version reference was once taken by walking a plugin checkout's
+// whole log, on the first memory call, for 20 seconds).
+func CommittedFile(file string) ([]byte, error) {
+	r, err := Open(filepath.Dir(file))
+	if err != nil {
+		return nil, err
+	}
+	return r.committed(file)
+}
+
+func (r *Repo) committed(file string) ([]byte, error) {
+	rel, err := r.Rel(file)
+	if err != nil {
+		return nil, err
+	}
+	return r.FileAt("HEAD", rel)
+}
+
 func (r *Repo) commit(rev string) (*object.Commit, error) {
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {

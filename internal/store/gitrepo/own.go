@@ -50,9 +50,15 @@ func CheckOwn(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s: .git is not a directory: %w", dir, ErrForeign)
 	}
+	return sharesObjects(dotGit)
+}
+
+// sharesObjects is [ErrForeign] when the git dir at gitDir takes its
+// objects from another repository (commondir, gitdir).
+func sharesObjects(gitDir string) error {
 	for _, name := range []string{"commondir", "gitdir"} {
-		if _, err := safefs.Lstat(filepath.Join(dotGit, name)); err == nil {
-			return fmt.Errorf("%s: .git/%s shares another repository's objects: %w", dir, name, ErrForeign)
+		if _, err := safefs.Lstat(filepath.Join(gitDir, name)); err == nil {
+			return fmt.Errorf("%s/%s shares another repository's objects: %w", gitDir, name, ErrForeign)
 		}
 	}
 	return nil

@@ -389,12 +389,52 @@ func CheckFile(path string) error {
 func MkdirAll(dir string) error { return MkdirAllMode(dir, 0o755) }
 
 // MkdirAllMode is [MkdirAll] with the permissions of the folders it makes.
+// A .cerebro folder under a .claude folder gets a .gitignore of "*".
 func MkdirAllMode(dir string, perm fs.FileMode) error {
 	d, err := openDir(RootOf(filepath.Join(dir, "x")), dir, true, perm)
 	if err != nil {
 		return err
 	}
-	return d.Close()
+	if err := d.Close(); err != nil {
+		return err
+	}
+	ignoreCerebroDir(dir)
+	return nil
+}
+
+// cerebroIgnore keeps a .cerebro folder out of the project's git: locks,
+// caches, staging and long-term memory's history are cerebro's
+// bookkeeping, and a person's `git add -A` picked them up.
+const cerebroIgnore = "# written by memhook: cerebro's locks, caches and histories, never the project's files\n*\n"
+
+// ignoreCerebroDir writes the .gitignore of the innermost .cerebro folder
+// of a .claude folder on dir's path, when it has none. A failure only
+// leaves the folder visible to git, so it is not reported.
+func ignoreCerebroDir(dir string) {
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")
+	claude := false
+	at := -1
+	for i, p := range parts {
+		switch {
+		case p == ".claude":
+			claude = true
+		case p == ".cerebro" && claude:
+			at = i
+		}
+	}
+	if at < 0 {
+		return
+	}
+	p := filepath.Join(filepath.FromSlash(strings.Join(parts[:at+1], "/")), ".gitignore")
+	if _, err := Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	f, err := OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return
+	}
+	f.WriteString(cerebroIgnore)
+	f.Close()
 }
 
 // DefaultNoteBytes bounds [ReadNote] when its caller passes no limit: the
