@@ -304,7 +304,8 @@ func TestMCPBadRequestsNeverEndTheServer(t *testing.T) {
 		code float64
 	}{
 		{"not json at all", nil, -32700},
-		{`{"jsonrpc":"2.0","id":3,"method":`, nil, -32700},
+		// broken, but its id is readable: the client waits on it
+		{`{"jsonrpc":"2.0","id":3,"method":`, 3.0, -32700},
 		{`{"jsonrpc":"1.0","id":4,"method":"tools/list"}`, 4.0, -32600},
 		{`[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`, nil, -32600},
 		{huge, 7.0, -32600},
