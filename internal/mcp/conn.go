@@ -67,7 +67,7 @@ type lineConn struct {
 
 	out     io.Writer
 	writes  chan *lineWrite
-	writing atomic.Int64 // start of the write under way (unix ns), 0 when idle
+	writing atomic.Int64  // start of the write under way (unix ns), 0 when idle
 	gone    chan struct{} // closed when the output is given up
 	goneOne sync.Once
 
@@ -268,6 +268,15 @@ func (c *lineConn) giveUpOutput() {
 		c.mu.Unlock()
 		c.signal(c.wake)
 	})
+}
+
+func (c *lineConn) outputGone() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
 }
 
 // decode turns one line into a message, or answers it with an error.

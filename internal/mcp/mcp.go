@@ -159,10 +159,17 @@ func New(o Options) *Server {
 // until in ends (and the requests read before its end are answered) or
 // ctx is done.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	conn := newLineConn(in, out, s.opts)
+	return s.serve(ctx, newLineConn(in, out, s.opts))
+}
+
+func (s *Server) serve(ctx context.Context, conn *lineConn) error {
 	stop := context.AfterFunc(ctx, conn.giveUpOutput) // no answer waits on a reader past the end
 	defer stop()
-	return s.Run(ctx, &lineTransport{conn: conn})
+	err := s.Run(ctx, &lineTransport{conn: conn})
+	if conn.outputGone() {
+		return nil // the client went away: the session's end, said in the log
+	}
+	return err
 }
 
 // Run serves one connection over t (the in-memory transports of the
