@@ -293,3 +293,31 @@ func TestToolCallsAreServedInArrivalOrder(t *testing.T) {
 		t.Fatalf("memory served\n%v\nwant\n%v", rec.order, want)
 	}
 }
+
+// The tools array as tools/list sends it stays within what a session
+// pays for it on every request.
+func TestToolListFitsItsBudget(t *testing.T) {
+	c := newRawClient(t, Options{Backend: &recorder{}})
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	line, err := c.r.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil || len(m.Result.Tools) != len(Tools) {
+		t.Fatalf("tools/list: %v %s", err, line)
+	}
+	chars := 2 + len(m.Result.Tools) - 1 // the array's brackets and commas
+	for _, tl := range m.Result.Tools {
+		chars += len(tl)
+	}
+	t.Logf("the tool list is %d characters (target %d)", chars, CharTarget)
+	if chars > CharTarget {
+		t.Fatalf("the tool list is %d characters, over its %d", chars, CharTarget)
+	}
+}

@@ -51,8 +51,8 @@ type GetArgs struct {
 const (
 	searchDesc = "Search memory (past sessions' daily notes, wiki, CORE, org vault) by words; cited passages path#Lstart-Lend. " +
 		"Call it before answering about earlier work or decisions."
-	getDesc      = "Read a memory file or some of its lines, by a path from memory_search, when a snippet is not enough."
-	recallDesc   = "Ask memory a question: one answer object (what was found, how sure, how deep, each parameter's fate). Call it for a fact, value or decision you need."
+	getDesc      = "Read a memory file, or lines of it, by a path memory_search cited, when a snippet is not enough."
+	recallDesc   = "Ask memory a question: one answer object (what was found, how sure, each parameter's fate). Call it for a fact, value or decision you need."
 	rememberDesc = "Store a fact in memory (a record; with table and key a table row too). Call it when the person asks you to remember something."
 )
 
