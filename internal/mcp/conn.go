@@ -85,6 +85,12 @@ type lineConn struct {
 	wake    chan struct{} // Read has something new to see
 	room    chan struct{} // readLoop may read on
 
+	chunks  [][]byte // read by pump, not yet by readLoop
+	qBytes  int
+	qErr    error // how the input ended, once pump saw it
+	qCond   *sync.Cond
+	stalled bool // an answer has waited the grace to be written
+
 	closed    chan struct{}
 	closeOnce sync.Once
 }
@@ -106,12 +112,100 @@ func newLineConn(in io.Reader, out io.Writer, o Options) *lineConn {
 		writes: make(chan *lineWrite), gone: make(chan struct{}), held: map[jsonrpc.ID]int{},
 		wake: make(chan struct{}, 1), room: make(chan struct{}, 1), closed: make(chan struct{})}
 	go c.writeLoop()
-	go c.readLoop(bufio.NewReaderSize(in, 64<<10))
+	c.qCond = sync.NewCond(&c.mu)
+	go c.pump(in)
+	go c.readLoop(bufio.NewReaderSize(queue{c}, 64<<10))
+	go c.watchOutput()
 	return c
 }
 
-// readLoop reads lines until in ends, pausing while the requests read
-// and not answered hold the budget.
+// pump reads the input into the queue readLoop takes its lines from, at
+// most about a request ahead: while the budget is full the bytes wait
+// here. When the output has stalled it reads a little further, to see
+// whether the client has closed the input behind what it sent: then
+// nobody will read the answers and the output is given up.
+func (c *lineConn) pump(in io.Reader) {
+	for {
+		c.mu.Lock()
+		for c.qBytes >= c.aheadLimit() && !c.ended() {
+			c.qCond.Wait()
+		}
+		stop := c.ended()
+		c.mu.Unlock()
+		if stop {
+			return
+		}
+		buf := make([]byte, 32<<10)
+		n, err := in.Read(buf)
+		c.mu.Lock()
+		if n > 0 {
+			c.chunks = append(c.chunks, buf[:n])
+			c.qBytes += n
+		}
+		if err != nil {
+			c.qErr = err
+		}
+		c.qCond.Broadcast()
+		c.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// aheadLimit is how far pump may read ahead. Called with mu held.
+func (c *lineConn) aheadLimit() int {
+	if c.stalled {
+		return c.max + 64<<10 + stalledAhead
+	}
+	return c.max + 64<<10
+}
+
+// stalledAhead is how much further pump reads once the output stalls:
+// more than a pipe holds (64 KiB by default, 1 MiB at most on Linux).
+const stalledAhead = 2 << 20
+
+// ended reports whether the connection is over. Called with mu held.
+func (c *lineConn) ended() bool {
+	select {
+	case <-c.closed:
+		return true
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// queue is the reader readLoop reads: the bytes pump read.
+type queue struct{ c *lineConn }
+
+func (q queue) Read(p []byte) (int, error) {
+	c := q.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.chunks) == 0 && c.qErr == nil && !c.ended() {
+		c.qCond.Wait()
+	}
+	if len(c.chunks) == 0 {
+		if c.qErr != nil {
+			return 0, c.qErr
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, c.chunks[0])
+	if n == len(c.chunks[0]) {
+		c.chunks = c.chunks[1:]
+	} else {
+		c.chunks[0] = c.chunks[0][n:]
+	}
+	c.qBytes -= n
+	c.qCond.Broadcast()
+	return n, nil
+}
+
+// readLoop reads lines until the input ends, pausing while the requests
+// read and not answered hold the budget.
 func (c *lineConn) readLoop(r *bufio.Reader) {
 	for {
 		if !c.waitRoom() {
@@ -224,19 +318,19 @@ func (c *lineConn) signal(ch chan struct{}) {
 	}
 }
 
-// inputEnded records why reading stopped; once the input has ended, the
-// output is watched for a write that never completes.
+// inputEnded records why reading stopped, for Read to end once the
+// requests read are answered.
 func (c *lineConn) inputEnded(err error) {
 	c.mu.Lock()
 	c.readErr = err
 	c.mu.Unlock()
 	c.signal(c.wake)
-	go c.watchOutput()
 }
 
-// watchOutput gives the output up when a write has waited the whole
-// grace: the client closed its end of the input and reads nothing, so
-// no answer can reach it and nothing else would end the server.
+// watchOutput gives the output up when an answer has waited the whole
+// grace to be written and the client has closed the input: no answer can
+// reach it and nothing else would end the server. While the input is
+// open, a stalled output only lets pump read further, to see its end.
 func (c *lineConn) watchOutput() {
 	tick := time.NewTicker(max(c.grace/4, time.Millisecond))
 	defer tick.Stop()
@@ -248,7 +342,16 @@ func (c *lineConn) watchOutput() {
 			return
 		case <-tick.C:
 		}
-		if since := c.writing.Load(); since != 0 && time.Since(time.Unix(0, since)) >= c.grace {
+		since := c.writing.Load()
+		stalled := since != 0 && time.Since(time.Unix(0, since)) >= c.grace
+		c.mu.Lock()
+		inputEnded := c.qErr != nil
+		if c.stalled != stalled {
+			c.stalled = stalled
+			c.qCond.Broadcast()
+		}
+		c.mu.Unlock()
+		if stalled && inputEnded {
 			c.log(Note{Level: "warn", Message: fmt.Sprintf("input ended and an answer waited %s to be read: output given up", c.grace)})
 			c.giveUpOutput()
 			return
@@ -262,6 +365,7 @@ func (c *lineConn) giveUpOutput() {
 	c.goneOne.Do(func() {
 		close(c.gone)
 		c.mu.Lock()
+		c.qCond.Broadcast()
 		c.calls, c.ready = nil, nil
 		c.addBytes(-c.loose)
 		c.loose = 0
@@ -532,7 +636,12 @@ func (c *lineConn) answered(id jsonrpc.ID) {
 
 // Close implements sdk.Connection.
 func (c *lineConn) Close() error {
-	c.closeOnce.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.mu.Lock()
+		c.qCond.Broadcast()
+		c.mu.Unlock()
+	})
 	return nil
 }
 

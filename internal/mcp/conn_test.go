@@ -196,21 +196,46 @@ func TestPipelinedLargeRequestsStayWithinTheBudget(t *testing.T) {
 }
 
 // A client that sends and never reads, then closes its input: the server
-// gives up the output it cannot write and ends.
+// gives up the output it cannot write and ends, whether it had stopped
+// reading (its budget full) or not.
 func TestAnUnreadClientDoesNotKeepTheServerAfterItsInputCloses(t *testing.T) {
-	c := newRawClient(t, Options{Backend: &recorder{}, OutputGrace: 50 * time.Millisecond})
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	for i := 2; i < 10; i++ {
-		c.send(toolCall(i, ToolRemember, "a fact"))
-		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"list%d","method":"tools/list"}`, i))
-		c.send(`not json`)
-	}
-	c.w.Close()
-	select {
-	case <-c.done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the server still runs 30 s after its input closed, its output unread")
+	for _, flood := range []bool{false, true} {
+		t.Run(fmt.Sprintf("flood=%v", flood), func(t *testing.T) {
+			c := newRawClient(t, Options{Backend: &recorder{}, OutputGrace: 50 * time.Millisecond, MaxInFlightBytes: 64 << 10})
+			c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+			c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			if !flood {
+				for i := 2; i < 10; i++ {
+					c.send(toolCall(i, ToolRemember, "a fact"))
+					c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"list%d","method":"tools/list"}`, i))
+					c.send(`not json`)
+				}
+				c.w.Close()
+			} else {
+				go func() {
+					for i := 2; i < 1000; i++ {
+						if _, err := io.WriteString(c.w, toolCall(i, ToolRecall, strings.Repeat("y", 10<<10))+"\n"); err != nil {
+							return
+						}
+					}
+				}()
+				for { // until the server stops reading
+					c.conn.mu.Lock()
+					full := c.conn.inBytes >= 64<<10
+					c.conn.mu.Unlock()
+					if full {
+						break
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+				c.w.Close() // behind the lines the client had sent
+			}
+			select {
+			case <-c.done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("the server still runs 30 s after its input closed, its output unread")
+			}
+		})
 	}
 }
 
