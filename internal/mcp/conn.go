@@ -330,7 +330,10 @@ func (c *lineConn) inputEnded(err error) {
 // watchOutput gives the output up when an answer has waited the whole
 // grace to be written and the client has closed the input: no answer can
 // reach it and nothing else would end the server. While the input is
-// open, a stalled output only lets pump read further, to see its end.
+// open, a stalled output first lets pump read further, to see its end
+// behind what the client sent; a client that goes on sending and reads
+// nothing for three graces is let go (Claude Code sends a request at a
+// time and never fills the read-ahead).
 func (c *lineConn) watchOutput() {
 	tick := time.NewTicker(max(c.grace/4, time.Millisecond))
 	defer tick.Stop()
@@ -350,9 +353,15 @@ func (c *lineConn) watchOutput() {
 			c.stalled = stalled
 			c.qCond.Broadcast()
 		}
+		flooded := stalled && c.qBytes >= c.aheadLimit() && time.Since(time.Unix(0, since)) >= 3*c.grace
 		c.mu.Unlock()
-		if stalled && inputEnded {
+		switch {
+		case stalled && inputEnded:
 			c.log(Note{Level: "warn", Message: fmt.Sprintf("input ended and an answer waited %s to be read: output given up", c.grace)})
+			c.giveUpOutput()
+			return
+		case flooded:
+			c.log(Note{Level: "warn", Message: fmt.Sprintf("the client sent on and read no answer for %s: output given up", 3*c.grace)})
 			c.giveUpOutput()
 			return
 		}

@@ -197,10 +197,12 @@ func TestPipelinedLargeRequestsStayWithinTheBudget(t *testing.T) {
 
 // A client that sends and never reads, then closes its input: the server
 // gives up the output it cannot write and ends, whether it had stopped
-// reading (its budget full) or not.
+// reading (its budget full) or not; and a client that floods on without
+// ever reading or closing is let go too.
 func TestAnUnreadClientDoesNotKeepTheServerAfterItsInputCloses(t *testing.T) {
-	for _, flood := range []bool{false, true} {
-		t.Run(fmt.Sprintf("flood=%v", flood), func(t *testing.T) {
+	for _, k := range []struct{ flood, close bool }{{false, true}, {true, true}, {true, false}} {
+		flood := k.flood
+		t.Run(fmt.Sprintf("flood=%v,close=%v", k.flood, k.close), func(t *testing.T) {
 			c := newRawClient(t, Options{Backend: &recorder{}, OutputGrace: 50 * time.Millisecond, MaxInFlightBytes: 64 << 10})
 			c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 			c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -228,7 +230,9 @@ func TestAnUnreadClientDoesNotKeepTheServerAfterItsInputCloses(t *testing.T) {
 					}
 					time.Sleep(5 * time.Millisecond)
 				}
-				c.w.Close() // behind the lines the client had sent
+				if k.close {
+					c.w.Close() // behind the lines the client had sent
+				}
 			}
 			select {
 			case <-c.done:
