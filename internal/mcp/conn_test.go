@@ -34,6 +34,12 @@ func (b *recorder) note(s string) {
 	b.mu.Unlock()
 }
 
+func (b *recorder) seen() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.order...)
+}
+
 func (b *recorder) Memory(search.Scope) (*search.Memory, error) {
 	b.note("search")
 	return &search.Memory{Base: "/nowhere"}, nil
@@ -250,6 +256,7 @@ func TestEveryRequestWithAnIDIsAnsweredUnderIt(t *testing.T) {
 	c := newRawClient(t, Options{Backend: rec})
 	c.initialize()
 	deep := strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001)
+	nearly := strings.Repeat("[", 9_990) + strings.Repeat("]", 9_990)
 	cases := []struct {
 		line string
 		id   any
@@ -259,12 +266,16 @@ func TestEveryRequestWithAnIDIsAnsweredUnderIt(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7004}`, 7004.0},
 		{`{"jsonrpc":"2.0","id":"s7005"}`, "s7005"},
 		{`{"jsonrpc":"2.0","id":7006,"params":{}}`, 7006.0},
+		// deep, but within what the decoder takes: the tool refuses it
+		{`{"jsonrpc":"2.0","id":7007,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"x","k":` + nearly + `}}}`, 7007.0},
+		{`{"jsonrpc":"2.0","id":7008,"method":"tools/call","params":{"name":"recall","arguments":{"text":"x","scope":` + nearly + `}}}`, 7008.0},
 	}
 	for _, k := range cases {
 		c.send(k.line)
 		m := c.read()
-		if !reflect.DeepEqual(m["id"], k.id) || m["error"] == nil {
-			t.Errorf("%.50s…: %v, want an error under id %v", k.line, m, k.id)
+		res, _ := m["result"].(map[string]any)
+		if !reflect.DeepEqual(m["id"], k.id) || m["error"] == nil && (res == nil || res["isError"] != true) {
+			t.Errorf("%.50s…: %.300v, want an error under id %v", k.line, m, k.id)
 		}
 	}
 	// An id already waiting for its answer: the second request's error
@@ -318,8 +329,8 @@ func TestToolCallsAreServedInArrivalOrder(t *testing.T) {
 			t.Errorf("answer %v: %v", m["id"], m)
 		}
 	}
-	if !reflect.DeepEqual(rec.order, want) {
-		t.Fatalf("memory served\n%v\nwant\n%v", rec.order, want)
+	if !reflect.DeepEqual(rec.seen(), want) {
+		t.Fatalf("memory served\n%v\nwant\n%v", rec.seen(), want)
 	}
 }
 
@@ -348,5 +359,28 @@ func TestToolListFitsItsBudget(t *testing.T) {
 	t.Logf("the tool list is %d characters (target %d)", chars, CharTarget)
 	if chars > CharTarget {
 		t.Fatalf("the tool list is %d characters, over its %d", chars, CharTarget)
+	}
+}
+
+// A tool call cancelled while it waits for its turn is never run and
+// gets no answer (MCP's rule for a cancelled request); the calls behind
+// it go on.
+func TestACallCancelledInTheQueueIsNotRun(t *testing.T) {
+	rec := &recorder{gate: make(chan struct{}), inside: make(chan struct{}, 1)}
+	c := newRawClient(t, Options{Backend: rec})
+	c.initialize()
+	c.send(toolCall(1, ToolRecall, "first"))
+	<-rec.inside
+	c.send(toolCall(2, ToolRecall, "second"))
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user moved on"}}`)
+	c.send(toolCall(3, ToolRemember, "third"))
+	close(rec.gate)
+	for _, want := range []float64{1, 3} {
+		if m := c.read(); m["id"] != want || m["result"] == nil {
+			t.Fatalf("want the answer to %v: %v", want, m)
+		}
+	}
+	if want := []string{"recall first", "remember third"}; !reflect.DeepEqual(rec.seen(), want) {
+		t.Fatalf("memory served %v, want %v", rec.seen(), want)
 	}
 }
