@@ -374,6 +374,15 @@ func TestACallCancelledInTheQueueIsNotRun(t *testing.T) {
 	c.send(toolCall(2, ToolRecall, "second"))
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"the user moved on"}}`)
 	c.send(toolCall(3, ToolRemember, "third"))
+	for { // until the server has read all three: then the queue holds only 3
+		c.conn.mu.Lock()
+		queued := len(c.conn.calls) == 1 && c.conn.calls[0].ID.Raw() == int64(3)
+		c.conn.mu.Unlock()
+		if queued {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 	close(rec.gate)
 	for _, want := range []float64{1, 3} {
 		if m := c.read(); m["id"] != want || m["result"] == nil {
