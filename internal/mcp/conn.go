@@ -35,7 +35,8 @@ import (
 //     recalls waits its turn and its deadline starts when its turn comes;
 //   - an output that is not read does not keep the server alive: once the
 //     input has ended, a write that waits longer than [Options.OutputGrace]
-//     gives the output up, and the server ends.
+//     gives the output up, and the server ends (see watchOutput);
+//   - a cancelled tool call still waiting for its turn is never run.
 
 // JSON-RPC error codes lineConn answers with.
 const (
