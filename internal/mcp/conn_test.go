@@ -26,6 +26,7 @@ type recorder struct {
 	hold   time.Duration // how long a recall works
 	gate   chan struct{} // when set, a recall waits for it
 	inside chan struct{} // when set, a recall says it has started
+	echo   bool          // a recall answers the whole text
 }
 
 func (b *recorder) note(s string) {
@@ -58,6 +59,9 @@ func (b *recorder) Recall(ctx context.Context, raw blackbox.Raw) (any, error) {
 	select {
 	case <-time.After(b.hold):
 	case <-ctx.Done():
+	}
+	if b.echo {
+		return map[string]any{"answer": text}, nil
 	}
 	return map[string]any{"answer": text[:min(len(text), 12)], "bytes": len(text)}, nil
 }
@@ -391,5 +395,24 @@ func TestACallCancelledInTheQueueIsNotRun(t *testing.T) {
 	}
 	if want := []string{"recall first", "remember third"}; !reflect.DeepEqual(rec.seen(), want) {
 		t.Fatalf("memory served %v, want %v", rec.seen(), want)
+	}
+}
+
+// An answer over the bound is refused whole, with what to ask instead;
+// one under it is answered.
+func TestAnAnswerOverTheBoundIsRefused(t *testing.T) {
+	c := newRawClient(t, Options{Backend: &recorder{echo: true}, MaxAnswerBytes: 4 << 10})
+	c.initialize()
+	c.send(toolCall(1, ToolRecall, strings.Repeat("z", 8<<10)))
+	m := c.read()
+	res, _ := json.Marshal(m["result"])
+	if m["id"] != 1.0 || !strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), "over the 4096") || strings.Contains(string(res), "zzzz") {
+		t.Fatalf("an answer of 8 KiB: %.300s", res)
+	}
+	c.send(toolCall(2, ToolRecall, strings.Repeat("z", 2<<10)))
+	m = c.read()
+	res, _ = json.Marshal(m["result"])
+	if m["id"] != 2.0 || strings.Contains(string(res), `"isError":true`) || !strings.Contains(string(res), strings.Repeat("z", 2<<10)) {
+		t.Fatalf("an answer of 2 KiB: %.300s", res)
 	}
 }
