@@ -42,6 +42,7 @@ import (
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
+	codeNotRun         = -32000 // a server error: the call was never run
 )
 
 // methodToolsCall is the request lineConn keeps in arrival order.
@@ -319,12 +320,31 @@ func (c *lineConn) signal(ch chan struct{}) {
 	}
 }
 
-// inputEnded records why reading stopped, for Read to end once the
-// requests read are answered.
+// inputEnded records why reading stopped. The server ends with its
+// input, as Claude Code expects when it closes a session: a tool call
+// still waiting for its turn is answered that it did not run, the one
+// under way is cancelled (and answered), and Read ends once every
+// request read is answered.
 func (c *lineConn) inputEnded(err error) {
 	c.mu.Lock()
 	c.readErr = err
+	queued := c.calls
+	c.calls = nil
+	for _, q := range queued {
+		c.addBytes(-c.held[q.ID])
+		delete(c.held, q.ID)
+	}
+	if c.callOut {
+		// The SDK writes nothing once it has read the end, so the call
+		// under way is cancelled first, the client's way, and its answer
+		// written before Read ends.
+		params, _ := json.Marshal(map[string]any{"requestId": c.callID.Raw(), "reason": "the client closed its input"})
+		c.ready = append(c.ready, readyMsg{msg: &jsonrpc.Request{Method: "notifications/cancelled", Params: params}})
+	}
 	c.mu.Unlock()
+	for _, q := range queued {
+		c.reject(q.ID.Raw(), codeNotRun, "not run: the client closed its input before this call's turn")
+	}
 	c.signal(c.wake)
 }
 
@@ -567,8 +587,8 @@ func (c *lineConn) writeLine(b []byte) error {
 
 // Read implements sdk.Connection: the next message in arrival order,
 // except that a tool call waits until the one before it is answered.
-// Once the input has ended, Read ends after the last answer is written,
-// so a request read before the end is still answered.
+// Once the input has ended, Read ends when everything read is handed
+// over or answered (inputEnded).
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		c.mu.Lock()

@@ -416,3 +416,38 @@ func TestAnAnswerOverTheBoundIsRefused(t *testing.T) {
 		t.Fatalf("an answer of 2 KiB: %.300s", res)
 	}
 }
+
+// When the client closes its input the server ends with it, as Claude
+// Code expects at a session's end: the call under way is cancelled and
+// answered, the calls waiting for their turn are answered that they did
+// not run.
+func TestTheServerEndsWithItsInput(t *testing.T) {
+	rec := &recorder{gate: make(chan struct{}), inside: make(chan struct{}, 1)}
+	defer close(rec.gate)
+	c := newRawClient(t, Options{Backend: rec})
+	c.initialize()
+	c.send(toolCall(1, ToolRecall, "slow"))
+	<-rec.inside
+	c.send(toolCall(2, ToolRemember, "queued"))
+	c.send(toolCall(3, ToolRecall, "queued too"))
+	c.w.Close()
+	got := map[float64]string{}
+	for range 3 {
+		m := c.read()
+		res, _ := json.Marshal(m)
+		got[m["id"].(float64)] = string(res)
+	}
+	for id, want := range map[float64]string{1: `"isError":true`, 2: "not run", 3: "not run"} {
+		if !strings.Contains(got[id], want) {
+			t.Errorf("answer %v: %s, want %q", id, got[id], want)
+		}
+	}
+	select {
+	case <-c.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server still runs 30 s after its input closed")
+	}
+	if want := []string{"recall slow"}; !reflect.DeepEqual(rec.seen(), want) {
+		t.Errorf("memory served %v, want %v", rec.seen(), want)
+	}
+}
