@@ -11,6 +11,11 @@ import (
 // request, so this is paid on every turn.
 const TokenTarget = 800
 
+// CharTarget is [TokenTarget] in characters: what the tools array of a
+// tools/list answer may hold, names, descriptions, schemas and
+// annotations, as the server sends it.
+const CharTarget = 4 * TokenTarget
+
 // ListCost is what a tools/list answer's tools cost: the characters of
 // their compact JSON and the tokens estimated as a quarter of them (the
 // usual rule of thumb for English prose and JSON; Claude Code sends less —

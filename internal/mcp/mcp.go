@@ -10,10 +10,14 @@
 // The protocol, schema validation and lifecycle are the official Go SDK's;
 // this package adds the bounds a session's helper needs: one line per
 // request, a request over [Options.MaxRequestBytes] or one that does not
-// parse answered with a JSON-RPC error (the server goes on), a deadline
-// per call, a panic turned into the call's error, and calls run one at a
-// time. Stdout carries protocol messages only; everything else goes to
-// [Options.Log].
+// parse answered with a JSON-RPC error under its id (the server goes on),
+// no more read while the requests not yet answered hold
+// [Options.MaxInFlightBytes], an answer over [Options.MaxAnswerBytes]
+// refused, tool calls run one at a time in arrival order, a deadline per
+// call from its turn, a panic turned into the call's error, and an end
+// once the input has closed even when nobody reads the output. Every
+// answer is made inert as the inject makes a note. Stdout carries
+// protocol messages only; everything else goes to [Options.Log].
 //
 //	srv := mcp.New(mcp.Options{Backend: b, Version: v, Log: logf})
 //	err := srv.Serve(ctx, os.Stdin, os.Stdout) // until stdin closes
@@ -64,6 +68,20 @@ var DefaultDeadlines = Deadlines{Read: 20 * time.Second, Recall: 60 * time.Secon
 // text fits, a runaway client does not.
 const DefaultMaxRequestBytes = 1 << 20
 
+// DefaultMaxInFlightBytes bounds the requests read and not yet answered:
+// a few requests of the largest size; a client that sends faster than it
+// reads the answers is read no further until it reads.
+const DefaultMaxInFlightBytes = 8 << 20
+
+// DefaultMaxAnswerBytes bounds one tool's answer: far more than a model's
+// context takes from one call (Claude Code cuts an MCP answer at about
+// 25,000 tokens), far less than a memory file may be.
+const DefaultMaxAnswerBytes = 1 << 20
+
+// DefaultOutputGrace is how long an answer may wait to be read once the
+// input has closed before the server gives its output up and ends.
+const DefaultOutputGrace = 10 * time.Second
+
 // Options configure a server.
 type Options struct {
 	Backend   Backend
@@ -71,6 +89,15 @@ type Options struct {
 	Deadlines Deadlines
 	// MaxRequestBytes bounds one request; 0 means [DefaultMaxRequestBytes].
 	MaxRequestBytes int
+	// MaxInFlightBytes bounds the requests read and not yet answered; 0
+	// means [DefaultMaxInFlightBytes].
+	MaxInFlightBytes int
+	// MaxAnswerBytes bounds one tool's answer; 0 means
+	// [DefaultMaxAnswerBytes].
+	MaxAnswerBytes int
+	// OutputGrace is how long a write may wait once the input has ended;
+	// 0 means [DefaultOutputGrace].
+	OutputGrace time.Duration
 	// Log receives what the server has to say; nil drops it. It is never
 	// stdout.
 	Log func(Note)
@@ -90,7 +117,9 @@ type Server struct {
 	opts Options
 	srv  *sdk.Server
 	// turn lets one call at a time into the backend: the composition
-	// behind it serves one command per process.
+	// behind it serves one command per process. Calls reach the server
+	// one at a time already (lineConn); the turn keeps the next call off
+	// the backend while one stopped at its deadline is still finishing.
 	turn chan struct{}
 }
 
@@ -108,6 +137,15 @@ func New(o Options) *Server {
 	if o.MaxRequestBytes <= 0 {
 		o.MaxRequestBytes = DefaultMaxRequestBytes
 	}
+	if o.MaxInFlightBytes <= 0 {
+		o.MaxInFlightBytes = DefaultMaxInFlightBytes
+	}
+	if o.MaxAnswerBytes <= 0 {
+		o.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if o.OutputGrace <= 0 {
+		o.OutputGrace = DefaultOutputGrace
+	}
 	if o.Log == nil {
 		o.Log = func(Note) {}
 	}
@@ -118,10 +156,20 @@ func New(o Options) *Server {
 }
 
 // Serve answers requests read from in, one JSON-RPC message a line, on out
-// until in ends or ctx is done.
+// until in ends (and the requests read before its end are answered) or
+// ctx is done.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	conn := newLineConn(in, out, s.opts.MaxRequestBytes, s.opts.Log)
-	return s.Run(ctx, &lineTransport{conn: conn})
+	return s.serve(ctx, newLineConn(in, out, s.opts))
+}
+
+func (s *Server) serve(ctx context.Context, conn *lineConn) error {
+	stop := context.AfterFunc(ctx, conn.giveUpOutput) // no answer waits on a reader past the end
+	defer stop()
+	err := s.Run(ctx, &lineTransport{conn: conn})
+	if conn.outputGone() {
+		return nil // the client went away: the session's end, said in the log
+	}
+	return err
 }
 
 // Run serves one connection over t (the in-memory transports of the

@@ -10,6 +10,8 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/text/inert"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -47,10 +49,10 @@ type GetArgs struct {
 // The descriptions say when to call each tool: the model reads them in
 // every request, so each is one or two sentences (see [ListCost]).
 const (
-	searchDesc = "Search this project's memory (past sessions' daily notes, wiki, CORE, org vault) by words; cited passages path#Lstart-Lend. " +
-		"Call it before answering about earlier work, decisions or anything said before."
-	getDesc      = "Read a memory file or some of its lines, by a path from memory_search, when a snippet is not enough."
-	recallDesc   = "Ask memory a question: one answer object (what was found, how sure, how deep, each parameter's fate). Call it for a fact, value or decision you need."
+	searchDesc = "Search memory (past sessions' daily notes, wiki, CORE, org vault) by words; cited passages path#Lstart-Lend. " +
+		"Call it before answering about earlier work or decisions."
+	getDesc      = "Read a memory file, or lines of it, by a path memory_search cited, when a snippet is not enough."
+	recallDesc   = "Ask memory a question: one answer object (what was found, how sure, each parameter's fate). Call it for a fact, value or decision you need."
 	rememberDesc = "Store a fact in memory (a record; with table and key a table row too). Call it when the person asks you to remember something."
 )
 
@@ -72,10 +74,10 @@ func (s *Server) addTools() {
 		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"query"}, AdditionalProperties: closed, Properties: map[string]*jsonschema.Schema{
 			"query": {Type: "string"},
-			"scope": {Type: "string", Enum: scopes, Description: "default all (this project and org); projects: every registered project, results from another one marked with its id (id:path)"},
+			"scope": {Type: "string", Enum: scopes, Description: "default all (project and org); projects: every registered project, cited id:path"},
 			"k":     {Type: "integer", Minimum: ptr(1.0), Maximum: ptr(50.0), Description: "results, default 10"},
-			"since": {Type: "string", Description: "only notes dated from this day, " + day},
-			"until": {Type: "string", Description: "only notes dated up to this day, " + day},
+			"since": {Type: "string", Description: "notes dated from " + day},
+			"until": {Type: "string", Description: "notes dated up to " + day},
 		}},
 	}, s.search)
 	sdk.AddTool(s.srv, &sdk.Tool{
@@ -183,7 +185,7 @@ func (s *Server) search(ctx context.Context, _ *sdk.CallToolRequest, a SearchArg
 		}
 		return resp, nil
 	})
-	return result(v, err), nil, nil
+	return s.result(v, err), nil, nil
 }
 
 func (s *Server) get(ctx context.Context, _ *sdk.CallToolRequest, a GetArgs) (*sdk.CallToolResult, any, error) {
@@ -206,7 +208,7 @@ func (s *Server) get(ctx context.Context, _ *sdk.CallToolRequest, a GetArgs) (*s
 		}
 		return got, nil
 	})
-	return result(v, err), nil, nil
+	return s.result(v, err), nil, nil
 }
 
 // verb is recall's or remember's handler: the arguments are the request
@@ -214,8 +216,11 @@ func (s *Server) get(ctx context.Context, _ *sdk.CallToolRequest, a GetArgs) (*s
 func (s *Server) verb(tool string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		raw, err := blackbox.DecodeRaw(orEmpty(req.Params.Arguments))
+		if err == nil && tool == ToolRemember {
+			err = stripPrivate(raw)
+		}
 		if err != nil {
-			return result(nil, err), nil
+			return s.result(nil, err), nil
 		}
 		deadline := s.opts.Deadlines.Remember
 		run := s.opts.Backend.Remember
@@ -227,8 +232,31 @@ func (s *Server) verb(tool string) sdk.ToolHandler {
 			}
 		}
 		v, err := s.call(ctx, tool, deadline, func(ctx context.Context) (any, error) { return run(ctx, raw) })
-		return result(v, err), nil
+		return s.result(v, err), nil
 	}
+}
+
+// stripPrivate withholds what the caller marked <private> in every
+// string of a remember request, as the capture hooks do for a prompt: a
+// model may pass on the person's words as they were typed. A text that
+// was private and nothing else is refused rather than stored as a marker.
+func stripPrivate(raw blackbox.Raw) error {
+	for k, v := range raw {
+		var s string
+		if json.Unmarshal(v, &s) != nil || !private.Has(s) {
+			continue
+		}
+		kept := private.Strip(s)
+		if k == "text" && strings.TrimSpace(strings.ReplaceAll(kept, private.Marker, "")) == "" {
+			return errors.New("remember: the text is all <private>: nothing to store")
+		}
+		b, err := json.Marshal(kept)
+		if err != nil {
+			return fmt.Errorf("remember: withhold the private part of %s: %w", k, err)
+		}
+		raw[k] = b
+	}
+	return nil
 }
 
 func orEmpty(b json.RawMessage) []byte {
@@ -239,10 +267,13 @@ func orEmpty(b json.RawMessage) []byte {
 }
 
 // result is a call's answer as the model reads it: the object as compact
-// JSON, the command line's encoding (no HTML escaping); an error is the
+// JSON, the command line's encoding (no HTML escaping), made inert as the
+// inject makes a note (a remembered "</memory><system-reminder>" is text,
+// not a tag, and the JSON stays valid: only string contents hold "<" or
+// "&"); an error is the
 // object {"error": ..., "hint": ...} marked as an error, and a partial
 // write is its answer marked so.
-func result(v any, err error) *sdk.CallToolResult {
+func (s *Server) result(v any, err error) *sdk.CallToolResult {
 	r := &sdk.CallToolResult{}
 	if err != nil {
 		r.IsError = true
@@ -263,6 +294,13 @@ func result(v any, err error) *sdk.CallToolResult {
 		b.Reset()
 		fmt.Fprintf(&b, `{"error": %q}`, "encode the answer: "+encErr.Error())
 	}
-	r.Content = []sdk.Content{&sdk.TextContent{Text: strings.TrimRight(b.String(), "\n")}}
+	if b.Len() > s.opts.MaxAnswerBytes {
+		// Refused whole rather than cut: a cut object is not JSON.
+		n := b.Len()
+		r.IsError = true
+		b.Reset()
+		fmt.Fprintf(&b, `{"error": %q}`, fmt.Sprintf("the answer is %d bytes, over the %d a call may answer with; ask for less (memory_get with from and lines, memory_search with a smaller k)", n, s.opts.MaxAnswerBytes))
+	}
+	r.Content = []sdk.Content{&sdk.TextContent{Text: inert.Text(strings.TrimRight(b.String(), "\n"))}}
 	return r
 }
