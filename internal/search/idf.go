@@ -29,10 +29,10 @@ func (ix *Index) weights(stems []string) (idf map[string]float64, match []string
 // docFreqs counts the chunks holding each stem, and all chunks.
 func (ix *Index) docFreqs(stems []string) (df map[string]float64, chunks float64, err error) {
 	var n float64
+	// the desk's counts: every root is scored with the same statistics,
+	// so a passage scores alike in a search of its project and of the desk
 	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
-		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
-			return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
-		}
+		return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}
 	df = make(map[string]float64, len(stems))
 	// prepared once for all the stems: parsing is most of what each
