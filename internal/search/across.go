@@ -61,7 +61,8 @@ type Desk struct {
 type AcrossReport struct {
 	// Self is this project's id, which its own results carry.
 	Self string `json:"self"`
-	// Projects is how many projects were in scope, this one included.
+	// Projects is how many projects were in scope, this one included
+	// (not those skipped).
 	Projects int `json:"projects"`
 	// Searched is how many of them were searched (all their memory or
 	// some: see NotIndexed).
@@ -81,24 +82,32 @@ type AcrossReport struct {
 // indexed, all searched by one [Search].
 func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now time.Time, within *DayRange) (*Response, error) {
 	d := m.Desk
+	// one update budget for the whole search: this project's memory
+	// caught up first, then what is left indexes other projects' memory
+	// never indexed before (a project registered but never worked in
+	// since); past it, what is not indexed is named, not waited for
+	uctx, cancel := context.WithTimeout(ctx, m.UpdateBudget)
+	defer cancel()
 	idxs, notes, err := m.open(ctx, now)
 	defer func() { closeIndexes(idxs) }()
 	if err != nil {
 		return nil, err
 	}
-	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others) + len(d.Skipped), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
+	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
 	for _, p := range d.Others {
 		found := false
 		for _, r := range p.Roots {
 			if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
 				continue
 			}
-			ix, err := OpenIndexed(m.IndexDir, r, p.Params)
+			ix, why, err := m.indexedRoot(uctx, r, p, now)
 			if err != nil {
 				return nil, err
 			}
+			if why != "" {
+				rep.NotIndexed = append(rep.NotIndexed, Skipped{Project: p.ID, Reason: DisplayPath(r.Dir, p.Root) + " " + why})
+			}
 			if ix == nil {
-				rep.NotIndexed = append(rep.NotIndexed, Skipped{Project: p.ID, Reason: DisplayPath(r.Dir, p.Root) + " is not indexed yet"})
 				continue
 			}
 			ix.project, ix.base = p.ID, p.Root
@@ -138,6 +147,31 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	resp.Notes = append(notes, resp.Notes...)
 	resp.Across = rep
 	return resp, nil
+}
+
+// indexedRoot opens another project's root as it is indexed; a root
+// never indexed is indexed within what is left of ctx's budget, keeping
+// what it read. why says what the search cannot read of it.
+func (m *Memory) indexedRoot(ctx context.Context, r Root, p Project, now time.Time) (*Index, string, error) {
+	ix, err := OpenIndexed(m.IndexDir, r, p.Params)
+	if err != nil || ix != nil {
+		return ix, "", err
+	}
+	if ctx.Err() != nil {
+		return nil, "is not indexed yet", nil
+	}
+	if ix, err = Open(m.IndexDir, r, p.Params); err != nil {
+		return nil, "", err
+	}
+	st, err := ix.Update(ctx, now, nil)
+	if err != nil {
+		ix.Close()
+		return nil, "", err
+	}
+	if !st.Complete {
+		return ix, fmt.Sprintf("is partly indexed (%d of %d files not yet read)", st.Pending, st.Files), nil
+	}
+	return ix, "", nil
 }
 
 // orgResult reports whether a result's path lies in the org vault
