@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -541,4 +543,35 @@ func (ix *Index) Stats() (files, chunks int, err error) {
 		return 0, 0, fmt.Errorf("count index: %w", err)
 	}
 	return files, chunks, nil
+}
+
+// indexOne reads the file rel again into the index, as an update would
+// (unchanged content only refreshes its stat), without walking the root.
+func (ix *Index) indexOne(ctx context.Context, rel string, now time.Time) error {
+	if !strings.EqualFold(filepath.Ext(rel), ".md") {
+		return nil
+	}
+	// a walk would not enter a skipped or hidden folder on its way
+	for p := rel; p != "." && p != "/"; p = path.Dir(p) {
+		if ix.Root.skipped(p) {
+			return nil
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(ix.Root.Dir, filepath.FromSlash(rel)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // gone, or not a note: the next update drops it
+	}
+	var old string
+	if err := ix.db.QueryRowContext(ctx, `SELECT hash FROM files WHERE root=? AND path=?`, ix.id, rel).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("index %s: %w", rel, err)
+	}
+	w, err := ix.begin()
+	if err != nil {
+		return err
+	}
+	defer w.rollback()
+	if _, err := ix.indexFile(w, rel, fileState{mtime: fi.ModTime().UnixNano(), size: fi.Size()}, old, now); err != nil {
+		return err
+	}
+	return w.commit()
 }

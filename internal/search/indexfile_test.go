@@ -1,0 +1,40 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+)
+
+// A daily file a flush wrote is searchable at once, with nothing else of
+// its root read (IndexFile), and a file in a hidden folder is not indexed.
+func TestIndexFileMakesAFlushSearchable(t *testing.T) {
+	base := t.TempDir()
+	short := filepath.Join(base, "short")
+	write(t, filepath.Join(short, "daily", "2026-11-29.md"), "# 2026-11-29\n\nThe router firmware was updated.\n")
+	m := &Memory{Base: base, IndexDir: t.TempDir(), Options: defaults(), Roots: []Root{{Dir: short, Kind: KindShort}}}
+	if err := m.Update(context.Background(), now, nil, func(RootReport) {}); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(short, "daily", "2026-11-30.md")
+	write(t, fresh, "# 2026-11-30\n\nThe quokka pipeline was renamed.\n")
+	hidden := filepath.Join(short, ".trash", "2026-11-30.md")
+	write(t, hidden, "# trash\n\nThe quokka pipeline, forgotten.\n")
+	for _, f := range []string{fresh, hidden} {
+		if err := m.IndexFile(context.Background(), f, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := OpenIndexed(m.IndexDir, m.Roots[0], m.Params)
+	if err != nil || ix == nil {
+		t.Fatalf("open: %v %v", ix, err)
+	}
+	defer ix.Close()
+	r, err := Search(context.Background(), []*Index{ix}, "quokka pipeline", defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := paths(r); len(got) != 1 || filepath.Base(got[0]) != "2026-11-30.md" || filepath.Base(filepath.Dir(got[0])) != "daily" {
+		t.Fatalf("results %v", got)
+	}
+}
