@@ -28,6 +28,16 @@ func (f *Factory) ShortTerm(log *runlog.Log) *shortterm.Memory {
 	}
 }
 
+// indexProject brings the search index of the project at root up to
+// date (memhook index, without its report).
+func (f *Factory) indexProject(ctx context.Context, root string) error {
+	m, _, err := f.OpenMemory(root, "", string(search.ScopeProject))
+	if err != nil {
+		return err
+	}
+	return m.Update(ctx, f.Now(), nil, func(search.RootReport) {})
+}
+
 // indexFile brings the search index up to date with one memory file of
 // the project around it (the daily file a flush wrote).
 func (f *Factory) indexFile(ctx context.Context, file string) error {
