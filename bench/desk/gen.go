@@ -102,7 +102,12 @@ func sessionProjects(factsPath, transcripts, dir string, year time.Time) ([]stri
 		}
 		corpus = append(corpus, strings.Split(body, "\n")...)
 		for _, f := range tr.Facts {
-			qs = append(qs, question{text: f.Fact, project: root, groups: f.AnyOf})
+			q := question{text: f.Fact, project: root, groups: f.AnyOf}
+			// a question whose answer the distillate kept: what memory
+			// can be asked about
+			if q.holds(body) {
+				qs = append(qs, q)
+			}
 		}
 	}
 	return roots, qs, corpus, nil

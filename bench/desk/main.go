@@ -42,6 +42,7 @@ func main() {
 	month := flag.Int("month", 5, "generated projects with a month of daily files")
 	small := flag.Int("small", 20, "generated projects of 30–250 days")
 	rounds := flag.Int("rounds", 3, "timed rounds of the questions")
+	flag.BoolVar(&verbose, "v", false, "print the questions not found first")
 	keep := flag.String("keep", "", "build the desk here and keep it (default: a temporary folder, removed)")
 	flag.Parse()
 	if err := run(*shared, *year, *month, *small, *rounds, *keep); err != nil {
@@ -49,6 +50,8 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+var verbose bool
 
 type response struct {
 	Results []struct {
@@ -199,6 +202,9 @@ func run(shared string, nYear, nMonth, nSmall, rounds int, keep string) error {
 				rank = i + 1
 				break
 			}
+		}
+		if rank != 1 && verbose {
+			fmt.Printf("  rank %d (bm25 %d): %q in %s\n", rank, bm.rank(q), q.text, filepath.Base(q.project))
 		}
 		top1 += b2i(rank == 1)
 		top5 += b2i(rank >= 1 && rank <= 5)

@@ -187,13 +187,18 @@ func TestDeskSeesOtherProjectsChanges(t *testing.T) {
 	}
 }
 
-// A project whose memory was never indexed is not waited for: the search
+// A project whose memory was never indexed is indexed within the
+// search's update budget; past it, it is not waited for: the search
 // answers from what is indexed and names what it could not search.
 func TestDeskNamesWhatIsNotIndexed(t *testing.T) {
 	m := deskOf(t, t.TempDir(),
 		map[string]string{"a.md": "# A\n\nThe otter.\n"},
 		map[string]string{"b.md": "# B\n\nThe otter too.\n"},
 	)
+	query(t, m, "otter") // this project's memory indexed, as its flushes do
+	// no time left to index a project never indexed: it is named, not
+	// waited for
+	m.UpdateBudget = time.Nanosecond
 	late := filepath.Join(t.TempDir(), "p2")
 	write(t, filepath.Join(late, ".claude", "memory_long", "c.md"), "# C\n\nAn otter again.\n")
 	m.Desk.Others = append(m.Desk.Others, Project{ID: "p2", Name: "p2", Root: late,
@@ -214,5 +219,23 @@ func TestDeskNamesWhatIsNotIndexed(t *testing.T) {
 	}
 	if line := r.Across.Line(); !strings.Contains(line, "not yet indexed in 1 (p2)") {
 		t.Fatalf("line %q", line)
+	}
+}
+
+// Asked from a project with no memory at all, with nothing warmed but
+// the other projects' indexes (their flushes, memhook index), a search
+// across projects finds the answer in the project that holds it first.
+func TestDeskFromAnEmptyProjectFindsTheAnswer(t *testing.T) {
+	m := deskOf(t, t.TempDir(),
+		map[string]string{},
+		map[string]string{"daily/2026-03-02.md": "# 2026-03-02\n\n## 10:00 · session a · auto\n\n### Done\n- Silenced the Dialyzer false positive on the Ecto changeset with a @dialyzer nowarn attribute.\n"},
+		map[string]string{"daily/2026-03-03.md": "# 2026-03-03\n\n## 11:00 · session b · auto\n\n### Done\n- Added the CSV export of invoices.\n"},
+	)
+	r := query(t, m, "how did we get past the dialyzer false positive")
+	if len(r.Results) == 0 || r.Results[0].Project != "p1" || !strings.Contains(r.Results[0].Snippet, "nowarn") {
+		t.Fatalf("results %+v, notes %v", r.Results, r.Notes)
+	}
+	if r.Across.Searched != 3 || len(r.Across.NotIndexed) != 0 {
+		t.Fatalf("report %+v", r.Across)
 	}
 }

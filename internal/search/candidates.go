@@ -21,13 +21,43 @@ func ftsQuery(stems []string) string {
 
 // rootsMatch is the MATCH of a search of the roots of idxs (which share
 // one desk index) for the stems: FTS5 reads the entries of those roots'
-// chunks only, whatever else the desk holds.
+// chunks only, whatever else the desk holds. When they are most of the
+// desk (a search across projects) the roots left out are named instead,
+// and none when none is: a filter of two hundred roots costs more than
+// the search.
 func rootsMatch(idxs []*Index, stems []string) string {
-	terms := make([]string, len(idxs))
-	for i, ix := range idxs {
-		terms[i] = rootTerm(ix.id)
+	q := "(" + ftsQuery(stems) + ")"
+	in := map[int64]bool{}
+	for _, ix := range idxs {
+		in[ix.id] = true
 	}
-	return "root : (" + strings.Join(terms, " OR ") + ") AND (" + ftsQuery(stems) + ")"
+	var out []string
+	if len(idxs) > 4 {
+		rows, err := idxs[0].db.Query(`SELECT id FROM roots`)
+		if err == nil {
+			for rows.Next() {
+				var id int64
+				if rows.Scan(&id) == nil && !in[id] {
+					out = append(out, rootTerm(id))
+				}
+			}
+			rows.Close()
+			if rows.Err() == nil && len(out) < len(in) {
+				if len(out) == 0 {
+					return q
+				}
+				return q + " NOT root : (" + strings.Join(out, " OR ") + ")"
+			}
+		}
+	}
+	terms := make([]string, 0, len(in))
+	for _, ix := range idxs {
+		if in[ix.id] {
+			terms = append(terms, rootTerm(ix.id))
+			delete(in, ix.id)
+		}
+	}
+	return "root : (" + strings.Join(terms, " OR ") + ") AND " + q
 }
 
 // BM25 parameters, the usual ones (and FTS5's).

@@ -79,7 +79,7 @@ CREATE INDEX IF NOT EXISTS chunks_path ON chunks(root, path);
 CREATE INDEX IF NOT EXISTS files_mtime ON files(root, mtime);
 CREATE INDEX IF NOT EXISTS files_dated ON files(root, dated);
 CREATE TABLE IF NOT EXISTS dirs(root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, root, tokenize='unicode61 remove_diacritics 0', detail=column);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, root, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
 
