@@ -187,7 +187,7 @@ func run(shared string, nYear, nMonth, nSmall, rounds int, keep string) error {
 	bm := newBM25(all, home)
 	for _, q := range qs {
 		peak = 0
-		out, _, _, err := memhook(empty, "search", "--scope", "projects", "--json", "--limit", "5", q.text)
+		out, _, _, err := memhook(empty, "search", "--scope", "projects", "--json", "--limit", "5", "--", q.text)
 		if err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func run(shared string, nYear, nMonth, nSmall, rounds int, keep string) error {
 	ask := func(cwd string, scope string) func(q string) (float64, time.Duration, error) {
 		return func(q string) (float64, time.Duration, error) {
 			peak = 0
-			_, c, wall, err := memhook(cwd, "search", "--scope", scope, "--json", q)
+			_, c, wall, err := memhook(cwd, "search", "--scope", scope, "--json", "--", q)
 			searchPeak = max(searchPeak, peak)
 			return c, wall, err
 		}
