@@ -80,7 +80,7 @@ func weightsFrom(stems []string, df map[string]float64, n float64) (map[string]f
 // costs in proportion to the memory, a year's ten times a month's; the
 // words left out still count in the candidates' scores. A small memory
 // never reaches it.
-const matchPostings = 20000
+const matchPostings = 50000
 
 // bounded keeps the rarest stems of match whose chunk counts add up to
 // matchPostings, in query order.
