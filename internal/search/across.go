@@ -120,9 +120,12 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	}
 	o := m.Options
 	o.Limit, o.Now, o.Base, o.Within = limit, now, m.Base, within
-	// one pool for every root asked: the desk's best chunks, however many
-	// projects it holds; twice a project's, for the other projects' share
-	o.CandidatePool = 2 * max(o.CandidatePool, o.Limit, 50)
+	// one pool for every root asked: the desk's best chunks by FTS5's
+	// rank, however many projects it holds, scored by cerebro's BM25F and
+	// proximity; passages are picked in the best of them, twice a
+	// project's pool
+	pool := max(o.CandidatePool, o.Limit, 50)
+	o.CandidatePool, o.passagePool = deskPool*pool, 2*pool
 	// vectors are not comparable between projects with other embedders
 	o.Embedder = nil
 	resp, err := Search(ctx, idxs, query, o)
@@ -173,6 +176,11 @@ func (m *Memory) indexedRoot(ctx context.Context, r Root, p Project, now time.Ti
 	}
 	return ix, "", nil
 }
+
+// deskPool is how many times a project's candidate pool a search across
+// the desk takes from FTS5: a year desk's answer chunk ranked below a
+// hundred chunks of noise by FTS5's rank and first by cerebro's.
+const deskPool = 8
 
 // orgResult reports whether a result's path lies in the org vault
 // (scope everything): it belongs to no project and carries no label.

@@ -72,6 +72,12 @@ type Options struct {
 	// (see coverage), applied before MMR picks among them.
 	gated    bool
 	minCover float64
+	// passagePool, when above 0, keeps only the chunks of best text score
+	// among the candidates for their passages (the costly part): a search
+	// across the desk takes more candidates than a project's, since FTS5's
+	// own rank (no proximity, its own IDF) orders them less well than
+	// cerebro's, and picks passages in the best of them.
+	passagePool int
 }
 
 // snippetChars is the cap on a result's snippet these options ask for.
@@ -226,6 +232,9 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 				}
 			}
 		}
+		if o.passagePool > 0 && len(byID) > o.passagePool {
+			keepBest(byID, o.passagePool)
+		}
 		if err := g[0].neighbours(ctx, byID, o.snippetChars()); err != nil {
 			return nil, false, err
 		}
@@ -293,6 +302,24 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 	sortHits(all)
 	resp.Results = append(resp.Results, pickResults(all, stems, o)...)
 	return resp, found, nil
+}
+
+// keepBest keeps the n candidates of best text score (ties by id, so
+// that one query always keeps the same ones).
+func keepBest(byID map[int64]*hit, n int) {
+	all := make([]*hit, 0, len(byID))
+	for _, h := range byID {
+		all = append(all, h)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].textScore != all[j].textScore {
+			return all[i].textScore > all[j].textScore
+		}
+		return all[i].id < all[j].id
+	})
+	for _, h := range all[n:] {
+		delete(byID, h.id)
+	}
 }
 
 // pickResults takes the first results of sorted passages as every search
