@@ -122,10 +122,9 @@ func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now tim
 	o.Limit, o.Now, o.Base, o.Within = limit, now, m.Base, within
 	// one pool for every root asked: the desk's best chunks by FTS5's
 	// rank, however many projects it holds, scored by cerebro's BM25F and
-	// proximity; passages are picked in the best of them, twice a
-	// project's pool
+	// proximity; passages are picked in the best of them, a project's pool
 	pool := max(o.CandidatePool, o.Limit, 50)
-	o.CandidatePool, o.passagePool = deskPool*pool, 2*pool
+	o.CandidatePool, o.passagePool = deskPool*pool, pool
 	// vectors are not comparable between projects with other embedders
 	o.Embedder = nil
 	resp, err := Search(ctx, idxs, query, o)
@@ -180,7 +179,7 @@ func (m *Memory) indexedRoot(ctx context.Context, r Root, p Project, now time.Ti
 // deskPool is how many times a project's candidate pool a search across
 // the desk takes from FTS5: a year desk's answer chunk ranked below a
 // hundred chunks of noise by FTS5's rank and first by cerebro's.
-const deskPool = 8
+const deskPool = 4
 
 // orgResult reports whether a result's path lies in the org vault
 // (scope everything): it belongs to no project and carries no label.
