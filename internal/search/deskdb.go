@@ -3,11 +3,13 @@ package search
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
@@ -55,6 +57,9 @@ func acquire(path string) (*sql.DB, error) {
 		s.refs++
 		return s.db, nil
 	}
+	if _, err := os.Stat(path); err != nil {
+		removeOldIndexes(filepath.Dir(path))
+	}
 	db, err := sqlitedb.Reopen(path)
 	if err != nil {
 		return nil, err
@@ -65,6 +70,29 @@ func acquire(path string) (*sql.DB, error) {
 	}
 	handles.m[path] = &shared{db: db, refs: 1}
 	return db, nil
+}
+
+// removeOldIndexes deletes what the per-root indexes of before the desk
+// index left in dir (a file per root named by its hash, the catalog):
+// caches nothing reads any more, up to hundreds of megabytes.
+func removeOldIndexes(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		base, _, _ := strings.Cut(name, ".")
+		old := base == "catalog"
+		if len(base) == 16 {
+			if _, err := hex.DecodeString(base); err == nil {
+				old = true
+			}
+		}
+		if old && e.Type().IsRegular() && strings.HasPrefix(name[len(base):], ".sqlite") {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // release closes the desk index at path when its last user is done.

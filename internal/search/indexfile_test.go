@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -36,5 +37,33 @@ func TestIndexFileMakesAFlushSearchable(t *testing.T) {
 	}
 	if got := paths(r); len(got) != 1 || filepath.Base(got[0]) != "2026-11-30.md" || filepath.Base(filepath.Dir(got[0])) != "daily" {
 		t.Fatalf("results %v", got)
+	}
+}
+
+// The per-root index files and the catalog of before the desk index are
+// removed when the desk index is made; other files stay.
+func TestDeskIndexRemovesTheOldIndexes(t *testing.T) {
+	dir := t.TempDir()
+	old := []string{"0123456789abcdef.sqlite", "0123456789abcdef.sqlite-wal", "catalog.sqlite", "catalog.sqlite-shm"}
+	keep := []string{"notes.txt", "0123456789abcdeg.sqlite"}
+	for _, n := range append(old, keep...) {
+		write(t, filepath.Join(dir, n), "x")
+	}
+	root := filepath.Join(t.TempDir(), "short")
+	write(t, filepath.Join(root, "a.md"), "# A\n")
+	ix, err := Open(dir, Root{Dir: root, Kind: KindShort}, Params{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	for _, n := range old {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			t.Errorf("%s is still there", n)
+		}
+	}
+	for _, n := range append(keep, deskFile) {
+		if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
+			t.Errorf("%s: %v", n, err)
+		}
 	}
 }
