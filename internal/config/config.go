@@ -246,7 +246,7 @@ func Default() Config {
 			ChunkTokens: 400, OverlapTokens: 80, HalfLifeDays: 30, DateBoost: 2,
 			MMR: false, MMRLambda: 0.7, VectorWeight: 0.7, TextWeight: 0.3, CandidatePool: 50,
 			UpdateBudgetMS: 800, AutoRecallLimit: 3, AutoRecallScore: 0.5, AutoRecallBudget: 150,
-			RecencyFloor: 0.9, SnippetChars: 700, Citations: "auto",
+			RecencyFloor: 0.9, SnippetChars: 1200, Citations: "auto",
 		},
 		Embedding: Embedding{TimeoutSeconds: 10},
 		Rollup:    Rollup{FreshDays: 14, CompletedDays: 7, GitDays: 14, Hour: 7},

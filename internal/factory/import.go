@@ -10,7 +10,6 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
-	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 )
 
@@ -61,13 +60,7 @@ func (f *Factory) Import(ctx context.Context, req ImportRequest) (*importer.Repo
 			}
 			return err
 		},
-		Index: func(ctx context.Context, root string) error {
-			m, _, err := f.OpenMemory(root, "", string(search.ScopeProject))
-			if err != nil {
-				return err
-			}
-			return m.Update(ctx, f.Now(), nil, func(search.RootReport) {})
-		},
+		Index: f.indexProject,
 	}
 	if f.Terminal {
 		o.Progress = f.Err

@@ -87,7 +87,7 @@ func (f *Factory) Rollup(today time.Time, withGit bool) (*rollup.Report, error) 
 // shared by the batch. The caller says where the batch prints.
 func (f *Factory) NightBatch(roots []string, now time.Time, dryRun bool) night.Batch {
 	user := f.Config("")
-	return night.Batch{Roots: roots, Now: now, Clock: f.Now, DryRun: dryRun, DeskDir: f.Paths.DeskShortDir(), Options: f.night,
+	return night.Batch{Roots: roots, Now: now, Clock: f.Now, DryRun: dryRun, DeskDir: f.Paths.DeskShortDir(), Options: f.night, Index: f.indexProject,
 		Budget: night.SharedBudget(f.Paths.DeskShortDir(), f.Paths.State, now, user.Night.MaxCalls, user.Night.MaxTokens, dryRun)}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -23,7 +24,28 @@ func (f *Factory) ShortTerm(log *runlog.Log) *shortterm.Memory {
 		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(), Desk: f.Paths.Home,
 		Config: f.Config, Now: f.Now, Log: log,
 		Spawn: f.SpawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
+		Index: f.indexFile,
 	}
+}
+
+// indexProject brings the search index of the project at root up to
+// date (memhook index, without its report).
+func (f *Factory) indexProject(ctx context.Context, root string) error {
+	m, _, err := f.OpenMemory(root, "", string(search.ScopeProject))
+	if err != nil {
+		return err
+	}
+	return m.Update(ctx, f.Now(), nil, func(search.RootReport) {})
+}
+
+// indexFile brings the search index up to date with one memory file of
+// the project around it (the daily file a flush wrote).
+func (f *Factory) indexFile(ctx context.Context, file string) error {
+	m, _, err := f.OpenMemory(filepath.Dir(file), "", string(search.ScopeProject))
+	if err != nil {
+		return err
+	}
+	return m.IndexFile(ctx, file, f.Now())
 }
 
 // AutoRecall is the memory block auto-recall adds to prompt in the

@@ -1,7 +1,10 @@
 package search
 
 import (
-	"runtime"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -12,34 +15,16 @@ import (
 // project (its registry id; another project's citations read
 // id:path#Lstart-Lend).
 //
-// Comparable scores. Each index scores BM25 from its own word statistics
-// (how many of its chunks hold each word), so the same passage scores
-// differently in a small index and in a large one, and a word that every
-// note of one project says ("billing", in the billing service) counts for
-// little there and much in the others: the project the question is about
-// would lose. A search across projects therefore gives every index the
-// statistics of the whole desk — its chunks and each word's, over every
-// project in scope — as if all were one memory. The analyser, the field
-// weights and the formulas are the same everywhere already, so one passage
-// then scores the same in whichever index it lies. bench/across measured
-// the alternatives (each index's own statistics; each project's scores
-// over its best; reciprocal rank fusion of the projects' lists) on
-// questions whose project is known; see docs/search.md.
-//
-// Cost. Opening and searching an index costs about what a search of one
-// small project does, and a desk of 50 projects holds 150 of them, so a
-// search does not open them all: the catalog (catalog.go) tells, by a few
-// stats and one query, that another project's memory has not changed
-// since its indexes were last read, what its words' statistics are, and
-// how much its best passage could score for the query (from each word's
-// best chunks, so that words meeting in no chunk are not added up). The
-// other projects' indexes are then searched best bound first, each alone
-// (a project's wiki is not opened when only its daily notes can reach the
-// results), a few at a time (at most GOMAXPROCS), each with a bounded
-// candidate pool, until no index left can score above the results
-// already found, or the budget ends; the answer says how many projects
-// and indexes were searched, how many projects could not reach the
-// results, and which were not reached in time.
+// Every root is a part of one desk index (deskdb.go), scored with the
+// desk's word statistics, so the search is the one [Search] of a project,
+// over more roots: one FTS5 query picks the best chunks of every root in
+// scope, ranked by the same formulas, and one passage scores the same in
+// a search of its project and in a search of the desk. Nothing is built
+// on the search's clock: this project's roots are caught up as its own
+// search does them (within the update budget); another project's are
+// searched as they were last indexed (by the flush that wrote their daily
+// notes, `memhook index`, the night job, SessionStart's background work),
+// and a root never indexed is named in the answer rather than waited for.
 
 // Project is one of the desk's other projects as a search across projects
 // reads it: its memory roots, and the index settings its own searches
@@ -70,59 +55,144 @@ type Desk struct {
 	// OptedOut counts the registered projects that keep their memory to
 	// themselves (share_across_projects = false): counted, never named.
 	OptedOut int
-	// Budget bounds the search of the other projects, catching their
-	// indexes up included; 0 means [DefaultDeskBudget]. This project's
-	// memory is searched whatever it says.
-	Budget time.Duration
-	// Workers bounds the projects searched at once; 0 means GOMAXPROCS.
-	Workers int
-	// Exhaustive searches every project with a word of the query, bound
-	// or not, each index as a pruned search would (tests and benchmarks
-	// compare).
-	Exhaustive bool
 }
-
-// DefaultDeskBudget bounds the other projects' part of a search.
-const DefaultDeskBudget = 2 * time.Second
 
 // AcrossReport is what a search across projects covered.
 type AcrossReport struct {
 	// Self is this project's id, which its own results carry.
 	Self string `json:"self"`
-	// Projects is how many projects were in scope, this one included.
+	// Projects is how many projects were in scope, this one included
+	// (not those skipped).
 	Projects int `json:"projects"`
-	// Searched is how many of them were searched.
+	// Searched is how many of them were searched (all their memory or
+	// some: see NotIndexed).
 	Searched int `json:"searched"`
-	// Indexes is how many of the other projects' indexes were searched:
-	// each alone, only those whose results could still count.
-	Indexes int `json:"indexes_searched"`
-	// FromLists is how many of those were searched from the catalog's
-	// candidates rather than by FTS5 (benchmarks print it).
-	FromLists int `json:"-"`
-	// RuledOut is how many could not score above the results found (or
-	// hold none of the query's words), so their indexes were not opened.
-	RuledOut int `json:"ruled_out"`
-	// NotReached names the projects the budget ran out before; their
-	// results may be missing.
-	NotReached []string `json:"not_reached,omitempty"`
+	// NotIndexed names the other projects' memory folders not yet
+	// indexed, which the search could not read (`memhook index` in that
+	// project, or its next session, indexes them).
+	NotIndexed []Skipped `json:"not_indexed,omitempty"`
 	// Skipped names the registered projects left out, and why.
 	Skipped []Skipped `json:"skipped,omitempty"`
 	// OptedOut counts the registered projects that share no memory.
 	OptedOut int `json:"opted_out,omitempty"`
 }
 
-func (d *Desk) budget() time.Duration {
-	if d.Budget > 0 {
-		return d.Budget
+// queryDesk is [Memory.Query] across the desk: this project's roots
+// caught up as its own search does, the other projects' roots as they are
+// indexed, all searched by one [Search].
+func (m *Memory) queryDesk(ctx context.Context, query string, limit int, now time.Time, within *DayRange) (*Response, error) {
+	d := m.Desk
+	// one update budget for the whole search: this project's memory
+	// caught up first, then what is left indexes other projects' memory
+	// never indexed before (a project registered but never worked in
+	// since); past it, what is not indexed is named, not waited for
+	uctx, cancel := context.WithTimeout(ctx, m.UpdateBudget)
+	defer cancel()
+	idxs, notes, err := m.open(ctx, now)
+	defer func() { closeIndexes(idxs) }()
+	if err != nil {
+		return nil, err
 	}
-	return DefaultDeskBudget
+	rep := &AcrossReport{Self: d.ID, Projects: 1 + len(d.Others), Searched: 1, Skipped: d.Skipped, OptedOut: d.OptedOut}
+	for _, p := range d.Others {
+		found := false
+		for _, r := range p.Roots {
+			if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
+				continue
+			}
+			ix, why, err := m.indexedRoot(uctx, r, p, now)
+			if err != nil {
+				return nil, err
+			}
+			if why != "" {
+				rep.NotIndexed = append(rep.NotIndexed, Skipped{Project: p.ID, Reason: DisplayPath(r.Dir, p.Root) + " " + why})
+			}
+			if ix == nil {
+				continue
+			}
+			ix.project, ix.base = p.ID, p.Root
+			idxs = append(idxs, ix)
+			found = true
+		}
+		if found {
+			rep.Searched++
+		}
+	}
+	o := m.Options
+	o.Limit, o.Now, o.Base, o.Within = limit, now, m.Base, within
+	// one pool for every root asked: the desk's best chunks by FTS5's
+	// rank, however many projects it holds, scored by cerebro's BM25F and
+	// proximity; passages are picked in the best of them, a project's pool
+	pool := max(o.CandidatePool, o.Limit, 50)
+	o.CandidatePool, o.passagePool = deskPool*pool, pool
+	// vectors are not comparable between projects with other embedders
+	o.Embedder = nil
+	resp, err := Search(ctx, idxs, query, o)
+	if err != nil {
+		return nil, err
+	}
+	for i := range resp.Results {
+		if resp.Results[i].Project == "" && !m.orgResult(resp.Results[i].Path) {
+			resp.Results[i].Project = d.ID
+		}
+	}
+	if n := len(rep.NotIndexed); n > 0 {
+		names := make([]string, 0, n)
+		for _, s := range rep.NotIndexed {
+			names = append(names, s.Project+": "+s.Reason)
+		}
+		notes = append(notes, fmt.Sprintf("not searched, not indexed yet (memhook index in the project indexes it): %s", strings.Join(names, "; ")))
+	}
+	for _, s := range rep.Skipped {
+		notes = append(notes, fmt.Sprintf("project %s was not searched: %s", s.Project, s.Reason))
+	}
+	resp.Notes = append(notes, resp.Notes...)
+	resp.Across = rep
+	return resp, nil
 }
 
-func (d *Desk) workers() int {
-	if d.Workers > 0 {
-		return d.Workers
+// indexedRoot opens another project's root as it is indexed; a root
+// never indexed is indexed within what is left of ctx's budget, keeping
+// what it read. why says what the search cannot read of it.
+func (m *Memory) indexedRoot(ctx context.Context, r Root, p Project, now time.Time) (*Index, string, error) {
+	ix, err := OpenIndexed(m.IndexDir, r, p.Params)
+	if err != nil || ix != nil {
+		return ix, "", err
 	}
-	return runtime.GOMAXPROCS(0)
+	if ctx.Err() != nil {
+		return nil, "is not indexed yet", nil
+	}
+	if ix, err = Open(m.IndexDir, r, p.Params); err != nil {
+		return nil, "", err
+	}
+	st, err := ix.Update(ctx, now, nil)
+	if err != nil {
+		ix.Close()
+		return nil, "", err
+	}
+	if !st.Complete {
+		return ix, fmt.Sprintf("is partly indexed (%d of %d files not yet read)", st.Pending, st.Files), nil
+	}
+	return ix, "", nil
+}
+
+// deskPool is how many times a project's candidate pool a search across
+// the desk takes from FTS5: a year desk's answer chunk ranked below a
+// hundred chunks of noise by FTS5's rank and first by cerebro's.
+const deskPool = 4
+
+// orgResult reports whether a result's path lies in the org vault
+// (scope everything): it belongs to no project and carries no label.
+func (m *Memory) orgResult(path string) bool {
+	if !filepath.IsAbs(path) {
+		return false
+	}
+	for _, root := range m.Roots {
+		if _, in := within(root.Dir, path); in && root.Kind == KindOrg {
+			return true
+		}
+	}
+	return false
 }
 
 // split reads a path of another project's memory, id:path as its

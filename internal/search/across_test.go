@@ -3,10 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
-	"math/rand"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -29,8 +26,23 @@ func deskOf(t *testing.T, state string, projects ...map[string]string) *Memory {
 	}
 	o := defaults()
 	o.MMR = false
+	// the other projects' memory is indexed off the search's clock (their
+	// flushes, memhook index): here, before the first search
+	for _, p := range mems[1:] {
+		indexProject(t, state, p)
+	}
 	return &Memory{Base: mems[0].Root, Roots: mems[0].Roots, IndexDir: state, Params: mems[0].Params, Options: o,
-		UpdateBudget: time.Minute, Desk: &Desk{ID: mems[0].ID, Others: mems[1:], Budget: time.Minute}}
+		UpdateBudget: time.Minute, Desk: &Desk{ID: mems[0].ID, Others: mems[1:]}}
+}
+
+// indexProject brings a project's roots up to date in the desk index, as
+// its memhook index does.
+func indexProject(t *testing.T, state string, p Project) {
+	t.Helper()
+	m := &Memory{Base: p.Root, Roots: p.Roots, IndexDir: state, Params: p.Params}
+	if err := m.Update(context.Background(), now, nil, func(RootReport) {}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func query(t *testing.T, m *Memory, q string) *Response {
@@ -51,15 +63,14 @@ func scoreOf(r *Response, path string) float64 {
 	return -1
 }
 
-// The normalisation, pinned: the same passage scores the same in every
-// project whatever the rest of that project's memory says, because every
-// index is scored with the whole desk's word statistics. Searched in each
-// project alone (each index's own statistics) it does not.
+// One passage, one score: every root is scored with the desk's word
+// statistics, so the same passage scores the same in every project
+// whatever the rest of that project's memory says, and the same in a
+// search of its own project (the default scope) as across the desk.
 func TestDeskScoresOnePassageAlikeInEveryProject(t *testing.T) {
 	// every note as long as the fact, so that every index has the same
-	// average chunk length (BM25 measures a chunk against its own index's
-	// average): what differs between the projects is which words their
-	// other notes hold, and how many
+	// average chunk length: what differs between the projects is which
+	// words their other notes hold, and how many
 	fact := "The nightly export to the warehouse stalls when the ledger lock is held; release it with ledgerctl unlock.\n"
 	filler := func(word string, n int) map[string]string {
 		files := map[string]string{"runbook.md": fact}
@@ -85,8 +96,43 @@ func TestDeskScoresOnePassageAlikeInEveryProject(t *testing.T) {
 	if desk[0] != desk[1] || desk[1] != desk[2] {
 		t.Errorf("desk statistics: one passage scores %v in three projects", desk)
 	}
-	if alone[0] == alone[1] || alone[1] == alone[2] {
-		t.Errorf("each project alone gave the passage scores %v: the test shows nothing", alone)
+	for i := range desk {
+		if desk[i] != alone[i] {
+			t.Errorf("project %d: the passage scores %v across the desk, %v in its own search", i, desk[i], alone[i])
+		}
+	}
+}
+
+// The default scope and the desk rank a project's passages alike: the
+// order of this project's results across projects is the order of its
+// own search, at the same scores, on real notes.
+func TestDeskRanksOwnResultsAsTheDefaultScope(t *testing.T) {
+	notes := map[string]string{
+		"deploy.md":    "# Deploy\n\nThe deploy runs from CI; the staging host is stg-2.\nRoll back with the previous image tag.\n",
+		"db.md":        "# Database\n\nMigrations run before the deploy, never during it.\nThe staging database is a copy of last night's.\n",
+		"oncall.md":    "# On call\n\nA failed deploy pages the on-call person; staging alerts do not.\n",
+		"unrelated.md": "# Lunch\n\nThe canteen closes at two.\n",
+	}
+	other := map[string]string{
+		"deploy.md": "# Deploy\n\nOur deploy goes through staging first, always, and the staging host is stg-9.\n",
+	}
+	m := deskOf(t, t.TempDir(), notes, other, other)
+	const q = "staging host for the deploy"
+	across := query(t, m, q)
+	own := &Memory{Base: m.Base, Roots: m.Roots, IndexDir: m.IndexDir, Params: m.Params, Options: m.Options, UpdateBudget: time.Minute}
+	alone := query(t, own, q)
+	var mine []string
+	for _, x := range across.Results {
+		if x.Project == m.Desk.ID {
+			mine = append(mine, fmt.Sprintf("%s %.4f", x.Citation, x.Score))
+		}
+	}
+	var want []string
+	for _, x := range alone.Results {
+		want = append(want, fmt.Sprintf("%s %.4f", x.Citation, x.Score))
+	}
+	if len(want) < 2 || strings.Join(mine, "\n") != strings.Join(want[:min(len(want), len(mine))], "\n") {
+		t.Fatalf("this project's results across the desk:\n%s\nits own search:\n%s", strings.Join(mine, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -125,173 +171,71 @@ func TestDeskLabelsAndGetsOtherProjects(t *testing.T) {
 	}
 }
 
-// A desk of generated projects: pruning by the catalog's bounds answers
-// every query as searching every project does, and opens fewer.
-func TestDeskPruningKeepsEveryResult(t *testing.T) { checkPruning(t, topChunks) }
-
-// The same with word lists shorter than the words' chunks, so that most
-// chunks are bounded by their words' rests: still every result.
-func TestDeskPruningKeepsEveryResultWithShortLists(t *testing.T) {
-	defer func(k int) { topChunks = k }(topChunks)
-	topChunks = 3
-	checkPruning(t, 3)
-}
-
-func checkPruning(t *testing.T, k int) {
-	r := rand.New(rand.NewSource(3))
-	vocab := strings.Fields("deploy kafka retention cluster migration postgres schema index query latency budget invoice customer release rollback проект сервер база данных миграция релиз отчёт встреча решение задача бюджет клиент команда ledger export warehouse lock")
-	var projects []map[string]string
-	for p := 0; p < 8; p++ {
-		files := map[string]string{}
-		for n := 0; n < 12; n++ {
-			var b strings.Builder
-			fmt.Fprintf(&b, "# Page %d\n\n", n)
-			for w := 0; w < 30+r.Intn(60); w++ {
-				b.WriteString(vocab[r.Intn(len(vocab))] + " ")
-				if w%11 == 10 {
-					b.WriteString("\n")
-				}
-			}
-			files[fmt.Sprintf("p%d.md", n)] = b.String()
-		}
-		// a word only this project says
-		files["own.md"] = fmt.Sprintf("# Own\n\nThe codename of this project is zeta%d.\n", p)
-		// a page a query may name, whose hits are boosted
-		files[vocab[p]+" "+vocab[p+1]+".md"] = fmt.Sprintf("# Notes\n\n%s %s, in short.\n", vocab[p+2], vocab[p])
-		projects = append(projects, files)
-	}
-	state := t.TempDir()
-	m := deskOf(t, state, projects...)
-	ex := deskOf(t, t.TempDir(), projects...)
-	ex.Desk.Exhaustive = true
-	var queries []string
-	for i := 0; i < 25; i++ {
-		queries = append(queries, vocab[r.Intn(len(vocab))]+" "+vocab[r.Intn(len(vocab))])
-	}
-	queries = append(queries, "codename zeta5", "zeta3 kafka retention", "проект zeta6 миграция")
-	for p := 0; p < 8; p++ {
-		queries = append(queries, vocab[p]+" "+vocab[p+1]) // names a page
-	}
-	query(t, m, "warm the catalog") // the first search catalogues every index
-	ruledOut, indexes := 0, 0
-	for _, q := range queries {
-		a, b := query(t, m, q), query(t, ex, q)
-		if got, want := cites(a), cites(b); got != want {
-			t.Errorf("lists of %d: %q: pruned\n%s\nexhaustive\n%s", k, q, got, want)
-		}
-		ruledOut += a.Across.RuledOut
-		indexes += a.Across.Indexes
-		if a.Across.Indexes > b.Across.Indexes {
-			t.Errorf("%q: pruning searched %d indexes, every project %d", q, a.Across.Indexes, b.Across.Indexes)
-		}
-	}
-	if ruledOut == 0 {
-		t.Error("no project was ever ruled out: the bounds prune nothing")
-	}
-	if indexes == 0 {
-		t.Error("no other project's index was searched")
-	}
-}
-
-func cites(r *Response) string {
-	var b strings.Builder
-	for _, x := range r.Results {
-		fmt.Fprintf(&b, "%s %.4f\n", x.Citation, x.Score)
-	}
-	return b.String()
-}
-
-// Another project's new note is found at once (its folder changed, so
-// the catalog's view of it no longer holds), and so is an edit in place
-// of one of its recent files.
+// Another project's new note is found once that project's index is
+// brought up to date (its flush, memhook index): no search waits on it.
 func TestDeskSeesOtherProjectsChanges(t *testing.T) {
 	m := deskOf(t, t.TempDir(),
 		map[string]string{"a.md": "# A\n\nAlpha.\n"},
 		map[string]string{"b.md": "# B\n\nBeta.\n"},
 	)
 	query(t, m, "alpha beta")
-	other := m.Desk.Others[0].Root
-	write(t, filepath.Join(other, ".claude", "memory_long", "new.md"), "# New\n\nThe quokka migration is done.\n")
+	other := m.Desk.Others[0]
+	write(t, filepath.Join(other.Root, ".claude", "memory_long", "new.md"), "# New\n\nThe quokka migration is done.\n")
+	indexProject(t, m.IndexDir, other)
 	if r := query(t, m, "quokka"); len(r.Results) != 1 || r.Results[0].Path != "p1:.claude/memory_long/new.md" {
 		t.Fatalf("new note of another project: %+v", r.Results)
 	}
-	later := now.Add(time.Hour)
-	p := filepath.Join(other, ".claude", "memory_long", "b.md")
-	os.WriteFile(p, []byte("# B\n\nBeta, and the wombat.\n"), 0o644)
-	os.Chtimes(p, later, later)
-	if r := query(t, m, "wombat"); len(r.Results) != 1 || r.Results[0].Path != "p1:.claude/memory_long/b.md" {
-		t.Fatalf("edited note of another project: %+v", r.Results)
-	}
 }
 
-// Out of budget, the other projects are named as not reached; this
-// project's memory is still searched.
-func TestDeskBudgetNamesWhatItDidNotReach(t *testing.T) {
+// A project whose memory was never indexed is indexed within the
+// search's update budget; past it, it is not waited for: the search
+// answers from what is indexed and names what it could not search.
+func TestDeskNamesWhatIsNotIndexed(t *testing.T) {
 	m := deskOf(t, t.TempDir(),
 		map[string]string{"a.md": "# A\n\nThe otter.\n"},
 		map[string]string{"b.md": "# B\n\nThe otter too.\n"},
-		map[string]string{"c.md": "# C\n\nAn otter again.\n"},
 	)
-	m.Desk.Budget = time.Nanosecond
+	query(t, m, "otter") // this project's memory indexed, as its flushes do
+	// no time left to index a project never indexed: it is named, not
+	// waited for
+	m.UpdateBudget = time.Nanosecond
+	late := filepath.Join(t.TempDir(), "p2")
+	write(t, filepath.Join(late, ".claude", "memory_long", "c.md"), "# C\n\nAn otter again.\n")
+	m.Desk.Others = append(m.Desk.Others, Project{ID: "p2", Name: "p2", Root: late,
+		Roots: Roots(late, "", "", ScopeProject), Params: m.Params})
 	r := query(t, m, "otter")
-	if len(r.Results) != 1 || r.Results[0].Project != "p0" {
-		t.Fatalf("results %+v", r.Results)
+	var got []string
+	for _, x := range r.Results {
+		got = append(got, x.Project)
 	}
-	if got := strings.Join(r.Across.NotReached, ","); got != "p1,p2" {
-		t.Fatalf("not reached %q; notes %v", got, r.Notes)
+	if strings.Join(got, ",") != "p0,p1" && strings.Join(got, ",") != "p1,p0" {
+		t.Fatalf("results from %v: %+v", got, r.Results)
 	}
-	if !strings.Contains(strings.Join(r.Notes, "\n"), "p1, p2") {
+	if r.Across.Searched != 2 || len(r.Across.NotIndexed) != 1 || r.Across.NotIndexed[0].Project != "p2" {
+		t.Fatalf("report %+v", r.Across)
+	}
+	if notes := strings.Join(r.Notes, "\n"); !strings.Contains(notes, "p2: .claude/memory_long is not indexed yet") {
 		t.Fatalf("notes %v", r.Notes)
+	}
+	if line := r.Across.Line(); !strings.Contains(line, "not yet indexed in 1 (p2)") {
+		t.Fatalf("line %q", line)
 	}
 }
 
-// The catalog knows which indexes hold a page a query names (so that
-// their bound takes the boost such a page's hits get): every word of the
-// name among the query's, a day's log never.
-func TestCatalogKnowsNamedPages(t *testing.T) {
-	state := t.TempDir()
-	m := deskOf(t, state,
-		map[string]string{"a.md": "# A\n\nAlpha.\n"},
-		map[string]string{"Kafka retention.md": "# Kafka\n\nSeven days.\n", "daily/2026-11-30.md": "# day\n\nkafka\n"},
-		map[string]string{"Kafka.md": "# Kafka\n\nThe broker.\n"},
+// Asked from a project with no memory at all, with nothing warmed but
+// the other projects' indexes (their flushes, memhook index), a search
+// across projects finds the answer in the project that holds it first.
+func TestDeskFromAnEmptyProjectFindsTheAnswer(t *testing.T) {
+	m := deskOf(t, t.TempDir(),
+		map[string]string{},
+		map[string]string{"daily/2026-03-02.md": "# 2026-03-02\n\n## 10:00 · session a · auto\n\n### Done\n- Silenced the Dialyzer false positive on the Ecto changeset with a @dialyzer nowarn attribute.\n"},
+		map[string]string{"daily/2026-03-03.md": "# 2026-03-03\n\n## 11:00 · session b · auto\n\n### Done\n- Added the CSV export of invoices.\n"},
 	)
-	query(t, m, "warm the catalog")
-	cat, err := openCatalog(state)
-	if err != nil {
-		t.Fatal(err)
+	r := query(t, m, "how did we get past the dialyzer false positive")
+	if len(r.Results) == 0 || r.Results[0].Project != "p1" || !strings.Contains(r.Results[0].Snippet, "nowarn") {
+		t.Fatalf("results %+v, notes %v", r.Results, r.Notes)
 	}
-	defer cat.close()
-	entries, err := cat.entries(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, byProject := map[int64]bool{}, map[int64]string{}
-	for _, p := range m.Desk.Others {
-		for _, r := range p.Roots {
-			if e := entries[IndexPath(state, r)]; e != nil {
-				ids[e.id], byProject[e.id] = true, p.ID
-			}
-		}
-	}
-	for q, want := range map[string]string{
-		"the kafka retention policy": "p1 p2",
-		"kafka":                      "p2",
-		"retention":                  "",
-		"2026 11 30":                 "",
-	} {
-		named, err := cat.named(context.Background(), ids, queryWords(q))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for id, ok := range named {
-			if ok {
-				got = append(got, byProject[id])
-			}
-		}
-		sort.Strings(got)
-		if strings.Join(got, " ") != want {
-			t.Errorf("%q names a page in %q, want %q", q, strings.Join(got, " "), want)
-		}
+	if r.Across.Searched != 3 || len(r.Across.NotIndexed) != 0 {
+		t.Fatalf("report %+v", r.Across)
 	}
 }

@@ -19,6 +19,47 @@ func ftsQuery(stems []string) string {
 	return strings.Join(q, " OR ")
 }
 
+// rootsMatch is the MATCH of a search of the roots of idxs (which share
+// one desk index) for the stems: FTS5 reads the entries of those roots'
+// chunks only, whatever else the desk holds. When they are most of the
+// desk (a search across projects) the roots left out are named instead,
+// and none when none is: a filter of two hundred roots costs more than
+// the search.
+func rootsMatch(idxs []*Index, stems []string) string {
+	q := "(" + ftsQuery(stems) + ")"
+	in := map[int64]bool{}
+	for _, ix := range idxs {
+		in[ix.id] = true
+	}
+	var out []string
+	if len(idxs) > 4 {
+		rows, err := idxs[0].db.Query(`SELECT id FROM roots`)
+		if err == nil {
+			for rows.Next() {
+				var id int64
+				if rows.Scan(&id) == nil && !in[id] {
+					out = append(out, rootTerm(id))
+				}
+			}
+			rows.Close()
+			if rows.Err() == nil && len(out) < len(in) {
+				if len(out) == 0 {
+					return q
+				}
+				return q + " NOT root : (" + strings.Join(out, " OR ") + ")"
+			}
+		}
+	}
+	terms := make([]string, 0, len(in))
+	for _, ix := range idxs {
+		if in[ix.id] {
+			terms = append(terms, rootTerm(ix.id))
+			delete(in, ix.id)
+		}
+	}
+	return "root : (" + strings.Join(terms, " OR ") + ") AND " + q
+}
+
 // BM25 parameters, the usual ones (and FTS5's).
 const (
 	bm25K1 = 1.2
@@ -33,16 +74,27 @@ const (
 // query word once in a chunk of average length scores 0.63 whatever the
 // corpus, half the query's weight 0.39, and nothing ties at a cap.
 //
-// only, when not nil, limits the candidates to those files, within to the
-// files dated in it; near applies the proximity factor (see proximity).
-func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange, near bool) error {
-	if len(match) == 0 {
+// The roots of idxs (one desk index) are searched by one query, their
+// pool best chunks together: a search across the desk costs one query,
+// and a chunk scores the same whichever roots are asked with it.
+// only, when not nil, limits the candidates to those files of the one
+// root in idxs, within to the files dated in it; near applies the
+// proximity factor (see proximity).
+func textCandidates(ctx context.Context, idxs []*Index, stems, match []string, idf map[string]float64, pool int, into map[int64]*hit, only []string, within *DayRange, near bool) error {
+	if len(match) == 0 || len(idxs) == 0 {
 		return nil
 	}
-	filter, args := onlyFiles(only)
+	ix := idxs[0]
+	byRoot := make(map[int64]*Index, len(idxs))
+	for _, x := range idxs {
+		if byRoot[x.id] == nil {
+			byRoot[x.id] = x
+		}
+	}
+	filter, args := onlyFiles(ix.id, only)
 	pf, pargs := within.filter()
 	filter, args = filter+pf, append(args, pargs...)
-	args = append(append([]any{ftsQuery(match)}, args...), pool)
+	args = append(append([]any{rootsMatch(idxs, match)}, args...), pool)
 	var total float64
 	for _, s := range stems {
 		total += idf[s]
@@ -50,18 +102,22 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 	rows, err := ix.db.QueryContext(ctx, `
 		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
 		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, m.title, m.heads, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
-		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.path = c.path`, args...)
+		SELECT m.id, m.stems, m.title, m.heads, c.root, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
+		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.root = c.root AND f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		h := &hit{ix: ix}
+		h := &hit{}
 		var tokens, avg float64
 		var title, heads string
-		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
+		var root int64
+		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &root, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
+		}
+		if h.ix = byRoot[root]; h.ix == nil {
+			continue
 		}
 		h.scoreText(stems, idf, title, heads, tokens/meanTokens(avg), total, near)
 		into[h.id] = h
@@ -72,7 +128,7 @@ func (ix *Index) textCandidates(ctx context.Context, stems, match []string, idf 
 // avgTokensSQL is the index's mean chunk length as a column of the rows
 // that need it (SQLite evaluates the subquery once per statement), rather
 // than a query of its own.
-const avgTokensSQL = `coalesce((SELECT CAST(value AS REAL) FROM meta WHERE key='avg_tokens'), 0)`
+const avgTokensSQL = `coalesce((SELECT CAST(value AS REAL) FROM meta WHERE key='tokens') / nullif((SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'), 0), 0)`
 
 // meanTokens is avgTokensSQL's value as BM25's length normalisation uses
 // it: an index that has none yet counts every chunk as of mean length.
@@ -87,7 +143,7 @@ func meanTokens(avg float64) float64 {
 // fills the vector score of text candidates; it returns how many chunks
 // had a vector.
 func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int, into map[int64]*hit) (int, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, embedding FROM chunks WHERE embedding IS NOT NULL`)
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, embedding FROM chunks WHERE root = ? AND embedding IS NOT NULL`, ix.id)
 	if err != nil {
 		return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
 	}
@@ -118,7 +174,7 @@ func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int,
 		h := &hit{ix: ix, id: s.id, vecScore: s.sim}
 		err := ix.db.QueryRowContext(ctx, `
 			SELECT c.path, c.start_line, c.end_line, c.text, f.dated, t.stems
-			FROM chunks c JOIN files f ON f.path = c.path JOIN chunks_fts t ON t.rowid = c.id
+			FROM chunks c JOIN files f ON f.root = c.root AND f.path = c.path JOIN chunks_fts t ON t.rowid = c.id
 			WHERE c.id = ?`, s.id).Scan(&h.rel, &h.start, &h.end, &h.text, &h.dated, &h.stems)
 		if err != nil {
 			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)

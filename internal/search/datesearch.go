@@ -132,10 +132,10 @@ func (f *dateFilter) matchesAny(ctx context.Context, idxs []*Index, stems []stri
 			}
 			continue
 		}
-		filter, args := onlyFiles(only)
+		filter, args := onlyFiles(ix.id, only)
 		var one int
 		err = ix.db.QueryRowContext(ctx, `SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ?`+filter+` LIMIT 1`,
-			append([]any{ftsQuery(match)}, args...)...).Scan(&one)
+			append([]any{rootsMatch([]*Index{ix}, match)}, args...)...).Scan(&one)
 		if err == nil {
 			return true, nil
 		}
@@ -148,15 +148,16 @@ func (f *dateFilter) matchesAny(ctx context.Context, idxs []*Index, stems []stri
 
 // onlyFiles is the SQL condition (on chunks_fts) and its arguments
 // keeping to the chunks of the files listed; "" and none for nil.
-func onlyFiles(only []string) (string, []any) {
+func onlyFiles(root int64, only []string) (string, []any) {
 	if only == nil {
 		return "", nil
 	}
-	args := make([]any, len(only))
-	for i, p := range only {
-		args[i] = p
+	args := make([]any, 0, len(only)+1)
+	args = append(args, root)
+	for _, p := range only {
+		args = append(args, p)
 	}
-	return ` AND rowid IN (SELECT id FROM chunks WHERE path IN (?` + strings.Repeat(",?", len(only)-1) + `))`, args
+	return ` AND rowid IN (SELECT id FROM chunks WHERE root = ? AND path IN (?` + strings.Repeat(",?", len(only)-1) + `))`, args
 }
 
 // covers reports whether the file's period meets one of the ranges: a
@@ -263,7 +264,7 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 				continue
 			}
 			h := &hit{ix: ix, rel: rel, score: 1, cover: 1} // the days were all that was asked
-			err := ix.db.QueryRowContext(ctx, `SELECT start_line, end_line, text FROM chunks WHERE path = ? ORDER BY start_line LIMIT 1`, rel).
+			err := ix.db.QueryRowContext(ctx, `SELECT start_line, end_line, text FROM chunks WHERE root = ? AND path = ? ORDER BY start_line LIMIT 1`, ix.id, rel).
 				Scan(&h.start, &h.end, &h.text)
 			if errors.Is(err, sql.ErrNoRows) {
 				continue // an empty file
@@ -297,7 +298,7 @@ func listDays(ctx context.Context, idxs []*Index, ranges []DayRange, o Options) 
 
 // datedFiles lists the files whose date (a period's end) lies in [lo, hi].
 func (ix *Index) datedFiles(ctx context.Context, lo, hi time.Time) ([]string, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT path FROM files WHERE dated BETWEEN ? AND ?`, lo.Unix(), hi.Unix())
+	rows, err := ix.db.QueryContext(ctx, `SELECT path FROM files WHERE root = ? AND dated BETWEEN ? AND ?`, ix.id, lo.Unix(), hi.Unix())
 	if err != nil {
 		return nil, fmt.Errorf("list days in %s: %w", ix.Root.Dir, err)
 	}

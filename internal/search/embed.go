@@ -162,7 +162,7 @@ func postJSON(ctx context.Context, c *http.Client, url, key string, body, into a
 func (ix *Index) embedMissing(ctx context.Context) error {
 	const batch = 32
 	for ctx.Err() == nil {
-		rows, err := ix.db.QueryContext(ctx, `SELECT id, text FROM chunks WHERE embedding IS NULL LIMIT ?`, batch)
+		rows, err := ix.db.QueryContext(ctx, `SELECT id, text FROM chunks WHERE root = ? AND embedding IS NULL LIMIT ?`, ix.id, batch)
 		if err != nil {
 			return fmt.Errorf("embed chunks: %w", err)
 		}

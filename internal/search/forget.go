@@ -29,7 +29,7 @@ func (ix *Index) Forget(ctx context.Context, rel string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("forget %s in the index: %w", rel, err)
 	}
-	w := &writer{tx: tx}
+	w := &writer{tx: tx, root: ix.id}
 	defer w.rollback()
 	fi, err := os.Lstat(filepath.Join(ix.Root.Dir, filepath.FromSlash(rel)))
 	if err == nil && fi.Mode().IsRegular() {

@@ -39,7 +39,7 @@ func (ix *Index) Refresh(ctx context.Context, now time.Time) (UpdateStats, error
 		}
 	}
 	var total int
-	if err := ix.db.QueryRow(`SELECT count(*) FROM files`).Scan(&total); err != nil {
+	if err := ix.db.QueryRow(`SELECT count(*) FROM files WHERE root=?`, ix.id).Scan(&total); err != nil {
 		return UpdateStats{}, fmt.Errorf("refresh index of %s: %w", ix.Root.Dir, err)
 	}
 	offset := 0
@@ -47,12 +47,12 @@ func (ix *Index) Refresh(ctx context.Context, now time.Time) (UpdateStats, error
 		offset = int(now.Unix()*rotatedFiles) % total
 	}
 	rows, err := ix.db.Query(`
-		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files ORDER BY mtime DESC LIMIT ?)
+		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files WHERE root=?1 ORDER BY mtime DESC LIMIT ?2)
 		UNION
-		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files ORDER BY path LIMIT ? OFFSET ?)
+		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files WHERE root=?1 ORDER BY path LIMIT ?3 OFFSET ?4)
 		UNION
-		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files ORDER BY path LIMIT max(0, ? - ?))`,
-		hotFiles, rotatedFiles, offset, offset+rotatedFiles, total)
+		SELECT path, mtime, size, hash FROM (SELECT path, mtime, size, hash FROM files WHERE root=?1 ORDER BY path LIMIT max(0, ?5 - ?6))`,
+		ix.id, hotFiles, rotatedFiles, offset, offset+rotatedFiles, total)
 	if err != nil {
 		return UpdateStats{}, fmt.Errorf("refresh index of %s: %w", ix.Root.Dir, err)
 	}

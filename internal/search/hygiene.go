@@ -262,7 +262,7 @@ func (ix *Index) Footprint() (Footprint, error) {
 		return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
 	}
 	f.Bytes = pages * size
-	rows, err := ix.db.Query(`SELECT text FROM chunks`)
+	rows, err := ix.db.Query(`SELECT text FROM chunks WHERE root=?`, ix.id)
 	if err != nil {
 		return f, fmt.Errorf("measure index of %s: %w", ix.Root.Dir, err)
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math"
+	"sort"
 )
 
 // A query word's weight in one index, and which words pick candidates.
@@ -29,10 +30,10 @@ func (ix *Index) weights(stems []string) (idf map[string]float64, match []string
 // docFreqs counts the chunks holding each stem, and all chunks.
 func (ix *Index) docFreqs(stems []string) (df map[string]float64, chunks float64, err error) {
 	var n float64
+	// the desk's counts: every root is scored with the same statistics,
+	// so a passage scores alike in a search of its project and of the desk
 	if err := ix.db.QueryRow(`SELECT CAST(value AS REAL) FROM meta WHERE key='chunks'`).Scan(&n); err != nil {
-		if err := ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&n); err != nil {
-			return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
-		}
+		return nil, 0, fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 	}
 	df = make(map[string]float64, len(stems))
 	// prepared once for all the stems: parsing is most of what each
@@ -69,7 +70,46 @@ func weightsFrom(stems []string, df map[string]float64, n float64) (map[string]f
 	if len(rare) == 0 {
 		rare = present
 	}
-	return w, rare
+	return w, bounded(rare, df)
+}
+
+// matchPostings bounds the chunks FTS5 scores for one query: the words
+// that select candidates are taken rarest first while their chunks add up
+// to at most this many (always one). FTS5 ranks every chunk a selecting
+// word is in before its LIMIT, so without a bound a query of common words
+// costs in proportion to the memory, a year's ten times a month's; the
+// words left out still count in the candidates' scores. A small memory
+// never reaches it.
+const matchPostings = 50000
+
+// bounded keeps the rarest stems of match whose chunk counts add up to
+// matchPostings, in query order.
+func bounded(match []string, df map[string]float64) []string {
+	total := 0.0
+	for _, s := range match {
+		total += df[s]
+	}
+	if total <= matchPostings {
+		return match
+	}
+	byDF := append([]string(nil), match...)
+	sort.SliceStable(byDF, func(i, j int) bool { return df[byDF[i]] < df[byDF[j]] })
+	keep := map[string]bool{}
+	sum := 0.0
+	for i, s := range byDF {
+		if i > 0 && sum+df[s] > matchPostings {
+			break
+		}
+		sum += df[s]
+		keep[s] = true
+	}
+	out := match[:0:0]
+	for _, s := range match {
+		if keep[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // idfOf is the always-positive IDF of a word in df of n chunks.

@@ -8,12 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -37,131 +38,135 @@ func (p Params) fingerprint() string {
 	return fmt.Sprintf("schema=%d|%s|chunk=%d/%d|embed=%s", schemaVersion, textan.Version, p.ChunkTokens, p.OverlapTokens, emb)
 }
 
-// Index is the SQLite FTS5 index of one memory root. It is a cache of the
-// Markdown files: deleting it loses nothing, [Index.Update] rebuilds it.
+// Index is one memory root's part of the desk index (see deskdb.go). It
+// is a cache of the Markdown files: deleting it loses nothing,
+// [Index.Update] rebuilds it.
 type Index struct {
 	Root    Root
-	Path    string // the database file
+	Path    string // the database file, the desk's
 	params  Params
 	db      *sql.DB
-	Rebuilt bool // the fingerprint changed (or the index was new) when opened
+	id      int64 // the root's id in the desk index
+	Rebuilt bool  // the fingerprint changed (or the root was new) when opened
 	// stems memoizes word → stem across the updates of this Index:
 	// words repeat, Snowball is slow.
 	stems map[string]string
 	// hygiene counts what the updates left out (see Hygiene).
 	hygiene Hygiene
+	// project labels results of another project in a search across
+	// projects (its registry id), base is that project's root.
+	project, base string
 }
 
-// IndexPath is where the index of root lives inside dir (Paths.Indexes()):
-// the file is named from a hash of the root's path.
-func IndexPath(dir string, root Root) string {
-	sum := sha256.Sum256([]byte(filepath.Clean(root.Dir)))
-	return filepath.Join(dir, hex.EncodeToString(sum[:8])+".sqlite")
-}
+// IndexPath is the desk index inside dir (Paths.Indexes()): every root's
+// chunks live in the one file.
+func IndexPath(dir string, _ Root) string { return filepath.Join(dir, deskFile) }
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
-// Version 6: FTS5 keeps which columns a stem is in, not its positions
-// (detail=column): FTS5 only picks the candidates, which are scored again
-// from their stems, and the positions were about 5% of the index.
-const schemaVersion = 6
+// Version 7: one index for the desk, every chunk labelled with its root.
+const schemaVersion = 7
 
 const schema = `
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, dir TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
-	path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
-	hash TEXT NOT NULL, dated INTEGER NOT NULL);
+	root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
+	hash TEXT NOT NULL, dated INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks(
-	id INTEGER PRIMARY KEY, path TEXT NOT NULL, start_line INTEGER NOT NULL,
+	id INTEGER PRIMARY KEY, root INTEGER NOT NULL, path TEXT NOT NULL, start_line INTEGER NOT NULL,
 	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB,
 	links REAL NOT NULL DEFAULT 0);
-CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
-CREATE INDEX IF NOT EXISTS files_mtime ON files(mtime);
-CREATE TABLE IF NOT EXISTS dirs(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, tokenize='unicode61 remove_diacritics 0', detail=column);
+CREATE INDEX IF NOT EXISTS chunks_path ON chunks(root, path);
+CREATE INDEX IF NOT EXISTS files_mtime ON files(root, mtime);
+CREATE INDEX IF NOT EXISTS files_dated ON files(root, dated);
+CREATE TABLE IF NOT EXISTS dirs(root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, root, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
 
-// Open opens (creating or rebuilding as needed) the index of root in dir.
+// Open opens root's part of the desk index in dir, creating it, or
+// emptying it when it was indexed with other parameters.
 func Open(dir string, root Root, p Params) (*Index, error) {
 	path := IndexPath(dir, root)
-	db, err := sqlitedb.Reopen(path)
+	db, err := acquire(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
 	}
 	ix := &Index{Root: root, Path: path, params: p, db: db}
 	if err := ix.prepare(); err != nil {
-		db.Close()
+		release(path)
 		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
 	}
 	return ix, nil
 }
 
 // Close releases the database.
-func (ix *Index) Close() error { return ix.db.Close() }
+func (ix *Index) Close() error { return release(ix.Path) }
 
 func (ix *Index) prepare() error {
 	want := ix.params.fingerprint()
-	// An index as its last update left it answers at once; only a new
-	// file (no meta table yet) is given one first: a statement fewer on
-	// every open, and a search across projects opens a dozen indexes.
-	if have, err := storedFingerprint(ix.db); err == nil && have == want {
-		return nil
-	}
-	if _, err := ix.db.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("create schema: %w", err)
-	}
-	if have, err := storedFingerprint(ix.db); err != nil || have == want {
+	id, have, ok, err := rootRow(context.Background(), ix.db, ix.Root.Dir)
+	if err != nil {
 		return err
 	}
-	tx, err := ix.db.Begin()
+	if ok && have == want {
+		ix.id = id
+		return nil
+	}
+	w, err := ix.begin()
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
-	defer tx.Rollback()
-	// another process may have rebuilt it since we looked
-	if have, err := storedFingerprint(tx); err != nil || have == want {
-		return err
-	}
+	defer w.rollback()
 	ix.Rebuilt = true
+	if ok {
+		ix.id = id
+		if err := w.dropRoot(id); err != nil {
+			return err
+		}
+		if _, err := w.tx.Exec(`UPDATE roots SET fingerprint=? WHERE id=?`, want, id); err != nil {
+			return fmt.Errorf("rebuild: %w", err)
+		}
+	} else {
+		// another process may have added it since we looked
+		res, err := w.tx.Exec(`INSERT INTO roots(dir, fingerprint) VALUES(?, ?) ON CONFLICT(dir) DO UPDATE SET fingerprint=excluded.fingerprint`,
+			filepath.Clean(ix.Root.Dir), want)
+		if err != nil {
+			return fmt.Errorf("add root: %w", err)
+		}
+		_ = res
+		if err := w.tx.QueryRow(`SELECT id FROM roots WHERE dir=?`, filepath.Clean(ix.Root.Dir)).Scan(&ix.id); err != nil {
+			return fmt.Errorf("add root: %w", err)
+		}
+	}
+	return w.commit()
+}
+
+// dropRoot empties a root's part of the index.
+func (w *writer) dropRoot(id int64) error {
+	var n, t int64
+	if err := w.tx.QueryRow(`SELECT count(*), coalesce(sum(tokens), 0) FROM chunks WHERE root=?`, id).Scan(&n, &t); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	w.addCounts(-n, -t)
 	for _, q := range []string{
-		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`,
-		`DROP TABLE IF EXISTS chunks`, `DROP TABLE IF EXISTS files`, `DROP TABLE IF EXISTS dirs`, `DELETE FROM meta`, schema,
+		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE root=?)`,
+		`DELETE FROM chunks WHERE root=?`, `DELETE FROM files WHERE root=?`, `DELETE FROM dirs WHERE root=?`,
 	} {
-		if _, err := tx.Exec(q); err != nil {
+		if _, err := w.tx.Exec(q, id); err != nil {
 			return fmt.Errorf("rebuild: %w", err)
 		}
 	}
-	// candidates are picked by BM25 over the three columns weighted as the
-	// ranking weighs them (see titleWeight)
-	if _, err := tx.Exec(fmt.Sprintf(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', 'bm25(1.0, %g, %g)')`, titleWeight, headingWeight)); err != nil {
-		return fmt.Errorf("rebuild: %w", err)
-	}
-	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('fingerprint', ?), ('root', ?)`, want, ix.Root.Dir); err != nil {
-		return fmt.Errorf("rebuild: %w", err)
-	}
-	return tx.Commit()
+	return nil
 }
 
 type queryRower interface {
 	QueryRow(query string, args ...any) *sql.Row
 }
 
-func storedFingerprint(db queryRower) (string, error) {
-	var fp string
-	err := db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&fp)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("read fingerprint: %w", err)
-	}
-	return fp, nil
-}
-
 // Fingerprint is the stored fingerprint.
 func (ix *Index) Fingerprint() (string, error) {
 	var fp string
-	err := ix.db.QueryRow(`SELECT value FROM meta WHERE key='fingerprint'`).Scan(&fp)
+	err := ix.db.QueryRow(`SELECT fingerprint FROM roots WHERE id=?`, ix.id).Scan(&fp)
 	return fp, err
 }
 
@@ -199,7 +204,7 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 	}
 	st.Files = len(disk)
 	stored := map[string]fileState{}
-	rows, err := ix.db.Query(`SELECT path, mtime, size, hash FROM files`)
+	rows, err := ix.db.Query(`SELECT path, mtime, size, hash FROM files WHERE root=?`, ix.id)
 	if err != nil {
 		return st, fmt.Errorf("update index of %s: read files: %w", ix.Root.Dir, err)
 	}
@@ -277,12 +282,12 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 	}
 	// the folders' times say whether a later search may skip the walk
 	// (see Refresh); only a complete update vouches for them
-	if _, err := w.tx.Exec(`DELETE FROM dirs`); err != nil {
+	if _, err := w.tx.Exec(`DELETE FROM dirs WHERE root=?`, ix.id); err != nil {
 		return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
 	if st.Pending == 0 {
 		for d, m := range dirs {
-			if _, err := w.tx.Exec(`INSERT INTO dirs(path, mtime) VALUES(?, ?)`, d, m); err != nil {
+			if _, err := w.tx.Exec(`INSERT INTO dirs(root, path, mtime) VALUES(?, ?, ?)`, ix.id, d, m); err != nil {
 				return st, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 			}
 		}
@@ -297,13 +302,8 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 	return st, nil
 }
 
-// counts stores the chunk count and mean length BM25 needs.
-func (w *writer) counts() error {
-	_, err := w.tx.Exec(`INSERT OR REPLACE INTO meta(key, value)
-		SELECT 'avg_tokens', coalesce(avg(tokens), 1) FROM chunks
-		UNION ALL SELECT 'chunks', count(*) FROM chunks`)
-	return err
-}
+// counts stores the chunk count and total length BM25 needs.
+func (w *writer) counts() error { return w.saveCounts() }
 
 // sameDirs reports whether the stored folder times are dirs.
 func (ix *Index) sameDirs(dirs map[string]int64) bool {
@@ -320,7 +320,7 @@ func (ix *Index) sameDirs(dirs map[string]int64) bool {
 }
 
 func (ix *Index) storedDirs() (map[string]int64, error) {
-	rows, err := ix.db.Query(`SELECT path, mtime FROM dirs`)
+	rows, err := ix.db.Query(`SELECT path, mtime FROM dirs WHERE root=?`, ix.id)
 	if err != nil {
 		return nil, fmt.Errorf("read folders of %s: %w", ix.Root.Dir, err)
 	}
@@ -396,7 +396,7 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	hash := hex.EncodeToString(sum[:])
 	dated := fileDate(ix.Root.Kind, rel, time.Unix(0, d.mtime))
 	if hash == oldHash {
-		_, err := w.tx.Exec(`UPDATE files SET mtime=?, size=?, dated=? WHERE path=?`, d.mtime, d.size, dated, rel)
+		_, err := w.tx.Exec(`UPDATE files SET mtime=?, size=?, dated=? WHERE root=? AND path=?`, d.mtime, d.size, dated, ix.id, rel)
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
@@ -405,8 +405,8 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	if err := w.deleteFile(rel, false); err != nil {
 		return 0, err
 	}
-	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO files(path, mtime, size, hash, dated) VALUES(?,?,?,?,?)`,
-		rel, d.mtime, d.size, hash, dated); err != nil {
+	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated) VALUES(?,?,?,?,?,?)`,
+		ix.id, rel, d.mtime, d.size, hash, dated); err != nil {
 		return 0, fmt.Errorf("index %s: %w", abs, err)
 	}
 	if isBinary(data) {
@@ -451,8 +451,8 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		for _, n := range lineTokens[c.StartLine-1 : c.EndLine] {
 			tokens += n
 		}
-		res, err := w.tx.Exec(`INSERT INTO chunks(path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?)`,
-			rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
+		res, err := w.tx.Exec(`INSERT INTO chunks(root, path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?,?)`,
+			ix.id, rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
@@ -463,17 +463,22 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 			// still say what the note is about: a field of its first chunk
 			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(data))
 		}
-		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads) VALUES(?, ?, ?, ?)`, id, stems, title, heads); err != nil {
+		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads, root) VALUES(?, ?, ?, ?, ?)`, id, stems, title, heads, rootTerm(ix.id)); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
+		w.addCounts(1, int64(tokens))
 	}
 	return len(chunks), nil
 }
 
-// writer is one write transaction.
+// writer is one write transaction of one root.
 type writer struct {
 	tx   *sql.Tx
+	root int64
 	done bool
+	// the desk's chunk count and total length, changed by this
+	// transaction (see saveCounts)
+	dChunks, dTokens int64
 }
 
 // maxStemMemo bounds the memo; most text is its few thousand commonest words.
@@ -484,11 +489,15 @@ func (ix *Index) begin() (*writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("update index of %s: %w", ix.Root.Dir, err)
 	}
-	return &writer{tx: tx}, nil
+	return &writer{tx: tx, root: ix.id}, nil
 }
 
 func (w *writer) commit() error {
 	w.done = true
+	if err := w.saveCounts(); err != nil {
+		w.tx.Rollback()
+		return fmt.Errorf("update index: commit: %w", err)
+	}
 	if err := w.tx.Commit(); err != nil {
 		return fmt.Errorf("update index: commit: %w", err)
 	}
@@ -502,16 +511,23 @@ func (w *writer) rollback() {
 }
 
 func (w *writer) deleteFile(rel string, withRow bool) error {
-	for _, q := range []string{
-		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE path=?)`,
-		`DELETE FROM chunks WHERE path=?`,
-	} {
-		if _, err := w.tx.Exec(q, rel); err != nil {
-			return fmt.Errorf("drop %s from index: %w", rel, err)
+	var n, t int64
+	if err := w.tx.QueryRow(`SELECT count(*), coalesce(sum(tokens), 0) FROM chunks WHERE root=? AND path=?`, w.root, rel).Scan(&n, &t); err != nil {
+		return fmt.Errorf("drop %s from index: %w", rel, err)
+	}
+	if n > 0 {
+		w.addCounts(-n, -t)
+		for _, q := range []string{
+			`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE root=? AND path=?)`,
+			`DELETE FROM chunks WHERE root=? AND path=?`,
+		} {
+			if _, err := w.tx.Exec(q, w.root, rel); err != nil {
+				return fmt.Errorf("drop %s from index: %w", rel, err)
+			}
 		}
 	}
 	if withRow {
-		if _, err := w.tx.Exec(`DELETE FROM files WHERE path=?`, rel); err != nil {
+		if _, err := w.tx.Exec(`DELETE FROM files WHERE root=? AND path=?`, w.root, rel); err != nil {
 			return fmt.Errorf("drop %s from index: %w", rel, err)
 		}
 	}
@@ -520,11 +536,42 @@ func (w *writer) deleteFile(rel string, withRow bool) error {
 
 // Stats counts what the index holds.
 func (ix *Index) Stats() (files, chunks int, err error) {
-	if err = ix.db.QueryRow(`SELECT count(*) FROM files`).Scan(&files); err != nil {
+	if err = ix.db.QueryRow(`SELECT count(*) FROM files WHERE root=?`, ix.id).Scan(&files); err != nil {
 		return 0, 0, fmt.Errorf("count index: %w", err)
 	}
-	if err = ix.db.QueryRow(`SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
+	if err = ix.db.QueryRow(`SELECT count(*) FROM chunks WHERE root=?`, ix.id).Scan(&chunks); err != nil {
 		return 0, 0, fmt.Errorf("count index: %w", err)
 	}
 	return files, chunks, nil
+}
+
+// indexOne reads the file rel again into the index, as an update would
+// (unchanged content only refreshes its stat), without walking the root.
+func (ix *Index) indexOne(ctx context.Context, rel string, now time.Time) error {
+	if !strings.EqualFold(filepath.Ext(rel), ".md") {
+		return nil
+	}
+	// a walk would not enter a skipped or hidden folder on its way
+	for p := rel; p != "." && p != "/"; p = path.Dir(p) {
+		if ix.Root.skipped(p) {
+			return nil
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(ix.Root.Dir, filepath.FromSlash(rel)))
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil // gone, or not a note: the next update drops it
+	}
+	var old string
+	if err := ix.db.QueryRowContext(ctx, `SELECT hash FROM files WHERE root=? AND path=?`, ix.id, rel).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("index %s: %w", rel, err)
+	}
+	w, err := ix.begin()
+	if err != nil {
+		return err
+	}
+	defer w.rollback()
+	if _, err := ix.indexFile(w, rel, fileState{mtime: fi.ModTime().UnixNano(), size: fi.Size()}, old, now); err != nil {
+		return err
+	}
+	return w.commit()
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
@@ -38,10 +37,7 @@ func (s MemorySetup) desk() (*Desk, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search across projects: %w", err)
 	}
-	d := &Desk{ID: project.ID(s.Project), Budget: time.Duration(s.Config.Search.UpdateBudgetMS) * time.Millisecond}
-	if d.Budget < DefaultDeskBudget {
-		d.Budget = DefaultDeskBudget
-	}
+	d := &Desk{ID: project.ID(s.Project)}
 	home := s.Getenv("HOME")
 	seen := map[string]bool{sameDir(s.Project): true}
 	for _, p := range reg.Projects {

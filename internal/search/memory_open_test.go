@@ -85,14 +85,14 @@ func TestResponseTextLabelsOtherProjects(t *testing.T) {
 	r := &Response{Mode: ModeBM25, Results: []Result{
 		{Path: "daily/a.md", Citation: "daily/a.md#L1-L2", Score: 1, Snippet: "own", Project: "me"},
 		{Path: "other:daily/b.md", Citation: "other:daily/b.md#L3-L4", Score: 0.5, Snippet: "theirs", Project: "other"},
-	}, Across: &AcrossReport{Self: "me", Projects: 3, Searched: 2, RuledOut: 1, Skipped: []Skipped{{Project: "gone"}}, OptedOut: 1}}
+	}, Across: &AcrossReport{Self: "me", Projects: 3, Searched: 2, NotIndexed: []Skipped{{Project: "late", Reason: "x"}}, Skipped: []Skipped{{Project: "gone"}}, OptedOut: 1}}
 	var b bytes.Buffer
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
 	for _, want := range []string{
-		"across projects: 2 of 3 projects searched, 1 could not reach the results, 1 skipped (gone), 1 keep their memory to themselves\n",
+		"across projects: 2 of 3 projects searched, memory not yet indexed in 1 (late), 1 skipped (gone), 1 keep their memory to themselves\n",
 		"1. daily/a.md#L1-L2  (score 1.000, bm25)\n   own\n",
 		"2. other:daily/b.md#L3-L4  [another project: other]  (score 0.500, bm25)\n   theirs\n",
 	} {

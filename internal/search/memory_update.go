@@ -44,6 +44,25 @@ func (m *Memory) Update(ctx context.Context, now time.Time, progress func(r Root
 	return nil
 }
 
+// IndexFile reads one file of one of the roots again into its index (a
+// daily file a flush just wrote): the rest of the root waits for the next
+// update. A file outside the roots is none of this memory's.
+func (m *Memory) IndexFile(ctx context.Context, file string, now time.Time) error {
+	for _, r := range m.Roots {
+		rel, in := within(r.Dir, file)
+		if !in {
+			continue
+		}
+		ix, err := Open(m.IndexDir, r, m.Params)
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		return ix.indexOne(ctx, filepath.ToSlash(rel), now)
+	}
+	return nil
+}
+
 // Forget reads the file at rel under the root dir again (or drops it) in
 // that root's index, so the next search cannot return the text a forget
 // took away. A dir that is none of the roots has no index to change.

@@ -22,23 +22,23 @@ func (ix *Index) neighbours(ctx context.Context, hits map[int64]*hit, limit int)
 		ids = append(ids, id-1, id+1)
 		marks = append(marks, "?", "?")
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, path, start_line, text FROM chunks WHERE id IN (`+strings.Join(marks, ",")+`)`, ids...)
+	rows, err := ix.db.QueryContext(ctx, `SELECT id, root, path, start_line, text FROM chunks WHERE id IN (`+strings.Join(marks, ",")+`)`, ids...)
 	if err != nil {
 		return fmt.Errorf("search %s: context lines: %w", ix.Root.Dir, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
+		var id, root int64
 		var path, text string
 		var start int
-		if err := rows.Scan(&id, &path, &start, &text); err != nil {
+		if err := rows.Scan(&id, &root, &path, &start, &text); err != nil {
 			return fmt.Errorf("search %s: context lines: %w", ix.Root.Dir, err)
 		}
 		lines := strings.Split(text, "\n")
-		if h, ok := hits[id+1]; ok && h.rel == path && h.start > start && h.start-start <= len(lines) {
+		if h, ok := hits[id+1]; ok && h.ix.id == root && h.rel == path && h.start > start && h.start-start <= len(lines) {
 			h.before = lastChars(lines[:h.start-start], limit)
 		}
-		if h, ok := hits[id-1]; ok && h.rel == path && h.end+1 >= start && h.end < start+len(lines)-1 {
+		if h, ok := hits[id-1]; ok && h.ix.id == root && h.rel == path && h.end+1 >= start && h.end < start+len(lines)-1 {
 			h.after = firstChars(lines[h.end-start+1:], limit)
 		}
 	}

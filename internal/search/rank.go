@@ -86,6 +86,39 @@ func newest(hits []*hit, now time.Time) int64 {
 	return ref
 }
 
+// newestOf is newest for each project's hits (keyed by its label, ""
+// for the project searching): a project's recency counts from its own
+// newest memory, so another project's fresher notes do not age it, and a
+// passage ranks alike in a search of its project and of the desk.
+func newestOf(hits []*hit, now time.Time) map[string]int64 {
+	by := map[string][]*hit{}
+	for _, h := range hits {
+		by[h.ix.project] = append(by[h.ix.project], h)
+	}
+	out := make(map[string]int64, len(by))
+	for p, hs := range by {
+		out[p] = newest(hs, now)
+	}
+	return out
+}
+
+// sameDesk groups the indexes by the desk index holding them, in order:
+// each group is searched by one query.
+func sameDesk(idxs []*Index) [][]*Index {
+	var out [][]*Index
+	at := map[string]int{}
+	for _, ix := range idxs {
+		i, ok := at[ix.Path]
+		if !ok {
+			i = len(out)
+			at[ix.Path] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], ix)
+	}
+	return out
+}
+
 // mmr picks up to limit hits from hits (sorted by score, best first),
 // each maximizing λ·relevance − (1−λ)·(greatest Jaccard similarity of its
 // snippet to one already picked), so near-duplicate notes give way to

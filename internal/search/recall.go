@@ -8,25 +8,29 @@ import (
 	"os"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
-// openExisting opens an index that already exists, as it is: no schema
+// openExisting opens root's part of the desk index as it is: no schema
 // change, no rebuild, nil when there is none. The hot path reads only.
 func openExisting(dir string, root Root) (*Index, error) {
 	path := IndexPath(dir, root)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
-	db, err := sqlitedb.Open(path)
+	db, err := acquire(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
 	}
-	return &Index{Root: root, Path: path, db: db}, nil
+	id, _, ok, err := rootRow(context.Background(), db, root.Dir)
+	if err != nil || !ok {
+		release(path)
+		return nil, err
+	}
+	return &Index{Root: root, Path: path, db: db, id: id}, nil
 }
 
 // recallSnippetChars keeps the injected block small.

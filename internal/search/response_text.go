@@ -38,9 +38,17 @@ func (r *Response) WriteText(w io.Writer) error {
 
 // Line says in one line what a search across projects covered.
 func (a *AcrossReport) Line() string {
-	line := fmt.Sprintf("%d of %d projects searched, %d could not reach the results", a.Searched, a.Projects, a.RuledOut)
-	if len(a.NotReached) > 0 {
-		line += fmt.Sprintf(", %d not reached in time (%s)", len(a.NotReached), strings.Join(a.NotReached, ", "))
+	line := fmt.Sprintf("%d of %d projects searched", a.Searched, a.Projects)
+	if len(a.NotIndexed) > 0 {
+		var names []string
+		seen := map[string]bool{}
+		for _, s := range a.NotIndexed {
+			if !seen[s.Project] {
+				seen[s.Project] = true
+				names = append(names, s.Project)
+			}
+		}
+		line += fmt.Sprintf(", memory not yet indexed in %d (%s)", len(names), strings.Join(names, ", "))
 	}
 	if len(a.Skipped) > 0 {
 		var names []string

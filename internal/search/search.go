@@ -72,10 +72,12 @@ type Options struct {
 	// (see coverage), applied before MMR picks among them.
 	gated    bool
 	minCover float64
-	// stats, when set, are the word statistics of a whole desk of
-	// indexes, which every index's scores then use instead of its own
-	// (see across.go): scores compare across indexes.
-	stats *corpusStats
+	// passagePool, when above 0, keeps only the chunks of best text score
+	// among the candidates for their passages (the costly part): a search
+	// across the desk takes more candidates than a project's, since FTS5's
+	// own rank (no proximity, its own IDF) orders them less well than
+	// cerebro's, and picks passages in the best of them.
+	passagePool int
 }
 
 // snippetChars is the cap on a result's snippet these options ask for.
@@ -196,53 +198,44 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 			qvec = normalize(v[0])
 		}
 	}
-	// the auto-recall gate weighs words by their counts in all the
-	// memory searched: one small index alone says little about rarity
-	dfs, ns := make([]map[string]float64, len(idxs)), make([]float64, len(idxs))
-	allDF, allN := map[string]float64{}, 0.0
-	for i, ix := range idxs {
-		if o.stats != nil {
-			dfs[i], ns[i] = o.stats.df, o.stats.n
-			continue
-		}
-		df, n, err := ix.docFreqs(stems)
+	var all []*hit
+	for _, g := range sameDesk(idxs) {
+		// the desk's word statistics, the same for every root in it: the
+		// auto-recall gate and BM25 weigh words by their counts in all
+		// the memory, and one passage scores alike whichever roots a
+		// search asks with it
+		df, n, err := g[0].docFreqs(stems)
 		if err != nil {
 			return nil, false, err
 		}
-		dfs[i], ns[i] = df, n
-		allN += n
-		for s, d := range df {
-			allDF[s] += d
-		}
-	}
-	if o.stats != nil {
-		allDF, allN = o.stats.df, o.stats.n
-	}
-	gate := gateWeights(stems, allDF, allN)
-	var all []*hit
-	for i, ix := range idxs {
-		weights, match := weightsFrom(stems, dfs[i], ns[i])
+		gate := gateWeights(stems, df, n)
+		weights, match := weightsFrom(stems, df, n)
 		byID := map[int64]*hit{}
-		if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, nil, o.Within, !o.NoProximity); err != nil {
+		if err := textCandidates(ctx, g, stems, match, weights, o.CandidatePool, byID, nil, o.Within, !o.NoProximity); err != nil {
 			return nil, false, err
 		}
-		if only := dates.files(ix); only != nil {
-			// the named days' best chunks are candidates even when their
-			// words rank below the pool
-			if err := ix.textCandidates(ctx, stems, match, weights, o.CandidatePool, byID, only, o.Within, !o.NoProximity); err != nil {
-				return nil, false, err
+		for _, ix := range g {
+			if only := dates.files(ix); only != nil {
+				// the named days' best chunks are candidates even when their
+				// words rank below the pool
+				if err := textCandidates(ctx, []*Index{ix}, stems, match, weights, o.CandidatePool, byID, only, o.Within, !o.NoProximity); err != nil {
+					return nil, false, err
+				}
+			}
+			if qvec != nil {
+				n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
+				if err != nil {
+					return nil, false, err
+				}
+				if n > 0 {
+					resp.Mode = ModeHybrid
+				}
 			}
 		}
-		if qvec != nil {
-			n, err := ix.vectorCandidates(ctx, qvec, o.CandidatePool, byID)
-			if err != nil {
-				return nil, false, err
-			}
-			if n > 0 {
-				resp.Mode = ModeHybrid
-			}
+		if o.passagePool > 0 && len(byID) > o.passagePool {
+			keepBest(byID, o.passagePool)
 		}
-		if err := ix.neighbours(ctx, byID, o.snippetChars()); err != nil {
+		if err := g[0].neighbours(ctx, byID, o.snippetChars()); err != nil {
 			return nil, false, err
 		}
 		for _, h := range byID {
@@ -280,7 +273,7 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		all = kept
 	}
 	found := false
-	ref, floor := newest(all, o.Now), recencyFloor(o.RecencyFloor)
+	refs, floor := newestOf(all, o.Now), recencyFloor(o.RecencyFloor)
 	named := map[string]bool{}
 	isNamed := func(h *hit) bool {
 		key := h.ix.Root.Dir + "\x00" + h.rel
@@ -304,11 +297,29 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		if isNamed(h) {
 			s *= namedBoost
 		}
-		h.score = s * recency(h.dated, ref, o.HalfLifeDays, floor)
+		h.score = s * recency(h.dated, refs[h.ix.project], o.HalfLifeDays, floor)
 	}
 	sortHits(all)
 	resp.Results = append(resp.Results, pickResults(all, stems, o)...)
 	return resp, found, nil
+}
+
+// keepBest keeps the n candidates of best text score (ties by id, so
+// that one query always keeps the same ones).
+func keepBest(byID map[int64]*hit, n int) {
+	all := make([]*hit, 0, len(byID))
+	for _, h := range byID {
+		all = append(all, h)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].textScore != all[j].textScore {
+			return all[i].textScore > all[j].textScore
+		}
+		return all[i].id < all[j].id
+	})
+	for _, h := range all[n:] {
+		delete(byID, h.id)
+	}
 }
 
 // pickResults takes the first results of sorted passages as every search
@@ -329,6 +340,13 @@ func pickResults(all []*hit, stems []string, o Options) []Result {
 	out := make([]Result, 0, len(picked))
 	for _, h := range picked {
 		r := h.result(o.Base)
+		if h.ix.project != "" {
+			// another project's: labelled in its path and citation
+			r = h.result(h.ix.base)
+			r.Project = h.ix.project
+			r.Path = h.ix.project + ":" + r.Path
+			r.Citation = h.ix.project + ":" + r.Citation
+		}
 		r.citeAs(o.Citations)
 		out = append(out, r)
 	}

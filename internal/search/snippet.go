@@ -12,7 +12,7 @@ import (
 
 // SnippetChars caps a result's snippet unless [Options.SnippetChars] says
 // otherwise.
-const SnippetChars = 700
+const SnippetChars = 1200
 
 // passageK1 saturates a word's repeats inside a passage as BM25's k1
 // does inside a chunk: the third "deploy" in a snippet adds little, a

@@ -33,7 +33,10 @@ func TestSnippetPicksTheRareWord(t *testing.T) {
 	lines[15] = "- the kubeconfig for the deploy lives in ops/"
 	text, stems := chunkOf(lines...)
 	w := map[string]float64{"deploy": 0.2, "kubeconfig": 3}
-	sn := pickSnippets(chunkText{text: text, stems: stems}, w, 1, SnippetChars)
+	// a snippet the lines after the match fill (a shorter one than the
+	// default, whose room the four lines after it leave to the lines
+	// before)
+	sn := pickSnippets(chunkText{text: text, stems: stems}, w, 1, 700)
 	if len(sn) != 1 || !strings.Contains(sn[0].text, "kubeconfig") {
 		t.Fatalf("snippet %+v lacks the rare word", sn)
 	}

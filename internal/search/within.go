@@ -37,7 +37,7 @@ func (p *DayRange) filter() (string, []any) {
 		return "", nil
 	}
 	lo, hi := p.bounds()
-	return ` AND rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.path = c.path WHERE f.dated BETWEEN ? AND ?)`, []any{lo, hi}
+	return ` AND rowid IN (SELECT c.id FROM chunks c JOIN files f ON f.root = c.root AND f.path = c.path WHERE f.dated BETWEEN ? AND ?)`, []any{lo, hi}
 }
 
 // ParsePeriod reads the days a search is kept to, each YYYY-MM-DD or

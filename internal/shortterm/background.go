@@ -67,6 +67,17 @@ func (m *Memory) startFlush(sc *scope, trigger string, final bool) error {
 	return nil
 }
 
+// index indexes the daily file a flush wrote, when it wrote one.
+func (m *Memory) index(ctx context.Context, sessionID string, res FlushResult) {
+	if m.Index == nil || res.File == "" {
+		return
+	}
+	if err := m.Index(ctx, res.File); err != nil {
+		m.Log.Write(runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID, Level: "warn",
+			Message: fmt.Sprintf("index %s: %v (the next search or memhook index reads it)", res.File, err)})
+	}
+}
+
 func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error) {
 	e := runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID, Level: "info"}
 	switch {
@@ -78,6 +89,7 @@ func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error)
 		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 	}
 	m.Log.Write(e)
+	m.index(context.Background(), sessionID, res)
 	if err == nil && m.Flushed != nil {
 		m.Flushed(FlushReport{Session: sessionID, FlushResult: res})
 	}

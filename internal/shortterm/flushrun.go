@@ -140,5 +140,6 @@ func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger stri
 		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 	}
 	m.Log.Write(e)
+	m.index(ctx, s.ID, res)
 	return res, nil
 }

@@ -54,6 +54,11 @@ type Memory struct {
 	// Flushed, when set, hears of every flush this process ran inline
 	// and what it wrote.
 	Flushed func(FlushReport)
+	// Index, when set, brings the search index up to date with a daily
+	// file a flush just wrote (its absolute path), so that the section is
+	// searchable before anyone asks; its failure is logged, never the
+	// flush's.
+	Index func(ctx context.Context, file string) error
 }
 
 // Hook is one hook's input.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 )
 
@@ -248,5 +249,36 @@ func TestSecretsInTitleAndToolOutputAreRedacted(t *testing.T) {
 	text := string(data)
 	if strings.Contains(text, token) || !strings.Contains(text, "git push: failed") || !strings.Contains(text, "· pre-compact · Push with ") {
 		t.Errorf("daily file:\n%s", text)
+	}
+}
+
+// TestFlushIndexesWhatItWrote: the daily file a flush writes reaches the
+// search index at once, through Memory.Index, before anyone searches.
+func TestFlushIndexesWhatItWrote(t *testing.T) {
+	f := newMemory(t)
+	f.cfg.Short.FlushReplies = 6
+	idx := t.TempDir()
+	short := search.Root{Dir: filepath.Join(f.root, ".claude", "memory_short"), Kind: search.KindShort}
+	mem := &search.Memory{Base: f.root, Roots: []search.Root{short}, IndexDir: idx, Options: search.Options{Limit: 5}}
+	var indexed []string
+	f.m.Index = func(ctx context.Context, file string) error {
+		indexed = append(indexed, file)
+		return mem.IndexFile(ctx, file, f.now)
+	}
+	f.turns(t, "s1", "quokkaparser", 3)
+	if len(indexed) != 1 || filepath.Dir(indexed[0]) != filepath.Join(short.Dir, "daily") {
+		t.Fatalf("indexed %v", indexed)
+	}
+	ix, err := search.OpenIndexed(idx, short, search.Params{})
+	if err != nil || ix == nil {
+		t.Fatalf("the flush's root is not indexed: %v", err)
+	}
+	defer ix.Close()
+	r, err := search.Search(context.Background(), []*search.Index{ix}, "quokkaparser", search.Options{Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) == 0 || !strings.Contains(r.Results[0].Snippet, "quokkaparser") {
+		t.Fatalf("results %+v", r.Results)
 	}
 }

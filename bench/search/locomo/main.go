@@ -172,10 +172,12 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts, on
 	if err != nil {
 		return err
 	}
-	idxDir := filepath.Join(work, "index")
 	var idxs []*search.Index
 	start := time.Now()
-	for _, c := range convs {
+	for ci, c := range convs {
+		// each conversation is one person's memory: its own desk index,
+		// scored with its own statistics
+		idxDir := filepath.Join(work, "index", strconv.Itoa(ci))
 		ix, err := search.Open(idxDir, search.Root{Dir: c.dir, Kind: search.KindShort}, search.Params{ChunkTokens: chunk, OverlapTokens: overlap})
 		if err != nil {
 			return err

@@ -191,13 +191,20 @@ func generated(work string, n int, v *vocab) error {
 		return err
 	}
 	mb := dirMB(dir)
+	cpu0 := cpuTime()
 	ix, st, d, err := build(filepath.Join(work, "idx-gen"), dir)
 	if err != nil {
 		return err
 	}
+	cold := cpuTime() - cpu0
 	defer ix.Close()
 	_, chunks, _ := ix.Stats()
 	fmt.Printf("\ngenerated vault (word statistics of the real vaults, %d distinct words): %d notes, %.1f MB, %d chunks indexed in %s (%.0f notes/s, %.1f MB/s)\n", len(v.words), st.Files, mb, chunks, ms(d), float64(st.Files)/d.Seconds(), mb/d.Seconds())
+	if f, err := ix.Footprint(); err == nil {
+		if err := plainFTS(work, dir, d, cold, f.Bytes); err != nil {
+			return err
+		}
+	}
 
 	t0 := time.Now()
 	st, err = ix.Update(context.Background(), time.Now(), nil)

@@ -42,6 +42,10 @@ type Batch struct {
 	// batch's).
 	Options func(root string) (Options, error)
 	Budget  *Budget
+	// Index, when set, brings a project's search index up to date after
+	// its night (what the night wrote, and what no flush indexed), so that
+	// no search waits on it; its failure is a warning.
+	Index func(ctx context.Context, root string) error
 	// Progress, Out, Err and Warn may be nil: a "[i/n] root" line per
 	// project, each report as text, a project's error, a night log that
 	// could not be written.
@@ -81,6 +85,11 @@ func (b Batch) Run(ctx context.Context) Outcome {
 		}
 		if b.Out != nil {
 			WriteText(b.Out, rep)
+		}
+		if b.Index != nil && !b.DryRun {
+			if ierr := b.Index(ctx, root); ierr != nil {
+				writef(b.Warn, "memhook: warning: index %s: %v\n", root, ierr)
+			}
 		}
 	}
 	return out

@@ -1,0 +1,205 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
+)
+
+// One index for the desk. Every memory root of every project — short and
+// long-term memory, auto-memory, extra folders, the org desk — is indexed
+// into one SQLite file in the state dir's index folder, each chunk
+// labelled with its root. A search of one project and a search across
+// the desk run the same FTS5 query over the same table (the roots asked
+// for are a term of the query), score with the same word statistics (the
+// desk's), and so rank one passage alike whatever the scope; a search
+// across projects is one query, not one per project, and needs no catalog
+// of what each project holds.
+
+// deskFile is the desk index's name in the index folder.
+const deskFile = "desk.sqlite"
+
+// rootTerm is the term of the FTS5 root column naming a root: the roots
+// a search asks for are a filter of its MATCH, so FTS5 reads only their
+// chunks' entries. Its letters keep it apart from any stem of a note
+// (textan keeps words with digits as they are, so a note saying
+// "cerebroroot7" would be the only one to meet it, and only in the root
+// column, which no query word is looked for in).
+func rootTerm(id int64) string { return "cerebroroot" + strconv.FormatInt(id, 10) }
+
+// shared is one open desk index, shared by the [Index] of every root in
+// it within a process: a search across projects opens dozens of roots and
+// one connection pool.
+type shared struct {
+	db   *sql.DB
+	refs int
+}
+
+var handles = struct {
+	sync.Mutex
+	m map[string]*shared
+}{m: map[string]*shared{}}
+
+// acquire opens (or shares) the desk index at path, its schema made.
+func acquire(path string) (*sql.DB, error) {
+	handles.Lock()
+	defer handles.Unlock()
+	if s, ok := handles.m[path]; ok {
+		s.refs++
+		return s.db, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		removeOldIndexes(filepath.Dir(path))
+	}
+	db, err := sqlitedb.Reopen(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := makeSchema(db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	handles.m[path] = &shared{db: db, refs: 1}
+	return db, nil
+}
+
+// removeOldIndexes deletes what the per-root indexes of before the desk
+// index left in dir (a file per root named by its hash, the catalog):
+// caches nothing reads any more, up to hundreds of megabytes.
+func removeOldIndexes(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		base, _, _ := strings.Cut(name, ".")
+		old := base == "catalog"
+		if len(base) == 16 {
+			if _, err := hex.DecodeString(base); err == nil {
+				old = true
+			}
+		}
+		if old && e.Type().IsRegular() && strings.HasPrefix(name[len(base):], ".sqlite") {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+// release closes the desk index at path when its last user is done.
+func release(path string) error {
+	handles.Lock()
+	defer handles.Unlock()
+	s, ok := handles.m[path]
+	if !ok {
+		return nil
+	}
+	if s.refs--; s.refs > 0 {
+		return nil
+	}
+	delete(handles.m, path)
+	return s.db.Close()
+}
+
+// makeSchema creates the desk's tables, or drops and makes them again
+// when they are of another schema version: an index is a cache.
+func makeSchema(db *sql.DB) error {
+	want := strconv.Itoa(schemaVersion)
+	if have, err := metaValue(db, "schema"); err == nil && have == want {
+		return nil
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return fmt.Errorf("create index schema: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create index schema: %w", err)
+	}
+	// another process may have made it since we looked
+	if have, err := metaValue(tx, "schema"); err == nil && have == want {
+		return nil
+	}
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`, `DROP TABLE IF EXISTS chunks`,
+		`DROP TABLE IF EXISTS files`, `DROP TABLE IF EXISTS dirs`, `DROP TABLE IF EXISTS roots`, `DELETE FROM meta`, schema,
+		// candidates are picked by BM25 over the text columns weighted as
+		// the ranking weighs them (see titleWeight); the root column only
+		// filters
+		fmt.Sprintf(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', 'bm25(1.0, %g, %g, 0.0)')`, titleWeight, headingWeight),
+		`INSERT INTO meta(key, value) VALUES('chunks', '0'), ('tokens', '0')`,
+	} {
+		if _, err := tx.Exec(q); err != nil {
+			return fmt.Errorf("create index schema: %w", err)
+		}
+	}
+	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('schema', ?)`, want); err != nil {
+		return fmt.Errorf("create index schema: %w", err)
+	}
+	return tx.Commit()
+}
+
+func metaValue(db queryRower, key string) (string, error) {
+	var v string
+	err := db.QueryRow(`SELECT value FROM meta WHERE key=?`, key).Scan(&v)
+	return v, err
+}
+
+// rootRow finds root's id and fingerprint in the desk index; ok is false
+// when it has none yet.
+func rootRow(ctx context.Context, db *sql.DB, dir string) (id int64, fp string, ok bool, err error) {
+	err = db.QueryRowContext(ctx, `SELECT id, fingerprint FROM roots WHERE dir=?`, filepath.Clean(dir)).Scan(&id, &fp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", false, nil
+	}
+	if err != nil {
+		return 0, "", false, fmt.Errorf("read index of %s: %w", dir, err)
+	}
+	return id, fp, true, nil
+}
+
+// OpenIndexed opens root's part of the desk index as it is, for reading:
+// nil when it was never indexed with params (a search then says so,
+// rather than indexing it on its clock).
+func OpenIndexed(dir string, root Root, p Params) (*Index, error) {
+	path := filepath.Join(dir, deskFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil
+	}
+	db, err := acquire(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
+	}
+	id, fp, ok, err := rootRow(context.Background(), db, root.Dir)
+	if err != nil || !ok || fp != p.fingerprint() {
+		release(path)
+		return nil, err
+	}
+	return &Index{Root: root, Path: path, params: p, db: db, id: id}, nil
+}
+
+// deltas keeps the desk's chunk count and total length, which BM25's
+// IDF and length normalisation read, without counting the table.
+func (w *writer) addCounts(chunks, tokens int64) {
+	w.dChunks += chunks
+	w.dTokens += tokens
+}
+
+func (w *writer) saveCounts() error {
+	if w.dChunks == 0 && w.dTokens == 0 {
+		return nil
+	}
+	_, err := w.tx.Exec(`UPDATE meta SET value = CAST(value AS INTEGER) + (CASE key WHEN 'chunks' THEN ? ELSE ? END) WHERE key IN ('chunks', 'tokens')`,
+		w.dChunks, w.dTokens)
+	w.dChunks, w.dTokens = 0, 0
+	return err
+}
