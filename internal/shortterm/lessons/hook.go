@@ -1,0 +1,126 @@
+package lessons
+
+import (
+	"errors"
+	"path/filepath"
+	"time"
+)
+
+// Env is one tool hook's view of a project's lessons.
+type Env struct {
+	Root, Session string
+	Raw           []byte // the hook's input
+	Now           time.Time
+	// The person's settings: lessons.remind, lessons.enforce,
+	// lessons.retire_after.
+	Remind      bool
+	Enforce     []string
+	RetireAfter int
+	Record      Record
+}
+
+// Answer is what a tool hook says: context for the model and, for an
+// enforced lesson, a permission decision with its reason. The zero
+// Answer says nothing.
+type Answer struct {
+	Context  string
+	Decision string // "", "deny" or "ask"
+	Reason   string
+	Key      string // the lesson's key, for the log
+}
+
+// Before answers PreToolUse: the person's enforced rule first, then the
+// lesson's reminder, once a session unless the failure repeated. A call
+// that matches nothing reads the lessons file and nothing else.
+func Before(e Env) (Answer, error) {
+	c := CallOf(e.Raw)
+	rules := Rules(e.Enforce)
+	if !e.Remind && len(rules) == 0 {
+		return Answer{}, nil
+	}
+	f, err := Read(e.Root)
+	if err != nil {
+		return Answer{}, err
+	}
+	var a Answer
+	if r, ok := Enforced(rules, e.Root, c); ok {
+		l, known := f.Find(r.Key)
+		a = Answer{Decision: r.Decision, Reason: Reason(r, l, known), Key: r.Key}
+	}
+	if !e.Remind {
+		return a, nil
+	}
+	l, ok := f.Match(e.Root, c)
+	if !ok {
+		return a, nil
+	}
+	seen := e.Record.Seen(e.Session)
+	if st, ok := seen[l.Key]; ok && st != StateRepeated {
+		return a, nil
+	}
+	if !l.Pinned {
+		stats, _ := e.Record.Stats() // a broken record retires nothing
+		if stats[l.Key].Retired(e.RetireAfter) {
+			return a, nil
+		}
+	}
+	a.Context, a.Key = Reminder(l, false), l.Key
+	errs := []error{e.Record.Mark(e.Session, l.Key, StateShown)}
+	errs = append(errs, e.Record.Note(l.Key, func(s *Stat) { s.Shown++; s.Last = e.Now.Format(time.DateOnly) }))
+	return a, errors.Join(errs...)
+}
+
+// After answers PostToolUse (failed false) and PostToolUseFailure (failed
+// true): it notes what became of a reminder given this session (heeded
+// when the call succeeded, repeated when it failed) and, when the call
+// failed and memory knows a fix other than the form that just failed,
+// gives the fix right then.
+func After(e Env, failed bool) (Answer, error) {
+	c := CallOf(e.Raw)
+	f, err := Read(e.Root)
+	if err != nil {
+		return Answer{}, err
+	}
+	l, ok := f.Match(e.Root, c)
+	if !ok {
+		return Answer{}, nil
+	}
+	var errs []error
+	seen := e.Record.Seen(e.Session)
+	st, reminded := seen[l.Key]
+	if reminded && st == StateShown {
+		errs = append(errs, e.Record.Note(l.Key, func(s *Stat) {
+			if failed {
+				s.Repeated++
+			} else {
+				s.Heeded++
+			}
+		}))
+	}
+	if failed && l.Kind == KindFix && sameForm(c.Command, l.Worked) {
+		// The fix itself failed: it is no lesson any more.
+		errs = append(errs, e.Record.Note(l.Key, func(s *Stat) { s.FixFailed++ }))
+		return Answer{}, errors.Join(errs...)
+	}
+	var a Answer
+	if failed {
+		errs = append(errs, e.Record.Mark(e.Session, l.Key, StateRepeated))
+		stats, _ := e.Record.Stats()
+		if e.Remind && l.Kind == KindFix && (l.Pinned || !stats[l.Key].Retired(e.RetireAfter)) {
+			a = Answer{Context: Reminder(l, true), Key: l.Key}
+		}
+	} else if reminded && st == StateShown {
+		errs = append(errs, e.Record.Mark(e.Session, l.Key, StateSettled))
+	}
+	return a, errors.Join(errs...)
+}
+
+// sameForm: two shell commands are the same form, blanks aside.
+func sameForm(a, b string) bool {
+	return a != "" && clean(a, MaxLineBytes) == clean(b, MaxLineBytes)
+}
+
+// RecordFor is the record of the project at root, in the state dir.
+func RecordFor(stateDir, projectID string) Record {
+	return Record{Dir: filepath.Join(stateDir, "lessons", projectID)}
+}

@@ -1,0 +1,171 @@
+package lessons
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// Outcome is what a segment's tool results show of one action: the
+// fields of the distillate's reading (distill.Action) a lesson is made
+// from, handed over as plain values so that the hooks, which read
+// lessons, need not link the distiller.
+type Outcome struct {
+	Intent string
+	// Label is the newest attempt's form, FirstFailed the first failed
+	// one's; Worked is the form that succeeded when it differs.
+	Label, FirstFailed, Worked string
+	Done                       bool
+	Failures                   int
+	// Refused: the newest attempt was not let run (the user, a permission
+	// rule, a hook).
+	Refused            bool
+	FirstError, Newest string
+}
+
+// Learn turns a segment's outcomes into lessons and merges them into f:
+// a newer lesson of a key replaces an older one unless a person pinned
+// it; a warning a later session fixed becomes that fix; the file keeps
+// the newest MaxLessons. date and source are the daily file's. It
+// reports how many lessons it added or changed.
+func (f *File) Learn(outs []Outcome, date, source string) int {
+	n := 0
+	for _, o := range outs {
+		l, ok := lessonOf(o)
+		if !ok {
+			if o.Done && o.Failures == 0 {
+				n += f.fixedLater(o, date, source)
+			}
+			continue
+		}
+		l.Date, l.Source = date, source
+		i := f.index(l.Key)
+		switch {
+		case i < 0:
+			f.Lessons = append(f.Lessons, l)
+		case f.Lessons[i].Pinned:
+			continue
+		case f.Lessons[i].Kind == KindFix && l.Kind == KindWarn && l.Failed != f.Lessons[i].Worked:
+			// The fix known still stands: this failure was another form.
+			continue
+		default:
+			f.Lessons[i] = l
+		}
+		n++
+	}
+	f.bound()
+	return n
+}
+
+// fixedLater: an action that failed in an earlier session with no fix
+// known, done now at the first try in another form, teaches that form.
+func (f *File) fixedLater(o Outcome, date, source string) int {
+	i := f.index(o.Intent)
+	if i < 0 || f.Lessons[i].Pinned || f.Lessons[i].Kind != KindWarn {
+		return 0
+	}
+	form := unquote(o.Label)
+	if form == "" || form == f.Lessons[i].Failed {
+		return 0
+	}
+	l := f.Lessons[i]
+	l.Kind, l.Worked, l.Date, l.Source = KindFix, form, date, source
+	f.Lessons[i] = l
+	return 1
+}
+
+// lessonOf is the lesson one outcome teaches, if any. Tests that fail,
+// edits whose old text was not found, reads and subagents are the work
+// itself, not a lesson about how to call a tool; they make none.
+func lessonOf(o Outcome) (Lesson, bool) {
+	if o.Intent == "" || !worthALesson(o.Intent) {
+		return Lesson{}, false
+	}
+	switch {
+	case o.Refused:
+		if strings.HasPrefix(o.Intent, "file ") && o.Newest == "" {
+			return Lesson{}, false // refused without a reason: nothing to say
+		}
+		return Lesson{Key: o.Intent, Kind: KindRefused, Failed: unquote(o.Label), Error: o.Newest}, true
+	case strings.HasPrefix(o.Intent, "file "):
+		return Lesson{}, false
+	case o.Done && o.Failures > 0 && o.Worked != "":
+		return Lesson{Key: o.Intent, Kind: KindFix, Failed: unquote(o.FirstFailed), Error: o.FirstError, Worked: unquote(o.Worked)}, true
+	case !o.Done && o.Failures > 1:
+		// Failed more than once and never fixed: a warning. One failure
+		// alone is too often the work going on (a build being fixed).
+		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: unquote(o.Label), Error: o.Newest}, true
+	}
+	return Lesson{}, false
+}
+
+func worthALesson(intent string) bool {
+	for _, p := range []string{"test ", "read ", "agent ", "skill "} {
+		if strings.HasPrefix(intent, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// unquote takes the distillate's backticks off a form: "`git push`" is
+// "git push"; "edit `x`" stays.
+func unquote(s string) string {
+	if len(s) >= 2 && strings.HasPrefix(s, "`") && strings.HasSuffix(s, "`") && strings.Count(s, "`") == 2 {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func (f *File) index(key string) int {
+	for i, l := range f.Lessons {
+		if l.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// bound keeps the pinned lessons and the newest others, MaxLessons in all,
+// and the file within MaxFileBytes.
+func (f *File) bound() {
+	for len(f.Lessons) > MaxLessons || len(f.Render()) > MaxFileBytes {
+		drop := -1
+		for i, l := range f.Lessons {
+			if !l.Pinned && (drop < 0 || l.Date < f.Lessons[drop].Date) {
+				drop = i
+			}
+		}
+		if drop < 0 {
+			if len(f.Notes) == 0 {
+				return
+			}
+			f.Notes = f.Notes[:len(f.Notes)-1]
+			continue
+		}
+		f.Lessons = append(f.Lessons[:drop], f.Lessons[drop+1:]...)
+	}
+}
+
+// Update reads the lessons file of root, lets change edit it, and writes
+// it back when change reports a change, under a lock so that two flushes
+// never lose each other's lessons.
+func Update(root string, change func(f *File) bool) error {
+	path := Path(root)
+	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return atomicfile.WithLock(path, func() error {
+		f, err := ReadPath(path)
+		if err != nil {
+			return err
+		}
+		if !change(&f) {
+			return nil
+		}
+		f.bound()
+		return atomicfile.Write(path, f.Render(), 0o644)
+	})
+}

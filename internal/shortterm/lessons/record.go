@@ -1,0 +1,141 @@
+package lessons
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+)
+
+// Record is what the reminders of one project did, kept for the person in
+// the state dir (never in the repository): per lesson, how often it was
+// shown, heeded (the next call of its form succeeded) and repeated anyway
+// (it failed again), and whether its fix stopped working; per session,
+// which lessons it was shown, so that each is shown once.
+type Record struct {
+	Dir string // <state>/lessons/<project id>
+}
+
+// Stat is one lesson's record.
+type Stat struct {
+	Shown     int    `json:"shown"`
+	Heeded    int    `json:"heeded"`
+	Repeated  int    `json:"repeated"`
+	FixFailed int    `json:"fix_failed,omitempty"`
+	Last      string `json:"last,omitempty"` // the day it was last shown
+}
+
+// Retired reports whether a lesson with this record is no longer shown:
+// shown retireAfter times and never heeded, or its fix failed since. A
+// pinned lesson is never retired.
+func (s Stat) Retired(retireAfter int) bool {
+	return s.FixFailed > 0 || retireAfter > 0 && s.Shown >= retireAfter && s.Heeded == 0
+}
+
+// maxStats bounds the record's file; it holds one entry per lesson.
+const maxStats = 256 << 10
+
+func (r Record) statsPath() string { return filepath.Join(r.Dir, "stats.json") }
+
+func (r Record) sessionPath(session string) string {
+	return filepath.Join(r.Dir, "sessions", session)
+}
+
+// Stats reads the record of every lesson; a missing one is empty.
+func (r Record) Stats() (map[string]Stat, error) {
+	out := map[string]Stat{}
+	data, err := safefs.ReadFile(r.statsPath(), maxStats)
+	if os.IsNotExist(err) {
+		return out, nil
+	}
+	if err != nil {
+		return out, fmt.Errorf("read the reminders' record: %w", err)
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return map[string]Stat{}, fmt.Errorf("parse the reminders' record: %w", err)
+	}
+	return out, nil
+}
+
+// Note changes one lesson's record under the record's lock.
+func (r Record) Note(key string, change func(s *Stat)) error {
+	if err := safefs.MkdirAllMode(r.Dir, 0o700); err != nil {
+		return fmt.Errorf("create the reminders' record: %w", err)
+	}
+	return atomicfile.WithLockTimeout(r.statsPath(), time.Second, func() error {
+		all, err := r.Stats()
+		if err != nil {
+			all = map[string]Stat{} // a broken record starts again
+		}
+		s := all[key]
+		change(&s)
+		all[key] = s
+		if len(all) > 4*MaxLessons {
+			dropOldest(all)
+		}
+		data, err := json.MarshalIndent(all, "", " ")
+		if err != nil {
+			return err
+		}
+		return atomicfile.ReplaceUnsynced(r.statsPath(), data, 0o600)
+	})
+}
+
+func dropOldest(all map[string]Stat) {
+	for len(all) > 4*MaxLessons {
+		old := ""
+		for k, s := range all {
+			if old == "" || s.Last < all[old].Last {
+				old = k
+			}
+		}
+		delete(all, old)
+	}
+}
+
+// Session states of a lesson.
+const (
+	StateShown    = "shown"    // reminded, its outcome not yet seen
+	StateSettled  = "settled"  // the call after the reminder ran
+	StateRepeated = "repeated" // it failed again: a reminder may be given again
+)
+
+// maxSessionBytes bounds one session's record of reminders.
+const maxSessionBytes = 64 << 10
+
+// Seen is the state of each lesson in one session: the last line of a key
+// wins.
+func (r Record) Seen(session string) map[string]string {
+	out := map[string]string{}
+	data, err := safefs.ReadFile(r.sessionPath(session), maxSessionBytes)
+	if err != nil {
+		return out
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		if k, st, ok := strings.Cut(sc.Text(), "\t"); ok {
+			out[k] = st
+		}
+	}
+	return out
+}
+
+// Mark notes the state of a lesson in a session.
+func (r Record) Mark(session, key, state string) error {
+	p := r.sessionPath(session)
+	if err := safefs.MkdirAllMode(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("create the session's reminders: %w", err)
+	}
+	if fi, err := safefs.Lstat(p); err == nil && fi.Size() > maxSessionBytes {
+		return nil // a session this long has said all it will
+	}
+	line := strings.NewReplacer("\t", " ", "\n", " ").Replace(key) + "\t" + state + "\n"
+	return atomicfile.AppendUnsynced(p, []byte(line), 0o600)
+}
