@@ -85,7 +85,7 @@ func lessonOf(o Outcome) (Lesson, bool) {
 	}
 	switch {
 	case o.Refused:
-		if strings.HasPrefix(o.Intent, "file ") && o.Newest == "" {
+		if o.Newest == "" {
 			return Lesson{}, false // refused without a reason: nothing to say
 		}
 		return Lesson{Key: o.Intent, Kind: KindRefused, Failed: unquote(o.Label), Error: o.Newest}, true
@@ -102,7 +102,11 @@ func lessonOf(o Outcome) (Lesson, bool) {
 }
 
 func worthALesson(intent string) bool {
-	for _, p := range []string{"test ", "read ", "agent ", "skill "} {
+	if c := intent[0]; c >= 'A' && c <= 'Z' {
+		return false // a tool's own name (Glob, WebSearch): no hook of ours sees it
+	}
+	// "cmd …" names a command with no intent of its own: no call matches it.
+	for _, p := range []string{"test ", "read ", "agent ", "skill ", "cmd "} {
 		if strings.HasPrefix(intent, p) {
 			return false
 		}

@@ -26,8 +26,9 @@ package lessons
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -97,7 +98,7 @@ var line = sync.OnceValue(func() *regexp.Regexp {
 })
 
 var textParts = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^`([^`]*)` ([a-z ]+?)(?: \\((.*)\\))?(?: → worked: `([^`]*)`)?$")
+	return regexp.MustCompile("^`([^`]*)` ([a-z, ]+?)(?: \\((.*)\\))?(?: → worked: `([^`]*)`)?$")
 })
 
 // Render is the line of l.
@@ -192,7 +193,7 @@ func Read(root string) (File, error) {
 func ReadPath(path string) (File, error) {
 	f, err := safefs.Open(path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, fs.ErrNotExist) {
 			return File{}, nil
 		}
 		return File{}, err
@@ -228,7 +229,7 @@ func Parse(data []byte) File {
 		if inPreface {
 			continue
 		}
-		if len(s) <= MaxLineBytes && len(out.Notes) < MaxLessons {
+		if strings.TrimSpace(s) != "" && len(s) <= MaxLineBytes && len(out.Notes) < MaxLessons {
 			out.Notes = append(out.Notes, s)
 		}
 	}

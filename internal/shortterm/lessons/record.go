@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -52,7 +53,7 @@ func (r Record) sessionPath(session string) string {
 func (r Record) Stats() (map[string]Stat, error) {
 	out := map[string]Stat{}
 	data, err := safefs.ReadFile(r.statsPath(), maxStats)
-	if os.IsNotExist(err) {
+	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
 	if err != nil {
