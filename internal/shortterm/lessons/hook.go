@@ -51,8 +51,8 @@ func Before(e Env) (Answer, error) {
 		return a, nil
 	}
 	l, ok := f.Match(e.Root, c)
-	if !ok {
-		return a, nil
+	if !ok || l.Kind == KindFix && sameForm(c.Command, l.Worked) {
+		return a, nil // no lesson, or the call takes the fix's form already
 	}
 	seen := e.Record.Seen(e.Session)
 	if st, ok := seen[l.Key]; ok && st != StateRepeated {

@@ -256,3 +256,11 @@ func TestHeededAndRetired(t *testing.T) {
 		t.Error("a pinned lesson was retired")
 	}
 }
+
+func TestTheFixsOwnFormGetsNoReminder(t *testing.T) {
+	e := env(t, header+buildFix.Render()+"\n")
+	e.Raw = bash("cd assets  &&  node build.js")
+	if a, _ := Before(e); a.Context != "" {
+		t.Errorf("the fix itself was reminded of the fix: %q", a.Context)
+	}
+}
