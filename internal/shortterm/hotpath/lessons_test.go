@@ -94,6 +94,9 @@ func TestPreToolUseRemindsOnceAndFixesAfterFailure(t *testing.T) {
 	if _, ok := f.tool(t, "PreToolUse", "s1", "Bash", map[string]any{"command": "node assets/build.js"}); ok {
 		t.Error("the same lesson twice in one session")
 	}
+	// A session that met the lesson before (heeded) and fails again gets
+	// the fix right after the failure.
+	f.tool(t, "PostToolUse", "s1", "Bash", map[string]any{"command": "cd assets && node build.js"})
 	o, ok = f.tool(t, "PostToolUseFailure", "s1", "Bash", map[string]any{"command": "node assets/build.js"})
 	if !ok || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "What worked then") {
 		t.Errorf("no fix after the failure: %+v", o)

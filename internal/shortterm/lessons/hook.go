@@ -88,7 +88,10 @@ func After(e Env, failed bool) (Answer, error) {
 	var errs []error
 	seen := e.Record.Seen(e.Session)
 	st, reminded := seen[l.Key]
-	if reminded && st == StateShown {
+	// Heeded: the call after the reminder succeeded, or, after the
+	// failure repeated, the next one took the fix's form.
+	heeded := !failed && reminded && (st == StateShown || st == StateRepeated && l.Kind == KindFix && sameForm(c.Command, l.Worked))
+	if heeded || failed && reminded && st == StateShown {
 		errs = append(errs, e.Record.Note(l.Key, func(s *Stat) {
 			if failed {
 				s.Repeated++
@@ -106,10 +109,12 @@ func After(e Env, failed bool) (Answer, error) {
 	if failed {
 		errs = append(errs, e.Record.Mark(e.Session, l.Key, StateRepeated))
 		stats, _ := e.Record.Stats()
-		if e.Remind && l.Kind == KindFix && (l.Pinned || !stats[l.Key].Retired(e.RetireAfter)) {
+		// Not when the reminder was given just before this very call: the
+		// next call of its form gets it again (StateRepeated).
+		if e.Remind && l.Kind == KindFix && st != StateShown && (l.Pinned || !stats[l.Key].Retired(e.RetireAfter)) {
 			a = Answer{Context: Reminder(l, true), Key: l.Key}
 		}
-	} else if reminded && st == StateShown {
+	} else if heeded {
 		errs = append(errs, e.Record.Mark(e.Session, l.Key, StateSettled))
 	}
 	return a, errors.Join(errs...)

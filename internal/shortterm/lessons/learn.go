@@ -35,7 +35,7 @@ func (f *File) Learn(outs []Outcome, date, source string) int {
 	for _, o := range outs {
 		l, ok := lessonOf(o)
 		if !ok {
-			if o.Done && o.Failures == 0 {
+			if o.Done {
 				n += f.fixedLater(o, date, source)
 			}
 			continue
@@ -59,21 +59,30 @@ func (f *File) Learn(outs []Outcome, date, source string) int {
 	return n
 }
 
-// fixedLater: an action that failed in an earlier session with no fix
-// known, done now at the first try in another form, teaches that form.
+// fixedLater: an action that failed before and now succeeded changes
+// what its lesson says. Done in the very form that failed, the failure
+// was passing (a build fixed by edits, a server that came back): the
+// lesson is dropped, it would only mislead. Done in another form at the
+// first try, after a failure with no fix known, it teaches that form.
 func (f *File) fixedLater(o Outcome, date, source string) int {
 	i := f.index(o.Intent)
-	if i < 0 || f.Lessons[i].Pinned || f.Lessons[i].Kind != KindWarn {
-		return 0
-	}
-	form := unquote(o.Label)
-	if form == "" || form == f.Lessons[i].Failed {
+	if i < 0 || f.Lessons[i].Pinned || f.Lessons[i].Kind == KindRefused {
 		return 0
 	}
 	l := f.Lessons[i]
-	l.Kind, l.Worked, l.Date, l.Source = KindFix, form, date, source
-	f.Lessons[i] = l
-	return 1
+	form := unquote(o.Label)
+	switch {
+	case form == "":
+		return 0
+	case sameForm(form, l.Failed):
+		f.Lessons = append(f.Lessons[:i], f.Lessons[i+1:]...)
+		return 1
+	case l.Kind == KindWarn && o.Failures == 0:
+		l.Kind, l.Worked, l.Date, l.Source = KindFix, form, date, source
+		f.Lessons[i] = l
+		return 1
+	}
+	return 0
 }
 
 // lessonOf is the lesson one outcome teaches, if any. Tests that fail,
@@ -93,12 +102,18 @@ func lessonOf(o Outcome) (Lesson, bool) {
 		return Lesson{}, false
 	case o.Done && o.Failures > 0 && o.Worked != "":
 		return Lesson{Key: o.Intent, Kind: KindFix, Failed: unquote(o.FirstFailed), Error: o.FirstError, Worked: unquote(o.Worked)}, true
-	case !o.Done && o.Failures > 1:
-		// Failed more than once and never fixed: a warning. One failure
-		// alone is too often the work going on (a build being fixed).
+	case !o.Done && o.Failures > 0:
+		// Not fixed in this segment: a warning, until a later segment
+		// shows the fix (or the same form working, which drops it).
 		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: unquote(o.Label), Error: o.Newest}, true
 	}
 	return Lesson{}, false
+}
+
+// Worth reports whether a failure of intent is worth a lesson when it was
+// not refused: not a test run, an edit, a read, a subagent or a skill.
+func Worth(intent string) bool {
+	return intent != "" && worthALesson(intent) && !strings.HasPrefix(intent, "file ")
 }
 
 func worthALesson(intent string) bool {
