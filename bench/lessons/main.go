@@ -45,8 +45,11 @@ var (
 type tally struct {
 	projects, sessions, calls  int
 	repeats, helped            int // repeats; those that got their lesson before or right after
+	worked                     int // failures of a form that later worked as it was (the work going on): not repeats
 	reminders, wrong           int // reminders given; those whose fix then failed
 	firstSessionReminders      int // reminders in a project's first session (no memory yet)
+	needless                   int // reminders before a call that then succeeded
+	noMemory                   int // reminders when the replay learns nothing
 	naiveReminders, naiveRight int // the baseline that reminds of any earlier failure of the program
 }
 
@@ -56,9 +59,12 @@ func (t *tally) add(o tally) {
 	t.calls += o.calls
 	t.repeats += o.repeats
 	t.helped += o.helped
+	t.worked += o.worked
 	t.reminders += o.reminders
 	t.wrong += o.wrong
 	t.firstSessionReminders += o.firstSessionReminders
+	t.needless += o.needless
+	t.noMemory += o.noMemory
 	t.naiveReminders += o.naiveReminders
 	t.naiveRight += o.naiveRight
 }
@@ -83,8 +89,8 @@ func main() {
 	}
 	fmt.Println("Reminders at the moment of action, replayed in session order (lessons learnt at flush from the sessions before):")
 	fmt.Println()
-	fmt.Println("| set | projects | sessions | tool calls | repeats | got the right reminder | reminders / 100 calls | wrong advice | in a project's first session |")
-	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+	fmt.Println("| set | projects | sessions | tool calls | repeats | got the right reminder | reminders / 100 calls | before a call that then worked | wrong advice | with no memory |")
+	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	row("dev fixtures (multi-session projects)", realT)
 	row("synthetic projects (2.1 line format)", synT)
 	var all tally
@@ -92,13 +98,15 @@ func main() {
 	all.add(synT)
 	row("all", all)
 	fmt.Println()
+	fmt.Printf("Not counted as repeats: %d failures of a command that later worked as it was, in the same session (the work going on).\n", all.worked)
+	fmt.Println()
 	fmt.Println("Baselines on the same calls (all sets):")
 	fmt.Printf("- memory at SessionStart only (no reminder at the moment of action): 0 of %d repeats reminded, 0.00 reminders / 100 calls\n", all.repeats)
 	fmt.Printf("- naive: remind of any earlier failure of the same program: %s of repeats, %.2f reminders / 100 calls\n",
 		share(all.naiveRight, all.repeats), per100(all.naiveReminders, all.calls))
 	fmt.Println()
 	fmt.Printf("Targets (#42): ≥ 0.80 of repeats reminded: %s; ≤ 2 reminders / 100 calls: %.2f; 0 wrong advice: %d; 0 reminders without memory: %d\n",
-		share(all.helped, all.repeats), per100(all.reminders, all.calls), all.wrong, all.firstSessionReminders)
+		share(all.helped, all.repeats), per100(all.reminders, all.calls), all.wrong, all.noMemory)
 	if *hot != "" {
 		fmt.Println()
 		timeHooks(work)
@@ -106,8 +114,8 @@ func main() {
 }
 
 func row(name string, t tally) {
-	fmt.Printf("| %s | %d | %d | %d | %d | %d (%s) | %.2f | %d | %d |\n", name, t.projects, t.sessions, t.calls, t.repeats, t.helped,
-		share(t.helped, t.repeats), per100(t.reminders, t.calls), t.wrong, t.firstSessionReminders)
+	fmt.Printf("| %s | %d | %d | %d | %d | %d (%s) | %.2f | %d | %d | %d |\n", name, t.projects, t.sessions, t.calls, t.repeats, t.helped,
+		share(t.helped, t.repeats), per100(t.reminders, t.calls), t.needless, t.wrong, t.noMemory)
 }
 
 func share(a, b int) string {
@@ -172,6 +180,14 @@ func read(path string) transcript.Log {
 // hooks' Before and After around every call of the tools the PreToolUse
 // matcher names.
 func replay(root string, paths []string) tally {
+	t := replayed(root, paths, true)
+	t.noMemory = replayed(root+"-nomem", paths, false).reminders
+	return t
+}
+
+// replayed is one replay; without learn, no flush writes lessons and the
+// hooks are not told outcomes: a project with no memory.
+func replayed(root string, paths []string, learnOn bool) tally {
 	check(os.MkdirAll(root, 0o755))
 	t := tally{projects: 1}
 	rec := lessons.RecordFor(filepath.Join(root, "..", filepath.Base(root)+"-state"), "p")
@@ -185,6 +201,7 @@ func replay(root string, paths []string) tally {
 		advised := map[string]string{} // key → the fix a reminder gave, this session
 		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, si)
 		learn := flusher(root, log, cwd, day)
+		passes := passedLater(log)
 		for i, it := range log.Items {
 			for _, tool := range it.Tools {
 				if !hooked(tool.Name) {
@@ -199,15 +216,33 @@ func replay(root string, paths []string) tally {
 				keys := call.Keys(root)
 				failed := tool.Result != nil && tool.Result.Status != transcript.StatusOK
 				repeat := false
+				why := ""
+				if failed {
+					why = errorLine(tool.Result.Text)
+				}
 				for _, k := range keys {
-					if failed && failedBefore[k] && lessons.Worth(k) {
+					if failed && failedBefore[k+"\x00"+why] && lessons.Worth(k) {
 						repeat = true
 					}
+				}
+				if repeat && passes[tool.ID] {
+					// A check the work itself then made pass (a type
+					// checker, CI run locally, a build being fixed): the
+					// same command worked later, so no reminder could have
+					// told the agent a better one.
+					repeat = false
+					t.worked++
 				}
 				a, _ := lessons.Before(env)
 				helped := false
 				if a.Context != "" {
 					t.reminders++
+					if !failed {
+						t.needless++
+						if os.Getenv("BENCH_DEBUG") != "" {
+							fmt.Fprintf(os.Stderr, "needless %q: %s\n", call.Command, a.Context)
+						}
+					}
 					if si == 0 {
 						t.firstSessionReminders++
 					}
@@ -225,7 +260,10 @@ func replay(root string, paths []string) tally {
 						}
 					}
 				}
-				b, _ := lessons.After(env, failed)
+				var b lessons.Answer
+				if learnOn {
+					b, _ = lessons.After(env, failed)
+				}
 				if b.Context != "" {
 					t.reminders++
 					if si == 0 {
@@ -237,7 +275,7 @@ func replay(root string, paths []string) tally {
 					t.repeats++
 					if helped {
 						t.helped++
-					} else if os.Getenv("BENCH_DEBUG") != "" {
+					} else if learnOn && os.Getenv("BENCH_DEBUG") != "" {
 						f, _ := lessons.Read(root)
 						l, ok := f.Match(root, call)
 						st, _ := rec.Stats()
@@ -254,13 +292,17 @@ func replay(root string, paths []string) tally {
 				}
 				if failed {
 					for _, k := range keys {
-						failedBefore[k] = true
+						failedBefore[k+"\x00"+why] = true
 					}
 				}
 			}
-			learn(i, false)
+			if learnOn {
+				learn(i, false)
+			}
 		}
-		learn(len(log.Items)-1, true)
+		if learnOn {
+			learn(len(log.Items)-1, true)
+		}
 		for _, it := range log.Items {
 			for _, tool := range it.Tools {
 				if tool.Result != nil && tool.Result.Status != transcript.StatusOK && hooked(tool.Name) {
@@ -326,7 +368,11 @@ func hookInput(tool transcript.Tool, cwd, root string) []byte {
 		}
 		in["file_path"] = p
 	}
-	b, _ := json.Marshal(map[string]any{"tool_name": tool.Name, "tool_input": in})
+	m := map[string]any{"tool_name": tool.Name, "tool_input": in}
+	if tool.Result != nil && tool.Result.Status != transcript.StatusOK {
+		m["error"] = tool.Result.Text // as PostToolUseFailure gets it
+	}
+	b, _ := json.Marshal(m)
 	return b
 }
 
@@ -341,6 +387,55 @@ func program(c lessons.Call) string {
 		return ""
 	}
 	return c.Target
+}
+
+// passedLater marks the failed calls whose very command succeeded later
+// in the session.
+func passedLater(log transcript.Log) map[string]bool {
+	out := map[string]bool{}
+	var failed []transcript.Tool
+	for _, it := range log.Items {
+		for _, t := range it.Tools {
+			if t.Result == nil || t.Name != "Bash" {
+				continue
+			}
+			if t.Result.Status != transcript.StatusOK {
+				failed = append(failed, t)
+				continue
+			}
+			for _, f := range failed {
+				if sameCommand(command(f), command(t)) {
+					out[f.ID] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+func command(t transcript.Tool) string {
+	if t.Input.Command != "" {
+		return t.Input.Command
+	}
+	return t.Target
+}
+
+// errorLine is what a failure said, the way two failures are "the same
+// way": its first line past Claude Code's "Exit code N", digits aside.
+func errorLine(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "Exit code") {
+			continue
+		}
+		return strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '#'
+			}
+			return r
+		}, l)
+	}
+	return ""
 }
 
 func sameCommand(a, b string) bool {

@@ -11,17 +11,39 @@ import (
 
 // pitfall is a failure a project's sessions run into, and the form that
 // works: the repeats the issue names (#42).
+// Each way of failing is spelt several ways, as an agent spells it.
 type pitfall struct {
-	fail, failOut, fix, fixOut string
+	fails        []string
+	failOut, fix string
+	fixOut       string
 }
 
 var pitfalls = []pitfall{
-	{"node assets/build.js", "Exit code 1\nnode:internal/modules/cjs/loader:1228\nError: Cannot find module './lib/rollup'", "cd assets && node build.js", "built 14 files in 1.2s"},
-	{".venv/bin/python scripts/migrate.py", "Exit code 127\n/bin/sh: .venv/bin/python: No such file or directory", "python3 scripts/migrate.py", "migrated 3 tables"},
-	{"git push", "Exit code 1\nTo github.com:acme/shop.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs\nhint: Updates were rejected because the remote contains work that you do not have locally (non-fast-forward).", "git pull --rebase && git push", "   4f1c2aa..9e3b7d1  main -> main"},
-	{"npm install", "Exit code 1\nnpm error This project uses pnpm: a pnpm-lock.yaml is present. Run pnpm install.", "pnpm install", "Packages: +412\nDone in 6.1s"},
-	{"curl -sf https://rpc.old-node.example/v1/status", "Exit code 22\ncurl: (22) The requested URL returned error: 403", "curl -sf https://rpc.backup.example/v1/status", `{"ok":true,"height":18211}`},
-	{"make deploy", "Exit code 2\nmake: *** No rule to make target 'deploy'.  Stop.", "./scripts/deploy.sh staging", "deployed staging@9e3b7d1"},
+	{[]string{"node assets/build.js", "node ./assets/build.js --minify", "NODE_ENV=production node assets/build.js"},
+		"Exit code 1\nnode:internal/modules/cjs/loader:1228\nError: Cannot find module './lib/rollup'", "cd assets && node build.js", "built 14 files in 1.2s"},
+	{[]string{".venv/bin/python scripts/migrate.py", ".venv/bin/python3 scripts/migrate.py --dry-run"},
+		"Exit code 127\n/bin/sh: .venv/bin/python: No such file or directory", "python3 scripts/migrate.py", "migrated 3 tables"},
+	{[]string{"git push", "git push origin main"},
+		"Exit code 1\nTo github.com:acme/shop.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs\nhint: Updates were rejected because the remote contains work that you do not have locally (non-fast-forward).", "git pull --rebase && git push", "   4f1c2aa..9e3b7d1  main -> main"},
+	{[]string{"npm install", "npm i", "npm ci"},
+		"Exit code 1\nnpm error This project uses pnpm: a pnpm-lock.yaml is present. Run pnpm install.", "pnpm install", "Packages: +412\nDone in 6.1s"},
+	{[]string{"curl -sf https://rpc.old-node.example/v1/status", "curl -s --fail https://rpc.old-node.example/v1/height"},
+		"Exit code 22\ncurl: (22) The requested URL returned error: 403", "curl -sf https://rpc.backup.example/v1/status", `{"ok":true,"height":18211}`},
+	{[]string{"make deploy", "make deploy ENV=staging"},
+		"Exit code 2\nmake: *** No rule to make target 'deploy'.  Stop.", "./scripts/deploy.sh staging", "deployed staging@9e3b7d1"},
+	{[]string{"pnpm run e2e", "pnpm e2e"},
+		"Exit code 1\nError: browserType.launch: Executable doesn't exist at /home/dev/.cache/ms-playwright/chromium-1124/chrome-linux/chrome", "pnpm exec playwright install chromium && pnpm run e2e", "12 passed (41s)"},
+}
+
+// oneOffs fail once and are not mistakes of form: the same intent works
+// later as it is (a port taken, a PR number that does not exist). They
+// are where a reminder would be spurious.
+var oneOffs = []struct{ cmd, out, later string }{
+	{"gh pr view 99", "Exit code 1\nno pull requests found for branch \"feature/99\"", "gh pr view 12"},
+	{"docker compose up -d", "Exit code 1\nError response from daemon: Bind for 0.0.0.0:5432 failed: port is already allocated", "docker compose up -d"},
+	{"go build ./...", "Exit code 1\n# shop/cart\ncart/cart.go:41:2: undefined: roundOnce", "go build ./..."},
+	{"git rebase main", "Exit code 1\nCONFLICT (content): Merge conflict in src/cart.go", "git rebase --continue"},
+	{"pnpm run typecheck", "Exit code 2\nsrc/api/handler.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.", "pnpm run typecheck"},
 }
 
 // routine calls: what most of a session is, none failing.
@@ -40,6 +62,9 @@ var routine = []struct{ tool, arg, out string }{
 	{"Read", "src/cart.go", "package cart"},
 	{"Bash", "docker compose ps", "NAME   STATUS\ndb     running"},
 	{"Bash", "gh pr view 12 --json state", `{"state":"OPEN"}`},
+	{"Bash", "docker compose up -d", "Container shop-db-1  Started"},
+	{"Bash", "pnpm run typecheck", ""},
+	{"Bash", "gh pr view 7", "title: cart rounding"},
 }
 
 // synthProject writes a project of sessions in the line format of Claude
@@ -55,18 +80,32 @@ func synthProject(dir string, sessions, callsPer int, seed uint64) []string {
 		id := fmt.Sprintf("%08x-5e55-4000-8000-%012x", seed*100+uint64(s), s)
 		w := &lineWriter{cwd: cwd, session: id, t: t}
 		w.user("Let's keep going on the shop: " + fmt.Sprint(s))
-		met := r.Perm(len(pitfalls))[:2+r.IntN(2)]
+		met := r.Perm(len(pitfalls))[:1+r.IntN(3)]
 		at := map[int]int{}
 		for _, p := range met {
 			at[r.IntN(callsPer)] = p + 1
+		}
+		odd := map[int]int{}
+		for range r.IntN(3) {
+			odd[r.IntN(callsPer)] = 1 + r.IntN(len(oneOffs))
 		}
 		for c := range callsPer {
 			if p := at[c]; p > 0 {
 				pf := pitfalls[p-1]
 				w.text("Running it.")
-				w.call("Bash", pf.fail, pf.failOut, true)
-				w.text("That failed; trying the other way.")
+				if r.IntN(4) > 0 { // now and then the agent goes the right way at once
+					w.call("Bash", pf.fails[r.IntN(len(pf.fails))], pf.failOut, true)
+					w.text("That failed; trying the other way.")
+				}
 				w.call("Bash", pf.fix, pf.fixOut, false)
+				continue
+			}
+			if o := odd[c]; o > 0 {
+				oo := oneOffs[o-1]
+				w.call("Bash", oo.cmd, oo.out, true)
+				w.text("Fixing that first.")
+				w.call("Edit", filepath.Join(cwd, "src/cart.go"), "The file src/cart.go has been updated successfully.", false)
+				w.call("Bash", oo.later, "ok", false)
 				continue
 			}
 			rt := routine[r.IntN(len(routine))]

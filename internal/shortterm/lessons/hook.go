@@ -3,6 +3,7 @@ package lessons
 import (
 	"errors"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -50,9 +51,14 @@ func Before(e Env) (Answer, error) {
 	if !e.Remind {
 		return a, nil
 	}
-	l, ok := f.Match(e.Root, c)
+	l, ok := lessonFor(e, f, c)
 	if !ok || l.Kind == KindFix && sameForm(c.Command, l.Worked) {
 		return a, nil // no lesson, or the call takes the fix's form already
+	}
+	if l.Kind == KindWarn && c.Command != "" && !strings.HasPrefix(l.Key, "fetch ") && !strings.HasPrefix(l.Key, "run ") && !sameData(c.Command, l.Failed) {
+		// No fix known, and this call is about other things than the one
+		// that failed (another PR, another target): nothing to say.
+		return a, nil
 	}
 	seen := e.Record.Seen(e.Session)
 	if st, ok := seen[l.Key]; ok && st != StateRepeated {
@@ -81,11 +87,12 @@ func After(e Env, failed bool) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	l, ok := f.Match(e.Root, c)
-	if !ok {
-		return Answer{}, nil
-	}
 	var errs []error
+	errs = append(errs, e.tried(c, failed))
+	l, ok := lessonFor(e, f, c)
+	if !ok {
+		return Answer{}, errors.Join(errs...)
+	}
 	seen := e.Record.Seen(e.Session)
 	st, reminded := seen[l.Key]
 	// Heeded: the call after the reminder succeeded, or, after the
@@ -118,6 +125,59 @@ func After(e Env, failed bool) (Answer, error) {
 		errs = append(errs, e.Record.Mark(e.Session, l.Key, StateSettled))
 	}
 	return a, errors.Join(errs...)
+}
+
+// lessonFor is the lesson a call meets: the project's, else one this
+// session learnt itself since its last flush.
+func lessonFor(e Env, f File, c Call) (Lesson, bool) {
+	if l, ok := f.Match(e.Root, c); ok {
+		return l, true
+	}
+	if c.Command == "" {
+		return Lesson{}, false
+	}
+	own, _ := e.Record.SessionLessons(e.Session, e.Now)
+	return own.Match(e.Root, c)
+}
+
+// tried notes a shell call's outcome for the session's own lessons: every
+// failure of an intent worth a lesson, and a success of one that failed.
+func (e Env) tried(c Call, failed bool) error {
+	if c.Command == "" {
+		return nil
+	}
+	var keys []string
+	for _, k := range c.Keys(e.Root) {
+		if Worth(k) {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	var pending map[string]bool
+	if !failed {
+		_, pending = e.Record.SessionLessons(e.Session, e.Now)
+	}
+	var errs []error
+	for _, k := range keys {
+		if failed || pending[k] {
+			errs = append(errs, e.Record.Tried(e.Session, k, c.Command, firstLine(c.Error), !failed))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// firstLine is the line of an error that says what went wrong: past
+// Claude Code's "Exit code N".
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "Exit code") && !strings.HasPrefix(l, "Error: Exit code") {
+			return l
+		}
+	}
+	return ""
 }
 
 // sameForm: two shell commands are the same form, blanks aside.

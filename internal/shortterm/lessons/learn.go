@@ -2,6 +2,8 @@ package lessons
 
 import (
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
@@ -75,8 +77,11 @@ func (f *File) fixedLater(o Outcome, date, source string) int {
 	case form == "":
 		return 0
 	case sameForm(form, l.Failed):
+		// The failing form works now: the failure was passing.
 		f.Lessons = append(f.Lessons[:i], f.Lessons[i+1:]...)
 		return 1
+	case !changesForm(l.Failed, form):
+		return 0 // worked with other data: says nothing of the failed call
 	case l.Kind == KindWarn && o.Failures == 0:
 		l.Kind, l.Worked, l.Date, l.Source = KindFix, form, date, source
 		f.Lessons[i] = l
@@ -100,8 +105,12 @@ func lessonOf(o Outcome) (Lesson, bool) {
 		return Lesson{Key: o.Intent, Kind: KindRefused, Failed: unquote(o.Label), Error: o.Newest}, true
 	case strings.HasPrefix(o.Intent, "file "):
 		return Lesson{}, false
-	case o.Done && o.Failures > 0 && o.Worked != "":
+	case o.Done && o.Failures > 0 && o.Worked != "" && changesForm(unquote(o.FirstFailed), unquote(o.Worked)):
 		return Lesson{Key: o.Intent, Kind: KindFix, Failed: unquote(o.FirstFailed), Error: o.FirstError, Worked: unquote(o.Worked)}, true
+	case o.Done && o.Failures > 0 && o.FirstFailed != "" && !sameForm(unquote(o.FirstFailed), unquote(o.Label)):
+		// Worked afterwards only with other data (another PR, a rebase
+		// continued): the failed call itself is still a warning.
+		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: unquote(o.FirstFailed), Error: o.FirstError}, true
 	case !o.Done && o.Failures > 0:
 		// Not fixed in this segment: a warning, until a later segment
 		// shows the fix (or the same form working, which drops it).
@@ -187,4 +196,49 @@ func Update(root string, change func(f *File) bool) error {
 		f.bound()
 		return atomicfile.Write(path, f.Render(), 0o644)
 	})
+}
+
+// changesForm reports whether worked differs from failed in form, not
+// only in the data it was given: another program or folder, another
+// step before it, other flags. `gh pr view 99` failing and `gh pr view 7`
+// working teaches nothing about how to call gh.
+func changesForm(failed, worked string) bool {
+	f, w := strings.Fields(failed), strings.Fields(worked)
+	if len(f) == 0 || len(w) == 0 || f[0] != w[0] {
+		return true
+	}
+	if strings.Count(failed, "&&")+strings.Count(failed, ";") != strings.Count(worked, "&&")+strings.Count(worked, ";") {
+		return true
+	}
+	// The same program alone: other flags, keeping what the failed call
+	// named (`git push` → `git push --set-upstream origin x`).
+	df, dw := data(f), data(w)
+	return flags(f) != flags(w) && len(dw) >= len(df) && slices.Equal(dw[:len(df)], df)
+}
+
+// sameData reports whether two commands name the same things: their
+// words that are no flags and set no variable, in order.
+func sameData(a, b string) bool {
+	return strings.Join(data(strings.Fields(a)), " ") == strings.Join(data(strings.Fields(b)), " ")
+}
+
+func flags(ws []string) string {
+	var fs []string
+	for _, w := range ws {
+		if strings.HasPrefix(w, "-") {
+			fs = append(fs, w)
+		}
+	}
+	sort.Strings(fs)
+	return strings.Join(fs, " ")
+}
+
+func data(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+			out = append(out, w)
+		}
+	}
+	return out
 }

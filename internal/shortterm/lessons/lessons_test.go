@@ -75,7 +75,7 @@ func TestLearnFixWarnRefusedPinned(t *testing.T) {
 		t.Errorf("warning not fixed later: %+v", l)
 	}
 	// The failing form works now: the lesson would mislead, it goes.
-	f.Learn([]Outcome{{Intent: "git push", Label: "`git  push`", Done: true, Failures: 1}}, "2026-12-04", "d/4.md")
+	f.Learn([]Outcome{{Intent: "git push", Label: "`git  push`", FirstFailed: "`git push`", Done: true, Failures: 1}}, "2026-12-04", "d/4.md")
 	if _, ok := f.Find("git push"); ok {
 		t.Error("a lesson whose failing form works now is kept")
 	}
@@ -277,5 +277,24 @@ func TestTheFixsOwnFormGetsNoReminder(t *testing.T) {
 	e.Raw = bash("cd assets  &&  node build.js")
 	if a, _ := Before(e); a.Context != "" {
 		t.Errorf("the fix itself was reminded of the fix: %q", a.Context)
+	}
+}
+
+func TestOnlyAChangeOfFormIsAFix(t *testing.T) {
+	for _, c := range []struct {
+		failed, worked string
+		fix            bool
+	}{
+		{"node assets/build.js", "cd assets && node build.js", true},
+		{".venv/bin/python x.py", "python3 x.py", true},
+		{"npm install", "pnpm install", true},
+		{"git push", "git push --set-upstream origin main", true},
+		{"gh pr view 99", "gh pr view 7", false},
+		{"gh pr view 99", "gh pr view 12 --json state", false},
+		{"docker compose up -d", "docker compose up -d", false},
+	} {
+		if got := changesForm(c.failed, c.worked); got != c.fix {
+			t.Errorf("changesForm(%q, %q) = %v", c.failed, c.worked, got)
+		}
 	}
 }

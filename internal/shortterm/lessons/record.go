@@ -140,3 +140,72 @@ func (r Record) Mark(session, key, state string) error {
 	line := strings.NewReplacer("\t", " ", "\n", " ").Replace(key) + "\t" + state + "\n"
 	return atomicfile.AppendUnsynced(p, []byte(line), 0o600)
 }
+
+// triedPath holds what a session tried of the intents that failed in it:
+// the lessons it learnt itself before any flush wrote them.
+func (r Record) triedPath(session string) string {
+	return filepath.Join(r.Dir, "sessions", session+".tried")
+}
+
+// Tried notes a call of key in a session: a failure with its command and
+// error, or a success with its command (only for a key that failed).
+func (r Record) Tried(session, key, command, why string, ok bool) error {
+	p := r.triedPath(session)
+	if err := safefs.MkdirAllMode(filepath.Dir(p), 0o700); err != nil {
+		return fmt.Errorf("create the session's reminders: %w", err)
+	}
+	if fi, err := safefs.Lstat(p); err == nil && fi.Size() > maxSessionBytes {
+		return nil
+	}
+	state := "failed"
+	if ok {
+		state = "ok"
+	}
+	line := oneField(key) + "\t" + state + "\t" + oneField(clean(command, 300)) + "\t" + oneField(clean(why, 200)) + "\n"
+	return atomicfile.AppendUnsynced(p, []byte(line), 0o600)
+}
+
+func oneField(s string) string { return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s) }
+
+// SessionLessons are the fixes a session found itself: an intent that
+// failed and then worked in another form. One that then worked in the
+// form that failed taught nothing.
+func (r Record) SessionLessons(session string, now time.Time) (File, map[string]bool) {
+	var f File
+	pending := map[string]bool{}
+	data, err := safefs.ReadFile(r.triedPath(session), maxSessionBytes)
+	if err != nil {
+		return f, pending
+	}
+	failed := map[string][2]string{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		p := strings.Split(sc.Text(), "\t")
+		if len(p) != 4 {
+			continue
+		}
+		key, state, cmd, why := p[0], p[1], p[2], p[3]
+		if state == "failed" {
+			if _, ok := failed[key]; !ok {
+				failed[key] = [2]string{cmd, why}
+			}
+			continue
+		}
+		was, ok := failed[key]
+		if !ok {
+			continue
+		}
+		delete(failed, key)
+		if i := f.index(key); i >= 0 {
+			f.Lessons = append(f.Lessons[:i], f.Lessons[i+1:]...)
+		}
+		if !sameForm(cmd, was[0]) && changesForm(was[0], cmd) {
+			f.Lessons = append(f.Lessons, Lesson{Key: key, Kind: KindFix, Failed: was[0], Error: was[1], Worked: cmd,
+				Date: now.Format(time.DateOnly), Source: "this session"})
+		}
+	}
+	for k := range failed {
+		pending[k] = true
+	}
+	return f, pending
+}
