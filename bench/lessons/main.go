@@ -38,7 +38,7 @@ var (
 	n        = flag.Int("n", 200, "runs per timed scenario")
 	synth    = flag.Int("synthetic", 4, "synthetic projects")
 	sessions = flag.Int("sessions", 8, "sessions per synthetic project")
-	calls    = flag.Int("calls", 60, "tool calls per synthetic session")
+	calls    = flag.Int("calls", 120, "tool calls per synthetic session")
 )
 
 // tally is what one replay counted.

@@ -39,7 +39,11 @@ func Before(e Env) (Answer, error) {
 	if !e.Remind && len(rules) == 0 {
 		return Answer{}, nil
 	}
-	f, err := Read(e.Root)
+	keys := c.Keys(e.Root)
+	for _, r := range rules {
+		keys = append(keys, r.Key) // an enforced rule's lesson is its reason
+	}
+	f, err := ReadFor(e.Root, keys)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -83,7 +87,7 @@ func Before(e Env) (Answer, error) {
 // gives the fix right then.
 func After(e Env, failed bool) (Answer, error) {
 	c := CallOf(e.Raw)
-	f, err := Read(e.Root)
+	f, err := ReadFor(e.Root, c.Keys(e.Root))
 	if err != nil {
 		return Answer{}, err
 	}

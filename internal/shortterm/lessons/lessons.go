@@ -273,3 +273,69 @@ func (f File) Find(key string) (Lesson, bool) {
 	}
 	return Lesson{}, false
 }
+
+// keyOf is a lesson line's key, read without the grammar: the hooks look
+// at every line, and parse only the lines of the keys a call has.
+func keyOf(s string) (string, bool) {
+	s, ok := strings.CutPrefix(s, "- ")
+	if !ok {
+		return "", false
+	}
+	s = strings.TrimPrefix(s, "pinned ")
+	if !strings.HasPrefix(s, "[") {
+		return "", false
+	}
+	_, rest, ok := strings.Cut(s, "] `")
+	if !ok {
+		return "", false
+	}
+	key, _, ok := strings.Cut(rest, "`")
+	return key, ok
+}
+
+// ReadFor reads, within the bounds, only the lessons of the given keys:
+// what a hook needs of the file, at the cost of a scan of its lines.
+func ReadFor(root string, keys []string) (File, error) {
+	if len(keys) == 0 {
+		return File{}, nil
+	}
+	f, err := safefs.Open(Path(root))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return File{}, nil
+		}
+		return File{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes))
+	if err != nil {
+		return File{}, err
+	}
+	var out File
+	n := 0
+	for len(data) > 0 && n < MaxLessons {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if len(line) > MaxLineBytes {
+			continue
+		}
+		k, ok := keyOf(string(line))
+		if !ok {
+			continue
+		}
+		n++
+		for _, want := range keys {
+			if k == want {
+				if l, ok := ParseLine(string(line)); ok {
+					out.Lessons = append(out.Lessons, l)
+				}
+				break
+			}
+		}
+	}
+	return out, nil
+}

@@ -298,3 +298,21 @@ func TestOnlyAChangeOfFormIsAFix(t *testing.T) {
 		}
 	}
 }
+
+func TestReadForReadsOnlyTheKeysAsked(t *testing.T) {
+	pinned := buildFix
+	pinned.Pinned, pinned.Key = true, "git push"
+	e := env(t, header+buildFix.Render()+"\n"+pinned.Render()+"\n- [fix] `broken line\n")
+	for _, c := range []struct {
+		keys []string
+		want int
+	}{{[]string{"run build.js"}, 1}, {[]string{"git push", "run build.js"}, 2}, {[]string{"broken line"}, 0}, {nil, 0}} {
+		f, err := ReadFor(e.Root, c.keys)
+		if err != nil || len(f.Lessons) != c.want {
+			t.Errorf("ReadFor(%q): %+v %v", c.keys, f.Lessons, err)
+		}
+	}
+	if f, _ := ReadFor(e.Root, []string{"git push"}); len(f.Lessons) != 1 || !f.Lessons[0].Pinned {
+		t.Errorf("pinned lesson: %+v", f.Lessons)
+	}
+}
