@@ -68,14 +68,14 @@ func Path(root string) string {
 
 // Lesson is one line of the file.
 type Lesson struct {
-	Key    string // the intent it is about: "run build.js", "git push", "file src/x.go"
-	Kind   string
-	Failed string // the form that failed, as it was called
-	Error  string // what the tool said, cut
-	Worked string // the form that worked (KindFix)
-	Date   string // YYYY-MM-DD of the daily file it was learnt in
-	Source string // that daily file, relative to the project root
-	Pinned bool   // a person pinned it: never retired, never replaced
+	Key    string `json:"key"` // the intent it is about: "run build.js", "git push", "file src/x.go"
+	Kind   string `json:"kind"`
+	Failed string `json:"failed"`           // the form that failed, as it was called
+	Error  string `json:"error,omitempty"`  // what the tool said, cut
+	Worked string `json:"worked,omitempty"` // the form that worked (KindFix)
+	Date   string `json:"date"`             // YYYY-MM-DD of the daily file it was learnt in
+	Source string `json:"source"`           // that daily file, relative to the project root
+	Pinned bool   `json:"pinned"`           // a person pinned it: never retired, never replaced
 }
 
 // header is the file's preface; a person may keep or drop it.

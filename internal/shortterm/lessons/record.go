@@ -165,7 +165,9 @@ func (r Record) Tried(session, key, command, why string, ok bool) error {
 	return atomicfile.AppendUnsynced(p, []byte(line), 0o600)
 }
 
-func oneField(s string) string { return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s) }
+func oneField(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
 
 // SessionLessons are the fixes a session found itself: an intent that
 // failed and then worked in another form. One that then worked in the
