@@ -45,6 +45,10 @@ func TestLessonsCommandListsPinsAndRemoves(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Lessons) != 1 || got.Lessons[0].Key != "run build.js" || !got.Lessons[0].Pinned {
 		t.Fatalf("after pin and rm: %v\n%s", err, out)
 	}
+	out, errOut, _ = run(t, env, "", "doctor", "--project", proj)
+	if !strings.Contains(out+errOut, "lessons "+file+": 1 (0 retired), reminders on: shown 0, heeded 0, repeated anyway 0; 1 enforced by your settings") {
+		t.Errorf("doctor does not report the lessons:\n%s%s", out, errOut)
+	}
 	data, _ := os.ReadFile(file)
 	if !strings.Contains(string(data), "- pinned [fix] `run build.js`") || strings.Contains(string(data), "git push") {
 		t.Fatalf("file after pin and rm:\n%s", data)

@@ -49,5 +49,6 @@ func noteReminder(c *hook.Call, now time.Time, a Answer) {
 	if a.Decision != "" {
 		msg = fmt.Sprintf("lesson enforced (%s): %s", a.Decision, a.Key)
 	}
-	c.Log.Write(runlog.Entry{Time: now, Event: hook.Arg(c.In.Event), Session: c.In.SessionID, Level: "info", Message: msg})
+	// Its own event name: the hook's run has its entry already.
+	c.Log.Write(runlog.Entry{Time: now, Event: "lesson", Session: c.In.SessionID, Level: "info", Message: msg})
 }
