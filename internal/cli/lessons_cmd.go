@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"fmt"
+	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/project"
@@ -37,7 +37,8 @@ yours only: lessons.enforce in your config.toml.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				if len(args) != 2 || args[0] != "pin" && args[0] != "unpin" && args[0] != "rm" {
-					return fmt.Errorf("lessons: want no argument, or pin|unpin|rm KEY (the key as memhook lessons shows it, quoted)")
+					return usagef("memhook lessons lists the keys; quote a key of several words: memhook lessons pin \"git push\"",
+						"lessons: want no argument, or pin|unpin|rm KEY, got %q", strings.Join(args, " "))
 				}
 				opts.Action, opts.Key = args[0], args[1]
 			}
