@@ -185,7 +185,10 @@ func Update(root string, change func(f *File) bool) error {
 	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	return atomicfile.WithLock(path, func() error {
+	// The lock lives with the daily files' (.claude/.cerebro/locks/), so
+	// the memory folder holds notes only.
+	lock := filepath.Join(root, ".claude", ".cerebro", "locks", "lessons")
+	return atomicfile.WithLock(lock, func() error {
 		f, err := ReadPath(path)
 		if err != nil {
 			return err

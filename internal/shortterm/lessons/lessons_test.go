@@ -316,3 +316,17 @@ func TestReadForReadsOnlyTheKeysAsked(t *testing.T) {
 		t.Errorf("pinned lesson: %+v", f.Lessons)
 	}
 }
+
+func TestUpdateLeavesOnlyTheNoteInTheMemoryFolder(t *testing.T) {
+	e := env(t, "")
+	if err := Update(e.Root, func(f *File) bool { f.Lessons = append(f.Lessons, buildFix); return true }); err != nil {
+		t.Fatal(err)
+	}
+	names, err := os.ReadDir(filepath.Dir(Path(e.Root)))
+	if err != nil || len(names) != 1 || names[0].Name() != FileName {
+		t.Errorf("the memory folder holds %v (%v), want lessons.md alone", names, err)
+	}
+	if f, _ := Read(e.Root); len(f.Lessons) != 1 {
+		t.Errorf("written %+v", f)
+	}
+}
