@@ -330,3 +330,21 @@ func TestUpdateLeavesOnlyTheNoteInTheMemoryFolder(t *testing.T) {
 		t.Errorf("written %+v", f)
 	}
 }
+
+func TestOldSessionsAreSwept(t *testing.T) {
+	e := env(t, "")
+	if err := e.Record.Mark("old", "run build.js", StateShown); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().AddDate(0, 0, -sessionDays-1)
+	os.Chtimes(e.Record.sessionPath("old"), old, old)
+	if err := e.Record.Mark("recent", "run build.js", StateShown); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(e.Record.sessionPath("old")); !os.IsNotExist(err) {
+		t.Errorf("an old session's record is kept: %v", err)
+	}
+	if e.Record.Seen("recent")["run build.js"] != StateShown {
+		t.Error("the new session's record is lost")
+	}
+}

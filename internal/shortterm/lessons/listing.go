@@ -18,6 +18,9 @@ type Listing struct {
 	File     string   `json:"file"`
 	Rows     []Row    `json:"lessons"`
 	Enforced []string `json:"enforced,omitempty"` // lessons.enforce, the person's setting
+	// Cut: the file goes on past what the hooks read (MaxFileBytes,
+	// MaxLessons); the next flush writes it back within them.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // List reads the project's lessons (the whole file, within the bounds)
@@ -31,7 +34,7 @@ func List(root string, rec Record, retireAfter int, enforce []string) (Listing, 
 	if err != nil {
 		return Listing{}, err
 	}
-	out := Listing{File: Path(root)}
+	out := Listing{File: Path(root), Cut: f.Cut}
 	for _, r := range Rules(enforce) {
 		out.Enforced = append(out.Enforced, r.Decision+" "+r.Key)
 	}
@@ -61,6 +64,9 @@ func (l Listing) WriteText(w io.Writer) {
 			fmt.Fprintf(w, ", its fix failed %d", r.Stat.FixFailed)
 		}
 		fmt.Fprintln(w)
+	}
+	if l.Cut {
+		fmt.Fprintf(w, "the file goes on past what is read (%d KiB, %d lessons): the rest is not used\n", MaxFileBytes>>10, MaxLessons)
 	}
 	for _, e := range l.Enforced {
 		fmt.Fprintf(w, "enforced by your settings (lessons.enforce): %s\n", e)

@@ -136,6 +136,8 @@ func (r Record) Mark(session, key, state string) error {
 	}
 	if fi, err := safefs.Lstat(p); err == nil && fi.Size() > maxSessionBytes {
 		return nil // a session this long has said all it will
+	} else if err != nil {
+		r.sweep() // a new session's file: the old sessions' go
 	}
 	line := strings.NewReplacer("\t", " ", "\n", " ").Replace(key) + "\t" + state + "\n"
 	return atomicfile.AppendUnsynced(p, []byte(line), 0o600)
@@ -156,6 +158,8 @@ func (r Record) Tried(session, key, command, why string, ok bool) error {
 	}
 	if fi, err := safefs.Lstat(p); err == nil && fi.Size() > maxSessionBytes {
 		return nil
+	} else if err != nil {
+		r.sweep()
 	}
 	state := "failed"
 	if ok {
@@ -210,4 +214,31 @@ func (r Record) SessionLessons(session string, now time.Time) (File, map[string]
 		pending[k] = true
 	}
 	return f, pending
+}
+
+// sessionDays is how long a session's reminders are kept: a session
+// resumed after that starts its reminders afresh.
+const sessionDays = 14
+
+// sweep removes the session files older than sessionDays. It runs when a
+// session's first file is made, so the folder holds about the sessions of
+// the last two weeks; one sweep looks at 2,000 entries at most.
+func (r Record) sweep() {
+	dir := filepath.Join(r.Dir, "sessions")
+	ents, err := safefs.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	old := time.Now().AddDate(0, 0, -sessionDays)
+	for i, e := range ents {
+		if i >= 2000 {
+			return
+		}
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(old) {
+			safefs.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
