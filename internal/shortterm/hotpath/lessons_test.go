@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/shortterm/lessons"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // The lesson every test here plants: `node assets/build.js` failed and
@@ -155,5 +156,34 @@ func TestHugeInputsAreBounded(t *testing.T) {
 	o, ok := f.tool(t, "PreToolUse", "s2", "Bash", map[string]any{"command": "cd x; node assets/build.js " + strings.Repeat("z ", 4<<20)})
 	if !ok || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "node build.js") {
 		t.Errorf("a lesson within the bound was lost: %+v", o)
+	}
+}
+
+// A planted lessons file that is a FIFO or a link out of the project is
+// refused: the hook says nothing, exits 0 and logs why.
+func TestPlantedLessonsFileFailsOpen(t *testing.T) {
+	for _, plant := range []string{"fifo", "link"} {
+		t.Run(plant, func(t *testing.T) {
+			f := newFixture(t)
+			p := lessons.Path(f.proj)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			outside := filepath.Join(t.TempDir(), "lessons.md")
+			os.WriteFile(outside, []byte(planted.Render()+"\n"), 0o644)
+			if plant == "fifo" {
+				testfile.FIFO(t, p)
+			} else if err := os.Symlink(outside, p); err != nil {
+				t.Fatal(err)
+			}
+			if o, ok := f.tool(t, "PreToolUse", "s1", "Bash", map[string]any{"command": "node assets/build.js"}); ok {
+				t.Errorf("a planted %s answered: %+v", plant, o)
+			}
+			var logged bool
+			for _, e := range testfile.HookLog(t, f.env["CEREBRO_STATE_DIR"]) {
+				logged = logged || e.Event == "pre-tool-use" && e.Level == "error" && strings.Contains(e.Message, "lessons")
+			}
+			if !logged {
+				t.Errorf("the refusal of a planted %s is not in the hook log", plant)
+			}
+		})
 	}
 }

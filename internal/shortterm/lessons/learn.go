@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -183,7 +184,7 @@ func (f *File) bound() {
 func Update(root string, change func(f *File) bool) error {
 	path := Path(root)
 	if err := safefs.MkdirAll(filepath.Dir(path)); err != nil {
-		return err
+		return fmt.Errorf("create the lessons' folder: %w", err)
 	}
 	// The lock lives with the daily files' (.claude/.cerebro/locks/), so
 	// the memory folder holds notes only.
@@ -197,7 +198,10 @@ func Update(root string, change func(f *File) bool) error {
 			return nil
 		}
 		f.bound()
-		return atomicfile.Write(path, f.Render(), 0o644)
+		if err := atomicfile.Write(path, f.Render(), 0o644); err != nil {
+			return fmt.Errorf("write the lessons: %w", err)
+		}
+		return nil
 	})
 }
 

@@ -27,6 +27,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -196,12 +197,12 @@ func ReadPath(path string) (File, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return File{}, nil
 		}
-		return File{}, err
+		return File{}, fmt.Errorf("open the lessons: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
 	if err != nil {
-		return File{}, err
+		return File{}, fmt.Errorf("read the lessons: %w", err)
 	}
 	return Parse(data), nil
 }
@@ -304,12 +305,12 @@ func ReadFor(root string, keys []string) (File, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return File{}, nil
 		}
-		return File{}, err
+		return File{}, fmt.Errorf("open the lessons: %w", err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes))
 	if err != nil {
-		return File{}, err
+		return File{}, fmt.Errorf("read the lessons: %w", err)
 	}
 	var out File
 	n := 0
