@@ -38,6 +38,7 @@ var (
 	n        = flag.Int("n", 200, "runs per timed scenario")
 	synth    = flag.Int("synthetic", 4, "synthetic projects")
 	sessions = flag.Int("sessions", 8, "sessions per synthetic project")
+	explain  = flag.Bool("explain", false, "print each repeat that got no reminder and each reminder before a call that then worked, on stderr")
 	calls    = flag.Int("calls", 120, "tool calls per synthetic session")
 )
 
@@ -239,7 +240,7 @@ func replayed(root string, paths []string, learnOn bool) tally {
 					t.reminders++
 					if !failed {
 						t.needless++
-						if os.Getenv("BENCH_DEBUG") != "" {
+						if *explain {
 							fmt.Fprintf(os.Stderr, "needless %q: %s\n", call.Command, a.Context)
 						}
 					}
@@ -275,7 +276,7 @@ func replayed(root string, paths []string, learnOn bool) tally {
 					t.repeats++
 					if helped {
 						t.helped++
-					} else if learnOn && os.Getenv("BENCH_DEBUG") != "" {
+					} else if learnOn && *explain {
 						f, _ := lessons.Read(root)
 						l, ok := f.Match(root, call)
 						st, _ := rec.Stats()
