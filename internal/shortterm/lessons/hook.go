@@ -56,10 +56,10 @@ func Before(e Env) (Answer, error) {
 		return a, nil
 	}
 	l, ok := lessonFor(e, f, c)
-	if !ok || l.Kind == KindFix && sameForm(c.Command, l.Worked) {
+	if !ok || l.Kind == KindFix && sameForm(Focus(c.Command, l.Key), l.Worked) {
 		return a, nil // no lesson, or the call takes the fix's form already
 	}
-	if l.Kind == KindWarn && c.Command != "" && !strings.HasPrefix(l.Key, "fetch ") && !strings.HasPrefix(l.Key, "run ") && !sameData(c.Command, l.Failed) {
+	if l.Kind == KindWarn && c.Command != "" && !strings.HasPrefix(l.Key, "fetch ") && !strings.HasPrefix(l.Key, "run ") && !sameData(Focus(c.Command, l.Key), l.Failed) {
 		// No fix known, and this call is about other things than the one
 		// that failed (another PR, another target): nothing to say.
 		return a, nil
@@ -101,7 +101,7 @@ func After(e Env, failed bool) (Answer, error) {
 	st, reminded := seen[l.Key]
 	// Heeded: the call after the reminder succeeded, or, after the
 	// failure repeated, the next one took the fix's form.
-	heeded := !failed && reminded && (st == StateShown || st == StateRepeated && l.Kind == KindFix && sameForm(c.Command, l.Worked))
+	heeded := !failed && reminded && (st == StateShown || st == StateRepeated && l.Kind == KindFix && sameForm(Focus(c.Command, l.Key), l.Worked))
 	if heeded || failed && reminded && st == StateShown {
 		errs = append(errs, e.Record.Note(l.Key, func(s *Stat) {
 			if failed {
@@ -111,7 +111,7 @@ func After(e Env, failed bool) (Answer, error) {
 			}
 		}))
 	}
-	if failed && l.Kind == KindFix && sameForm(c.Command, l.Worked) {
+	if failed && l.Kind == KindFix && sameForm(Focus(c.Command, l.Key), l.Worked) {
 		// The fix itself failed: it is no lesson any more.
 		errs = append(errs, e.Record.Note(l.Key, func(s *Stat) { s.FixFailed++ }))
 		return Answer{}, errors.Join(errs...)
@@ -166,7 +166,7 @@ func (e Env) tried(c Call, failed bool) error {
 	var errs []error
 	for _, k := range keys {
 		if failed || pending[k] {
-			errs = append(errs, e.Record.Tried(e.Session, k, c.Command, firstLine(c.Error), !failed))
+			errs = append(errs, e.Record.Tried(e.Session, k, Focus(c.Command, k), firstLine(c.Error), !failed))
 		}
 	}
 	return errors.Join(errs...)

@@ -73,7 +73,7 @@ func (f *File) fixedLater(o Outcome, date, source string) int {
 		return 0
 	}
 	l := f.Lessons[i]
-	form := unquote(o.Label)
+	form := formOf(o.Label, o.Intent)
 	switch {
 	case form == "":
 		return 0
@@ -103,19 +103,19 @@ func lessonOf(o Outcome) (Lesson, bool) {
 		if o.Newest == "" {
 			return Lesson{}, false // refused without a reason: nothing to say
 		}
-		return Lesson{Key: o.Intent, Kind: KindRefused, Failed: unquote(o.Label), Error: o.Newest}, true
+		return Lesson{Key: o.Intent, Kind: KindRefused, Failed: formOf(o.Label, o.Intent), Error: o.Newest}, true
 	case strings.HasPrefix(o.Intent, "file "):
 		return Lesson{}, false
-	case o.Done && o.Failures > 0 && o.Worked != "" && changesForm(unquote(o.FirstFailed), unquote(o.Worked)):
-		return Lesson{Key: o.Intent, Kind: KindFix, Failed: unquote(o.FirstFailed), Error: o.FirstError, Worked: unquote(o.Worked)}, true
-	case o.Done && o.Failures > 0 && o.FirstFailed != "" && !sameForm(unquote(o.FirstFailed), unquote(o.Label)):
+	case o.Done && o.Failures > 0 && o.Worked != "" && changesForm(formOf(o.FirstFailed, o.Intent), formOf(o.Worked, o.Intent)):
+		return Lesson{Key: o.Intent, Kind: KindFix, Failed: formOf(o.FirstFailed, o.Intent), Error: o.FirstError, Worked: formOf(o.Worked, o.Intent)}, true
+	case o.Done && o.Failures > 0 && o.FirstFailed != "" && !sameForm(formOf(o.FirstFailed, o.Intent), formOf(o.Label, o.Intent)):
 		// Worked afterwards only with other data (another PR, a rebase
 		// continued): the failed call itself is still a warning.
-		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: unquote(o.FirstFailed), Error: o.FirstError}, true
+		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: formOf(o.FirstFailed, o.Intent), Error: o.FirstError}, true
 	case !o.Done && o.Failures > 0:
 		// Not fixed in this segment: a warning, until a later segment
 		// shows the fix (or the same form working, which drops it).
-		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: unquote(o.Label), Error: o.Newest}, true
+		return Lesson{Key: o.Intent, Kind: KindWarn, Failed: formOf(o.Label, o.Intent), Error: o.Newest}, true
 	}
 	return Lesson{}, false
 }
@@ -138,6 +138,10 @@ func worthALesson(intent string) bool {
 	}
 	return true
 }
+
+// formOf is a form as a lesson keeps it: without the distillate's
+// backticks, only the part of the command about the intent (Focus).
+func formOf(s, key string) string { return Focus(unquote(s), key) }
 
 // unquote takes the distillate's backticks off a form: "`git push`" is
 // "git push"; "edit `x`" stays.
@@ -224,7 +228,7 @@ func changesForm(failed, worked string) bool {
 }
 
 // sameData reports whether two commands name the same things: their
-// words that are no flags and set no variable, in order.
+// words that are no flags, set no variable and redirect nothing, in order.
 func sameData(a, b string) bool {
 	return strings.Join(data(strings.Fields(a)), " ") == strings.Join(data(strings.Fields(b)), " ")
 }
@@ -243,7 +247,7 @@ func flags(ws []string) string {
 func data(ws []string) []string {
 	var out []string
 	for _, w := range ws {
-		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") && !strings.ContainsAny(w, "<>|") {
 			out = append(out, w)
 		}
 	}

@@ -289,6 +289,7 @@ func TestOnlyAChangeOfFormIsAFix(t *testing.T) {
 		{".venv/bin/python x.py", "python3 x.py", true},
 		{"npm install", "pnpm install", true},
 		{"git push", "git push --set-upstream origin main", true},
+		{"git push 2>&1", "git push --set-upstream origin x 2>&1", true},
 		{"gh pr view 99", "gh pr view 7", false},
 		{"gh pr view 99", "gh pr view 12 --json state", false},
 		{"docker compose up -d", "docker compose up -d", false},
@@ -346,5 +347,21 @@ func TestOldSessionsAreSwept(t *testing.T) {
 	}
 	if e.Record.Seen("recent")["run build.js"] != StateShown {
 		t.Error("the new session's record is lost")
+	}
+}
+
+func TestFocusKeepsTheStepOfTheKey(t *testing.T) {
+	for _, c := range []struct{ cmd, key, want string }{
+		{"cd assets && node build.js", "run build.js", "cd assets && node build.js"},
+		{"git add -A && git commit -m \"$(cat <<'EOF'\nfix: x && y; the rounding of totals is done once, at checkout\nEOF\n)\" && git push --set-upstream origin x 2>&1", "git push", "git push --set-upstream origin x 2>&1"},
+		{"git pull --rebase && git push", "git push", "git pull --rebase && git push"},
+		{"ls -la; cd web && export NODE_ENV=production && npm run build", "npm run build", "cd web && export NODE_ENV=production && npm run build"},
+		{"git status && git push", "git push", "git push"},
+		{"pnpm install", "install", "pnpm install"},
+		{"echo hi", "install", "echo hi"},
+	} {
+		if got := Focus(c.cmd, c.key); got != c.want {
+			t.Errorf("Focus(%q, %q) = %q, want %q", c.cmd, c.key, got, c.want)
+		}
 	}
 }
