@@ -1,8 +1,8 @@
 # cerebro — build, test and install the memhook helper and the plugin.
 # memhook is pure Go: built with CGO_ENABLED=0 it is one static binary.
 # memhook-hot, built beside it, runs the hooks of every turn and every tool
-# call (UserPromptSubmit, Stop, PostToolUse) without memhook's start-up cost
-# and hands it the rest.
+# call (UserPromptSubmit, Stop, PreToolUse, PostToolUse, PostToolUseFailure)
+# without memhook's start-up cost and hands it the rest.
 GO ?= go
 EXE := $(shell $(GO) env GOEXE)
 BIN := bin/memhook$(EXE)

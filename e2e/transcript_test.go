@@ -140,6 +140,7 @@ func hookTimeouts(t *testing.T) map[string]time.Duration {
 var memhookEvents = map[string]string{
 	"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit", "stop": "Stop",
 	"pre-compact": "PreCompact", "session-end": "SessionEnd", "post-tool-use": "PostToolUse",
+	"pre-tool-use": "PreToolUse", "post-tool-use-failure": "PostToolUseFailure",
 }
 
 // MemhookLog reads memhook's own run log (hooks.log in the plugin's data dir).

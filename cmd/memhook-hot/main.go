@@ -1,7 +1,7 @@
 // Command memhook-hot runs the hooks Claude Code fires on every turn and
-// after every tool call (UserPromptSubmit, Stop, PostToolUse) at a fraction
-// of memhook's start-up cost, and hands memhook whatever else an event
-// needs. See internal/shortterm/hotpath.
+// around every tool call (UserPromptSubmit, Stop, PreToolUse, PostToolUse,
+// PostToolUseFailure) at a fraction of memhook's start-up cost, and hands
+// memhook whatever else an event needs. See internal/shortterm/hotpath.
 package main
 
 import (

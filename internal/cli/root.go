@@ -129,7 +129,7 @@ type commandGroup struct {
 // run memhook again (slash, schedule run) build the root from it.
 func commandGroups() []commandGroup {
 	return []commandGroup{
-		{"short", "Short-term memory (Q1, the hooks' side):", []func(*factory.Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdImport, newCmdForget, newCmdSlash}},
+		{"short", "Short-term memory (Q1, the hooks' side):", []func(*factory.Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdImport, newCmdForget, newCmdLessons, newCmdSlash}},
 		{"long", "Long-term memory (Q2):", []func(*factory.Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
 			newCmdCompile, newCmdFact, newCmdTruth, newCmdCore, newCmdRollupDays, newCmdLint, newCmdNight}},
 		{"org", "The org desk (Q3, Q4):", []func(*factory.Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdRegister, newCmdSchedule}},

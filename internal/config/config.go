@@ -53,6 +53,7 @@ type Config struct {
 	Evolution Evolution `toml:"evolution"`
 	Night     Night     `toml:"night"`
 	Serve     Serve     `toml:"serve"`
+	Lessons   Lessons   `toml:"lessons"`
 	// TrustProjectConfig lists project roots whose project file the user
 	// trusts like their own: every key applies, not only narrowing ones.
 	// Exact roots, compared after resolving links; user layers only.
@@ -69,6 +70,22 @@ type Serve struct {
 	// AllowRemote lets --addr name an address off loopback: the pages
 	// show memory, so only the user may expose them to a network.
 	AllowRemote bool `toml:"allow_remote"`
+}
+
+// Lessons tunes the reminders given before a tool call (docs/lessons.md).
+type Lessons struct {
+	// Remind gives a lesson's reminder before a call of its form. A
+	// project file may switch it on, never off: a repository must not
+	// silence what the person's memory learnt.
+	Remind bool `toml:"remind"`
+	// Enforce lists lessons the person chose to enforce, each "deny KEY"
+	// or "ask KEY" (KEY as the lessons file names it: "git push",
+	// "run build.js"). The user's alone: a repository may add context,
+	// never a permission decision.
+	Enforce []string `toml:"enforce"`
+	// RetireAfter retires a lesson whose reminder was shown this many
+	// times and never heeded.
+	RetireAfter int `toml:"retire_after"`
 }
 
 // Short tunes short-term (Q1) capture.
@@ -257,6 +274,7 @@ func Default() Config {
 			MaxPairs: 30, TrialDays: 30, ProposeAfter: 3},
 		Night: Night{Command: "claude", MaxCalls: 40, MaxTokens: 300000, TimeoutSeconds: 180,
 			CompileAfterDays: 7, MaxDayChars: 60000, Core: "propose", Time: "04:00"},
+		Lessons:             Lessons{Remind: true, RetireAfter: 3},
 		ShareAcrossProjects: true,
 	}
 }

@@ -137,8 +137,12 @@ var Policy = map[string]Rule{
 	"night.timeout_seconds":    {Who: NarrowDown, What: "a timeout"},
 	"night.compile_after_days": {Who: AnyLayer},
 	"night.max_day_chars":      {Who: AnyLayer},
-	"night.core":               {Who: NarrowTo, To: []string{"propose", "off"}, What: "CORE.md edits applied without the person's review"},
-	"night.time":               {Who: AnyLayer},
+	"lessons.remind":           {Who: NarrowOn, What: "the reminders of what memory learnt"},
+	"lessons.enforce":          {Who: UserOnly, What: "a permission decision on a tool call"},
+	"lessons.retire_after":     {Who: AnyLayer},
+
+	"night.core": {Who: NarrowTo, To: []string{"propose", "off"}, What: "CORE.md edits applied without the person's review"},
+	"night.time": {Who: AnyLayer},
 
 	"serve.allow_remote": {Who: UserOnly, What: "a network exposure"},
 }

@@ -60,6 +60,7 @@ var bounds = map[string]bound{
 	"evolution.max_pairs":          {1, 100_000},
 	"evolution.trial_days":         {1, 3_650},
 	"evolution.propose_after":      {1, 10},
+	"lessons.retire_after":         {1, 1_000},
 	"night.max_calls":              {0, 10_000},
 	"night.max_tokens":             {0, 100_000_000},
 	"night.timeout_seconds":        {1, 3_600},

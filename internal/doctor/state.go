@@ -36,6 +36,7 @@ func checkProject(rep *Report, env *Env) {
 	rep.Add("ok", "", "project %s (id %s)", root, project.ID(root))
 	st, _ := pathState(l.DailyDir(), true, true)
 	rep.Add("ok", "", "short-term memory %s: %s", l.DailyDir(), st)
+	doctorLessons(rep, env, root)
 	if l.LongActive() {
 		rep.Add("ok", "", "long-term memory %s: ok", l.LongDir())
 		if f, err := registry.Read(env.Paths.Registry()); err == nil && f.Find(project.ID(root)) == nil && f.Find(root) == nil {

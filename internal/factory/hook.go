@@ -2,10 +2,12 @@ package factory
 
 import (
 	"context"
+	"errors"
 
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/lessons"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/tidwall/gjson"
 )
@@ -16,6 +18,8 @@ import (
 func (f *Factory) HookHandlers() map[string]hook.Handler {
 	handlers := shortTermHandlers()
 	handlers["post-tool-use"] = hookPostToolUse
+	handlers["pre-tool-use"] = hookPreToolUse
+	handlers["post-tool-use-failure"] = hookPostToolUseFailure
 	out := make(map[string]hook.Handler, len(handlers))
 	for event, h := range handlers {
 		out[event] = func(ctx context.Context, c *hook.Call) ([]byte, error) {
@@ -118,11 +122,35 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 // edit of a skill file is committed, a turn the Skill tool drives is
 // recorded. Other tools cost one stat of the session's open-turn marker.
 func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
+	// The lessons are answered here whether or not memhook-hot handed the
+	// event over: it answers them itself only when it does not.
+	out, lerr := r.lessonsAfter(false)
 	if handover.PostToolUse(r.In, handover.TurnOpen(r.Paths, r.Root, r.In.SessionID)) == "" {
-		return nil, nil // memhook-hot asks the same and does not hand the event over
+		return out, lerr // memhook-hot asks the same and does not hand the event over
 	}
-	return nil, r.skillHook().PostToolUse(evolve.ToolUse{Tool: r.In.ToolName, FilePath: r.In.ToolFilePath, CWD: r.In.CWD,
+	err := r.skillHook().PostToolUse(evolve.ToolUse{Tool: r.In.ToolName, FilePath: r.In.ToolFilePath, CWD: r.In.CWD,
 		Command: gjson.GetBytes(r.In.Raw, "tool_input.command").String(), Skill: gjson.GetBytes(r.In.Raw, "tool_input.skill").String()})
+	return out, errors.Join(err, lerr)
+}
+
+// hookPreToolUse gives the lesson of a call about to run; memhook-hot
+// answers it the same way (package lessons).
+func hookPreToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
+	if r.RootErr != nil {
+		return nil, r.RootErr
+	}
+	return lessons.PreToolUse(r.Call, lessons.HookEnv(r.Call, r.Config(r.Root), r.Paths, r.Now))
+}
+
+func hookPostToolUseFailure(ctx context.Context, r *hookRun) ([]byte, error) {
+	return r.lessonsAfter(true)
+}
+
+func (r *hookRun) lessonsAfter(failed bool) ([]byte, error) {
+	if r.RootErr != nil {
+		return nil, r.RootErr
+	}
+	return lessons.AfterToolUse(r.Call, lessons.HookEnv(r.Call, r.Config(r.Root), r.Paths, r.Now), failed)
 }
 
 // skillHook is the session's turn as the skills record it, its log the

@@ -42,7 +42,7 @@ func TestHookHandlersRunTheEventsDomainCalls(t *testing.T) {
 		events = append(events, e)
 	}
 	slices.Sort(events)
-	if want := []string{"post-tool-use", "pre-compact", "session-end", "session-start", "stop", "user-prompt-submit"}; !reflect.DeepEqual(events, want) {
+	if want := []string{"post-tool-use", "post-tool-use-failure", "pre-compact", "pre-tool-use", "session-end", "session-start", "stop", "user-prompt-submit"}; !reflect.DeepEqual(events, want) {
 		t.Fatalf("events %v, want %v", events, want)
 	}
 
@@ -53,8 +53,19 @@ func TestHookHandlersRunTheEventsDomainCalls(t *testing.T) {
 		t.Fatalf("session-start: %v\n%s", err, out)
 	}
 
+	// memhook alone answers a tool hook as memhook-hot does.
+	lessonLine := "- [fix] `run build.js` — `node assets/build.js` failed (Cannot find module) → worked: `cd assets && node build.js` (2026-12-07, .claude/memory_short/daily/2026-12-07.md)\n"
+	if err := os.WriteFile(filepath.Join(proj, ".claude", "memory_short", "lessons.md"), []byte(lessonLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pre := &hook.Input{SessionID: "s1", CWD: proj, Event: "PreToolUse", Raw: []byte(`{"tool_name":"Bash","tool_input":{"command":"node assets/build.js"}}`)}
+	out, err = handlers["pre-tool-use"](context.Background(), &hook.Call{Event: "pre-tool-use", In: pre, Root: proj, Log: log})
+	if err != nil || !strings.Contains(string(out), `"hookEventName":"PreToolUse"`) || !strings.Contains(string(out), "node build.js`.") {
+		t.Fatalf("pre-tool-use: %v\n%s", err, out)
+	}
+
 	noRoot := errors.New("find project: no such folder")
-	for _, e := range []string{"session-start", "user-prompt-submit", "stop", "pre-compact", "session-end"} {
+	for _, e := range []string{"session-start", "user-prompt-submit", "stop", "pre-compact", "session-end", "pre-tool-use", "post-tool-use-failure"} {
 		if _, err := handlers[e](context.Background(), &hook.Call{Event: e, In: &hook.Input{SessionID: "s1"}, RootErr: noRoot, Log: log}); !errors.Is(err, noRoot) {
 			t.Errorf("%s without a project: %v, want its error", e, err)
 		}

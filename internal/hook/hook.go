@@ -43,6 +43,10 @@ const (
 	PreCompact       = "PreCompact"
 	SessionEnd       = "SessionEnd"
 	PostToolUse      = "PostToolUse"
+	PreToolUse       = "PreToolUse"
+	// PostToolUseFailure fires instead of PostToolUse when the call
+	// failed (Claude Code 2.x).
+	PostToolUseFailure = "PostToolUseFailure"
 )
 
 // Arg is the argument of `memhook hook` that runs an event's hook, as
@@ -154,6 +158,34 @@ func SessionStartNotice(context, notice string) []byte {
 // PromptContext is the UserPromptSubmit output that adds context to the
 // prompt about to be sent.
 func PromptContext(context string) []byte { return contextOutput(UserPromptSubmit, context) }
+
+// ToolContext is a PostToolUse or PostToolUseFailure output that adds
+// context after the call ran.
+func ToolContext(event, context string) []byte { return contextOutput(event, context) }
+
+type preSpecific struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// PreToolUseOutput is the PreToolUse output: context for the model and,
+// when decision is "deny" or "ask", the permission decision with its
+// reason. Any other decision is dropped: cerebro never allows a call
+// Claude Code would ask about. Nothing to say means print nothing.
+func PreToolUseOutput(context, decision, reason string) []byte {
+	if decision != "deny" && decision != "ask" {
+		decision, reason = "", ""
+	}
+	if context == "" && decision == "" {
+		return nil
+	}
+	b, _ := json.Marshal(struct {
+		HookSpecificOutput preSpecific `json:"hookSpecificOutput"`
+	}{preSpecific{HookEventName: PreToolUse, PermissionDecision: decision, PermissionDecisionReason: reason, AdditionalContext: context}})
+	return append(b, '\n')
+}
 
 func contextOutput(event, context string) []byte {
 	if context == "" {

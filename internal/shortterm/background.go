@@ -79,18 +79,32 @@ func (m *Memory) index(ctx context.Context, sessionID string, res FlushResult) {
 }
 
 func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error) {
-	e := runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID, Level: "info"}
-	switch {
-	case err != nil:
-		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
-	case res.File != "":
-		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
-	default:
-		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
-	}
+	e := runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID}
+	e.Level, e.Message = flushMessage(trigger, res, err)
 	m.Log.Write(e)
 	m.index(context.Background(), sessionID, res)
 	if err == nil && m.Flushed != nil {
 		m.Flushed(FlushReport{Session: sessionID, FlushResult: res})
 	}
+}
+
+// flushMessage is a flush's log entry: what it wrote, or why not, and the
+// lessons it taught.
+func flushMessage(trigger string, res FlushResult, err error) (level, msg string) {
+	switch {
+	case err != nil:
+		return "error", fmt.Sprintf("%s flush: %v", trigger, err)
+	case res.File != "":
+		msg = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
+	default:
+		msg = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
+	}
+	level = "info"
+	if res.Lessons > 0 {
+		msg += fmt.Sprintf("; %d lessons", res.Lessons)
+	}
+	if res.LessonsErr != nil {
+		level, msg = "warn", msg+fmt.Sprintf("; lessons not written: %v", res.LessonsErr)
+	}
+	return level, msg
 }

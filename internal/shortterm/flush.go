@@ -74,6 +74,10 @@ type FlushResult struct {
 	Replies int    // messages with text in the section's segment
 	Chars   int    // their dialogue characters, tool mentions included
 	Skipped string // why nothing was written, if so
+	// Lessons counts the lessons the section taught (package lessons);
+	// LessonsErr says why they could not be written.
+	Lessons    int
+	LessonsErr error
 }
 
 type snapshot struct {
@@ -221,6 +225,9 @@ func FlushSession(ctx context.Context, x *capture.Session, o FlushOptions) (Flus
 		return res, err
 	}
 	crash("after-commit")
+	if res.File != "" {
+		res.Lessons, res.LessonsErr = learn(snap.st.Project, seg, res.File)
+	}
 	return res, forgetAndSync(x, crash)
 }
 

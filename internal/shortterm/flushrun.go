@@ -129,15 +129,10 @@ func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger stri
 	res, err := FlushSession(ctx, s, m.flushOptions(cfg, trigger, over))
 	e := runlog.Entry{Time: start, Event: "flush", Session: s.ID, Level: "info",
 		MS: float64(m.Now().Sub(start).Microseconds()) / 1000}
-	switch {
-	case err != nil:
-		e.Level, e.Message = "error", fmt.Sprintf("%s flush: %v", trigger, err)
+	e.Level, e.Message = flushMessage(trigger, res, err)
+	if err != nil {
 		m.Log.Write(e)
 		return res, fmt.Errorf("flush session %s: %w", s.ID, err)
-	case res.File != "":
-		e.Message = fmt.Sprintf("%s flush: %d items to %s", trigger, res.Items, res.File)
-	default:
-		e.Message = fmt.Sprintf("%s flush skipped: %s", trigger, res.Skipped)
 	}
 	m.Log.Write(e)
 	m.index(ctx, s.ID, res)

@@ -32,6 +32,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/handover"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/lessons"
 )
 
 // System is what the process takes from its surroundings.
@@ -79,9 +80,11 @@ func Main(args []string, sys System) int {
 	sys.Now, _ = hook.Clock(sys.Getenv, sys.Now)
 	h := &hot{sys: sys, paths: config.ResolvePaths(sys.Getenv), configs: map[string]*config.Effective{}}
 	handlers := map[string]hook.Handler{
-		"user-prompt-submit": h.userPromptSubmit,
-		"stop":               h.stop,
-		"post-tool-use":      h.postToolUse,
+		"user-prompt-submit":    h.userPromptSubmit,
+		"stop":                  h.stop,
+		"post-tool-use":         h.postToolUse,
+		"pre-tool-use":          h.preToolUse,
+		"post-tool-use-failure": h.postToolUseFailure,
 	}
 	if handlers[event] == nil {
 		// Not a per-turn event: memhook reads the input itself.
@@ -181,15 +184,16 @@ func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
 	return nil, nil
 }
 
-// postToolUse has nothing to do for most tools: memhook commits an edit
-// of a skill file and records the tools of a turn a skill drives
-// ([handover.PostToolUse] says when).
+// postToolUse notes what became of a lesson's reminder (package lessons);
+// memhook commits an edit of a skill file and records the tools of a turn
+// a skill drives ([handover.PostToolUse] says when).
 func (h *hot) postToolUse(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if c.RootErr != nil {
 		return nil, c.RootErr
 	}
 	if why := handover.PostToolUse(c.In, handover.TurnOpen(h.paths, c.Root, c.In.SessionID)); why != "" {
+		// memhook answers the lessons too (hookPostToolUse).
 		return nil, &hook.HandOver{Reason: why}
 	}
-	return nil, nil
+	return lessons.AfterToolUse(c, h.lessonsEnv(c), false)
 }
