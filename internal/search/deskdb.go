@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -90,7 +91,7 @@ func removeOldIndexes(dir string) {
 			}
 		}
 		if old && e.Type().IsRegular() && strings.HasPrefix(name[len(base):], ".sqlite") {
-			os.Remove(filepath.Join(dir, name))
+			safefs.Remove(filepath.Join(dir, name))
 		}
 	}
 }
