@@ -82,6 +82,17 @@ var placeholderParts = []string{
 	"todo", "insert", "_here", "-here", "lorem", "foobar", "secret123", "password123",
 }
 
+// placeholderPart reports whether v holds a word or mark of a stand-in.
+func placeholderPart(v string) bool {
+	l := strings.ToLower(v)
+	for _, p := range placeholderParts {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var placeholderWords = map[string]bool{
 	"password": true, "passwd": true, "secret": true, "token": true, "null": true, "nil": true,
 	"none": true, "true": true, "false": true, "undefined": true, "test": true, "empty": true,
@@ -92,13 +103,8 @@ var placeholderWords = map[string]bool{
 // isPlaceholder tells documentation values and stand-ins from real ones.
 func isPlaceholder(v string) bool {
 	l := strings.ToLower(strings.Trim(v, `"'`+"`"))
-	if placeholderWords[l] {
+	if placeholderWords[l] || placeholderPart(l) {
 		return true
-	}
-	for _, p := range placeholderParts {
-		if strings.Contains(l, p) {
-			return true
-		}
 	}
 	distinct := map[rune]bool{}
 	run, longest, prev := 0, 0, rune(-1)
@@ -133,7 +139,9 @@ func findPrivateKeys(text string) []match {
 		if i := strings.Index(body, "-----END"); i >= 0 {
 			body = body[:i]
 		}
-		if len(strings.TrimSpace(body)) < 16 || isPlaceholder(body) {
+		// Only the placeholder words count here: a real key's base64
+		// holds long runs of one letter (OpenSSH's "AAAAAA…" lengths).
+		if len(strings.TrimSpace(body)) < 16 || placeholderPart(body) {
 			continue // a header quoted in prose, or "..."
 		}
 		out = append(out, match{m[0], end})
