@@ -109,7 +109,7 @@ func randomBody(s string) bool {
 }
 
 var (
-	pgpassRe   = lazyRegexp(`(?:^|\s)[^\s:#]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:([^\s:]+)\s*$`)
+	pgpassRe   = lazyRegexp(`(?:^|\s)[^\s:#]+:(?:\d{1,5}|\*):[^\s:]+:[^\s:]+:([^\s:]+)(?:\s|$)`)
 	sqlPassRe  = lazyRegexp(`(?i)\b(?:password|identified[ \t]+by)[ \t]*\(?[ \t]*['"]([^'"\s]{1,128})['"]`)
 	xmlPassRe  = lazyRegexp(`(?i)<([a-z0-9_.:-]*(?:password|passwd|passphrase|secret|token|apikey|api_key|api-key|credentials?))>[ \t]*([^<\s]+)[ \t]*</`)
 	flagPassRe = lazyRegexp(`(?i)(?:^|\s)--?[a-z0-9-]*?(password|passwd|passphrase|pwd|pass|secret|token|api-key|apikey)[ =]["']?([^\s"']+)`)
@@ -171,8 +171,10 @@ func findPgpass(text string) []match {
 	var out []match
 	linesWith(text, func(line string, offset int) {
 		if strings.Count(line, ":") >= 4 {
-			if m := pgpassRe().FindStringSubmatchIndex(strings.TrimRight(line, "\r\n")); m != nil && secretValue(line[m[2]:m[3]], true) {
-				out = append(out, match{offset + m[2], offset + m[3]})
+			for _, m := range pgpassRe().FindAllStringSubmatchIndex(line, -1) {
+				if v := strings.TrimRight(line[m[2]:m[3]], ".,;)"); secretValue(v, true) {
+					out = append(out, match{offset + m[2], offset + m[2] + len(v)})
+				}
 			}
 		}
 	}, ":")
