@@ -125,42 +125,78 @@ var (
 // ("password Xk9…", a value mixing case and digits).
 func findDBPasswords(text string) []match {
 	var out []match
-	for _, m := range sqlPassRe().FindAllStringSubmatchIndex(text, -1) {
-		if secretValue(text[m[2]:m[3]], true) {
-			out = append(out, match{m[2], m[3]})
+	add := func(v string, password bool, at int) {
+		if secretValue(v, password) {
+			out = append(out, match{at, at + len(v)})
 		}
 	}
-	for _, m := range xmlPassRe().FindAllStringSubmatchIndex(text, -1) {
-		if secretValue(text[m[4]:m[5]], keyClass(text[m[2]:m[3]]) == 1) {
-			out = append(out, match{m[4], m[5]})
+	// Each regexp runs only on the lines that name what it looks for:
+	// none of them can start with a literal, and a 6 MB artifact is
+	// mostly lines that name none.
+	lower := foldLower(text)
+	offset := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		l := lower[offset : offset+len(line)]
+		pass := containsAny(l, []string{"pass", "pwd", "пароль"})
+		if pass || strings.Contains(l, "identified") {
+			for _, m := range sqlPassRe().FindAllStringSubmatchIndex(line, -1) {
+				add(line[m[2]:m[3]], true, offset+m[2])
+			}
 		}
-	}
-	for _, m := range flagPassRe().FindAllStringSubmatchIndex(text, -1) {
-		word := strings.ToLower(text[m[2]:m[3]])
-		password := strings.HasPrefix(word, "pass") || word == "pwd"
-		if v := text[m[4]:m[5]]; secretValue(v, password) && (!password || word != "pass" || mixed(v)) {
-			out = append(out, match{m[4], m[5]})
+		if strings.Contains(l, "</") && (pass || containsAny(l, []string{"secret", "token", "key", "credential"})) {
+			for _, m := range xmlPassRe().FindAllStringSubmatchIndex(line, -1) {
+				add(line[m[4]:m[5]], keyClass(line[m[2]:m[3]]) == 1, offset+m[4])
+			}
 		}
-	}
-	for _, m := range barePassRe().FindAllStringSubmatchIndex(text, -1) {
-		if v := strings.TrimRight(text[m[2]:m[3]], ".!?)"); len(v) >= 8 && mixed(v) && secretValue(v, true) {
-			out = append(out, match{m[2], m[2] + len(v)})
+		if strings.Contains(l, "-") && (pass || containsAny(l, []string{"secret", "token", "api"})) {
+			for _, m := range flagPassRe().FindAllStringSubmatchIndex(line, -1) {
+				word := strings.ToLower(line[m[2]:m[3]])
+				password := strings.HasPrefix(word, "pass") || word == "pwd"
+				if v := line[m[4]:m[5]]; !password || word != "pass" || mixed(v) {
+					add(v, password, offset+m[4])
+				}
+			}
 		}
+		if pass {
+			for _, m := range barePassRe().FindAllStringSubmatchIndex(line, -1) {
+				if v := strings.TrimRight(line[m[2]:m[3]], ".!?)"); len(v) >= 8 && mixed(v) {
+					add(v, true, offset+m[2])
+				}
+			}
+		}
+		offset += len(line)
 	}
 	return out
 }
 
-// queryParamRe is a URL's query parameter: the assignment regexp reads a
-// URL as one value and never sees "?access_token=…" inside it.
-var queryParamRe = lazyRegexp(`[?&;]([A-Za-z][A-Za-z0-9_.-]{0,40})=([^&\s#"'<>]+)`)
-
-// findQueryParams finds a secret passed in a URL's query.
+// findQueryParams finds a secret passed in a URL's query
+// ("?access_token=…", "&password=…"): the assignment rule reads a URL as
+// one value and never sees the parameters inside it. Read from each '='
+// back to the '?', '&' or ';' before its name, by hand: a regexp that
+// starts with a class of characters cannot skip ahead.
 func findQueryParams(text string) []match {
 	var out []match
-	for _, m := range queryParamRe().FindAllStringSubmatchIndex(text, -1) {
-		class := keyClass(text[m[2]:m[3]])
-		if class != 0 && secretValue(text[m[4]:m[5]], class == 1) {
-			out = append(out, match{m[4], m[5]})
+	for at := 0; at < len(text); {
+		k := strings.IndexByte(text[at:], '=')
+		if k < 0 {
+			break
+		}
+		eq := at + k
+		at = eq + 1
+		j := eq
+		for j > 0 && eq-j <= 40 && (isWordByte(text[j-1]) || text[j-1] == '.' || text[j-1] == '-') {
+			j--
+		}
+		if j == eq || j == 0 || !strings.ContainsRune("?&;", rune(text[j-1])) {
+			continue
+		}
+		end := eq + 1
+		for end < len(text) && !strings.ContainsRune("&# \t\r\n\"'<>", rune(text[end])) {
+			end++
+		}
+		class := keyClass(text[j:eq])
+		if end > eq+1 && class != 0 && secretValue(text[eq+1:end], class == 1) {
+			out = append(out, match{eq + 1, end})
 		}
 	}
 	return out
