@@ -10,6 +10,33 @@ import (
 	"testing"
 )
 
+// hookSession is session s1 of a hostile project as the hooks see it:
+// its transcript, an input of its hook events, and a turn played through
+// the hooks with its lines appended to the transcript.
+type hookSession struct {
+	tr   string
+	in   func(event string, kv ...string) string
+	turn func(i int, prompt, reply string)
+}
+
+// startSession starts session s1 and plays its first turn.
+func (h *hostile) startSession(t *testing.T) hookSession {
+	t.Helper()
+	s := hookSession{tr: filepath.Join(filepath.Dir(h.proj), "s1.jsonl")}
+	s.in = func(event string, kv ...string) string {
+		return h.input("s1", event, append([]string{"transcript_path", s.tr}, kv...)...)
+	}
+	s.turn = func(i int, prompt, reply string) {
+		h.hookEvent(t, "user-prompt-submit", s.in("UserPromptSubmit", "prompt", prompt))
+		appendLine(t, s.tr, userLine(prompt))
+		h.hookEvent(t, "stop", s.in("Stop", "last_assistant_message", reply))
+		appendLine(t, s.tr, assistantLine(fmt.Sprintf("m%d", i), reply))
+	}
+	h.hookEvent(t, "session-start", s.in("SessionStart", "source", "startup"))
+	s.turn(0, "Please add flag zero to the parser.", "I added flag zero.")
+	return s
+}
+
 // bigJSONLine appends to a transcript one line of about n bytes: head,
 // then a string of text with escapes and accents, then tail.
 func bigJSONLine(t *testing.T, tr, head, tail string, n int) {
@@ -34,20 +61,9 @@ func bigJSONLine(t *testing.T, tr, head, tail string, n int) {
 // before and after them are saved.
 func TestHostileContainHugeTurnsEveryKind(t *testing.T) {
 	h := newHostile(t)
-	dir := filepath.Dir(h.proj)
-	tr := filepath.Join(dir, "s1.jsonl")
-	in := func(event string, kv ...string) string {
-		return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
-	}
-	turn := func(i int, prompt, reply string) {
-		h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", prompt))
-		appendLine(t, tr, userLine(prompt))
-		h.hookEvent(t, "stop", in("Stop", "last_assistant_message", reply))
-		appendLine(t, tr, assistantLine(fmt.Sprintf("m%d", i), reply))
-	}
-	h.hookEvent(t, "session-start", in("SessionStart", "source", "startup"))
-	turn(0, "Please add flag zero to the parser.", "I added flag zero.")
-	big := filepath.Join(dir, "input.json")
+	s := h.startSession(t)
+	tr, turn := s.tr, s.turn
+	big := filepath.Join(filepath.Dir(h.proj), "input.json")
 	const line = 15 << 20
 	// A 15 MB prompt, in the hook's input at 60 MB.
 	bigInput(t, big, "s1", "UserPromptSubmit", h.proj, tr, "prompt", 60<<20)
@@ -66,13 +82,21 @@ func TestHostileContainHugeTurnsEveryKind(t *testing.T) {
 	bigInput(t, big, "s1", "PreCompact", h.proj, tr, "custom_instructions", 60<<20)
 	h.execFile(t, big, "hook", "pre-compact")
 	turn(4, "Please add flag four to the parser.", "I added flag four.")
+	h.endHugeSession(t, big, tr, "flag zero", "flag three", "flag four", "Please look at: a long line")
+}
+
+// endHugeSession ends session s1 with a 60 MB SessionEnd input, flushes
+// what is pending, and checks that each wanted turn was saved and no huge
+// field reached the daily file whole.
+func (h *hostile) endHugeSession(t *testing.T, big, tr string, want ...string) {
+	t.Helper()
 	bigInput(t, big, "s1", "SessionEnd", h.proj, tr, "reason", 60<<20)
 	h.execFile(t, big, "hook", "session-end")
 	h.execFile(t, "/dev/null", "flush", "--pending")
 	got := h.dailyText()
-	for _, want := range []string{"flag zero", "flag three", "flag four", "Please look at: a long line"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the session's turn %q was not saved:\n%.3000s", want, got)
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("the session's turn %q was not saved:\n%.3000s", w, got)
 		}
 	}
 	if len(got) > 1<<20 {

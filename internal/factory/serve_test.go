@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/serve"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // A registered project that keeps its memory to itself
@@ -18,27 +18,16 @@ import (
 // ?project=ID: neither its memory page nor a file of it, while a sharing
 // project's file is; the server's project list names it not.
 func TestServeShowsNoOptedOutProject(t *testing.T) {
-	home := t.TempDir()
-	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro"),
-		"XDG_CONFIG_HOME": filepath.Join(home, ".config")}
-	write := func(p, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	home, env := homeEnv(t)
 	start, shared, private := filepath.Join(home, "work", "start"), filepath.Join(home, "work", "shared"), filepath.Join(home, "work", "secretive")
 	var entries []string
 	for _, root := range []string{start, shared, private} {
-		write(filepath.Join(root, ".claude", "memory_long", "wiki", "Plan.md"), "# Plan\n\nWORD-"+filepath.Base(root)+"\n")
+		testfile.Write(t, filepath.Join(root, ".claude", "memory_long", "wiki", "Plan.md"), "# Plan\n\nWORD-"+filepath.Base(root)+"\n")
 		entries = append(entries, fmt.Sprintf(`{"id":%q,"name":%q,"path":%q}`, project.ID(root), filepath.Base(root), root))
 	}
-	write(filepath.Join(private, ".claude", "cerebro.toml"), "share_across_projects = false\n")
+	testfile.Write(t, filepath.Join(private, ".claude", "cerebro.toml"), "share_across_projects = false\n")
 	f := New(System{Getenv: func(k string) string { return env[k] }})
-	write(f.Paths.Registry(), `{"projects":[`+strings.Join(entries, ",")+`]}`)
+	testfile.Write(t, f.Paths.Registry(), `{"projects":[`+strings.Join(entries, ",")+`]}`)
 	opts := f.ServerOptions(start, "")
 	opts.Addr = "127.0.0.1:3700"
 	srv, err := serve.New(opts)
@@ -62,4 +51,12 @@ func TestServeShowsNoOptedOutProject(t *testing.T) {
 			t.Errorf("%s serves the opted-out project:\n%s", path, body)
 		}
 	}
+}
+
+// homeEnv is a home folder of its own and the environment that makes it
+// the user's: the desk and the user's settings under it.
+func homeEnv(t *testing.T) (string, map[string]string) {
+	home := t.TempDir()
+	return home, map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro"),
+		"XDG_CONFIG_HOME": filepath.Join(home, ".config")}
 }

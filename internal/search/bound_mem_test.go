@@ -4,49 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-)
 
-// peakHeap runs fn while sampling the heap in use, and returns the most
-// seen above what was in use before fn began.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
-	var peak uint64
-	var mu sync.Mutex
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		var s runtime.MemStats
-		for {
-			runtime.ReadMemStats(&s)
-			mu.Lock()
-			peak = max(peak, s.HeapInuse)
-			mu.Unlock()
-			select {
-			case <-stop:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	fn()
-	close(stop)
-	<-done
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapInuse)
-	if peak < base {
-		return 0
-	}
-	return peak - base
-}
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
 
 // A 6 MB page of 3 million one-character lines is indexed, searched and
 // read with memory_get's read (whole, and a window of its lines) within
@@ -88,7 +51,7 @@ func TestMillionLinePageInBoundedMemory(t *testing.T) {
 		},
 	}
 	for _, name := range []string{"index", "search", "get whole", "get window"} {
-		peak := peakHeap(steps[name])
+		peak := testfile.PeakHeap(steps[name])
 		t.Logf("%s: peak heap %d MB over the start", name, peak>>20)
 		if peak > bound {
 			t.Errorf("%s: peak heap %d MB, over the bound of %d MB", name, peak>>20, bound>>20)

@@ -4,39 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
-)
 
-// peakHeap runs fn while sampling the heap in use and returns the most
-// seen over what was in use before.
-func peakHeap(fn func()) uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
-	peak := base
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		var s runtime.MemStats
-		for {
-			runtime.ReadMemStats(&s)
-			peak = max(peak, s.HeapInuse)
-			select {
-			case <-stop:
-				return
-			case <-time.After(2 * time.Millisecond):
-			}
-		}
-	}()
-	fn()
-	close(stop)
-	<-done
-	return peak - base
-}
+	"github.com/cerebro-mem/cerebro/internal/testfile"
+)
 
 // A prompt, a reply, a tool's input and a tool's result of 15 MB each
 // (escapes and accents throughout, under limits.transcript_line_bytes)
@@ -58,7 +30,7 @@ func TestLongLinesAreShrunkAsRead(t *testing.T) {
 		os.WriteFile(p, []byte(l+"\n"+after+"\n"), 0o644)
 		var items []Item
 		var next int64
-		peak := peakHeap(func() {
+		peak := testfile.PeakHeap(func() {
 			var err error
 			if items, next, err = (Reader{}).Read(p, 0, 0); err != nil {
 				t.Fatal(err)
