@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 	"github.com/spf13/cobra"
 )
 
@@ -35,6 +36,12 @@ func denyRun(opts *DenyOptions) error {
 		return printObject(opts.Out, nil, err)
 	}
 	defer done()
+	// The reason is kept in memory: guarded like any text that enters it.
+	reason, err := opts.KeepSecretsOut(opts.Project, "--reason", []byte(private.Strip(opts.Reason)))
+	if err != nil {
+		return printObject(opts.Out, nil, err)
+	}
+	opts.Reason = string(reason)
 	d, err := box.Deny(opts.ID, opts.Reason, opts.Now())
 	return printObject(opts.Out, d, err)
 }

@@ -8,10 +8,12 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
-// A token in memory never reaches the black box's model calls: the
-// naming prompt and the research prompts pass the secret guard, and a
+// A token in memory never reaches the black box's model calls: remember
+// keeps its marker, the naming prompt and the research prompts pass the
+// secret guard (a note the person wrote holds the token), and a
 // recall made inside cerebro's own call (the answering call's only way to
 // read memory) prints its answer guarded — still one JSON object. The
 // person's own recall prints memory as it is, and a user who switched
@@ -42,6 +44,14 @@ func TestBlackBoxModelCallsPassTheGuard(t *testing.T) {
 	if p := prompts(); strings.Contains(p, token) || !strings.Contains(p, "[REDACTED:") {
 		t.Fatalf("the naming prompt carries the token:\n%s", p)
 	}
+	// remember keeps the marker, never the token (the guard of every way
+	// into memory); a note the person wrote by hand still holds it, and is
+	// what the recalls below read.
+	if got := holds(t, filepath.Join(proj, ".claude"), token); len(got) > 0 {
+		t.Fatalf("remember kept the token in %v", got)
+	}
+	testfile.Write(t, filepath.Join(proj, ".claude", "memory_long", "wiki", "Census.md"),
+		"# Census\n\nThe deploy token of the walrus census is "+token+", kept by hand.\n")
 	out, _, _ = run(t, env, "", "recall", "--project", proj, "--depth", "extreme", "who keeps the secrets of the polar survey")
 	if object(t, out)["depth_used"].(float64) != 5 {
 		t.Fatalf("the question climbs to the research walk: %s", out)

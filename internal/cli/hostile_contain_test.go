@@ -270,21 +270,9 @@ func (h *hostile) execFile(t *testing.T, stdin string, args ...string) {
 // and after, are all saved.
 func TestHostileContainHugeHookFields(t *testing.T) {
 	h := newHostile(t)
-	dir := filepath.Dir(h.proj)
-	tr := filepath.Join(dir, "s1.jsonl")
-	in := func(event string, kv ...string) string {
-		return h.input("s1", event, append([]string{"transcript_path", tr}, kv...)...)
-	}
-	turn := func(i int, prompt, reply string) {
-		h.hookEvent(t, "user-prompt-submit", in("UserPromptSubmit", "prompt", prompt))
-		appendLine(t, tr, userLine(prompt))
-		h.hookEvent(t, "stop", in("Stop", "last_assistant_message", reply))
-		appendLine(t, tr, assistantLine(fmt.Sprintf("m%d", i), reply))
-	}
-	h.hookEvent(t, "session-start", in("SessionStart", "source", "startup"))
-	turn(0, "Please add flag zero to the parser.", "I added flag zero.")
-
-	big := filepath.Join(dir, "input.json")
+	s := h.startSession(t)
+	tr, in, turn := s.tr, s.in, s.turn
+	big := filepath.Join(filepath.Dir(h.proj), "input.json")
 	bigInput(t, big, "s1", "UserPromptSubmit", h.proj, tr, "prompt", 15<<20)
 	h.execFile(t, big, "hook", "user-prompt-submit")
 	bigLine(t, tr, "user", "u-big", 15<<20)
@@ -300,18 +288,7 @@ func TestHostileContainHugeHookFields(t *testing.T) {
 	bigLine(t, tr, "assistant", "m2", 60<<20)
 
 	turn(3, "Please add flag three to the parser.", "I added flag three.")
-	bigInput(t, big, "s1", "SessionEnd", h.proj, tr, "reason", 60<<20)
-	h.execFile(t, big, "hook", "session-end")
-	h.execFile(t, "/dev/null", "flush", "--pending")
-	got := h.dailyText()
-	for _, want := range []string{"flag zero", "flag three", "Please print the file", "Please look at: a long line"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the session's turn %q was not saved:\n%.3000s", want, got)
-		}
-	}
-	if len(got) > 1<<20 {
-		t.Errorf("the daily file holds %d bytes: a huge field reached it whole", len(got))
-	}
+	h.endHugeSession(t, big, tr, "flag zero", "flag three", "Please print the file", "Please look at: a long line")
 	for _, e := range h.log(t) {
 		if e.Level == "error" {
 			t.Errorf("%s: %s", e.Event, e.Message)

@@ -307,12 +307,18 @@ func TestHostileTrustModelGetsNoSecret(t *testing.T) {
 		"hunter2isgood",  // client_secret: a value a person chose
 		"Zx81kLmQpR4tWv", // mysql -p on a command line
 		"S3cretPass9",    // PGPASSWORD=
+		// The two kinds that once reached the daily file in clear, in
+		// forms no detector names: a database password and a service token.
+		"Rq8vN3xK7tLm2Wp",
+		"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",
 	}
 	prompts := []string{
 		"Use the token " + planted[0] + " for the API.",
 		"Set client_secret: " + planted[1] + " in the config.",
 		"Run mysql -u root -p" + planted[2] + " shop to check.",
 		"PGPASSWORD=" + planted[3] + " psql -h db fails, why?",
+		"My ~/.pgpass has db.prod.internal:6432:billing:billing_rw:" + planted[4] + " in it.",
+		"The sentry CLI takes " + planted[5] + " as its auth.",
 	}
 	for i, p := range prompts {
 		h.hookEvent(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", p))
@@ -327,9 +333,13 @@ func TestHostileTrustModelGetsNoSecret(t *testing.T) {
 	if !strings.Contains(string(got), "[REDACTED:") {
 		t.Fatalf("no marker in the prompt:\n%s", got)
 	}
+	daily := h.dailyText()
 	for _, s := range planted {
 		if strings.Contains(string(got), s) {
 			t.Errorf("the model was sent %q:\n%s", s, got)
+		}
+		if strings.Contains(daily, s) {
+			t.Errorf("the daily file holds %q:\n%s", s, daily)
 		}
 	}
 }

@@ -56,6 +56,9 @@ func (f *Factory) recallSince(ctx context.Context, start time.Time, dir string, 
 	if err != nil {
 		return nil, err
 	}
+	if raw, err = f.KeepSecretsOutOfRequest(dir, raw); err != nil {
+		return nil, err
+	}
 	return projectbox.Recall(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRecall, dir, raw, ans) })
 }
 
@@ -72,6 +75,9 @@ func (f *Factory) rememberSince(ctx context.Context, start time.Time, dir string
 	if err != nil {
 		return nil, err
 	}
+	if raw, err = f.KeepSecretsOutOfRequest(dir, raw); err != nil {
+		return nil, err
+	}
 	return projectbox.Remember(ctx, p, raw, func(ans any) any { return f.recordVerbSince(start, runrec.KindRemember, dir, raw, ans) })
 }
 
@@ -81,6 +87,10 @@ func (f *Factory) rememberSince(ctx context.Context, start time.Time, dir string
 func (f *Factory) Relearn(ctx context.Context, dir string, raw blackbox.Raw, req blackbox.RelearnRequest) (any, error) {
 	p, err := f.BoxProject(dir)
 	if err != nil {
+		return nil, err
+	}
+	// The run record keeps the request: guarded like the summary it carries.
+	if raw, err = f.KeepSecretsOutOfRequest(dir, raw); err != nil {
 		return nil, err
 	}
 	return projectbox.Relearn(ctx, p, req, func(ans any) any {

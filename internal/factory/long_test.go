@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // One process that loads several projects' settings before it reads any
@@ -12,28 +14,17 @@ import (
 // project's files with that project's limit, whatever the order: with the
 // limit a package variable, apollo read with zeus's, loaded last.
 func TestLimitsDoNotFollowTheLastProjectLoaded(t *testing.T) {
-	home := t.TempDir()
-	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro"),
-		"XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+	home, env := homeEnv(t)
 	apollo, zeus := filepath.Join(home, "work", "apollo"), filepath.Join(home, "work", "zeus")
-	write := func(p, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	big := "---\ntype: topic\ndescription: the release calendar\n---\n\n# Calendar\n\n" + strings.Repeat("A train leaves every Friday.\n", 4000)
 	for _, root := range []string{apollo, zeus} {
 		if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		write(filepath.Join(root, ".claude", "memory_long", "wiki", "Calendar.md"), big)
+		testfile.Write(t, filepath.Join(root, ".claude", "memory_long", "wiki", "Calendar.md"), big)
 	}
 	// 64 KiB, the least a setting may be; zeus keeps the default 8 MiB.
-	write(filepath.Join(apollo, ".claude", "cerebro.toml"), "[limits]\nnote_bytes = 65536\n")
+	testfile.Write(t, filepath.Join(apollo, ".claude", "cerebro.toml"), "[limits]\nnote_bytes = 65536\n")
 
 	f := New(System{Getenv: func(k string) string { return env[k] }})
 	for _, order := range [][]string{{apollo, zeus}, {zeus, apollo}} {

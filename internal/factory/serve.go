@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -20,7 +21,7 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 	return serve.Options{
 		Now: f.Now, Log: f.Err,
 		Start:    serve.Project{ID: project.ID(root), Name: filepath.Base(root), Root: root},
-		Projects: func() []serve.Project { return serve.Registered(f.Paths.Registry()) },
+		Projects: f.sharedProjects,
 		SkillsDirs: func(r string) []serve.SkillsDir {
 			if r == root {
 				return serve.SkillsDirsOf(f.SkillDirs(r), skillsDir)
@@ -49,4 +50,20 @@ func (f *Factory) ServerOptions(root, skillsDir string) serve.Options {
 		},
 		Rollup: func() *rollup.Report { return rollup.Collect(f.RollupOptions(f.Now())) },
 	}
+}
+
+// sharedProjects are the desk's registered projects a server may show
+// besides its own: a project that keeps its memory to itself
+// (share_across_projects = false) is not reachable through ?project=ID,
+// as it answers no search across projects. Each project's settings are
+// read afresh on every request: the person may opt out while the server
+// runs, and the factory's cache is not for concurrent handlers.
+func (f *Factory) sharedProjects() []serve.Project {
+	var out []serve.Project
+	for _, p := range serve.Registered(f.Paths.Registry()) {
+		if config.Load(f.Getenv, p.Root).ShareAcrossProjects {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -135,13 +135,22 @@ type Hygiene struct {
 	Blobs       int   // data URIs, base64 runs and minified lines replaced by a mark
 	BlobBytes   int64 // their size
 	BinaryFiles int   // files not indexed: binary content
+	CutFiles    int   // files indexed to their first MaxIndexLines lines only
 }
 
 func (h *Hygiene) add(o Hygiene) {
 	h.Blobs += o.Blobs
 	h.BlobBytes += o.BlobBytes
 	h.BinaryFiles += o.BinaryFiles
+	h.CutFiles += o.CutFiles
 }
+
+// MaxIndexLines bounds the lines of one file the index reads: each line
+// costs the indexer its own few words of bookkeeping, and a note of 3
+// million one-character lines (6 MB, under limits.note_bytes) once took
+// it to 355 MB. A note of ordinary lines reaches limits.note_bytes well
+// before this many.
+const MaxIndexLines = 200_000
 
 // isBinary reports whether data is not text: a NUL byte, or more than a
 // percent of it invalid UTF-8.
@@ -227,7 +236,11 @@ func minified(l string) bool {
 // without frontmatter, or when nothing but frontmatter is there: then
 // it is all the text the note has).
 func noteText(data []byte) (lines []string, body int, h Hygiene) {
-	lines = strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines = strings.SplitN(strings.TrimSuffix(string(data), "\n"), "\n", MaxIndexLines+1)
+	if len(lines) > MaxIndexLines {
+		lines = lines[:MaxIndexLines]
+		h.CutFiles++
+	}
 	for i, l := range lines {
 		lines[i] = cleanLine(l, &h)
 	}

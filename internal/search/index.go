@@ -260,7 +260,7 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			return st, err
 		}
 		st.Hygiene.add(Hygiene{Blobs: ix.hygiene.Blobs - before.Blobs, BlobBytes: ix.hygiene.BlobBytes - before.BlobBytes,
-			BinaryFiles: ix.hygiene.BinaryFiles - before.BinaryFiles})
+			BinaryFiles: ix.hygiene.BinaryFiles - before.BinaryFiles, CutFiles: ix.hygiene.CutFiles - before.CutFiles})
 		if n >= 0 {
 			st.Indexed++
 			st.Chunks += n

@@ -73,8 +73,8 @@ func (rep RootReport) Line(base string) string {
 		rebuilt = ", rebuilt"
 	}
 	left := ""
-	if h := st.Hygiene; h.Blobs > 0 || h.BinaryFiles > 0 {
-		left = fmt.Sprintf("; not indexed: %d embedded data runs or minified lines (%s), %d binary files", h.Blobs, sizeText(h.BlobBytes), h.BinaryFiles)
+	if h := st.Hygiene; h.Blobs > 0 || h.BinaryFiles > 0 || h.CutFiles > 0 {
+		left = fmt.Sprintf("; not indexed: %d embedded data runs or minified lines (%s), %d binary files, the lines past %d of %d files", h.Blobs, sizeText(h.BlobBytes), h.BinaryFiles, MaxIndexLines, h.CutFiles)
 	}
 	return fmt.Sprintf("%s: %d files, %d chunks (%d read again, %d removed%s%s)",
 		DisplayPath(rep.Root.Dir, base), rep.Files, rep.Chunks, st.Indexed, st.Removed, rebuilt, left)

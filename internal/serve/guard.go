@@ -51,6 +51,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			return
 		}
 		_ = rc.SetReadDeadline(time.Time{})
+		markAnswering(r)
 		// Static files and short answers are written under the same bound
 		// as a page; render sets it again once a page is ready.
 		_ = rc.SetWriteDeadline(time.Now().Add(s.opts.Limits.WriteTimeout + 60*time.Second))

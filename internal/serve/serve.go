@@ -34,8 +34,6 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/net/netutil"
-
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -242,17 +240,21 @@ func allowedHosts(addr string) (map[string]bool, error) {
 }
 
 // Serve answers on ln until ctx ends, then shuts down gracefully. At most
-// Limits.MaxConns connections are accepted at once; the others wait in the
-// listener's backlog until one closes.
+// Limits.MaxConns connections are open at once: a new one closes the
+// connection that has waited longest without being answered (slow
+// headers, a trickled body, idle), and waits in the listener's backlog
+// only while every open one is being answered (connCap).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	l := s.opts.Limits
 	// No server-wide ReadTimeout: a recall may think for minutes, and the
 	// read deadline would cancel its context. The guard puts the body
 	// under BodyTimeout instead and lifts the deadline once it is read.
+	capped := newConnCap(ln, l.MaxConns)
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.HeaderTimeout, IdleTimeout: l.IdleTimeout, MaxHeaderBytes: 64 << 10,
+		ConnState: capped.connState, ConnContext: withConn,
 		ErrorLog: log.New(s.opts.Log, "memhook serve: ", 0)}
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(netutil.LimitListener(ln, l.MaxConns)) }()
+	go func() { done <- hs.Serve(capped) }()
 	select {
 	case err := <-done:
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 )
 
 // Answer is a model's reply to one prompt with what it cost.
@@ -38,7 +39,32 @@ func (c Claude) Ask(ctx context.Context, prompt string) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Text: res.Answer.Answer, Usage: res.Usage, UsageErr: res.UsageErr}, nil
+	return Answer{Text: guardAnswer(res.Answer.Answer, c.Runner.Guard), Usage: res.Usage, UsageErr: res.UsageErr}, nil
+}
+
+// guardAnswer passes a model's answer through the secret guard its
+// prompt passed, before the night caches or writes any of it: a model
+// may repeat a secret an older note still holds. The JSON object's
+// strings are guarded one by one, so a marker never breaks the object;
+// an answer without one is guarded whole.
+func guardAnswer(out string, guard func(string) string) string {
+	if guard == nil {
+		return out
+	}
+	i, j := strings.Index(out, "{"), strings.LastIndex(out, "}")
+	if i >= 0 && j > i {
+		dec := json.NewDecoder(strings.NewReader(out[i : j+1]))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) == nil {
+			if g, err := secrets.GuardValue(v, guard); err == nil {
+				if data, err := json.Marshal(g); err == nil {
+					return guard(out[:i]) + string(data) + guard(out[j+1:])
+				}
+			}
+		}
+	}
+	return guard(out)
 }
 
 // Markers the prompts start with; a stand-in model in tests tells the

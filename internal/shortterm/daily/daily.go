@@ -67,13 +67,49 @@ func Render(s Section) string {
 	b.WriteString("\n")
 	b.WriteString(Marker(s.SessionID, s.From, s.To, s.Seq))
 	b.WriteString("\n\n")
-	body := strings.TrimSpace(s.Body)
+	body := inertBody(strings.TrimSpace(s.Body))
 	if body == "" {
 		body = "_(no dialogue text)_"
 	}
 	b.WriteString(body)
 	b.WriteString("\n\n")
 	return b.String()
+}
+
+// inertBody keeps a distillate from passing for the file's structure, as
+// [Parse] reads it: a model's distillate may copy dialogue that holds a
+// section heading and a segment marker (a forged "## … · session X" with
+// its marker once made Parse read sections no flush wrote, with their
+// seq). Outside fenced code a "# " or "## " line becomes a "### " one and
+// a line opening with "<!--" opens with "< !--"; inside it (kept as
+// written) only a marker directly after a "## " line is broken, the one
+// pair that ends a fence left open.
+func inertBody(body string) string {
+	if !strings.Contains(body, "<!--") && !strings.Contains(body, "# ") {
+		return body
+	}
+	lines := strings.SplitAfter(body, "\n")
+	var f fence
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		if f.n > 0 {
+			if strings.HasPrefix(t, "<!--") && i > 0 && strings.HasPrefix(lines[i-1], "## ") {
+				lines[i] = strings.Replace(l, "<!--", "< !--", 1)
+			}
+			f.step(l)
+			continue
+		}
+		if f.step(l) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "# "), strings.HasPrefix(t, "## "):
+			lines[i] = "### " + strings.TrimLeft(strings.TrimLeft(t, "#"), " ")
+		case strings.HasPrefix(t, "<!--"):
+			lines[i] = strings.Replace(l, "<!--", "< !--", 1)
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // MaxTitle bounds a title in a heading: a title names a session, it

@@ -59,7 +59,7 @@ func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 			// A long line: only an assistant line is read whole; user
 			// and progress lines are skipped without being held.
 			if assistantLine(chunk) {
-				line, skipped, err := readRest(br, chunk, lineBytes)
+				line, n, skipped, err := readRest(br, chunk, lineBytes)
 				if skipped > 0 {
 					// Over the line bound: dropped unread, like [Read]
 					// drops it, so the scan goes on past it.
@@ -69,7 +69,7 @@ func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 				if err != nil {
 					break // unterminated: the next scan takes it
 				}
-				consumed += int64(len(line))
+				consumed += n
 				t.add(line, seen)
 				continue
 			}
@@ -95,22 +95,24 @@ func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 	return t, from + consumed, nil
 }
 
-// readRest reads the remainder of a long line whose first chunk was read.
+// readRest reads the remainder of a long line whose first chunk was read,
+// shrunk as [Reader.Read] shrinks it; n is the line's length in the file.
 // A line over lineBytes is skipped to its end (or to the end of what may
 // be read) instead of held: skipped is then its length, line nil.
-func readRest(br *bufio.Reader, first []byte, lineBytes int64) (line []byte, skipped int64, err error) {
-	line = append([]byte(nil), first...)
+func readRest(br *bufio.Reader, first []byte, lineBytes int64) (line []byte, n, skipped int64, err error) {
+	var s shrinker
+	s.write(first)
 	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
+		s.write(chunk)
 		if errors.Is(err, bufio.ErrBufferFull) {
-			if int64(len(line)) > lineBytes {
-				n, _ := skipLine(br)
-				return nil, int64(len(line)) + n, nil
+			if s.raw > lineBytes {
+				k, _ := skipLine(br)
+				return nil, 0, s.raw + k, nil
 			}
 			continue
 		}
-		return line, 0, err
+		return s.out, s.raw, 0, err
 	}
 }
 

@@ -138,7 +138,7 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 		br       = bufio.NewReaderSize(f, 64<<10)
 		asm      = assembler{sidechain: sidechain}
 		consumed int64
-		long     []byte // accumulates a line longer than br's buffer
+		long     shrinker // a line longer than br's buffer, shrunk as it is read
 		inLong   bool
 	)
 	for {
@@ -147,26 +147,27 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 		}
 		chunk, rerr := br.ReadSlice('\n')
 		if errors.Is(rerr, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
+			long.write(chunk)
 			inLong = true
-			if maxBytes > 0 && consumed > 0 && consumed+int64(len(long)) > maxBytes {
+			if maxBytes > 0 && consumed > 0 && consumed+long.raw > maxBytes {
 				break // a long line past the window: leave it whole to the next call
 			}
-			if int64(len(long)) > lineBytes {
+			if long.raw > lineBytes {
 				// Over the line bound (a 60 MB tool output, a file of
 				// zeros): dropped unread, so the lines after it are still
 				// read; what is left of it reads as a fragment, skipped.
 				n, _ := skipLine(br)
-				consumed += int64(len(long)) + n
-				long, inLong = long[:0], false
+				consumed += long.raw + n
+				long.reset()
+				inLong = false
 				continue
 			}
 			continue
 		}
-		line := chunk
+		line, lineLen := chunk, int64(len(chunk))
 		if inLong {
-			long = append(long, chunk...)
-			line = long
+			long.write(chunk)
+			line, lineLen = long.out, long.raw
 		}
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
 			return asm.finish(), from + consumed, fmt.Errorf("read transcript %s at %d: %w", path, from+consumed, rerr)
@@ -175,15 +176,16 @@ func (r Reader) readLog(path string, from, maxBytes int64, sidechain bool) (Log,
 		if !terminated && !CompleteTail(line) {
 			break // truncated or empty tail: the writer has not finished it
 		}
-		if maxBytes > 0 && consumed > 0 && consumed+int64(len(line)) > maxBytes {
+		if maxBytes > 0 && consumed > 0 && consumed+lineLen > maxBytes {
 			break // the line ends beyond the window; the next call takes it
 		}
 		if sidechain && r.later(line) {
 			break // not written yet at the moment read
 		}
-		consumed += int64(len(line))
+		consumed += lineLen
 		asm.add(line)
-		long, inLong = long[:0], false
+		long.reset()
+		inLong = false
 		if !terminated {
 			break
 		}

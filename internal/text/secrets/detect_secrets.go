@@ -31,6 +31,10 @@ var detectors = []detector{
 	{"connection-string", Secret, []string{"://", "password", "pwd"}, findConnectionStrings},
 	{"url-password", Secret, []string{"://"}, findURLPasswords},
 	{"cli-password", Secret, []string{"mysql", "mariadb", "mongo", "redis-cli", "sshpass", "clickhouse", "ldap", "curl", "smbclient"}, findCLIPasswords},
+	{"url-query-secret", Secret, []string{"="}, findQueryParams},
+	{"auth-header", Secret, []string{"authorization", "bearer"}, findAuthHeaders},
+	{"password", Secret, []string{"pass", "pwd", "identified", "пароль"}, findDBPasswords},
+	{"password", Secret, []string{":"}, findPgpass},
 	{"password", Secret, []string{"pass", "pwd", "pw", "пароль"}, findAssignments(true)},
 	{"password", Secret, []string{"pass", "пароль"}, findPasswordProse},
 	{"secret-assignment", Secret, []string{"secret", "token", "key", "credential", "секрет", "токен"}, findAssignments(false)},
@@ -38,6 +42,7 @@ var detectors = []detector{
 	// sha256/sha512-crypt, yescrypt, scrypt, argon2. A hash is a password
 	// in waiting: offline cracking turns a weak one back into the password.
 	{"password-hash", Secret, []string{"$1$", "$2", "$5$", "$6$", "$y$", "$7$", "$gy$", "$argon2"}, group(`(\$(?:1|2[abxy]|5|6|y|gy|7|argon2(?:id|i|d))\$[./A-Za-z0-9$=,+-]{20,})`, 1, 0)},
+	{"service-token", Secret, []string{"_", "-", "."}, findPrefixedTokens},
 	{"high-entropy", Secret, nil, findHighEntropy},
 	// Personal data (pii.go).
 	{"email", PII, []string{"@"}, findEmails},
@@ -82,6 +87,17 @@ var placeholderParts = []string{
 	"todo", "insert", "_here", "-here", "lorem", "foobar", "secret123", "password123",
 }
 
+// placeholderPart reports whether v holds a word or mark of a stand-in.
+func placeholderPart(v string) bool {
+	l := strings.ToLower(v)
+	for _, p := range placeholderParts {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var placeholderWords = map[string]bool{
 	"password": true, "passwd": true, "secret": true, "token": true, "null": true, "nil": true,
 	"none": true, "true": true, "false": true, "undefined": true, "test": true, "empty": true,
@@ -92,13 +108,8 @@ var placeholderWords = map[string]bool{
 // isPlaceholder tells documentation values and stand-ins from real ones.
 func isPlaceholder(v string) bool {
 	l := strings.ToLower(strings.Trim(v, `"'`+"`"))
-	if placeholderWords[l] {
+	if placeholderWords[l] || placeholderPart(l) {
 		return true
-	}
-	for _, p := range placeholderParts {
-		if strings.Contains(l, p) {
-			return true
-		}
 	}
 	distinct := map[rune]bool{}
 	run, longest, prev := 0, 0, rune(-1)
@@ -133,7 +144,9 @@ func findPrivateKeys(text string) []match {
 		if i := strings.Index(body, "-----END"); i >= 0 {
 			body = body[:i]
 		}
-		if len(strings.TrimSpace(body)) < 16 || isPlaceholder(body) {
+		// Only the placeholder words count here: a real key's base64
+		// holds long runs of one letter (OpenSSH's "AAAAAA…" lengths).
+		if len(strings.TrimSpace(body)) < 16 || placeholderPart(body) {
 			continue // a header quoted in prose, or "..."
 		}
 		out = append(out, match{m[0], end})
@@ -172,10 +185,12 @@ func mixed(s string) bool {
 	return up && lo && dig
 }
 
+// In a URL the user may be empty (redis://:pw@host) and the password
+// may hold '@': it runs to the last '@' before the host.
 var (
-	dbURLRe  = lazyRegexp(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|oracle|jdbc:[a-z]+)://[^\s:/@]+:([^\s@/]+)@`)
+	dbURLRe  = lazyRegexp(`(?i)\b(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|oracle|jdbc:[a-z]+)://[^\s:/@]*:([^\s/]+)@[^\s/@]`)
 	adoRe    = lazyRegexp(`(?i)(?:server|data source|host|address)\s*=[^;\n]+;[^\n]*?\b(?:password|pwd)\s*=\s*([^;\s"']+)`)
-	anyURLRe = lazyRegexp(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@[^\s/]`)
+	anyURLRe = lazyRegexp(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/]+)@[^\s/@]`)
 )
 
 func findConnectionStrings(text string) []match {
