@@ -67,6 +67,10 @@ type SyncResult struct {
 	// a remote ([Kind]), each with why: never written here.
 	Refused []string `json:"refused,omitempty"`
 	Created bool     `json:"created,omitempty"` // the file:// remote did not exist and was made
+	// Redacted are the remote's files that held a secret in clear: their
+	// copy here has it replaced by its marker, committed, and pushed back
+	// when the sync pushes ([Repo.Sync]).
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 // localPath is the folder of a file:// URL or an absolute path.
@@ -217,6 +221,24 @@ func (r *Repo) Sync(ctx context.Context, rawURL string, kind Kind, when time.Tim
 	s := &syncRun{r: r, kind: kind, url: rawURL, when: when, res: &SyncResult{URL: redactURL(rawURL)}}
 	if err := s.run(ctx); err != nil {
 		return nil, err
+	}
+	if s.res.State == SyncFastForward || s.res.State == SyncMerged {
+		// A teammate's page is memory like any other: what it held in
+		// clear is redacted the way a daily file is, and the redaction
+		// goes back to the remote at once, so the next reader of the
+		// remote's newest pages does not see it either.
+		red, err := r.redactTaken(s.res.Changed, when)
+		if err != nil {
+			return nil, err
+		}
+		if len(red) > 0 {
+			taken := *s.res
+			if err := s.run(ctx); err != nil {
+				return nil, err
+			}
+			taken.Head, taken.Remote, taken.Redacted = s.res.Head, s.res.Remote, red
+			s.res = &taken
+		}
 	}
 	head, err := r.repo.Reference(s.branch, true)
 	if err == nil {

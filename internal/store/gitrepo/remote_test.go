@@ -498,3 +498,39 @@ func TestSyncRefusesLinksAndOddNames(t *testing.T) {
 		t.Errorf("the failed sync wrote %v", ents)
 	}
 }
+
+// TestSyncRedactsWhatTheRemoteHeldInClear: a teammate pushes a page with
+// a key in it; the sync that takes it leaves the key's marker in the
+// copy here, commits that, and pushes it back, so the remote's newest
+// page no longer holds the key either. A page without a secret is taken
+// byte for byte.
+func TestSyncRedactsWhatTheRemoteHeldInClear(t *testing.T) {
+	t.Parallel()
+	_, url := bareRemote(t)
+	a, b := newClone(t), newClone(t)
+	key := "AKIA" + "Q3EGRUSTXLOPZ4WM"
+	a.write("cases/Deploy.md", "# Deploy\n\naws_access_key_id = "+key+"\n")
+	a.write("cases/Plain.md", "# Plain\n\nnothing secret here\n")
+	a.commit("deploy notes", "cases/Deploy.md", "cases/Plain.md")
+	a.sync(url)
+	res := b.sync(url)
+	if res.State != SyncFastForward || strings.Join(res.Redacted, ",") != "cases/Deploy.md" {
+		t.Fatalf("sync: %+v", res)
+	}
+	if got := b.read("cases/Deploy.md"); strings.Contains(got, key) || !strings.Contains(got, "[REDACTED:") {
+		t.Fatalf("the key is kept in clear: %q", got)
+	}
+	if got := b.read("cases/Plain.md"); got != "# Plain\n\nnothing secret here\n" {
+		t.Fatalf("a page without a secret changed: %q", got)
+	}
+	// The redaction went back: the teammate's next sync takes it.
+	if res := a.sync(url); res.State != SyncFastForward {
+		t.Fatalf("teammate's sync: %+v", res)
+	}
+	if got := a.read("cases/Deploy.md"); strings.Contains(got, key) {
+		t.Fatalf("the remote still holds the key in its newest page: %q", got)
+	}
+	if b.head() != a.head() {
+		t.Fatal("the two copies did not converge")
+	}
+}
