@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -114,6 +116,15 @@ func TestResearchReadsMemoryOnlyThroughAGuardedRecall(t *testing.T) {
 	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9", 3)
 	s.Env["CEREBRO_DISTILLER_COMMAND"] = claudeBin
 	s.Memhook("remember", "the walrus census deploy token is "+token)
+	// remember keeps the token's marker (the guard of every way into
+	// memory); a note the person wrote by hand still holds it in clear.
+	wiki := filepath.Join(s.LongDir(), "wiki")
+	if err := os.MkdirAll(wiki, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wiki, "Census.md"), []byte("# Census\n\nthe walrus census deploy token is "+token+", kept by hand.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	recallCmd := regexp.MustCompile("`(\"[^\"]+\" recall) --depth deep QUESTION`")
 	s.Mock.On(
 		Rule{Trigger: "REPHRASE:", Reply: func(*Turn) []Block { return []Block{Text("the polar survey keepers")} }},
