@@ -133,7 +133,9 @@ func commonWords(files []string, n int) []string {
 	for w := range df {
 		words = append(words, w)
 	}
-	sort.Slice(words, func(i, j int) bool { return df[words[i]] > df[words[j]] || df[words[i]] == df[words[j]] && words[i] < words[j] })
+	sort.Slice(words, func(i, j int) bool {
+		return df[words[i]] > df[words[j]] || df[words[i]] == df[words[j]] && words[i] < words[j]
+	})
 	return words[:min(n, len(words))]
 }
 
