@@ -26,7 +26,7 @@ func newCmdIndex(f *factory.Factory) *cobra.Command {
 		Use:   "index",
 		Short: "Bring the memory search indexes up to date",
 		Long: `Index the Markdown memory of the project (short-term, long-term, Claude Code's
-auto-memory) and of the org desk, one SQLite index per memory root in the state
+auto-memory) and of the org desk into the desk's one SQLite index in the state
 dir. Only changed files are read again; a change of chunking, tokenizer or
 embedding model rebuilds an index.`,
 		Args: cobra.NoArgs,
