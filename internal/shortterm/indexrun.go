@@ -46,6 +46,7 @@ func (m *Memory) indexBehind(sc *scope) error {
 	slot := m.indexSlot(sc.id)
 	start := false
 	err := atomicfile.WithLockTimeout(slot, 200*time.Millisecond, func() error {
+		// a start time further ahead than the window is a clock's jump, no run's
 		if at, ok := readSlot(slot); ok && m.Now().Sub(at) < indexWindow && at.Sub(m.Now()) < indexWindow {
 			return nil
 		}
