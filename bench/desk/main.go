@@ -268,6 +268,49 @@ func run(shared string, nYear, nMonth, nSmall, rounds int, keep string) error {
 	fmt.Printf("  ratio --scope projects / one project: p50 %.2f, p95 %.2f\n", pct(walls[0], 50)/pct(walls[1], 50), pct(walls[0], 95)/pct(walls[1], 95))
 	fmt.Printf("  ratio a year's project / a month's:   p50 %.2f, p95 %.2f\n", pct(walls[1], 50)/pct(walls[2], 50), pct(walls[1], 95)/pct(walls[2], 95))
 	fmt.Printf("peak RSS: index %.1f MB, search %.1f MB\n", idxPeak, searchPeak)
+	return sessionStarts(bin, env, yearRoots[0], monthRoots[0], rounds*len(qs))
+}
+
+// sessionStarts runs `memhook hook session-start` (a new session each
+// time, as Claude Code starts one) in a year's project and a month's,
+// turn about, and prints the p50 and p95 of each and their ratio. Each
+// start also starts its project's background index (one at a time per
+// project); the projects were indexed before, so it only checks.
+func sessionStarts(bin string, env []string, year, month string, n int) error {
+	start := func(root string, i int) (float64, float64, error) {
+		in, _ := json.Marshal(map[string]string{"session_id": fmt.Sprintf("start-%d", i), "cwd": root,
+			"hook_event_name": "SessionStart", "source": "startup", "transcript_path": filepath.Join(root, "..", "none.jsonl")})
+		cmd := exec.Command(bin, "hook", "session-start")
+		cmd.Env, cmd.Dir, cmd.Stdin = env, root, strings.NewReader(string(in))
+		var out strings.Builder
+		cmd.Stdout = &out
+		t0 := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, 0, fmt.Errorf("session-start in %s: %w", root, err)
+		}
+		wall := float64(time.Since(t0).Microseconds()) / 1000
+		if !strings.Contains(out.String(), "additionalContext") {
+			return 0, 0, fmt.Errorf("session-start in %s injected nothing: %q", root, out.String())
+		}
+		cpu := float64((cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Microseconds()) / 1000
+		return wall, cpu, nil
+	}
+	var walls, cpus [2][]float64
+	for i := 0; i < n; i++ {
+		for k, root := range []string{year, month} {
+			w, c, err := start(root, i)
+			if err != nil {
+				return err
+			}
+			walls[k], cpus[k] = append(walls[k], w), append(cpus[k], c)
+		}
+	}
+	fmt.Printf("SessionStart through memhook, %d each, turn about (wall p50 / p95, CPU p50):\n", n)
+	for k, name := range []string{"a year's project (365 daily files)", "a month's project (30 daily files)"} {
+		fmt.Printf("  %-55s %7.1f / %7.1f ms, CPU %6.1f ms\n", name, pct(walls[k], 50), pct(walls[k], 95), pct(cpus[k], 50))
+	}
+	fmt.Printf("  ratio a year's project / a month's:   p50 %.2f, p95 %.2f, CPU p50 %.2f\n",
+		pct(walls[0], 50)/pct(walls[1], 50), pct(walls[0], 95)/pct(walls[1], 95), pct(cpus[0], 50)/pct(cpus[1], 50))
 	return nil
 }
 

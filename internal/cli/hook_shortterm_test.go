@@ -27,6 +27,9 @@ type hookEnv struct {
 
 func newHookEnv(t *testing.T) *hookEnv {
 	dir := t.TempDir()
+	// removed before the folder is: a SessionStart of the built memhook
+	// leaves its background index running
+	t.Cleanup(func() { waitBackgroundIndex(t, filepath.Join(dir, "state")) })
 	proj := filepath.Join(dir, "proj")
 	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
 	return &hookEnv{proj: proj, env: map[string]string{
@@ -422,5 +425,20 @@ func TestCapturedHandOverIsNotCapturedAgain(t *testing.T) {
 	st, err := s.Load()
 	if err != nil || st.Replies != 8 {
 		t.Fatalf("%d messages captured (%v), want 8", st.Replies, err)
+	}
+}
+
+// waitBackgroundIndex waits until no background index SessionStart
+// started under the state dir holds its project's slot.
+func waitBackgroundIndex(t *testing.T, state string) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		slots, _ := filepath.Glob(filepath.Join(state, "sessions", "*", "index-run"))
+		if len(slots) == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("background index still running: %v", slots)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/spf13/cobra"
 )
 
@@ -14,6 +15,9 @@ type IndexOptions struct {
 	Project string
 	Root    string
 	Scope   string
+	// Background: the run SessionStart starts (shortterm.Memory.IndexRun),
+	// the project's memory within a budget, printing nothing.
+	Background bool
 }
 
 func newCmdIndex(f *factory.Factory) *cobra.Command {
@@ -22,7 +26,7 @@ func newCmdIndex(f *factory.Factory) *cobra.Command {
 		Use:   "index",
 		Short: "Bring the memory search indexes up to date",
 		Long: `Index the Markdown memory of the project (short-term, long-term, Claude Code's
-auto-memory) and of the org desk, one SQLite index per memory root in the state
+auto-memory) and of the org desk into the desk's one SQLite index in the state
 dir. Only changed files are read again; a change of chunking, tokenizer or
 embedding model rebuilds an index.`,
 		Args: cobra.NoArgs,
@@ -33,6 +37,8 @@ embedding model rebuilds an index.`,
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().StringVar(&opts.Root, "root", "", "index only this folder of Markdown files")
 	cmd.Flags().StringVar(&opts.Scope, "scope", "all", "which memory: project, org or all")
+	cmd.Flags().BoolVar(&opts.Background, "background", false, "the run SessionStart starts: this project's memory, within a budget")
+	cmd.Flags().MarkHidden("background")
 	return cmd
 }
 
@@ -42,6 +48,13 @@ func (opts *IndexOptions) validate() error { return checkScopeFlag("index", opts
 func indexRun(opts *IndexOptions) error {
 	if err := opts.validate(); err != nil {
 		return err
+	}
+	if opts.Background {
+		root, err := opts.ProjectRoot(opts.Project)
+		if err != nil {
+			return err
+		}
+		return opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20)).IndexRun(context.Background(), root)
 	}
 	m, notes, err := opts.OpenMemory(opts.Project, opts.Root, opts.Scope)
 	if err != nil {

@@ -20,12 +20,19 @@ const CrashEnv = "CEREBRO_TEST_CRASH"
 // ShortTerm is the short-term memory as this process reaches it, logging
 // to log.
 func (f *Factory) ShortTerm(log *runlog.Log) *shortterm.Memory {
-	return &shortterm.Memory{
+	m := &shortterm.Memory{
 		Sessions: f.Paths.Sessions(), Budget: shortterm.BudgetDir(f.Paths.State), Registry: f.Paths.Registry(), Desk: f.Paths.Home,
 		Config: f.Config, Now: f.Now, Log: log,
 		Spawn: f.SpawnMemhook, Environ: f.Environ(), Crash: f.Getenv(CrashEnv),
 		Index: f.indexFile,
 	}
+	// SessionStart's background index is memhook started again: a process
+	// that cannot name its executable (memhook run in a test's process)
+	// starts none, rather than failing every SessionStart.
+	if f.Executable != "" {
+		m.IndexProject = f.indexProject
+	}
+	return m
 }
 
 // indexProject brings the search index of the project at root up to

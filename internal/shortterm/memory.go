@@ -59,6 +59,10 @@ type Memory struct {
 	// searchable before anyone asks; its failure is logged, never the
 	// flush's.
 	Index func(ctx context.Context, file string) error
+	// IndexProject, when set, brings the search index of the project at
+	// root up to date, stopping between files when ctx ends and keeping
+	// what it read: SessionStart's background run ([Memory.IndexRun]).
+	IndexProject func(ctx context.Context, root string) error
 }
 
 // Hook is one hook's input.
@@ -177,7 +181,8 @@ func (m *Memory) SessionEnd(ctx context.Context, h Hook) error {
 }
 
 // SessionStart recovers other sessions' unflushed segments, sweeps stale
-// temporary files, registers the project when long-term memory is on, and
+// temporary files, registers the project when long-term memory is on,
+// starts the background run that brings its search index up to date, and
 // returns the recalled memory to inject ("" for none). Each step fails on
 // its own: a broken registry never costs the inject.
 func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
@@ -205,6 +210,9 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 	}
 	text, err := m.inject(ctx, sc, h)
 	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := m.indexBehind(sc); err != nil {
 		errs = append(errs, err)
 	}
 	return text, errors.Join(errs...)

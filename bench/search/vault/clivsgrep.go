@@ -61,12 +61,14 @@ func cliVsGrep(work, name, dir string, qs []string) error {
 	coldCPU := lastCPU
 	var cli, grep []time.Duration
 	var cliArgs, grepArgs []string
+	var worst worstCPU
 	for _, q := range qs {
 		cliArgs = append([]string{memhook, "search", "--root", dir, "--json"}, strings.Fields(q)...)
 		d, err := runOne(cliArgs...)
 		if err != nil {
 			return err
 		}
+		worst.add(q, lastCPU)
 		cli = append(cli, d)
 		grepArgs = []string{"grep", "-rilF"}
 		for _, w := range strings.Fields(q) {
@@ -82,7 +84,59 @@ func cliVsGrep(work, name, dir string, qs []string) error {
 	fmt.Printf("  CLI on %s: memhook index (cold) %s wall, %s CPU; memhook search p50 %s p95 %s, grep -rilF p50 %s p95 %s -> CLI/grep p50 ratio %.2f; max RSS memhook %.1f MB, grep %.1f MB\n",
 		name, ms(cold), ms(coldCPU), ms(pct(cli, 0.5)), ms(pct(cli, 0.95)), ms(pct(grep, 0.5)), ms(pct(grep, 0.95)),
 		pct(cli, 0.5).Seconds()/pct(grep, 0.5).Seconds(), cliRSS, grepRSS)
+	// the queries of the words most notes hold, where a search's cost
+	// would grow with the vault if anything does
+	common := commonWords(mdFiles(dir), 3)
+	for i := range common {
+		q := strings.Join(common[:i+1], " ")
+		if _, err := runOne(append([]string{memhook, "search", "--root", dir, "--json"}, common[:i+1]...)...); err != nil {
+			return err
+		}
+		worst.add(q, lastCPU)
+	}
+	fmt.Printf("  CPU of one memhook search (a process), %d queries and %d of the commonest words %q: max %s (%q), %d over 100 ms\n",
+		len(qs), len(common), common, ms(worst.max), worst.query, worst.over)
 	return nil
+}
+
+// worstCPU keeps the costliest query's CPU.
+type worstCPU struct {
+	max   time.Duration
+	query string
+	over  int // queries over 100 ms of CPU
+}
+
+func (w *worstCPU) add(q string, cpu time.Duration) {
+	if cpu > w.max {
+		w.max, w.query = cpu, q
+	}
+	if cpu > 100*time.Millisecond {
+		w.over++
+	}
+}
+
+// commonWords is the n words (no stop words, which a query drops) in most of the files (a word counted once a
+// file), the most common first.
+func commonWords(files []string, n int) []string {
+	df := map[string]int{}
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		seen := map[string]bool{}
+		for _, w := range textan.Words(string(data)) {
+			if len(w) > 2 && !textan.IsStopWord(w) && !seen[w] {
+				seen[w] = true
+				df[w]++
+			}
+		}
+	}
+	words := make([]string, 0, len(df))
+	for w := range df {
+		words = append(words, w)
+	}
+	sort.Slice(words, func(i, j int) bool {
+		return df[words[i]] > df[words[j]] || df[words[i]] == df[words[j]] && words[i] < words[j]
+	})
+	return words[:min(n, len(words))]
 }
 
 // grepCount is the baseline: read every file and count query words per line.
