@@ -1,11 +1,12 @@
-// Package search is cerebro's memory search: an incremental SQLite FTS5
-// index per memory root over Markdown chunks, BM25 ranking over Snowball
+// Package search is cerebro's memory search: one incremental SQLite FTS5
+// index for the desk (every memory root of every project, each chunk
+// labelled with its root) over Markdown chunks, BM25 ranking over Snowball
 // stems (Russian and English), temporal decay, MMR re-ranking, an
 // optional hybrid merge with embedding vectors, and date-aware ranking
 // (a query naming days favours the notes of those days, see [ParseDates]).
 //
-// Use: list the roots with [Roots], [Open] an [Index] for each in the
-// state dir's index folder, [Index.Update] it (incremental, bounded by the
+// Use: list the roots with [Roots], [Open] an [Index] for each (a view of
+// the desk index in the state dir's index folder), [Index.Update] it (incremental, bounded by the
 // context's deadline), then [Search] them together. [Resolve] checks a
 // path someone asks to read against the roots; [AutoRecall] is the cheap
 // form for the UserPromptSubmit hook.
@@ -376,8 +377,8 @@ func displayPath(abs, base string) string {
 }
 
 // sortHits orders passages best first, ties by file and then by their
-// own lines, so that one query always ranks alike: a search of one index
-// and the catalog's candidates across projects share it.
+// own lines, so that one query always ranks alike: a search of one
+// project and a search across projects share it.
 func sortHits(all []*hit) {
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
@@ -395,7 +396,7 @@ func sortHits(all []*hit) {
 }
 
 // scoreText sets h's field counts and text score as every ranking of chunks
-// computes them — a search of one index (textCandidates) and the catalog's
+// computes them — a search of one project (textCandidates) and of the
 // candidates of a search across projects (chunksByID) alike — and returns
 // its counts of the query stems, the title and headings weighted in.
 // length is the chunk's tokens over the index's mean, total the query's
