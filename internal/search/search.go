@@ -397,7 +397,7 @@ func sortHits(all []*hit) {
 
 // scoreText sets h's field counts and text score as every ranking of chunks
 // computes them — a search of one project (textCandidates) and of the
-// candidates of a search across projects (chunksByID) alike — and returns
+// candidates of a search across projects (queryDesk) alike — and returns
 // its counts of the query stems, the title and headings weighted in.
 // length is the chunk's tokens over the index's mean, total the query's
 // IDF sum; near applies the proximity factor.
