@@ -133,7 +133,7 @@ var description = regexp.MustCompile(`^description:\s*(.*)$`)
 
 // boilerplate is the help's stock opening of a description, which says
 // nothing about the page.
-var boilerplate = regexp.MustCompile(`^(?i)(learn (how to |about )?|this page (details|describes|explains|lists|covers) (how )?|узнайте(,)? (как |о |об |про )?|на этой странице (описано|описывается|объясняется|рассказывается)(,)? (как )?)`)
+var boilerplate = regexp.MustCompile(`^(?i)(learn (how to |about )?|this page (details|describes|explains|lists|covers) (how )?|узнайте(,)? (как |о |об |про )?|на этой странице (описаны|описано|описывается|объясняется|объясняются|рассказывается)(,)? (как )?)`)
 
 // layOut copies the fixture's pages into the vault at desk without their
 // descriptions, links the hub to home, and returns the questions.
@@ -198,5 +198,8 @@ func ask(desc string) string {
 		d = d[:i]
 	}
 	d = strings.TrimSuffix(d, ".")
+	if d == "null" {
+		return ""
+	}
 	return strings.TrimSpace(boilerplate.ReplaceAllString(d, ""))
 }
