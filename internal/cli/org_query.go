@@ -14,6 +14,7 @@ type OrgQueryOptions struct {
 	*factory.Factory
 	Question string
 	Limit    int
+	NoLinks  bool
 	JSON     bool
 }
 
@@ -21,7 +22,7 @@ func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 	opts := &OrgQueryOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
-		Short: "Answer from the org vault: walk links from the hub and index, then search text",
+		Short: "Answer from the org vault: search it, then follow the found pages' links",
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Question = strings.TrimSpace(strings.Join(args, " "))
@@ -32,6 +33,7 @@ func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&opts.Limit, "limit", 8, "most pages to return")
+	cmd.Flags().BoolVar(&opts.NoLinks, "no-links", false, "only the pages the search finds, none reached along their links")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	return cmd
 }
@@ -65,9 +67,14 @@ func orgQueryRun(opts *OrgQueryOptions) error {
 	if err != nil {
 		return err
 	}
-	ans, err := v.Query(opts.Question, opts.Limit)
+	ans, err := opts.OrgQuery(v, opts.Question, opts.Limit, !opts.NoLinks)
 	if err != nil {
 		return fmt.Errorf("org query: %w", err)
+	}
+	if !opts.JSON {
+		for _, n := range ans.Notes {
+			fmt.Fprintf(opts.Err, "memhook: note: %s\n", n)
+		}
 	}
 	return printResult(opts.Out, opts.JSON, ans, func(w io.Writer) { ans.WriteText(w, v.Root) })
 }

@@ -1,6 +1,7 @@
 package factory
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/search"
 )
 
 // OpenOrg opens the desk's vault for a command that only changes what is
@@ -46,4 +48,31 @@ func (f *Factory) CaseProject(arg string) (root, name string, err error) {
 // rules it added to Claude Code's settings, beside the user's settings.
 func (f *Factory) PermissionsRecords() string {
 	return filepath.Join(filepath.Dir(config.UserFile(f.Getenv)), "claude-permissions.json")
+}
+
+// OrgQuery answers question from the vault v: a search of the vault's
+// root through internal/search (the index and ranking `search --scope
+// org` uses), the found pages named by the vault and, with links, the
+// pages they link to after them (orgvault.Vault.AnswerFrom).
+func (f *Factory) OrgQuery(v *orgvault.Vault, question string, limit int, links bool) (*orgvault.Answer, error) {
+	m, notes, err := f.OpenMemory(v.Root, "", string(search.ScopeOrg))
+	if err != nil {
+		return nil, err
+	}
+	// More passages than pages asked for: a page's second passage, the
+	// structural files and the templates are dropped from them.
+	resp, err := m.Query(context.Background(), question, 3*limit+5, f.Now(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("search the vault: %w", err)
+	}
+	found := make([]orgvault.Passage, 0, len(resp.Results))
+	for _, r := range resp.Results {
+		found = append(found, orgvault.Passage{Path: r.Path, Start: r.StartLine, End: r.EndLine, Score: r.Score, Snippet: r.Snippet})
+	}
+	ans, err := v.AnswerFrom(question, found, limit, links)
+	if err != nil {
+		return nil, err
+	}
+	ans.Notes = append(notes, resp.Notes...)
+	return ans, nil
 }

@@ -98,15 +98,16 @@ func (r *IngestResult) WriteText(w io.Writer, root string) {
 }
 
 // WriteText prints the answer from the vault at root: each page with its
-// citation, the path walked to it and the excerpt.
+// citation, how it was found (and the link it was reached by) and the
+// excerpt.
 func (a *Answer) WriteText(w io.Writer, root string) {
 	if len(a.Hits) == 0 {
-		fmt.Fprintf(w, "No page of the org vault answers %q (walked %d pages, searched the text).\n", a.Query, a.Walked)
+		fmt.Fprintf(w, "No page of the org vault answers %q.\n", a.Query)
 		return
 	}
-	fmt.Fprintf(w, "[from the org vault %s] %q — walked %d pages from the hub and index", root, a.Query, a.Walked)
-	if a.Fallback {
-		fmt.Fprint(w, ", then searched the text")
+	fmt.Fprintf(w, "[from the org vault %s] %q — %d pages found by search", root, a.Query, len(a.Hits)-a.Linked)
+	if a.Linked > 0 {
+		fmt.Fprintf(w, ", %d more along their links", a.Linked)
 	}
 	fmt.Fprintln(w)
 	for i, h := range a.Hits {
@@ -116,7 +117,7 @@ func (a *Answer) WriteText(w io.Writer, root string) {
 		}
 		fmt.Fprintf(w, "\n%d. %s%s — %s [%s]\n", i+1, h.Title, status, h.Citation, h.Via)
 		if len(h.Trail) > 0 {
-			fmt.Fprintf(w, "   path: %s\n", strings.Join(h.Trail, " → "))
+			fmt.Fprintf(w, "   linked: %s\n", strings.Join(h.Trail, " → "))
 		}
 		for _, l := range strings.Split(h.Excerpt, "\n") {
 			fmt.Fprintf(w, "   > %s\n", l)
