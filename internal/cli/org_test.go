@@ -124,7 +124,7 @@ func TestOrgQueryAndCaseByRegistryID(t *testing.T) {
 		t.Fatalf("query: exit %d %v\n%s", code, err, out)
 	}
 	out, _, _ = run(t, env, "", "org", "query", "канбан")
-	if !strings.Contains(out, "path: index.md → cases/Кейс — Поддержка.md") {
+	if !strings.Contains(out, "1. Кейс — Поддержка (draft) — cases/Кейс — Поддержка.md#L") || !strings.Contains(out, "[search]") {
 		t.Fatalf("human query output:\n%s", out)
 	}
 }

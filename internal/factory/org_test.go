@@ -2,6 +2,7 @@ package factory
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,5 +39,63 @@ func TestRollupLaysOutTheVaultThenBuilds(t *testing.T) {
 	errb.Reset()
 	if _, err := f.Rollup(today, false); err != nil || errb.Len() != 0 {
 		t.Fatalf("second rollup: %v, said %q", err, errb.String())
+	}
+}
+
+// OrgQuery searches the vault through the desk's search index: the page
+// holding the question's words comes first with its passage cited, a page
+// it links to follows along the link, the hub and index.md never answer.
+func TestOrgQuerySearchesTheVault(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "CEREBRO_HOME": filepath.Join(home, "cerebro"),
+		"CEREBRO_STATE_DIR": filepath.Join(home, "state"), "XDG_CONFIG_HOME": filepath.Join(home, ".config")}
+	f := New(System{Err: &bytes.Buffer{}, Getenv: func(k string) string { return env[k] }})
+	v, err := f.OpenOrCreateOrg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{
+		"regulations/Релизы.md": "---\ntype: regulation\nstatus: active\ntitle: Релизы\n---\n\n# Релизы\n\nРелиз выкатываем по вторникам после репетиции отката.\n\n## Связи\n\n- [[approaches/Откат]]\n",
+		"approaches/Откат.md":   "---\ntype: approach\nstatus: draft\ntitle: Откат\n---\n\n# Откат\n\nСкрипт возвращает прошлую версию за минуту.\n",
+		"approaches/Ретро.md":   "---\ntype: approach\nstatus: active\ntitle: Ретро\n---\n\n# Ретро\n\nКаждые две недели, сорок пять минут.\n",
+		orgvault.IndexFile:      "# Индекс\n\n- [[regulations/Релизы]] — релиз по вторникам\n",
+		orgvault.HubFile:        "# Карта\n\n- [[regulations/Релизы]] релиз вторник\n",
+	}
+	for rel, text := range pages {
+		p := filepath.Join(v.Root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ans, err := f.OrgQuery(v, "когда выкатываем релиз", 5, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Hits) < 2 {
+		t.Fatalf("hits %+v", ans.Hits)
+	}
+	first := ans.Hits[0]
+	if first.Path != "regulations/Релизы.md" || first.Via != "search" || first.Title != "Релизы" || first.Type != "regulation" ||
+		!strings.Contains(first.Excerpt, "по вторникам") {
+		t.Fatalf("first hit %+v", first)
+	}
+	var from, to int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(first.Citation, first.Path), "#L%d-L%d", &from, &to); err != nil || from > 9 || to < 9 {
+		t.Fatalf("citation %s does not cover line 9: %v", first.Citation, err)
+	}
+	var linked *orgvault.Hit
+	for i, h := range ans.Hits {
+		if h.Path == orgvault.IndexFile || h.Path == orgvault.HubFile {
+			t.Fatalf("a structural file answered: %+v", h)
+		}
+		if h.Path == "approaches/Откат.md" {
+			linked = &ans.Hits[i]
+		}
+	}
+	if linked == nil || linked.Via != "link" || linked.Status != "draft" || ans.Linked != 1 {
+		t.Fatalf("the linked page: %+v in %+v", linked, ans.Hits)
 	}
 }

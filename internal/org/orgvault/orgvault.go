@@ -6,9 +6,9 @@
 // .trash/, templates) in a git repository; [Open] opens an initialised
 // vault. A [Vault] ingests files and project cases as draft pages
 // ([Vault.IngestFile], [Vault.IngestCase]) after a scan by
-// internal/text/secrets, answers questions by walking the link graph
-// ([Vault.Query]), checks itself ([Vault.Lint]) and moves pages to .trash/
-// ([Vault.Trash]). Every change appends log.md and is committed.
+// internal/text/secrets, names the pages a search of its root found and
+// adds the pages they link to ([Vault.AnswerFrom]), checks itself
+// ([Vault.Lint]) and moves pages to .trash/ ([Vault.Trash]). Every change appends log.md and is committed.
 package orgvault
 
 import (

@@ -1,98 +1,73 @@
 package orgvault
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 )
 
-func TestQueryWalksFromTheHubAndCites(t *testing.T) {
+// TestAnswerFromKeepsSearchOrderOnePerPage: the search's passages become
+// one hit a page in their order, named by the page's title, type and
+// status; the index, the hub and the templates never answer.
+func TestAnswerFromKeepsSearchOrderOnePerPage(t *testing.T) {
 	v := curated(t)
-	ans, err := v.Query("как проходят ретроспективы и репетиция переключения", 5)
+	write(t, v.Root, TemplatesDir+"/case.md", page("case", "draft", "Шаблон", "Ретро и кейсы.", HubName))
+	found := []Passage{
+		{Path: IndexFile, Start: 5, End: 6, Score: 9},
+		{Path: "cases/Кейс A.md", Start: 11, End: 11, Score: 8, Snippet: "Урок: репетиция переключения экономит день."},
+		{Path: HubFile, Start: 11, End: 12, Score: 7},
+		{Path: "cases/Кейс A.md", Start: 9, End: 9, Score: 6, Snippet: "# Кейс A"},
+		{Path: TemplatesDir + "/case.md", Start: 11, End: 11, Score: 5},
+		{Path: "regulations/Ретро.md", Start: 11, End: 11, Score: 4, Snippet: "Каждые две недели, 45 минут."},
+	}
+	ans, err := v.AnswerFrom("ретро и репетиция", found, 5, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Hits) == 0 {
-		t.Fatal("no hits")
+	want := []Hit{
+		{Path: "cases/Кейс A.md", Title: "Кейс A", Type: "case", Status: "active", Score: 8, Via: "search",
+			Citation: "cases/Кейс A.md#L11-L11", Excerpt: "Урок: репетиция переключения экономит день."},
+		{Path: "regulations/Ретро.md", Title: "Ретро", Type: "regulation", Status: "active", Score: 4, Via: "search",
+			Citation: "regulations/Ретро.md#L11-L11", Excerpt: "Каждые две недели, 45 минут."},
 	}
-	var c *Hit
-	for i := range ans.Hits {
-		if ans.Hits[i].Path == "cases/Кейс A.md" {
-			c = &ans.Hits[i]
-		}
+	if !reflect.DeepEqual(ans.Hits, want) || ans.Linked != 0 {
+		t.Fatalf("hits %+v linked %d, want %+v", ans.Hits, ans.Linked, want)
 	}
-	if c == nil {
-		t.Fatalf("the case is not among %+v", ans.Hits)
-	}
-	want := []string{HubFile, "mocs/Процессы.md", "cases/Кейс A.md"}
-	if !reflect.DeepEqual(c.Trail, want) || c.Via != "graph" {
-		t.Fatalf("trail %v via %s, want %v via graph", c.Trail, c.Via, want)
-	}
-	line := lineOf(t, v.Root, "cases/Кейс A.md", "репетиция переключения")
-	if !strings.HasPrefix(c.Citation, "cases/Кейс A.md#L") || !strings.Contains(c.Excerpt, "репетиция переключения") {
-		t.Fatalf("citation %s excerpt %q (line %d)", c.Citation, c.Excerpt, line)
-	}
-	if ans.Fallback {
-		t.Fatal("fell back although the walk answered")
+	if ans, _ := v.AnswerFrom("ретро", found, 1, false); len(ans.Hits) != 1 || ans.Hits[0].Path != "cases/Кейс A.md" {
+		t.Fatalf("limit 1: %+v", ans.Hits)
 	}
 }
 
-func TestQueryFallsBackToText(t *testing.T) {
+// TestAnswerFromFollowsLinks: with links, the pages a found page links to
+// fill the places the search left, after its hits, each with the link it
+// was reached by and its first paragraph cited.
+func TestAnswerFromFollowsLinks(t *testing.T) {
 	v := curated(t)
-	write(t, v.Root, "approaches/Забытый.md", page("approach", "draft", "Забытый", "Канбан-доска для поддержки.", HubName))
-	write(t, v.Root, "raw/memo.txt", "Канбан помогает поддержке.\n")
-	ans, err := v.Query("канбан", 5)
+	found := []Passage{{Path: "cases/Кейс A.md", Start: 11, End: 11, Score: 3, Snippet: "Урок: репетиция переключения экономит день."}}
+	ans, err := v.AnswerFrom("репетиция", found, 3, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ans.Fallback || len(ans.Hits) != 2 {
+	if len(ans.Hits) != 3 || ans.Linked != 2 || ans.Hits[0].Via != "search" {
 		t.Fatalf("answer %+v", ans)
 	}
-	for _, h := range ans.Hits {
-		if h.Via != "text" || len(h.Trail) != 0 {
-			t.Fatalf("hit %+v should come from the text search", h)
-		}
+	r := ans.Hits[1]
+	line := lineOf(t, v.Root, "regulations/Ретро.md", "Каждые две недели")
+	if r.Path != "regulations/Ретро.md" || r.Via != "link" || r.Title != "Ретро" || r.Type != "regulation" ||
+		!reflect.DeepEqual(r.Trail, []string{"cases/Кейс A.md", "regulations/Ретро.md"}) ||
+		r.Citation != fmt.Sprintf("regulations/Ретро.md#L%d-L%d", line, line) || r.Excerpt != "Каждые две недели, 45 минут." {
+		t.Fatalf("linked hit %+v", r)
 	}
-	if got, _ := v.Query("квантовая телепортация", 5); len(got.Hits) != 0 {
-		t.Fatalf("unrelated query hits %+v", got.Hits)
+	if ans.Hits[2].Path != "sources/Doc.md" {
+		t.Fatalf("second link %+v", ans.Hits[2])
 	}
-}
-
-// TestQueryExcerptOfALongLineShowsTheMatch: a paragraph written as one
-// long line is cut around the query's words, at word boundaries, and the
-// citation names the line shown.
-func TestQueryExcerptOfALongLineShowsTheMatch(t *testing.T) {
-	v := curated(t)
-	long := strings.Repeat("Общие слова о работе команды и планах. ", 80) + "Дежурство по выходным передаётся в понедельник утром. " + strings.Repeat("Ещё немного текста про встречи. ", 40)
-	write(t, v.Root, "raw/long.txt", "Заметка\n\n"+long+"\n")
-	ans, err := v.Query("дежурство по выходным", 5)
-	if err != nil {
-		t.Fatal(err)
+	if ans, _ := v.AnswerFrom("репетиция", found, 3, false); len(ans.Hits) != 1 || ans.Linked != 0 {
+		t.Fatalf("without links: %+v", ans)
 	}
-	var h *Hit
-	for i := range ans.Hits {
-		if ans.Hits[i].Path == "raw/long.txt" {
-			h = &ans.Hits[i]
-		}
-	}
-	if h == nil {
-		t.Fatalf("the long note is not among %+v", ans.Hits)
-	}
-	if !strings.Contains(h.Excerpt, "Дежурство по выходным") || len([]rune(h.Excerpt)) > excerptChars {
-		t.Fatalf("excerpt (%d runes) misses the match: %q", len([]rune(h.Excerpt)), h.Excerpt)
-	}
-	if !strings.HasPrefix(h.Excerpt, "…") || !strings.HasSuffix(h.Excerpt, "…") {
-		t.Fatalf("the cut sides are not marked: %q", h.Excerpt)
-	}
-	if h.Citation != "raw/long.txt#L3-L3" {
-		t.Fatalf("citation %s, want the long line alone", h.Citation)
-	}
-}
-
-func TestTerms(t *testing.T) {
-	if got := Terms("Ретроспективы и ретроспектива; running runs"); !reflect.DeepEqual(got, []string{"ретроспектив", "ретроспектив", "run", "run"}) {
-		t.Fatalf("Terms = %v", got)
+	if ans, _ := v.AnswerFrom("репетиция", found, 1, true); len(ans.Hits) != 1 {
+		t.Fatalf("links past the limit: %+v", ans.Hits)
 	}
 }
 
