@@ -11,6 +11,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
+	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
 // The first dashboard of a new desk lays out the org vault (and says so)
@@ -62,13 +63,7 @@ func TestOrgQuerySearchesTheVault(t *testing.T) {
 		orgvault.HubFile:        "# Карта\n\n- [[regulations/Релизы]] релиз вторник\n",
 	}
 	for rel, text := range pages {
-		p := filepath.Join(v.Root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfile.Write(t, filepath.Join(v.Root, filepath.FromSlash(rel)), text)
 	}
 	ans, err := f.OrgQuery(v, "когда выкатываем релиз", 5, true)
 	if err != nil {
