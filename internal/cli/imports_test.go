@@ -12,9 +12,9 @@ import (
 )
 
 // The layout rules are checked, not hoped for: one package owns each heavy
-// dependency, and no front end but memhook's main reaches memory through
+// dependency, no front end but memhook's main reaches memory through
 // the command line (the MCP server and the web app go through
-// internal/factory).
+// internal/factory), and search reads no settings of its own.
 func TestImportRules(t *testing.T) {
 	owners := map[string]string{
 		"modernc.org/sqlite":          "internal/store/sqlitedb",
@@ -46,6 +46,12 @@ func TestImportRules(t *testing.T) {
 				if (path == dep || strings.HasPrefix(path, dep+"/")) && rel != owner && !strings.HasPrefix(rel, "e2e") {
 					t.Errorf("%s imports %s; only %s may", p, path, owner)
 				}
+			}
+			// search takes plain values: the composition root
+			// (internal/factory) reads the settings and the registry
+			if rel == "internal/search" && (path == "github.com/cerebro-mem/cerebro/internal/config" ||
+				path == "github.com/cerebro-mem/cerebro/internal/project" || path == "github.com/cerebro-mem/cerebro/internal/org/registry") {
+				t.Errorf("%s imports %s; internal/search takes plain values from internal/factory", p, path)
 			}
 			if path == "github.com/cerebro-mem/cerebro/internal/cli" && rel != "cmd/memhook" && !strings.HasSuffix(p, "_test.go") {
 				t.Errorf("%s imports internal/cli; open memory through internal/factory", p)

@@ -27,7 +27,10 @@ func (f *Factory) BoxProject(dir string) (projectbox.Project, error) {
 	eff := f.Config(root)
 	return projectbox.Project{
 		Root: root, Config: eff, StateDir: f.Paths.State, IndexDir: f.Paths.Indexes(),
-		Search: search.MemorySetup{Project: root, Config: eff, IndexDir: f.Paths.Indexes(), Desk: f.Paths.Home, Registry: f.Paths.Registry(), Getenv: f.Getenv},
+		Memory: func(sc search.Scope) (*search.Memory, error) {
+			m, _, err := f.openMemory(root, "", string(sc))
+			return m, err
+		},
 		Getenv: f.Getenv, Environ: f.Environ, Now: f.Now, Executable: f.Executable,
 	}, nil
 }

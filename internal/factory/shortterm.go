@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -56,10 +57,19 @@ func (f *Factory) indexFile(ctx context.Context, file string) error {
 }
 
 // AutoRecall is the memory block auto-recall adds to prompt in the
-// project at root (search.AutoRecallPrompt), "" when nothing fits.
+// project at root (search.AutoRecall over the project's and the org's
+// memory, with the project's extra paths), within
+// search.auto_recall_budget of its own; "" when nothing fits.
 func (f *Factory) AutoRecall(ctx context.Context, root, prompt string) (string, error) {
-	setup := search.MemorySetup{Project: root, Config: f.Config(root), IndexDir: f.Paths.Indexes(), Desk: f.Paths.Home, Getenv: f.Getenv}
-	return search.AutoRecallPrompt(ctx, setup, prompt, f.Now())
+	c := f.Config(root).Search
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(c.AutoRecallBudget)*time.Millisecond)
+	defer cancel()
+	home := f.Getenv("HOME")
+	roots := search.Roots(root, f.Paths.Home, home, search.ScopeAll)
+	extra, _ := search.ExtraRoots(root, home, c.ExtraPaths, roots) // the hook stays quiet; index and search say what was left out
+	o := rankOptions(c)
+	o.Limit, o.Now, o.Base = c.AutoRecallLimit, f.Now(), root
+	return search.AutoRecall(ctx, f.Paths.Indexes(), append(roots, extra...), prompt, o, c.AutoRecallScore)
 }
 
 // SpawnMemhook starts this memhook again in dir with args, detached, and

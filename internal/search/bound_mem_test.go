@@ -20,8 +20,7 @@ func TestMillionLinePageInBoundedMemory(t *testing.T) {
 	page := filepath.Join(proj, ".claude", "memory_long", "wiki", "Lines.md")
 	os.MkdirAll(filepath.Dir(page), 0o755)
 	os.WriteFile(page, []byte("# Lines\n\nthe quarry ledger\n"+strings.Repeat("x\n", 3_000_000)), 0o644)
-	s := setupFor(t, proj, map[string]string{"CEREBRO_CONFIG": filepath.Join(t.TempDir(), "none"), "HOME": t.TempDir()})
-	m, _, err := OpenMemory(s)
+	m, _, err := OpenMemory(setupFor(t, proj))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func acquire(path string) (*sql.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := makeSchema(db); err != nil {
+	if err := makeSchema(db, ftsRank(titleWeight, headingWeight)); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -112,11 +112,13 @@ func release(path string) error {
 }
 
 // makeSchema creates the desk's tables, or drops and makes them again
-// when they are of another schema version: an index is a cache.
-func makeSchema(db *sql.DB) error {
+// when they are of another schema version: an index is a cache. rank is
+// FTS5's rank of the candidates ([ftsRank]), set when it differs from
+// the index's.
+func makeSchema(db *sql.DB, rank string) error {
 	want := strconv.Itoa(schemaVersion)
 	if have, err := metaValue(db, "schema"); err == nil && have == want {
-		return nil
+		return keepRank(db, rank)
 	}
 	tx, err := db.Begin()
 	if err != nil {
@@ -128,15 +130,12 @@ func makeSchema(db *sql.DB) error {
 	}
 	// another process may have made it since we looked
 	if have, err := metaValue(tx, "schema"); err == nil && have == want {
-		return nil
+		tx.Rollback()
+		return keepRank(db, rank)
 	}
 	for _, q := range []string{
 		`DROP TABLE IF EXISTS chunks_vocab`, `DROP TABLE IF EXISTS chunks_fts`, `DROP TABLE IF EXISTS chunks`,
 		`DROP TABLE IF EXISTS files`, `DROP TABLE IF EXISTS dirs`, `DROP TABLE IF EXISTS roots`, `DELETE FROM meta`, schema,
-		// candidates are picked by BM25 over the text columns weighted as
-		// the ranking weighs them (see titleWeight); the root column only
-		// filters
-		fmt.Sprintf(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', 'bm25(1.0, %g, %g, 0.0)')`, titleWeight, headingWeight),
 		`INSERT INTO meta(key, value) VALUES('chunks', '0'), ('tokens', '0')`,
 	} {
 		if _, err := tx.Exec(q); err != nil {
@@ -145,6 +144,29 @@ func makeSchema(db *sql.DB) error {
 	}
 	if _, err := tx.Exec(`INSERT INTO meta(key, value) VALUES('schema', ?)`, want); err != nil {
 		return fmt.Errorf("create index schema: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("create index schema: %w", err)
+	}
+	return keepRank(db, rank)
+}
+
+// keepRank sets FTS5's rank to rank when the index was made with other
+// field weights. Only the candidates' order depends on it: nothing is
+// indexed again.
+func keepRank(db *sql.DB, rank string) error {
+	if have, err := metaValue(db, "rank"); err == nil && have == rank {
+		return nil
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		return fmt.Errorf("set the index's field weights: %w", err)
+	}
+	defer tx.Rollback()
+	for _, q := range []string{`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', ?)`, `INSERT OR REPLACE INTO meta(key, value) VALUES('rank', ?)`} {
+		if _, err := tx.Exec(q, rank); err != nil {
+			return fmt.Errorf("set the index's field weights: %w", err)
+		}
 	}
 	return tx.Commit()
 }

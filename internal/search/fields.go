@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -15,10 +16,20 @@ import (
 // starts and those inside it). A query word in a field counts as that
 // many occurrences in the body, before BM25's saturation: a note titled
 // «Воскресная уборка» is about that, however few times its body says so.
+//
+// FTS5 picks the candidates with these weights too ([ftsRank]), which
+// the desk index stores: [makeSchema] sets them again when they changed.
 const (
 	titleWeight   = 3.0
 	headingWeight = 1.5
 )
+
+// ftsRank is FTS5's rank of the candidates over the columns stems,
+// title, heads and root: the text weighted as the ranking weighs it, the
+// root column only filtering.
+func ftsRank(title, heading float64) string {
+	return fmt.Sprintf("bm25(1.0, %g, %g, 0.0)", title, heading)
+}
 
 // linkPenalty is how much of its score a chunk made only of links loses
 // (scaled by its share of link text): a list of [[links]] names many

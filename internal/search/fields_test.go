@@ -75,3 +75,65 @@ func TestLinkListsLoseAndNoPageFillsTheTop(t *testing.T) {
 		t.Errorf("a query naming Index.md should get more of it: %v", paths(r))
 	}
 }
+
+// FTS5 picks the candidates with the field weights, which the desk index
+// stores: an index made with other weights (before a weight changed) takes
+// the current ones when it is next opened, without being indexed again,
+// and its candidates' order follows them.
+func TestChangedFieldWeightsReachTheIndex(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "walrus.md"), "Notes from the harbour office.\n")
+	write(t, filepath.Join(dir, "census.md"), "The census counts every walrus on the rocks, walrus by walrus.\n")
+	for i, s := range []string{"The market sells bread.", "A meeting about budgets.", "Trains were late.", "The cat slept."} {
+		write(t, filepath.Join(dir, fmt.Sprintf("other%d.md", i)), s+"\n")
+	}
+	root := Root{Dir: dir, Kind: KindDir}
+	p := Params{ChunkTokens: 400, OverlapTokens: 80}
+	open := func() *Index {
+		t.Helper()
+		ix, err := Open(state, root, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Update(context.Background(), now, nil); err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	first := func(ix *Index) string {
+		t.Helper()
+		var rel string
+		err := ix.db.QueryRow(`SELECT c.path FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid
+			WHERE chunks_fts MATCH 'walrus' ORDER BY rank LIMIT 1`).Scan(&rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rel
+	}
+	ix := open()
+	if got := first(ix); got != "walrus.md" {
+		t.Fatalf("with the title weighed: %s first, want walrus.md", got)
+	}
+	// the index as weights of before left it: the title not weighed
+	stale := ftsRank(0, 0)
+	for _, q := range []string{`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('rank', ?)`, `UPDATE meta SET value=? WHERE key='rank'`} {
+		if _, err := ix.db.Exec(q, stale); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := first(ix); got != "census.md" {
+		t.Fatalf("with the title not weighed: %s first, want census.md (else this test proves nothing)", got)
+	}
+	ix.Close()
+	ix = open()
+	defer ix.Close()
+	if ix.Rebuilt {
+		t.Error("a weight change rebuilt the index; it only re-ranks")
+	}
+	if got := first(ix); got != "walrus.md" {
+		t.Errorf("after reopening: %s first, want walrus.md: the index kept the old weights", got)
+	}
+	if got, _ := metaValue(ix.db, "rank"); got != ftsRank(titleWeight, headingWeight) {
+		t.Errorf("stored rank %q, want %q", got, ftsRank(titleWeight, headingWeight))
+	}
+}

@@ -30,6 +30,11 @@ type Params struct {
 	NoteBytes int64
 }
 
+// fingerprint is what a root's chunks were made with: the schema (whose
+// version stands for the code that fills the title, headings and link
+// fields), the stemmer, the chunking and the embedder. FTS5's field
+// weights are the desk's (see [keepRank]); every other factor of a score
+// is computed at each search.
 func (p Params) fingerprint() string {
 	emb := "none"
 	if p.Embedder != nil {

@@ -382,4 +382,8 @@ func TestAutoRecall(t *testing.T) {
 	if got, _ := AutoRecall(context.Background(), state, roots, "kafka partition count", o, 0.5); got != "" {
 		t.Fatalf("a weak match was recalled:\n%s", got)
 	}
+	// the prompt's private span is never a query
+	if got, _ := AutoRecall(context.Background(), state, roots, "<private>what is the kafka retention?</private>", o, 0.5); got != "" {
+		t.Fatalf("a private span was searched:\n%s", got)
+	}
 }

@@ -5,29 +5,33 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-
-	"github.com/cerebro-mem/cerebro/internal/config"
 )
 
 // MemorySetup says which of a project's memory a caller searches and
-// with which settings; [OpenMemory] makes the [Memory] of it. `memhook
-// index`, `search` and `get`, recall's text levels, the web app and the
-// MCP tools all open memory this one way, so they search alike:
+// with which settings, as plain values: the composition root
+// (internal/factory) maps the project's settings onto them, and [OpenMemory]
+// makes the [Memory] of it. `memhook index`, `search` and `get`, recall's
+// text levels, the web app and the MCP tools all open memory this one way,
+// so they search alike:
 //
-//	m, notes, err := search.OpenMemory(search.MemorySetup{Project: root, Scope: "all", Config: eff, ...})
+//	m, notes, err := search.OpenMemory(search.MemorySetup{Project: root, Scope: "all", Params: p, Options: o, ...})
 type MemorySetup struct {
 	Project string // the project root
 	// Root, when set, is the one folder of Markdown files searched (the
 	// commands' --root); Scope is then unused.
 	Root     string
 	Scope    string
-	Config   *config.Effective // the project's settings
-	IndexDir string            // the state dir's index folder
-	Desk     string            // the desk's folder ($CEREBRO_HOME), the org's memory
-	Registry string            // the desk's registry, for scopes projects and everything
-	// Getenv reads HOME (Claude Code's auto-memory), the embedding
-	// provider's API key and the desk's other projects' settings.
-	Getenv func(string) string
+	IndexDir string // the state dir's index folder
+	Desk     string // the desk's folder ($CEREBRO_HOME), the org's memory
+	Home     string // the user's home: Claude Code's auto-memory
+	// ExtraPaths are the project's search.extra_paths, searched with its
+	// memory in every scope but the org's.
+	ExtraPaths []string
+	Params     Params // how the roots' indexes are built
+	// Options are the ranking settings; Query sets Limit, Now and Base,
+	// and the embedder is Params'.
+	Options      Options
+	UpdateBudget time.Duration
 }
 
 // SetupError is a setup the user can put right; Hint says how.
@@ -42,12 +46,11 @@ func (e *SetupError) Unwrap() error { return e.Err }
 // Hint says what the user can do.
 func (e *SetupError) Hint() string { return e.hint }
 
-// OpenMemory resolves the roots in scope (with the project's
-// search.extra_paths, except for the org's scope), the embedder and the
-// ranking settings, and for a scope across projects the desk read from
-// the registry. The notes name the extra paths left out, and why.
+// OpenMemory resolves the roots in scope (with the project's extra
+// paths, except for the org's scope). The notes name the extra paths left
+// out, and why. A scope across projects searches this project's alone
+// until the caller sets the [Memory]'s Desk.
 func OpenMemory(s MemorySetup) (*Memory, []string, error) {
-	cfg := s.Config
 	var roots []Root
 	var notes []string
 	if s.Root != "" {
@@ -64,52 +67,14 @@ func OpenMemory(s MemorySetup) (*Memory, []string, error) {
 		if err != nil {
 			return nil, nil, &SetupError{err, "use --scope project, org, all, projects or everything"}
 		}
-		roots = Roots(s.Project, s.Desk, s.Getenv("HOME"), sc)
+		roots = Roots(s.Project, s.Desk, s.Home, sc)
 		if sc != ScopeOrg {
 			var extra []Root
-			extra, notes = ExtraRoots(s.Project, s.Getenv("HOME"), cfg.Search.ExtraPaths, roots)
+			extra, notes = ExtraRoots(s.Project, s.Home, s.ExtraPaths, roots)
 			roots = append(roots, extra...)
 		}
 	}
-	params, err := s.params(cfg)
-	if err != nil {
-		return nil, nil, &SetupError{fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing"}
-	}
-	m := &Memory{Base: s.Project, Roots: roots, IndexDir: s.IndexDir, Params: params,
-		Options: RankOptions(cfg, s.Project, params.Embedder), UpdateBudget: time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond}
-	if sc, _ := ParseScope(s.Scope); s.Root == "" && sc.Across() {
-		if m.Desk, err = s.desk(); err != nil {
-			return nil, nil, err
-		}
-	}
-	return m, notes, nil
-}
-
-// params are a project's index parameters: any other would rebuild its
-// indexes.
-func (s MemorySetup) params(cfg *config.Effective) (Params, error) {
-	e := cfg.Embedding
-	key := ""
-	if e.APIKeyEnv != "" {
-		key = s.Getenv(e.APIKeyEnv)
-	}
-	emb, err := NewEmbedder(EmbedConfig{
-		Provider: e.Provider, URL: e.URL, Model: e.Model, APIKey: key,
-		Timeout: time.Duration(e.TimeoutSeconds) * time.Second,
-	})
-	if err != nil {
-		return Params{}, err
-	}
-	return Params{ChunkTokens: cfg.Search.ChunkTokens, OverlapTokens: cfg.Search.OverlapTokens, Embedder: emb, NoteBytes: cfg.Limits.NoteBytes}, nil
-}
-
-// RankOptions maps the search.* settings onto the options of a search
-// (Limit and Now are the caller's).
-func RankOptions(cfg *config.Effective, base string, emb Embedder) Options {
-	c := cfg.Search
-	return Options{
-		CandidatePool: c.CandidatePool, HalfLifeDays: c.HalfLifeDays, RecencyFloor: c.RecencyFloor, SnippetChars: c.SnippetChars,
-		MMR: c.MMR, MMRLambda: c.MMRLambda, VectorWeight: c.VectorWeight, TextWeight: c.TextWeight,
-		DateBoost: c.DateBoost, Embedder: emb, Base: base, Citations: c.Citations,
-	}
+	o := s.Options
+	o.Embedder, o.Base = s.Params.Embedder, s.Project
+	return &Memory{Base: s.Project, Roots: roots, IndexDir: s.IndexDir, Params: s.Params, Options: o, UpdateBudget: s.UpdateBudget}, notes, nil
 }

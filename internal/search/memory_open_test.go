@@ -2,29 +2,27 @@ package search
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 )
 
-func setupFor(t *testing.T, proj string, env map[string]string) MemorySetup {
+// setupFor is the project's memory in scope project, with the settings'
+// defaults.
+func setupFor(t *testing.T, proj string) MemorySetup {
 	t.Helper()
-	getenv := func(k string) string { return env[k] }
-	return MemorySetup{Project: proj, Scope: "project", Config: config.Load(getenv, proj), IndexDir: t.TempDir(),
-		Desk: t.TempDir(), Registry: filepath.Join(t.TempDir(), "registry.json"), Getenv: getenv}
+	return MemorySetup{Project: proj, Scope: "project", IndexDir: t.TempDir(), Desk: t.TempDir(), Home: t.TempDir(),
+		Params: Params{ChunkTokens: 400, OverlapTokens: 80}, Options: defaults(), UpdateBudget: 2 * time.Second}
 }
 
 // What the user can put right comes back with a hint: a --root that is no
-// folder, a scope that does not exist.
+// folder, a scope that does not exist. The settings passed are the
+// memory's.
 func TestOpenMemoryRefusesWithAHint(t *testing.T) {
-	s := setupFor(t, t.TempDir(), map[string]string{"CEREBRO_CONFIG": filepath.Join(t.TempDir(), "none")})
+	s := setupFor(t, t.TempDir())
+	s.Options.Citations = CitationsOn
 	bad := s
 	bad.Root = filepath.Join(s.Project, "missing")
 	var se *SetupError
@@ -40,42 +38,8 @@ func TestOpenMemoryRefusesWithAHint(t *testing.T) {
 	if err != nil || m.Desk != nil || m.Base != s.Project || len(m.Roots) == 0 {
 		t.Fatalf("project scope: %+v, %v", m, err)
 	}
-	if m.UpdateBudget != updateBudget(s.Config) || m.Options.Citations != s.Config.Search.Citations {
+	if m.UpdateBudget != s.UpdateBudget || m.Options.Citations != CitationsOn || m.Options.Base != s.Project || m.Params != s.Params {
 		t.Fatalf("the settings are not the memory's: %+v", m)
-	}
-}
-
-// The desk of a search across projects holds only the registered projects
-// that share their memory: one that opted out is counted, not named; one
-// whose folder is gone is named with the reason; this project is not
-// among the others and takes its registry id; a registry that does not
-// parse is registry.ErrCorrupt.
-func TestOpenMemoryDeskKeepsToWhatIsShared(t *testing.T) {
-	dir := t.TempDir()
-	self, shares, private := filepath.Join(dir, "self"), filepath.Join(dir, "shares"), filepath.Join(dir, "private")
-	for _, p := range []string{self, shares, private} {
-		os.MkdirAll(filepath.Join(p, ".claude"), 0o755)
-	}
-	os.WriteFile(filepath.Join(private, ".claude", "cerebro.toml"), []byte("share_across_projects = false\n"), 0o644)
-	s := setupFor(t, self, map[string]string{"CEREBRO_CONFIG": filepath.Join(dir, "none"), "HOME": dir})
-	s.Scope = "projects"
-	reg := registry.File{Projects: []registry.Project{
-		{ID: "me", Path: self}, {ID: "shares", Path: shares}, {ID: "private", Path: private}, {ID: "gone", Path: filepath.Join(dir, "gone")},
-	}}
-	data, _ := json.Marshal(reg)
-	os.WriteFile(s.Registry, data, 0o644)
-	m, _, err := OpenMemory(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := m.Desk
-	if d == nil || d.ID != "me" || len(d.Others) != 1 || d.Others[0].ID != "shares" || d.OptedOut != 1 ||
-		len(d.Skipped) != 1 || d.Skipped[0].Project != "gone" || !strings.Contains(d.Skipped[0].Reason, "cannot be reached") {
-		t.Fatalf("desk: %+v", d)
-	}
-	os.WriteFile(s.Registry, []byte("{not json"), 0o644)
-	if _, _, err := OpenMemory(s); !errors.Is(err, registry.ErrCorrupt) {
-		t.Fatalf("corrupt registry: %v", err)
 	}
 }
 
@@ -108,9 +72,4 @@ func TestResponseTextLabelsOtherProjects(t *testing.T) {
 	if b.String() != "no results\n" {
 		t.Errorf("empty: %q", b.String())
 	}
-}
-
-// updateBudget is the setting as a duration.
-func updateBudget(cfg *config.Effective) time.Duration {
-	return time.Duration(cfg.Search.UpdateBudgetMS) * time.Millisecond
 }

@@ -149,7 +149,7 @@ func TestProximityRanksWordsTogetherFirst(t *testing.T) {
 	if len(got) < 2 || !strings.HasPrefix(got[0], "lake.md") {
 		t.Errorf("with proximity: got %q, want lake.md first", got)
 	}
-	o.NoProximity = true
+	o.noProximity = true
 	off := search(o)
 	if len(off) < 2 || !strings.HasPrefix(off[0], "fence.md") {
 		t.Errorf("without proximity: got %q, want fence.md first (else this test proves nothing)", off)
@@ -175,7 +175,7 @@ func BenchmarkProximity(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, noProx := range []bool{false, true} {
 			o := defaults()
-			o.NoProximity = noProx
+			o.noProximity = noProx
 			start := time.Now()
 			for _, q := range queries {
 				if _, err := Search(context.Background(), []*Index{ix}, q, o); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
+	"github.com/cerebro-mem/cerebro/internal/text/private"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -41,8 +42,10 @@ const recallSnippetChars = 300
 // context block with up to o.Limit snippets, in rank order, that each
 // cover at least minCover of the prompt's informative weight (rare words
 // count, filler and words common in the memory hardly: see coverage),
-// each with its citation; "" when nothing qualifies.
+// each with its citation; "" when nothing qualifies. The prompt's
+// <private> spans are never a query.
 func AutoRecall(ctx context.Context, indexDir string, roots []Root, prompt string, o Options, minCover float64) (string, error) {
+	prompt = strings.TrimSpace(private.Strip(prompt))
 	var idxs []*Index
 	defer func() {
 		for _, ix := range idxs {

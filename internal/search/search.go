@@ -57,12 +57,6 @@ type Options struct {
 	// Citations is auto (the default, also for ""), on or off: see
 	// [CitationsAuto].
 	Citations string
-	// NoSpread lets one file fill the first results (see spread): for
-	// benchmarks that weigh what the cap adds.
-	NoSpread bool
-	// NoProximity scores chunks without the proximity factor (see
-	// proximity): for benchmarks that weigh what it adds.
-	NoProximity bool
 	// MinCover, when above 0, keeps only the passages holding at least
 	// this share of the query's informative weight (auto-recall's gate,
 	// see coverage): what a passage must hold of the query to be about it,
@@ -79,6 +73,9 @@ type Options struct {
 	// own rank (no proximity, its own IDF) orders them less well than
 	// cerebro's, and picks passages in the best of them.
 	passagePool int
+	// noProximity scores chunks without the proximity factor: the tests'
+	// way to show what the factor does and costs.
+	noProximity bool
 }
 
 // snippetChars is the cap on a result's snippet these options ask for.
@@ -212,14 +209,14 @@ func searchStems(ctx context.Context, idxs []*Index, query string, stems []strin
 		gate := gateWeights(stems, df, n)
 		weights, match := weightsFrom(stems, df, n)
 		byID := map[int64]*hit{}
-		if err := textCandidates(ctx, g, stems, match, weights, o.CandidatePool, byID, nil, o.Within, !o.NoProximity); err != nil {
+		if err := textCandidates(ctx, g, stems, match, weights, o.CandidatePool, byID, nil, o.Within, !o.noProximity); err != nil {
 			return nil, false, err
 		}
 		for _, ix := range g {
 			if only := dates.files(ix); only != nil {
 				// the named days' best chunks are candidates even when their
 				// words rank below the pool
-				if err := textCandidates(ctx, []*Index{ix}, stems, match, weights, o.CandidatePool, byID, only, o.Within, !o.NoProximity); err != nil {
+				if err := textCandidates(ctx, []*Index{ix}, stems, match, weights, o.CandidatePool, byID, only, o.Within, !o.noProximity); err != nil {
 					return nil, false, err
 				}
 			}
@@ -333,11 +330,7 @@ func pickResults(all []*hit, stems []string, o Options) []Result {
 	} else {
 		picked = all[:min(o.Limit+spare, len(all))]
 	}
-	if o.NoSpread {
-		picked = picked[:min(o.Limit, len(picked))]
-	} else {
-		picked = spread(picked, stems, o.Limit)
-	}
+	picked = spread(picked, stems, o.Limit)
 	out := make([]Result, 0, len(picked))
 	for _, h := range picked {
 		r := h.result(o.Base)

@@ -139,8 +139,6 @@ func run(dataPath string, chunk, overlap, misses int, factsPath, transcripts, on
 		{"cerebro, recency without a floor (old default)", func(o *search.Options) { o.RecencyFloor = -1 }},
 		{"cerebro, decay off", func(o *search.Options) { o.HalfLifeDays = 0 }},
 		{"cerebro, decay off, dates off", func(o *search.Options) { o.HalfLifeDays = 0; noDates(o) }},
-		{"cerebro, defaults, page cap off", func(o *search.Options) { o.NoSpread = true }},
-		{"cerebro, defaults, proximity off", func(o *search.Options) { o.NoProximity = true }},
 		{"cerebro, defaults, MMR on", func(o *search.Options) { o.MMR = true }},
 		{"cerebro, defaults, candidate pool 100", func(o *search.Options) { o.CandidatePool = 100 }},
 		{"cerebro, defaults, candidate pool 25", func(o *search.Options) { o.CandidatePool = 25 }},

@@ -32,9 +32,9 @@ import (
 type Project struct {
 	Root   string
 	Config *config.Effective
-	// Search is the project's memory as search opens it; Scope is set per
-	// use (the project's own, or the desk's projects).
-	Search     search.MemorySetup
+	// Memory opens the project's searchable memory in a scope (the
+	// project's own, or the desk's projects), as every command opens it.
+	Memory     func(search.Scope) (*search.Memory, error)
 	StateDir   string // the state dir: the day's model-call budget
 	IndexDir   string // the state dir's index folder: the tables' cache, offers, threads
 	Getenv     func(string) string
@@ -54,14 +54,6 @@ func (e *OpenError) Unwrap() error { return e.Err }
 
 // Hint says what the user can do.
 func (e *OpenError) Hint() string { return e.hint }
-
-// memory opens the project's searchable memory in scope.
-func (p Project) memory(scope search.Scope) (*search.Memory, error) {
-	s := p.Search
-	s.Scope = string(scope)
-	m, _, err := search.OpenMemory(s)
-	return m, err
-}
 
 // Open wires the project's memory behind the verbs; done closes it.
 func Open(p Project) (*blackbox.Box, func(), error) {
@@ -88,10 +80,10 @@ func Open(p Project) (*blackbox.Box, func(), error) {
 	}
 	// Level 2 goes through the FTS5 indexes when they can be set up; the
 	// plain scan stays as the fallback.
-	m, serr := p.memory(search.ScopeProject)
+	m, serr := p.Memory(search.ScopeProject)
 	if serr == nil {
 		box.Text = &indexedText{memory: m, now: p.Now, scan: scan}
-		desk := &deskText{indexedText: indexedText{now: p.Now, scan: scan}, open: func() (*search.Memory, error) { return p.memory(search.ScopeProjects) }}
+		desk := &deskText{indexedText: indexedText{now: p.Now, scan: scan}, open: func() (*search.Memory, error) { return p.Memory(search.ScopeProjects) }}
 		box.Across, box.AcrossGraphs = desk, desk
 	} else {
 		box.AcrossWhy = "the memory indexes cannot be set up: " + serr.Error()

@@ -36,7 +36,11 @@ func testProject(t *testing.T, env map[string]string) Project {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	idx := filepath.Join(state, "indexes")
 	return Project{Root: root, Config: eff, StateDir: state, IndexDir: idx,
-		Search: search.MemorySetup{Project: root, Config: eff, IndexDir: idx, Desk: t.TempDir(), Registry: filepath.Join(state, "registry.json"), Getenv: getenv},
+		Memory: func(sc search.Scope) (*search.Memory, error) {
+			m, _, err := search.OpenMemory(search.MemorySetup{Project: root, Scope: string(sc), IndexDir: idx, Desk: t.TempDir(), Home: env["HOME"],
+				Params: search.Params{ChunkTokens: eff.Search.ChunkTokens, OverlapTokens: eff.Search.OverlapTokens}, UpdateBudget: time.Second})
+			return m, err
+		},
 		Getenv: getenv, Environ: func() []string { return nil }, Now: func() time.Time { return now }}
 }
 
