@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 )
 
 // LongDir is the project's long-term memory root.

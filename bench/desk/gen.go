@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"

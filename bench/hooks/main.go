@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/bench/internal/rss"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 )
 
 type dailyFile struct{ path, text string }

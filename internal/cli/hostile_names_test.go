@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"gopkg.in/yaml.v3"
 )

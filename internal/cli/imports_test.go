@@ -50,7 +50,7 @@ func TestImportRules(t *testing.T) {
 			// search takes plain values: the composition root
 			// (internal/factory) reads the settings and the registry
 			if rel == "internal/search" && (path == "github.com/cerebro-mem/cerebro/internal/config" ||
-				path == "github.com/cerebro-mem/cerebro/internal/project" || path == "github.com/cerebro-mem/cerebro/internal/org/registry") {
+				path == "github.com/cerebro-mem/cerebro/internal/project" || path == "github.com/cerebro-mem/cerebro/internal/registry") {
 				t.Errorf("%s imports %s; internal/search takes plain values from internal/factory", p, path)
 			}
 			if path == "github.com/cerebro-mem/cerebro/internal/cli" && rel != "cmd/memhook" && !strings.HasSuffix(p, "_test.go") {

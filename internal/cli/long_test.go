@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
 // longEnv is an isolated desk and a project directory.

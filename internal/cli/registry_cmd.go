@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/spf13/cobra"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
 // The daily evolution round goes through every registered project: one

@@ -8,7 +8,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/search"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 )
 
 var now = time.Date(2026, 11, 30, 18, 5, 0, 0, time.Local)

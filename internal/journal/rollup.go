@@ -1,4 +1,4 @@
-package longterm
+package journal
 
 import (
 	"strconv"
@@ -22,7 +22,7 @@ type Rollup struct {
 // link, and the day.
 type RollupItem struct{ Text, Date string }
 
-// ReadRollup reads what [Store.RollupDays] wrote.
+// ReadRollup reads what longterm.Store.RollupDays wrote.
 func ReadRollup(data []byte) Rollup {
 	var r Rollup
 	body := string(data)

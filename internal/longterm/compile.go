@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/forget"
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"

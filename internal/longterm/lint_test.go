@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 

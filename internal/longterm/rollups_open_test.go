@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/journal"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )
 
@@ -27,7 +28,7 @@ func TestRollupOpenHoldsOpenWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := testfile.Read(t, filepath.Join(s.RollupDir, "week", "2026-W48.md"))
-	r := ReadRollup([]byte(w))
+	r := journal.ReadRollup([]byte(w))
 	var open []string
 	for _, it := range r.Open {
 		open = append(open, it.Text+"@"+it.Date)

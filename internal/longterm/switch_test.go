@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
 func TestTurnOnRegistersAndCommitsThenTurnOffUnregisters(t *testing.T) {

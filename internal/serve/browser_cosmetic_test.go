@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 
 	"github.com/chromedp/chromedp"
 )

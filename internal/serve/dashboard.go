@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/search"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 )
 
 // chartWeeks is how many weeks the activity chart shows.

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
 

@@ -8,8 +8,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"

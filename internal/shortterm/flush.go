@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/capture"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/forget"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 )
 

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/distill"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/lessons"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )

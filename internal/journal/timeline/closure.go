@@ -5,8 +5,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 )
 
 // A failure a section lists (a Not done item, or an Open "not done: …")

@@ -23,7 +23,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 )
 
 // Section is a daily section with its day and a key that names it across

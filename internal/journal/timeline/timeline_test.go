@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 )
 
 // entry renders a section the way the flush writes it and reads it back.

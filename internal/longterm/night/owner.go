@@ -3,7 +3,7 @@ package night
 import (
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 

@@ -24,9 +24,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/org/registry"
 	"github.com/cerebro-mem/cerebro/internal/project"
+	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
 // today is the dashboard date of every planted test.

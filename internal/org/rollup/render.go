@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/planfact"
+	"github.com/cerebro-mem/cerebro/internal/planfact"
 )
 
 // Render writes the dashboard as Markdown. The output depends only on the

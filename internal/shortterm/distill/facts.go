@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 

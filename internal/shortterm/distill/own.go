@@ -6,7 +6,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 

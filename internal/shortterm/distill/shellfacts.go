@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/transcript"
 )
 

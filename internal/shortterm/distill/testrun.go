@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 )
 
 // verdict is what a test runner printed at the end of a run.

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 )
 

@@ -8,17 +8,17 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm"
+	"github.com/cerebro-mem/cerebro/internal/journal"
+	"github.com/cerebro-mem/cerebro/internal/journal/daily"
+	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
 	"github.com/cerebro-mem/cerebro/internal/project"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/daily"
-	"github.com/cerebro-mem/cerebro/internal/shortterm/timeline"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // weekInfo is the newest weekly roll-up, read, and the older ones' names.
 type weekInfo struct {
 	path, rel, dir string
-	r              longterm.Rollup
+	r              journal.Rollup
 	key            string   // what handing it whole is remembered by
 	older          []string // older weeks, newest first
 	openKey        string   // the tracker's name for its open items
@@ -55,7 +55,7 @@ func readWeeks(l project.Layout, noteBytes int64) (*weekInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read weekly roll-up: %w", err)
 	}
-	w := &weekInfo{path: path, rel: rel(l, path), dir: rel(l, dir), r: longterm.ReadRollup(data), older: names[1:],
+	w := &weekInfo{path: path, rel: rel(l, path), dir: rel(l, dir), r: journal.ReadRollup(data), older: names[1:],
 		key: contentKey("week", string(data))}
 	if w.r.Period == "" {
 		w.r.Period = names[0]
@@ -145,7 +145,7 @@ func (p *plan) addWeek(o Options, w *weekInfo, windowStart string, tr *timeline.
 			w.decisions = append(w.decisions, item(w.decLabel, it.Text, it.Date, whatWeekDecision))
 		}
 	}
-	var ses []longterm.RollupItem
+	var ses []journal.RollupItem
 	for _, it := range w.r.Headlines {
 		if it.Date < windowStart {
 			ses = append(ses, it)

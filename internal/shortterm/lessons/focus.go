@@ -3,7 +3,7 @@ package lessons
 import (
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 )
 
 // Focus is the part of a shell command that is about key: the last step

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/shortterm/intent"
+	"github.com/cerebro-mem/cerebro/internal/journal/intent"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
 	"github.com/tidwall/gjson"
 )
