@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/corefile"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
@@ -66,7 +67,7 @@ func (s *Store) coreEdit(action, text string, max int, now time.Time, edit func(
 			return fmt.Errorf("read CORE.md: %w", err)
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			old = coreTemplate()
+			old = corefile.Template()
 		}
 		head, body := splitHead(string(old))
 		out := edit(head, body)

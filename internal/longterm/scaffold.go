@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/corefile"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -45,7 +46,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 			data func() []byte
 		}{
 			{SchemaFile, func() []byte { return []byte(schemaText) }},
-			{CoreFile, coreTemplate},
+			{CoreFile, corefile.Template},
 			{planfact.FileName, func() []byte { return planfact.Template(projectName, now) }},
 			{LogFile, logTemplate},
 		}

@@ -4,19 +4,6 @@ package longterm
 // files generated here never hold a broken link when the folder is opened
 // as an Obsidian vault.
 
-func coreTemplate() []byte {
-	return []byte(`---
-type: core
----
-
-# CORE
-
-What every session of this project must know, in a few lines. Injected at
-every session start; memhook refuses edits past the size cap
-(long.core_max_chars). Edit with ` + "`memhook core set|add`" + `.
-`)
-}
-
 func logTemplate() []byte {
 	return []byte(`---
 type: log
@@ -133,7 +120,3 @@ progress only; check with ` + "`memhook planfact check`" + `.
 3. Keep ` + "`CORE.md`" + ` short: only what every session needs.
 4. After adding or renaming pages run ` + "`memhook wiki index`" + ` and ` + "`memhook lint`" + `.
 `
-
-// CoreTemplate is CORE.md as `memhook long on` lays it out: inject leaves
-// an untouched one out.
-func CoreTemplate() []byte { return coreTemplate() }

@@ -39,9 +39,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/corefile"
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/journal/timeline"
-	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -495,7 +495,7 @@ func (p *plan) addLong(o Options, max int) error {
 	}
 	if data, err := readSmall(o.Layout.Core(), max/coreShare, o.NoteBytes); err != nil {
 		return err
-	} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(longterm.CoreTemplate())) {
+	} else if strings.TrimSpace(data) != "" && strings.TrimSpace(data) != strings.TrimSpace(string(corefile.Template())) {
 		// An untouched template tells the model nothing: tokens spent
 		// on every start for nothing.
 		add(block{kind: "core", source: rel(o.Layout, o.Layout.Core()), parts: []string{data}}, "CORE.md")

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/corefile"
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
@@ -194,7 +195,7 @@ func itoaTest(i int) string { return string(rune('0' + i)) }
 func TestUntouchedTemplatesAreNotInjected(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "proj")
 	l := project.Layout{Root: root}
-	testfile.Write(t, l.Core(), string(longterm.CoreTemplate()))
+	testfile.Write(t, l.Core(), string(corefile.Template()))
 	testfile.Write(t, l.PlanFact(), string(planfact.Template("proj", now)))
 	got, err := Build(Options{Layout: l, Now: now})
 	if err != nil {
@@ -203,7 +204,7 @@ func TestUntouchedTemplatesAreNotInjected(t *testing.T) {
 	if got != "" {
 		t.Fatalf("untouched templates injected:\n%s", got)
 	}
-	testfile.Write(t, l.Core(), string(longterm.CoreTemplate())+"- deploys go through the staging cluster first\n")
+	testfile.Write(t, l.Core(), string(corefile.Template())+"- deploys go through the staging cluster first\n")
 	pf := strings.Replace(string(planfact.Template("proj", now)), "next: describe the first milestone", "next: ship the importer", 1)
 	testfile.Write(t, l.PlanFact(), pf)
 	got, err = Build(Options{Layout: l, Now: now})
