@@ -1,3 +1,11 @@
+// Package journal holds the formats every memory level reads, on the
+// ground floor so that no level imports another's folder: the daily file
+// (journal/daily: written at a flush, read by inject, the roll-ups, the night
+// pass, forget and the dashboard), what a run of its sections adds up to
+// (journal/timeline), the names of the actions its items record
+// (journal/intent), and here a roll-up file read back ([ReadRollup]). When
+// a section is written or a roll-up built stays with the level that does
+// it; these packages only know the shape.
 package journal
 
 import (
