@@ -66,6 +66,61 @@ func TestImportRules(t *testing.T) {
 	})
 }
 
+// TestLevelsImportDownOnly: the memory levels stand in one order —
+// short-term, long-term, org — on a ground floor of the formats they all
+// read (the journal, plan-fact, the registry, CORE's template). A level's
+// code imports no level above it and the ground floor imports no level, so
+// a format changes in one place and no two levels can import each other.
+// Tests may reach up for real parts (inject's tests build real roll-ups).
+func TestLevelsImportDownOnly(t *testing.T) {
+	const module = "github.com/cerebro-mem/cerebro/"
+	levels := []struct {
+		dir   string
+		floor int
+	}{
+		{"internal/journal", 0}, {"internal/planfact", 0}, {"internal/registry", 0}, {"internal/corefile", 0},
+		{"internal/shortterm", 1}, {"internal/longterm", 2}, {"internal/org", 3},
+	}
+	floorOf := func(pkg string) (string, int, bool) {
+		for _, l := range levels {
+			if pkg == l.dir || strings.HasPrefix(pkg, l.dir+"/") {
+				return l.dir, l.floor, true
+			}
+		}
+		return "", 0, false
+	}
+	root := filepath.Join("..", "..")
+	seen := map[string]bool{}
+	for _, l := range levels {
+		filepath.WalkDir(filepath.Join(root, filepath.FromSlash(l.dir)), func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+				return nil
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Errorf("parse %s: %v", p, err)
+				return nil
+			}
+			seen[l.dir] = true
+			for _, imp := range f.Imports {
+				dir, floor, ok := floorOf(strings.TrimPrefix(strings.Trim(imp.Path.Value, `"`), module))
+				if !ok || dir == l.dir {
+					continue
+				}
+				if floor > l.floor {
+					t.Errorf("%s imports %s: %s stands above %s; move the shared part to the ground floor", p, imp.Path.Value, dir, l.dir)
+				}
+			}
+			return nil
+		})
+	}
+	for _, l := range levels {
+		if !seen[l.dir] {
+			t.Errorf("%s holds no Go file: the test lists a folder that moved", l.dir)
+		}
+	}
+}
+
 // TestShortTermOwnsTheLifecycle: internal/shortterm takes everything as
 // plain values (no cli, no cobra, no environment read inside), and only
 // shortterm builds the SessionStart inject, so the lifecycle has one
