@@ -4,7 +4,7 @@ import (
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/spf13/cobra"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 // The calls below are whole commands over the store's own calls, so

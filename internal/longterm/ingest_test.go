@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/testfile"
 )

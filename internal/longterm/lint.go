@@ -7,11 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // LintOptions tune [Store.Lint].

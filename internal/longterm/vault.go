@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // LoadVault reads the long-term root as a wiki. raw/ holds sources, not

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // TestMarkdownIsInert: memory text is hostile. Raw HTML is left out,

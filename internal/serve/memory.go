@@ -18,11 +18,11 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/search"
 
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 const longRel = ".claude/memory_long"

@@ -10,10 +10,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 type skillsView struct {

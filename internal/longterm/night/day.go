@@ -13,9 +13,9 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // One ready day goes through the night's four steps, each resumable:

@@ -3,7 +3,7 @@ package night
 import (
 	"path/filepath"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
 // ReadLast reads what the last night kept in a project's long-term memory

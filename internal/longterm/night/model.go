@@ -9,9 +9,9 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/secrets"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Answer is a model's reply to one prompt with what it cost.

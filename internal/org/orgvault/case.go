@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/secrets"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // lessonHeading marks a section of project memory worth carrying over.

@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/secrets"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Rules and their severities; lint exits non-zero only on errors.

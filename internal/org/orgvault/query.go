@@ -4,11 +4,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/excerpt"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Passage is one passage a search over the vault's root found: its page

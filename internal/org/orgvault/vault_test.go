@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/lint"
+	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 
 	"github.com/cerebro-mem/cerebro/internal/testfile"

@@ -8,11 +8,11 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/recall/kgraph"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Indexer is told about a Markdown file that changed, so an index (the

@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/longterm/wiki"
 	"github.com/cerebro-mem/cerebro/internal/text/cite"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
+	"github.com/cerebro-mem/cerebro/internal/wiki"
 )
 
 // Graph is the wiki's link graph joined with the recorded relations.
