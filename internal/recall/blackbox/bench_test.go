@@ -23,7 +23,7 @@ func benchBox(b *testing.B) *Box {
 	}
 	b.Cleanup(func() { st.Close() })
 	box := &Box{Root: root, LongDir: long, Tables: st, OffersPath: filepath.Join(b.TempDir(), "offers.jsonl"),
-		Text: MarkdownScan{Base: root, Dirs: []string{long}, Skip: []string{"raw", "graph", TablesDir, DenialsDir}, SkipFiles: GeneratedFiles}}
+		Text: indexedText(b, root, time.Now)}
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 2000; i++ {
 		req, fates, _ := ParseRemember(Raw{"text": []byte(fmt.Sprintf("%q", fmt.Sprintf("Meeting %d decided that service s%d uses port %d and owner o%d", i, i, 8000+i, i%37)))})

@@ -11,7 +11,7 @@
 // without deleting anything. Remember shapes phrases it can read whole
 // into tables of its own choosing.
 //
-//	box := &blackbox.Box{LongDir: ..., Tables: store, Text: blackbox.MarkdownScan{...}}
+//	box := &blackbox.Box{LongDir: ..., Tables: store, Text: &blackbox.Indexed{Memory: m, Now: time.Now}}
 //	req, fates, err := blackbox.ParseRecall(raw, box.Caps())
 //	ans, err := box.Recall(ctx, req, fates, now)
 package blackbox
@@ -39,7 +39,8 @@ type Box struct {
 	Root    string // project root: hit paths are relative to it
 	LongDir string // <project>/.claude/memory_long
 	Tables  *tables.Store
-	Text    TextSearcher // level 2
+	Text    TextSearcher // level 2; nil when it cannot be set up, with TextWhy saying why
+	TextWhy string
 	// Across is level 2 over this project's memory and the desk's other
 	// projects', asked for with scope "projects" (never a default); nil
 	// when not wired, with AcrossWhy saying why.
@@ -71,6 +72,13 @@ type Box struct {
 	// Nested is true inside another recall's level-5 research: the ladder
 	// then never climbs to 5, so research cannot recurse.
 	Nested bool
+	// Guard, when set, is the secret guard a recall's answer passes (see
+	// [Recall]): set when the reader is cerebro's own model call (the
+	// research walk's answering call runs `memhook recall` as its only way
+	// to read memory), whose output goes to the model past the guard its
+	// prompt passed. The person's own session reads what its own tools
+	// may read anyway.
+	Guard func(string) string
 	// OffersPath caches recently offered inferences for deny (plugin state).
 	OffersPath string
 	// ThreadsDir keeps the histories of research cycles (plugin state);
@@ -102,7 +110,4 @@ func (b *Box) Objects() objects.Store {
 	return objects.Store{Dir: filepath.Join(b.LongDir, filepath.FromSlash(ObjectsDir))}
 }
 
-var (
-	_ TextSearcher = MarkdownScan{}
-	_ Researcher   = ClaudeResearch{}
-)
+var _ Researcher = ClaudeResearch{}

@@ -26,8 +26,7 @@ func newBox(t *testing.T) *Box {
 	t.Cleanup(func() { st.Close() })
 	return &Box{
 		Root: root, LongDir: long, Tables: st,
-		Text: MarkdownScan{Base: root, Dirs: []string{long, filepath.Join(root, ".claude", "memory_short")},
-			Skip: []string{"raw", "graph", TablesDir, DenialsDir}, SkipFiles: GeneratedFiles},
+		Text: indexedText(t, root, func() time.Time { return t0 }),
 		VectorWhy:  "no embedding provider configured",
 		OffersPath: filepath.Join(t.TempDir(), "offers.jsonl"),
 		ThreadsDir: filepath.Join(t.TempDir(), "threads"),

@@ -13,10 +13,10 @@ import (
 // it; the same question about Denis and Yeltsin is.
 func TestRecallDoesNotAnswerAboutTheWrongPerson(t *testing.T) {
 	b := newBox(t)
-	remember(t, b, `{"text":"Денис мог знать Ельцина лично: он служил в Кремле."}`)
-	// most of the words are the passage's (знать, лично, Кремле): only
-	// the people differ
-	wrong := recall(t, b, `{"text":"мог ли Миша знать Путина лично в Кремле"}`)
+	remember(t, b, `{"text":"Денис мог знать Ельцина лично: он служил в Кремле, в охране президента, в девяностые."}`)
+	// most of the words are the passage's (лично, охране, президента,
+	// Кремле, девяностые): only the people differ
+	wrong := recall(t, b, `{"text":"мог ли Миша знать Путина лично по охране президента в Кремле в девяностые"}`)
 	for _, it := range wrong.Items {
 		if strings.Contains(it.Text, "Денис") {
 			t.Fatalf("answered about Миша and Путин with %q (%+v)", it.Text, wrong.Report)

@@ -101,8 +101,7 @@ func TestRecallItemsHoldTheEvidence(t *testing.T) {
 		root := t.TempDir()
 		daily := filepath.Join(root, ".claude", "memory_short", "daily")
 		writeLocomo(t, daily, c)
-		scan := MarkdownScan{Base: root, Dirs: []string{daily}}
-		box := &Box{Root: root, LongDir: filepath.Join(root, ".claude", "memory_long"), Text: scan, OffersPath: filepath.Join(root, "offers.jsonl")}
+		box := &Box{Root: root, LongDir: filepath.Join(root, ".claude", "memory_long"), Text: indexedText(t, root, time.Now), OffersPath: filepath.Join(root, "offers.jsonl")}
 		files := map[string][]string{}
 		for _, qa := range c.QA {
 			if qa.Category < 1 || qa.Category > 4 || len(qa.Evidence) == 0 {
@@ -185,9 +184,9 @@ func checkItemLines(t *testing.T, root string, files map[string][]string, it Ite
 // section, markers out, cut at 1,200 characters.
 func sectionOf(t *testing.T, root, c string) string {
 	path, n, _, _ := cite.Parse(c)
-	for _, p := range passages(filepath.Join(root, path)) {
-		if p.line <= n && n <= p.end {
-			return describe(path, p, strings.TrimSpace(p.body.String()), nil).section
+	for _, s := range sections(filepath.Join(root, path)) {
+		if s.line <= n && n <= s.end {
+			return describe(path, s).section
 		}
 	}
 	t.Fatalf("no section of %s holds line %d", path, n)

@@ -326,7 +326,11 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			}
 		}
 		if s == nil {
-			return nil, "no text search", errSkip
+			why := "no text search"
+			if b.TextWhy != "" {
+				why = b.TextWhy
+			}
+			return nil, why, errSkip
 		}
 		var out []Item
 		var notes []string
@@ -364,7 +368,7 @@ func (b *Box) level(ctx context.Context, level int, req RecallRequest, now time.
 			out = append(out, Item{Fact: h.Fact(), Text: h.Text, Object: h.Object, Cite: h.Cite(), Scope: h.Scope, Score: h.Score, Project: h.Project, whole: h.section})
 		}
 		if below > 0 {
-			n := fmt.Sprintf("%d weaker passages held under %.0f%% of the question's words and do not count", below, min*100)
+			n := fmt.Sprintf("%d weaker passages held under %.0f%% of the question's informative weight and do not count", below, min*100)
 			if level == LevelVector {
 				n = fmt.Sprintf("%d passages were less similar than %.2f and do not count", below, min)
 			}

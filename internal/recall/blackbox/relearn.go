@@ -29,8 +29,8 @@ type Indexer interface {
 // (internal/search over the relearned summaries, gated by the share of
 // the question's informative weight a summary holds, see RelearnCover),
 // so a paraphrase of a question researched once costs level 2. Each hit's
-// Score is that share. Without one, level 2's passage scan alone finds a
-// summary, by the share of the question's words.
+// Score is that share. Without one, level 2's search alone finds a
+// summary, by its coverage of the whole question.
 type RelearnFinder interface {
 	Relearned(ctx context.Context, query string, limit int) ([]Hit, error)
 }

@@ -196,7 +196,7 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 		if b.Text != nil {
 			for _, n := range names {
 				hits, _ := b.Text.Search(ctx, n, 5)
-				found = append(found, add(hits, 1)...)
+				found = append(found, add(naming(hits, n), 0)...)
 			}
 		}
 		steps = append(steps, Step{Level: LevelResearch, Store: "research: graph neighbours", Query: strings.Join(names, "; "), Found: nonNil(found),
@@ -279,4 +279,24 @@ func (b *Box) research(ctx context.Context, req RecallRequest, asked *[]string) 
 	}
 	items := []Item{{Fact: shortHash("x-", text), Text: text, Cite: "claude -p research", whole: text}}
 	return append(items, evidence...), note, steps, nil
+}
+
+// naming keeps the hits whose section holds every word of name: the
+// passages naming it in full, whatever share of the memory's words it is.
+func naming(hits []Hit, name string) []Hit {
+	var out []Hit
+	for _, h := range hits {
+		have := map[string]bool{}
+		for _, w := range terms(h.Heading + "\n" + h.section) {
+			have[w] = true
+		}
+		all := true
+		for _, w := range terms(name) {
+			all = all && have[w]
+		}
+		if all {
+			out = append(out, h)
+		}
+	}
+	return out
 }

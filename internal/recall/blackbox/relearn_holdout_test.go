@@ -1,10 +1,10 @@
-package projectbox
+package blackbox
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
-
-	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
+	"time"
 )
 
 // relearnedAnswers are researched questions put back as the relearn cycle
@@ -47,25 +47,23 @@ var relearnHoldout = []struct {
 	{"кто из моих друзей живёт в Казани?", -1},
 }
 
-// scanOnly hides the relearn lookup: level 2 as it was, the passage scan
-// by the share of the question's words.
-type scanOnly struct{ blackbox.TextSearcher }
+// searchOnly hides the relearn lookup: level 2's search alone, by its
+// coverage of the whole question.
+type searchOnly struct{ TextSearcher }
 
 // The relearn lookup's hit rate on held-out paraphrases, against level 2's
-// passage scan alone on the same memory: a paraphrase is a hit when the
+// search alone on the same memory: a paraphrase is a hit when the
 // first relearned answer offered at depth standard (no model call) is the
 // one it wants, or none when it wants none.
 func TestRelearnParaphraseHoldout(t *testing.T) {
-	p := testProject(t, map[string]string{})
-	box, done, err := Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer done()
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	box := newBox(t)
+	box.Text = indexedText(t, box.Root, func() time.Time { return now })
+	writeFile(t, filepath.Join(box.Root, ".claude", "memory_short", "2026-11-30.md"), "# 2026-11-30\n\nThe walrus census is run by Ada from the harbour office.\n")
 	objects := make([]string, len(relearnedAnswers))
 	for i, r := range relearnedAnswers {
-		res, err := box.Relearn(context.Background(), blackbox.RelearnRequest{Artifact: []byte(r.answer), ArtifactName: "answer.md",
-			Summary: r.answer + "\n\nResearched for the question: " + r.q, About: r.about, AlsoAsked: r.also}, box.Text.(blackbox.Indexer), p.Now())
+		res, err := box.Relearn(context.Background(), RelearnRequest{Artifact: []byte(r.answer), ArtifactName: "answer.md",
+			Summary: r.answer + "\n\nResearched for the question: " + r.q, About: r.about, AlsoAsked: r.also}, box.Text.(Indexer), now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,11 +75,11 @@ func TestRelearnParaphraseHoldout(t *testing.T) {
 			if c.want < 0 {
 				none++
 			}
-			req, fates, err := blackbox.ParseRecall(blackbox.Raw{"text": []byte(`"` + c.q + `"`)}, box.Caps())
+			req, fates, err := ParseRecall(Raw{"text": []byte(`"` + c.q + `"`)}, box.Caps())
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := box.Recall(context.Background(), req, fates, p.Now())
+			a, err := box.Recall(context.Background(), req, fates, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,10 +103,10 @@ func TestRelearnParaphraseHoldout(t *testing.T) {
 	}
 	found := measure("relearn lookup by the search's coverage")
 	text := box.Text
-	box.Text = scanOnly{text}
-	scan := measure("level 2's passage scan alone")
+	box.Text = searchOnly{text}
+	scan := measure("level 2's search alone")
 	box.Text = text
 	if found < scan || found < len(relearnHoldout)*3/4 {
-		t.Errorf("the lookup found %d (the scan alone %d); the target named before the first run is 3 in 4 and no fewer than the scan", found, scan)
+		t.Errorf("the lookup found %d (the search alone %d); the target named before the first run is 3 in 4 and no fewer than the search alone", found, scan)
 	}
 }

@@ -1,4 +1,4 @@
-package projectbox
+package factory
 
 import (
 	"context"
@@ -10,15 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
-	"github.com/cerebro-mem/cerebro/internal/search"
 )
 
-// testProject is a project with one note in its short-term memory, its
-// settings from env (a user file in CEREBRO_CONFIG, its own project file).
-func testProject(t *testing.T, env map[string]string) Project {
+// boxProject is a project with one note in its short-term memory, and the
+// factory of a process whose settings come from env (a user file in
+// CEREBRO_CONFIG, the project's own file), its state in a temp dir.
+func boxProject(t *testing.T, env map[string]string) (*Factory, string) {
 	t.Helper()
 	root, state := t.TempDir(), t.TempDir()
 	note := filepath.Join(root, ".claude", "memory_short", "2026-11-30.md")
@@ -30,21 +29,17 @@ func testProject(t *testing.T, env map[string]string) Project {
 	if env["CEREBRO_CONFIG"] == "" {
 		env["CEREBRO_CONFIG"] = filepath.Join(state, "none.toml")
 	}
-	env["HOME"] = t.TempDir()
-	getenv := func(k string) string { return env[k] }
-	eff := config.Load(getenv, root)
+	env["HOME"], env["CEREBRO_HOME"], env["CEREBRO_STATE_DIR"] = t.TempDir(), t.TempDir(), state
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	idx := filepath.Join(state, "indexes")
-	return Project{Root: root, Config: eff, StateDir: state, IndexDir: idx,
-		Memory: func(sc search.Scope) (*search.Memory, error) {
-			m, _, err := search.OpenMemory(search.MemorySetup{Project: root, Scope: string(sc), IndexDir: idx, Desk: t.TempDir(), Home: env["HOME"],
-				Params: search.Params{ChunkTokens: eff.Search.ChunkTokens, OverlapTokens: eff.Search.OverlapTokens}, UpdateBudget: time.Second})
-			return m, err
-		},
-		Getenv: getenv, Environ: func() []string { return nil }, Now: func() time.Time { return now }}
+	f := New(System{Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return now }})
+	root, err := f.ProjectRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, root
 }
 
-func raw(t *testing.T, kv ...string) blackbox.Raw {
+func boxRaw(t *testing.T, kv ...string) blackbox.Raw {
 	t.Helper()
 	r := blackbox.Raw{}
 	for i := 0; i < len(kv); i += 2 {
@@ -59,13 +54,13 @@ func keep(ans any) any { return ans }
 // Level 2 goes through the project's search index: the note is found as a
 // passage of its file, and the tables' cache lives in the state dir.
 func TestOpenSearchesTheIndexes(t *testing.T) {
-	p := testProject(t, map[string]string{})
-	box, done, err := Open(p)
+	f, root := boxProject(t, map[string]string{})
+	box, done, err := f.OpenBox(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer done()
-	if _, ok := box.Text.(*indexedText); !ok {
+	if _, ok := box.Text.(*blackbox.Indexed); !ok {
 		t.Fatalf("level 2 is %T, want the indexes", box.Text)
 	}
 	hits, err := box.Text.Search(context.Background(), "who runs the walrus census", 3)
@@ -75,7 +70,7 @@ func TestOpenSearchesTheIndexes(t *testing.T) {
 	if box.Vector != nil || box.VectorWhy != "no embedding provider configured" || box.Research != nil {
 		t.Fatalf("levels 4 and 5 without a provider or claude: %+v", box)
 	}
-	if _, err := os.Stat(filepath.Join(p.IndexDir, project.ID(p.Root), "tables.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(f.Paths.Indexes(), project.ID(root), "tables.db")); err != nil {
 		t.Fatalf("the tables' cache is not in the state dir: %v", err)
 	}
 }
@@ -92,9 +87,10 @@ func TestResearchKeepsTheUsersDailyBudget(t *testing.T) {
 	os.WriteFile(stand, []byte("#!/bin/sh\ncat >/dev/null\necho x >> '"+bin+"/calls'\necho answer\n"), 0o755)
 	user := filepath.Join(bin, "config.toml")
 	os.WriteFile(user, []byte("[recall]\nextreme_daily_calls = 1\n"), 0o644)
-	p := testProject(t, map[string]string{"CEREBRO_DISTILLER_COMMAND": stand, "CEREBRO_CONFIG": user})
-	os.WriteFile(filepath.Join(p.Root, ".claude", "cerebro.toml"), []byte("[recall]\nextreme_daily_calls = 100\n"), 0o644)
-	box, done, err := Open(p)
+	env := map[string]string{"CEREBRO_DISTILLER_COMMAND": stand, "CEREBRO_CONFIG": user}
+	f, root := boxProject(t, env)
+	os.WriteFile(filepath.Join(root, ".claude", "cerebro.toml"), []byte("[recall]\nextreme_daily_calls = 100\n"), 0o644)
+	box, done, err := f.OpenBox(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +107,7 @@ func TestResearchKeepsTheUsersDailyBudget(t *testing.T) {
 	if calls, _ := os.ReadFile(filepath.Join(bin, "calls")); strings.Count(string(calls), "x") != 1 {
 		t.Fatalf("model calls: %q, want one", calls)
 	}
-	box, done, err = Open(p)
+	box, done, err = f.OpenBox(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,14 +122,27 @@ func TestResearchKeepsTheUsersDailyBudget(t *testing.T) {
 func TestRecallInsideANestedCallIsGuarded(t *testing.T) {
 	token := "ghp_" + strings.Repeat("aB3dE5gH7jK9", 3)
 	env := map[string]string{}
-	p := testProject(t, env)
+	f, root := boxProject(t, env)
 	ctx := context.Background()
-	if _, err := Remember(ctx, p, raw(t, "text", "the deploy token of the walrus census is "+token), keep); err != nil {
+	verb := func(do func(*blackbox.Box) (any, error)) (any, error) {
+		t.Helper()
+		box, done, err := f.OpenBox(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer done()
+		return do(box)
+	}
+	if _, err := verb(func(b *blackbox.Box) (any, error) {
+		return blackbox.Remember(ctx, b, boxRaw(t, "text", "the deploy token of the walrus census is "+token), f.Now(), keep)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	ask := func() string {
 		t.Helper()
-		ans, err := Recall(ctx, p, raw(t, "text", "deploy token walrus census"), keep)
+		ans, err := verb(func(b *blackbox.Box) (any, error) {
+			return blackbox.Recall(ctx, b, boxRaw(t, "text", "deploy token walrus census"), f.Now(), keep)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,9 +160,14 @@ func TestRecallInsideANestedCallIsGuarded(t *testing.T) {
 
 // A request the contract refuses (nothing asked) never reaches the record.
 func TestRecallRefusesABadRequestUnrecorded(t *testing.T) {
-	p := testProject(t, map[string]string{})
+	f, root := boxProject(t, map[string]string{})
+	box, done, err := f.OpenBox(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer done()
 	recorded := false
-	_, err := Recall(context.Background(), p, raw(t), func(a any) any { recorded = true; return a })
+	_, err = blackbox.Recall(context.Background(), box, boxRaw(t), f.Now(), func(a any) any { recorded = true; return a })
 	if err == nil || recorded {
 		t.Fatalf("an empty request: %v, recorded %v", err, recorded)
 	}
