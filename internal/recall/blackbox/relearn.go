@@ -16,8 +16,8 @@ import (
 )
 
 // Indexer is told about a Markdown file that changed, so an index (the
-// FTS5 search) sees it at once. Without one, the live scan of level 2
-// reads the file on the next recall anyway.
+// FTS5 search) sees it at once. Without one, the index catches up on the
+// next recall's search.
 type Indexer interface {
 	// IndexFile brings the index holding path up to date; a file outside
 	// every indexed root is no error.
