@@ -399,7 +399,7 @@ var ruWords = sync.OnceValue(func() map[string]string {
 		"scope record %d: %s":                                               "запись охвата %d: %s",
 		"no relational store":                                               "нет реляционного хранилища",
 		"no text search":                                                    "нет текстового поиска",
-		"%d weaker passages held under %.0f%% of the question's words and do not count":                                         "%d более слабых фрагментов содержат меньше %.0f%% слов вопроса и не засчитываются",
+		"%d weaker passages held under %.0f%% of the question's informative weight and do not count":                            "%d более слабых фрагментов содержат меньше %.0f%% значимого веса вопроса и не засчитываются",
 		"%d passages were less similar than %.2f and do not count":                                                              "%d фрагментов похожи меньше, чем на %.2f, и не засчитываются",
 		"%d passages name none or only some of %s and do not count":                                                             "%d фрагментов не называют %s или называют не всех и не засчитываются",
 		"%d table journal ops could not apply and were skipped (run `memhook tables repair`)":                                   "%d операций журнала таблиц не применились и пропущены (выполните `memhook tables repair`)",

@@ -26,7 +26,7 @@ func newBox(t *testing.T) *Box {
 	t.Cleanup(func() { st.Close() })
 	return &Box{
 		Root: root, LongDir: long, Tables: st,
-		Text: indexedText(t, root, func() time.Time { return t0 }),
+		Text:       indexedText(t, root, func() time.Time { return t0 }),
 		VectorWhy:  "no embedding provider configured",
 		OffersPath: filepath.Join(t.TempDir(), "offers.jsonl"),
 		ThreadsDir: filepath.Join(t.TempDir(), "threads"),
