@@ -44,15 +44,11 @@ func Remember(ctx context.Context, b *Box, raw Raw, now time.Time, record func(a
 		return nil, err
 	}
 	ans, err := b.Remember(ctx, req, fates, now)
-	out := record(ans)
-	if err != nil && ans != nil {
-		ans.Error = err.Error()
-		return out, err
+	var failed func(string)
+	if ans != nil {
+		failed = func(e string) { ans.Error = e }
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return partly(record(ans), err, failed)
 }
 
 // Relearn runs the relearn cycle; the page it writes is indexed at once
@@ -60,13 +56,23 @@ func Remember(ctx context.Context, b *Box, raw Raw, now time.Time, record func(a
 func Relearn(ctx context.Context, b *Box, req RelearnRequest, now time.Time, record func(any) any) (any, error) {
 	idx, _ := b.Text.(Indexer)
 	res, err := b.Relearn(ctx, req, idx, now)
-	out := record(res)
-	if err != nil && res != nil {
-		res.Error = err.Error()
+	var failed func(string)
+	if res != nil {
+		failed = func(e string) { res.Error = e }
+	}
+	return partly(record(res), err, failed)
+}
+
+// partly is what a verb returns: the recorded answer out, or with err the
+// answer saying in its error field (failed) what part of memory failed,
+// or nothing when there is no answer.
+func partly(out any, err error, failed func(string)) (any, error) {
+	switch {
+	case err == nil:
+		return out, nil
+	case failed != nil:
+		failed(err.Error())
 		return out, err
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return nil, err
 }
