@@ -70,3 +70,32 @@ func TestOlderPartsKeepWhatTheyConcluded(t *testing.T) {
 		t.Fatalf("a session shown only in its line lost its final message or files:\n%s", got)
 	}
 }
+
+// TestFurtherFailuresTakeTheRoomLeft: the failures after the one the
+// line's outcome names are chosen only with the room what was asked,
+// decided and concluded leaves; given room, they are all there.
+func TestFurtherFailuresTakeTheRoomLeft(t *testing.T) {
+	body := "### Asked\n- migrate the cache to sqlite\n- keep the old json files readable\n" +
+		"### Not done\n- `make bench`: failed (no rule to make target 'bench')\n" +
+		"- `go test ./cache -run TestMigrate`: failed (database is locked)\n" +
+		"- `sqlite3 cache.db .schema`: not allowed (This command requires approval)\n" +
+		"### Decided\n- the json reader stays for one release, then goes\n" +
+		"### Final message\n- The cache now lives in cache.db; the json files are read once and moved aside.\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	if line := ses.Line(0); !strings.Contains(line, "make bench") {
+		t.Fatalf("line %q names not the first failure", line)
+	}
+	got := strings.Join(ses.Detail(260), "\n")
+	for _, want := range []string{"keep the old json files readable", "the json reader stays", "The cache now lives in cache.db"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("tight detail lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "database is locked") {
+		t.Fatalf("a further failure took the room of the conclusion:\n%s", got)
+	}
+	got = strings.Join(ses.Detail(700), "\n")
+	if !strings.Contains(got, "database is locked") || !strings.Contains(got, "sqlite3 cache.db") || strings.Contains(got, "make bench") {
+		t.Fatalf("with room, the further failures (and not the line's) are:\n%s", got)
+	}
+}

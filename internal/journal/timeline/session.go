@@ -233,18 +233,21 @@ func (x Session) Detail(max int) []string {
 	take := make([]int, len(lists))
 	full := make([]bool, len(lists))
 	n := 0
-	// Where the session's newer sections are shown whole, their files
-	// are there: the older parts' files and commands are cut first,
-	// chosen only with the room the other subsections leave.
-	passes := []bool{false}
-	if x.OlderOnly {
-		passes = []bool{false, true}
+	// Some subsections are chosen only with the room the others leave.
+	// The failures after the one the line's outcome names: each is a
+	// command that did not work, kept whole in the daily file, and what
+	// was asked, decided, learned and concluded tells more per character
+	// (in weeks built of either dev set's sessions, the detail's further
+	// failures held no key fact). And where the session's newer sections are shown whole,
+	// their files are there: the older parts' files and commands.
+	late := func(label string) bool {
+		return label == "not done" || (x.OlderOnly && label == "files")
 	}
-	for _, filesPass := range passes {
+	for _, latePass := range []bool{false, true} {
 		for round := 0; ; round++ {
 			added := false
 			for i, l := range lists {
-				if round >= len(l.items) || full[i] || (x.OlderOnly && (l.label == "files") != filesPass) {
+				if round >= len(l.items) || full[i] || late(l.label) != latePass {
 					continue
 				}
 				c := utf8.RuneCountInString(l.items[round]) + 7
