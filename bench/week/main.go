@@ -46,6 +46,9 @@ type fact struct {
 	Kind   string `json:"kind"`
 	Weight int    `json:"weight"`
 	Fact   string `json:"fact"`
+	// AnyOf is read here only by -weeks; the replayed week asks the
+	// shared scorer.
+	AnyOf [][]string `json:"any_of"`
 }
 
 type transcriptFacts struct {
@@ -61,6 +64,10 @@ type assignment struct {
 
 func main() {
 	flag.Parse()
+	if *weeksDir != "" {
+		runWeeks()
+		return
+	}
 	var doc struct {
 		Transcripts []transcriptFacts `json:"transcripts"`
 	}
