@@ -36,10 +36,25 @@ func noPwned(t *testing.T, what string, dirs ...string) {
 	}
 }
 
+// shellWarning is the first thing in a command's output that the shell,
+// not memhook, said (bash's "here-document … delimited by end-of-file"
+// when a here-document is not ended), or "".
+func shellWarning(text string) string {
+	return regexp.MustCompile(`(?m)^(\S*/)?(bash|zsh|sh): line \d+: .*|here-document.*end-of-file.*`).FindString(text)
+}
+
 // commandRan fails the test unless the command's `!` block ran under the
 // command's own allowed-tools: Claude Code makes no request at all when a
-// block is refused, and a block that ran is replaced by its output.
+// block is refused, and a block that ran is replaced by its output. The
+// output holds nothing the shell said.
 func (s *Sandbox) commandRan(tag string, before int) string {
+	s.t.Helper()
+	return s.commandOutput(tag, before, false)
+}
+
+// commandOutput is commandRan, where shellSays allows a message of the
+// shell's own in the output.
+func (s *Sandbox) commandOutput(tag string, before int, shellSays bool) string {
 	s.t.Helper()
 	reqs := s.Mock.Messages()
 	for i := len(reqs) - 1; i >= before; i-- {
@@ -48,8 +63,11 @@ func (s *Sandbox) commandRan(tag string, before int) string {
 			// <system-reminder> with the git status, since 2.1.2xx) is not
 			// the command's.
 			text := t.Text[strings.Index(t.Text, tag):]
-			if strings.Contains(text, "<<'CEREBRO") {
+			if strings.Contains(text, "<<'!CEREBRO'") {
 				s.t.Errorf("%s: the block reached the model unexpanded:\n%s", tag, text)
+			}
+			if w := shellWarning(text); w != "" && !shellSays {
+				s.t.Errorf("%s: the shell's own message reached the model (%q):\n%s", tag, w, text)
 			}
 			return text
 		}

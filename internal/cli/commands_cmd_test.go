@@ -40,7 +40,7 @@ func TestShortCommandsInstallRemove(t *testing.T) {
 	}
 	text := string(data)
 	mh := `"` + filepath.ToSlash(root) + `/scripts/memhook"`
-	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n$ARGUMENTS\n```", shortcmd.Marker,
+	for _, want := range []string{"allowed-tools: Bash(" + mh + " slash org ingest:*)", "```!\n" + mh + " slash org ingest " + slashHeredoc + "\n```", shortcmd.Marker,
 		// The model is offered /cerebro:org_ingest; the short one is the person's.
 		"---\n" + shortcmd.Marker + "\ndisable-model-invocation: true\n"} {
 		if !strings.Contains(text, want) {

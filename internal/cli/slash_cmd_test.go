@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,14 +44,31 @@ func TestSlashRunsTheCommandWithStdinWords(t *testing.T) {
 	}
 }
 
+// claudeCodeEscape is what Claude Code 2.1.332 does to an argument before
+// it substitutes it into a command (uG in its bundle): a "!" beside a
+// backquote gets a space, and a "!" at a line's or a word's start becomes
+// "\!", so that no argument opens a `!` block of its own, nor equals a
+// here-document delimiter that starts with "!".
+func claudeCodeEscape(s string) string {
+	s = strings.ReplaceAll(s, "`!", "` !")
+	s = strings.ReplaceAll(s, "!`", "! `")
+	return regexp.MustCompile(`(?m)(^|\s)!`).ReplaceAllString(s, `$1\!`)
+}
+
 // The here-document the commands use keeps every metacharacter away from
-// a real shell, whatever Claude Code escapes: run the block as Claude Code
-// does (after substituting $ARGUMENTS, trimmed) with bash and zsh, against
+// a real shell: run the block as Claude Code does (after substituting
+// $ARGUMENTS, escaped as Claude Code escapes it) with bash and zsh, against
 // a stand-in memhook that prints its stdin, with arguments that hold every
-// line a here-document could end on, unescaped.
+// line a here-document could end on. The shell says nothing on stderr: the
+// here-document ends on its delimiter, not at the end of the input (bash
+// warns then, and Claude Code hands the warning to the model).
 func TestSlashBlockInARealShell(t *testing.T) {
-	args := "; touch PWNED1 $(touch PWNED2) `touch PWNED3`\n!CEREBRO\ntouch PWNED4\nCEREBRO\ntouch PWNED5\n" +
-		"ARGUMENTS END WITH THE BLOCK'\ntouch PWNED6\nARGUMENTS END WITH THE BLOCK\ntouch PWNED7\nEOF\n```\ntouch PWNED8"
+	args := "; touch PWNED1 $(touch PWNED2) `touch PWNED3`\n" + slashDelim + "\ntouch PWNED4\nCEREBRO\ntouch PWNED5\n" +
+		" " + slashDelim + "\ntouch PWNED6\n!`touch PWNED7`\nEOF\n```\ntouch PWNED8"
+	escaped := claudeCodeEscape(args)
+	if strings.Contains("\n"+escaped+"\n", "\n"+slashDelim+"\n") {
+		t.Fatalf("an escaped argument line still equals the delimiter:\n%s", escaped)
+	}
 	ran := 0
 	for _, shell := range []string{"bash", "zsh"} {
 		sh, err := exec.LookPath(shell)
@@ -61,7 +79,7 @@ func TestSlashBlockInARealShell(t *testing.T) {
 		dir := t.TempDir()
 		mh := filepath.Join(dir, "memhook")
 		os.WriteFile(mh, []byte("#!/bin/sh\ncat\n"), 0o755)
-		script := strings.TrimSpace("\"" + mh + "\" slash long " + slashHeredoc + "\n" + args + "\n")
+		script := "\"" + mh + "\" slash long " + strings.Replace(slashHeredoc, "$ARGUMENTS", escaped, 1)
 		// Claude Code's Bash tool hands the block to eval.
 		cmd := exec.Command(sh, "-c", `eval "$1" < /dev/null`, "sh", script)
 		cmd.Dir = dir
@@ -70,8 +88,11 @@ func TestSlashBlockInARealShell(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("%s: %v\n%s", shell, err, stderr.String())
 		}
-		if strings.TrimRight(stdout.String(), "\n") != args {
-			t.Errorf("%s: memhook's stdin = %q, want the arguments verbatim %q", shell, stdout.String(), args)
+		if strings.TrimRight(stdout.String(), "\n") != escaped {
+			t.Errorf("%s: memhook's stdin = %q, want the arguments verbatim %q", shell, stdout.String(), escaped)
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("%s: the shell said something the model would read:\n%s", shell, stderr.String())
 		}
 		for i := 1; i <= 8; i++ {
 			if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("PWNED%d", i))); err == nil {

@@ -9,21 +9,31 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/slash"
 	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 	"github.com/spf13/cobra"
 )
 
-// slashHeredoc opens the quoted here-document every command hands its
-// $ARGUMENTS in. Its delimiter holds a newline, so no line of the
-// arguments can ever equal it: the here-document ends only with the block
-// (bash and zsh read it to the end of the input), whatever Claude Code
-// escapes or does not.
-const slashHeredoc = "<<'CEREBRO\nARGUMENTS END WITH THE BLOCK'"
+// slashDelim ends the quoted here-document a command hands its $ARGUMENTS
+// in. No line of the arguments can equal it: Claude Code writes an
+// argument's "!" at a line's start as "\!" (the same escape that keeps an
+// argument from opening a `!` block of its own), so the here-document ends
+// on the block's own line, and bash prints no warning.
+const slashDelim = "!CEREBRO"
 
-// Every slash command follows the one safe pattern: a fenced `!` block
-// that runs `memhook slash` with the plugin's data dir and hands it
-// $ARGUMENTS in a quoted here-document that no shell expands and no
-// argument line can end (slashHeredoc), as the block's last thing. allowed-tools
+// slashHeredoc is the tail of the block of a command that takes words.
+const slashHeredoc = "<<'" + slashDelim + "'\n$ARGUMENTS\n" + slashDelim
+
+// slashNoWords is the tail of the block of a command whose memhook command
+// takes no words: no $ARGUMENTS in the block (Claude Code then appends the
+// person's words after the body, as text), so no here-document.
+const slashNoWords = "</dev/null"
+
+// Every slash command follows one of the two safe patterns: a fenced `!`
+// block that runs `memhook slash` with the plugin's data dir and either
+// hands it $ARGUMENTS in a quoted here-document that no shell expands and
+// no argument line can end (slashHeredoc), or, when the memhook command
+// takes no words, hands it none (slashNoWords). allowed-tools
 // allows exactly that invocation, and each memhook call the command tells
 // the model to make by its own prefix: in `claude -p` a tool call the
 // command does not allow is refused, and interactively it stops to ask.
@@ -33,7 +43,7 @@ func TestSlashCommands(t *testing.T) {
 		t.Fatalf("no commands: %v", err)
 	}
 	const mh = `"${CLAUDE_PLUGIN_ROOT}/scripts/memhook"`
-	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) ` + regexp.QuoteMeta(slashHeredoc) + `\n(\$ARGUMENTS\n)?` + "```\n")
+	block := regexp.MustCompile("(?s)```!\n" + regexp.QuoteMeta(mh+` slash --state-dir "${CLAUDE_PLUGIN_DATA}" `) + `((?:--text )?[a-z][a-z -]*[a-z]) (` + regexp.QuoteMeta(slashHeredoc) + `|` + regexp.QuoteMeta(slashNoWords) + `)\n` + "```\n")
 	call := regexp.MustCompile(`scripts/memhook" ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
 	root := newRootCmd(&factory.Factory{})
 	for _, words := range [][]string{{"nosuch", ""}, {"org", "nosuch"}} {
@@ -64,8 +74,17 @@ func TestSlashCommands(t *testing.T) {
 			continue
 		}
 		sub := blocks[0][1]
-		if !commandExists(root, strings.Fields(strings.TrimPrefix(sub, "--text "))[:min(2, len(strings.Fields(strings.TrimPrefix(sub, "--text "))))]) {
+		words := strings.Fields(strings.TrimPrefix(sub, "--text "))
+		if !commandExists(root, words[:min(2, len(words))]) {
 			t.Errorf("%s: memhook %s does not exist", name, sub)
+		}
+		// A block that hands memhook no words must run a command that
+		// takes none: no argument, no option, no sub-command.
+		if blocks[0][2] == slashNoWords {
+			c, _, _ := root.Find(words)
+			if slash.TakesOptions(strings.Fields(sub)) || c == nil || c.Args == nil || c.Args(c, []string{"x"}) == nil {
+				t.Errorf("%s: the block hands memhook %s no words, but it takes some: use the here-document", name, sub)
+			}
 		}
 		rules := allowedBash(meta.AllowedTools)
 		want := mh + ` slash --state-dir "${CLAUDE_PLUGIN_DATA}" ` + sub + ":*"

@@ -168,17 +168,32 @@ var slashGrammar = map[string]struct {
 	"long":       {subs: []string{"on", "off", "status"}, flags: map[string]slashFlag{"json": slashBool}},
 }
 
-// Args turns a person's words into the arguments of the command:
-// a chosen sub-command first, then the options they may set, each with its
-// one value, then "--" and every other word.
-func Args(command, words []string) ([]string, error) {
+// TakesOptions reports whether a person may set any option, or choose a
+// sub-command, for command (its words as in the command's `!` block). A
+// slash command whose memhook command takes neither, nor any argument,
+// hands memhook no words at all: its block holds no $ARGUMENTS, so it
+// needs no here-document.
+func TakesOptions(command []string) bool {
+	g := slashGrammar[grammarKey(command)]
+	return len(g.flags) > 0 || len(g.subs) > 0
+}
+
+// grammarKey is command's words without its flags: the key of slashGrammar.
+func grammarKey(command []string) string {
 	var key []string
 	for _, c := range command {
 		if !strings.HasPrefix(c, "-") {
 			key = append(key, c)
 		}
 	}
-	name := strings.Join(key, " ")
+	return strings.Join(key, " ")
+}
+
+// Args turns a person's words into the arguments of the command:
+// a chosen sub-command first, then the options they may set, each with its
+// one value, then "--" and every other word.
+func Args(command, words []string) ([]string, error) {
+	name := grammarKey(command)
 	g := slashGrammar[name]
 	var head, flags, rest []string
 	if len(words) > 0 && slices.Contains(g.subs, words[0]) {

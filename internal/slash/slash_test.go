@@ -69,3 +69,21 @@ func TestArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestTakesOptions(t *testing.T) {
+	for _, c := range []struct {
+		command []string
+		want    bool
+	}{
+		{[]string{"org", "ingest"}, true},
+		{[]string{"serve", "--background"}, true},
+		{[]string{"long"}, true},
+		{[]string{"--text", "recall"}, false},
+		{[]string{"doctor"}, false},
+		{[]string{"planfact", "check"}, false},
+	} {
+		if got := TakesOptions(c.command); got != c.want {
+			t.Errorf("TakesOptions(%q) = %v, want %v", c.command, got, c.want)
+		}
+	}
+}
