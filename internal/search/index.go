@@ -414,12 +414,8 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		}
 		return -1, nil
 	}
-	if err := w.deleteFile(rel, false); err != nil {
-		return 0, err
-	}
 	if isBinary(data) {
-		if _, err := w.exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated) VALUES(?,?,?,?,?,?)`,
-			ix.id, rel, d.mtime, d.size, hash, dated); err != nil {
+		if err := w.putFile(rel, d, hash, dated, "", oldHash != ""); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		ix.hygiene.BinaryFiles++
@@ -434,9 +430,8 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		lines[i] = ""
 	}
 	chunks := ChunkLines(strings.Join(lines, "\n"), ix.params.ChunkTokens, ix.params.OverlapTokens)
-	title := fileTitle(rel, data)
-	if _, err := w.exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated, title) VALUES(?,?,?,?,?,?,?)`,
-		ix.id, rel, d.mtime, d.size, hash, dated, title); err != nil {
+	title, fm := fileTitle(rel, data)
+	if err := w.putFile(rel, d, hash, dated, title, oldHash != ""); err != nil {
 		return 0, fmt.Errorf("index %s: %w", abs, err)
 	}
 	chain, isHead := headings(lines)
@@ -478,7 +473,7 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 		if body > 0 && c.StartLine == 1 {
 			// the frontmatter's values (a description, tags, aliases)
 			// still say what the note is about: a field of its first chunk
-			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(data))
+			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(fm))
 		}
 		res, err := w.exec(`INSERT INTO chunks(root, path, start_line, end_line, text, tokens, links, heads, stems) VALUES(?,?,?,?,?,?,?,?,?)`,
 			ix.id, rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text), heads, code)
@@ -572,6 +567,31 @@ func (w *writer) rollback() {
 	if !w.done {
 		w.tx.Rollback()
 	}
+}
+
+// putFile writes a file's row, its old chunks dropped. A file the
+// caller knew no row of (known false) is only inserted: it has no chunks,
+// since they are written with their file's row, and looking for them
+// would cost a statement a file in a cold update. If another process
+// indexed it meanwhile, the row is there and the file is replaced as a
+// known one.
+func (w *writer) putFile(rel string, d fileState, hash string, dated int64, title string, known bool) error {
+	if !known {
+		res, err := w.exec(`INSERT INTO files(root, path, mtime, size, hash, dated, title) VALUES(?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+			w.root, rel, d.mtime, d.size, hash, dated, title)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			return nil
+		}
+	}
+	if err := w.deleteFile(rel, false); err != nil {
+		return err
+	}
+	_, err := w.exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated, title) VALUES(?,?,?,?,?,?,?)`,
+		w.root, rel, d.mtime, d.size, hash, dated, title)
+	return err
 }
 
 func (w *writer) deleteFile(rel string, withRow bool) error {
