@@ -1,7 +1,9 @@
 package textan
 
 import (
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +118,44 @@ func TestCyrillic(t *testing.T) {
 		if got := Cyrillic(text); got != want {
 			t.Errorf("Cyrillic(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// Words' one-pass path for text that needs no folding cuts exactly where
+// cutting at every rune that is not a letter or digit does.
+func TestWordsFastPathCutsAsFieldsFunc(t *testing.T) {
+	reference := func(text string) []string {
+		if !folded(text) {
+			return nil
+		}
+		return strings.FieldsFunc(text, func(r rune) bool { return !IsWordRune(r) })
+	}
+	alphabet := []string{"a", "z", "0", "9", " ", "-", "_", ".", "\t", "ж", "я", "а", "ѐ", "Я", "é", "中", "٣", "\xff", "\xe2\x82", "’", "ß", "ǅ", "Q", "ё", "\u0301"}
+	texts := []string{"", " ", "go 1.22 and v1", "база данных — 3 раза", "naïve café", "a\xffb", "中文 text", "trailing word"}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 3000; i++ {
+		var b strings.Builder
+		for j := r.Intn(12); j >= 0; j-- {
+			b.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	fast := 0
+	for _, text := range texts {
+		n := foldedWords(text)
+		if (n >= 0) != folded(text) {
+			t.Fatalf("%q: counted %d words, folded %v", text, n, folded(text))
+		}
+		if n < 0 {
+			continue
+		}
+		fast++
+		got, want := cutWords(text, n), reference(text)
+		if len(got) != n || strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Fatalf("%q: %q, want %q", text, got, want)
+		}
+	}
+	if fast < 500 {
+		t.Fatalf("only %d texts took the fast path", fast)
 	}
 }
