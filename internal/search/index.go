@@ -429,7 +429,11 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	for i := 0; i < body; i++ {
 		lines[i] = ""
 	}
-	chunks := ChunkLines(strings.Join(lines, "\n"), ix.params.ChunkTokens, ix.params.OverlapTokens)
+	chunked := lines
+	if n := len(lines); n > 1 && lines[n-1] == "" {
+		chunked = lines[:n-1] // as ChunkLines reads the text the lines make
+	}
+	chunks := chunkLines(chunked, ix.params.ChunkTokens, ix.params.OverlapTokens)
 	title, fm := fileTitle(rel, data)
 	if err := w.putFile(rel, d, hash, dated, title, oldHash != ""); err != nil {
 		return 0, fmt.Errorf("index %s: %w", abs, err)

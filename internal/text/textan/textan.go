@@ -45,7 +45,22 @@ func split(text, keep string) []string {
 	}
 	var b strings.Builder
 	b.Grow(len(text))
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && keep == "" {
+			// ASCII without Unicode tables: most of a note's text
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(' ')
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case inWord(r):
 			r = unicode.ToLower(r)
@@ -58,6 +73,10 @@ func split(text, keep string) []string {
 		default:
 			b.WriteByte(' ')
 		}
+	}
+	if keep == "" {
+		// only letters and digits are left between the spaces
+		return cutWords(b.String(), strings.Count(b.String(), " ")+1)
 	}
 	return strings.Fields(b.String())
 }
