@@ -129,6 +129,7 @@ func (ix *Index) prepare() error {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	defer w.rollback()
+	defer rootsChanged(ix.Path)
 	ix.Rebuilt = true
 	if ok {
 		ix.id = id

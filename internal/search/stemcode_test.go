@@ -1,13 +1,10 @@
 package search
 
 import (
-	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -44,58 +41,5 @@ func TestStemCodeGivesTheStemsBack(t *testing.T) {
 		if _, err := chunkStems(text, bad); !errors.Is(err, errStemCode) {
 			t.Fatalf("edits %x: err %v, want errStemCode", bad, err)
 		}
-	}
-}
-
-// An index written by the schema before (the full-text table holding a
-// copy of its columns) is made again when opened, and searches after its
-// update.
-func TestOldSchemaIndexIsRebuilt(t *testing.T) {
-	state, dir := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(dir, "deploy.md"), "# Deploy\n\nThe billing service ships on Fridays.\n")
-	db, err := sqlitedb.Open(filepath.Join(state, deskFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
-		`CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
-		`INSERT INTO meta(key, value) VALUES('schema', '7'), ('chunks', '1'), ('tokens', '3')`,
-		`CREATE TABLE roots(id INTEGER PRIMARY KEY, dir TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL)`,
-		`INSERT INTO roots(id, dir, fingerprint) VALUES(1, '` + filepath.Clean(dir) + `', 'schema=7|old')`,
-		`CREATE TABLE files(root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
-			hash TEXT NOT NULL, dated INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID`,
-		`CREATE TABLE chunks(id INTEGER PRIMARY KEY, root INTEGER NOT NULL, path TEXT NOT NULL, start_line INTEGER NOT NULL,
-			end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB, links REAL NOT NULL DEFAULT 0)`,
-		`CREATE VIRTUAL TABLE chunks_fts USING fts5(stems, title, heads, root, tokenize='unicode61 remove_diacritics 0')`,
-		`INSERT INTO chunks(id, root, path, start_line, end_line, text, tokens) VALUES(1, 1, 'gone.md', 1, 1, 'old kafka note', 3)`,
-		`INSERT INTO chunks_fts(rowid, stems, title, heads, root) VALUES(1, 'old kafka note', 'gone', '', 'cerebroroot1')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	db.Close()
-
-	ix, err := Open(state, Root{Dir: dir, Kind: KindDir}, Params{ChunkTokens: 400, OverlapTokens: 80})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if !ix.Rebuilt {
-		t.Fatal("an index of schema 7 was opened as it was")
-	}
-	var copies int
-	if err := ix.db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name = 'chunks_fts_content'`).Scan(&copies); err != nil || copies != 0 {
-		t.Fatalf("the full-text table still keeps a copy of its columns (%d, %v)", copies, err)
-	}
-	if _, err := ix.Update(context.Background(), now, nil); err != nil {
-		t.Fatal(err)
-	}
-	r, err := Search(context.Background(), []*Index{ix}, "shipping billing", defaults())
-	if err != nil || len(r.Results) != 1 || !strings.HasSuffix(r.Results[0].Path, "deploy.md") {
-		t.Fatalf("search after the rebuild: %+v %v", r, err)
-	}
-	if r, _ := Search(context.Background(), []*Index{ix}, "kafka", defaults()); len(r.Results) != 0 {
-		t.Fatalf("the old schema's chunks are still found: %v", paths(r))
 	}
 }
