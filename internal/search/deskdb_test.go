@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,5 +90,32 @@ func TestOpenIndexedFollowsRootsIndexedAfterTheRead(t *testing.T) {
 	indexed(t, state, Root{Dir: a, Kind: KindDir}, Params{ChunkTokens: 200, OverlapTokens: 40})
 	if ix, err := OpenIndexed(state, Root{Dir: a, Kind: KindDir}, p); ix != nil || err != nil {
 		t.Fatalf("a root indexed again with other settings opened with the old ones: %v %v", ix, err)
+	}
+}
+
+// What `memhook forget` took out of a note leaves the index file: the
+// full-text table keeps no copy of its text, and its entries for the
+// forgotten words are merged away.
+func TestForgottenWordsLeaveTheIndexFile(t *testing.T) {
+	state, dir := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(dir, "n.md"), "the zanzibarquux password rotation\n\nkeep this line\n")
+	write(t, filepath.Join(dir, "other.md"), "another note about rotation\n")
+	ix := indexed(t, state, Root{Dir: dir, Kind: KindDir}, Params{})
+	write(t, filepath.Join(dir, "n.md"), "keep this line\n")
+	if err := ix.Forget(context.Background(), "n.md", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(state, deskFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte("zanzibarquux")) {
+		t.Fatal("the forgotten word is still in the index file")
+	}
+	if r, _ := Search(context.Background(), []*Index{ix}, "keep line", defaults()); len(r.Results) != 1 {
+		t.Fatalf("the note's other words: %v", paths(r))
 	}
 }
