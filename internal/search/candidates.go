@@ -100,9 +100,9 @@ func textCandidates(ctx context.Context, idxs []*Index, stems, match []string, i
 		total += idf[s]
 	}
 	rows, err := ix.db.QueryContext(ctx, `
-		WITH m AS (SELECT rowid AS id, stems, title, heads FROM chunks_fts
+		WITH m AS (SELECT rowid AS id FROM chunks_fts
 		           WHERE chunks_fts MATCH ?`+filter+` ORDER BY rank LIMIT ?)
-		SELECT m.id, m.stems, m.title, m.heads, c.root, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
+		SELECT m.id, c.stems, f.title, c.heads, c.root, c.path, c.start_line, c.end_line, c.text, c.tokens, c.links, f.dated, `+avgTokensSQL+`
 		FROM m JOIN chunks c ON c.id = m.id JOIN files f ON f.root = c.root AND f.path = c.path`, args...)
 	if err != nil {
 		return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
@@ -113,11 +113,15 @@ func textCandidates(ctx context.Context, idxs []*Index, stems, match []string, i
 		var tokens, avg float64
 		var title, heads string
 		var root int64
-		if err := rows.Scan(&h.id, &h.stems, &title, &heads, &root, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
+		var code []byte
+		if err := rows.Scan(&h.id, &code, &title, &heads, &root, &h.rel, &h.start, &h.end, &h.text, &tokens, &h.links, &h.dated, &avg); err != nil {
 			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
 		if h.ix = byRoot[root]; h.ix == nil {
 			continue
+		}
+		if h.stems, err = chunkStems(h.text, code); err != nil {
+			return fmt.Errorf("search %s: %w", ix.Root.Dir, err)
 		}
 		h.scoreText(stems, idf, title, heads, tokens/meanTokens(avg), total, near)
 		into[h.id] = h
@@ -172,10 +176,14 @@ func (ix *Index) vectorCandidates(ctx context.Context, qvec []float32, pool int,
 			continue
 		}
 		h := &hit{ix: ix, id: s.id, vecScore: s.sim}
+		var code []byte
 		err := ix.db.QueryRowContext(ctx, `
-			SELECT c.path, c.start_line, c.end_line, c.text, f.dated, t.stems
-			FROM chunks c JOIN files f ON f.root = c.root AND f.path = c.path JOIN chunks_fts t ON t.rowid = c.id
-			WHERE c.id = ?`, s.id).Scan(&h.rel, &h.start, &h.end, &h.text, &h.dated, &h.stems)
+			SELECT c.path, c.start_line, c.end_line, c.text, f.dated, c.stems
+			FROM chunks c JOIN files f ON f.root = c.root AND f.path = c.path
+			WHERE c.id = ?`, s.id).Scan(&h.rel, &h.start, &h.end, &h.text, &h.dated, &code)
+		if err == nil {
+			h.stems, err = chunkStems(h.text, code)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("search vectors of %s: %w", ix.Root.Dir, err)
 		}

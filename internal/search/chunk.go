@@ -18,6 +18,12 @@ const charsPerToken = 4
 // Chunks hold whole lines, so a line longer than a chunk is a chunk of its
 // own; blank-only chunks are skipped.
 func ChunkLines(text string, maxTokens, overlapTokens int) []Chunk {
+	return chunkLines(strings.Split(strings.TrimSuffix(text, "\n"), "\n"), maxTokens, overlapTokens)
+}
+
+// chunkLines is [ChunkLines] of the lines of a text, split already (the
+// index has them; a text ending in a newline has no empty last line).
+func chunkLines(lines []string, maxTokens, overlapTokens int) []Chunk {
 	if maxTokens <= 0 {
 		maxTokens = 400
 	}
@@ -25,7 +31,6 @@ func ChunkLines(text string, maxTokens, overlapTokens int) []Chunk {
 		overlapTokens = 0
 	}
 	maxChars, overlapChars := maxTokens*charsPerToken, overlapTokens*charsPerToken
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	var out []Chunk
 	start := 0
 	for start < len(lines) {

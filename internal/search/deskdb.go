@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/store/sqlitedb"
@@ -43,7 +44,22 @@ func rootTerm(id int64) string { return "cerebroroot" + strconv.FormatInt(id, 10
 type shared struct {
 	db   *sql.DB
 	refs int
+	// roots is the roots table as read by the first [OpenIndexed] of a
+	// search across projects, at rootsAt: that search opens every root
+	// of the desk, a query each otherwise
+	roots   map[string]rootEntry
+	rootsAt time.Time
 }
+
+type rootEntry struct {
+	id int64
+	fp string
+}
+
+// rootsFor is how long a read of the roots table serves: a search
+// across projects opens its roots within it, and a root added or
+// indexed again since is read from the table (see indexedRow).
+const rootsFor = 2 * time.Second
 
 var handles = struct {
 	sync.Mutex
@@ -202,12 +218,73 @@ func OpenIndexed(dir string, root Root, p Params) (*Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open index of %s: %w", root.Dir, err)
 	}
-	id, fp, ok, err := rootRow(context.Background(), db, root.Dir)
-	if err != nil || !ok || fp != p.fingerprint() {
+	id, ok, err := indexedRow(path, db, root.Dir, p.fingerprint())
+	if err != nil || !ok {
 		release(path)
 		return nil, err
 	}
 	return &Index{Root: root, Path: path, params: p, db: db, id: id}, nil
+}
+
+// indexedRow finds the id of root dir in the desk index at path when it
+// is indexed with the fingerprint want: in the roots table as last read
+// within rootsFor, else in the table itself.
+func indexedRow(path string, db *sql.DB, dir, want string) (int64, bool, error) {
+	dir = filepath.Clean(dir)
+	handles.Lock()
+	s := handles.m[path]
+	var roots map[string]rootEntry
+	if s != nil && time.Since(s.rootsAt) < rootsFor {
+		roots = s.roots
+	}
+	handles.Unlock()
+	if roots == nil {
+		all, err := readRoots(db)
+		if err != nil {
+			return 0, false, err
+		}
+		roots = all
+		handles.Lock()
+		if s != nil {
+			s.roots, s.rootsAt = all, time.Now()
+		}
+		handles.Unlock()
+	}
+	if e, ok := roots[dir]; ok && e.fp == want {
+		return e.id, true, nil
+	}
+	// not there or indexed otherwise when read: the table says now
+	id, fp, ok, err := rootRow(context.Background(), db, dir)
+	return id, ok && fp == want, err
+}
+
+// rootsChanged drops the roots table as read (see indexedRow) after
+// this process added a root or indexed one again with other settings.
+func rootsChanged(path string) {
+	handles.Lock()
+	if s := handles.m[path]; s != nil {
+		s.roots = nil
+	}
+	handles.Unlock()
+}
+
+// readRoots is the desk's roots table by folder.
+func readRoots(db *sql.DB) (map[string]rootEntry, error) {
+	rows, err := db.Query(`SELECT id, dir, fingerprint FROM roots`)
+	if err != nil {
+		return nil, fmt.Errorf("read the index's roots: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]rootEntry{}
+	for rows.Next() {
+		var e rootEntry
+		var dir string
+		if err := rows.Scan(&e.id, &dir, &e.fp); err != nil {
+			return nil, fmt.Errorf("read the index's roots: %w", err)
+		}
+		out[dir] = e
+	}
+	return out, rows.Err()
 }
 
 // deltas keeps the desk's chunk count and total length, which BM25's

@@ -37,32 +37,25 @@ func ftsRank(title, heading float64) string {
 const linkPenalty = 0.5
 
 // fileTitle is the stems of a file's titles: its name without folder and
-// extension, and the frontmatter's title and aliases.
-func fileTitle(rel string, data []byte) string {
+// extension, and the frontmatter's title and aliases. It also gives the
+// frontmatter (nil when there is none or it does not parse), read once
+// for the title and for frontmatterStems.
+func fileTitle(rel string, data []byte) (string, map[string]any) {
 	parts := []string{strings.TrimSuffix(path.Base(rel), path.Ext(rel))}
-	if b, err := frontmatter.Split(data); err == nil && (strings.Contains(string(b.YAML), "title") || strings.Contains(string(b.YAML), "alias")) {
-		var fm struct {
-			Title   any `yaml:"title"`
-			Aliases any `yaml:"aliases"`
-			Alias   any `yaml:"alias"`
-		}
-		if _, err := frontmatter.Parse(data, &fm); err == nil {
-			for _, v := range []any{fm.Title, fm.Aliases, fm.Alias} {
-				parts = append(parts, strs(v)...)
-			}
-		}
+	fm, _, err := frontmatter.Map(data)
+	if err != nil {
+		fm = nil
 	}
-	return textan.StemmedText(strings.Join(parts, "\n"))
+	for _, k := range []string{"title", "aliases", "alias"} {
+		parts = append(parts, strs(fm[k])...)
+	}
+	return textan.StemmedText(strings.Join(parts, "\n")), fm
 }
 
 // frontmatterStems is the stems of the string values of a note's
 // frontmatter (not its keys: "permalink" or "mobile" say nothing of the
 // note).
-func frontmatterStems(data []byte) string {
-	m, _, err := frontmatter.Map(data)
-	if err != nil {
-		return ""
-	}
+func frontmatterStems(fm map[string]any) string {
 	var vals []string
 	var walk func(v any)
 	walk = func(v any) {
@@ -79,7 +72,7 @@ func frontmatterStems(data []byte) string {
 			}
 		}
 	}
-	walk(m)
+	walk(fm)
 	sort.Strings(vals) // maps have no order; the index must not vary run to run
 	return textan.StemmedText(strings.Join(vals, "\n"))
 }

@@ -236,7 +236,10 @@ func minified(l string) bool {
 // without frontmatter, or when nothing but frontmatter is there: then
 // it is all the text the note has).
 func noteText(data []byte) (lines []string, body int, h Hygiene) {
-	lines = strings.SplitN(strings.TrimSuffix(string(data), "\n"), "\n", MaxIndexLines+1)
+	text := strings.TrimSuffix(string(data), "\n")
+	// SplitN makes room for as many lines as it may cut, up to the text's
+	// length: the lines are counted first
+	lines = strings.SplitN(text, "\n", min(strings.Count(text, "\n")+1, MaxIndexLines+1))
 	if len(lines) > MaxIndexLines {
 		lines = lines[:MaxIndexLines]
 		h.CutFiles++

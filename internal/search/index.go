@@ -69,22 +69,29 @@ func IndexPath(dir string, _ Root) string { return filepath.Join(dir, deskFile) 
 
 // schemaVersion is part of the fingerprint: a new schema rebuilds.
 // Version 7: one index for the desk, every chunk labelled with its root.
-const schemaVersion = 7
+// Version 8: the full-text table keeps no copy of its columns
+// (contentless); a chunk's stems are stored as edits of its words.
+const schemaVersion = 8
 
+// The full-text table is contentless: FTS5 would otherwise store every
+// chunk's stems beside its inverted index, as much again as the text.
+// What scoring reads back of a chunk lives in chunks and files: its stems
+// as edits of its words (see stemCode), its headings' stems, the file's
+// title. contentless_delete lets a changed file's rows go.
 const schema = `
 CREATE TABLE IF NOT EXISTS roots(id INTEGER PRIMARY KEY, dir TEXT NOT NULL UNIQUE, fingerprint TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files(
 	root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, size INTEGER NOT NULL,
-	hash TEXT NOT NULL, dated INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID;
+	hash TEXT NOT NULL, dated INTEGER NOT NULL, title TEXT NOT NULL DEFAULT '', PRIMARY KEY(root, path)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chunks(
 	id INTEGER PRIMARY KEY, root INTEGER NOT NULL, path TEXT NOT NULL, start_line INTEGER NOT NULL,
 	end_line INTEGER NOT NULL, text TEXT NOT NULL, tokens INTEGER NOT NULL, embedding BLOB,
-	links REAL NOT NULL DEFAULT 0);
+	links REAL NOT NULL DEFAULT 0, heads TEXT NOT NULL DEFAULT '', stems BLOB NOT NULL DEFAULT x'');
 CREATE INDEX IF NOT EXISTS chunks_path ON chunks(root, path);
 CREATE INDEX IF NOT EXISTS files_mtime ON files(root, mtime);
 CREATE INDEX IF NOT EXISTS files_dated ON files(root, dated);
 CREATE TABLE IF NOT EXISTS dirs(root INTEGER NOT NULL, path TEXT NOT NULL, mtime INTEGER NOT NULL, PRIMARY KEY(root, path)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, root, tokenize='unicode61 remove_diacritics 0');
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(stems, title, heads, root, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0');
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, 'row');
 `
 
@@ -122,6 +129,7 @@ func (ix *Index) prepare() error {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	defer w.rollback()
+	defer rootsChanged(ix.Path)
 	ix.Rebuilt = true
 	if ok {
 		ix.id = id
@@ -401,20 +409,16 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	hash := hex.EncodeToString(sum[:])
 	dated := fileDate(ix.Root.Kind, rel, time.Unix(0, d.mtime))
 	if hash == oldHash {
-		_, err := w.tx.Exec(`UPDATE files SET mtime=?, size=?, dated=? WHERE root=? AND path=?`, d.mtime, d.size, dated, ix.id, rel)
+		_, err := w.exec(`UPDATE files SET mtime=?, size=?, dated=? WHERE root=? AND path=?`, d.mtime, d.size, dated, ix.id, rel)
 		if err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		return -1, nil
 	}
-	if err := w.deleteFile(rel, false); err != nil {
-		return 0, err
-	}
-	if _, err := w.tx.Exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated) VALUES(?,?,?,?,?,?)`,
-		ix.id, rel, d.mtime, d.size, hash, dated); err != nil {
-		return 0, fmt.Errorf("index %s: %w", abs, err)
-	}
 	if isBinary(data) {
+		if err := w.putFile(rel, d, hash, dated, "", oldHash != ""); err != nil {
+			return 0, fmt.Errorf("index %s: %w", abs, err)
+		}
 		ix.hygiene.BinaryFiles++
 		return 0, nil // the file row stays, so an unchanged file is not read again
 	}
@@ -426,18 +430,28 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	for i := 0; i < body; i++ {
 		lines[i] = ""
 	}
-	chunks := ChunkLines(strings.Join(lines, "\n"), ix.params.ChunkTokens, ix.params.OverlapTokens)
-	title := fileTitle(rel, data)
+	chunked := lines
+	if n := len(lines); n > 1 && lines[n-1] == "" {
+		chunked = lines[:n-1] // as ChunkLines reads the text the lines make
+	}
+	chunks := chunkLines(chunked, ix.params.ChunkTokens, ix.params.OverlapTokens)
+	title, fm := fileTitle(rel, data)
+	if err := w.putFile(rel, d, hash, dated, title, oldHash != ""); err != nil {
+		return 0, fmt.Errorf("index %s: %w", abs, err)
+	}
 	chain, isHead := headings(lines)
 	// overlapping chunks share lines: stem each line of the file once,
 	// each distinct word once per update
 	lineStems := make([]string, len(lines))
 	lineTokens := make([]int, len(lines))
+	lineCodes := make([][]byte, len(lines))
 	if ix.stems == nil {
 		ix.stems = map[string]string{}
 	}
+	var st []string
 	for i, l := range lines {
-		var st []string
+		st = st[:0]
+		var code []byte
 		for _, word := range textan.Words(l) {
 			stem, ok := ix.stems[word]
 			if !ok {
@@ -447,28 +461,32 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 				}
 			}
 			st = append(st, stem)
+			code = stemCode(code, word, stem)
 		}
-		lineStems[i], lineTokens[i] = strings.Join(st, " "), len(st)
+		lineStems[i], lineTokens[i], lineCodes[i] = strings.Join(st, " "), len(st), code
 	}
+	var code []byte
 	for _, c := range chunks {
 		stems := strings.Join(lineStems[c.StartLine-1:c.EndLine], "\n")
 		tokens := 0
-		for _, n := range lineTokens[c.StartLine-1 : c.EndLine] {
-			tokens += n
+		code = code[:0]
+		for i := c.StartLine - 1; i < c.EndLine; i++ {
+			tokens += lineTokens[i]
+			code = append(code, lineCodes[i]...)
 		}
-		res, err := w.tx.Exec(`INSERT INTO chunks(root, path, start_line, end_line, text, tokens, links) VALUES(?,?,?,?,?,?,?)`,
-			ix.id, rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text))
-		if err != nil {
-			return 0, fmt.Errorf("index %s: %w", abs, err)
-		}
-		id, _ := res.LastInsertId()
 		heads := chunkHeadings(lines, chain, isHead, c.StartLine-1, c.EndLine)
 		if body > 0 && c.StartLine == 1 {
 			// the frontmatter's values (a description, tags, aliases)
 			// still say what the note is about: a field of its first chunk
-			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(data))
+			heads = strings.TrimSpace(heads + "\n" + frontmatterStems(fm))
 		}
-		if _, err := w.tx.Exec(`INSERT INTO chunks_fts(rowid, stems, title, heads, root) VALUES(?, ?, ?, ?, ?)`, id, stems, title, heads, rootTerm(ix.id)); err != nil {
+		res, err := w.exec(`INSERT INTO chunks(root, path, start_line, end_line, text, tokens, links, heads, stems) VALUES(?,?,?,?,?,?,?,?,?)`,
+			ix.id, rel, c.StartLine, c.EndLine, c.Text, tokens, linkShare(c.Text), heads, code)
+		if err != nil {
+			return 0, fmt.Errorf("index %s: %w", abs, err)
+		}
+		id, _ := res.LastInsertId()
+		if _, err := w.exec(`INSERT INTO chunks_fts(rowid, stems, title, heads, root) VALUES(?, ?, ?, ?, ?)`, id, stems, title, heads, rootTerm(ix.id)); err != nil {
 			return 0, fmt.Errorf("index %s: %w", abs, err)
 		}
 		w.addCounts(1, int64(tokens))
@@ -484,6 +502,10 @@ type writer struct {
 	// the desk's chunk count and total length, changed by this
 	// transaction (see saveCounts)
 	dChunks, dTokens int64
+	// stmts are the transaction's statements, each parsed once: an
+	// update runs the same few for every file and chunk, and parsing is
+	// most of what a small statement costs
+	stmts map[string]*sql.Stmt
 }
 
 // maxStemMemo bounds the memo; most text is its few thousand commonest words.
@@ -496,6 +518,43 @@ func (ix *Index) begin() (*writer, error) {
 	}
 	return &writer{tx: tx, root: ix.id}, nil
 }
+
+// stmt is q prepared in the transaction (closed with it).
+func (w *writer) stmt(q string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[q]; ok {
+		return st, nil
+	}
+	st, err := w.tx.Prepare(q)
+	if err != nil {
+		return nil, err
+	}
+	if w.stmts == nil {
+		w.stmts = map[string]*sql.Stmt{}
+	}
+	w.stmts[q] = st
+	return st, nil
+}
+
+func (w *writer) exec(q string, args ...any) (sql.Result, error) {
+	st, err := w.stmt(q)
+	if err != nil {
+		return nil, err
+	}
+	return st.Exec(args...)
+}
+
+func (w *writer) queryRow(q string, args ...any) interface{ Scan(...any) error } {
+	st, err := w.stmt(q)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRow(args...)
+}
+
+// errRow is a row whose query could not be prepared.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 func (w *writer) commit() error {
 	w.done = true
@@ -515,9 +574,34 @@ func (w *writer) rollback() {
 	}
 }
 
+// putFile writes a file's row, its old chunks dropped. A file the
+// caller knew no row of (known false) is only inserted: it has no chunks,
+// since they are written with their file's row, and looking for them
+// would cost a statement a file in a cold update. If another process
+// indexed it meanwhile, the row is there and the file is replaced as a
+// known one.
+func (w *writer) putFile(rel string, d fileState, hash string, dated int64, title string, known bool) error {
+	if !known {
+		res, err := w.exec(`INSERT INTO files(root, path, mtime, size, hash, dated, title) VALUES(?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+			w.root, rel, d.mtime, d.size, hash, dated, title)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 1 {
+			return nil
+		}
+	}
+	if err := w.deleteFile(rel, false); err != nil {
+		return err
+	}
+	_, err := w.exec(`INSERT OR REPLACE INTO files(root, path, mtime, size, hash, dated, title) VALUES(?,?,?,?,?,?,?)`,
+		w.root, rel, d.mtime, d.size, hash, dated, title)
+	return err
+}
+
 func (w *writer) deleteFile(rel string, withRow bool) error {
 	var n, t int64
-	if err := w.tx.QueryRow(`SELECT count(*), coalesce(sum(tokens), 0) FROM chunks WHERE root=? AND path=?`, w.root, rel).Scan(&n, &t); err != nil {
+	if err := w.queryRow(`SELECT count(*), coalesce(sum(tokens), 0) FROM chunks WHERE root=? AND path=?`, w.root, rel).Scan(&n, &t); err != nil {
 		return fmt.Errorf("drop %s from index: %w", rel, err)
 	}
 	if n > 0 {
@@ -526,13 +610,13 @@ func (w *writer) deleteFile(rel string, withRow bool) error {
 			`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE root=? AND path=?)`,
 			`DELETE FROM chunks WHERE root=? AND path=?`,
 		} {
-			if _, err := w.tx.Exec(q, w.root, rel); err != nil {
+			if _, err := w.exec(q, w.root, rel); err != nil {
 				return fmt.Errorf("drop %s from index: %w", rel, err)
 			}
 		}
 	}
 	if withRow {
-		if _, err := w.tx.Exec(`DELETE FROM files WHERE root=? AND path=?`, w.root, rel); err != nil {
+		if _, err := w.exec(`DELETE FROM files WHERE root=? AND path=?`, w.root, rel); err != nil {
 			return fmt.Errorf("drop %s from index: %w", rel, err)
 		}
 	}

@@ -15,6 +15,7 @@ package textan
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
 	"github.com/kljensen/snowball/russian"
@@ -33,13 +34,33 @@ func Words(text string) []string { return split(text, "") }
 // not one per word (package-level phrase tables are split at start-up,
 // and the index splits every line of every note).
 func split(text, keep string) []string {
+	if keep == "" {
+		if n := foldedWords(text); n >= 0 {
+			return cutWords(text, n)
+		}
+	}
 	inWord := func(r rune) bool { return IsWordRune(r) || keep != "" && strings.ContainsRune(keep, r) }
 	if folded(text) {
 		return strings.FieldsFunc(text, func(r rune) bool { return !inWord(r) })
 	}
 	var b strings.Builder
 	b.Grow(len(text))
-	for _, r := range text {
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf && keep == "" {
+			// ASCII without Unicode tables: most of a note's text
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				b.WriteByte(c)
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(' ')
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		i += size
 		switch {
 		case inWord(r):
 			r = unicode.ToLower(r)
@@ -53,7 +74,73 @@ func split(text, keep string) []string {
 			b.WriteByte(' ')
 		}
 	}
+	if keep == "" {
+		// only letters and digits are left between the spaces
+		return cutWords(b.String(), strings.Count(b.String(), " ")+1)
+	}
 	return strings.Fields(b.String())
+}
+
+// foldedWords counts the words of text when it needs no folding (see
+// folded), else it is -1: [Words]' common case in one pass with ASCII
+// read without decoding, as the index reads every line of every note.
+func foldedWords(text string) int {
+	n, in := 0, false
+	for i := 0; i < len(text); {
+		var word bool
+		if c := text[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				return -1
+			}
+			word = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			switch {
+			case 'а' <= r && r <= 'я': // lowercase Russian, the other common case
+				word = true
+			case r == 'ё' || unicode.IsUpper(r) || unicode.IsTitle(r) || unicode.Is(unicode.Mn, r):
+				return -1
+			default:
+				word = IsWordRune(r)
+			}
+			i += size
+		}
+		if word && !in {
+			n++
+		}
+		in = word
+	}
+	return n
+}
+
+// cutWords is the n words of text, which needs no folding.
+func cutWords(text string, n int) []string {
+	out := make([]string, 0, n)
+	start := -1
+	for i := 0; i < len(text); {
+		var word bool
+		size := 1
+		if c := text[i]; c < utf8.RuneSelf {
+			word = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			word = 'а' <= r && r <= 'я' || IsWordRune(r)
+		}
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			out = append(out, text[start:i])
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		out = append(out, text[start:])
+	}
+	return out
 }
 
 // folded reports whether text needs no folding: no upper case, no ё,

@@ -1,8 +1,11 @@
 package textan
 
 import (
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestWordsFoldCaseYoAndStress(t *testing.T) {
@@ -116,5 +119,56 @@ func TestCyrillic(t *testing.T) {
 		if got := Cyrillic(text); got != want {
 			t.Errorf("Cyrillic(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// Words' one-pass paths (ASCII and lowercase Russian read without
+// Unicode tables) cut and fold exactly as folding rune by rune and
+// cutting at every rune that is not a letter or digit does.
+func TestWordsFastPathsCutAsFieldsFunc(t *testing.T) {
+	reference := func(text string) []string {
+		lower := strings.Map(func(r rune) rune {
+			if unicode.Is(unicode.Mn, r) {
+				return -1
+			}
+			if !IsWordRune(r) {
+				return ' '
+			}
+			if r = unicode.ToLower(r); r == 'ё' {
+				return 'е'
+			}
+			return r
+		}, text)
+		return strings.FieldsFunc(lower, func(r rune) bool { return r == ' ' })
+	}
+	alphabet := []string{"a", "z", "0", "9", " ", "-", "_", ".", "\t", "ж", "я", "а", "ѐ", "Я", "é", "中", "٣", "\xff", "\xe2\x82", "’", "ß", "ǅ", "Q", "ё", "Ё", "\u0301", "K", "İ", "Σ"}
+	texts := []string{"", " ", "go 1.22 and v1", "база данных — 3 раза", "naïve café", "a\xffb", "中文 text", "trailing word", "Go Is FUN", "Ёлка ударе\u0301ние"}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 5000; i++ {
+		var b strings.Builder
+		for j := r.Intn(12); j >= 0; j-- {
+			b.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	fast := 0
+	for _, text := range texts {
+		n := foldedWords(text)
+		if (n >= 0) != folded(text) {
+			t.Fatalf("%q: counted %d words, folded %v", text, n, folded(text))
+		}
+		if n >= 0 {
+			fast++
+			if got := cutWords(text, n); len(got) != n {
+				t.Fatalf("%q: cut %d words, counted %d", text, len(got), n)
+			}
+		}
+		got, want := Words(text), reference(text)
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Fatalf("%q: %q, want %q", text, got, want)
+		}
+	}
+	if fast < 500 || fast > len(texts)-500 {
+		t.Fatalf("%d of %d texts took the folded path: the test misses one path", fast, len(texts))
 	}
 }
