@@ -54,11 +54,11 @@ type Memory struct {
 	// Flushed, when set, hears of every flush this process ran inline
 	// and what it wrote.
 	Flushed func(FlushReport)
-	// Index, when set, brings the search index up to date with a daily
-	// file a flush just wrote (its absolute path), so that the section is
-	// searchable before anyone asks; its failure is logged, never the
-	// flush's.
-	Index func(ctx context.Context, file string) error
+	// Index, when set, brings the search index of the project at root up
+	// to date with a daily file a flush just wrote (its absolute path), so
+	// that the section is searchable before anyone asks; its failure is
+	// logged, never the flush's.
+	Index func(ctx context.Context, root, file string) error
 	// IndexProject, when set, brings the search index of the project at
 	// root up to date, stopping between files when ctx ends and keeping
 	// what it read: SessionStart's background run ([Memory.IndexRun]).
@@ -76,8 +76,11 @@ type Hook struct {
 	// Source is SessionStart's: startup, resume, clear or compact.
 	Source string
 	// Captured: memhook-hot captured Text already and handed the rest of
-	// the event over (see [hook.HandOver]); it is not captured twice.
+	// the event over (see [hook.Handed]); it is not captured twice.
 	Captured bool
+	// FlushDecided: memhook-hot, having captured a Stop, decided whether
+	// a flush is due (FlushDue); Stop does not ask again.
+	FlushDecided, FlushDue bool
 	// AsOf, when set, replays the event of a session that is over at the
 	// moment it names (`memhook import`, with Now returning that moment):
 	// the hook reads the session's files as they were then and flushes in
@@ -139,6 +142,12 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	sc, err := m.scope(h)
 	if err != nil {
 		return err
+	}
+	if h.Captured && h.FlushDecided {
+		if !h.FlushDue {
+			return nil
+		}
+		return m.flush(ctx, sc, TriggerAuto, false)
 	}
 	var st *capture.State
 	if h.Captured {
