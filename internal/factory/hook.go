@@ -128,12 +128,8 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
-	notice := ""
-	if cfg := r.Config(r.Root); cfg.Inject.Notice {
-		notice = shortterm.RecallNotice(text)
-	}
-	return hook.SessionStartNotice(text, notice), err
+	in, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
+	return hook.SessionStartNotice(in.Text, in.Notice), err
 }
 
 // hookPostToolUse hands the tool to the skills (evolve.SkillHook): an

@@ -72,11 +72,11 @@ func (f *memoryFixture) start(t *testing.T, session, source string) string {
 	t.Helper()
 	h := f.hook(session)
 	h.Source = source
-	text, err := f.m.SessionStart(context.Background(), h)
+	in, err := f.m.SessionStart(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return text
+	return in.Text
 }
 
 // TestStopFlushesAtTheReplyThreshold: Stop decides the flush itself, on
