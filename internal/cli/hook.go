@@ -47,6 +47,6 @@ func hookFastPath(f *factory.Factory, args []string) bool {
 // logs, keeps the deadline and prints.
 func hookRunMain(opts *HookOptions) {
 	f := opts.Factory
-	p := hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config}
+	p := hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config, TakeHandOver: true}
 	hook.Run(p, opts.Event, f.HookHandlers())
 }

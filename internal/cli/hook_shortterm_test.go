@@ -392,29 +392,29 @@ func TestSessionUnrecordedForAFullStateDirIsRecovered(t *testing.T) {
 }
 
 // TestCapturedHandOverIsNotCapturedAgain: memhook-hot captures a message
-// and hands the event over with hook.CapturedEnv naming the session; memhook
-// then only does the rest. A value naming another session is ignored, so
-// a stale variable never silences capture.
+// and hands the event over with a record naming the session; memhook then
+// only does the rest. A record naming another session is ignored, so a
+// stale variable never silences capture.
 func TestCapturedHandOverIsNotCapturedAgain(t *testing.T) {
 	h := newHookEnv(t)
 	h.env["CEREBRO_SHORT_FLUSH_REPLIES"] = "4"
 	h.turn(t, "s1", "Please rename the flag.", "I renamed the flag.")
 	h.hook(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", "Please rename the option too."))
-	h.env[hook.CapturedEnv] = "someone-else"
+	h.env[hook.HandOverEnv] = strings.TrimPrefix(hook.Handed{Reason: "flush due", Session: "someone-else", Captured: true}.Env(), hook.HandOverEnv+"=")
 	h.hook(t, "stop", h.input("s1", "Stop", "last_assistant_message", "I renamed the option."))
 	if got := h.daily(); countContaining(repliesIn(got), "renamed the option") != 1 {
-		t.Fatalf("a stale %s kept the reply out, or it was written twice:\n%s", hook.CapturedEnv, got)
+		t.Fatalf("a stale hand-over kept the reply out, or it was written twice:\n%s", got)
 	}
 	// Two more turns, the last as memhook-hot hands it over: the journal
 	// already holds its reply.
-	h.env[hook.CapturedEnv] = ""
+	delete(h.env, hook.HandOverEnv)
 	h.turn(t, "s1", "Now add a test for it.", "I added a test.")
 	h.hook(t, "user-prompt-submit", h.input("s1", "UserPromptSubmit", "prompt", "And one for the option."))
 	s := capture.Store{Root: filepath.Join(h.env["CEREBRO_STATE_DIR"], "sessions")}.Session(project.ID(h.proj), "s1")
 	if _, err := s.Capture(time.Now(), "assistant", "I added the option's test.", capture.Meta{Project: h.proj}); err != nil {
 		t.Fatal(err)
 	}
-	h.env[hook.CapturedEnv] = "s1"
+	h.env[hook.HandOverEnv] = strings.TrimPrefix(hook.Handed{Reason: "flush due", Session: "s1", Root: h.proj, Captured: true, FlushDue: true}.Env(), hook.HandOverEnv+"=")
 	h.hook(t, "stop", h.input("s1", "Stop", "last_assistant_message", "I added the option's test."))
 	got := h.daily()
 	if n := countContaining(repliesIn(got), "the option's test"); n != 1 {

@@ -57,8 +57,22 @@ func (r *hookRun) shortHook(text string) (shortterm.Hook, error) {
 	if r.RootErr != nil {
 		return shortterm.Hook{}, r.RootErr
 	}
-	return shortterm.Hook{Root: r.Root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source,
-		Captured: r.Getenv(hook.CapturedEnv) == r.In.SessionID}, nil
+	h := shortterm.Hook{Root: r.Root, SessionID: r.In.SessionID, Transcript: r.In.TranscriptPath, Text: text, Source: r.In.Source}
+	if r.Handed != nil {
+		h.Captured = r.Handed.Captured
+		// Decided with the project: memhook-hot's answer stands.
+		h.FlushDecided, h.FlushDue = r.Handed.Root != "", r.Handed.FlushDue
+	}
+	return h, nil
+}
+
+// turnOpen says whether a skill drives the session's turn: memhook-hot's
+// answer when it handed its decisions over, else one stat of the marker.
+func (r *hookRun) turnOpen() bool {
+	if r.Handed != nil && r.Handed.Root != "" {
+		return r.Handed.TurnOpen
+	}
+	return r.RootErr == nil && handover.TurnOpen(r.Paths, r.Root, r.In.SessionID)
 }
 
 func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
@@ -81,11 +95,15 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	return hook.PromptContext(block), nil
 }
 
+// hookStop closes the run record of a turn a skill drove (evolve, only
+// when one did: docs/skills.md), then captures and flushes (shortterm).
 func hookStop(ctx context.Context, r *hookRun) ([]byte, error) {
-	r.skillHook().Stop() // evolve: closes a skill-driven turn's run record (docs/skills.md)
 	h, err := r.shortHook(r.In.LastAssistantMessage)
 	if err != nil {
 		return nil, err
+	}
+	if r.turnOpen() {
+		r.skillHook().Stop()
 	}
 	return nil, r.ShortTerm(r.Log).Stop(ctx, h)
 }
@@ -110,12 +128,8 @@ func hookSessionStart(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	text, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
-	notice := ""
-	if cfg := r.Config(r.Root); cfg.Inject.Notice {
-		notice = shortterm.RecallNotice(text)
-	}
-	return hook.SessionStartNotice(text, notice), err
+	in, err := r.ShortTerm(r.Log).SessionStart(ctx, h)
+	return hook.SessionStartNotice(in.Text, in.Notice), err
 }
 
 // hookPostToolUse hands the tool to the skills (evolve.SkillHook): an
@@ -125,7 +139,7 @@ func hookPostToolUse(ctx context.Context, r *hookRun) ([]byte, error) {
 	// The lessons are answered here whether or not memhook-hot handed the
 	// event over: it answers them itself only when it does not.
 	out, lerr := r.lessonsAfter(false)
-	if handover.PostToolUse(r.In, handover.TurnOpen(r.Paths, r.Root, r.In.SessionID)) == "" {
+	if handover.PostToolUse(r.In, r.turnOpen()) == "" {
 		return out, lerr // memhook-hot asks the same and does not hand the event over
 	}
 	err := r.skillHook().PostToolUse(evolve.ToolUse{Tool: r.In.ToolName, FilePath: r.In.ToolFilePath, CWD: r.In.CWD,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -46,10 +45,10 @@ func (f *Factory) indexProject(ctx context.Context, root string) error {
 	return m.Update(ctx, f.Now(), nil, func(search.RootReport) {})
 }
 
-// indexFile brings the search index up to date with one memory file of
-// the project around it (the daily file a flush wrote).
-func (f *Factory) indexFile(ctx context.Context, file string) error {
-	m, _, err := f.OpenMemory(filepath.Dir(file), "", string(search.ScopeProject))
+// indexFile brings the search index of the project at root up to date
+// with one of its memory files (the daily file a flush wrote).
+func (f *Factory) indexFile(ctx context.Context, root, file string) error {
+	m, _, err := f.openMemory(root, "", string(search.ScopeProject))
 	if err != nil {
 		return err
 	}

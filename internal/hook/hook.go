@@ -21,16 +21,6 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// CapturedEnv is set by memhook-hot, to the session id, when it hands an
-// event it captured already over to memhook: memhook then does the rest
-// (a flush, auto-recall) without capturing the message again. Any other
-// value, a stale one included, is ignored.
-const CapturedEnv = "CEREBRO_HOOK_CAPTURED"
-
-// HandOverEnv is set by memhook-hot, to the reason, on every event it
-// hands to memhook; memhook's log entry for the event names it.
-const HandOverEnv = "CEREBRO_HOOK_HANDOVER"
-
 // MaxInput bounds the hook input kept once its strings are cut to
 // [MaxField]: what a handler and a hand-over to memhook see.
 const MaxInput = 16 << 20

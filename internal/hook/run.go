@@ -31,6 +31,9 @@ type Process struct {
 	// Config gives a project root's effective configuration ("" for
 	// none); the caller may cache it, a handler asks again.
 	Config func(root string) *config.Effective
+	// TakeHandOver: the process is memhook, which takes what memhook-hot
+	// did and decided before it handed the event over ([Handed]).
+	TakeHandOver bool
 }
 
 // Call is one event as its handler gets it.
@@ -42,26 +45,16 @@ type Call struct {
 	Root    string
 	RootErr error
 	Log     *runlog.Log
+	// Handed is what memhook-hot did and decided before it handed the
+	// event over (nil when it did not): its Root is "" and its decisions
+	// unset when they were not taken ([Handed]).
+	Handed *Handed
 }
 
 // Handler does one event's work and returns what to print on stdout (nil
 // for nothing). It must honour ctx: past the deadline its result is
 // dropped, and files it writes must already be whole at every step.
 type Handler func(ctx context.Context, c *Call) ([]byte, error)
-
-// HandOver is what a handler of memhook-hot returns, as its error, for an
-// event it leaves to memhook: the work that remains (a flush that is due,
-// auto-recall) needs packages the hot binary does not link. Run returns it
-// without a log entry of its own; the caller then runs memhook with the
-// same input and [HandOverEnv] set to the reason, and memhook's entry, the
-// event's only one, says so.
-type HandOver struct {
-	Reason string
-	// Env is added to memhook's environment (what was done already).
-	Env []string
-}
-
-func (h *HandOver) Error() string { return "handed to memhook: " + h.Reason }
 
 // ProjectRoot resolves the project of a hook's session: its cwd, else the
 // project dir Claude Code exports, mapped to the project root.
@@ -90,9 +83,17 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	// The input comes first so that the configuration is loaded once, for
 	// the session's project, and shared with the handler.
 	in, inErr := Decode(p.In)
+	var handed *Handed
+	var refused error
+	if inErr == nil && p.TakeHandOver {
+		handed, refused = readHanded(p.Getenv, in, p.Paths.Home)
+	}
 	var root string
 	rootErr := inErr
-	if inErr == nil {
+	switch {
+	case handed != nil && handed.Root != "":
+		root, rootErr = handed.Root, nil // memhook-hot resolved it; readHanded checked it is the cwd's
+	case inErr == nil:
 		root, rootErr = ProjectRoot(in, p.Getenv, p.Paths.Home)
 	}
 	eff := p.Config(root)
@@ -100,8 +101,15 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 	deadline := time.Duration(eff.Hook.DeadlineMS) * time.Millisecond
 	log := runlog.Open(p.Paths.Logs(), logMax)
 	entry := runlog.Entry{Time: start, Event: event}
-	if reason := p.Getenv(HandOverEnv); reason != "" {
-		entry.Level, entry.Message = "info", "from memhook-hot: "+reason
+	if handed != nil {
+		entry.Level, entry.Message = "info", "from memhook-hot: "+handed.Reason
+	}
+	if refused != nil {
+		// The work is still done, as if memhook ran alone; the log says why.
+		entry.Level, entry.Message = "warn", "hand-over not taken: "+refused.Error()
+		if handed != nil {
+			entry.Message = "from memhook-hot: " + handed.Reason + "; " + entry.Message
+		}
 	}
 	var handOver *HandOver
 	defer func() {
@@ -148,7 +156,7 @@ func Run(p Process, event string, handlers map[string]Handler) (*HandOver, *Inpu
 				done <- result{err: fmt.Errorf("panic: %v", r)}
 			}
 		}()
-		out, err := handler(ctx, &Call{Event: event, In: in, Root: root, RootErr: rootErr, Log: log})
+		out, err := handler(ctx, &Call{Event: event, In: in, Root: root, RootErr: rootErr, Log: log, Handed: handed})
 		done <- result{out, err}
 	}()
 	select {

@@ -21,7 +21,7 @@ func (m *Memory) flush(ctx context.Context, sc *scope, trigger string, final boo
 	o := m.flushOptions(sc.cfg, trigger, final)
 	o.AsOf = sc.asOf
 	res, err := FlushSession(ctx, sc.sess, o)
-	m.logFlush(sc.sess.ID, trigger, res, err)
+	m.logFlush(sc.layout.Root, sc.sess.ID, trigger, res, err)
 	return err
 }
 
@@ -67,22 +67,23 @@ func (m *Memory) startFlush(sc *scope, trigger string, final bool) error {
 	return nil
 }
 
-// index indexes the daily file a flush wrote, when it wrote one.
-func (m *Memory) index(ctx context.Context, sessionID string, res FlushResult) {
+// index indexes the daily file a flush of the project at root wrote, when
+// it wrote one.
+func (m *Memory) index(ctx context.Context, root, sessionID string, res FlushResult) {
 	if m.Index == nil || res.File == "" {
 		return
 	}
-	if err := m.Index(ctx, res.File); err != nil {
+	if err := m.Index(ctx, root, res.File); err != nil {
 		m.Log.Write(runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID, Level: "warn",
 			Message: fmt.Sprintf("index %s: %v (the next search or memhook index reads it)", res.File, err)})
 	}
 }
 
-func (m *Memory) logFlush(sessionID, trigger string, res FlushResult, err error) {
+func (m *Memory) logFlush(root, sessionID, trigger string, res FlushResult, err error) {
 	e := runlog.Entry{Time: m.Now(), Event: "flush", Session: sessionID}
 	e.Level, e.Message = flushMessage(trigger, res, err)
 	m.Log.Write(e)
-	m.index(context.Background(), sessionID, res)
+	m.index(context.Background(), root, sessionID, res)
 	if err == nil && m.Flushed != nil {
 		m.Flushed(FlushReport{Session: sessionID, FlushResult: res})
 	}

@@ -12,7 +12,7 @@
 //	m := &shortterm.Memory{Sessions: paths.Sessions(), Budget: shortterm.BudgetDir(paths.State),
 //		Config: loadConfig, Now: time.Now, Log: log, Spawn: startDetached, Environ: os.Environ()}
 //	err := m.Stop(ctx, shortterm.Hook{Root: root, SessionID: id, Transcript: tr, Text: lastMessage})
-//	text, err := m.SessionStart(ctx, shortterm.Hook{Root: root, SessionID: id, Transcript: tr, Source: "resume"})
+//	in, err := m.SessionStart(ctx, shortterm.Hook{Root: root, SessionID: id, Transcript: tr, Source: "resume"}) // in.Text, in.Notice
 //	reports, err := m.Flush(ctx, shortterm.FlushRequest{Pending: true})
 //
 // Underneath, per-session state lives in the plugin's state dir: a small

@@ -135,6 +135,6 @@ func (m *Memory) flushStep(ctx context.Context, s *capture.Session, trigger stri
 		return res, fmt.Errorf("flush session %s: %w", s.ID, err)
 	}
 	m.Log.Write(e)
-	m.index(ctx, s.ID, res)
+	m.index(ctx, st.Project, s.ID, res)
 	return res, nil
 }

@@ -54,11 +54,11 @@ type Memory struct {
 	// Flushed, when set, hears of every flush this process ran inline
 	// and what it wrote.
 	Flushed func(FlushReport)
-	// Index, when set, brings the search index up to date with a daily
-	// file a flush just wrote (its absolute path), so that the section is
-	// searchable before anyone asks; its failure is logged, never the
-	// flush's.
-	Index func(ctx context.Context, file string) error
+	// Index, when set, brings the search index of the project at root up
+	// to date with a daily file a flush just wrote (its absolute path), so
+	// that the section is searchable before anyone asks; its failure is
+	// logged, never the flush's.
+	Index func(ctx context.Context, root, file string) error
 	// IndexProject, when set, brings the search index of the project at
 	// root up to date, stopping between files when ctx ends and keeping
 	// what it read: SessionStart's background run ([Memory.IndexRun]).
@@ -76,8 +76,11 @@ type Hook struct {
 	// Source is SessionStart's: startup, resume, clear or compact.
 	Source string
 	// Captured: memhook-hot captured Text already and handed the rest of
-	// the event over (see [hook.HandOver]); it is not captured twice.
+	// the event over (see [hook.Handed]); it is not captured twice.
 	Captured bool
+	// FlushDecided: memhook-hot, having captured a Stop, decided whether
+	// a flush is due (FlushDue); Stop does not ask again.
+	FlushDecided, FlushDue bool
 	// AsOf, when set, replays the event of a session that is over at the
 	// moment it names (`memhook import`, with Now returning that moment):
 	// the hook reads the session's files as they were then and flushes in
@@ -140,6 +143,12 @@ func (m *Memory) Stop(ctx context.Context, h Hook) error {
 	if err != nil {
 		return err
 	}
+	if h.Captured && h.FlushDecided {
+		if !h.FlushDue {
+			return nil
+		}
+		return m.flush(ctx, sc, TriggerAuto, false)
+	}
 	var st *capture.State
 	if h.Captured {
 		st, err = sc.sess.Load()
@@ -180,15 +189,20 @@ func (m *Memory) SessionEnd(ctx context.Context, h Hook) error {
 	return m.flush(ctx, sc, TriggerSessionEnd, true)
 }
 
+// Injected is what SessionStart hands the session: the recalled memory
+// for the model ("" for none) and the one line the person is shown about
+// it ("" when inject.notice is off or nothing was recalled).
+type Injected struct{ Text, Notice string }
+
 // SessionStart recovers other sessions' unflushed segments, sweeps stale
 // temporary files, registers the project when long-term memory is on,
 // starts the background run that brings its search index up to date, and
-// returns the recalled memory to inject ("" for none). Each step fails on
-// its own: a broken registry never costs the inject.
-func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
+// returns the recalled memory to inject. Each step fails on its own: a
+// broken registry never costs the inject.
+func (m *Memory) SessionStart(ctx context.Context, h Hook) (Injected, error) {
 	sc, err := m.scope(h)
 	if err != nil {
-		return "", err
+		return Injected{}, err
 	}
 	var errs []error
 	if _, err := sc.sess.Touch(m.Now(), sc.meta, false); err != nil {
@@ -208,14 +222,14 @@ func (m *Memory) SessionStart(ctx context.Context, h Hook) (string, error) {
 			errs = append(errs, fmt.Errorf("register project: %w", err))
 		}
 	}
-	text, err := m.inject(ctx, sc, h)
+	in, err := m.inject(ctx, sc, h)
 	if err != nil {
 		errs = append(errs, err)
 	}
 	if err := m.indexBehind(sc); err != nil {
 		errs = append(errs, err)
 	}
-	return text, errors.Join(errs...)
+	return in, errors.Join(errs...)
 }
 
 // seen updates the desk's last sight of the project. It admits a project
@@ -239,8 +253,10 @@ func (m *Memory) seen(sc *scope) error {
 // sections stay out, but the earlier days, CORE and plan-fact are handed
 // again. What it is handed now is remembered, at every start, for its
 // next one.
-func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) {
-	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}, NoteBytes: sc.cfg.Limits.NoteBytes}
+func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (Injected, error) {
+	var counted inject.Recalled
+	o := inject.Options{Layout: sc.layout, Now: m.Now(), MaxChars: sc.cfg.Inject.MaxChars, Given: &inject.Given{}, NoteBytes: sc.cfg.Limits.NoteBytes,
+		Recalled: &counted}
 	if h.Source != "" && h.Source != "startup" {
 		o.Session = h.SessionID
 		if h.Source != "compact" {
@@ -249,15 +265,16 @@ func (m *Memory) inject(ctx context.Context, sc *scope, h Hook) (string, error) 
 	}
 	text, err := inject.Build(o)
 	if err != nil {
-		return "", fmt.Errorf("build inject: %w", err)
+		return Injected{}, fmt.Errorf("build inject: %w", err)
+	}
+	in := Injected{Text: text}
+	if sc.cfg.Inject.Notice {
+		in.Notice = recallNotice(text, counted)
 	}
 	if ctx.Err() != nil {
 		// Past the hook's deadline the text is dropped, not handed: it
 		// must not count as given.
-		return text, nil
+		return in, nil
 	}
-	if err := addGiven(sc.sess, o.Given.Gave); err != nil {
-		return text, err
-	}
-	return text, nil
+	return in, addGiven(sc.sess, o.Given.Gave)
 }

@@ -72,11 +72,11 @@ func (f *memoryFixture) start(t *testing.T, session, source string) string {
 	t.Helper()
 	h := f.hook(session)
 	h.Source = source
-	text, err := f.m.SessionStart(context.Background(), h)
+	in, err := f.m.SessionStart(context.Background(), h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return text
+	return in.Text
 }
 
 // TestStopFlushesAtTheReplyThreshold: Stop decides the flush itself, on
@@ -261,7 +261,10 @@ func TestFlushIndexesWhatItWrote(t *testing.T) {
 	short := search.Root{Dir: filepath.Join(f.root, ".claude", "memory_short"), Kind: search.KindShort}
 	mem := &search.Memory{Base: f.root, Roots: []search.Root{short}, IndexDir: idx, Options: search.Options{Limit: 5}}
 	var indexed []string
-	f.m.Index = func(ctx context.Context, file string) error {
+	f.m.Index = func(ctx context.Context, root, file string) error {
+		if root != f.root {
+			t.Errorf("indexed for project %s, want %s", root, f.root)
+		}
 		indexed = append(indexed, file)
 		return mem.IndexFile(ctx, file, f.now)
 	}

@@ -5,85 +5,39 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/cerebro-mem/cerebro/internal/journal/daily"
-	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/inject"
 )
 
-// memoryBlock is the opening tag of one block of the recalled memory
-// SessionStart hands the model: <memory kind="short-term" source="…" date="…">.
-var memoryBlock = lazyregexp.New(`(?m)^<memory kind="([^"]+)" source="[^"]*"(?: date="([^"]*)")?[^>\n]*>\n`)
+// blockNames are the words the person's line uses for the inject's other
+// blocks.
+var blockNames = map[string]string{"core": "CORE.md", "plan-fact": "plan-fact", "weekly-rollup": "the weekly roll-up"}
 
-// timelineDay and timelineSession are a timeline block's day heading
-// ("2026-11-29", or "2026-11-29 · <file>" for an archived day) and a
-// session's line under it ("- 10:00 · title · outcome").
-var (
-	timelineDay     = lazyregexp.New(`(?m)^(\d{4}-\d{2}-\d{2})(?: · |$)`)
-	timelineSession = lazyregexp.New(`(?m)^- \d{2}:\d{2} · `)
-)
-
-// RecallNotice is the one line the person sees when SessionStart recalled
-// memory — "cerebro: recalled 2 days, 3 sessions (4.1k chars)" — read from
-// the recalled text itself (its blocks, and the daily sections in them
-// through daily.Parse), so it says what the model was handed. "" when
-// nothing was recalled.
-func RecallNotice(context string) string {
-	if strings.TrimSpace(context) == "" {
+// recallNotice is the one line the person sees when SessionStart recalled
+// memory — "cerebro: recalled 2 days, 3 sessions (4.1k chars)" — from the
+// counts of what the inject handed (inject.Recalled), so it says what the
+// model was handed. "" when nothing was recalled.
+func recallNotice(text string, r inject.Recalled) string {
+	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	days := map[string]bool{}
-	sessions := map[string]bool{}
-	sections, lines := 0, 0
-	var more []string
-	locs := memoryBlock.FindAllStringSubmatchIndex(context, -1)
-	for i, loc := range locs {
-		kind := context[loc[2]:loc[3]]
-		end := len(context)
-		if i+1 < len(locs) {
-			end = locs[i+1][0]
-		}
-		body := context[loc[1]:end]
-		body, _, _ = strings.Cut(body, "\n</memory>")
-		switch kind {
-		case "short-term":
-			if loc[4] >= 0 {
-				days[context[loc[4]:loc[5]]] = true
-			}
-			for _, sec := range daily.Parse([]byte(body)).Sections {
-				sections++
-				if sec.Short != "" {
-					sessions[sec.Short] = true
-				}
-			}
-		case "timeline":
-			// One line per session of the days before, no id on it.
-			for _, m := range timelineDay.FindAllStringSubmatch(body, -1) {
-				days[m[1]] = true
-			}
-			lines += len(timelineSession.FindAllString(body, -1))
-		case "core":
-			more = append(more, "CORE.md")
-		case "plan-fact":
-			more = append(more, "plan-fact")
-		case "weekly-rollup":
-			more = append(more, "the weekly roll-up")
-		default:
-			more = append(more, kind)
-		}
-	}
 	var parts []string
-	if len(days) > 0 {
-		parts = append(parts, countOf(len(days), "day"))
+	if r.Days > 0 {
+		parts = append(parts, countOf(r.Days, "day"))
 	}
-	if n := len(sessions) + lines; n > 0 {
-		parts = append(parts, countOf(n, "session"))
-	} else if sections > 0 {
-		parts = append(parts, countOf(sections, "section"))
+	if r.Sessions > 0 {
+		parts = append(parts, countOf(r.Sessions, "session"))
 	}
-	parts = append(parts, more...)
+	for _, k := range r.Blocks {
+		if name := blockNames[k]; name != "" {
+			parts = append(parts, name)
+		} else {
+			parts = append(parts, k)
+		}
+	}
 	if len(parts) == 0 {
 		parts = append(parts, "memory")
 	}
-	return fmt.Sprintf("cerebro: recalled %s (%s)", strings.Join(parts, ", "), charCount(utf8.RuneCountInString(context)))
+	return fmt.Sprintf("cerebro: recalled %s (%s)", strings.Join(parts, ", "), charCount(utf8.RuneCountInString(text)))
 }
 
 // charCount is a size as people read it: 850 chars, 4.1k chars.

@@ -8,7 +8,7 @@
 // It links only the configuration, the session journal and the hook
 // input: memhook-hot links it, and must not link SQLite or go-git.
 //
-//	if why := handover.Stop(cfg, st, handover.TurnOpen(paths, root, session)); why != "" { … }
+//	if why := handover.Stop(handover.FlushDue(cfg, st), handover.TurnOpen(paths, root, session)); why != "" { … }
 package handover
 
 import (
@@ -39,11 +39,11 @@ func FlushDue(cfg *config.Effective, st *capture.State) bool {
 }
 
 // Stop is why memhook needs a Stop whose message is captured: a flush
-// became due, or a turn a skill drove ends (its run record is closed
-// then). "" when memhook has nothing to do.
-func Stop(cfg *config.Effective, st *capture.State, turnOpen bool) string {
+// became due ([FlushDue]), or a turn a skill drove ends ([TurnOpen]: its
+// run record is closed then). "" when memhook has nothing to do.
+func Stop(flushDue, turnOpen bool) string {
 	switch {
-	case FlushDue(cfg, st):
+	case flushDue:
 		return "flush due"
 	case turnOpen:
 		return "a skill's turn ends"

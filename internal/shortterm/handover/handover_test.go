@@ -37,15 +37,15 @@ func TestStopAndPrompt(t *testing.T) {
 	cfg.Short.FlushReplies = 2
 	cfg.Short.FlushChars = 1 << 30
 	st := &capture.State{}
-	if got := Stop(cfg, st, false); got != "" {
+	if got := Stop(FlushDue(cfg, st), false); got != "" {
 		t.Fatalf("Stop on an empty session = %q", got)
 	}
-	if got := Stop(cfg, st, true); got != "a skill's turn ends" {
+	if got := Stop(FlushDue(cfg, st), true); got != "a skill's turn ends" {
 		t.Fatalf("Stop with an open turn = %q", got)
 	}
 	st.SegReplies = 2
-	if !FlushDue(cfg, st) || Stop(cfg, st, false) != "flush due" {
-		t.Fatalf("two replies at a threshold of two: not due (%q)", Stop(cfg, st, false))
+	if !FlushDue(cfg, st) || Stop(FlushDue(cfg, st), true) != "flush due" {
+		t.Fatalf("two replies at a threshold of two: not due (%q)", Stop(FlushDue(cfg, st), true))
 	}
 	cfg.Search.AutoRecall = false
 	if got := Prompt(cfg, "what did we decide about the orders table?"); got != "" {

@@ -8,9 +8,10 @@
 //
 // It does the capture itself. Whatever is left of the event — a flush that
 // became due, auto-recall, a turn a skill drives, an edit of a skill — it
-// hands to memhook: it replaces itself with `memhook hook EVENT` on the
-// same input, telling it the message is captured already
-// ([hook.CapturedEnv]). Any other event is memhook's from the start. So
+// hands to memhook: it replaces itself with `memhook hook EVENT`, handing
+// over what it did and decided ([hook.Handed]: the project it resolved,
+// the message captured, a flush due, a skill's turn open), so that memhook
+// does none of it again. Any other event is memhook's from the start. So
 // memhook alone still does everything, and a plugin without memhook-hot
 // works as before, only slower.
 //
@@ -88,7 +89,7 @@ func Main(args []string, sys System) int {
 	}
 	if handlers[event] == nil {
 		// Not a per-turn event: memhook reads the input itself.
-		h.handOverFailed(event, sys.Run(sys.Memhook, args, sys.Environ(), nil, sys))
+		h.handOverFailed(event, sys.Run(sys.Memhook, args, hook.WithoutHandOver(sys.Environ()), nil, sys))
 		return 0
 	}
 	if sys.TempDir == "" {
@@ -99,8 +100,12 @@ func Main(args []string, sys System) int {
 	if ho == nil {
 		return 0
 	}
-	env := append(append(sys.Environ(), ho.Env...), hook.HandOverEnv+"="+ho.Reason)
-	h.handOverFailed(event, sys.Run(sys.Memhook, args, env, in.Raw, sys))
+	stdin := ho.Input
+	if stdin == nil {
+		stdin = in.Raw
+	}
+	env := append(hook.WithoutHandOver(sys.Environ()), ho.Env())
+	h.handOverFailed(event, sys.Run(sys.Memhook, args, env, stdin, sys))
 	return 0
 }
 
@@ -144,8 +149,11 @@ func (h *hot) scope(c *hook.Call) (*capture.Session, *config.Effective, error) {
 	return sess, cfg, nil
 }
 
-func captured(c *hook.Call, reason string) *hook.HandOver {
-	return &hook.HandOver{Reason: reason, Env: []string{hook.CapturedEnv + "=" + c.In.SessionID}}
+// handOver is the event handed to memhook with what was done: the
+// project resolved and the reason, d saying the rest.
+func handOver(c *hook.Call, d hook.Handed) *hook.HandOver {
+	d.Session, d.Root = c.In.SessionID, c.Root
+	return &hook.HandOver{Handed: d}
 }
 
 // userPromptSubmit captures the prompt; auto-recall, when it is on, is
@@ -160,7 +168,7 @@ func (h *hot) userPromptSubmit(ctx context.Context, c *hook.Call) ([]byte, error
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
 	if why := handover.Prompt(cfg, c.In.Prompt); why != "" {
-		return nil, captured(c, why)
+		return nil, handOver(c, hook.Handed{Reason: why, Captured: true})
 	}
 	return nil, nil
 }
@@ -178,8 +186,13 @@ func (h *hot) stop(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if err != nil {
 		return nil, capture.Unrecorded(c.Root, c.In.SessionID, c.In.TranscriptPath, err)
 	}
-	if why := handover.Stop(cfg, st, handover.TurnOpen(h.paths, c.Root, c.In.SessionID)); why != "" {
-		return nil, captured(c, why)
+	due, turn := handover.FlushDue(cfg, st), handover.TurnOpen(h.paths, c.Root, c.In.SessionID)
+	if why := handover.Stop(due, turn); why != "" {
+		// memhook needs the input's ids and paths alone: the message is
+		// in the journal.
+		ho := handOver(c, hook.Handed{Reason: why, Captured: true, FlushDue: due, TurnOpen: turn})
+		ho.Input = c.In.Brief()
+		return nil, ho
 	}
 	return nil, nil
 }
@@ -191,9 +204,10 @@ func (h *hot) postToolUse(ctx context.Context, c *hook.Call) ([]byte, error) {
 	if c.RootErr != nil {
 		return nil, c.RootErr
 	}
-	if why := handover.PostToolUse(c.In, handover.TurnOpen(h.paths, c.Root, c.In.SessionID)); why != "" {
+	turn := handover.TurnOpen(h.paths, c.Root, c.In.SessionID)
+	if why := handover.PostToolUse(c.In, turn); why != "" {
 		// memhook answers the lessons too (hookPostToolUse).
-		return nil, &hook.HandOver{Reason: why}
+		return nil, handOver(c, hook.Handed{Reason: why, TurnOpen: turn})
 	}
 	return lessons.AfterToolUse(c, h.lessonsEnv(c), false)
 }

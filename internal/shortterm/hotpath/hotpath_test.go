@@ -2,6 +2,7 @@ package hotpath
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -25,12 +26,32 @@ type handed struct {
 	stdin []byte
 }
 
+// record is the hand-over memhook would read: exactly one variable, whole.
+func (h handed) record(t *testing.T) (hook.Handed, bool) {
+	t.Helper()
+	var got []string
+	for _, kv := range h.env {
+		if v, ok := strings.CutPrefix(kv, hook.HandOverEnv+"="); ok {
+			got = append(got, v)
+		}
+	}
+	if len(got) == 0 {
+		return hook.Handed{}, false
+	}
+	var rec hook.Handed
+	if err := json.Unmarshal([]byte(got[0]), &rec); len(got) != 1 || err != nil {
+		t.Fatalf("hand-over variables %q (%v), want one record", got, err)
+	}
+	return rec, true
+}
+
 type fixture struct {
-	runErr error // what starting memhook returns
-	env    map[string]string
-	proj   string
-	calls  []handed
-	out    bytes.Buffer
+	runErr  error // what starting memhook returns
+	env     map[string]string
+	inherit []string // the environment memhook-hot was started with, beside PATH
+	proj    string
+	calls   []handed
+	out     bytes.Buffer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -53,7 +74,7 @@ func (f *fixture) run(t *testing.T, stdin string, args ...string) int {
 	sys := System{
 		In: strings.NewReader(stdin), Out: &f.out, Err: &errOut,
 		Getenv:  func(k string) string { return f.env[k] },
-		Environ: func() []string { return []string{"PATH=/bin"} },
+		Environ: func() []string { return append([]string{"PATH=/bin"}, f.inherit...) },
 		Now:     time.Now, Memhook: "/plugin/bin/memhook",
 		Run: func(memhook string, args, env []string, stdin []byte, sys System) error {
 			if memhook != "/plugin/bin/memhook" {
@@ -66,10 +87,15 @@ func (f *fixture) run(t *testing.T, stdin string, args ...string) int {
 	return Main(args, sys)
 }
 
-func (f *fixture) session(id string) *capture.Session {
+func (f *fixture) root() string {
 	paths := config.ResolvePaths(func(k string) string { return f.env[k] })
 	root, _ := project.RootFor(f.proj, paths.Home)
-	return capture.Store{Root: paths.Sessions()}.Session(project.ID(root), id)
+	return root
+}
+
+func (f *fixture) session(id string) *capture.Session {
+	paths := config.ResolvePaths(func(k string) string { return f.env[k] })
+	return capture.Store{Root: paths.Sessions()}.Session(project.ID(f.root()), id)
 }
 
 func (f *fixture) journal(t *testing.T, id string) []capture.Entry {
@@ -114,17 +140,18 @@ func TestDueFlushIsHandedOverCaptured(t *testing.T) {
 	if strings.Join(c.args, " ") != "hook stop" {
 		t.Fatalf("args %q", c.args)
 	}
-	if !strings.Contains(strings.Join(c.env, "\n"), hook.CapturedEnv+"=s1") || !strings.Contains(strings.Join(c.env, "\n"), "PATH=/bin") {
-		t.Fatalf("env %q", c.env)
+	rec, ok := c.record(t)
+	want := hook.Handed{Reason: "flush due", Session: "s1", Root: f.root(), Captured: true, FlushDue: true}
+	if !ok || rec != want || !strings.Contains(strings.Join(c.env, "\n"), "PATH=/bin") {
+		t.Fatalf("handed %+v, want %+v; env %q", rec, want, c.env)
 	}
-	if string(c.stdin) != f.input("s1", "Stop", "last_assistant_message", "answer 1") {
-		t.Fatalf("stdin %q", c.stdin)
+	// The message is in the journal: memhook is handed the input without it.
+	in, err := hook.Decode(bytes.NewReader(c.stdin))
+	if err != nil || in.SessionID != "s1" || in.CWD != f.proj || in.Event != "Stop" || in.LastAssistantMessage != "" || strings.Contains(string(c.stdin), "answer 1") {
+		t.Fatalf("stdin %q (%v)", c.stdin, err)
 	}
 	if n := len(f.journal(t, "s1")); n != 4 {
 		t.Fatalf("journal has %d entries, want 4 (memhook must not capture again)", n)
-	}
-	if !strings.Contains(strings.Join(c.env, "\n"), hook.HandOverEnv+"=flush due") {
-		t.Fatalf("env %q lacks the reason", c.env)
 	}
 	// The event's one log entry is memhook's: this one wrote none.
 	if n := len(f.log(t)); n != 3 {
@@ -140,8 +167,11 @@ func TestAutoRecallIsMemhooks(t *testing.T) {
 		t.Fatal("a slash command was handed over for auto-recall")
 	}
 	f.run(t, f.input("s1", "UserPromptSubmit", "prompt", "where is the flag parsed?"), "hook", "user-prompt-submit")
-	if len(f.calls) != 1 || !strings.Contains(strings.Join(f.calls[0].env, "\n"), hook.CapturedEnv+"=s1") {
+	if len(f.calls) != 1 {
 		t.Fatalf("hand-overs %+v", f.calls)
+	}
+	if rec, _ := f.calls[0].record(t); !rec.Captured || rec.Reason != "auto-recall" || string(f.calls[0].stdin) != f.input("s1", "UserPromptSubmit", "prompt", "where is the flag parsed?") {
+		t.Fatalf("handed %+v with stdin %q, want the captured prompt's whole input", rec, f.calls[0].stdin)
 	}
 	if n := len(f.journal(t, "s1")); n != 2 {
 		t.Fatalf("journal has %d entries, want 2", n)
@@ -155,9 +185,16 @@ func TestSkillTurnEndIsMemhooks(t *testing.T) {
 	marker := paths.OpenTurn(project.ID(root), "s1")
 	os.MkdirAll(filepath.Dir(marker), 0o700)
 	os.WriteFile(marker, []byte("run1 1"), 0o600)
+	// A hand-over memhook-hot inherited (a process a hook started) is
+	// replaced, never handed on beside its own.
+	f.inherit = []string{hook.Handed{Reason: "flush due", Session: "s1", Root: "/", Captured: true, FlushDue: true}.Env()}
 	f.run(t, f.input("s1", "Stop", "last_assistant_message", "done"), "hook", "stop")
 	if len(f.calls) != 1 {
 		t.Fatalf("%d hand-overs, want 1", len(f.calls))
+	}
+	want := hook.Handed{Reason: "a skill's turn ends", Session: "s1", Root: root, Captured: true, TurnOpen: true}
+	if rec, _ := f.calls[0].record(t); rec != want {
+		t.Fatalf("handed %+v, want %+v", rec, want)
 	}
 }
 
@@ -220,7 +257,7 @@ func TestToolsAreLeftAloneButSkills(t *testing.T) {
 		if len(got) != 1 || strings.Join(got[0].args, " ") != "hook post-tool-use" || !strings.Contains(string(got[0].stdin), tc.input) {
 			t.Fatalf("%s %s: hand-overs %+v, want the whole event", tc.tool, tc.input, got)
 		}
-		if strings.Contains(strings.Join(got[0].env, "\n"), hook.CapturedEnv) {
+		if rec, _ := got[0].record(t); rec.Captured {
 			t.Fatalf("%s: handed over as captured", tc.tool)
 		}
 	}

@@ -264,9 +264,18 @@ const detailRunes = 700
 // itemRunes bounds an open item in a line.
 const itemRunes = 300
 
+// Recalled is what an inject handed, counted for the line the person is
+// shown: the days and the sessions of the daily memory (a session counts
+// once, as its line or as any of its sections whole), and the kinds of the
+// other blocks (core, plan-fact, weekly-rollup), in the order shown.
+type Recalled struct {
+	Days, Sessions int
+	Blocks         []string
+}
+
 // fit takes what the budget holds and says what it left out, within max
-// in all, and returns the text and the keys handed.
-func (p *plan) fit(max int) (string, []string) {
+// in all, and returns the text, the keys handed and their counts.
+func (p *plan) fit(max int) (string, []string, Recalled) {
 	p.max = max
 	reserve := 0
 	var note string
@@ -293,6 +302,8 @@ func (p *plan) fit(max int) (string, []string) {
 	var s strings.Builder
 	s.WriteString(intro)
 	var gave []string
+	var counted Recalled
+	days, sessions := map[string]bool{}, map[int]bool{}
 	any := false
 	for _, bi := range order {
 		ob := p.blocks[bi]
@@ -311,13 +322,23 @@ func (p *plan) fit(max int) (string, []string) {
 			return x.sub < y.sub
 		})
 		for _, i := range in {
-			body.WriteString(p.pieces[i].text)
-			gave = append(gave, p.pieces[i].keys...)
+			x := p.pieces[i]
+			body.WriteString(x.text)
+			gave = append(gave, x.keys...)
+			switch {
+			case x.what == whatLine:
+				days[x.file], sessions[i] = true, true
+			case x.what == whatSection && x.line >= 0:
+				days[x.file], sessions[x.line] = true, true
+			}
 		}
 		if body.Len() == 0 {
 			continue
 		}
 		any = true
+		if k := ob.b.kind; k != "short-term" && k != "timeline" && !slices.Contains(counted.Blocks, k) {
+			counted.Blocks = append(counted.Blocks, k)
+		}
 		if ob.raw {
 			s.WriteString(body.String())
 			continue
@@ -327,10 +348,11 @@ func (p *plan) fit(max int) (string, []string) {
 		s.WriteString(blockClose)
 	}
 	if !any && note == "" {
-		return "", nil
+		return "", nil, Recalled{}
 	}
 	s.WriteString(note)
-	return strings.TrimRight(s.String(), "\n") + "\n", gave
+	counted.Days, counted.Sessions = len(days), len(sessions)
+	return strings.TrimRight(s.String(), "\n") + "\n", gave, counted
 }
 
 // omitted is the note on what the inject leaves out: what the cap left

@@ -64,6 +64,8 @@ type Options struct {
 	// NoteBytes bounds every note read: the project's limits.note_bytes
 	// (0: safefs.DefaultNoteBytes).
 	NoteBytes int64
+	// Recalled, when set, receives what was handed, counted.
+	Recalled *Recalled
 }
 
 // windowDays is how far back the timeline reaches: a week, so that it
@@ -300,9 +302,12 @@ func Build(o Options) (string, error) {
 		p.byDesign = append(p.byDesign, fmt.Sprintf("%d daily file(s) before %s, in no weekly roll-up yet (`memhook rollup-days` builds closed weeks): %s/",
 			n, windowStart, rel(o.Layout, o.Layout.DailyDir())))
 	}
-	text, gave := p.fit(max)
+	text, gave, counted := p.fit(max)
 	if o.Given != nil {
 		o.Given.Gave = gave
+	}
+	if o.Recalled != nil {
+		*o.Recalled = counted
 	}
 	return text, nil
 }
