@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -112,7 +113,7 @@ func (c *lineConn) readLoop(r *bufio.Reader) {
 			c.inputEnded(err)
 			return
 		}
-		if len(bytesTrim(line)) > 0 || size > c.max {
+		if len(bytes.TrimRight(line, "\r \t")) > 0 || size > c.max {
 			if msg, ok := c.decode(line, size); ok {
 				c.take(msg, size)
 			}
@@ -217,13 +218,6 @@ func appendTail(tail, chunk []byte) []byte {
 	return tail
 }
 
-func bytesTrim(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 // trailingID is a request's id as its last member, the way JSON-RPC
 // clients write it after the params.
 var trailingID = lazyregexp.New(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)\s*}\s*$`)
@@ -235,7 +229,7 @@ func requestID(b []byte) any {
 	if v := gjson.GetBytes(b, "id"); v.Exists() && (v.Type == gjson.Number || v.Type == gjson.String) {
 		return v.Value()
 	}
-	if m := trailingID.Re().FindSubmatch(bytesTrim(b)); m != nil {
+	if m := trailingID.Re().FindSubmatch(bytes.TrimRight(b, "\r \t")); m != nil {
 		var v any
 		if json.Unmarshal(m[1], &v) == nil {
 			return v
