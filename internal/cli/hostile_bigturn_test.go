@@ -82,7 +82,7 @@ func TestHostileContainHugeTurnsEveryKind(t *testing.T) {
 	bigInput(t, big, "s1", "PreCompact", h.proj, tr, "custom_instructions", 60<<20)
 	h.execFile(t, big, "hook", "pre-compact")
 	turn(4, "Please add flag four to the parser.", "I added flag four.")
-	h.endHugeSession(t, big, tr, "flag zero", "flag three", "flag four", "Please look at: a long line")
+	h.endHugeSession(t, big, tr, "flag zero", "flag three", "flag four", "Please look at: a long line", "I read it: a long line", "notes/big.md")
 }
 
 // endHugeSession ends session s1 with a 60 MB SessionEnd input, flushes

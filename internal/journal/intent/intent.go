@@ -34,9 +34,8 @@ package intent
 
 import (
 	"path"
-	"regexp"
+	"slices"
 	"strings"
-	"sync"
 )
 
 // Of is the intent of a call to tool with the given file target (a
@@ -87,178 +86,6 @@ func Steps(command string) []string {
 	return out
 }
 
-// Runner names the test runner a command calls, "" when it calls none
-// that is known. The first runner the command's working line holds wins.
-func Runner(command string) string {
-	for _, st := range split(command) {
-		if r := runnerOf(st); r != "" {
-			return r
-		}
-	}
-	return ""
-}
-
-// split cuts a command into its steps' words: at &&, ||, ;, | and line
-// ends outside quotes, a here-document's body left out. A backslash
-// escapes a space, a quote or a line end; before a letter it is a
-// Windows path's separator.
-func split(command string) [][]string {
-	var steps [][]string
-	var words []string
-	var w strings.Builder
-	inWord := false
-	flushWord := func() {
-		if inWord {
-			words = append(words, w.String())
-			w.Reset()
-			inWord = false
-		}
-	}
-	end := func() {
-		flushWord()
-		if len(words) > 0 {
-			steps = append(steps, words)
-		}
-		words = nil
-	}
-	var heredoc []string // delimiters of here-documents opened on this line
-	var quote byte       // a quoted string may span lines
-	lines := strings.Split(command, "\n")
-	for li := 0; li < len(lines); li++ {
-		line := lines[li]
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			switch {
-			case quote == '"' && c == '<' && strings.HasPrefix(line[i:], "<<"):
-				// A here-document inside a command substitution:
-				// git commit -m "$(cat <<'EOF' … EOF)".
-				if m := heredocStart().FindStringSubmatch(line[i:]); m != nil {
-					heredoc = append(heredoc, m[1])
-					i += len(m[0]) - 1
-				}
-				inWord = true
-			case quote != 0:
-				if c == quote {
-					quote = 0
-				} else if c == '\\' && quote == '"' && i+1 < len(line) {
-					i++
-					w.WriteByte(line[i])
-				} else {
-					w.WriteByte(c)
-				}
-				inWord = true
-			case c == '\'' || c == '"':
-				quote = c
-				inWord = true
-			case c == '\\' && i+1 < len(line) && !isAlnum(line[i+1]):
-				i++
-				w.WriteByte(line[i])
-				inWord = true
-			case c == '<' && strings.HasPrefix(line[i:], "<<") && !strings.HasPrefix(line[i:], "<<<"):
-				flushWord()
-				if m := heredocStart().FindStringSubmatch(line[i:]); m != nil {
-					heredoc = append(heredoc, m[1])
-					i += len(m[0]) - 1
-				} else {
-					i++
-				}
-			case c == '&' && strings.HasPrefix(line[i:], "&&"), c == '|' && strings.HasPrefix(line[i:], "||"):
-				end()
-				i++
-			case c == ';', c == '|':
-				end()
-			case c == '&' && (i+1 >= len(line) || line[i+1] != '>') && (i == 0 || line[i-1] != '>' && line[i-1] != '<'):
-				end() // a job sent to the background ends its step
-			case c == '#' && !inWord:
-				i = len(line) // a comment
-			case c == ' ' || c == '\t' || c == '(' || c == ')' || c == '{' || c == '}':
-				flushWord()
-			default:
-				w.WriteByte(c)
-				inWord = true
-			}
-		}
-		if strings.HasSuffix(strings.TrimRight(line, " \t"), "\\") || quote != 0 && len(heredoc) == 0 {
-			continue // the step goes on on the next line
-		}
-		if quote == 0 {
-			end()
-		}
-		// Skip the bodies of the here-documents this line opened.
-		for _, d := range heredoc {
-			for li+1 < len(lines) && strings.TrimSpace(lines[li+1]) != d {
-				li++
-			}
-			li++
-		}
-		heredoc = nil
-	}
-	end()
-	return steps
-}
-
-var heredocStart = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`) })
-
-// Programs that prepare the shell for the steps after them.
-var setup = sync.OnceValue(func() map[string]bool {
-	return set("cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias", "true", "false", ":", "sleep",
-		"wait", "exit", "mkdir", "clear", "nvm", "conda", "ulimit", "trap", "shopt", "local", "read", "eval", "exec")
-})
-
-// Programs that only look.
-var looks = sync.OnceValue(func() map[string]bool {
-	return set("ls", "ll", "cat", "head", "tail", "grep", "egrep", "rg", "ag", "find", "fd", "pwd", "echo", "printf",
-		"which", "whereis", "type", "command", "wc", "tree", "less", "more", "file", "stat", "du", "df", "env", "printenv",
-		"whoami", "date", "diff", "jq", "yq", "sort", "uniq", "cut", "awk", "tr", "xargs", "basename", "dirname",
-		"realpath", "readlink", "uname", "hostname", "id", "ps", "top", "lsof", "history", "man", "open", "xdg-open",
-		"tee", "test", "[", "column", "nl", "od", "hexdump", "xxd", "sha1sum", "sha256sum", "md5sum", "shasum", "cmp")
-})
-
-// git subcommands that only look.
-var gitLooks = sync.OnceValue(func() map[string]bool {
-	return set("status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "blame", "describe",
-		"reflog", "shortlog", "config", "grep", "ls-tree", "cat-file", "rev-list", "whatchanged", "help", "version")
-})
-
-// Flags that only ask a program about itself.
-var aboutFlags = sync.OnceValue(func() map[string]bool {
-	return set("--version", "-v", "-V", "--help", "-h", "version", "help", "-version")
-})
-
-// Prefixes that run the command after them.
-var wrappers = sync.OnceValue(func() map[string]bool {
-	return set("sudo", "time", "nice", "nohup", "env", "exec", "command", "xvfb-run", "caffeinate", "stdbuf", "dotenv")
-})
-
-// Interpreters: a script run through one is named by the script.
-var interpreters = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"node": "node", "nodejs": "node", "deno": "deno", "bun": "bun", "tsx": "node", "ts-node": "node",
-		"python": "python", "python3": "python", "python2": "python", "py": "python", "pypy": "python", "pypy3": "python",
-		"ruby": "ruby", "perl": "perl", "php": "php", "bash": "sh", "sh": "sh", "zsh": "sh", "dash": "sh",
-		"pwsh": "pwsh", "powershell": "pwsh", "Rscript": "Rscript", "julia": "julia", "lua": "lua", "osascript": "osascript",
-	}
-})
-
-// Runners that run a tool by name: the tool's own intent is theirs.
-var runVia = sync.OnceValue(func() map[string][]string {
-	return map[string][]string{
-		"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
-		"npx": nil, "bunx": nil, "pnpx": nil, "pipx": {"run"}, "uvx": nil,
-		"pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"}, "npm": {"exec"}, "bundle": {"exec"}, "mise": {"exec"},
-	}
-})
-
-// Package managers: their installs are one intent whichever installs.
-var managers = sync.OnceValue(func() map[string]bool {
-	return set("npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "cargo", "gem", "bundle", "brew",
-		"apt", "apt-get", "go", "composer", "mix", "pipx", "conda", "dnf", "yum", "apk", "pacman", "choco", "winget", "scoop")
-})
-
-var installs = sync.OnceValue(func() map[string]bool {
-	return set("install", "i", "add", "ci", "sync", "get", "deps.get")
-})
-
 // step names one step's intent, "" for one that only looks or prepares.
 func step(ws []string) string {
 	ws = unwrap(ws)
@@ -292,7 +119,7 @@ func step(ws []string) string {
 	if vs, ok := runVia()[prog]; ok {
 		rest := args
 		if vs != nil {
-			if len(rest) == 0 || !contains(vs, rest[0]) {
+			if len(rest) == 0 || !slices.Contains(vs, rest[0]) {
 				goto own
 			}
 			rest = rest[1:]
@@ -507,87 +334,6 @@ func firstWords(args []string, n int) []string {
 	return out
 }
 
-// runners name a test run by its command; the first marker the step
-// holds wins.
-var runners = []struct {
-	marker []string
-	name   string
-}{
-	{[]string{"pytest"}, "pytest"}, {[]string{"py.test"}, "pytest"}, {[]string{"unittest"}, "unittest"},
-	{[]string{"go", "test"}, "go test"}, {[]string{"cargo", "test"}, "cargo test"}, {[]string{"cargo", "nextest"}, "cargo nextest"},
-	{[]string{"mix", "test"}, "mix test"}, {[]string{"vitest"}, "vitest"}, {[]string{"jest"}, "jest"}, {[]string{"mocha"}, "mocha"},
-	{[]string{"rspec"}, "rspec"}, {[]string{"npm", "test"}, "npm test"}, {[]string{"npm", "run", "test"}, "npm test"},
-	{[]string{"yarn", "test"}, "yarn test"}, {[]string{"pnpm", "test"}, "pnpm test"}, {[]string{"pnpm", "run", "test"}, "pnpm test"},
-	{[]string{"bun", "test"}, "bun test"}, {[]string{"make", "test"}, "make test"}, {[]string{"make", "check"}, "make check"},
-	{[]string{"dotnet", "test"}, "dotnet test"}, {[]string{"gradle", "test"}, "gradle test"}, {[]string{"mvn", "test"}, "mvn test"},
-	{[]string{"phpunit"}, "phpunit"}, {[]string{"playwright", "test"}, "playwright test"},
-}
-
-// runPrefixes run the command after them: a runner is found past them
-// (`uv run pytest`, `python -m pytest`, `npx vitest`).
-var runPrefixes = sync.OnceValue(func() map[string]bool {
-	return set("uv", "uvx", "run", "poetry", "pipenv", "pdm", "hatch", "rye", "npx", "bunx", "pnpx", "pnpm", "yarn",
-		"npm", "exec", "dlx", "bundle", "python", "python3", "py", "node", "pipx", "mise", "dotenv", "xvfb-run")
-})
-
-// runnerOf names the runner one step calls: its program, or the program
-// a run prefix calls.
-func runnerOf(ws []string) string {
-	r, _ := runnerIn(unwrap(ws))
-	return r
-}
-
-// runnerIn is runnerOf with the position of the words after the
-// runner's name.
-func runnerIn(ws []string) (string, int) {
-	names := make([]string, len(ws))
-	for i, w := range ws {
-		names[i] = strings.ToLower(program(w))
-		if names[i] == "gradlew" {
-			names[i] = "gradle"
-		}
-	}
-	for i := 0; i < len(names); {
-		if r, n := runnerAt(names, i); r != "" {
-			return r, i + n
-		}
-		switch {
-		case strings.HasPrefix(names[i], "-"):
-			// An option, and the value after it unless that is the runner.
-			i++
-			if r, _ := runnerAt(names, i); i < len(names) && !strings.HasPrefix(names[i], "-") && !strings.Contains(names[i-1], "=") && r == "" {
-				i++
-			}
-		case runPrefixes()[names[i]]:
-			i++
-		default:
-			return "", 0
-		}
-	}
-	return "", 0
-}
-
-// runnerAt names the runner whose marker starts at names[i], and the
-// marker's length.
-func runnerAt(names []string, i int) (string, int) {
-	for _, r := range runners {
-		if i+len(r.marker) > len(names) {
-			continue
-		}
-		match := true
-		for k, m := range r.marker {
-			if names[i+k] != m {
-				match = false
-				break
-			}
-		}
-		if match {
-			return r.name, len(r.marker)
-		}
-	}
-	return "", 0
-}
-
 // redirect is the file a step writes its output to ("" for none, or
 // /dev/null).
 func redirect(args []string) string {
@@ -605,29 +351,6 @@ func redirect(args []string) string {
 		}
 		if t != "" && t != "/dev/null" && !strings.HasPrefix(t, "&") {
 			return cleanPath(t)
-		}
-	}
-	return ""
-}
-
-// testTarget is what a test run runs, when it names it: its first
-// argument that is a path or a package, the test's own name after ::
-// left out (a run of one test and of its file are the same target).
-func testTarget(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") {
-			if a == "-k" || a == "-m" || a == "-p" || a == "--run" || a == "-run" || a == "-t" || a == "--config" || a == "-c" || a == "--timeout" {
-				i++
-			}
-			continue
-		}
-		if strings.ContainsAny(a, "/.:") || strings.HasPrefix(a, "test") {
-			a, _, _ = strings.Cut(a, "::")
-			if a = cleanPath(a); a == "..." || a == "." || a == "./..." {
-				return ""
-			}
-			return a
 		}
 	}
 	return ""
@@ -664,25 +387,4 @@ func scriptExt(prog string) bool {
 		return true
 	}
 	return false
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func set(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
 }

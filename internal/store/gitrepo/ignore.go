@@ -181,3 +181,13 @@ func (r *Repo) Ignored(paths []string) ([]string, error) {
 	}
 	return out, nil
 }
+
+func ignoredBy(m interface{ Match([]string, bool) bool }, p string) bool {
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		if m.Match(parts[:i], i < len(parts)) {
+			return true
+		}
+	}
+	return false
+}

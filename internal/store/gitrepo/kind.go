@@ -178,3 +178,15 @@ func (r *Repo) sameOnDisk(p string, e entry) (bool, error) {
 	}
 	return h.Sum() == e.hash, nil
 }
+
+func safeTreePath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
+		return false
+	}
+	for _, part := range strings.Split(p, "/") {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return false
+		}
+	}
+	return true
+}

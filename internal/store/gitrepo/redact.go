@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/secrets"
 )
@@ -29,7 +30,8 @@ func (r *Repo) redactTaken(paths []string, when time.Time) ([]string, error) {
 	var red []string
 	for _, rel := range paths {
 		path := filepath.Join(r.root, filepath.FromSlash(rel))
-		if st, err := safefs.Lstat(path); err != nil || !st.Mode().IsRegular() || st.Size() > redactBytes {
+		st, err := safefs.Lstat(path)
+		if err != nil || !st.Mode().IsRegular() || st.Size() > redactBytes {
 			continue
 		}
 		data, err := safefs.ReadFile(path, redactBytes)
@@ -43,7 +45,9 @@ func (r *Repo) redactTaken(paths []string, when time.Time) ([]string, error) {
 		if len(found) == 0 {
 			continue
 		}
-		if err := safefs.WriteFile(path, []byte(clean), 0o644); err != nil {
+		// Replaced whole, keeping the file's mode: a crash mid-write must
+		// not leave the note cut short in the work tree.
+		if err := atomicfile.Write(path, []byte(clean), st.Mode().Perm()); err != nil {
 			return nil, fmt.Errorf("redact %s: %w", rel, err)
 		}
 		red = append(red, rel)

@@ -4,30 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
-	"github.com/cerebro-mem/cerebro/internal/store/safefs"
-	"github.com/go-git/go-billy/v5/osfs"
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
-	"github.com/go-git/go-git/v5/plumbing/transport/client"
-	"github.com/go-git/go-git/v5/plumbing/transport/server"
 )
 
 // Remotes: cerebro pushes memory to one git URL the user configured and
@@ -71,123 +59,6 @@ type SyncResult struct {
 	// copy here has it replaced by its marker, committed, and pushed back
 	// when the sync pushes ([Repo.Sync]).
 	Redacted []string `json:"redacted,omitempty"`
-}
-
-// localPath is the folder of a file:// URL or an absolute path.
-func localPath(raw string) (string, bool) {
-	if filepath.IsAbs(raw) {
-		return raw, true
-	}
-	if u, err := url.Parse(raw); err == nil && u.Scheme == "file" && u.Path != "" {
-		return filepath.FromSlash(u.Path), true
-	}
-	return "", false
-}
-
-var installFile sync.Once
-
-// useInProcessFile serves file:// remotes inside this process.
-func useInProcessFile() {
-	installFile.Do(func() {
-		loader := streamingLoader{}
-		client.InstallProtocol("file", fileTransport{Transport: server.NewClient(loader), loader: loader})
-	})
-}
-
-// fileTransport is go-git's in-process server with one fix: a fetch tells
-// the server the commits it has, and git ignores those it does not know,
-// while go-git's server fails on them ("object not found") — which is
-// every fetch by a clone that has commits of its own to merge.
-type fileTransport struct {
-	transport.Transport
-	loader server.Loader
-}
-
-func (f fileTransport) NewUploadPackSession(ep *transport.Endpoint, auth transport.AuthMethod) (transport.UploadPackSession, error) {
-	sess, err := f.Transport.NewUploadPackSession(ep, auth)
-	if err != nil {
-		return nil, err
-	}
-	sto, err := f.loader.Load(ep)
-	if err != nil {
-		sess.Close()
-		return nil, err
-	}
-	return &knownHaves{UploadPackSession: sess, sto: sto}, nil
-}
-
-// streamingLoader opens a file:// remote as go-git's own loader does,
-// with the object store of [newStorage]: the in-process server packs a
-// large blob for the fetch as a stream, not read whole into memory.
-type streamingLoader struct{}
-
-func (streamingLoader) Load(ep *transport.Endpoint) (storer.Storer, error) {
-	fs := osfs.New(ep.Path, osfs.WithBoundOS())
-	if _, err := fs.Stat("config"); err != nil {
-		if _, err := fs.Stat(git.GitDirName); err != nil {
-			return nil, transport.ErrRepositoryNotFound
-		}
-		if fs, err = fs.Chroot(git.GitDirName); err != nil {
-			return nil, err
-		}
-	}
-	return newStorage(fs), nil
-}
-
-type knownHaves struct {
-	transport.UploadPackSession
-	sto storer.EncodedObjectStorer
-}
-
-func (k *knownHaves) UploadPack(ctx context.Context, req *packp.UploadPackRequest) (*packp.UploadPackResponse, error) {
-	kept := req.Haves[:0]
-	for _, h := range req.Haves {
-		if k.sto.HasEncodedObject(h) == nil {
-			kept = append(kept, h)
-		}
-	}
-	req.Haves = kept
-	return k.UploadPackSession.UploadPack(ctx, req)
-}
-
-// CheckURL refuses what cerebro will not push to: an unknown scheme and a
-// URL carrying a password (cerebro stores no credential; use ssh with an
-// agent).
-func CheckURL(raw string) error {
-	raw = strings.TrimSpace(raw)
-	switch {
-	case raw == "":
-		return errors.New("the remote URL is empty")
-	case filepath.IsAbs(raw):
-		return nil
-	}
-	if u, err := url.Parse(raw); err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
-		switch u.Scheme {
-		case "file", "ssh", "https", "http":
-		default:
-			return fmt.Errorf("remote %s: scheme %q is not supported (file://, ssh://, user@host:path, https://)", redactURL(raw), u.Scheme)
-		}
-		if _, has := u.User.Password(); has {
-			return fmt.Errorf("remote %s holds a password: cerebro stores no credential; use ssh with your agent", redactURL(raw))
-		}
-		return nil
-	}
-	// scp-like: [user@]host:path
-	if i := strings.Index(raw, ":"); i > 0 && !strings.Contains(raw[:i], "/") {
-		return nil
-	}
-	return fmt.Errorf("remote %q is not a git URL (file://, ssh://, user@host:path, https://)", raw)
-}
-
-// redactURL hides a password in a URL before it is shown.
-func redactURL(raw string) string {
-	if u, err := url.Parse(raw); err == nil && u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), "xxxxx")
-			return u.String()
-		}
-	}
-	return raw
 }
 
 // InitBare creates a bare repository at dir (a remote, in tests and for a
@@ -539,106 +410,4 @@ func (s *syncRun) moveTo(from, to *object.Commit, state string) (string, error) 
 	res.Changed = changed
 	res.Head = to.Hash.String()
 	return state, nil
-}
-
-// stage sets the index entries of paths to files' (or removes them),
-// with the size and time of the file on disk, so the files read as clean.
-// Unlike go-git's Add it never reads a file: its blob is known.
-func (r *Repo) stage(paths []string, files map[string]entry) error {
-	if len(paths) == 0 {
-		return nil
-	}
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return fmt.Errorf("read the index: %w", err)
-	}
-	for _, p := range paths {
-		e, keep := files[p]
-		if !keep {
-			if _, err := idx.Remove(p); err != nil && !errors.Is(err, index.ErrEntryNotFound) {
-				return fmt.Errorf("update the index for %s: %w", p, err)
-			}
-			continue
-		}
-		fi, err := safefs.Lstat(filepath.Join(r.root, filepath.FromSlash(p)))
-		if err != nil {
-			return fmt.Errorf("update the index for %s: %w", p, err)
-		}
-		ie, err := idx.Entry(p)
-		if err != nil {
-			ie = idx.Add(p)
-		}
-		ie.Hash, ie.Mode, ie.Size, ie.ModifiedAt = e.hash, e.mode, uint32(fi.Size()), fi.ModTime()
-	}
-	if err := r.repo.Storer.SetIndex(idx); err != nil {
-		return fmt.Errorf("write the index: %w", err)
-	}
-	return nil
-}
-
-// checkout writes the tree's file p into the work tree, streamed from its
-// blob (never held whole in memory), or removes it when files lack it.
-func (r *Repo) checkout(p string, files map[string]entry) error {
-	abs := filepath.Join(r.root, filepath.FromSlash(p))
-	e, keep := files[p]
-	if !keep {
-		d, err := safefs.OpenDir(r.root, filepath.Dir(abs), false)
-		if err != nil {
-			return fmt.Errorf("remove %s: %w", p, err)
-		}
-		err = d.Remove(filepath.Base(abs))
-		d.Close()
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove %s: %w", p, err)
-		}
-		return nil
-	}
-	b, err := r.repo.BlobObject(e.hash)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p, err)
-	}
-	rd, err := b.Reader()
-	if err != nil {
-		return fmt.Errorf("read %s: %w", p, err)
-	}
-	defer rd.Close()
-	d, err := safefs.OpenDir(r.root, filepath.Dir(abs), true)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	d.Close()
-	perm := os.FileMode(0o644)
-	if e.mode == filemode.Executable {
-		perm = 0o755
-	}
-	n, err := atomicfile.WriteFrom(abs, io.LimitReader(rd, b.Size), perm)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", p, err)
-	}
-	if n != b.Size {
-		return fmt.Errorf("write %s: the blob held %d of its %d bytes", p, n, b.Size)
-	}
-	return nil
-}
-
-func ignoredBy(m interface{ Match([]string, bool) bool }, p string) bool {
-	parts := strings.Split(p, "/")
-	for i := 1; i <= len(parts); i++ {
-		if m.Match(parts[:i], i < len(parts)) {
-			return true
-		}
-	}
-	return false
-}
-
-func safeTreePath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") {
-		return false
-	}
-	for _, part := range strings.Split(p, "/") {
-		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
-			return false
-		}
-	}
-	return true
 }
