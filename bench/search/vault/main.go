@@ -28,7 +28,15 @@ func main() {
 	flag.StringVar(&extra, "cli-vault", "", "another folder of notes to measure the CLI against grep on")
 	write := flag.String("write", "", "only write the generated vault into this folder, and exit (bench/mcp uses it)")
 	flag.StringVar(&keep, "keep", "", "write the generated vaults and indexes here and keep them (default: a temporary folder)")
+	cold := flag.Int("cold", 0, "only measure the generated vault's cold index against a plain FTS5 load, this many rounds")
 	flag.Parse()
+	if *cold > 0 {
+		if err := coldRounds(*vaults, *notes, *cold); err != nil {
+			fmt.Fprintln(os.Stderr, "vault:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *write != "" {
 		if _, _, err := writeGenerated(*write, *notes, vocabulary(*vaults)); err != nil {
 			fmt.Fprintln(os.Stderr, "vault:", err)
