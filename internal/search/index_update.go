@@ -11,10 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
+
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -57,6 +59,8 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			changed = append(changed, p)
 		}
 	}
+	// in path order, a folder's notes one after another (see writer.notes)
+	sort.Strings(changed)
 	var gone []string
 	for p := range stored {
 		if _, ok := disk[p]; !ok {
@@ -217,7 +221,7 @@ func (ix *Index) indexFile(w *writer, rel string, d fileState, oldHash string, n
 	abs := filepath.Join(ix.Root.Dir, filepath.FromSlash(rel))
 	// Memory folders are a repository's to plant: a link, FIFO or device
 	// where a note should be is dropped from the index, never read.
-	data, err := safefs.ReadNote(abs, ix.params.NoteBytes)
+	data, err := w.notes.Read(abs, ix.params.NoteBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || safefs.Refused(err) {
 			return 0, w.deleteFile(rel, true)

@@ -3,6 +3,8 @@ package search
 import (
 	"database/sql"
 	"fmt"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // dropRoot empties a root's part of the index.
@@ -35,6 +37,8 @@ type writer struct {
 	// update runs the same few for every file and chunk, and parsing is
 	// most of what a small statement costs
 	stmts map[string]*sql.Stmt
+	// notes reads the files, each folder opened once a transaction
+	notes safefs.Notes
 }
 
 // maxStemMemo bounds the memo; most text is its few thousand commonest words.
@@ -87,6 +91,7 @@ func (r errRow) Scan(...any) error { return r.err }
 
 func (w *writer) commit() error {
 	w.done = true
+	w.notes.Close()
 	if err := w.saveCounts(); err != nil {
 		w.tx.Rollback()
 		return fmt.Errorf("update index: commit: %w", err)
@@ -98,6 +103,7 @@ func (w *writer) commit() error {
 }
 
 func (w *writer) rollback() {
+	w.notes.Close()
 	if !w.done {
 		w.tx.Rollback()
 	}
