@@ -59,8 +59,17 @@ func (ix *Index) Update(ctx context.Context, now time.Time, progress func(done, 
 			changed = append(changed, p)
 		}
 	}
-	// in path order, a folder's notes one after another (see writer.notes)
-	sort.Strings(changed)
+	// newest first: an update cut short by its budget has read what a
+	// search most likely asks about (today's daily file, the page being
+	// edited); a folder's notes mostly follow one another, read through
+	// the folder opened once (see writer.notes)
+	sort.Slice(changed, func(i, j int) bool {
+		a, b := disk[changed[i]], disk[changed[j]]
+		if a.mtime != b.mtime {
+			return a.mtime > b.mtime
+		}
+		return changed[i] < changed[j]
+	})
 	var gone []string
 	for p := range stored {
 		if _, ok := disk[p]; !ok {

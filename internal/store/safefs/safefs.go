@@ -522,7 +522,7 @@ type Notes struct {
 }
 
 // maxNoteDirs bounds the folders a Notes keeps open at once.
-const maxNoteDirs = 16
+const maxNoteDirs = 64
 
 // Read is [ReadNote] of path through the folders n keeps open.
 func (n *Notes) Read(path string, limit int64) ([]byte, error) {
