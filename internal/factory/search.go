@@ -112,19 +112,23 @@ func (f *Factory) searchDesk(proj string) (*search.Desk, error) {
 	}
 	d := &search.Desk{ID: project.ID(proj)}
 	home := f.Getenv("HOME")
-	seen := map[string]bool{sameDir(proj): true}
+	// each folder's links resolved once: a desk of dozens of projects
+	// would otherwise resolve this project's path once a project
+	self := sameDir(proj)
+	seen := map[string]bool{self: true}
 	for _, p := range reg.Projects {
 		if p.ID == "" || p.Path == "" {
 			continue // Validate names it in memhook registry list
 		}
-		if sameDir(p.Path) == sameDir(proj) {
+		dir := sameDir(p.Path)
+		if dir == self {
 			d.ID = p.ID
 			continue
 		}
-		if seen[sameDir(p.Path)] {
+		if seen[dir] {
 			continue
 		}
-		seen[sameDir(p.Path)] = true
+		seen[dir] = true
 		if fi, err := os.Stat(p.Path); err != nil || !fi.IsDir() {
 			d.Skipped = append(d.Skipped, search.Skipped{Project: p.ID, Reason: fmt.Sprintf("its folder %s cannot be reached", p.Path)})
 			continue

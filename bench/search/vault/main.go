@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -28,7 +29,22 @@ func main() {
 	flag.StringVar(&extra, "cli-vault", "", "another folder of notes to measure the CLI against grep on")
 	write := flag.String("write", "", "only write the generated vault into this folder, and exit (bench/mcp uses it)")
 	flag.StringVar(&keep, "keep", "", "write the generated vaults and indexes here and keep them (default: a temporary folder)")
+	cold := flag.Int("cold", 0, "only measure the generated vault's cold index against a plain FTS5 load, this many rounds")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the run here")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if *cold > 0 {
+		if err := coldRounds(*vaults, *notes, *cold); err != nil {
+			fmt.Fprintln(os.Stderr, "vault:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *write != "" {
 		if _, _, err := writeGenerated(*write, *notes, vocabulary(*vaults)); err != nil {
 			fmt.Fprintln(os.Stderr, "vault:", err)

@@ -510,3 +510,52 @@ type dirEntry struct {
 }
 
 func (e dirEntry) Info() (fs.FileInfo, error) { return Lstat(filepath.Join(e.dir, e.Name())) }
+
+// Notes reads many notes one after another (an index's update reads
+// thousands from a few folders), opening each folder once rather than for
+// every file: a note read through it costs its own checks (see
+// [Dir.OpenFile]) without the walk from the root to its folder again.
+// What it reads is confined as [ReadNote]'s is. Close releases the
+// folders; the zero value is ready to use.
+type Notes struct {
+	dirs map[string]*Dir
+}
+
+// maxNoteDirs bounds the folders a Notes keeps open at once.
+const maxNoteDirs = 64
+
+// Read is [ReadNote] of path through the folders n keeps open.
+func (n *Notes) Read(path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultNoteBytes
+	}
+	dir := filepath.Dir(path)
+	d := n.dirs[dir]
+	if d == nil {
+		var err error
+		if d, err = OpenDir(RootOf(path), dir, false); err != nil {
+			return nil, err
+		}
+		if len(n.dirs) >= maxNoteDirs {
+			n.Close()
+		}
+		if n.dirs == nil {
+			n.dirs = map[string]*Dir{}
+		}
+		n.dirs[dir] = d
+	}
+	f, err := d.OpenFile(filepath.Base(path), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, path, limit)
+}
+
+// Close closes the folders n holds open.
+func (n *Notes) Close() {
+	for k, d := range n.dirs {
+		d.Close()
+		delete(n.dirs, k)
+	}
+}
