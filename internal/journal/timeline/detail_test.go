@@ -99,3 +99,24 @@ func TestFurtherFailuresTakeTheRoomLeft(t *testing.T) {
 		t.Fatalf("with room, the further failures (and not the line's) are:\n%s", got)
 	}
 }
+
+// TestGistKeepsTheSentencesThatNameThings: a reply too long for its
+// room keeps its first sentence and then the sentences naming the most
+// (numbers, names, files) per character, in their order; prose that
+// names nothing is clipped at a word as before.
+func TestGistKeepsTheSentencesThatNameThings(t *testing.T) {
+	reply := "Done. The tool is built and tested, and everything went about as well as one could hope for today. " +
+		"It was a long and careful piece of work from the start to the end. " +
+		"After 10 matchdays (28 Sep 1974): Ipswich Town top on 16 points. The rest is as it was before."
+	got := Gist(reply, 100)
+	if got != "Done. … After 10 matchdays (28 Sep 1974): … Ipswich Town top on 16 points. …" {
+		t.Fatalf("gist %q", got)
+	}
+	plain := strings.Repeat("and it went well again ", 10)
+	if got, want := Gist(plain, 40), Clip(plain, 40); got != want {
+		t.Fatalf("gist of plain prose %q, want %q", got, want)
+	}
+	if got := Gist("Short. Fits whole.", 100); got != "Short. Fits whole." {
+		t.Fatalf("gist of a short reply %q", got)
+	}
+}

@@ -169,7 +169,7 @@ func (x Session) Detail(max int) []string {
 			// each part of a long session concluded.
 			for i := last; i >= 0; i-- {
 				if g := x.finalOf(i); g != "" {
-					items = append(items, Clip(g, detailRunes))
+					items = append(items, Gist(g, detailRunes))
 				}
 			}
 			if len(items) > 0 {
