@@ -120,3 +120,21 @@ func TestGistKeepsTheSentencesThatNameThings(t *testing.T) {
 		t.Fatalf("gist of a short reply %q", got)
 	}
 }
+
+// TestDetailGivesNamedSentencesFirst: where a detail has room for few
+// decisions and lessons, those that name something (a number, a name, a
+// file) come before those that name nothing.
+func TestDetailGivesNamedSentencesFirst(t *testing.T) {
+	body := "### Asked\n- compute the table\n### Decided\n- I'm keeping the decision but documenting it honestly.\n" +
+		"- Goal average is kept as an exact Fraction in rules.py.\n### Learned\n- That was the catch all along.\n" +
+		"- SQLite doesn't support ALTER TABLE modify for nullability.\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	got := strings.Join(ses.Detail(150), "\n")
+	want := "decided: Goal average is kept as an exact Fraction in rules.py.\nlearned: SQLite doesn't support ALTER TABLE modify for nullability."
+	if got != want {
+		t.Fatalf("detail\n%s\nwant\n%s", got, want)
+	}
+	if got := strings.Join(ses.Detail(700), "\n"); !strings.Contains(got, "\tI'm keeping the decision") || !strings.Contains(got, "\tThat was the catch") {
+		t.Fatalf("with room, the others are given too:\n%s", got)
+	}
+}

@@ -217,6 +217,10 @@ func (x Session) Detail(max int) []string {
 					return !strings.HasPrefix(items[i], "answer: ") && strings.HasPrefix(items[j], "answer: ")
 				})
 			}
+		case daily.HeadDecided, daily.HeadLearned:
+			// A sentence that names nothing (no number, name, file or
+			// code) tells a later reader least: after those that do.
+			sort.SliceStable(items, func(i, j int) bool { return named(items[i]) > 0 && named(items[j]) == 0 })
 		case daily.HeadNotDone:
 			// The first is in the line's outcome.
 			if len(items) > 0 {
