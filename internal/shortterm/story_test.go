@@ -209,3 +209,23 @@ var known = func() map[string]bool {
 	}
 	return m
 }()
+
+// TestStoryOlderPartKeepsItsNamedSentence: when a long session's newer
+// sections are shown whole and its older ones rolled up, what an older
+// part concluded is its first sentence and the sentences that name
+// things (numbers, names, files), not only its preamble.
+func TestStoryOlderPartKeepsItsNamedSentence(t *testing.T) {
+	filler := strings.Repeat("The rest of the checks went as expected and nothing else changed in the layout. ", 18)
+	parts := []*transcripttest.Session{story(t, "league").User("compute the table after the tenth week").
+		Write("/p/table.py", transcripttest.OK("File created successfully at: /p/table.py")).
+		Say("Done. The tool is built and tested, and the answer is computed and verified against the archive as you asked. " +
+			"It took a while because the archive was slow to answer. " +
+			"After 10 matchdays (28 Sep 1974): Ipswich Town top on 16 points. " + filler)}
+	for i := range 16 {
+		parts = append(parts, story(t, "league").User(fmt.Sprintf("step %d: tidy the %s rules and say what changed", i, words[i%len(words)])).
+			Edit(fmt.Sprintf("/p/rules%d.py", i), transcripttest.OK("The file has been updated successfully.")).
+			Say(fmt.Sprintf("Step %d is done: the %s rules are tidy. %s", i, words[i%len(words)], filler)))
+	}
+	got := recalled(t, parts...)
+	mustHave(t, got, "concluded then", "Done.", "(28 Sep 1974)", "Ipswich Town top on 16 points")
+}

@@ -99,3 +99,42 @@ func TestFurtherFailuresTakeTheRoomLeft(t *testing.T) {
 		t.Fatalf("with room, the further failures (and not the line's) are:\n%s", got)
 	}
 }
+
+// TestGistKeepsTheSentencesThatNameThings: a reply too long for its
+// room keeps its first sentence and then the sentences naming the most
+// (numbers, names, files) per character, in their order; prose that
+// names nothing is clipped at a word as before.
+func TestGistKeepsTheSentencesThatNameThings(t *testing.T) {
+	reply := "Done. The tool is built and tested, and everything went about as well as one could hope for today. " +
+		"It was a long and careful piece of work from the start to the end. " +
+		"After 10 matchdays (28 Sep 1974): Ipswich Town top on 16 points. The rest is as it was before."
+	got := Gist(reply, 100)
+	if got != "Done. … After 10 matchdays (28 Sep 1974): … Ipswich Town top on 16 points. …" {
+		t.Fatalf("gist %q", got)
+	}
+	plain := strings.Repeat("and it went well again ", 10)
+	if got, want := Gist(plain, 40), Clip(plain, 40); got != want {
+		t.Fatalf("gist of plain prose %q, want %q", got, want)
+	}
+	if got := Gist("Short. Fits whole.", 100); got != "Short. Fits whole." {
+		t.Fatalf("gist of a short reply %q", got)
+	}
+}
+
+// TestDetailGivesNamedSentencesFirst: where a detail has room for few
+// decisions and lessons, those that name something (a number, a name, a
+// file) come before those that name nothing.
+func TestDetailGivesNamedSentencesFirst(t *testing.T) {
+	body := "### Asked\n- compute the table\n### Decided\n- I'm keeping the decision but documenting it honestly.\n" +
+		"- Goal average is kept as an exact Fraction in rules.py.\n### Learned\n- That was the catch all along.\n" +
+		"- SQLite doesn't support ALTER TABLE modify for nullability.\n"
+	ses := Sessions([]Section{sec(t, "2026-11-24", "s1", 1, body)})[0]
+	got := strings.Join(ses.Detail(150), "\n")
+	want := "decided: Goal average is kept as an exact Fraction in rules.py.\nlearned: SQLite doesn't support ALTER TABLE modify for nullability."
+	if got != want {
+		t.Fatalf("detail\n%s\nwant\n%s", got, want)
+	}
+	if got := strings.Join(ses.Detail(700), "\n"); !strings.Contains(got, "\tI'm keeping the decision") || !strings.Contains(got, "\tThat was the catch") {
+		t.Fatalf("with room, the others are given too:\n%s", got)
+	}
+}

@@ -169,7 +169,7 @@ func (x Session) Detail(max int) []string {
 			// each part of a long session concluded.
 			for i := last; i >= 0; i-- {
 				if g := x.finalOf(i); g != "" {
-					items = append(items, Clip(g, detailRunes))
+					items = append(items, Gist(g, detailRunes))
 				}
 			}
 			if len(items) > 0 {
@@ -217,6 +217,10 @@ func (x Session) Detail(max int) []string {
 					return !strings.HasPrefix(items[i], "answer: ") && strings.HasPrefix(items[j], "answer: ")
 				})
 			}
+		case daily.HeadDecided, daily.HeadLearned:
+			// A sentence that names nothing (no number, name, file or
+			// code) tells a later reader least: after those that do.
+			sort.SliceStable(items, func(i, j int) bool { return named(items[i]) > 0 && named(items[j]) == 0 })
 		case daily.HeadNotDone:
 			// The first is in the line's outcome.
 			if len(items) > 0 {
