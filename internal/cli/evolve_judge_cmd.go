@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 )
 
@@ -20,7 +20,7 @@ func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	if opts.Pair != "" {
 		err := p.JudgePair(opts.Pair, opts.Better, opts.Now())
 		if errors.Is(err, evolve.ErrNoPair) {
-			return factory.WithHint(err, "list them with `memhook evolve judge --list`")
+			return hint.Wrap(err, "list them with `memhook evolve judge --list`")
 		}
 		if err == nil {
 			fmt.Fprintf(opts.Out, "pair %s judged: %s\n", opts.Pair, opts.Better)

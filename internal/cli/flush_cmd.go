@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
@@ -69,7 +70,7 @@ func flushRun(opts *FlushOptions) error {
 	m := opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
 	reports, err := m.Flush(context.Background(), req)
 	if errors.Is(err, shortterm.ErrNoSession) {
-		return factory.WithHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
+		return hint.Wrap(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
 	}
 	if werr := shortterm.WriteFlushReports(opts.Out, reports, err != nil); err == nil {
 		err = werr

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
@@ -52,7 +53,7 @@ func longRun(opts *LongOptions) error {
 	case "on":
 		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.History(s, root) }, opts.Now())
 		if errors.Is(err, longterm.ErrRegister) {
-			return factory.WithHint(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
+			return hint.Wrap(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
 		}
 		if err != nil {
 			return fmt.Errorf("long on: %w", err)

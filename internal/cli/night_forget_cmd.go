@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
@@ -45,7 +46,7 @@ func nightForgetRun(opts *NightForgetOptions) error {
 	}
 	had, err := night.Forget(s, opts.Day)
 	if err != nil {
-		return factory.WithHint(err, "give the day as YYYY-MM-DD")
+		return hint.Wrap(err, "give the day as YYYY-MM-DD")
 	}
 	if !had {
 		fmt.Fprintf(opts.Out, "no night cache for %s; nothing deleted\n", opts.Day)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ func orgRmRun(opts *OrgRmOptions) error {
 	}
 	res, err := v.Trash(opts.Page, opts.Now())
 	if err != nil {
-		return factory.WithHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
+		return hint.Wrap(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }

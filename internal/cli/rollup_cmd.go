@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/spf13/cobra"
 )
@@ -60,7 +61,7 @@ func rollupRun(opts *RollupOptions) error {
 	if opts.Print {
 		data, err := rollup.ReadDashboard(dir)
 		if errors.Is(err, rollup.ErrNoDashboard) {
-			return factory.WithHint(err, "build it with `memhook rollup`")
+			return hint.Wrap(err, "build it with `memhook rollup`")
 		}
 		if err != nil {
 			return err

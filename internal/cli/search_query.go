@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +67,7 @@ func (opts *SearchOptions) validate() error {
 
 func searchRun(opts *SearchOptions) error {
 	if strings.TrimSpace(opts.Query) == "" {
-		return factory.WithHint(fmt.Errorf("empty query"), "give the words to search for")
+		return hint.Wrap(fmt.Errorf("empty query"), "give the words to search for")
 	}
 	if err := opts.validate(); err != nil {
 		return err

@@ -310,7 +310,7 @@ func (h *History) historyPath(p string) (string, error) {
 		return h.prefix, nil
 	}
 	if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") {
-		return "", &PageError{p, "give a path relative to .claude/memory_long"}
+		return "", pageError(p, "give a path relative to .claude/memory_long")
 	}
 	if h.prefix != "" {
 		p = h.prefix + "/" + p

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
@@ -77,20 +78,11 @@ func (s *Store) Path(rel string) string { return filepath.Join(s.Dir, filepath.F
 // ErrInactive says the scaffold is not there.
 var ErrInactive = errors.New("long-term memory is not set up for this project")
 
-// inactiveError carries the hint for [ErrInactive].
-type inactiveError struct{ dir string }
-
-func (e *inactiveError) Error() string { return fmt.Sprintf("%v (%s)", ErrInactive, e.dir) }
-func (e *inactiveError) Unwrap() error { return ErrInactive }
-func (e *inactiveError) Hint() string {
-	return "run `memhook long on` (or /cerebro:memory_long_active on) first"
-}
-
 // requireScaffold fails unless the long-term root exists.
 func (s *Store) requireScaffold() error {
 	fi, err := os.Stat(s.Dir)
 	if err != nil || !fi.IsDir() {
-		return &inactiveError{dir: s.Dir}
+		return hint.Wrap(fmt.Errorf("%w (%s)", ErrInactive, s.Dir), "run `memhook long on` (or /cerebro:memory_long_active on) first")
 	}
 	return nil
 }
@@ -133,13 +125,10 @@ func (s *Store) Log(now time.Time, action, details string) error {
 	return s.withLock(func() error { return s.logLocked(now, action, details) })
 }
 
-// PageError is a PAGE argument that does not name a page inside the
+// pageError is a PAGE argument that does not name a page inside the
 // long-term root.
-type PageError struct{ Page, Why string }
-
-func (e *PageError) Error() string { return fmt.Sprintf("page %q: %s", e.Page, e.Why) }
-func (e *PageError) Hint() string {
-	return "give a .md path relative to .claude/memory_long, e.g. wiki/Решения.md"
+func pageError(page, why string) error {
+	return hint.Wrap(fmt.Errorf("page %q: %s", page, why), "give a .md path relative to .claude/memory_long, e.g. wiki/Решения.md")
 }
 
 // PagePath checks a PAGE argument (slash or OS separators, relative to the
@@ -149,29 +138,29 @@ func (e *PageError) Hint() string {
 func (s *Store) PagePath(page string) (string, string, error) {
 	p := strings.TrimSpace(filepath.ToSlash(page))
 	if p == "" {
-		return "", "", &PageError{page, "empty"}
+		return "", "", pageError(page, "empty")
 	}
 	if filepath.IsAbs(page) || strings.HasPrefix(p, "/") || filepath.VolumeName(page) != "" {
-		return "", "", &PageError{page, "absolute paths are refused"}
+		return "", "", pageError(page, "absolute paths are refused")
 	}
 	clean := path.Clean(p)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", "", &PageError{page, "outside the long-term root"}
+		return "", "", pageError(page, "outside the long-term root")
 	}
 	for _, part := range strings.Split(clean, "/") {
 		if strings.HasPrefix(part, ".") {
-			return "", "", &PageError{page, "hidden files and folders are refused"}
+			return "", "", pageError(page, "hidden files and folders are refused")
 		}
 	}
 	if clean == RawDir || strings.HasPrefix(clean, RawDir+"/") {
-		return "", "", &PageError{page, "raw/ holds ingested sources and is never edited"}
+		return "", "", pageError(page, "raw/ holds ingested sources and is never edited")
 	}
 	if !strings.EqualFold(path.Ext(clean), ".md") {
-		return "", "", &PageError{page, "not a Markdown page (.md)"}
+		return "", "", pageError(page, "not a Markdown page (.md)")
 	}
 	abs := s.Path(clean)
 	if err := s.inside(abs); err != nil {
-		return "", "", &PageError{page, err.Error()}
+		return "", "", pageError(page, err.Error())
 	}
 	return clean, abs, nil
 }

@@ -38,9 +38,9 @@ func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteRe
 	}
 	switch rel {
 	case LogFile:
-		return nil, &PageError{page, "log.md is appended by memhook only"}
+		return nil, pageError(page, "log.md is appended by memhook only")
 	case CoreFile:
-		return nil, &PageError{page, "CORE.md is written with `memhook core set|add`, which keeps its size cap"}
+		return nil, pageError(page, "CORE.md is written with `memhook core set|add`, which keeps its size cap")
 	}
 	if err := checkText(rel, text); err != nil {
 		return nil, err
