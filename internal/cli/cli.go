@@ -27,16 +27,6 @@ import (
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
 var Version = "0.1.0-dev"
 
-// show prints v as JSON when asJSON, else calls text, which prints it
-// for a person.
-func show(w io.Writer, asJSON bool, v any, text func()) error {
-	if asJSON {
-		return printObject(w, v, nil)
-	}
-	text()
-	return nil
-}
-
 // exitError asks Main for a specific exit code without printing anything
 // more (lint uses 1 for "found errors").
 type exitError struct{ code int }

@@ -36,7 +36,7 @@ func configRun(opts *ConfigOptions) error {
 	}
 	eff := opts.Config(root)
 	if opts.JSON {
-		return indentJSON(opts.Out, eff.Report(opts.Paths))
+		return writeJSON(opts.Out, eff.Report(opts.Paths))
 	}
 	for _, w := range eff.Warnings {
 		fmt.Fprintf(opts.Err, "memhook: warning: %s\n", w)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -113,7 +114,7 @@ func evolveRun(opts *EvolveOptions) error {
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func() { evolve.WriteDecisions(opts.Out, ds) })
+		return printResult(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func(io.Writer) { evolve.WriteDecisions(opts.Out, ds) })
 	}
 	return opts.decideRun(root)
 }
@@ -127,7 +128,7 @@ func (opts *EvolveOptions) decideRun(root string) error {
 }
 
 func (opts *EvolveOptions) showDecided(d factory.Decided) error {
-	return show(opts.Out, opts.JSON, map[string]any{"decisions": d.Items, "dry_run": opts.DryRun, "rules": d.Rules}, func() { evolve.WriteItems(opts.Out, d.Items, opts.DryRun) })
+	return printResult(opts.Out, opts.JSON, map[string]any{"decisions": d.Items, "dry_run": opts.DryRun, "rules": d.Rules}, func(io.Writer) { evolve.WriteItems(opts.Out, d.Items, opts.DryRun) })
 }
 
 // decideAll decides the candidates of every registered project, on the
@@ -155,5 +156,5 @@ func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
 	if err != nil {
 		return err
 	}
-	return printObject(opts.Out, pair, nil)
+	return writeJSON(opts.Out, pair)
 }

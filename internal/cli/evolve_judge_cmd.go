@@ -32,7 +32,7 @@ func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	case err != nil:
 		return err
 	case opts.List && opts.JSON:
-		return printObject(opts.Out, map[string]any{"pairs": pairs}, nil)
+		return writeJSON(opts.Out, map[string]any{"pairs": pairs})
 	case opts.List:
 		evolve.WritePairs(opts.Out, pairs)
 	default:

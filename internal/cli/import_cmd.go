@@ -82,12 +82,8 @@ func importRun(opts *ImportOptions) error {
 	if rep == nil {
 		return err
 	}
-	if opts.JSON {
-		if jerr := indentJSON(opts.Out, rep); jerr != nil {
-			return jerr
-		}
-	} else {
-		rep.WriteText(opts.Out)
+	if perr := printResult(opts.Out, opts.JSON, rep, rep.WriteText); perr != nil {
+		return perr
 	}
 	return err
 }

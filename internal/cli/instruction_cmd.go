@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -75,5 +76,5 @@ func instructionRun(opts *InstructionOptions) error {
 	case err != nil:
 		return hint.Wrap(err, "a person can take a new reference with `memhook instruction set-reference`")
 	}
-	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
+	return printResult(opts.Out, opts.JSON, map[string]any{"restored": done}, func(io.Writer) { evolve.WriteRestored(opts.Out, done) })
 }

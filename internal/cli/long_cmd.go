@@ -72,5 +72,5 @@ func longRun(opts *LongOptions) error {
 	if err != nil {
 		return fmt.Errorf("long status: %w", err)
 	}
-	return printEscaped(opts.Out, opts.JSON, st, st.WriteText)
+	return printResult(opts.Out, opts.JSON, st, st.WriteText)
 }

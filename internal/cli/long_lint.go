@@ -44,5 +44,5 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	return exitIf(printEscaped(opts.Out, opts.JSON, found, func(w io.Writer) { lint.WriteLines(w, found, s.Dir) }), lint.HasErrors(found))
+	return exitIf(printResult(opts.Out, opts.JSON, found, func(w io.Writer) { lint.WriteLines(w, found, s.Dir) }), lint.HasErrors(found))
 }

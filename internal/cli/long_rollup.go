@@ -76,5 +76,5 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	if err != nil {
 		return fmt.Errorf("rollup-days: %w", err)
 	}
-	return printEscaped(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, s.RollupDir) })
+	return printResult(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, s.RollupDir) })
 }

@@ -81,9 +81,9 @@ func nightRun(opts *NightOptions) error {
 	done := b.Run(context.Background())
 	if opts.JSON {
 		if opts.All {
-			return printObject(opts.Out, done.Reports, nil)
+			return writeJSON(opts.Out, done.Reports)
 		}
-		return printObject(opts.Out, done.Reports[0], nil)
+		return writeJSON(opts.Out, done.Reports[0])
 	}
 	if done.Provider {
 		night.WriteProviderFailure(opts.Err)

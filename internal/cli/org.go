@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -55,30 +53,4 @@ func orgInitRun(opts *OrgInitOptions) error {
 		return fmt.Errorf("org init: %w", err)
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
-}
-
-// indentJSON prints v indented, with HTML characters escaped as
-// encoding/json does by default.
-func indentJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// printResult prints a command's result: v as JSON with --json, else
-// the text that text writes.
-func printResult(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
-	if asJSON {
-		return writeJSON(w, v)
-	}
-	text(w)
-	return nil
-}
-
-// writeJSON prints v indented, its text as it is.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

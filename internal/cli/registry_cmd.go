@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -80,11 +81,7 @@ func registryRun(opts *RegistryOptions) error {
 		if err != nil {
 			return hint.Match(err, registryHints...)
 		}
-		if opts.JSON {
-			return indentJSON(opts.Out, l)
-		}
-		l.WriteText(opts.Out, opts.Err)
-		return nil
+		return printResult(opts.Out, opts.JSON, l, func(w io.Writer) { l.WriteText(w, opts.Err) })
 	case "add":
 		a, err := registry.Add(path, opts.Target, opts.Name, opts.Paths.Home, opts.ProjectRoot, opts.Now())
 		if err != nil {
@@ -118,9 +115,5 @@ var registryHints = []hint.On{
 }
 
 func registryReport(opts *RegistryOptions, v map[string]any, text string) error {
-	if opts.JSON {
-		return indentJSON(opts.Out, v)
-	}
-	fmt.Fprintln(opts.Out, text)
-	return nil
+	return printResult(opts.Out, opts.JSON, v, func(w io.Writer) { fmt.Fprintln(w, text) })
 }

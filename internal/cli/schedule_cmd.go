@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -86,11 +87,7 @@ func scheduleRun(opts *ScheduleOptions) error {
 		if err != nil {
 			return hint.Match(err, scheduleHints...)
 		}
-		if opts.JSON {
-			return indentJSON(opts.Out, map[string]any{"entries": e.Statuses()})
-		}
-		schedule.WriteStatuses(opts.Out, e.Statuses())
-		return nil
+		return printResult(opts.Out, opts.JSON, map[string]any{"entries": e.Statuses()}, func(w io.Writer) { schedule.WriteStatuses(w, e.Statuses()) })
 	}
 	c, err := schedule.Prepare(schedule.Request{Install: opts.Action == "install", GOOS: goos, Getenv: opts.Getenv,
 		Executable: opts.Executable, At: opts.At, Settings: opts.Config(""), Home: opts.Paths.Home, DryRun: opts.DryRun})

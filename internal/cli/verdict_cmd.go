@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -114,5 +115,5 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	return show(opts.Out, opts.JSON, l, func() { l.WriteText(opts.Out) })
+	return printResult(opts.Out, opts.JSON, l, func(io.Writer) { l.WriteText(opts.Out) })
 }
