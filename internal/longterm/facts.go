@@ -59,7 +59,7 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 		line += " " + hhmm
 	}
 	res := &FactResult{Page: rel, Line: line}
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("fact add: page %s does not exist; write the page first", rel)
@@ -180,7 +180,7 @@ func (s *Store) TruthSet(page string, truth []byte, expect string, now time.Time
 	if err != nil {
 		return err
 	}
-	return s.withLock(func() error {
+	return s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("truth set: read %s: %w", rel, err)

@@ -135,7 +135,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 	}
 	res.Bytes = n
 	res.Large = rawfile.DirFor(n, largeBytes) == LargeDir
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		raw, already, err := s.placeRaw(name, staging, n, sum, largeBytes)
 		if err != nil {
 			return err

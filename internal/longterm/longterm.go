@@ -87,10 +87,11 @@ func (s *Store) requireScaffold() error {
 	return nil
 }
 
-// withLock serialises every writer of this long-term memory. One lock for
-// the whole store keeps log.md, index.md and pages consistent with each
-// other, and its file lives in a hidden folder so the vault stays clean.
-func (s *Store) withLock(fn func() error) error {
+// WithLock serialises every writer of this long-term memory (memhook
+// forget's too). One lock for the whole store keeps log.md, index.md and
+// pages consistent with each other, and its file lives in a hidden folder
+// so the vault stays clean.
+func (s *Store) WithLock(fn func() error) error {
 	return atomicfile.WithLock(filepath.Join(s.Dir, stateDir, lockName), fn)
 }
 
@@ -122,7 +123,7 @@ func (s *Store) logLocked(now time.Time, action, details string) error {
 
 // Log appends one line to log.md under the store's lock.
 func (s *Store) Log(now time.Time, action, details string) error {
-	return s.withLock(func() error { return s.logLocked(now, action, details) })
+	return s.WithLock(func() error { return s.logLocked(now, action, details) })
 }
 
 // pageError is a PAGE argument that does not name a page inside the
@@ -203,7 +204,3 @@ func (s *Store) writeIfChanged(p string, data []byte) (bool, error) {
 	}
 	return true, nil
 }
-
-// WithLock runs fn holding the lock every writer of this long-term memory
-// takes (for a writer outside the package: memhook forget).
-func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }

@@ -95,7 +95,7 @@ func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check fun
 		}
 	}
 	res := &PageWriteResult{Page: rel}
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		_, statErr := os.Stat(abs)
 		res.Created = errors.Is(statErr, fs.ErrNotExist)
 		if check != nil && !res.Created {
