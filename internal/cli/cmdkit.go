@@ -26,6 +26,16 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// runWith is the runF seam of a command constructor (cli/cli's): a test
+// passes runF to get the options its command line filled, without running
+// anything; nil (every command memhook builds) calls the run function.
+func runWith[T any](runF, run func(*T) error, opts *T) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
+}
+
 // exitIf ends a checker's command with exit 1 when failed, once its
 // findings are printed (err is the printing's): a lint or a sync reports
 // everything it found and still fails a script that runs it.

@@ -27,7 +27,7 @@ type EvolveOptions struct {
 	Home    string // the desk, with --all
 }
 
-func newCmdEvolve(f *factory.Factory) *cobra.Command {
+func newCmdEvolve(f *factory.Factory, runF func(*EvolveOptions) error) *cobra.Command {
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
 	cmd := &cobra.Command{
 		Use:   "evolve",
@@ -39,7 +39,7 @@ evolution.margin) at no higher price, removes it when it lost or its trial ran
 out, and otherwise waits. Each promotion or removal is one commit of the skill
 and a record that ` + "`memhook evolve log`" + ` shows.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return evolveRun(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runWith(runF, evolveRun, opts) },
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be decided, change nothing")

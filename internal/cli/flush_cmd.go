@@ -21,7 +21,7 @@ type FlushOptions struct {
 	Final   bool
 }
 
-func newCmdFlush(f *factory.Factory) *cobra.Command {
+func newCmdFlush(f *factory.Factory, runF func(*FlushOptions) error) *cobra.Command {
 	opts := &FlushOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "flush",
@@ -35,7 +35,7 @@ either, flush the pending sessions of the current directory's project.
 Each segment is written exactly once however many flushers race.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return flushRun(opts)
+			return runWith(runF, flushRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Session, "session", "", "flush this session id")

@@ -15,7 +15,7 @@ type ForgetOptions struct {
 	JSON    bool
 }
 
-func newCmdForget(f *factory.Factory) *cobra.Command {
+func newCmdForget(f *factory.Factory, runF func(*ForgetOptions) error) *cobra.Command {
 	opts := &ForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget PATH[#SECTION]",
@@ -34,7 +34,7 @@ and in a long-term memory with its own git history the removal is committed
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Target = args[0]
-			return forgetRun(opts)
+			return runWith(runF, forgetRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

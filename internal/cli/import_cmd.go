@@ -23,7 +23,7 @@ type ImportOptions struct {
 	Context context.Context
 }
 
-func newCmdImport(f *factory.Factory) *cobra.Command {
+func newCmdImport(f *factory.Factory, runF func(*ImportOptions) error) *cobra.Command {
 	opts := &ImportOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "import",
@@ -48,7 +48,7 @@ be written where.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			opts.Context = ctx
-			return importRun(opts)
+			return runWith(runF, importRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.From, "from", "", "Claude Code's projects folder (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")

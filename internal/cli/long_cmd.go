@@ -39,7 +39,7 @@ every file. long status says what is there.`,
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
 	cmd.AddCommand(newLongHistoryCmds(f)...)
-	cmd.AddCommand(newCmdLongSync(f))
+	cmd.AddCommand(newCmdLongSync(f, nil))
 	return cmd
 }
 

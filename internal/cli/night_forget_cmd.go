@@ -17,7 +17,7 @@ type NightForgetOptions struct {
 	Project string
 }
 
-func newCmdNightForget(f *factory.Factory) *cobra.Command {
+func newCmdNightForget(f *factory.Factory, runF func(*NightForgetOptions) error) *cobra.Command {
 	opts := &NightForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget DAY [--project DIR]",
@@ -29,7 +29,7 @@ to get past a provider failure: the next night resumes from it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Day = args[0]
-			return nightForgetRun(opts)
+			return runWith(runF, nightForgetRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")

@@ -17,12 +17,12 @@ cases, regulations, approaches, tools, work types, maps and sources, curated
 by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	}
 	cmd.AddCommand(
-		newCmdOrgInit(f),
-		newCmdOrgIngest(f),
-		newCmdOrgQuery(f),
-		newCmdOrgLint(f),
-		newCmdOrgRm(f),
-		newCmdOrgSync(f),
+		newCmdOrgInit(f, nil),
+		newCmdOrgIngest(f, nil),
+		newCmdOrgQuery(f, nil),
+		newCmdOrgLint(f, nil),
+		newCmdOrgRm(f, nil),
+		newCmdOrgSync(f, nil),
 	)
 	return cmd
 }
@@ -33,14 +33,14 @@ type OrgInitOptions struct {
 	JSON bool
 }
 
-func newCmdOrgInit(f *factory.Factory) *cobra.Command {
+func newCmdOrgInit(f *factory.Factory, runF func(*OrgInitOptions) error) *cobra.Command {
 	opts := &OrgInitOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the org vault's skeleton (idempotent; never overwrites)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return orgInitRun(opts)
+			return runWith(runF, orgInitRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")

@@ -15,7 +15,7 @@ type OrgRmOptions struct {
 	JSON bool
 }
 
-func newCmdOrgRm(f *factory.Factory) *cobra.Command {
+func newCmdOrgRm(f *factory.Factory, runF func(*OrgRmOptions) error) *cobra.Command {
 	opts := &OrgRmOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:     "rm PAGE",
@@ -24,7 +24,7 @@ func newCmdOrgRm(f *factory.Factory) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
-			return orgRmRun(opts)
+			return runWith(runF, orgRmRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")

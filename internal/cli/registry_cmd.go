@@ -50,7 +50,7 @@ Switching long-term memory on registers a project; these commands do it by hand.
 // newCmdRegister is `memhook register [dir]`: `registry add` for the
 // project a person works in, the act that admits a project to the desk
 // (a clone carrying .claude/memory_long/ is not admitted by its files).
-func newCmdRegister(f *factory.Factory) *cobra.Command {
+func newCmdRegister(f *factory.Factory, runF func(*RegistryOptions) error) *cobra.Command {
 	opts := &RegistryOptions{Factory: f, Action: "add", Target: "."}
 	cmd := &cobra.Command{
 		Use:   "register [dir]",
@@ -65,7 +65,7 @@ there. A project is listed only by your act (this command, "long on" or
 			if len(args) > 0 {
 				opts.Target = args[0]
 			}
-			return registryRun(opts)
+			return runWith(runF, registryRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Name, "name", "", "display name (default: the project folder's name)")

@@ -17,7 +17,7 @@ type GetOptions struct {
 	Lines   int
 }
 
-func newCmdGet(f *factory.Factory) *cobra.Command {
+func newCmdGet(f *factory.Factory, runF func(*GetOptions) error) *cobra.Command {
 	opts := &GetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "get PATH",
@@ -29,7 +29,7 @@ memory roots are refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			return getRun(opts)
+			return runWith(runF, getRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

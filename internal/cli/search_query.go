@@ -24,7 +24,7 @@ type SearchOptions struct {
 	Until   string
 }
 
-func newCmdSearch(f *factory.Factory) *cobra.Command {
+func newCmdSearch(f *factory.Factory, runF func(*SearchOptions) error) *cobra.Command {
 	opts := &SearchOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -36,7 +36,7 @@ search.update_budget_ms.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			return searchRun(opts)
+			return runWith(runF, searchRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
