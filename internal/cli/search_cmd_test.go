@@ -125,7 +125,7 @@ func TestGet(t *testing.T) {
 	proj, env := memProject(t)
 	get := func(path string, from, lines int) (string, error) {
 		f, out := testFactory(env)
-		err := getRun(&GetOptions{Factory: f, Project: proj, Path: path, From: from, Lines: lines})
+		err := getRun(&GetOptions{Out: f.Out, OpenMemory: f.OpenMemory, Project: proj, Path: path, From: from, Lines: lines})
 		return out.String(), err
 	}
 	out, err := get(".claude/memory_long/CORE.md", 2, 1)
