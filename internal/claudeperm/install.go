@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // Installer allows a plugin's rules in one settings file and remembers in
@@ -16,24 +18,16 @@ type Installer struct {
 	Prefix   string // the rules' common prefix, left out when they are named to a person
 }
 
-// StepError is a failed step of an install or a remove, with what the
-// person can do about it.
-type StepError struct {
-	Step string
-	Err  error
-	hint string
+// stepError is a failed step of an install or a remove, with what the
+// person can do about it (h).
+func stepError(step string, err error, h string) error {
+	return hint.Wrap(fmt.Errorf("%s: %w", step, err), h)
 }
-
-func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
-func (e *StepError) Unwrap() error { return e.Err }
-
-// Hint says what the person can do.
-func (e *StepError) Hint() string { return e.hint }
 
 func (in Installer) records(step string) ([]Record, int, error) {
 	recs, err := ReadRecords(in.Records)
 	if err != nil {
-		return nil, 0, &StepError{step, fmt.Errorf("read the record of what install added: %w", err), "move the file aside; remove then takes out nothing"}
+		return nil, 0, stepError(step, fmt.Errorf("read the record of what install added: %w", err), "move the file aside; remove then takes out nothing")
 	}
 	i := slices.IndexFunc(recs, func(r Record) bool { return r.Settings == in.Settings })
 	if i < 0 {
@@ -52,7 +46,7 @@ func (in Installer) Install(rules []string) (Change, error) {
 	}
 	ch, err := Allow(in.Settings, rules)
 	if err != nil {
-		return ch, &StepError{step, err, "the memory tools ask before their first use until " + strings.Join(rules, " and ") + " are in permissions.allow"}
+		return ch, stepError(step, err, "the memory tools ask before their first use until "+strings.Join(rules, " and ")+" are in permissions.allow")
 	}
 	for _, r := range ch.Added {
 		if !slices.Contains(recs[i].Added, r) {
@@ -61,8 +55,8 @@ func (in Installer) Install(rules []string) (Change, error) {
 	}
 	if err := WriteRecords(in.Records, recs); err != nil {
 		// The rules are in; without the record remove would not know them.
-		return ch, &StepError{step, fmt.Errorf("record what was added in %s: %w", in.Records, err),
-			"take " + strings.Join(ch.Added, " and ") + " out of " + in.Settings + " by hand when you uninstall"}
+		return ch, stepError(step, fmt.Errorf("record what was added in %s: %w", in.Records, err),
+			"take "+strings.Join(ch.Added, " and ")+" out of "+in.Settings+" by hand when you uninstall")
 	}
 	return ch, nil
 }
@@ -77,7 +71,7 @@ func (in Installer) Remove() (ch Change, recorded bool, err error) {
 	}
 	ch, err = Revoke(in.Settings, recs[i].Added)
 	if err != nil {
-		return ch, true, &StepError{step, err, "take " + strings.Join(recs[i].Added, " and ") + " out of permissions.allow by hand"}
+		return ch, true, stepError(step, err, "take "+strings.Join(recs[i].Added, " and ")+" out of permissions.allow by hand")
 	}
 	recs[i].Added = nil
 	if err := WriteRecords(in.Records, recs); err != nil {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // Install adds the rules and records them; a second install adds nothing
@@ -49,8 +51,7 @@ func TestInstallOnABadSettingsFileNamesTheStep(t *testing.T) {
 	os.WriteFile(settings, []byte("{oops"), 0o644)
 	in := Installer{Settings: settings, Records: filepath.Join(dir, "rec.json")}
 	_, err := in.Install([]string{"mcp__x__search"})
-	se, ok := err.(*StepError)
-	if !ok || !strings.HasPrefix(err.Error(), "permissions install: ") || se.Hint() == "" {
+	if err == nil || !strings.HasPrefix(err.Error(), "permissions install: ") || hint.Of(err) == "" {
 		t.Fatalf("error %T %v", err, err)
 	}
 	if b, _ := os.ReadFile(settings); string(b) != "{oops" {

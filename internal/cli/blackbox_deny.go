@@ -14,7 +14,7 @@ type DenyOptions struct {
 	Project string
 }
 
-func newCmdDeny(f *factory.Factory) *cobra.Command {
+func newCmdDeny(f *factory.Factory, runF func(*DenyOptions) error) *cobra.Command {
 	opts := &DenyOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "deny ID --reason TEXT",
@@ -22,7 +22,7 @@ func newCmdDeny(f *factory.Factory) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ID = args[0]
-			return denyRun(opts)
+			return runWith(runF, denyRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Reason, "reason", "", "why the conclusion is wrong (required)")

@@ -20,7 +20,7 @@ type RecallOptions struct {
 	cmd   *cobra.Command
 }
 
-func newCmdRecall(f *factory.Factory) *cobra.Command {
+func newCmdRecall(f *factory.Factory, runF func(*RecallOptions) error) *cobra.Command {
 	opts := &RecallOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "recall [QUERY...]",
@@ -32,7 +32,7 @@ went, of which kind the answer is, what each store returned and what became of
 every parameter sent. The contract is in docs/blackbox.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.cmd = args, cmd
-			return recallRun(opts)
+			return runWith(runF, recallRun, opts)
 		},
 	}
 	opts.Flags.bind(cmd, blackbox.FlagUsages(blackbox.VerbRecall))

@@ -20,7 +20,7 @@ type RelearnOptions struct {
 	Project  string
 }
 
-func newCmdRelearn(f *factory.Factory) *cobra.Command {
+func newCmdRelearn(f *factory.Factory, runF func(*RelearnOptions) error) *cobra.Command {
 	opts := &RelearnOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "relearn --artifact FILE --summary TEXT --about ENTITY",
@@ -32,7 +32,7 @@ the entity's link table (<entity>_links) gets a row when it exists. Prints every
 id the cycle made.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return relearnRun(opts)
+			return runWith(runF, relearnRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Artifact, "artifact", "", "the result: a document, table, image (required)")

@@ -16,7 +16,7 @@ type RememberOptions struct {
 	cmd   *cobra.Command
 }
 
-func newCmdRemember(f *factory.Factory) *cobra.Command {
+func newCmdRemember(f *factory.Factory, runF func(*RememberOptions) error) *cobra.Command {
 	opts := &RememberOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "remember [TEXT...]",
@@ -29,7 +29,7 @@ kinds created, the new tables that received rows and the fate of every
 parameter. The contract is in docs/blackbox.md.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.cmd = args, cmd
-			return rememberRun(opts)
+			return runWith(runF, rememberRun, opts)
 		},
 	}
 	opts.Flags.bind(cmd, blackbox.FlagUsages(blackbox.VerbRemember))

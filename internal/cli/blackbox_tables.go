@@ -56,7 +56,7 @@ func tablesRepairRun(opts *TablesOptions) error {
 	if err != nil {
 		return fmt.Errorf("tables repair: %w", err)
 	}
-	return printObject(opts.Out, res, nil)
+	return writeJSON(opts.Out, res)
 }
 
 func tablesRun(opts *TablesOptions) error {
@@ -76,7 +76,7 @@ func tablesRun(opts *TablesOptions) error {
 		if ts == nil {
 			ts = []tables.TableInfo{}
 		}
-		return printObject(opts.Out, ts, nil)
+		return writeJSON(opts.Out, ts)
 	}
 	return tables.WriteText(opts.Out, ts)
 }

@@ -19,25 +19,13 @@ import (
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/hook"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
 var Version = "0.1.0-dev"
-
-// hinter is an error that knows what the user can do about it.
-type hinter interface{ Hint() string }
-
-// show prints v as JSON when asJSON, else calls text, which prints it
-// for a person.
-func show(w io.Writer, asJSON bool, v any, text func()) error {
-	if asJSON {
-		return printObject(w, v, nil)
-	}
-	text()
-	return nil
-}
 
 // exitError asks Main for a specific exit code without printing anything
 // more (lint uses 1 for "found errors").
@@ -86,9 +74,8 @@ func printError(w io.Writer, err error) int {
 		return ex.code
 	}
 	fmt.Fprintf(w, "memhook: error: %v\n", err)
-	var h hinter
-	if errors.As(err, &h) && h.Hint() != "" {
-		fmt.Fprintf(w, "memhook: hint: %s\n", h.Hint())
+	if h := hint.Of(err); h != "" {
+		fmt.Fprintf(w, "memhook: hint: %s\n", h)
 	}
 	return 1
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // run invokes Main as a process would and returns stdout, stderr and the
@@ -22,6 +23,20 @@ func run(t *testing.T, env map[string]string, stdin string, args ...string) (str
 	}
 	code := Main(args, sys)
 	return out.String(), errb.String(), code
+}
+
+// testFactory is the factory Main builds on env, with run()'s clock and
+// the same write roots, for a test that calls a run function without
+// cobra; out collects what it prints on stdout and stderr.
+func testFactory(env map[string]string) (f *factory.Factory, out *bytes.Buffer) {
+	out = &bytes.Buffer{}
+	f = factory.New(factory.System{
+		In: strings.NewReader(""), Out: out, Err: out,
+		Getenv: func(k string) string { return env[k] },
+		Now:    func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
+	})
+	safefs.SetRoots(f.Paths.Home, f.Paths.State)
+	return f, out
 }
 
 func TestConfigShowsSources(t *testing.T) {

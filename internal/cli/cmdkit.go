@@ -7,14 +7,33 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// printEscaped is printResult for the commands whose JSON has always had
-// its HTML characters escaped (indentJSON); their output stays the same.
-func printEscaped(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
+// printResult is every command's one printer: v as JSON with --json,
+// else the text that text writes for a person.
+func printResult(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
 	if asJSON {
-		return indentJSON(w, v)
+		return writeJSON(w, v)
 	}
 	text(w)
 	return nil
+}
+
+// writeJSON is every command's one JSON encoding: v indented, its text as
+// it is (no HTML escaping: "<" in a note stays "<").
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// runWith is the runF seam of a command constructor (cli/cli's): a test
+// passes runF to get the options its command line filled, without running
+// anything; nil (every command memhook builds) calls the run function.
+func runWith[T any](runF, run func(*T) error, opts *T) error {
+	if runF != nil {
+		return runF(opts)
+	}
+	return run(opts)
 }
 
 // exitIf ends a checker's command with exit 1 when failed, once its
@@ -42,10 +61,7 @@ func printObject(w io.Writer, v any, err error) error {
 	if err != nil {
 		v = map[string]string{"error": err.Error()}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if encErr := enc.Encode(v); encErr != nil && err == nil {
+	if encErr := writeJSON(w, v); encErr != nil && err == nil {
 		return encErr
 	}
 	if err != nil {
@@ -67,7 +83,7 @@ func (e shownError) Unwrap() error { return e.error }
 // field says what failed), and the error still ends the command.
 func printPartial(w io.Writer, v any, err error) error {
 	if err != nil && v != nil {
-		printObject(w, v, nil)
+		writeJSON(w, v)
 		return err
 	}
 	return printObject(w, v, err)

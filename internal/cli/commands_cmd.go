@@ -7,6 +7,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/shortcmd"
 	"github.com/spf13/cobra"
 )
@@ -64,7 +65,7 @@ func commandsRun(opts *CommandsOptions) error {
 	switch opts.Action {
 	case "install":
 		if root == "" {
-			return factory.WithHint(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
+			return hint.Wrap(errors.New("commands install: cannot tell which plugin checkout to run"), "run the memhook in the checkout's bin/, or pass --plugin-root")
 		}
 		res, err := shortcmd.Install(dir, ShortCommands, root)
 		res.WriteSkipped(opts.Out)

@@ -14,14 +14,14 @@ type ConfigOptions struct {
 	JSON    bool
 }
 
-func newCmdConfig(f *factory.Factory) *cobra.Command {
+func newCmdConfig(f *factory.Factory, runF func(*ConfigOptions) error) *cobra.Command {
 	opts := &ConfigOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show the effective settings and where each came from",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return configRun(opts)
+			return runWith(runF, configRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project whose settings apply")
@@ -36,7 +36,7 @@ func configRun(opts *ConfigOptions) error {
 	}
 	eff := opts.Config(root)
 	if opts.JSON {
-		return indentJSON(opts.Out, eff.Report(opts.Paths))
+		return writeJSON(opts.Out, eff.Report(opts.Paths))
 	}
 	for _, w := range eff.Warnings {
 		fmt.Fprintf(opts.Err, "memhook: warning: %s\n", w)

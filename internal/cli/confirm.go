@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/mattn/go-isatty"
 )
 
@@ -24,7 +25,7 @@ func personOnly(f *factory.Factory, what string, terminal bool) error {
 		return err
 	}
 	if !terminal {
-		return factory.WithHint(errors.New(what+": refused without a terminal: a person must confirm"), personHint)
+		return hint.Wrap(errors.New(what+": refused without a terminal: a person must confirm"), personHint)
 	}
 	return nil
 }
@@ -35,9 +36,9 @@ func personOnly(f *factory.Factory, what string, terminal bool) error {
 func notModel(f *factory.Factory, what string) error {
 	switch {
 	case f.Getenv("CLAUDECODE") != "":
-		return factory.WithHint(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), personHint)
+		return hint.Wrap(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), personHint)
 	case f.Nested():
-		return factory.WithHint(errors.New(what+": refused inside a nested model call"), personHint)
+		return hint.Wrap(errors.New(what+": refused inside a nested model call"), personHint)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ type DoctorOptions struct {
 	Project string
 }
 
-func newCmdDoctor(f *factory.Factory) *cobra.Command {
+func newCmdDoctor(f *factory.Factory, runF func(*DoctorOptions) error) *cobra.Command {
 	opts := &DoctorOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -26,7 +26,7 @@ is broken (unreadable configuration, a state dir that cannot be written, a
 corrupt registry).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return doctorRun(opts)
+			return runWith(runF, doctorRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project to check")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -26,7 +27,7 @@ type EvolveOptions struct {
 	Home    string // the desk, with --all
 }
 
-func newCmdEvolve(f *factory.Factory) *cobra.Command {
+func newCmdEvolve(f *factory.Factory, runF func(*EvolveOptions) error) *cobra.Command {
 	opts := &EvolveOptions{Factory: f, Action: "decide"}
 	cmd := &cobra.Command{
 		Use:   "evolve",
@@ -38,7 +39,7 @@ evolution.margin) at no higher price, removes it when it lost or its trial ran
 out, and otherwise waits. Each promotion or removal is one commit of the skill
 and a record that ` + "`memhook evolve log`" + ` shows.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return evolveRun(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return runWith(runF, evolveRun, opts) },
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would be decided, change nothing")
@@ -113,7 +114,7 @@ func evolveRun(opts *EvolveOptions) error {
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func() { evolve.WriteDecisions(opts.Out, ds) })
+		return printResult(opts.Out, opts.JSON, map[string]any{"decisions": ds}, func(io.Writer) { evolve.WriteDecisions(opts.Out, ds) })
 	}
 	return opts.decideRun(root)
 }
@@ -127,7 +128,7 @@ func (opts *EvolveOptions) decideRun(root string) error {
 }
 
 func (opts *EvolveOptions) showDecided(d factory.Decided) error {
-	return show(opts.Out, opts.JSON, map[string]any{"decisions": d.Items, "dry_run": opts.DryRun, "rules": d.Rules}, func() { evolve.WriteItems(opts.Out, d.Items, opts.DryRun) })
+	return printResult(opts.Out, opts.JSON, map[string]any{"decisions": d.Items, "dry_run": opts.DryRun, "rules": d.Rules}, func(io.Writer) { evolve.WriteItems(opts.Out, d.Items, opts.DryRun) })
 }
 
 // decideAll decides the candidates of every registered project, on the
@@ -155,5 +156,5 @@ func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
 	if err != nil {
 		return err
 	}
-	return printObject(opts.Out, pair, nil)
+	return writeJSON(opts.Out, pair)
 }

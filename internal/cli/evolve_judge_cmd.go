@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 )
 
@@ -20,7 +20,7 @@ func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	if opts.Pair != "" {
 		err := p.JudgePair(opts.Pair, opts.Better, opts.Now())
 		if errors.Is(err, evolve.ErrNoPair) {
-			return factory.WithHint(err, "list them with `memhook evolve judge --list`")
+			return hint.Wrap(err, "list them with `memhook evolve judge --list`")
 		}
 		if err == nil {
 			fmt.Fprintf(opts.Out, "pair %s judged: %s\n", opts.Pair, opts.Better)
@@ -32,7 +32,7 @@ func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	case err != nil:
 		return err
 	case opts.List && opts.JSON:
-		return printObject(opts.Out, map[string]any{"pairs": pairs}, nil)
+		return writeJSON(opts.Out, map[string]any{"pairs": pairs})
 	case opts.List:
 		evolve.WritePairs(opts.Out, pairs)
 	default:

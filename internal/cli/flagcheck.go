@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
 	"github.com/cerebro-mem/cerebro/internal/text/suggest"
@@ -27,13 +27,13 @@ func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
 // usageErr is err with a hint, as a usage error.
-func usageErr(err error, hint string) error {
-	return &usageError{factory.WithHint(err, hint)}
+func usageErr(err error, h string) error {
+	return &usageError{hint.Wrap(err, h)}
 }
 
 // usagef formats a usage error.
-func usagef(hint, format string, args ...any) error {
-	return usageErr(fmt.Errorf(format, args...), hint)
+func usagef(h, format string, args ...any) error {
+	return usageErr(fmt.Errorf(format, args...), h)
 }
 
 // orList joins values as "a, b or c".

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
@@ -20,7 +21,7 @@ type FlushOptions struct {
 	Final   bool
 }
 
-func newCmdFlush(f *factory.Factory) *cobra.Command {
+func newCmdFlush(f *factory.Factory, runF func(*FlushOptions) error) *cobra.Command {
 	opts := &FlushOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "flush",
@@ -34,7 +35,7 @@ either, flush the pending sessions of the current directory's project.
 Each segment is written exactly once however many flushers race.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return flushRun(opts)
+			return runWith(runF, flushRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Session, "session", "", "flush this session id")
@@ -69,7 +70,7 @@ func flushRun(opts *FlushOptions) error {
 	m := opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
 	reports, err := m.Flush(context.Background(), req)
 	if errors.Is(err, shortterm.ErrNoSession) {
-		return factory.WithHint(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
+		return hint.Wrap(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")
 	}
 	if werr := shortterm.WriteFlushReports(opts.Out, reports, err != nil); err == nil {
 		err = werr

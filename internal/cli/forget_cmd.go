@@ -1,22 +1,27 @@
 package cli
 
 import (
+	"io"
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
-// ForgetOptions are the inputs of `memhook forget`.
+// ForgetOptions are the inputs of `memhook forget`: what it uses of the
+// factory, named, and its argument and flags.
 type ForgetOptions struct {
-	*factory.Factory
-	Target  string // PATH or PATH#SECTION
-	Project string
-	JSON    bool
+	Out         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	Forget      func(root, target, base string) (*longterm.ForgetReport, error)
+	Target      string // PATH or PATH#SECTION
+	Project     string
+	JSON        bool
 }
 
-func newCmdForget(f *factory.Factory) *cobra.Command {
-	opts := &ForgetOptions{Factory: f}
+func newCmdForget(f *factory.Factory, runF func(*ForgetOptions) error) *cobra.Command {
+	opts := &ForgetOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, Forget: f.Forget}
 	cmd := &cobra.Command{
 		Use:   "forget PATH[#SECTION]",
 		Short: "Move a section of a memory file (or the whole file) to .trash/, out of the indexes and the history's head",
@@ -34,7 +39,7 @@ and in a long-term memory with its own git history the removal is committed
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Target = args[0]
-			return forgetRun(opts)
+			return runWith(runF, forgetRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

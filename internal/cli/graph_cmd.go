@@ -78,5 +78,5 @@ func graphRun(opts *GraphOptions) error {
 		return err
 	}
 	c := g.Ask(opts.Question)
-	return printEscaped(opts.Out, opts.JSON, c, c.WriteText)
+	return printResult(opts.Out, opts.JSON, c, c.WriteText)
 }

@@ -53,7 +53,7 @@ func TestEveryCommandHasAGroup(t *testing.T) {
 	}
 	help := out.String()
 	last := -1
-	for _, g := range commandGroups() {
+	for _, g := range commandGroups(&factory.Factory{}) {
 		i := strings.Index(help, g.title)
 		if i < 0 || i < last {
 			t.Fatalf("--help lacks %q, or lists it out of order:\n%s", g.title, help)

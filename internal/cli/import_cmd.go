@@ -23,7 +23,7 @@ type ImportOptions struct {
 	Context context.Context
 }
 
-func newCmdImport(f *factory.Factory) *cobra.Command {
+func newCmdImport(f *factory.Factory, runF func(*ImportOptions) error) *cobra.Command {
 	opts := &ImportOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "import",
@@ -48,7 +48,7 @@ be written where.`,
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
 			opts.Context = ctx
-			return importRun(opts)
+			return runWith(runF, importRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.From, "from", "", "Claude Code's projects folder (default $CLAUDE_CONFIG_DIR/projects or ~/.claude/projects)")
@@ -82,12 +82,8 @@ func importRun(opts *ImportOptions) error {
 	if rep == nil {
 		return err
 	}
-	if opts.JSON {
-		if jerr := indentJSON(opts.Out, rep); jerr != nil {
-			return jerr
-		}
-	} else {
-		rep.WriteText(opts.Out)
+	if perr := printResult(opts.Out, opts.JSON, rep, rep.WriteText); perr != nil {
+		return perr
 	}
 	return err
 }

@@ -76,7 +76,7 @@ func TestImportRules(t *testing.T) {
 func TestLevelsImportNoOtherLevel(t *testing.T) {
 	const module = "github.com/cerebro-mem/cerebro/"
 	levels := []string{"internal/shortterm", "internal/longterm", "internal/org"}
-	ground := []string{"internal/journal", "internal/planfact", "internal/registry", "internal/corefile", "internal/wiki", "internal/lint"}
+	ground := []string{"internal/journal", "internal/planfact", "internal/registry", "internal/corefile", "internal/wiki", "internal/lint", "internal/hint"}
 	under := func(pkg, dir string) bool { return pkg == dir || strings.HasPrefix(pkg, dir+"/") }
 	root := filepath.Join("..", "..")
 	for _, dir := range append(levels, ground...) {

@@ -2,9 +2,11 @@ package cli
 
 import (
 	"errors"
+	"io"
 	"os"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
@@ -63,16 +65,16 @@ func instructionRun(opts *InstructionOptions) error {
 		}
 		err := p.SetReferenceAsking(opts.In, opts.Out, opts.From, opts.Now())
 		if errors.Is(err, evolve.ErrNoInstruction) {
-			return factory.WithHint(err, "name the file with --from")
+			return hint.Wrap(err, "name the file with --from")
 		}
 		return err
 	}
 	done, err := p.ResetInstruction(opts.Now())
 	switch {
 	case errors.Is(err, evolve.ErrNoInstruction):
-		return factory.WithHint(err, "run it in the project, with the plugin installed")
+		return hint.Wrap(err, "run it in the project, with the plugin installed")
 	case err != nil:
-		return factory.WithHint(err, "a person can take a new reference with `memhook instruction set-reference`")
+		return hint.Wrap(err, "a person can take a new reference with `memhook instruction set-reference`")
 	}
-	return show(opts.Out, opts.JSON, map[string]any{"restored": done}, func() { evolve.WriteRestored(opts.Out, done) })
+	return printResult(opts.Out, opts.JSON, map[string]any{"restored": done}, func(io.Writer) { evolve.WriteRestored(opts.Out, done) })
 }

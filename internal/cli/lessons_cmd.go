@@ -18,7 +18,7 @@ type LessonsOptions struct {
 	Key     string
 }
 
-func newCmdLessons(f *factory.Factory) *cobra.Command {
+func newCmdLessons(f *factory.Factory, runF func(*LessonsOptions) error) *cobra.Command {
 	opts := &LessonsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lessons [pin|unpin|rm KEY]",
@@ -42,7 +42,7 @@ yours only: lessons.enforce in your config.toml.`,
 				}
 				opts.Action, opts.Key = args[0], args[1]
 			}
-			return lessonsRun(opts)
+			return runWith(runF, lessonsRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
@@ -38,7 +39,7 @@ every file. long status says what is there.`,
 	subs[2].Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 	cmd.AddCommand(subs...)
 	cmd.AddCommand(newLongHistoryCmds(f)...)
-	cmd.AddCommand(newCmdLongSync(f))
+	cmd.AddCommand(newCmdLongSync(f, nil))
 	return cmd
 }
 
@@ -52,7 +53,7 @@ func longRun(opts *LongOptions) error {
 	case "on":
 		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.History(s, root) }, opts.Now())
 		if errors.Is(err, longterm.ErrRegister) {
-			return factory.WithHint(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
+			return hint.Wrap(fmt.Errorf("long on: %w", err), "the scaffold is in place; fix the registry (see `memhook long status`) and run `memhook long on` again")
 		}
 		if err != nil {
 			return fmt.Errorf("long on: %w", err)
@@ -71,5 +72,5 @@ func longRun(opts *LongOptions) error {
 	if err != nil {
 		return fmt.Errorf("long status: %w", err)
 	}
-	return printEscaped(opts.Out, opts.JSON, st, st.WriteText)
+	return printResult(opts.Out, opts.JSON, st, st.WriteText)
 }

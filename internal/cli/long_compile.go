@@ -70,5 +70,5 @@ func compileRun(opts *CompileOptions) error {
 	if err != nil {
 		return err
 	}
-	return printEscaped(opts.Out, opts.JSON, days, func(w io.Writer) { longterm.WriteDays(w, days) })
+	return printResult(opts.Out, opts.JSON, days, func(w io.Writer) { longterm.WriteDays(w, days) })
 }

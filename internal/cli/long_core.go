@@ -19,7 +19,7 @@ type CoreOptions struct {
 	Project string
 }
 
-func newCmdCore(f *factory.Factory) *cobra.Command {
+func newCmdCore(f *factory.Factory, runF func(*CoreOptions) error) *cobra.Command {
 	opts := &CoreOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "core",
@@ -34,12 +34,12 @@ characters (default 2000): an edit that does not fit is refused, never cut.`,
 			Use: action + " TEXT|-", Short: strings.ToUpper(action[:1]) + action[1:] + " CORE.md text within the size cap", Args: cobra.ExactArgs(1),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				opts.Action, opts.Text = action, args[0]
-				return coreRun(opts)
+				return runWith(runF, coreRun, opts)
 			},
 		}
 		addWithProject(cmd, &opts.Project, sub)
 	}
-	cmd.AddCommand(newCmdCoreReview(f))
+	cmd.AddCommand(newCmdCoreReview(f, nil))
 	return cmd
 }
 

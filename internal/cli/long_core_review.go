@@ -18,7 +18,7 @@ type CoreReviewOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdCoreReview(f *factory.Factory) *cobra.Command {
+func newCmdCoreReview(f *factory.Factory, runF func(*CoreReviewOptions) error) *cobra.Command {
 	opts := &CoreReviewOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "review [--apply ID|all] [--drop ID|all]",
@@ -31,7 +31,7 @@ without flags it asks about each one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.StdinTerminal = stdinIsTerminal(opts.In)
-			return coreReviewRun(opts)
+			return runWith(runF, coreReviewRun, opts)
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Apply, "apply", nil, "add the proposal with this id to CORE.md (all: every one)")

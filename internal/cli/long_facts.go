@@ -22,7 +22,7 @@ type FactOptions struct {
 	Project  string
 }
 
-func newCmdFact(f *factory.Factory) *cobra.Command {
+func newCmdFact(f *factory.Factory, runF func(*FactOptions) error) *cobra.Command {
 	opts := &FactOptions{Factory: f}
 	cmd := &cobra.Command{Use: "fact", Short: "Append dated facts to long-term pages"}
 	add := &cobra.Command{
@@ -35,14 +35,14 @@ in short-term memory (daily/ or daily/_archive/).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page, opts.Text = args[0], args[1]
-			return factRun(opts)
+			return runWith(runF, factRun, opts)
 		},
 	}
 	add.Flags().StringVar(&opts.Evidence, "evidence", "", "the day the fact comes from: daily/YYYY-MM-DD (required)")
 	add.Flags().StringVar(&opts.Time, "time", "", "time of day in the evidence, HH:MM")
 	add.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
 	add.MarkFlagRequired("evidence")
-	cmd.AddCommand(add, newCmdFactMerge(f))
+	cmd.AddCommand(add, newCmdFactMerge(f, nil))
 	return cmd
 }
 

@@ -90,7 +90,7 @@ type FactMergeOptions struct {
 	StdinTerminal bool
 }
 
-func newCmdFactMerge(f *factory.Factory) *cobra.Command {
+func newCmdFactMerge(f *factory.Factory, runF func(*FactMergeOptions) error) *cobra.Command {
 	opts := &FactMergeOptions{Factory: f}
 	c := &cobra.Command{
 		Use:   "merge PAGE --from OTHER [--yes]",
@@ -105,7 +105,7 @@ without a terminal on stdin (--yes skips the question, not that check).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
 			opts.StdinTerminal = stdinIsTerminal(opts.In)
-			return factMergeRun(opts)
+			return runWith(runF, factMergeRun, opts)
 		},
 	}
 	c.Flags().StringVar(&opts.From, "from", "", "the card folded into PAGE (required)")

@@ -18,7 +18,7 @@ type IngestOptions struct {
 	Redact  bool
 }
 
-func newCmdIngest(f *factory.Factory) *cobra.Command {
+func newCmdIngest(f *factory.Factory, runF func(*IngestOptions) error) *cobra.Command {
 	opts := &IngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
@@ -34,7 +34,7 @@ org ingest; --redact stores it with each one replaced by [REDACTED:kind].`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.File = args[0]
-			return ingestRun(opts)
+			return runWith(runF, ingestRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")

@@ -15,7 +15,7 @@ type LintOptions struct {
 	JSON    bool
 }
 
-func newCmdLint(f *factory.Factory) *cobra.Command {
+func newCmdLint(f *factory.Factory, runF func(*LintOptions) error) *cobra.Command {
 	opts := &LintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -27,7 +27,7 @@ the CORE.md cap and pending truths. --json prints
 [{"file","line","rule","message","severity"}]. Exit 1 when any error is found.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return lintRun(opts)
+			return runWith(runF, lintRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
@@ -44,5 +44,5 @@ func lintRun(opts *LintOptions) error {
 	if err != nil {
 		return err
 	}
-	return exitIf(printEscaped(opts.Out, opts.JSON, found, func(w io.Writer) { lint.WriteLines(w, found, s.Dir) }), lint.HasErrors(found))
+	return exitIf(printResult(opts.Out, opts.JSON, found, func(w io.Writer) { lint.WriteLines(w, found, s.Dir) }), lint.HasErrors(found))
 }

@@ -75,5 +75,5 @@ func planFactRun(opts *PlanFactOptions) error {
 			probs = []planfact.Problem{}
 		}
 	}
-	return exitIf(printEscaped(opts.Out, opts.JSON, probs, func(w io.Writer) { planfact.WriteProblems(w, probs) }), len(probs) > 0)
+	return exitIf(printResult(opts.Out, opts.JSON, probs, func(w io.Writer) { planfact.WriteProblems(w, probs) }), len(probs) > 0)
 }

@@ -21,7 +21,7 @@ type RollupDaysOptions struct {
 	JSON    bool
 }
 
-func newCmdRollupDays(f *factory.Factory) *cobra.Command {
+func newCmdRollupDays(f *factory.Factory, runF func(*RollupDaysOptions) error) *cobra.Command {
 	opts := &RollupDaysOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup-days",
@@ -37,7 +37,7 @@ their year can be built. Running it again changes nothing; day files are
 only read.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return rollupDaysRun(opts)
+			return runWith(runF, rollupDaysRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
@@ -76,5 +76,5 @@ func rollupDaysRun(opts *RollupDaysOptions) error {
 	if err != nil {
 		return fmt.Errorf("rollup-days: %w", err)
 	}
-	return printEscaped(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, s.RollupDir) })
+	return printResult(opts.Out, opts.JSON, res, func(w io.Writer) { res.WriteText(w, s.RollupDir) })
 }

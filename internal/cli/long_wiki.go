@@ -6,6 +6,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
@@ -56,7 +57,7 @@ func wikiWrite(opts *WikiOptions) error {
 	// Bounded, a regular file only: a FIFO named here once hung forever.
 	text, err := safefs.ReadTextArgument(opts.From, opts.In, maxPageBytes)
 	if errors.Is(err, safefs.ErrTooLarge) {
-		return factory.WithHint(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
+		return hint.Wrap(fmt.Errorf("wiki write: the text is over %d bytes", maxPageBytes), "split it into several pages")
 	}
 	if err != nil {
 		return fmt.Errorf("wiki write: read the text: %w", err)

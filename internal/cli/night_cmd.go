@@ -19,7 +19,7 @@ type NightOptions struct {
 	Home    string
 }
 
-func newCmdNight(f *factory.Factory) *cobra.Command {
+func newCmdNight(f *factory.Factory, runF func(*NightOptions) error) *cobra.Command {
 	opts := &NightOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "night [--project DIR | --all] [--now DATE] [--dry-run]",
@@ -34,7 +34,7 @@ night.max_calls and night.max_tokens, with a per-day cache so a rerun costs
 nothing. Each project's run adds a line to the desk's night.log.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return nightRun(opts)
+			return runWith(runF, nightRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", "", "a directory inside the project (default: the current one)")
@@ -43,7 +43,7 @@ nothing. Each project's run adds a line to the desk's night.log.`,
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "say what would run; write nothing and call no model")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the reports as JSON")
 	cmd.Flags().StringVar(&opts.Home, "home", "", "the desk folder (default $CEREBRO_HOME or ~/cerebro)")
-	cmd.AddCommand(newCmdNightForget(f))
+	cmd.AddCommand(newCmdNightForget(f, nil))
 	return cmd
 }
 
@@ -81,9 +81,9 @@ func nightRun(opts *NightOptions) error {
 	done := b.Run(context.Background())
 	if opts.JSON {
 		if opts.All {
-			return printObject(opts.Out, done.Reports, nil)
+			return writeJSON(opts.Out, done.Reports)
 		}
-		return printObject(opts.Out, done.Reports[0], nil)
+		return writeJSON(opts.Out, done.Reports[0])
 	}
 	if done.Provider {
 		night.WriteProviderFailure(opts.Err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +17,7 @@ type NightForgetOptions struct {
 	Project string
 }
 
-func newCmdNightForget(f *factory.Factory) *cobra.Command {
+func newCmdNightForget(f *factory.Factory, runF func(*NightForgetOptions) error) *cobra.Command {
 	opts := &NightForgetOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "forget DAY [--project DIR]",
@@ -28,7 +29,7 @@ to get past a provider failure: the next night resumes from it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Day = args[0]
-			return nightForgetRun(opts)
+			return runWith(runF, nightForgetRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory inside the project")
@@ -45,7 +46,7 @@ func nightForgetRun(opts *NightForgetOptions) error {
 	}
 	had, err := night.Forget(s, opts.Day)
 	if err != nil {
-		return factory.WithHint(err, "give the day as YYYY-MM-DD")
+		return hint.Wrap(err, "give the day as YYYY-MM-DD")
 	}
 	if !had {
 		fmt.Fprintf(opts.Out, "no night cache for %s; nothing deleted\n", opts.Day)

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -19,12 +17,12 @@ cases, regulations, approaches, tools, work types, maps and sources, curated
 by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	}
 	cmd.AddCommand(
-		newCmdOrgInit(f),
-		newCmdOrgIngest(f),
-		newCmdOrgQuery(f),
-		newCmdOrgLint(f),
-		newCmdOrgRm(f),
-		newCmdOrgSync(f),
+		newCmdOrgInit(f, nil),
+		newCmdOrgIngest(f, nil),
+		newCmdOrgQuery(f, nil),
+		newCmdOrgLint(f, nil),
+		newCmdOrgRm(f, nil),
+		newCmdOrgSync(f, nil),
 	)
 	return cmd
 }
@@ -35,14 +33,14 @@ type OrgInitOptions struct {
 	JSON bool
 }
 
-func newCmdOrgInit(f *factory.Factory) *cobra.Command {
+func newCmdOrgInit(f *factory.Factory, runF func(*OrgInitOptions) error) *cobra.Command {
 	opts := &OrgInitOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the org vault's skeleton (idempotent; never overwrites)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return orgInitRun(opts)
+			return runWith(runF, orgInitRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
@@ -55,30 +53,4 @@ func orgInitRun(opts *OrgInitOptions) error {
 		return fmt.Errorf("org init: %w", err)
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
-}
-
-// indentJSON prints v indented, with HTML characters escaped as
-// encoding/json does by default.
-func indentJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// printResult prints a command's result: v as JSON with --json, else
-// the text that text writes.
-func printResult(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
-	if asJSON {
-		return writeJSON(w, v)
-	}
-	text(w)
-	return nil
-}
-
-// writeJSON prints v indented, its text as it is.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }

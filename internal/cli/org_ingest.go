@@ -18,7 +18,7 @@ type OrgIngestOptions struct {
 	JSON   bool
 }
 
-func newCmdOrgIngest(f *factory.Factory) *cobra.Command {
+func newCmdOrgIngest(f *factory.Factory, runF func(*OrgIngestOptions) error) *cobra.Command {
 	opts := &OrgIngestOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE | --case PROJECT]",
@@ -36,7 +36,7 @@ them with [REDACTED:kind] markers. The change is logged and committed.`,
 			if (opts.File == "") == (opts.Case == "") {
 				return usagef("e.g. `memhook org ingest notes.md` or `memhook org ingest --case ~/src/app`", "org ingest: name one FILE or one --case PROJECT")
 			}
-			return orgIngestRun(opts)
+			return runWith(runF, orgIngestRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Case, "case", "", "draft a case from this project's long-term memory (path or registry id)")

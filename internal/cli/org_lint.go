@@ -15,7 +15,7 @@ type OrgLintOptions struct {
 	JSON bool
 }
 
-func newCmdOrgLint(f *factory.Factory) *cobra.Command {
+func newCmdOrgLint(f *factory.Factory, runF func(*OrgLintOptions) error) *cobra.Command {
 	opts := &OrgLintOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "lint",
@@ -26,7 +26,7 @@ large files outside raw/_large/, deprecated pages linked as current, and
 secrets or personal data. It exits 1 when it finds errors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return orgLintRun(opts)
+			return runWith(runF, orgLintRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, `print [{"file","line","rule","message","severity"}]`)

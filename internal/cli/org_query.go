@@ -18,7 +18,7 @@ type OrgQueryOptions struct {
 	JSON     bool
 }
 
-func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
+func newCmdOrgQuery(f *factory.Factory, runF func(*OrgQueryOptions) error) *cobra.Command {
 	opts := &OrgQueryOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
@@ -29,7 +29,7 @@ func newCmdOrgQuery(f *factory.Factory) *cobra.Command {
 			if opts.Question == "" {
 				return usagef(orgQueryExample(f.Getenv), "org query: no question")
 			}
-			return orgQueryRun(opts)
+			return runWith(runF, orgQueryRun, opts)
 		},
 	}
 	cmd.Flags().IntVar(&opts.Limit, "limit", 8, "most pages to return")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +15,7 @@ type OrgRmOptions struct {
 	JSON bool
 }
 
-func newCmdOrgRm(f *factory.Factory) *cobra.Command {
+func newCmdOrgRm(f *factory.Factory, runF func(*OrgRmOptions) error) *cobra.Command {
 	opts := &OrgRmOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:     "rm PAGE",
@@ -23,7 +24,7 @@ func newCmdOrgRm(f *factory.Factory) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Page = args[0]
-			return orgRmRun(opts)
+			return runWith(runF, orgRmRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
@@ -37,7 +38,7 @@ func orgRmRun(opts *OrgRmOptions) error {
 	}
 	res, err := v.Trash(opts.Page, opts.Now())
 	if err != nil {
-		return factory.WithHint(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
+		return hint.Wrap(fmt.Errorf("org rm: %w", err), "name the page by its path (cases/Кейс — X.md) or its name, as in a [[link]]")
 	}
 	return printResult(opts.Out, opts.JSON, res, res.WriteText)
 }

@@ -18,7 +18,7 @@ type OrgSyncOptions struct {
 	JSON         bool
 }
 
-func newCmdOrgSync(f *factory.Factory) *cobra.Command {
+func newCmdOrgSync(f *factory.Factory, runF func(*OrgSyncOptions) error) *cobra.Command {
 	opts := &OrgSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync",
@@ -31,7 +31,7 @@ changes neither side and says "diverged". On a desk without a vault the first
 sync takes the team's vault: that is a teammate's clone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return orgSyncRun(opts)
+			return runWith(runF, orgSyncRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.IfConfigured, "if-configured", false, "do nothing, successfully, when org.remote is not set (the daily schedule)")

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +50,7 @@ Switching long-term memory on registers a project; these commands do it by hand.
 // newCmdRegister is `memhook register [dir]`: `registry add` for the
 // project a person works in, the act that admits a project to the desk
 // (a clone carrying .claude/memory_long/ is not admitted by its files).
-func newCmdRegister(f *factory.Factory) *cobra.Command {
+func newCmdRegister(f *factory.Factory, runF func(*RegistryOptions) error) *cobra.Command {
 	opts := &RegistryOptions{Factory: f, Action: "add", Target: "."}
 	cmd := &cobra.Command{
 		Use:   "register [dir]",
@@ -64,7 +65,7 @@ there. A project is listed only by your act (this command, "long on" or
 			if len(args) > 0 {
 				opts.Target = args[0]
 			}
-			return registryRun(opts)
+			return runWith(runF, registryRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Name, "name", "", "display name (default: the project folder's name)")
@@ -78,30 +79,26 @@ func registryRun(opts *RegistryOptions) error {
 	case "list":
 		l, err := registry.List(path)
 		if err != nil {
-			return registryHint(err)
+			return hint.Match(err, registryHints...)
 		}
-		if opts.JSON {
-			return indentJSON(opts.Out, l)
-		}
-		l.WriteText(opts.Out, opts.Err)
-		return nil
+		return printResult(opts.Out, opts.JSON, l, func(w io.Writer) { l.WriteText(w, opts.Err) })
 	case "add":
 		a, err := registry.Add(path, opts.Target, opts.Name, opts.Paths.Home, opts.ProjectRoot, opts.Now())
 		if err != nil {
-			return registryHint(err)
+			return hint.Match(err, registryHints...)
 		}
 		return registryReport(opts, map[string]any{"action": "add", "project": a.Project, "registry": path}, a.Message())
 	case "remove":
 		target, err := registry.Unregister(path, opts.Target)
 		if err != nil {
-			return registryHint(err)
+			return hint.Match(err, registryHints...)
 		}
 		return registryReport(opts, map[string]any{"action": "remove", "removed": target, "registry": path},
 			fmt.Sprintf("unregistered %s (its files are untouched)", target))
 	case "repair":
 		backup, err := registry.Repair(path, opts.Now())
 		if err != nil {
-			return factory.WithHint(err, "only a registry that does not parse needs repair; see `memhook registry list`")
+			return hint.Wrap(err, "only a registry that does not parse needs repair; see `memhook registry list`")
 		}
 		return registryReport(opts, map[string]any{"action": "repair", "backup": backup, "registry": path},
 			fmt.Sprintf("moved the corrupt registry to %s; a new one starts empty (re-add projects with `memhook registry add`)", backup))
@@ -109,28 +106,14 @@ func registryRun(opts *RegistryOptions) error {
 	return fmt.Errorf("registry: unknown action %q", opts.Action)
 }
 
-// registryHint says what the person can do about a registry error.
-func registryHint(err error) error {
-	for _, h := range []struct {
-		err  error
-		hint string
-	}{
-		{registry.ErrCorrupt, factory.RepairHint},
-		{registry.ErrNotDir, "pass the folder of a project"},
-		{registry.ErrDesk, "the desk keeps its own memory; register the projects it oversees"},
-		{registry.ErrNotRegistered, "see the ids with `memhook registry list`"},
-	} {
-		if errors.Is(err, h.err) {
-			return factory.WithHint(err, h.hint)
-		}
-	}
-	return err
+// registryHints say what the person can do about a registry error.
+var registryHints = []hint.On{
+	{Err: registry.ErrCorrupt, Hint: factory.RepairHint},
+	{Err: registry.ErrNotDir, Hint: "pass the folder of a project"},
+	{Err: registry.ErrDesk, Hint: "the desk keeps its own memory; register the projects it oversees"},
+	{Err: registry.ErrNotRegistered, Hint: "see the ids with `memhook registry list`"},
 }
 
 func registryReport(opts *RegistryOptions, v map[string]any, text string) error {
-	if opts.JSON {
-		return indentJSON(opts.Out, v)
-	}
-	fmt.Fprintln(opts.Out, text)
-	return nil
+	return printResult(opts.Out, opts.JSON, v, func(w io.Writer) { fmt.Fprintln(w, text) })
 }

@@ -26,7 +26,7 @@ type LongSyncOptions struct {
 	JSON    bool
 }
 
-func newCmdLongSync(f *factory.Factory) *cobra.Command {
+func newCmdLongSync(f *factory.Factory, runF func(*LongSyncOptions) error) *cobra.Command {
 	opts := &LongSyncOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "sync [--project DIR | --all]",
@@ -40,7 +40,7 @@ index.md); otherwise it changes neither side and says "diverged". The daily
 schedule runs it for every registered project after the night.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return longSyncRun(opts)
+			return runWith(runF, longSyncRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", "", "a directory inside the project (default: the current one)")

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/spf13/cobra"
 )
@@ -19,7 +20,7 @@ type RollupOptions struct {
 	Home    string // --home: the desk, overriding $CEREBRO_HOME (scheduled runs pass it)
 }
 
-func newCmdRollup(f *factory.Factory) *cobra.Command {
+func newCmdRollup(f *factory.Factory, runF func(*RollupOptions) error) *cobra.Command {
 	opts := &RollupOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "rollup",
@@ -30,7 +31,7 @@ writes rollup.md, cache/<id>.json and a line of rollup.log beside the registry.
 Projects are only read. The same inputs and --now give the same bytes.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return rollupRun(opts)
+			return runWith(runF, rollupRun, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.WithGit, "with-git", false, "add repository activity (last commit, recent commits) read through go-git")
@@ -60,7 +61,7 @@ func rollupRun(opts *RollupOptions) error {
 	if opts.Print {
 		data, err := rollup.ReadDashboard(dir)
 		if errors.Is(err, rollup.ErrNoDashboard) {
-			return factory.WithHint(err, "build it with `memhook rollup`")
+			return hint.Wrap(err, "build it with `memhook rollup`")
 		}
 		if err != nil {
 			return err

@@ -20,10 +20,9 @@ commands manage long-term memory, search, the org desk and the skills.`,
 		SilenceErrors: true,
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	for _, g := range commandGroups() {
+	for _, g := range commandGroups(f) {
 		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
-		for _, newCmd := range g.cmds {
-			c := newCmd(f)
+		for _, c := range g.cmds {
 			c.GroupID = g.id
 			root.AddCommand(c)
 		}
@@ -120,22 +119,22 @@ func checkUsage(c *cobra.Command) {
 // commandGroup is one heading of `memhook --help` and its commands.
 type commandGroup struct {
 	id, title string
-	cmds      []func(*factory.Factory) *cobra.Command
+	cmds      []*cobra.Command
 }
 
 // commandGroups lists every top-level command of `memhook --help` by
 // memory level, the order a newcomer meets them in (docs/architecture.md
-// has the same groups). A function, not a variable: the commands that
-// run memhook again (slash, schedule run) build the root from it.
-func commandGroups() []commandGroup {
+// has the same groups). Each command is built with runF nil: it runs its
+// run function (tests pass a runF to see the options a line fills).
+func commandGroups(f *factory.Factory) []commandGroup {
 	return []commandGroup{
-		{"short", "Short-term memory (Q1, the hooks' side):", []func(*factory.Factory) *cobra.Command{newCmdHook, newCmdFlush, newCmdImport, newCmdForget, newCmdLessons, newCmdSlash}},
-		{"long", "Long-term memory (Q2):", []func(*factory.Factory) *cobra.Command{newCmdLong, newCmdPlanFact, newCmdWiki, newCmdIngest,
-			newCmdCompile, newCmdFact, newCmdTruth, newCmdCore, newCmdRollupDays, newCmdLint, newCmdNight}},
-		{"org", "The org desk (Q3, Q4):", []func(*factory.Factory) *cobra.Command{newCmdOrg, newCmdRollup, newCmdRegistry, newCmdRegister, newCmdSchedule}},
-		{"recall", "Search and recall:", []func(*factory.Factory) *cobra.Command{newCmdSearch, newCmdGet, newCmdIndex, newCmdRecall,
-			newCmdRemember, newCmdDeny, newCmdRelearn, newCmdGraph, newCmdTables, newCmdMCP}},
-		{"skills", "Skills:", []func(*factory.Factory) *cobra.Command{newCmdSkill, newCmdVerdict, newCmdRuns, newCmdEvolve, newCmdInstruction}},
-		{"setup", "Set-up and inspection:", []func(*factory.Factory) *cobra.Command{newCmdConfig, newCmdDoctor, newCmdPermissions, newCmdServe, newCmdCommands, newCmdVersion}},
+		{"short", "Short-term memory (Q1, the hooks' side):", []*cobra.Command{newCmdHook(f), newCmdFlush(f, nil), newCmdImport(f, nil), newCmdForget(f, nil), newCmdLessons(f, nil), newCmdSlash(f)}},
+		{"long", "Long-term memory (Q2):", []*cobra.Command{newCmdLong(f), newCmdPlanFact(f), newCmdWiki(f), newCmdIngest(f, nil),
+			newCmdCompile(f), newCmdFact(f, nil), newCmdTruth(f), newCmdCore(f, nil), newCmdRollupDays(f, nil), newCmdLint(f, nil), newCmdNight(f, nil)}},
+		{"org", "The org desk (Q3, Q4):", []*cobra.Command{newCmdOrg(f), newCmdRollup(f, nil), newCmdRegistry(f), newCmdRegister(f, nil), newCmdSchedule(f)}},
+		{"recall", "Search and recall:", []*cobra.Command{newCmdSearch(f, nil), newCmdGet(f, nil), newCmdIndex(f, nil), newCmdRecall(f, nil),
+			newCmdRemember(f, nil), newCmdDeny(f, nil), newCmdRelearn(f, nil), newCmdGraph(f), newCmdTables(f), newCmdMCP(f)}},
+		{"skills", "Skills:", []*cobra.Command{newCmdSkill(f), newCmdVerdict(f, nil), newCmdRuns(f, nil), newCmdEvolve(f, nil), newCmdInstruction(f)}},
+		{"setup", "Set-up and inspection:", []*cobra.Command{newCmdConfig(f, nil), newCmdDoctor(f, nil), newCmdPermissions(f), newCmdServe(f), newCmdCommands(f), newCmdVersion(f)}},
 	}
 }

@@ -3,9 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
 )
@@ -83,18 +85,14 @@ func scheduleRun(opts *ScheduleOptions) error {
 	if opts.Action == "status" {
 		e, err := schedule.UserEntry(opts.Getenv, goos)
 		if err != nil {
-			return scheduleHint(err)
+			return hint.Match(err, scheduleHints...)
 		}
-		if opts.JSON {
-			return indentJSON(opts.Out, map[string]any{"entries": e.Statuses()})
-		}
-		schedule.WriteStatuses(opts.Out, e.Statuses())
-		return nil
+		return printResult(opts.Out, opts.JSON, map[string]any{"entries": e.Statuses()}, func(w io.Writer) { schedule.WriteStatuses(w, e.Statuses()) })
 	}
 	c, err := schedule.Prepare(schedule.Request{Install: opts.Action == "install", GOOS: goos, Getenv: opts.Getenv,
 		Executable: opts.Executable, At: opts.At, Settings: opts.Config(""), Home: opts.Paths.Home, DryRun: opts.DryRun})
 	if err != nil {
-		return scheduleHint(err)
+		return hint.Match(err, scheduleHints...)
 	}
 	if opts.DryRun {
 		if opts.Action == "install" {
@@ -104,23 +102,17 @@ func scheduleRun(opts *ScheduleOptions) error {
 		return nil
 	}
 	if err := c.Apply(); err != nil {
-		return factory.WithHint(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
+		return hint.Wrap(fmt.Errorf("schedule %s: %w", opts.Action, err), "see what it would do with --dry-run, and do it by hand if the scheduler refuses")
 	}
 	fmt.Fprintln(opts.Out, c.Done)
 	return nil
 }
 
-// scheduleHint says what the person can do about a schedule error.
-func scheduleHint(err error) error {
-	switch {
-	case errors.Is(err, schedule.ErrNoHome):
-		return factory.WithHint(err, "set HOME")
-	case errors.Is(err, schedule.ErrNoExecutable):
-		return factory.WithHint(err, "run the installed binary (bin/memhook) rather than `go run`")
-	case errors.Is(err, schedule.ErrBadClock):
-		return factory.WithHint(err, "for example --at 07:30")
-	}
-	return err
+// scheduleHints say what the person can do about a schedule error.
+var scheduleHints = []hint.On{
+	{Err: schedule.ErrNoHome, Hint: "set HOME"},
+	{Err: schedule.ErrNoExecutable, Hint: "run the installed binary (bin/memhook) rather than `go run`"},
+	{Err: schedule.ErrBadClock, Hint: "for example --at 07:30"},
 }
 
 // scheduleJobs runs the daily jobs as the scheduler does, each as its own

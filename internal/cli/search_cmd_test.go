@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // memProject makes a project with a little memory and returns its env.
@@ -118,20 +120,26 @@ func TestSearchWithFailingProviderSaysBM25(t *testing.T) {
 	}
 }
 
+// get's behaviour, through its run function (its flags: options_test.go).
 func TestGet(t *testing.T) {
 	proj, env := memProject(t)
-	out, errOut, code := run(t, env, "", "get", "--project", proj, ".claude/memory_long/CORE.md", "--from", "2", "--lines", "1")
-	if code != 0 || out != `{"text":"The deploy runs from the main branch.\n","path":".claude/memory_long/CORE.md"}`+"\n" {
-		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	get := func(path string, from, lines int) (string, error) {
+		f, out := testFactory(env)
+		err := getRun(&GetOptions{Out: f.Out, OpenMemory: f.OpenMemory, Project: proj, Path: path, From: from, Lines: lines})
+		return out.String(), err
 	}
-	out, _, code = run(t, env, "", "get", "--project", proj, ".claude/memory_short/daily/2026-12-01.md")
-	if code != 0 || out != `{"text":"","path":".claude/memory_short/daily/2026-12-01.md"}`+"\n" {
-		t.Fatalf("missing file: exit %d\n%s", code, out)
+	out, err := get(".claude/memory_long/CORE.md", 2, 1)
+	if err != nil || out != `{"text":"The deploy runs from the main branch.\n","path":".claude/memory_long/CORE.md"}`+"\n" {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, err = get(".claude/memory_short/daily/2026-12-01.md", 1, 0)
+	if err != nil || out != `{"text":"","path":".claude/memory_short/daily/2026-12-01.md"}`+"\n" {
+		t.Fatalf("missing file: %v\n%s", err, out)
 	}
 	for _, p := range []string{"../outside.md", ".claude/memory_long/../../../outside.md", filepath.Join(env["HOME"], "outside.md")} {
-		out, errOut, code = run(t, env, "", "get", "--project", proj, p)
-		if code != 1 || out != "" || !strings.Contains(errOut, "outside the memory roots") || !strings.Contains(errOut, "memhook: hint:") {
-			t.Fatalf("get %s: exit %d\n%s%s", p, code, out, errOut)
+		out, err = get(p, 1, 0)
+		if err == nil || out != "" || !strings.Contains(err.Error(), "outside the memory roots") || hint.Of(err) == "" {
+			t.Fatalf("get %s: %v\n%s", p, err, out)
 		}
 	}
 }

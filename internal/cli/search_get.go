@@ -2,23 +2,26 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
 
-// GetOptions are the inputs of `memhook get`.
+// GetOptions are the inputs of `memhook get`: what it uses of the
+// factory, named (a test sets these two alone), and its flags.
 type GetOptions struct {
-	*factory.Factory
-	Project string
-	Path    string
-	From    int
-	Lines   int
+	Out        io.Writer
+	OpenMemory func(projectDir, rootDir, scope string) (*search.Memory, []string, error)
+	Project    string
+	Path       string
+	From       int
+	Lines      int
 }
 
-func newCmdGet(f *factory.Factory) *cobra.Command {
-	opts := &GetOptions{Factory: f}
+func newCmdGet(f *factory.Factory, runF func(*GetOptions) error) *cobra.Command {
+	opts := &GetOptions{Out: f.Out, OpenMemory: f.OpenMemory}
 	cmd := &cobra.Command{
 		Use:   "get PATH",
 		Short: "Read a memory file, or some of its lines, as JSON",
@@ -29,7 +32,7 @@ memory roots are refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Path = args[0]
-			return getRun(opts)
+			return runWith(runF, getRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

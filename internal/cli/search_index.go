@@ -20,7 +20,7 @@ type IndexOptions struct {
 	Background bool
 }
 
-func newCmdIndex(f *factory.Factory) *cobra.Command {
+func newCmdIndex(f *factory.Factory, runF func(*IndexOptions) error) *cobra.Command {
 	opts := &IndexOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "index",
@@ -31,7 +31,7 @@ dir. Only changed files are read again; a change of chunking, tokenizer or
 embedding model rebuilds an index.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return indexRun(opts)
+			return runWith(runF, indexRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/spf13/cobra"
 )
@@ -23,7 +24,7 @@ type SearchOptions struct {
 	Until   string
 }
 
-func newCmdSearch(f *factory.Factory) *cobra.Command {
+func newCmdSearch(f *factory.Factory, runF func(*SearchOptions) error) *cobra.Command {
 	opts := &SearchOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
@@ -35,7 +36,7 @@ search.update_budget_ms.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Query = strings.Join(args, " ")
-			return searchRun(opts)
+			return runWith(runF, searchRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
@@ -66,7 +67,7 @@ func (opts *SearchOptions) validate() error {
 
 func searchRun(opts *SearchOptions) error {
 	if strings.TrimSpace(opts.Query) == "" {
-		return factory.WithHint(fmt.Errorf("empty query"), "give the words to search for")
+		return hint.Wrap(fmt.Errorf("empty query"), "give the words to search for")
 	}
 	if err := opts.validate(); err != nil {
 		return err

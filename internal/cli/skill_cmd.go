@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
@@ -80,23 +80,19 @@ func skillRun(opts *SkillOptions) error {
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, log, func() { skill.WriteLog(opts.Out, log) })
+		return printResult(opts.Out, opts.JSON, log, func(io.Writer) { skill.WriteLog(opts.Out, log) })
 	case "diff":
 		d, err := skill.Diff(ref, opts.Rev)
 		if err != nil {
 			return err
 		}
-		if opts.JSON {
-			return json.NewEncoder(opts.Out).Encode(map[string]string{"skill": ref.Name, "diff": d})
-		}
-		fmt.Fprint(opts.Out, d)
-		return nil
+		return printResult(opts.Out, opts.JSON, map[string]string{"skill": ref.Name, "diff": d}, func(w io.Writer) { fmt.Fprint(w, d) })
 	default:
 		res, err := skill.Revert(ref, opts.Now())
 		if err != nil {
 			return err
 		}
-		return show(opts.Out, opts.JSON, res, func() { res.WriteReverted(opts.Out) })
+		return printResult(opts.Out, opts.JSON, res, func(io.Writer) { res.WriteReverted(opts.Out) })
 	}
 }
 
@@ -114,5 +110,5 @@ func skillCandidate(opts *SkillOptions, ref skill.Ref, root string) error {
 	if err != nil {
 		return err
 	}
-	return show(opts.Out, opts.JSON, added, func() { added.WriteText(opts.Out) })
+	return printResult(opts.Out, opts.JSON, added, func(io.Writer) { added.WriteText(opts.Out) })
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -15,7 +16,7 @@ type VerdictOptions struct {
 	Run, Verdict, Note, Project, Source string
 }
 
-func newCmdVerdict(f *factory.Factory) *cobra.Command {
+func newCmdVerdict(f *factory.Factory, runF func(*VerdictOptions) error) *cobra.Command {
 	opts := &VerdictOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "verdict RUN_ID good|bad [WHY...]",
@@ -29,7 +30,7 @@ stays unfinished and counts as neither success nor failure.`,
 			if opts.Note == "" {
 				opts.Note = strings.Join(args[2:], " ") // the slash command passes its words as they come
 			}
-			return verdictRun(opts)
+			return runWith(runF, verdictRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Note, "note", "", "why")
@@ -74,14 +75,14 @@ type RunsOptions struct {
 	JSON    bool
 }
 
-func newCmdRuns(f *factory.Factory) *cobra.Command {
+func newCmdRuns(f *factory.Factory, runF func(*RunsOptions) error) *cobra.Command {
 	opts := &RunsOptions{Factory: f}
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List the memory's run records with their verdicts; unjudged runs are unfinished",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runsRun(opts)
+			return runWith(runF, runsRun, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
@@ -114,5 +115,5 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	return show(opts.Out, opts.JSON, l, func() { l.WriteText(opts.Out) })
+	return printResult(opts.Out, opts.JSON, l, func(io.Writer) { l.WriteText(opts.Out) })
 }

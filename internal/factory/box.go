@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -42,7 +43,7 @@ func (f *Factory) OpenBox(dir string) (*blackbox.Box, func(), error) {
 	state := filepath.Join(f.Paths.Indexes(), project.ID(root))
 	st, err := tables.Open(filepath.Join(long, blackbox.TablesDir, "journal.jsonl"), filepath.Join(state, "tables.db"))
 	if err != nil {
-		return nil, nil, WithHint(fmt.Errorf("open the relational store: %w", err), "the cache is rebuilt from the journal: delete "+filepath.Join(state, "tables.db")+" and retry")
+		return nil, nil, hint.Wrap(fmt.Errorf("open the relational store: %w", err), "the cache is rebuilt from the journal: delete "+filepath.Join(state, "tables.db")+" and retry")
 	}
 	box := &blackbox.Box{
 		Root: root, LongDir: long, Tables: st,

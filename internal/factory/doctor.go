@@ -3,6 +3,7 @@ package factory
 import (
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/doctor"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 )
 
@@ -21,7 +22,7 @@ func (f *Factory) DoctorEnv(dir string) doctor.Env {
 func LongRemoteFor(remote, root string) (string, error) {
 	url, err := longterm.RemoteFor(remote, root)
 	if err != nil {
-		return "", WithHint(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
+		return "", hint.Wrap(err, `put {project} where the project's folder name goes, e.g. long.remote = "git@git.example.com:me/{project}-memory.git"`)
 	}
 	return url, nil
 }

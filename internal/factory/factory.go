@@ -13,7 +13,7 @@
 //
 // It prints nothing but warnings, on the System's Err; what a command
 // shows is its front end's business. Errors may carry a hint for the
-// person (a Hint() string method), which the front end prints.
+// person ([hint.Wrap]), which the front end prints.
 package factory
 
 import (
@@ -96,22 +96,3 @@ func (f *Factory) Config(projectRoot string) *config.Effective {
 
 // Warn prints a warning on stderr.
 func (f *Factory) Warn(msg string) { fmt.Fprintf(f.Err, "memhook: warning: %s\n", msg) }
-
-// hintError is an error that says what the person can do about it.
-type hintError struct {
-	err  error
-	hint string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-func (e *hintError) Hint() string  { return e.hint }
-
-// WithHint attaches a hint to err for the person at the terminal; nil
-// stays nil. Every front end prints it beside the error.
-func WithHint(err error, hint string) error {
-	if err == nil {
-		return nil
-	}
-	return &hintError{err: err, hint: hint}
-}

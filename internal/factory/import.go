@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
@@ -67,7 +68,7 @@ func (f *Factory) Import(ctx context.Context, req ImportRequest) (*importer.Repo
 	}
 	rep, err := importer.Run(ctx, o)
 	if errors.Is(err, fs.ErrNotExist) && rep == nil {
-		return nil, WithHint(err, "Claude Code keeps its transcripts there once it has run a session; --from names another folder")
+		return nil, hint.Wrap(err, "Claude Code keeps its transcripts there once it has run a session; --from names another folder")
 	}
 	return rep, err
 }

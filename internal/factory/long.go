@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -77,7 +78,7 @@ func (f *Factory) Rollup(today time.Time, withGit bool) (*rollup.Report, error) 
 	ro.WithGit = withGit
 	r, err := rollup.Build(f.Paths.DeskShortDir(), ro, f.Now)
 	if err != nil {
-		return nil, WithHint(err, "check that the desk folder "+f.Paths.DeskShortDir()+" is writable")
+		return nil, hint.Wrap(err, "check that the desk folder "+f.Paths.DeskShortDir()+" is writable")
 	}
 	return r, nil
 }

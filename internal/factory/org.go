@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/cerebro-mem/cerebro/internal/search"
@@ -41,7 +42,7 @@ func (f *Factory) CaseProject(arg string) (root, name string, err error) {
 	if p := reg.Find(arg); p != nil {
 		return p.Path, p.Name, nil
 	}
-	return "", "", WithHint(fmt.Errorf("org ingest: %s is neither a directory nor a registered project", arg), "pass the project's path, or an id from the registry (`memhook` registers projects with long-term memory on)")
+	return "", "", hint.Wrap(fmt.Errorf("org ingest: %s is neither a directory nor a registered project", arg), "pass the project's path, or an id from the registry (`memhook` registers projects with long-term memory on)")
 }
 
 // PermissionsRecords is the file where `memhook permissions` keeps the

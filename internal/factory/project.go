@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
@@ -26,7 +27,7 @@ func (f *Factory) ProjectRoot(dir string) (string, error) {
 	}
 	root, err := project.RootFor(dir, f.Paths.Home)
 	if err != nil {
-		return "", WithHint(fmt.Errorf("find project: %w", err), "pass --project with an existing directory")
+		return "", hint.Wrap(fmt.Errorf("find project: %w", err), "pass --project with an existing directory")
 	}
 	return root, nil
 }
@@ -43,7 +44,7 @@ func (f *Factory) ProjectRoots(cmdName string, all bool, dir string) ([]string, 
 	}
 	reg, err := registry.Read(f.Paths.Registry())
 	if err != nil {
-		return nil, WithHint(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
+		return nil, hint.Wrap(fmt.Errorf("%s: %w", cmdName, err), "see `memhook registry` to repair the registry")
 	}
 	return reg.Roots(), nil
 }
@@ -60,7 +61,7 @@ func (f *Factory) UseHome(home, what string) error {
 		return fmt.Errorf("%s: resolve --home: %w", what, err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return WithHint(fmt.Errorf("%s: desk %s is not a folder", what, abs), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
+		return hint.Wrap(fmt.Errorf("%s: desk %s is not a folder", what, abs), "pass --home with the desk folder ($CEREBRO_HOME, default ~/cerebro)")
 	}
 	f.Paths.Home = abs
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
@@ -21,7 +22,7 @@ func (f *Factory) remote(cmd, key, example string) (string, error) {
 	if r := f.UserRemote(key); r != "" {
 		return r, nil
 	}
-	return "", WithHint(fmt.Errorf("%s: %s %w", cmd, key, ErrNoRemote), "set it in "+f.Config("").UserFile+", e.g. "+example)
+	return "", hint.Wrap(fmt.Errorf("%s: %s %w", cmd, key, ErrNoRemote), "set it in "+f.Config("").UserFile+", e.g. "+example)
 }
 
 // OrgSync shares the desk's vault through the user's org.remote: it pushes
@@ -38,7 +39,7 @@ func (f *Factory) OrgSync(ctx context.Context) (*gitrepo.SyncResult, error) {
 	}
 	res, err := orgvault.Sync(ctx, home, remote, "memhook org sync", f.Limits("").IngestBytes, f.Now())
 	if err != nil {
-		return nil, WithHint(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
+		return nil, hint.Wrap(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
 	}
 	return res, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/forget"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
@@ -35,7 +36,7 @@ func (f *Factory) openMemory(proj, rootDir, scope string) (*search.Memory, []str
 	eff := f.Config(proj)
 	params, err := f.searchParams(eff)
 	if err != nil {
-		return nil, nil, WithHint(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
+		return nil, nil, hint.Wrap(fmt.Errorf("configure embeddings: %w", err), "set embedding.provider to ollama, openai or nothing")
 	}
 	c := eff.Search
 	m, notes, err := search.OpenMemory(search.MemorySetup{Project: proj, Root: rootDir, Scope: scope,
@@ -46,7 +47,7 @@ func (f *Factory) openMemory(proj, rootDir, scope string) (*search.Memory, []str
 	}
 	if sc, _ := search.ParseScope(scope); rootDir == "" && sc.Across() {
 		if m.Desk, err = f.searchDesk(proj); errors.Is(err, registry.ErrCorrupt) {
-			return nil, nil, WithHint(err, RepairHint)
+			return nil, nil, hint.Wrap(err, RepairHint)
 		} else if err != nil {
 			return nil, nil, err
 		}

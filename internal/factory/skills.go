@@ -10,6 +10,7 @@ import (
 
 	"github.com/cerebro-mem/cerebro/internal/claude"
 	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
@@ -81,7 +82,7 @@ func EvolveRules(eff config.Evolution) evolve.Rules {
 func (f *Factory) GiveVerdict(root, id, verdict, note, source string, now time.Time) error {
 	err := f.Skills(root).GiveVerdict(runrec.Verdict{Run: id, Time: now, Verdict: verdict, Note: note, Source: source})
 	if errors.Is(err, evolve.ErrNoRun) {
-		return WithHint(fmt.Errorf("verdict: no run %q in this project's records", id), "list the runs with `memhook runs`")
+		return hint.Wrap(fmt.Errorf("verdict: no run %q in this project's records", id), "list the runs with `memhook runs`")
 	}
 	return err
 }
@@ -160,7 +161,7 @@ func (f *Factory) FindSkill(skillsDir, dir, name string) (ref skill.Ref, root st
 		dirs = f.SkillDirs(root)
 	}
 	if ref, err = skill.Find(dirs, name); err != nil {
-		return ref, root, WithHint(err, "name the skills folder with --skills-dir")
+		return ref, root, hint.Wrap(err, "name the skills folder with --skills-dir")
 	}
 	return ref, root, nil
 }

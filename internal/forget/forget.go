@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
@@ -64,14 +65,9 @@ type Result struct {
 	Trash   string `json:"trash"`             // the trash copy, relative to Root
 }
 
-// Error is a target that cannot be forgotten, with what the person can do.
-type Error struct{ msg, hint string }
-
-func (e *Error) Error() string { return e.msg }
-func (e *Error) Hint() string  { return e.hint }
-
-func refuse(hint, format string, args ...any) error {
-	return &Error{msg: fmt.Sprintf(format, args...), hint: hint}
+// refuse is a target that cannot be forgotten, with what the person can do (h).
+func refuse(h, format string, args ...any) error {
+	return hint.Wrap(fmt.Errorf(format, args...), h)
 }
 
 // Forget moves the section (or the file) to the trash under its root. The

@@ -1,13 +1,13 @@
 package forget
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/journal/daily"
 )
 
@@ -90,8 +90,7 @@ func TestForgetNamesOneSection(t *testing.T) {
 	e := newEnv(t)
 	p := e.dailyFile()
 	_, err := e.forget("daily/2026-11-30.md#aaaa1111")
-	var fe *Error
-	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "2 sections") || !strings.Contains(err.Error(), "aaaa1111:2") {
+	if hint.Of(err) == "" || !strings.Contains(err.Error(), "2 sections") || !strings.Contains(err.Error(), "aaaa1111:2") {
 		t.Fatalf("an ambiguous session: %v", err)
 	}
 	if _, err := e.forget("daily/2026-11-30.md#nosuch"); err == nil || !strings.Contains(err.Error(), "its sections:") {

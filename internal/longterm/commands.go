@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/lint"
 )
 
@@ -19,7 +20,7 @@ func (s *Store) LintProject(coreMax int) ([]lint.Finding, error) {
 		return nil, err
 	}
 	if !st.Exists {
-		return nil, hintedError{fmt.Errorf("lint: no long-term memory in %s", s.Dir), "run `memhook long on` first"}
+		return nil, hint.Wrap(fmt.Errorf("lint: no long-term memory in %s", s.Dir), "run `memhook long on` first")
 	}
 	found, err := s.Lint(LintOptions{CoreMaxChars: coreMax, Project: true})
 	if err != nil {

@@ -101,7 +101,7 @@ func (s *Store) CompileDone(days []string, now time.Time) ([]string, error) {
 	}
 	sort.Strings(want)
 	var moved []string
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		today := now.Format(time.DateOnly)
 		for _, d := range want {
 			if d >= today {

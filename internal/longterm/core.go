@@ -24,10 +24,6 @@ func (e *CoreTooBigError) Hint() string {
 	return "shorten the text, or move detail into a wiki page and keep one line in CORE.md (the cap is long.core_max_chars)"
 }
 
-// charCount counts characters (Unicode code points) the way a reader
-// does, not bytes: a Russian letter is one character.
-func charCount(b []byte) int { return utf8.RuneCount(b) }
-
 // CoreSet replaces CORE.md's body with text, keeping its frontmatter, and
 // CoreAdd appends text as new lines. The cap applies to the whole file (the
 // part injected at session start is never larger); an edit that does not fit
@@ -60,7 +56,7 @@ func (s *Store) coreEdit(action, text string, max int, now time.Time, edit func(
 		return 0, errors.New(action + ": text is not valid UTF-8")
 	}
 	var n int
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		p := s.Path(CoreFile)
 		old, err := safefs.ReadNote(p, s.NoteBytes)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -71,7 +67,7 @@ func (s *Store) coreEdit(action, text string, max int, now time.Time, edit func(
 		}
 		head, body := splitHead(string(old))
 		out := edit(head, body)
-		n = charCount([]byte(out))
+		n = utf8.RuneCount([]byte(out))
 		if max > 0 && n > max {
 			return &CoreTooBigError{Chars: n, Max: max}
 		}

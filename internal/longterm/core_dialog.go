@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // CoreReview is `core review` on the proposals waiting: apply or drop the
@@ -24,11 +26,8 @@ type CoreReview struct {
 	Commit func(action string, fn func() error) error
 }
 
-// reviewError is a proposal named wrongly, with where the ids are.
-type reviewError struct{ error }
-
-func (e reviewError) Unwrap() error { return e.error }
-func (e reviewError) Hint() string  { return "`memhook core review` lists the proposals and their ids" }
+// reviewHint is for a proposal named wrongly: where the ids are.
+const reviewHint = "`memhook core review` lists the proposals and their ids"
 
 // Review runs the review r describes.
 func (s *Store) Review(r CoreReview) error {
@@ -55,12 +54,12 @@ func (s *Store) Review(r CoreReview) error {
 	if len(r.Apply)+len(r.Drop) > 0 {
 		for _, id := range proposalIDs(r.Apply, ps) {
 			if err := apply(id); err != nil {
-				return reviewError{err}
+				return hint.Wrap(err, reviewHint)
 			}
 		}
 		for _, id := range proposalIDs(r.Drop, ps) {
 			if err := drop(id); err != nil {
-				return reviewError{err}
+				return hint.Wrap(err, reviewHint)
 			}
 		}
 		return nil

@@ -51,7 +51,7 @@ func (s *Store) CoreProposals() ([]CoreProposal, error) {
 // is not added twice. It returns how many were new.
 func (s *Store) ProposeCore(ps []CoreProposal) (int, error) {
 	n := 0
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		have, err := s.CoreProposals()
 		if err != nil {
 			return err
@@ -127,7 +127,7 @@ func (s *Store) takeCoreProposal(id string, fn func(CoreProposal) error) (*CoreP
 		if err := fn(p); err != nil {
 			return nil, err
 		}
-		err := s.withLock(func() error {
+		err := s.WithLock(func() error {
 			cur, err := s.CoreProposals()
 			if err != nil {
 				return err

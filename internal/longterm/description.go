@@ -102,7 +102,7 @@ func (s *Store) TidyDescription(page string, now time.Time) (old, tidy string, c
 	if err != nil {
 		return "", "", false, err
 	}
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
@@ -47,7 +48,8 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 		return nil, fmt.Errorf("fact add: evidence day %s is not a date", day)
 	}
 	if _, found := s.DayFile(day); !found {
-		return nil, &evidenceError{day: day, daily: s.DailyDir}
+		return nil, hint.Wrap(fmt.Errorf("fact add: no short-term day file for %s (looked in %s and its _archive/)", day, s.DailyDir),
+			"evidence must name a day that exists in short-term memory")
 	}
 	if hhmm != "" && !hhmmRe.MatchString(hhmm) {
 		return nil, fmt.Errorf("fact add: time %q is not HH:MM", hhmm)
@@ -57,7 +59,7 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 		line += " " + hhmm
 	}
 	res := &FactResult{Page: rel, Line: line}
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("fact add: page %s does not exist; write the page first", rel)
@@ -107,15 +109,6 @@ func (s *Store) FactAdd(page, text, evidence, hhmm string, now time.Time) (*Fact
 		return nil, err
 	}
 	return res, nil
-}
-
-type evidenceError struct{ day, daily string }
-
-func (e *evidenceError) Error() string {
-	return fmt.Sprintf("fact add: no short-term day file for %s (looked in %s and its _archive/)", e.day, e.daily)
-}
-func (e *evidenceError) Hint() string {
-	return "evidence must name a day that exists in short-term memory"
 }
 
 // Hash is the hash `truth set --expect-hash` compares: SHA-256 of the
@@ -187,7 +180,7 @@ func (s *Store) TruthSet(page string, truth []byte, expect string, now time.Time
 	if err != nil {
 		return err
 	}
-	return s.withLock(func() error {
+	return s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("truth set: read %s: %w", rel, err)

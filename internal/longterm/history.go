@@ -80,7 +80,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 	h := &History{store: s}
 	// The rules keep the locks and caches out of the project's git too,
 	// whatever keeps the history.
-	if err := s.withLock(func() error { return createIgnore(s.Path(".gitignore")) }); err != nil {
+	if err := s.WithLock(func() error { return createIgnore(s.Path(".gitignore")) }); err != nil {
 		return nil, err
 	}
 	gitDir := GitDir(s.Dir)
@@ -93,7 +93,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 	}
 	embedded := err == nil
 	if _, serr := os.Lstat(gitDir); embedded && errors.Is(serr, os.ErrNotExist) {
-		if err := s.withLock(func() error { return gitrepo.MoveGitDirOut(s.Dir, gitDir) }); err != nil {
+		if err := s.WithLock(func() error { return gitrepo.MoveGitDirOut(s.Dir, gitDir) }); err != nil {
 			return nil, fmt.Errorf("move the history of long-term memory out of %s: %w", s.Dir, err)
 		}
 		embedded = false
@@ -142,7 +142,7 @@ func (s *Store) History(mode string, now time.Time) (*History, error) {
 	default:
 		return nil, fmt.Errorf("long.git = %q: want auto, own, project or off", mode)
 	}
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		var err error
 		if r, err = gitrepo.InitSeparate(s.Dir, gitDir); err != nil {
 			return fmt.Errorf("start the history of long-term memory: %w", err)
@@ -208,7 +208,7 @@ func (h *History) Commit(before Snapshot, action string, now time.Time) (string,
 	}
 	var hash string
 	var paths []string
-	err := h.store.withLock(func() error {
+	err := h.store.WithLock(func() error {
 		after, err := h.Repo.Dirty(h.prefix)
 		if err != nil {
 			return err
@@ -310,7 +310,7 @@ func (h *History) historyPath(p string) (string, error) {
 		return h.prefix, nil
 	}
 	if filepath.IsAbs(p) || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") {
-		return "", &PageError{p, "give a path relative to .claude/memory_long"}
+		return "", pageError(p, "give a path relative to .claude/memory_long")
 	}
 	if h.prefix != "" {
 		p = h.prefix + "/" + p
@@ -385,7 +385,7 @@ func (h *History) Revert(path string, now time.Time) (string, error) {
 		return "", errors.New("long revert: name a page or folder, not the whole memory")
 	}
 	var hash string
-	err = h.store.withLock(func() error {
+	err = h.store.WithLock(func() error {
 		dirty, err := h.Repo.Dirty(rel)
 		if err != nil {
 			return err

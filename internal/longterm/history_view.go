@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
@@ -30,19 +31,10 @@ type HistoryView struct {
 	Commit string
 }
 
-// hintedError is an error that says what the person can do about it.
-type hintedError struct {
-	error
-	hint string
-}
-
-func (e hintedError) Unwrap() error { return e.error }
-func (e hintedError) Hint() string  { return e.hint }
-
 // Show runs the query on the history.
 func (h *History) Show(q HistoryQuery) (*HistoryView, error) {
 	if !h.Versioned() {
-		return nil, hintedError{fmt.Errorf("long %s: %w: %s", q.Action, ErrNoHistory, h.Note), "set long.git = \"own\" to keep a history of its own"}
+		return nil, hint.Wrap(fmt.Errorf("long %s: %w: %s", q.Action, ErrNoHistory, h.Note), "set long.git = \"own\" to keep a history of its own")
 	}
 	v := &HistoryView{action: q.Action, Path: q.Path}
 	var err error
@@ -54,7 +46,7 @@ func (h *History) Show(q HistoryQuery) (*HistoryView, error) {
 	default:
 		v.Commit, err = h.Revert(q.Path, q.Now)
 		if errors.Is(err, ErrNoPrevious) {
-			return nil, hintedError{err, "`memhook long log " + q.Path + "` lists its versions"}
+			return nil, hint.Wrap(err, "`memhook long log "+q.Path+"` lists its versions")
 		}
 		if err == nil {
 			if _, ierr := h.store.RebuildIndex(); ierr != nil {

@@ -14,16 +14,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/rawfile"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// IngestError is a source memhook refuses to ingest.
-type IngestError struct{ File, Why, hint string }
-
-func (e *IngestError) Error() string { return fmt.Sprintf("ingest %s: %s", e.File, e.Why) }
-func (e *IngestError) Hint() string  { return e.hint }
+// refuse is a source memhook refuses to ingest, with what to do (h).
+func refuse(file, why, h string) error { return hint.Wrap(fmt.Errorf("ingest %s: %s", file, why), h) }
 
 // IngestResult says what [Store.Ingest] did.
 type IngestResult struct {
@@ -88,17 +86,13 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
-		return nil, &IngestError{file, err.Error(), ""}
+		return nil, refuse(file, err.Error(), "")
 	}
 	if err := s.outsideStore(abs); err != nil {
-		return nil, &IngestError{file, err.Error(), "ingest sources from outside .claude/memory_long"}
+		return nil, refuse(file, err.Error(), "ingest sources from outside .claude/memory_long")
 	}
-	f, _, err := rawfile.OpenSource(abs, maxBytes)
+	f, _, err := rawfile.OpenSource(file, maxBytes) // names file as given; opens the same abs
 	if err != nil {
-		var se *rawfile.SourceError
-		if errors.As(err, &se) {
-			return nil, &IngestError{file, se.Why, se.Hint()}
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -110,10 +104,10 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 		head := make([]byte, 8)
 		n, _ := io.ReadFull(f, head)
 		if !hasAnyPrefix(head[:n], magic) {
-			return nil, &IngestError{file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed"}
+			return nil, refuse(file, fmt.Sprintf("does not look like a %s file (its first bytes do not match)", ext), "check that the file is not damaged or misnamed")
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, &IngestError{file, "rewind it: " + err.Error(), ""}
+			return nil, refuse(file, "rewind it: "+err.Error(), "")
 		}
 		res.Document, check.text = true, false
 	}
@@ -126,13 +120,13 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 		safefs.Remove(staging)
 		var junk *junkError
 		if errors.As(err, &junk) {
-			return nil, &IngestError{file, junk.why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+			return nil, refuse(file, junk.why+"; only text files and known document types ("+documentList()+") are ingested", "convert it to text (Markdown, .txt) first")
 		}
-		return nil, &IngestError{file, "copy it: " + err.Error(), ""}
+		return nil, refuse(file, "copy it: "+err.Error(), "")
 	}
 	if err := check.finish(); err != nil {
 		safefs.Remove(staging)
-		return nil, &IngestError{file, err.(*junkError).why + "; only text files and known document types (" + documentList() + ") are ingested", "convert it to text (Markdown, .txt) first"}
+		return nil, refuse(file, err.(*junkError).why+"; only text files and known document types ("+documentList()+") are ingested", "convert it to text (Markdown, .txt) first")
 	}
 	defer safefs.Remove(staging) // gone after the rename; left only on a failure
 	sum := check.hash.Sum(nil)
@@ -141,7 +135,7 @@ func (s *Store) IngestWith(file string, opts IngestOptions) (*IngestResult, erro
 	}
 	res.Bytes = n
 	res.Large = rawfile.DirFor(n, largeBytes) == LargeDir
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		raw, already, err := s.placeRaw(name, staging, n, sum, largeBytes)
 		if err != nil {
 			return err

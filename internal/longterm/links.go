@@ -51,7 +51,7 @@ func (s *Store) AddLink(page, target, heading string, now time.Time) (*LinkResul
 	link := strings.TrimSuffix(trel, path.Ext(trel))
 	res := &LinkResult{Page: rel, Target: trel}
 	name := strings.TrimSpace(strings.TrimLeft(heading, "#"))
-	err = s.withLock(func() error {
+	err = s.WithLock(func() error {
 		data, err := safefs.ReadNote(abs, s.NoteBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("link %s to %s: %s does not exist; a link is only written between two pages that are there", rel, trel, rel)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/lint"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
@@ -110,7 +111,7 @@ func (s *Store) lintProjectFiles(v *wiki.Vault, opts LintOptions, add func(strin
 	}
 	if opts.CoreMaxChars > 0 {
 		if data, err := safefs.ReadNote(s.Path(CoreFile), s.NoteBytes); err == nil {
-			if n := charCount(data); n > opts.CoreMaxChars {
+			if n := utf8.RuneCount(data); n > opts.CoreMaxChars {
 				add(CoreFile, 1, "core-size", lint.Error, fmt.Sprintf("%d characters, %d over the cap of %d", n, n-opts.CoreMaxChars, opts.CoreMaxChars))
 			}
 		}

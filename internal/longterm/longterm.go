@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
@@ -77,28 +78,20 @@ func (s *Store) Path(rel string) string { return filepath.Join(s.Dir, filepath.F
 // ErrInactive says the scaffold is not there.
 var ErrInactive = errors.New("long-term memory is not set up for this project")
 
-// inactiveError carries the hint for [ErrInactive].
-type inactiveError struct{ dir string }
-
-func (e *inactiveError) Error() string { return fmt.Sprintf("%v (%s)", ErrInactive, e.dir) }
-func (e *inactiveError) Unwrap() error { return ErrInactive }
-func (e *inactiveError) Hint() string {
-	return "run `memhook long on` (or /cerebro:memory_long_active on) first"
-}
-
 // requireScaffold fails unless the long-term root exists.
 func (s *Store) requireScaffold() error {
 	fi, err := os.Stat(s.Dir)
 	if err != nil || !fi.IsDir() {
-		return &inactiveError{dir: s.Dir}
+		return hint.Wrap(fmt.Errorf("%w (%s)", ErrInactive, s.Dir), "run `memhook long on` (or /cerebro:memory_long_active on) first")
 	}
 	return nil
 }
 
-// withLock serialises every writer of this long-term memory. One lock for
-// the whole store keeps log.md, index.md and pages consistent with each
-// other, and its file lives in a hidden folder so the vault stays clean.
-func (s *Store) withLock(fn func() error) error {
+// WithLock serialises every writer of this long-term memory (memhook
+// forget's too). One lock for the whole store keeps log.md, index.md and
+// pages consistent with each other, and its file lives in a hidden folder
+// so the vault stays clean.
+func (s *Store) WithLock(fn func() error) error {
 	return atomicfile.WithLock(filepath.Join(s.Dir, stateDir, lockName), fn)
 }
 
@@ -130,16 +123,13 @@ func (s *Store) logLocked(now time.Time, action, details string) error {
 
 // Log appends one line to log.md under the store's lock.
 func (s *Store) Log(now time.Time, action, details string) error {
-	return s.withLock(func() error { return s.logLocked(now, action, details) })
+	return s.WithLock(func() error { return s.logLocked(now, action, details) })
 }
 
-// PageError is a PAGE argument that does not name a page inside the
+// pageError is a PAGE argument that does not name a page inside the
 // long-term root.
-type PageError struct{ Page, Why string }
-
-func (e *PageError) Error() string { return fmt.Sprintf("page %q: %s", e.Page, e.Why) }
-func (e *PageError) Hint() string {
-	return "give a .md path relative to .claude/memory_long, e.g. wiki/Решения.md"
+func pageError(page, why string) error {
+	return hint.Wrap(fmt.Errorf("page %q: %s", page, why), "give a .md path relative to .claude/memory_long, e.g. wiki/Решения.md")
 }
 
 // PagePath checks a PAGE argument (slash or OS separators, relative to the
@@ -149,29 +139,29 @@ func (e *PageError) Hint() string {
 func (s *Store) PagePath(page string) (string, string, error) {
 	p := strings.TrimSpace(filepath.ToSlash(page))
 	if p == "" {
-		return "", "", &PageError{page, "empty"}
+		return "", "", pageError(page, "empty")
 	}
 	if filepath.IsAbs(page) || strings.HasPrefix(p, "/") || filepath.VolumeName(page) != "" {
-		return "", "", &PageError{page, "absolute paths are refused"}
+		return "", "", pageError(page, "absolute paths are refused")
 	}
 	clean := path.Clean(p)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", "", &PageError{page, "outside the long-term root"}
+		return "", "", pageError(page, "outside the long-term root")
 	}
 	for _, part := range strings.Split(clean, "/") {
 		if strings.HasPrefix(part, ".") {
-			return "", "", &PageError{page, "hidden files and folders are refused"}
+			return "", "", pageError(page, "hidden files and folders are refused")
 		}
 	}
 	if clean == RawDir || strings.HasPrefix(clean, RawDir+"/") {
-		return "", "", &PageError{page, "raw/ holds ingested sources and is never edited"}
+		return "", "", pageError(page, "raw/ holds ingested sources and is never edited")
 	}
 	if !strings.EqualFold(path.Ext(clean), ".md") {
-		return "", "", &PageError{page, "not a Markdown page (.md)"}
+		return "", "", pageError(page, "not a Markdown page (.md)")
 	}
 	abs := s.Path(clean)
 	if err := s.inside(abs); err != nil {
-		return "", "", &PageError{page, err.Error()}
+		return "", "", pageError(page, err.Error())
 	}
 	return clean, abs, nil
 }
@@ -214,7 +204,3 @@ func (s *Store) writeIfChanged(p string, data []byte) (bool, error) {
 	}
 	return true, nil
 }
-
-// WithLock runs fn holding the lock every writer of this long-term memory
-// takes (for a writer outside the package: memhook forget).
-func (s *Store) WithLock(fn func() error) error { return s.withLock(fn) }

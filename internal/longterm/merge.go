@@ -189,7 +189,7 @@ func (s *Store) Merge(p *MergePlan, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	return s.withLock(func() error {
+	return s.WithLock(func() error {
 		pdata, err := safefs.ReadNote(abs, s.NoteBytes)
 		if err != nil {
 			return fmt.Errorf("fact merge: read %s: %w", p.Page, err)

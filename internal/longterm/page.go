@@ -38,9 +38,9 @@ func (s *Store) WritePage(page string, text []byte, now time.Time) (*PageWriteRe
 	}
 	switch rel {
 	case LogFile:
-		return nil, &PageError{page, "log.md is appended by memhook only"}
+		return nil, pageError(page, "log.md is appended by memhook only")
 	case CoreFile:
-		return nil, &PageError{page, "CORE.md is written with `memhook core set|add`, which keeps its size cap"}
+		return nil, pageError(page, "CORE.md is written with `memhook core set|add`, which keeps its size cap")
 	}
 	if err := checkText(rel, text); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (s *Store) writePage(rel, abs string, text []byte, now time.Time, check fun
 		}
 	}
 	res := &PageWriteResult{Page: rel}
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		_, statErr := os.Stat(abs)
 		res.Created = errors.Is(statErr, fs.ErrNotExist)
 		if check != nil && !res.Created {

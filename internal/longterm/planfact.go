@@ -52,7 +52,7 @@ func (s *Store) PlanFactSet(field string, values []string, now time.Time) ([]pla
 		return nil, err
 	}
 	var remaining []planfact.Problem
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		p := s.Path(planfact.FileName)
 		data, err := safefs.ReadNote(p, s.NoteBytes)
 		if err != nil {

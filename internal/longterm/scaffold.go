@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cerebro-mem/cerebro/internal/corefile"
 	"github.com/cerebro-mem/cerebro/internal/planfact"
@@ -29,7 +30,7 @@ func (s *Store) On(projectName string, now time.Time) (*OnResult, error) {
 		return nil, fmt.Errorf("create %s: %w", s.Dir, err)
 	}
 	res := &OnResult{}
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		for _, d := range []string{RawDir, WikiDir, PrivateDir} {
 			p := s.Path(d)
 			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
@@ -95,7 +96,7 @@ func (s *Store) Off(now time.Time) error {
 	if err := s.requireScaffold(); err != nil {
 		return nil // nothing to switch off; the caller still unregisters
 	}
-	return s.withLock(func() error {
+	return s.WithLock(func() error {
 		msg := []byte("long-term memory is switched off; `memhook long on` switches it back on. Every file is kept.\n")
 		if err := atomicfile.Write(s.Path(OffMarker), msg, 0o644); err != nil {
 			return fmt.Errorf("write off marker: %w", err)
@@ -160,7 +161,7 @@ func (s *Store) Status() (*Status, error) {
 		}
 	}
 	if data, err := safefs.ReadNote(s.Path(CoreFile), s.NoteBytes); err == nil {
-		st.CoreChars = charCount(data)
+		st.CoreChars = utf8.RuneCount(data)
 	}
 	return st, nil
 }

@@ -29,7 +29,7 @@ func (h *History) Sync(ctx context.Context, url, command string, now time.Time) 
 		return nil, err
 	}
 	var res *gitrepo.SyncResult
-	err := h.store.withLock(func() error {
+	err := h.store.WithLock(func() error {
 		var err error
 		res, err = h.Repo.Sync(ctx, url, SyncKind, now)
 		return err
@@ -47,7 +47,7 @@ func (h *History) Sync(ctx context.Context, url, command string, now time.Time) 
 			err = cerr
 		} else if hash != "" {
 			// The rebuilt index is a commit the remote lacks.
-			err = h.store.withLock(func() error {
+			err = h.store.WithLock(func() error {
 				again, serr := h.Repo.Sync(ctx, url, SyncKind, now)
 				if serr == nil {
 					res = &first

@@ -128,7 +128,7 @@ func (s *Store) RebuildGraph() (bool, error) {
 		return false, err
 	}
 	var changed bool
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		var err error
 		changed, err = s.rebuildGraphLocked()
 		return err
@@ -229,7 +229,7 @@ func (s *Store) RebuildIndex() (bool, error) {
 		return false, err
 	}
 	var changed bool
-	err := s.withLock(func() error {
+	err := s.WithLock(func() error {
 		var err error
 		changed, err = s.rebuildIndexLocked()
 		return err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/search"
 	"github.com/cerebro-mem/cerebro/internal/text/inert"
@@ -279,9 +280,8 @@ func (s *Server) result(v any, err error) *sdk.CallToolResult {
 		r.IsError = true
 		if v == nil {
 			e := map[string]string{"error": err.Error()}
-			var h interface{ Hint() string }
-			if errors.As(err, &h) && h.Hint() != "" {
-				e["hint"] = h.Hint()
+			if h := hint.Of(err); h != "" {
+				e["hint"] = h
 			}
 			v = e
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // MemorySetup says which of a project's memory a caller searches and
@@ -34,18 +36,6 @@ type MemorySetup struct {
 	UpdateBudget time.Duration
 }
 
-// SetupError is a setup the user can put right; Hint says how.
-type SetupError struct {
-	Err  error
-	hint string
-}
-
-func (e *SetupError) Error() string { return e.Err.Error() }
-func (e *SetupError) Unwrap() error { return e.Err }
-
-// Hint says what the user can do.
-func (e *SetupError) Hint() string { return e.hint }
-
 // OpenMemory resolves the roots in scope (with the project's extra
 // paths, except for the org's scope). The notes name the extra paths left
 // out, and why. A scope across projects searches this project's alone
@@ -59,13 +49,13 @@ func OpenMemory(s MemorySetup) (*Memory, []string, error) {
 			return nil, nil, fmt.Errorf("resolve --root %s: %w", s.Root, err)
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-			return nil, nil, &SetupError{fmt.Errorf("memory root %s is not a directory", s.Root), "pass --root with an existing folder of Markdown files"}
+			return nil, nil, hint.Wrap(fmt.Errorf("memory root %s is not a directory", s.Root), "pass --root with an existing folder of Markdown files")
 		}
 		roots = []Root{{Dir: abs, Kind: KindDir}}
 	} else {
 		sc, err := ParseScope(s.Scope)
 		if err != nil {
-			return nil, nil, &SetupError{err, "use --scope project, org, all, projects or everything"}
+			return nil, nil, hint.Wrap(err, "use --scope project, org, all, projects or everything")
 		}
 		roots = Roots(s.Project, s.Desk, s.Home, sc)
 		if sc != ScopeOrg {

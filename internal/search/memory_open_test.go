@@ -2,11 +2,12 @@ package search
 
 import (
 	"bytes"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // setupFor is the project's memory in scope project, with the settings'
@@ -25,13 +26,12 @@ func TestOpenMemoryRefusesWithAHint(t *testing.T) {
 	s.Options.Citations = CitationsOn
 	bad := s
 	bad.Root = filepath.Join(s.Project, "missing")
-	var se *SetupError
-	if _, _, err := OpenMemory(bad); !errors.As(err, &se) || !strings.Contains(se.Hint(), "--root") {
+	if _, _, err := OpenMemory(bad); !strings.Contains(hint.Of(err), "--root") {
 		t.Fatalf("missing --root: %v", err)
 	}
 	bad = s
 	bad.Scope = "galaxy"
-	if _, _, err := OpenMemory(bad); !errors.As(err, &se) || !strings.Contains(se.Hint(), "--scope") {
+	if _, _, err := OpenMemory(bad); !strings.Contains(hint.Of(err), "--scope") {
 		t.Fatalf("bad scope: %v", err)
 	}
 	m, _, err := OpenMemory(s)

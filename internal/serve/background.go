@@ -13,22 +13,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/spawn"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
-
-// StartError is a server that cannot start; Hint says what to do.
-type StartError struct {
-	Err  error
-	hint string
-}
-
-func (e *StartError) Error() string { return e.Err.Error() }
-func (e *StartError) Unwrap() error { return e.Err }
-
-// Hint says what the user can do.
-func (e *StartError) Hint() string { return e.hint }
 
 // CheckRemote refuses an address off loopback unless the user's own
 // settings allow the network (serve.allow_remote, which no project file
@@ -38,8 +27,8 @@ func CheckRemote(addr string, allowRemote bool, userFile string) error {
 	if IsLoopback(addr) || allowRemote {
 		return nil
 	}
-	return &StartError{fmt.Errorf("serve: --addr %s is not a loopback address: serving it would expose this project's memory to the network", addr),
-		"use --addr 127.0.0.1:PORT, or set allow_remote = true under [serve] in " + userFile + " (or CEREBRO_SERVE_ALLOW_REMOTE=true) if you mean it"}
+	return hint.Wrap(fmt.Errorf("serve: --addr %s is not a loopback address: serving it would expose this project's memory to the network", addr),
+		"use --addr 127.0.0.1:PORT, or set allow_remote = true under [serve] in "+userFile+" (or CEREBRO_SERVE_ALLOW_REMOTE=true) if you mean it")
 }
 
 // Listen listens on addr and returns the address served: the name given
@@ -82,7 +71,7 @@ func StartBackground(ctx context.Context, b Background, out io.Writer) error {
 	}
 	addr := place.Addr
 	if addr == "" {
-		return &StartError{fmt.Errorf("serve: no free address for %s from %s on: %s", name, b.Addr, strings.Join(place.Others, ", ")), "choose a free port with --addr 127.0.0.1:PORT"}
+		return hint.Wrap(fmt.Errorf("serve: no free address for %s from %s on: %s", name, b.Addr, strings.Join(place.Others, ", ")), "choose a free port with --addr 127.0.0.1:PORT")
 	}
 	if len(place.Others) > 0 {
 		fmt.Fprintf(out, "memhook serve: %s cannot show %s: a server started in another project shows only that project and the org desk's registered ones (`memhook long on` registers this one)\n",
@@ -109,7 +98,7 @@ func StartBackground(ctx context.Context, b Background, out io.Writer) error {
 	}
 	pid := cmd.Process.Pid
 	if err := WaitAnswering(ctx, cmd, addr); err != nil {
-		return &StartError{fmt.Errorf("serve: %w", err), "see " + logPath}
+		return hint.Wrap(fmt.Errorf("serve: %w", err), "see "+logPath)
 	}
 	fmt.Fprintf(out, "memhook serve: serving %s (%s) at %s (process %d; stop it with `kill %d`; log %s)\n", name, b.Root, PlaygroundURL(addr, id, true), pid, pid, logPath)
 	return nil
@@ -122,7 +111,7 @@ func busyError(addr string, err error) error {
 	host, port, _ := net.SplitHostPort(addr)
 	// Windows says it in words of its own (WSAEADDRINUSE).
 	if !errors.Is(err, syscall.EADDRINUSE) && !strings.Contains(err.Error(), "address already in use") && !strings.Contains(err.Error(), "Only one usage of each socket address") {
-		return &StartError{fmt.Errorf("serve: listen on %s: %w", addr, err), "choose another port with --addr 127.0.0.1:PORT"}
+		return hint.Wrap(fmt.Errorf("serve: listen on %s: %w", addr, err), "choose another port with --addr 127.0.0.1:PORT")
 	}
 	next := "PORT"
 	if n, err := strconv.Atoi(port); err == nil && n > 0 && n < 65535 {
@@ -135,8 +124,8 @@ func busyError(addr string, err error) error {
 		for i, p := range list {
 			names[i] = p.Name
 		}
-		return &StartError{fmt.Errorf("serve: port %s on %s is taken by a memhook server already running (it shows %s)", port, host, strings.Join(names, ", ")),
-			"open http://" + addr + "/ — it is the server you want when it shows this project; else stop it (kill its memhook serve), " + other}
+		return hint.Wrap(fmt.Errorf("serve: port %s on %s is taken by a memhook server already running (it shows %s)", port, host, strings.Join(names, ", ")),
+			"open http://"+addr+"/ — it is the server you want when it shows this project; else stop it (kill its memhook serve), "+other)
 	}
-	return &StartError{fmt.Errorf("serve: port %s on %s is taken by another program", port, host), "stop that program, " + other}
+	return hint.Wrap(fmt.Errorf("serve: port %s on %s is taken by another program", port, host), "stop that program, "+other)
 }

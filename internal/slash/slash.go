@@ -25,25 +25,13 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // MaxBytes bounds what a slash command may hand memhook on stdin: a file
 // name, a question, a few flags.
 const MaxBytes = 64 << 10
-
-// hintError is an error with what the person can do about it.
-type hintError struct {
-	err  error
-	hint string
-}
-
-func (e *hintError) Error() string { return e.err.Error() }
-func (e *hintError) Unwrap() error { return e.err }
-
-// Hint says what the person can do about the error.
-func (e *hintError) Hint() string { return e.hint }
-
-func hinted(err error, hint string) error { return &hintError{err: err, hint: hint} }
 
 // Read reads the arguments a slash command put on stdin, at most
 // [MaxBytes] of them.
@@ -73,7 +61,7 @@ func Words(data []byte, text bool, command []string) ([]string, error) {
 	}
 	words, err := Split(string(data))
 	if err != nil {
-		return nil, hinted(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash")
+		return nil, hint.Wrap(fmt.Errorf("slash: %w", err), "close the quote, or escape it with a backslash")
 	}
 	return Args(command, words)
 }
@@ -212,25 +200,25 @@ func Args(command, words []string) ([]string, error) {
 		opt, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
 		kind, ok := g.flags[opt]
 		if !ok || !strings.HasPrefix(w, "--") {
-			return nil, hinted(fmt.Errorf("slash: %s is not an option of memhook %s here", w, name), slashHint(g.flags))
+			return nil, hint.Wrap(fmt.Errorf("slash: %s is not an option of memhook %s here", w, name), slashHint(g.flags))
 		}
 		if kind == slashBool {
 			if hasVal {
-				return nil, hinted(fmt.Errorf("slash: --%s takes no value", opt), slashHint(g.flags))
+				return nil, hint.Wrap(fmt.Errorf("slash: --%s takes no value", opt), slashHint(g.flags))
 			}
 			flags = append(flags, "--"+opt)
 			continue
 		}
 		if !hasVal {
 			if i+1 >= len(words) {
-				return nil, hinted(fmt.Errorf("slash: --%s wants a value", opt), slashHint(g.flags))
+				return nil, hint.Wrap(fmt.Errorf("slash: --%s wants a value", opt), slashHint(g.flags))
 			}
 			i++
 			val = words[i]
 		}
 		if kind == slashLoopback {
 			if err := loopbackAddr(val); err != nil {
-				return nil, hinted(fmt.Errorf("slash: --%s %q: %w", opt, val, err), "a slash command serves on this machine only: --addr 127.0.0.1:PORT")
+				return nil, hint.Wrap(fmt.Errorf("slash: --%s %q: %w", opt, val, err), "a slash command serves on this machine only: --addr 127.0.0.1:PORT")
 			}
 		}
 		flags = append(flags, "--"+opt+"="+val) // one word, whatever it starts with

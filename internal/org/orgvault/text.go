@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/cerebro-mem/cerebro/internal/hint"
 )
 
 // ShortHash is a commit's hash as the vault's reports show it: its first
@@ -20,17 +22,6 @@ func ShortHash(hash string) string {
 	return hash
 }
 
-// initError is an Init on first use that failed, with what to check.
-type initError struct {
-	error
-	home string
-}
-
-func (e initError) Unwrap() error { return e.error }
-func (e initError) Hint() string {
-	return "check that " + e.home + " (CEREBRO_HOME) is writable, then run `memhook org init`"
-}
-
 // Ensure lays out the vault at root when it is missing, saying so on
 // announce: ingest, query, lint and the dashboard are how people meet the
 // vault, and failing them with "run org init first" only sends them to
@@ -41,7 +32,7 @@ func Ensure(root string, now time.Time, announce io.Writer) error {
 	}
 	res, err := Init(root, now)
 	if err != nil {
-		return initError{fmt.Errorf("create the org vault on first use: %w", err), root}
+		return hint.Wrap(fmt.Errorf("create the org vault on first use: %w", err), "check that "+root+" (CEREBRO_HOME) is writable, then run `memhook org init`")
 	}
 	if len(res.Created) > 0 {
 		fmt.Fprintf(announce, "memhook: created the org vault at %s on first use (%d files, commit %s; `memhook org init` does the same)\n", res.Root, len(res.Created), ShortHash(res.Commit))

@@ -27,7 +27,7 @@ func Render(r *Report) []byte {
 		w("| project | stage | plan | activity | next | blockers |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, p := range r.Active {
 			pf := p.plan()
-			w("| %s | %s | %s | %s | %s | %s |\n", cell(p.Name), cell(pf.Stage), cell(pf.PlanStatus), activityCell(p), cell(pf.Next), blockerCount(pf.Blockers))
+			w("| %s | %s | %s | %s | %s | %s |\n", cell(p.Name), cell(pf.Stage), cell(pf.PlanStatus), ActivityWords(p), cell(pf.Next), blockerCount(pf.Blockers))
 		}
 		w("\n")
 		for _, p := range r.Active {
@@ -39,7 +39,7 @@ func Render(r *Report) []byte {
 		w("## Paused\n\n| project | stage | plan | updated | activity | summary |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, p := range r.Paused {
 			pf := p.plan()
-			w("| %s | %s | %s | %s | %s | %s |\n", cell(p.Name), cell(pf.Stage), cell(pf.PlanStatus), cell(pf.Updated), activityCell(p), cell(pf.Summary))
+			w("| %s | %s | %s | %s | %s | %s |\n", cell(p.Name), cell(pf.Stage), cell(pf.PlanStatus), cell(pf.Updated), ActivityWords(p), cell(pf.Summary))
 		}
 		w("\n")
 	}
@@ -156,7 +156,10 @@ func (p *Project) plan() planfact.PlanFact {
 	return *p.PlanFact
 }
 
-func activityCell(p *Project) string {
+// ActivityWords is a project's activity as rollup.md writes it ("fresh ·
+// today", "⚠ stale · 45 days ago"): the web dashboard shows the same
+// words, from here.
+func ActivityWords(p *Project) string {
 	switch p.Activity {
 	case Fresh:
 		return "fresh · " + ago(p.ActivityAge)

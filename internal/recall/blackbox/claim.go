@@ -95,10 +95,6 @@ var openers = map[string]bool{
 	"никто": true, "ничего": true, "nobody": true, "none": true, "nothing": true,
 }
 
-func stemWord(w string) string {
-	return textan.StemOf(w)
-}
-
 // extractClaim reads the entities of a question: runs of capitalised
 // words, leaving out a sentence's first word when it is a question word,
 // a stop word or an opener. A run's key is the stem of its last word.
@@ -110,7 +106,7 @@ func extractClaim(q string) *Claim {
 	c := &Claim{Subject: strings.Join(runs[0], " ")}
 	seen := map[string]bool{}
 	for _, r := range runs {
-		k := stemWord(r[len(r)-1])
+		k := textan.StemOf(r[len(r)-1])
 		if !seen[k] {
 			seen[k] = true
 			c.Entities = append(c.Entities, k)
@@ -201,7 +197,7 @@ func entityKeys(text string) []string {
 	runs, _, _ := entityRuns(text)
 	var out []string
 	for _, r := range runs {
-		if k := stemWord(r[len(r)-1]); !contains(out, k) {
+		if k := textan.StemOf(r[len(r)-1]); !contains(out, k) {
 			out = append(out, k)
 		}
 	}
@@ -232,7 +228,7 @@ func conclusionOf(query, answer string) *Claim {
 	}
 	runs, _, _ := entityRuns(answer)
 	for _, r := range runs {
-		k := stemWord(r[len(r)-1])
+		k := textan.StemOf(r[len(r)-1])
 		if namesAll(keys, []string{k}) {
 			continue
 		}

@@ -90,7 +90,9 @@ func cyrillic(s string) bool {
 	return false
 }
 
-func anyNear(words []string, name string) bool {
+// Named reports whether a name (a table's or a kind's) is named by one of
+// the words, the way Lookup decides it.
+func Named(words []string, name string) bool {
 	for _, part := range strings.Split(name, "_") {
 		for _, w := range words {
 			if near(w, part) {
@@ -167,7 +169,7 @@ func (s *Store) Lookup(q Query) ([]Cell, error) {
 			// The name must be named by a word other than the key's own,
 			// or a table named after its key would answer every mention.
 			rest := without(q.Words, c.Key)
-			nameOK := want.table != "" || want.kind != "" || anyNear(rest, c.Table) || anyNear(rest, c.Kind)
+			nameOK := want.table != "" || want.kind != "" || Named(rest, c.Table) || Named(rest, c.Kind)
 			if keyOK && nameOK {
 				out = append(out, c)
 			}
@@ -274,7 +276,3 @@ func (s *Store) Cells(table string) ([]Cell, error) {
 	}
 	return s.rootCells(table)
 }
-
-// Named reports whether a name (a table's or a kind's) is named by one of
-// the words, the way Lookup decides it.
-func Named(words []string, name string) bool { return anyNear(words, name) }

@@ -9,16 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
-// SourceError is a source that ingest refuses, with what the person can do.
-type SourceError struct{ File, Why, hint string }
-
-func (e *SourceError) Error() string { return fmt.Sprintf("ingest %s: %s", e.File, e.Why) }
-
-// Hint says what the person can do about it.
-func (e *SourceError) Hint() string { return e.hint }
+// refuse is a source that ingest refuses, with what the person can do (h).
+func refuse(file, why, h string) error { return hint.Wrap(fmt.Errorf("ingest %s: %s", file, why), h) }
 
 // OpenSource opens the file a person named for ingest, under the rules the
 // project's and the org's ingest share: a symbolic link is refused (the
@@ -30,42 +26,42 @@ func OpenSource(file string, limit int64) (*os.File, fs.FileInfo, error) {
 	abs, err := safefs.ArgumentPath(file)
 	switch {
 	case errors.Is(err, safefs.ErrKeyFile):
-		return nil, nil, &SourceError{file, "is a private key or credentials file; memory never holds one", "ingest documents, not keys"}
+		return nil, nil, refuse(file, "is a private key or credentials file; memory never holds one", "ingest documents, not keys")
 	case errors.Is(err, safefs.ErrLinkInPath):
-		return nil, nil, &SourceError{file, strings.TrimPrefix(err.Error(), file+" ") + "; refused so that only the file you named is read", "name the file where it really is"}
+		return nil, nil, refuse(file, strings.TrimPrefix(err.Error(), file+" ")+"; refused so that only the file you named is read", "name the file where it really is")
 	case err != nil:
-		return nil, nil, &SourceError{file, err.Error(), ""}
+		return nil, nil, refuse(file, err.Error(), "")
 	}
 	li, err := os.Lstat(abs)
 	if err != nil {
-		return nil, nil, &SourceError{file, "cannot read it: " + unwrapPathErr(err), "check the path; it is taken relative to the current directory"}
+		return nil, nil, refuse(file, "cannot read it: "+unwrapPathErr(err), "check the path; it is taken relative to the current directory")
 	}
 	switch {
 	case li.Mode()&fs.ModeSymlink != 0:
 		target, _ := filepath.EvalSymlinks(abs)
-		return nil, nil, &SourceError{file, fmt.Sprintf("is a symbolic link (to %s); refused so that only the file you named is read", target), "name the file the link points to, if that is what you mean"}
+		return nil, nil, refuse(file, fmt.Sprintf("is a symbolic link (to %s); refused so that only the file you named is read", target), "name the file the link points to, if that is what you mean")
 	case li.IsDir():
-		return nil, nil, &SourceError{file, "is a directory", "ingest one file at a time"}
+		return nil, nil, refuse(file, "is a directory", "ingest one file at a time")
 	case !li.Mode().IsRegular():
-		return nil, nil, &SourceError{file, "is not a regular file (a FIFO, socket or device)", ""}
+		return nil, nil, refuse(file, "is not a regular file (a FIFO, socket or device)", "")
 	case li.Size() == 0:
-		return nil, nil, &SourceError{file, "is empty", ""}
+		return nil, nil, refuse(file, "is empty", "")
 	case limit > 0 && li.Size() > limit:
-		return nil, nil, &SourceError{file, fmt.Sprintf("holds %d bytes, over the ingest limit of %d", li.Size(), limit), "split it, or raise limits.ingest_bytes in the config"}
+		return nil, nil, refuse(file, fmt.Sprintf("holds %d bytes, over the ingest limit of %d", li.Size(), limit), "split it, or raise limits.ingest_bytes in the config")
 	}
 	d, err := safefs.OpenDir("", filepath.Dir(abs), false)
 	if err != nil {
-		return nil, nil, &SourceError{file, "cannot open its folder: " + err.Error(), ""}
+		return nil, nil, refuse(file, "cannot open its folder: "+err.Error(), "")
 	}
 	defer d.Close()
 	f, err := d.OpenFile(filepath.Base(abs), os.O_RDONLY, 0)
 	if err != nil {
-		return nil, nil, &SourceError{file, "cannot open it: " + err.Error(), "try again"}
+		return nil, nil, refuse(file, "cannot open it: "+err.Error(), "try again")
 	}
 	fi, err := f.Stat()
 	if err != nil || !os.SameFile(fi, li) || (limit > 0 && fi.Size() > limit) {
 		f.Close()
-		return nil, nil, &SourceError{file, "changed while being read", "try again"}
+		return nil, nil, refuse(file, "changed while being read", "try again")
 	}
 	return f, fi, nil
 }
