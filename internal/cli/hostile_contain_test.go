@@ -620,7 +620,8 @@ func TestHostileContainNewlineInProjectPath(t *testing.T) {
 func TestHostileContainInjectBreakout(t *testing.T) {
 	h := newHostile(t)
 	cfg := filepath.Join(filepath.Dir(h.proj), "user.toml")
-	os.WriteFile(cfg, []byte("[search]\nauto_recall = true\n"), 0o644)
+	// A loaded machine must not run auto-recall out of its budget.
+	os.WriteFile(cfg, []byte("[search]\nauto_recall = true\nauto_recall_budget_ms = 10000\n[hook]\ndeadline_ms = 60000\n"), 0o644)
 	h.env["CEREBRO_CONFIG"] = cfg
 	if _, errOut, code := h.exec(t, "", "long", "on", "--project", h.proj); code != 0 {
 		t.Fatalf("long on: %s", errOut)

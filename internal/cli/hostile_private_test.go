@@ -16,7 +16,7 @@ import (
 func TestHostilePrivateEveryForm(t *testing.T) {
 	h := newHostile(t)
 	h.hot = false
-	h.userConfig(t, "[search]\nauto_recall = true\n")
+	h.userConfig(t, "[search]\nauto_recall = true\nauto_recall_budget_ms = 10000\n[hook]\ndeadline_ms = 60000\n") // budgets a loaded machine cannot outrun
 	forms := []string{
 		"ORCHARD flag 0: <private>outer PLUM-1 <private>inner PLUM-2</private> after inner PLUM-3</private> kept.",
 		`ORCHARD flag 1: <private reason="pin">PLUM-4</private> kept.`,

@@ -235,6 +235,9 @@ func TestHostileTranscripts(t *testing.T) {
 	for _, kind := range []string{"dev-zero", "fifo", "sparse"} {
 		t.Run(kind, func(t *testing.T) {
 			h := newHostile(t)
+			// A deadline a loaded machine cannot reach: a hook that waits on
+			// the transcript still runs into it, one that refuses never does.
+			h.userConfig(t, "[hook]\ndeadline_ms = 60000\n")
 			tr := filepath.Join(filepath.Dir(h.proj), "s1.jsonl")
 			switch kind {
 			case "dev-zero":
