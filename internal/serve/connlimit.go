@@ -117,6 +117,8 @@ func (l *connCap) connState(nc net.Conn, st http.ConnState) {
 	switch st {
 	case http.StateActive, http.StateIdle:
 		c.busy, c.since = false, time.Now()
+		// an Accept that found every place answering waits for this
+		l.freed.Signal()
 	}
 }
 

@@ -125,8 +125,19 @@ func TestConnectionCap(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Errorf("the fourth connection: status %d", resp.StatusCode)
 	}
-	if !dropped(t, held[0], 10*time.Second) {
-		t.Error("the longest idle connection is still open: four were open at once")
+	// One of the three idle ones made room. Which one is the server's view
+	// of "waited longest": it marks a connection idle only after the client
+	// may already have read its answer, so on a loaded machine that order
+	// need not be the order of the dials here.
+	var gone int
+	for i, c := range held {
+		if dropped(t, c, 2*time.Second) {
+			gone++
+			t.Logf("connection %d made room", i)
+		}
+	}
+	if gone != 1 {
+		t.Errorf("%d of the three idle connections were closed for the fourth, want 1", gone)
 	}
 }
 
