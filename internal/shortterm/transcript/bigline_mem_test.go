@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,5 +86,43 @@ func TestShrinkerCutsStringsOnBoundaries(t *testing.T) {
 				t.Errorf("raw %d, line %d", s.raw, len(line))
 			}
 		}
+	}
+}
+
+// An assistant line of 100k tool calls (hostile: Claude Code writes a few
+// dozen at most) is read with the first MaxLineTools calls, in bounded
+// heap, and the text and the line after it are kept.
+func TestWideToolLineIsCapped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "wide.jsonl")
+	var b strings.Builder
+	b.WriteString(`{"type":"assistant","timestamp":"2026-11-30T09:00:01Z","message":{"id":"m-wide","role":"assistant","content":[{"type":"text","text":"I read the files one by one."}`)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&b, `,{"type":"tool_use","id":"t%d","name":"Read","input":{"file_path":"/p/f%d.go"}}`, i, i)
+	}
+	b.WriteString("]}}\n" + `{"type":"user","timestamp":"2026-11-30T09:00:03Z","uuid":"u9","message":{"role":"user","content":"and the next prompt"}}` + "\n")
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	b.Reset()
+	var items []Item
+	peak := testfile.PeakHeap(func() {
+		var err error
+		if items, _, err = (Reader{}).Read(p, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Logf("peak heap %d MB over the start", peak>>20)
+	if peak > 48<<20 {
+		t.Errorf("a line of 100k tool calls took %d MB of heap", peak>>20)
+	}
+	if len(items) != 2 {
+		t.Fatalf("read %d items, want the wide line and the prompt after it", len(items))
+	}
+	if got := len(items[0].Tools); got != MaxLineTools {
+		t.Errorf("read %d tool calls of the wide line, want %d", got, MaxLineTools)
+	}
+	if last := items[0].Tools[len(items[0].Tools)-1].Target; !strings.Contains(last, fmt.Sprintf("/p/f%d.go", MaxLineTools-1)) {
+		t.Errorf("the last call kept is %q, want the %dth", last, MaxLineTools)
+	}
+	if items[0].Text != "I read the files one by one." || items[1].Text != "and the next prompt" {
+		t.Errorf("texts lost: %q, %q", items[0].Text, items[1].Text)
 	}
 }

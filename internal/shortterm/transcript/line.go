@@ -372,6 +372,9 @@ func parseWhole(line []byte, sidechain bool) (parsed, bool) {
 				texts = append(texts, t)
 			}
 		case "tool_use":
+			if len(it.Tools) == MaxLineTools {
+				return true
+			}
 			name, input := block.Get("name").Str, block.Get("input")
 			it.Tools = append(it.Tools, Tool{Name: name, Target: toolTarget(input), ID: block.Get("id").Str, Input: toolInput(name, input)})
 		}
@@ -387,6 +390,14 @@ func parseWhole(line []byte, sidechain bool) (parsed, bool) {
 	p.item, p.hasItem = it, true
 	return p, true
 }
+
+// MaxLineTools is how many tool calls of one assistant line are read.
+// Claude Code writes a message's parallel calls, a few dozen at most, on
+// one line each or together; a line of 100k calls is hostile, and reading
+// each as a Tool (and again as a call of the segment) took a Stop hook
+// past 180 MB. The calls after the cap are dropped at read; their results
+// then pair with nothing and are passed over like any orphan result.
+const MaxLineTools = 512
 
 // topFields reads the named top-level fields of a JSON object in one pass
 // (the first of a repeated key, like gjson.Get). gjson.GetMany scans the
