@@ -5,7 +5,6 @@
 // (internal/longterm) and the org vault (internal/org/orgvault) store their
 // sources through [Place]:
 //
-//	sum, _ := rawfile.Hash(src)
 //	rel, existed, err := rawfile.Place(root, name, size, sum, largeBytes, put)
 //
 // Files above a size threshold go to raw/_large/ (which a vault may keep
@@ -24,6 +23,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Where sources are stored, relative to the vault root.
@@ -44,16 +45,25 @@ func DirFor(size, largeBytes int64) string {
 	return Dir
 }
 
-// Hash returns the SHA-256 of the file at p.
-func Hash(p string) ([]byte, error) {
-	f, err := os.Open(p)
+// hashStored returns the SHA-256 of rel, a file already in the vault at
+// root. It is opened through safefs, confined to root: a name swapped for
+// a link or a FIFO after Place's Lstat is refused, never followed or
+// waited on.
+func hashStored(root, rel string) ([]byte, error) {
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	d, err := safefs.OpenDir(root, filepath.Dir(full), false)
 	if err != nil {
-		return nil, fmt.Errorf("hash %s: %w", p, err)
+		return nil, fmt.Errorf("hash %s: %w", rel, err)
+	}
+	defer d.Close()
+	f, err := d.OpenFile(filepath.Base(full), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("hash %s: %w", rel, err)
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return nil, fmt.Errorf("hash %s: %w", p, err)
+		return nil, fmt.Errorf("hash %s: %w", rel, err)
 	}
 	return h.Sum(nil), nil
 }
@@ -93,7 +103,7 @@ func Place(root, name string, size int64, sum []byte, largeBytes int64, put func
 			return "", false, fmt.Errorf("read %s: %w", rel, err)
 		}
 		if fi.Mode().IsRegular() && fi.Size() == size {
-			old, err := Hash(abs(rel))
+			old, err := hashStored(root, rel)
 			if err != nil {
 				return "", false, err
 			}
