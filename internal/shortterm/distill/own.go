@@ -74,14 +74,82 @@ func askedList(sc sentenceCache, turns []turn, final replyRef) []string {
 // nested marks a bullet rendered under the one before it.
 const nested = "\t"
 
+// outlineRunes bounds the outline a long answer keeps after its opening.
+const outlineRunes = answerRunes * 2 / 5
+
 // answerOf is what a reply answered, on one line: what follows its
-// summary heading when it has one, else its opening; markup dropped.
+// summary heading when it has one, else its opening; markup dropped. A
+// reply longer than the bound keeps, after a shorter opening, its own
+// outline: the run-in heads past the opening ("2. The 10th week is
+// ambiguous, on purpose."), where a structured reply puts each point it
+// makes.
 func answerOf(sc sentenceCache, text string) string {
 	if loc := conclusionHeading().FindStringIndex(text); loc != nil && strings.TrimSpace(text[loc[1]:]) != "" {
 		text = text[loc[1]:]
 	}
-	return safeBullet(strings.Join(textLines(text, answerRunes), " "), answerRunes)
+	whole := safeBullet(strings.Join(textLines(text, answerRunes), " "), answerRunes)
+	if utf8.RuneCountInString(strings.Join(strings.Fields(text), " ")) <= answerRunes {
+		return whole
+	}
+	heads := outline(text)
+	size := 0
+	for _, h := range heads {
+		size += utf8.RuneCountInString(h.text) + len(outlineSep)
+	}
+	size = min(size, outlineRunes)
+	opening := strings.TrimRight(safeBullet(strings.Join(textLines(text, answerRunes-size), " "), answerRunes-size), " …")
+	var kept []string
+	for _, h := range heads {
+		if !strings.Contains(opening, h.lead) {
+			kept = append(kept, h.text)
+		}
+	}
+	if len(kept) == 0 {
+		return whole
+	}
+	return safeBullet(opening+outlineSep+strings.Join(kept, outlineSep), answerRunes)
 }
+
+const outlineSep = " … "
+
+// outline is a reply's run-in heads past its first line: the bold words
+// a paragraph opens with, markup dropped. A heading or a list item's bold
+// is not one: the first titles a part, the second is a point of a list
+// the opening already shows the kind of. A head of a word or three
+// ("Language.") keeps the sentence after it, which says what it leads to.
+func outline(text string) []head {
+	text = codeFence().ReplaceAllString(text, "\n")
+	var out []head
+	for i, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		if i == 0 {
+			continue
+		}
+		rest, ok := strings.CutPrefix(strings.TrimSpace(l), "**")
+		if !ok {
+			continue
+		}
+		lead, after, ok := strings.Cut(rest, "**")
+		lead, after = markupless(lead), markupless(after)
+		if !ok || lead == "" || strings.HasSuffix(lead, ":") && after == "" {
+			continue // a list's introduction says nothing by itself
+		}
+		h := head{lead: lead, text: lead}
+		if len(words(lead)) < 4 {
+			if ss := sentences(strings.TrimLeft(after, ":—– ")); len(ss) > 0 {
+				h.text += " " + ss[0]
+			}
+		}
+		h.text = shorten(h.text, headRunes)
+		out = append(out, h)
+	}
+	return out
+}
+
+// headRunes bounds one run-in head with its sentence.
+const headRunes = 200
+
+// head is a run-in head: its bold words and the text kept of it.
+type head struct{ lead, text string }
 
 // finalMessage is the reply the segment ends on (housekeeping aside), as
 // lines: what the session said of itself last. A reply that only says
