@@ -40,7 +40,7 @@ func ProjectFile(projectRoot string) string {
 // named in Ignored.
 func Load(env Env, projectRoot string) *Effective {
 	e := &Effective{Config: Default(), sources: map[string]string{}, UserFile: UserFile(env)}
-	e.layer(func() { e.mergeFile(e.UserFile, SourceUser) })
+	e.loadUser()
 	if projectRoot != "" {
 		e.ProjectFile = ProjectFile(projectRoot)
 		e.Trusted = trustedRoot(e.userTrust(env), projectRoot)
@@ -84,6 +84,12 @@ func (e *Effective) mergeFile(path, layer string) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
+	e.mergeData(path, layer, data, err)
+}
+
+// mergeData applies what a read of path returned (data, or the error that
+// stopped it).
+func (e *Effective) mergeData(path, layer string, data []byte, err error) {
 	if err != nil {
 		e.warn("read config %s: %v; its settings are ignored", path, err)
 		e.Broken = append(e.Broken, e.Warnings[len(e.Warnings)-1])
