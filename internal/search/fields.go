@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cerebro-mem/cerebro/internal/text/frontmatter"
 	"github.com/cerebro-mem/cerebro/internal/text/textan"
 )
 
@@ -42,10 +41,7 @@ const linkPenalty = 0.5
 // for the title and for frontmatterStems.
 func fileTitle(rel string, data []byte) (string, map[string]any) {
 	parts := []string{strings.TrimSuffix(path.Base(rel), path.Ext(rel))}
-	fm, _, err := frontmatter.Map(data)
-	if err != nil {
-		fm = nil
-	}
+	fm := noteFrontmatter(data)
 	for _, k := range []string{"title", "aliases", "alias"} {
 		parts = append(parts, strs(fm[k])...)
 	}
