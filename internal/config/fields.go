@@ -17,6 +17,7 @@ import (
 type field struct {
 	key   string
 	index []int
+	env   string // the variable that overrides it (EnvName)
 }
 
 // fields lists every key once per process: the hooks load the
@@ -40,7 +41,7 @@ var fields = sync.OnceValue(func() []field {
 				add(t.Field(i).Type, key, idx)
 				continue
 			}
-			out = append(out, field{key: key, index: idx})
+			out = append(out, field{key: key, index: idx, env: EnvName(key)})
 		}
 	}
 	add(reflect.TypeOf(Config{}), "", nil)

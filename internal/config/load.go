@@ -188,21 +188,23 @@ func (e *Effective) apply(m map[string]any, path, layer string) {
 }
 
 func (e *Effective) mergeEnv(env Env) {
-	walk(reflect.ValueOf(&e.Config).Elem(), func(key string, v reflect.Value) {
-		name := EnvName(key)
+	cfg := reflect.ValueOf(&e.Config).Elem()
+	for _, f := range fields() {
+		key, name := f.key, f.env
 		raw := env(name)
 		if raw == "" {
-			return
+			continue
 		}
+		v := cfg.FieldByIndex(f.index)
 		old := reflect.New(v.Type()).Elem()
 		old.Set(v)
 		if err := setScalar(v, raw); err != nil {
 			v.Set(old)
 			e.warn("%s: %v; %s is ignored", name, err, name)
-			return
+			continue
 		}
 		e.sources[key] = SourceEnv + " " + name
-	})
+	}
 }
 
 // warn records a problem once.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"maps"
+	"os"
 	"reflect"
 	"slices"
 	"sync"
@@ -49,34 +50,36 @@ var userCache struct {
 
 // loadUser applies the user file's layer, from the process's last parse
 // of it when the file has neither changed size nor modification time
-// since.
+// since. Whether it has is a stat, not an open: opening it through
+// safefs walks its folders from the root, which cost as much as the
+// parse. What is parsed is still read through safefs.
 func (e *Effective) loadUser() {
 	path := e.UserFile
-	f, err := safefs.Open(path)
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return
+		return // nothing there, not even a dangling link safefs would refuse
 	}
-	if err != nil {
-		e.layer(func() { e.mergeData(path, SourceUser, nil, err) })
-		return
+	// only a regular file is stamped: anything else (a link, a FIFO) goes
+	// to safefs each time, which refuses it with a warning
+	stamp, stamped := userStamp{}, err == nil && fi.Mode().IsRegular()
+	if stamped {
+		stamp = userStamp{path: path, size: fi.Size(), modTime: fi.ModTime().UnixNano()}
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		e.layer(func() { e.mergeData(path, SourceUser, nil, err) })
-		return
-	}
-	stamp := userStamp{path: path, size: st.Size(), modTime: st.ModTime().UnixNano()}
 	userCache.Lock()
 	cached := userCache.layer
 	userCache.Unlock()
-	if cached != nil && cached.stamp == stamp {
+	if stamped && cached != nil && cached.stamp == stamp {
 		e.restore(cached)
 		return
 	}
-	data, err := safefs.ReadAll(f, path, maxConfigBytes)
+	data, err := safefs.ReadFile(path, maxConfigBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
 	e.layer(func() { e.mergeData(path, SourceUser, data, err) })
-	if err != nil || time.Since(st.ModTime()) < racyWindow {
+	// A file changed between the stat and the read is cached under the
+	// older stamp: the next load's stat differs and reads it again.
+	if err != nil || !stamped || time.Since(fi.ModTime()) < racyWindow {
 		return
 	}
 	fresh := &userLayer{stamp: stamp}
