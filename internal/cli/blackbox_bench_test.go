@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 )
@@ -23,7 +22,7 @@ func benchProject(b *testing.B) (map[string]string, string) {
 	env := map[string]string{"HOME": home, "CEREBRO_STATE_DIR": filepath.Join(home, "state"), "CEREBRO_HOME": filepath.Join(home, "desk"),
 		"CEREBRO_DISTILLER_COMMAND": filepath.Join(home, "none")}
 	getenv := func(k string) string { return env[k] }
-	f := &factory.Factory{System: factory.System{Getenv: getenv, Now: time.Now}, Paths: config.ResolvePaths(getenv)}
+	f := factory.New(factory.System{Getenv: getenv, Now: time.Now})
 	box, done, err := f.OpenBox(proj)
 	if err != nil {
 		b.Fatal(err)

@@ -67,12 +67,12 @@ func TestErrorsPrintedOnceWithHint(t *testing.T) {
 // A hook's framework and its handler share one load of the configuration.
 func TestConfigLoadedOncePerRoot(t *testing.T) {
 	dir := t.TempDir()
-	f := &factory.Factory{System: factory.System{Getenv: func(k string) string {
+	f := factory.New(factory.System{Getenv: func(k string) string {
 		if k == "HOME" {
 			return dir
 		}
 		return ""
-	}}}
+	}})
 	a := f.Config(dir)
 	b := f.Config(dir)
 	c := f.Config("")

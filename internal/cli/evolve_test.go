@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
@@ -415,7 +414,7 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	skillFile := filepath.Join(h.proj, ".claude", "skills", "use-memory", "SKILL.md")
 	var out bytes.Buffer
 	sys := factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: func(k string) string { return h.env[k] }, Environ: os.Environ, Now: time.Now}
-	f := &factory.Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	f := factory.New(sys)
 	opts := &InstructionOptions{Factory: f, Action: "set-reference", Project: h.proj, StdinTerminal: true}
 	if err := instructionRun(opts); err != nil {
 		t.Fatalf("set-reference by a person at a terminal: %v\n%s", err, out.String())
@@ -424,7 +423,7 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	// Refused under CLAUDECODE=1 even with a terminal and a "yes".
 	h.env["CLAUDECODE"] = "1"
 	testfile.Write(t, filepath.Join(h.proj, "other.md"), "OTHER\n")
-	opts = &InstructionOptions{Factory: &factory.Factory{System: factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: sys.Getenv, Environ: os.Environ, Now: time.Now}, Paths: f.Paths},
+	opts = &InstructionOptions{Factory: factory.New(factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: sys.Getenv, Environ: os.Environ, Now: time.Now}),
 		Action: "set-reference", Project: h.proj, From: filepath.Join(h.proj, "other.md"), StdinTerminal: true}
 	if err := instructionRun(opts); err == nil || !strings.Contains(err.Error(), "refused inside Claude Code") {
 		t.Fatalf("set-reference under CLAUDECODE=1: %v", err)

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,13 +27,12 @@ func mcpServer(t *testing.T, env map[string]string, proj string, tune func(*MCPO
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
 	var errb bytes.Buffer
-	f := &factory.Factory{System: factory.System{
+	f := factory.New(factory.System{
 		In: serverIn, Out: serverOut, Err: &errb,
 		Getenv:  func(k string) string { return env[k] },
 		Environ: func() []string { return nil },
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
-	}}
-	f.Paths = config.ResolvePaths(f.Getenv)
+	})
 	opts := &MCPOptions{Factory: f, Project: proj}
 	if tune != nil {
 		tune(opts)

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -56,12 +57,23 @@ func OS() System {
 	}
 }
 
-// Factory hands front ends what they need, built lazily so that a hook
-// pays only for what it uses.
+// Factory hands front ends what they need. What is loaded from disk is
+// a field that is a func, built on first use and kept for the run (as
+// cli/cli's factory does), so that a hook pays only for what it uses; the
+// comment on each says what it depends on. What the run changes while it
+// goes — the registry a flush or an import adds to, a project's indexes —
+// is read afresh on each use instead.
 type Factory struct {
 	System
-	Paths   config.Paths
-	configs map[string]*config.Effective // loaded once per project root and run
+	Paths config.Paths
+	// Config is the effective configuration of a project root ("" for
+	// none), loaded once per root and run: a hook's framework and its
+	// handler share it. It cannot fail: what a file holds wrongly is a
+	// warning on the result. Depends on Getenv.
+	Config func(projectRoot string) *config.Effective
+	// PluginRoot is the plugin's folder (pluginRoot), found once. Depends
+	// on Executable and Getenv.
+	PluginRoot func() string
 }
 
 // New is the factory of sys, its paths resolved from sys's environment.
@@ -76,22 +88,32 @@ func New(sys System) *Factory {
 	if sys.Now == nil {
 		sys.Now = time.Now
 	}
-	return &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
+	f.Config = configFunc(f)         // depends on Getenv
+	f.PluginRoot = pluginRootFunc(f) // depends on Executable, Getenv
+	return f
 }
 
-// Config loads the effective configuration for a project root ("" for none).
-// It cannot fail: what a file holds wrongly is a warning on the result.
-// A run loads it once per root: a hook's framework and its handler share it.
-func (f *Factory) Config(projectRoot string) *config.Effective {
-	if eff, ok := f.configs[projectRoot]; ok {
+// configFunc loads each root's configuration on first use. The cache is
+// guarded: the web app's handlers share one factory.
+func configFunc(f *Factory) func(string) *config.Effective {
+	var mu sync.Mutex
+	loaded := map[string]*config.Effective{}
+	return func(root string) *config.Effective {
+		mu.Lock()
+		defer mu.Unlock()
+		if eff, ok := loaded[root]; ok {
+			return eff
+		}
+		eff := config.Load(f.Getenv, root)
+		loaded[root] = eff
 		return eff
 	}
-	eff := config.Load(f.Getenv, projectRoot)
-	if f.configs == nil {
-		f.configs = map[string]*config.Effective{}
-	}
-	f.configs[projectRoot] = eff
-	return eff
+}
+
+// pluginRootFunc finds the plugin's folder on first use.
+func pluginRootFunc(f *Factory) func() string {
+	return sync.OnceValue(func() string { return pluginRoot(f.Executable, f.Getenv) })
 }
 
 // Warn prints a warning on stderr.

@@ -52,7 +52,7 @@ type mcpBackend struct {
 
 func (b *mcpBackend) fresh() *Factory {
 	f := *b.f
-	f.configs = nil
+	f.Config = configFunc(&f)
 	return &f
 }
 

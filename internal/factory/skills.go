@@ -19,19 +19,19 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/skills/skill"
 )
 
-// PluginRoot is the plugin's folder, the one owner of that answer
-// (doctor, commands, evolve, the skills and serve ask it): the checkout
-// holding this memhook (bin/memhook's parent, links resolved), else
-// CLAUDE_PLUGIN_ROOT; either only when it holds the plugin manifest. ""
-// when neither does.
-func (f *Factory) PluginRoot() string {
+// pluginRoot is the plugin's folder, the one owner of that answer
+// (doctor, commands, evolve, the skills and serve ask it through
+// [Factory.PluginRoot]): the checkout holding the memhook at executable
+// (bin/memhook's parent, links resolved), else CLAUDE_PLUGIN_ROOT; either
+// only when it holds the plugin manifest. "" when neither does.
+func pluginRoot(executable string, getenv func(string) string) string {
 	var candidates []string
-	if f.Executable != "" {
-		if exe, err := filepath.EvalSymlinks(f.Executable); err == nil {
+	if executable != "" {
+		if exe, err := filepath.EvalSymlinks(executable); err == nil {
 			candidates = append(candidates, filepath.Dir(filepath.Dir(exe)))
 		}
 	}
-	if r := f.Getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
+	if r := getenv("CLAUDE_PLUGIN_ROOT"); r != "" {
 		candidates = append(candidates, filepath.Clean(r))
 	}
 	for _, c := range candidates {

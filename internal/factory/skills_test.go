@@ -27,14 +27,16 @@ func TestPluginRootHasOnePrecedence(t *testing.T) {
 	write(filepath.Join(own, "bin", "memhook"), "")
 	write(filepath.Join(other, ".claude-plugin", "plugin.json"), `{"name":"cerebro","version":"8.8.8"}`)
 	env := map[string]string{"CLAUDE_PLUGIN_ROOT": other}
-	f := &Factory{System: System{Getenv: func(k string) string { return env[k] }, Executable: filepath.Join(own, "bin", "memhook")}}
+	f := New(System{Getenv: func(k string) string { return env[k] }, Executable: filepath.Join(own, "bin", "memhook")})
 	if got := f.PluginRoot(); got != own {
 		t.Fatalf("PluginRoot = %q, want the memhook's own checkout %q", got, own)
 	}
 
 	// Without a manifest beside the binary, the environment's checkout.
-	f.Executable = filepath.Join(t.TempDir(), "bin", "memhook")
-	write(f.Executable, "")
+	// (the folder is found once a run: another run, another factory)
+	exe := filepath.Join(t.TempDir(), "bin", "memhook")
+	write(exe, "")
+	f = New(System{Getenv: func(k string) string { return env[k] }, Executable: exe})
 	if got := f.PluginRoot(); got != other {
 		t.Fatalf("PluginRoot = %q, want CLAUDE_PLUGIN_ROOT %q", got, other)
 	}
