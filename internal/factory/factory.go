@@ -74,6 +74,9 @@ type Factory struct {
 	// PluginRoot is the plugin's folder (pluginRoot), found once. Depends
 	// on Executable and Getenv.
 	PluginRoot func() string
+	// ProjectRoot is the project of a directory (projectRootFunc),
+	// resolved once per directory and desk. Depends on Paths.Home.
+	ProjectRoot func(dir string) (string, error)
 }
 
 // New is the factory of sys, its paths resolved from sys's environment.
@@ -89,8 +92,9 @@ func New(sys System) *Factory {
 		sys.Now = time.Now
 	}
 	f := &Factory{System: sys, Paths: config.ResolvePaths(sys.Getenv)}
-	f.Config = configFunc(f)         // depends on Getenv
-	f.PluginRoot = pluginRootFunc(f) // depends on Executable, Getenv
+	f.Config = configFunc(f)           // depends on Getenv
+	f.PluginRoot = pluginRootFunc(f)   // depends on Executable, Getenv
+	f.ProjectRoot = projectRootFunc(f) // depends on Paths.Home
 	return f
 }
 

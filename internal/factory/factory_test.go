@@ -58,3 +58,32 @@ func TestProjectRootMapsTheDeskToItself(t *testing.T) {
 		t.Errorf("ProjectRoot(missing) = %v, want an error with a hint", err)
 	}
 }
+
+// A directory's project is kept for the run, but per desk: a --home given
+// after a first answer makes a folder under it the desk; and a directory
+// that was not there is resolved once it is.
+func TestProjectRootIsKeptPerDesk(t *testing.T) {
+	work := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(work, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	desk := filepath.Join(work, "desk")
+	f := New(System{})
+	repo, _ := filepath.EvalSymlinks(work)
+	if got, err := f.ProjectRoot(desk); err == nil {
+		t.Fatalf("ProjectRoot(desk) before it exists = %q, want an error", got)
+	}
+	if err := os.MkdirAll(desk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := f.ProjectRoot(desk); err != nil || got != repo {
+		t.Fatalf("ProjectRoot(desk) once it exists = %q, %v; want the repository %q", got, err, repo)
+	}
+	if err := f.UseHome(desk, "test"); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(desk)
+	if got, err := f.ProjectRoot(desk); err != nil || got != want {
+		t.Errorf("ProjectRoot(desk) with --home desk = %q, %v; want the desk %q", got, err, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -18,18 +19,35 @@ import (
 // RepairHint is what the person does about a registry that cannot be read.
 const RepairHint = "run `memhook registry repair`: it moves the broken file aside to registry.json.corrupt-<time> and starts a new one"
 
-// ProjectRoot maps a directory given on the command line or by a hook to
-// its project. Anything under the desk ($CEREBRO_HOME) is the desk itself,
-// even when the desk sits inside another repository.
-func (f *Factory) ProjectRoot(dir string) (string, error) {
-	if dir == "" {
-		dir = "."
+// projectRootFunc maps a directory given on the command line or by a
+// hook to its project, walking the folders once per directory and desk:
+// a recall resolves its project for the guard, the box and the run
+// record. Anything under the desk ($CEREBRO_HOME) is the desk itself,
+// even when the desk sits inside another repository. A directory that
+// cannot be resolved is tried again on the next call.
+func projectRootFunc(f *Factory) func(string) (string, error) {
+	var mu sync.Mutex
+	found := map[[2]string]string{}
+	return func(dir string) (string, error) {
+		if dir == "" {
+			dir = "."
+		}
+		key := [2]string{f.Paths.Home, dir}
+		if abs, err := filepath.Abs(dir); err == nil {
+			key[1] = abs
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if root, ok := found[key]; ok {
+			return root, nil
+		}
+		root, err := project.RootFor(dir, f.Paths.Home)
+		if err != nil {
+			return "", hint.Wrap(fmt.Errorf("find project: %w", err), "pass --project with an existing directory")
+		}
+		found[key] = root
+		return root, nil
 	}
-	root, err := project.RootFor(dir, f.Paths.Home)
-	if err != nil {
-		return "", hint.Wrap(fmt.Errorf("find project: %w", err), "pass --project with an existing directory")
-	}
-	return root, nil
 }
 
 // ProjectRoots is the one project a command runs for, or with all every
