@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -11,17 +12,19 @@ import (
 
 // RecallOptions are the inputs of `memhook recall`.
 type RecallOptions struct {
-	*factory.Factory
-	Flags requestFlags
-	Chain bool
-	Limit int
-	Scope string
-	Args  []string
-	cmd   *cobra.Command
+	In     io.Reader
+	Out    io.Writer
+	Recall func(ctx context.Context, dir string, raw blackbox.Raw) (any, error)
+	Flags  requestFlags
+	Chain  bool
+	Limit  int
+	Scope  string
+	Args   []string
+	cmd    *cobra.Command
 }
 
 func newCmdRecall(f *factory.Factory, runF func(*RecallOptions) error) *cobra.Command {
-	opts := &RecallOptions{Factory: f}
+	opts := &RecallOptions{In: f.In, Out: f.Out, Recall: f.Recall}
 	cmd := &cobra.Command{
 		Use:   "recall [QUERY...]",
 		Short: "Retrieve from memory, climbing the depth ladder; prints the answer object (docs/blackbox.md)",

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
@@ -10,14 +11,16 @@ import (
 
 // RememberOptions are the inputs of `memhook remember`.
 type RememberOptions struct {
-	*factory.Factory
-	Flags requestFlags
-	Args  []string
-	cmd   *cobra.Command
+	In       io.Reader
+	Out      io.Writer
+	Remember func(ctx context.Context, dir string, raw blackbox.Raw) (any, error)
+	Flags    requestFlags
+	Args     []string
+	cmd      *cobra.Command
 }
 
 func newCmdRemember(f *factory.Factory, runF func(*RememberOptions) error) *cobra.Command {
-	opts := &RememberOptions{Factory: f}
+	opts := &RememberOptions{In: f.In, Out: f.Out, Remember: f.Remember}
 	cmd := &cobra.Command{
 		Use:   "remember [TEXT...]",
 		Short: "Add to memory; prints which stores received what (docs/blackbox.md)",

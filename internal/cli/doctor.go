@@ -1,19 +1,23 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/cerebro-mem/cerebro/internal/doctor"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
-// DoctorOptions are the inputs of `memhook doctor`.
+// DoctorOptions are the inputs of `memhook doctor`: what it uses of the
+// factory, named, and its flag.
 type DoctorOptions struct {
-	*factory.Factory
-	Project string
+	Out       io.Writer
+	DoctorEnv func(dir string) doctor.Env
+	Project   string
 }
 
 func newCmdDoctor(f *factory.Factory, runF func(*DoctorOptions) error) *cobra.Command {
-	opts := &DoctorOptions{Factory: f}
+	opts := &DoctorOptions{Out: f.Out, DoctorEnv: f.DoctorEnv}
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check cerebro's setup: paths, versions, hook timings and errors, pending flushes",

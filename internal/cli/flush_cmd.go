@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -11,18 +12,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// FlushOptions are the inputs of `memhook flush`.
+// FlushOptions are the inputs of `memhook flush`: what it uses of the
+// factory, named, and its flags.
 type FlushOptions struct {
-	*factory.Factory
-	Session string // one session by id
-	Pending bool   // every pending session of every project
-	Project string // else: the pending sessions of this directory's project
-	Trigger string
-	Final   bool
+	Out         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	ShortTerm   func(log *runlog.Log) *shortterm.Memory
+	Logs        string // the state dir's log folder
+	Session     string // one session by id
+	Pending     bool   // every pending session of every project
+	Project     string // else: the pending sessions of this directory's project
+	Trigger     string
+	Final       bool
 }
 
 func newCmdFlush(f *factory.Factory, runF func(*FlushOptions) error) *cobra.Command {
-	opts := &FlushOptions{Factory: f}
+	opts := &FlushOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, ShortTerm: f.ShortTerm, Logs: f.Paths.Logs()}
 	cmd := &cobra.Command{
 		Use:   "flush",
 		Short: "Write unflushed short-term segments to the daily files now",
@@ -67,7 +72,7 @@ func flushRun(opts *FlushOptions) error {
 		}
 		req.Root = root
 	}
-	m := opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20))
+	m := opts.ShortTerm(runlog.Open(opts.Logs, 1<<20))
 	reports, err := m.Flush(context.Background(), req)
 	if errors.Is(err, shortterm.ErrNoSession) {
 		return hint.Wrap(err, "the session has captured nothing yet, or its state dir differs (see memhook doctor)")

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -12,17 +14,23 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// WikiOptions are the inputs of `memhook wiki graph|index|write`.
+// WikiOptions are the inputs of `memhook wiki graph|index|write`: what
+// they use of the factory, named, and their arguments and flags.
 type WikiOptions struct {
-	*factory.Factory
-	Action  string // graph, index or write
-	Project string
-	Page    string // write: PAGE relative to .claude/memory_long
-	From    string // write: a file with the text, "-" for stdin
+	In             io.Reader
+	Out            io.Writer
+	Now            func() time.Time
+	LongStore      func(dir string) (*longterm.Store, string, error)
+	LongChange     func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	KeepSecretsOut func(dir, name string, data []byte) ([]byte, error)
+	Action         string // graph, index or write
+	Project        string
+	Page           string // write: PAGE relative to .claude/memory_long
+	From           string // write: a file with the text, "-" for stdin
 }
 
 func newCmdWiki(f *factory.Factory) *cobra.Command {
-	opts := &WikiOptions{Factory: f}
+	opts := &WikiOptions{In: f.In, Out: f.Out, Now: f.Now, LongStore: f.LongStore, LongChange: f.LongChange, KeepSecretsOut: f.KeepSecretsOut}
 	cmd := &cobra.Command{Use: "wiki", Short: "Write a long-term page; rebuild the wiki's graph file and index.md"}
 	cmd.AddCommand(actionCommands([]action{
 		{"graph", "Rebuild .claude/memory_long/graph.json from the pages"},

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
@@ -27,14 +29,17 @@ by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	return cmd
 }
 
-// OrgInitOptions are the inputs of `memhook org init`.
+// OrgInitOptions are the inputs of `memhook org init`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgInitOptions struct {
-	*factory.Factory
+	Out  io.Writer
+	Now  func() time.Time
+	Desk string
 	JSON bool
 }
 
 func newCmdOrgInit(f *factory.Factory, runF func(*OrgInitOptions) error) *cobra.Command {
-	opts := &OrgInitOptions{Factory: f}
+	opts := &OrgInitOptions{Out: f.Out, Now: f.Now, Desk: f.Paths.Home}
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Create the org vault's skeleton (idempotent; never overwrites)",
@@ -48,7 +53,7 @@ func newCmdOrgInit(f *factory.Factory, runF func(*OrgInitOptions) error) *cobra.
 }
 
 func orgInitRun(opts *OrgInitOptions) error {
-	res, err := orgvault.Init(opts.Paths.Home, opts.Now())
+	res, err := orgvault.Init(opts.Desk, opts.Now())
 	if err != nil {
 		return fmt.Errorf("org init: %w", err)
 	}

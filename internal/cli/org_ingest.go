@@ -2,24 +2,31 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
 )
 
-// OrgIngestOptions are the inputs of `memhook org ingest`.
+// OrgIngestOptions are the inputs of `memhook org ingest`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgIngestOptions struct {
-	*factory.Factory
-	File   string
-	Case   string // a project path or registry id
-	Redact bool
-	JSON   bool
+	Out             io.Writer
+	Now             func() time.Time
+	Config          func(root string) *config.Effective
+	OpenOrCreateOrg func() (*orgvault.Vault, error)
+	CaseProject     func(arg string) (root, name string, err error)
+	File            string
+	Case            string // a project path or registry id
+	Redact          bool
+	JSON            bool
 }
 
 func newCmdOrgIngest(f *factory.Factory, runF func(*OrgIngestOptions) error) *cobra.Command {
-	opts := &OrgIngestOptions{Factory: f}
+	opts := &OrgIngestOptions{Out: f.Out, Now: f.Now, Config: f.Config, OpenOrCreateOrg: f.OpenOrCreateOrg, CaseProject: f.CaseProject}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE | --case PROJECT]",
 		Short: "Add a file (into raw/, with a source draft) or a project's case (a case draft)",

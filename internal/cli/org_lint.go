@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/config"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -9,14 +11,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgLintOptions are the inputs of `memhook org lint`.
+// OrgLintOptions are the inputs of `memhook org lint`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgLintOptions struct {
-	*factory.Factory
-	JSON bool
+	Out             io.Writer
+	Config          func(root string) *config.Effective
+	OpenOrCreateOrg func() (*orgvault.Vault, error)
+	JSON            bool
 }
 
 func newCmdOrgLint(f *factory.Factory, runF func(*OrgLintOptions) error) *cobra.Command {
-	opts := &OrgLintOptions{Factory: f}
+	opts := &OrgLintOptions{Out: f.Out, Config: f.Config, OpenOrCreateOrg: f.OpenOrCreateOrg}
 	cmd := &cobra.Command{
 		Use:   "lint",
 		Short: "Check the org vault against SCHEMA.md, and for secrets and personal data",

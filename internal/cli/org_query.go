@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"io"
 	"strings"
 
@@ -9,17 +10,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgQueryOptions are the inputs of `memhook org query`.
+// OrgQueryOptions are the inputs of `memhook org query`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgQueryOptions struct {
-	*factory.Factory
-	Question string
-	Limit    int
-	NoLinks  bool
-	JSON     bool
+	Out             io.Writer
+	Err             io.Writer
+	OpenOrCreateOrg func() (*orgvault.Vault, error)
+	OrgQuery        func(v *orgvault.Vault, question string, limit int, links bool) (*orgvault.Answer, error)
+	Question        string
+	Limit           int
+	NoLinks         bool
+	JSON            bool
 }
 
 func newCmdOrgQuery(f *factory.Factory, runF func(*OrgQueryOptions) error) *cobra.Command {
-	opts := &OrgQueryOptions{Factory: f}
+	opts := &OrgQueryOptions{Out: f.Out, Err: f.Err, OpenOrCreateOrg: f.OpenOrCreateOrg, OrgQuery: f.OrgQuery}
 	cmd := &cobra.Command{
 		Use:   "query QUESTION",
 		Short: "Answer from the org vault: search it, then follow the found pages' links",

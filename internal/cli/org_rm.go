@@ -2,21 +2,27 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/spf13/cobra"
 )
 
-// OrgRmOptions are the inputs of `memhook org rm`.
+// OrgRmOptions are the inputs of `memhook org rm`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgRmOptions struct {
-	*factory.Factory
-	Page string
-	JSON bool
+	Out     io.Writer
+	Now     func() time.Time
+	OpenOrg func() (*orgvault.Vault, error)
+	Page    string
+	JSON    bool
 }
 
 func newCmdOrgRm(f *factory.Factory, runF func(*OrgRmOptions) error) *cobra.Command {
-	opts := &OrgRmOptions{Factory: f}
+	opts := &OrgRmOptions{Out: f.Out, Now: f.Now, OpenOrg: f.OpenOrg}
 	cmd := &cobra.Command{
 		Use:     "rm PAGE",
 		Aliases: []string{"trash"},

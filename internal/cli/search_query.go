@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -11,21 +13,24 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// SearchOptions are the inputs of `memhook search`.
+// SearchOptions are the inputs of `memhook search`: what it uses of the
+// factory, named, and its arguments and flags.
 type SearchOptions struct {
-	*factory.Factory
-	Project string
-	Root    string
-	Scope   string
-	Limit   int
-	JSON    bool
-	Query   string
-	Since   string
-	Until   string
+	Out, Err   io.Writer
+	Now        func() time.Time
+	OpenMemory func(projectDir, rootDir, scope string) (*search.Memory, []string, error)
+	Project    string
+	Root       string
+	Scope      string
+	Limit      int
+	JSON       bool
+	Query      string
+	Since      string
+	Until      string
 }
 
 func newCmdSearch(f *factory.Factory, runF func(*SearchOptions) error) *cobra.Command {
-	opts := &SearchOptions{Factory: f}
+	opts := &SearchOptions{Out: f.Out, Err: f.Err, Now: f.Now, OpenMemory: f.OpenMemory}
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Search memory (BM25 with stemming, recency and diversity)",
