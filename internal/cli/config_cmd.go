@@ -2,20 +2,27 @@ package cli
 
 import (
 	"fmt"
+	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/spf13/cobra"
 )
 
-// ConfigOptions are the inputs of `memhook config`.
+// ConfigOptions are the inputs of `memhook config`: what it uses of the
+// factory, named, and its arguments and flags.
 type ConfigOptions struct {
-	*factory.Factory
-	Project string // a directory inside the project whose file applies
-	JSON    bool
+	Out         io.Writer
+	Err         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	Config      func(root string) *config.Effective
+	Paths       config.Paths
+	Project     string // a directory inside the project whose file applies
+	JSON        bool
 }
 
 func newCmdConfig(f *factory.Factory, runF func(*ConfigOptions) error) *cobra.Command {
-	opts := &ConfigOptions{Factory: f}
+	opts := &ConfigOptions{Out: f.Out, Err: f.Err, ProjectRoot: f.ProjectRoot, Config: f.Config, Paths: f.Paths}
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show the effective settings and where each came from",

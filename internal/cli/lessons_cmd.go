@@ -1,25 +1,31 @@
 package cli
 
 import (
+	"io"
 	"strings"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/shortterm/lessons"
 	"github.com/spf13/cobra"
 )
 
-// LessonsOptions are the inputs of `memhook lessons`.
+// LessonsOptions are the inputs of `memhook lessons`: what it uses of the
+// factory, named, and its arguments and flags.
 type LessonsOptions struct {
-	*factory.Factory
-	Project string
-	JSON    bool
-	Action  string // "", pin, unpin, rm
-	Key     string
+	Out         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	Config      func(root string) *config.Effective
+	State       string
+	Project     string
+	JSON        bool
+	Action      string // "", pin, unpin, rm
+	Key         string
 }
 
 func newCmdLessons(f *factory.Factory, runF func(*LessonsOptions) error) *cobra.Command {
-	opts := &LessonsOptions{Factory: f}
+	opts := &LessonsOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, Config: f.Config, State: f.Paths.State}
 	cmd := &cobra.Command{
 		Use:   "lessons [pin|unpin|rm KEY]",
 		Short: "List what the project's sessions learnt about their tool calls, with what each reminder did; pin, unpin or remove one",
@@ -61,7 +67,7 @@ func lessonsRun(opts *LessonsOptions) error {
 		}
 	}
 	cfg := opts.Config(root)
-	l, err := lessons.List(root, lessons.RecordFor(opts.Paths.State, project.ID(root)), cfg.Lessons.RetireAfter, cfg.Lessons.Enforce)
+	l, err := lessons.List(root, lessons.RecordFor(opts.State, project.ID(root)), cfg.Lessons.RetireAfter, cfg.Lessons.Enforce)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -10,16 +12,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LongOptions are the inputs of `memhook long on|off|status`.
+// LongOptions are the inputs of `memhook long on|off|status`: what it uses of the
+// factory, named, and its arguments and flags.
 type LongOptions struct {
-	*factory.Factory
-	Action  string // on, off or status
-	Project string
-	JSON    bool
+	Out       io.Writer
+	Err       io.Writer
+	Now       func() time.Time
+	LongStore func(dir string) (*longterm.Store, string, error)
+	History   func(s *longterm.Store, root string) (*longterm.History, error)
+	Registry  string
+	Action    string // on, off or status
+	Project   string
+	JSON      bool
 }
 
 func newCmdLong(f *factory.Factory) *cobra.Command {
-	opts := &LongOptions{Factory: f}
+	opts := &LongOptions{Out: f.Out, Err: f.Err, Now: f.Now, LongStore: f.LongStore, History: f.History, Registry: f.Paths.Registry()}
 	cmd := &cobra.Command{
 		Use:   "long",
 		Short: "Switch project long-term memory on or off, or show its state",
@@ -48,7 +56,7 @@ func longRun(opts *LongOptions) error {
 	if err != nil {
 		return err
 	}
-	reg := opts.Paths.Registry()
+	reg := opts.Registry
 	switch opts.Action {
 	case "on":
 		rep, err := s.TurnOn(reg, func() (*longterm.History, error) { return opts.History(s, root) }, opts.Now())

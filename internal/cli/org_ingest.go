@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"io"
 	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"

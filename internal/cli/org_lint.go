@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/config"
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
 )
 

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"io"
 	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
 )
 

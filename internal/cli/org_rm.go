@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"io"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
+	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/spf13/cobra"
 )
 

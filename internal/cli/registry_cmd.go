@@ -3,20 +3,31 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/registry"
 	"github.com/spf13/cobra"
 )
 
-// RegistryOptions are the inputs of `memhook registry ...`.
+// RegistryOptions are the inputs of `memhook registry ...`: what it uses of the
+// factory, named, and its arguments and flags.
 type RegistryOptions struct {
-	*factory.Factory
-	Action string // list, add, remove, repair
-	Target string // add: a directory; remove: an id or a path
-	Name   string // add: display name (default: the folder's name)
-	JSON   bool
+	Out         io.Writer
+	Err         io.Writer
+	Now         func() time.Time
+	ProjectRoot func(dir string) (string, error)
+	Paths       config.Paths
+	Action      string // list, add, remove, repair
+	Target      string // add: a directory; remove: an id or a path
+	Name        string // add: display name (default: the folder's name)
+	JSON        bool
+}
+
+func registryOptions(f *factory.Factory) *RegistryOptions {
+	return &RegistryOptions{Out: f.Out, Err: f.Err, Now: f.Now, ProjectRoot: f.ProjectRoot, Paths: f.Paths}
 }
 
 func newCmdRegistry(f *factory.Factory) *cobra.Command {
@@ -27,7 +38,7 @@ func newCmdRegistry(f *factory.Factory) *cobra.Command {
 projects whose long-term memory is active; the rollup reads exactly these.
 Switching long-term memory on registers a project; these commands do it by hand.`,
 	}
-	opts := &RegistryOptions{Factory: f}
+	opts := registryOptions(f)
 	return addVerbs(cmd, []verb{
 		{"list", "List the registered projects and any invalid entries", nil},
 		{"add <dir>", "Register the project holding <dir>", cobra.ExactArgs(1)},
@@ -51,7 +62,8 @@ Switching long-term memory on registers a project; these commands do it by hand.
 // project a person works in, the act that admits a project to the desk
 // (a clone carrying .claude/memory_long/ is not admitted by its files).
 func newCmdRegister(f *factory.Factory, runF func(*RegistryOptions) error) *cobra.Command {
-	opts := &RegistryOptions{Factory: f, Action: "add", Target: "."}
+	opts := registryOptions(f)
+	opts.Action, opts.Target = "add", "."
 	cmd := &cobra.Command{
 		Use:   "register [dir]",
 		Short: "Admit the project holding dir (default: the current one) to the desk",

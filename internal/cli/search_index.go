@@ -3,25 +3,37 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
+	"github.com/cerebro-mem/cerebro/internal/search"
+	"github.com/cerebro-mem/cerebro/internal/shortterm"
 	"github.com/spf13/cobra"
 )
 
-// IndexOptions are the inputs of `memhook index`.
+// IndexOptions are the inputs of `memhook index`: what it uses of the
+// factory, named, and its arguments and flags.
 type IndexOptions struct {
-	*factory.Factory
-	Project string
-	Root    string
-	Scope   string
+	Out         io.Writer
+	Err         io.Writer
+	Now         func() time.Time
+	Terminal    bool
+	ProjectRoot func(dir string) (string, error)
+	OpenMemory  func(projectDir, rootDir, scope string) (*search.Memory, []string, error)
+	ShortTerm   func(log *runlog.Log) *shortterm.Memory
+	Logs        string
+	Project     string
+	Root        string
+	Scope       string
 	// Background: the run SessionStart starts (shortterm.Memory.IndexRun),
 	// the project's memory within a budget, printing nothing.
 	Background bool
 }
 
 func newCmdIndex(f *factory.Factory, runF func(*IndexOptions) error) *cobra.Command {
-	opts := &IndexOptions{Factory: f}
+	opts := &IndexOptions{Out: f.Out, Err: f.Err, Now: f.Now, Terminal: f.Terminal, ProjectRoot: f.ProjectRoot, OpenMemory: f.OpenMemory, ShortTerm: f.ShortTerm, Logs: f.Paths.Logs()}
 	cmd := &cobra.Command{
 		Use:   "index",
 		Short: "Bring the memory search indexes up to date",
@@ -54,7 +66,7 @@ func indexRun(opts *IndexOptions) error {
 		if err != nil {
 			return err
 		}
-		return opts.ShortTerm(runlog.Open(opts.Paths.Logs(), 1<<20)).IndexRun(context.Background(), root)
+		return opts.ShortTerm(runlog.Open(opts.Logs, 1<<20)).IndexRun(context.Background(), root)
 	}
 	m, notes, err := opts.OpenMemory(opts.Project, opts.Root, opts.Scope)
 	if err != nil {
