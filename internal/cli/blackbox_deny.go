@@ -2,20 +2,27 @@ package cli
 
 import (
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/text/private"
 	"github.com/spf13/cobra"
+	"io"
+	"time"
 )
 
-// DenyOptions are the inputs of `memhook deny`.
+// DenyOptions are the inputs of `memhook deny`: what it uses of the
+// factory, named, and its arguments and flags.
 type DenyOptions struct {
-	*factory.Factory
-	ID      string
-	Reason  string
-	Project string
+	Out            io.Writer
+	Now            func() time.Time
+	OpenBox        func(dir string) (*blackbox.Box, func(), error)
+	KeepSecretsOut func(dir, name string, data []byte) ([]byte, error)
+	ID             string
+	Reason         string
+	Project        string
 }
 
 func newCmdDeny(f *factory.Factory, runF func(*DenyOptions) error) *cobra.Command {
-	opts := &DenyOptions{Factory: f}
+	opts := &DenyOptions{Out: f.Out, Now: f.Now, OpenBox: f.OpenBox, KeepSecretsOut: f.KeepSecretsOut}
 	cmd := &cobra.Command{
 		Use:   "deny ID --reason TEXT",
 		Short: "Reject an inference recall offered; it is stored and not offered again, its facts stay",

@@ -4,24 +4,30 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 	"github.com/spf13/cobra"
 )
 
-// RelearnOptions are the inputs of `memhook relearn`.
+// RelearnOptions are the inputs of `memhook relearn`: what it uses of the
+// factory, named, and its arguments and flags.
 type RelearnOptions struct {
-	*factory.Factory
-	Artifact string
-	Summary  string
-	About    string
-	Project  string
+	Out            io.Writer
+	Config         func(root string) *config.Effective
+	KeepSecretsOut func(dir, name string, data []byte) ([]byte, error)
+	Relearn        func(ctx context.Context, dir string, raw blackbox.Raw, req blackbox.RelearnRequest) (any, error)
+	Artifact       string
+	Summary        string
+	About          string
+	Project        string
 }
 
 func newCmdRelearn(f *factory.Factory, runF func(*RelearnOptions) error) *cobra.Command {
-	opts := &RelearnOptions{Factory: f}
+	opts := &RelearnOptions{Out: f.Out, Config: f.Config, KeepSecretsOut: f.KeepSecretsOut, Relearn: f.Relearn}
 	cmd := &cobra.Command{
 		Use:   "relearn --artifact FILE --summary TEXT --about ENTITY",
 		Short: "Put an expensive result back so the same question costs level 2–3 next time",

@@ -2,21 +2,28 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/recall/blackbox"
 	"github.com/cerebro-mem/cerebro/internal/recall/tables"
 	"github.com/spf13/cobra"
 )
 
-// TablesOptions are the inputs of `memhook tables` and `tables repair`.
+// TablesOptions are the inputs of `memhook tables` and `tables repair`: what it uses of the
+// factory, named, and its arguments and flags.
 type TablesOptions struct {
-	*factory.Factory
+	Out     io.Writer
+	Err     io.Writer
+	Now     func() time.Time
+	OpenBox func(dir string) (*blackbox.Box, func(), error)
 	Project string
 	JSON    bool
 }
 
 func newCmdTables(f *factory.Factory) *cobra.Command {
-	opts := &TablesOptions{Factory: f}
+	opts := &TablesOptions{Out: f.Out, Err: f.Err, Now: f.Now, OpenBox: f.OpenBox}
 	cmd := &cobra.Command{
 		Use:   "tables",
 		Short: "List the relational store's tables, their kinds and row counts",
@@ -27,7 +34,7 @@ func newCmdTables(f *factory.Factory) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Project, "project", ".", "a directory of the project")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
-	repairOpts := &TablesOptions{Factory: f}
+	repairOpts := &TablesOptions{Out: f.Out, Err: f.Err, Now: f.Now, OpenBox: f.OpenBox}
 	repair := &cobra.Command{
 		Use:   "repair",
 		Short: "Move journal ops that cannot apply out of the tables journal and rebuild the cache",

@@ -11,16 +11,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// GraphOptions are the inputs of `memhook graph ask|link`.
+// GraphOptions are the inputs of `memhook graph ask|link`: what it uses of the
+// factory, named, and its arguments and flags.
 type GraphOptions struct {
-	*factory.Factory
-	Action   string // ask, link
-	Question string
-	From, To string
-	Rel      string
-	Source   string
-	Project  string
-	JSON     bool
+	Out         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	GraphLink   func(root, from, to, rel, source string) (kgraph.Relation, error)
+	Action      string // ask, link
+	Question    string
+	From, To    string
+	Rel         string
+	Source      string
+	Project     string
+	JSON        bool
 }
 
 func newCmdGraph(f *factory.Factory) *cobra.Command {
@@ -28,7 +31,7 @@ func newCmdGraph(f *factory.Factory) *cobra.Command {
 		Use:   "graph",
 		Short: "Answer from the knowledge graph (wiki links and recorded relations, with citations) or record a relation",
 	}
-	ask := &GraphOptions{Factory: f, Action: "ask"}
+	ask := &GraphOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, GraphLink: f.GraphLink, Action: "ask"}
 	askCmd := &cobra.Command{
 		Use:   "ask QUESTION...",
 		Short: "List the entities a question names, their neighbours and backlinks, and the paths between them",
@@ -40,7 +43,7 @@ func newCmdGraph(f *factory.Factory) *cobra.Command {
 	}
 	askCmd.Flags().BoolVar(&ask.JSON, "json", false, "print JSON")
 	askCmd.Flags().StringVar(&ask.Project, "project", ".", "a directory of the project")
-	link := &GraphOptions{Factory: f, Action: "link"}
+	link := &GraphOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, GraphLink: f.GraphLink, Action: "link"}
 	linkCmd := &cobra.Command{
 		Use:   "link A B --rel R",
 		Short: "Record the relation A —R→ B in the long-term memory (graph/relations.md)",

@@ -2,16 +2,20 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"os/signal"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
+	"github.com/cerebro-mem/cerebro/internal/shortterm/importer"
 	"github.com/spf13/cobra"
 )
 
-// ImportOptions are the inputs of `memhook import`.
+// ImportOptions are the inputs of `memhook import`: what it uses of the
+// factory, named, and its arguments and flags.
 type ImportOptions struct {
-	*factory.Factory
+	Out       io.Writer
+	Import    func(ctx context.Context, req factory.ImportRequest) (*importer.Report, error)
 	From      string
 	Project   string
 	Since     string
@@ -24,7 +28,7 @@ type ImportOptions struct {
 }
 
 func newCmdImport(f *factory.Factory, runF func(*ImportOptions) error) *cobra.Command {
-	opts := &ImportOptions{Factory: f}
+	opts := &ImportOptions{Out: f.Out, Import: f.Import}
 	cmd := &cobra.Command{
 		Use:   "import",
 		Short: "Turn the sessions Claude Code already kept into short-term memory",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -11,17 +12,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// CompileOptions are the inputs of `memhook compile list|done`.
+// CompileOptions are the inputs of `memhook compile list|done`: what it uses of the
+// factory, named, and its arguments and flags.
 type CompileOptions struct {
-	*factory.Factory
-	Action  string // list or done
-	Days    []string
-	Project string
-	JSON    bool
+	Out        io.Writer
+	Now        func() time.Time
+	LongStore  func(dir string) (*longterm.Store, string, error)
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	Action     string // list or done
+	Days       []string
+	Project    string
+	JSON       bool
 }
 
 func newCmdCompile(f *factory.Factory) *cobra.Command {
-	opts := &CompileOptions{Factory: f}
+	opts := &CompileOptions{Out: f.Out, Now: f.Now, LongStore: f.LongStore, LongChange: f.LongChange}
 	cmd := &cobra.Command{
 		Use:   "compile",
 		Short: "Distil closed short-term days into wiki/_private/ and archive them",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -11,16 +12,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// CoreOptions are the inputs of `memhook core set|add`.
+// CoreOptions are the inputs of `memhook core set|add`: what it uses of the
+// factory, named, and its arguments and flags.
 type CoreOptions struct {
-	*factory.Factory
-	Action  string // set or add
-	Text    string // "-" reads stdin
-	Project string
+	In         io.Reader
+	Out        io.Writer
+	Now        func() time.Time
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	Action     string // set or add
+	Text       string // "-" reads stdin
+	Project    string
 }
 
 func newCmdCore(f *factory.Factory, runF func(*CoreOptions) error) *cobra.Command {
-	opts := &CoreOptions{Factory: f}
+	opts := &CoreOptions{In: f.In, Out: f.Out, Now: f.Now, LongChange: f.LongChange}
 	cmd := &cobra.Command{
 		Use:   "core",
 		Short: "Write CORE.md, the size-capped file injected into every session",

@@ -1,25 +1,34 @@
 package cli
 
 import (
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
+	"io"
+	"time"
 )
 
-// CoreReviewOptions are the inputs of `memhook core review`.
+// CoreReviewOptions are the inputs of `memhook core review`: what it uses of the
+// factory, named, and its arguments and flags.
 type CoreReviewOptions struct {
-	*factory.Factory
-	Apply   []string // proposal ids, or "all"
-	Drop    []string
-	Project string
-	JSON    bool
+	In           io.Reader
+	Out          io.Writer
+	Now          func() time.Time
+	Config       func(root string) *config.Effective
+	LongStore    func(dir string) (*longterm.Store, string, error)
+	MemoryCommit func(s *longterm.Store, root, action string, fn func() error) error
+	Apply        []string // proposal ids, or "all"
+	Drop         []string
+	Project      string
+	JSON         bool
 	// StdinTerminal says whether a person can be asked, one proposal at a
 	// time.
 	StdinTerminal bool
 }
 
 func newCmdCoreReview(f *factory.Factory, runF func(*CoreReviewOptions) error) *cobra.Command {
-	opts := &CoreReviewOptions{Factory: f}
+	opts := &CoreReviewOptions{In: f.In, Out: f.Out, Now: f.Now, Config: f.Config, LongStore: f.LongStore, MemoryCommit: f.MemoryCommit}
 	cmd := &cobra.Command{
 		Use:   "review [--apply ID|all] [--drop ID|all]",
 		Short: "List the CORE.md lines the night proposed, and add or drop them",

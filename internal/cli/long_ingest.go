@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -10,16 +12,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// IngestOptions are the inputs of `memhook ingest`.
+// IngestOptions are the inputs of `memhook ingest`: what it uses of the
+// factory, named, and its arguments and flags.
 type IngestOptions struct {
-	*factory.Factory
-	File    string
-	Project string
-	Redact  bool
+	Out        io.Writer
+	Now        func() time.Time
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	File       string
+	Project    string
+	Redact     bool
 }
 
 func newCmdIngest(f *factory.Factory, runF func(*IngestOptions) error) *cobra.Command {
-	opts := &IngestOptions{Factory: f}
+	opts := &IngestOptions{Out: f.Out, Now: f.Now, LongChange: f.LongChange}
 	cmd := &cobra.Command{
 		Use:   "ingest FILE",
 		Short: "Copy a source into long-term memory's raw/ and create its source page",

@@ -3,20 +3,25 @@ package cli
 import (
 	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/lint"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
-// LintOptions are the inputs of `memhook lint`.
+// LintOptions are the inputs of `memhook lint`: what it uses of the
+// factory, named, and its arguments and flags.
 type LintOptions struct {
-	*factory.Factory
-	Project string
-	JSON    bool
+	Out       io.Writer
+	Config    func(root string) *config.Effective
+	LongStore func(dir string) (*longterm.Store, string, error)
+	Project   string
+	JSON      bool
 }
 
 func newCmdLint(f *factory.Factory, runF func(*LintOptions) error) *cobra.Command {
-	opts := &LintOptions{Factory: f}
+	opts := &LintOptions{Out: f.Out, Config: f.Config, LongStore: f.LongStore}
 	cmd := &cobra.Command{
 		Use:   "lint",
 		Short: "Check the project's long-term memory (exit 1 on errors)",

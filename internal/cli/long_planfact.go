@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
@@ -11,18 +12,23 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// PlanFactOptions are the inputs of `memhook planfact check|set`.
+// PlanFactOptions are the inputs of `memhook planfact check|set`: what it uses of the
+// factory, named, and its arguments and flags.
 type PlanFactOptions struct {
-	*factory.Factory
-	Action  string // check or set
-	Project string
-	JSON    bool
-	Field   string
-	Values  []string
+	Out        io.Writer
+	Now        func() time.Time
+	Warn       func(msg string)
+	LongStore  func(dir string) (*longterm.Store, string, error)
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	Action     string // check or set
+	Project    string
+	JSON       bool
+	Field      string
+	Values     []string
 }
 
 func newCmdPlanFact(f *factory.Factory) *cobra.Command {
-	opts := &PlanFactOptions{Factory: f}
+	opts := &PlanFactOptions{Out: f.Out, Now: f.Now, Warn: f.Warn, LongStore: f.LongStore, LongChange: f.LongChange}
 	cmd := &cobra.Command{Use: "planfact", Short: "Check or edit the project's План-факт.md"}
 	check := &cobra.Command{
 		Use: "check", Short: "Validate the plan-fact contract (exit 1 on problems)", Args: cobra.NoArgs,

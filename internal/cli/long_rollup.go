@@ -12,17 +12,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RollupDaysOptions are the inputs of `memhook rollup-days`.
+// RollupDaysOptions are the inputs of `memhook rollup-days`: what it uses of the
+// factory, named, and its arguments and flags.
 type RollupDaysOptions struct {
-	*factory.Factory
-	Project string
-	NowDate string // YYYY-MM-DD: build as if today were this day
-	NoData  []string
-	JSON    bool
+	Out        io.Writer
+	Now        func() time.Time
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	Project    string
+	NowDate    string // YYYY-MM-DD: build as if today were this day
+	NoData     []string
+	JSON       bool
 }
 
 func newCmdRollupDays(f *factory.Factory, runF func(*RollupDaysOptions) error) *cobra.Command {
-	opts := &RollupDaysOptions{Factory: f}
+	opts := &RollupDaysOptions{Out: f.Out, Now: f.Now, LongChange: f.LongChange}
 	cmd := &cobra.Command{
 		Use:   "rollup-days",
 		Short: "Build week, month and year roll-ups of the daily distillates",

@@ -2,23 +2,27 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
+	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
 
-// NightForgetOptions are the inputs of `memhook night forget`.
+// NightForgetOptions are the inputs of `memhook night forget`: what it uses of the
+// factory, named, and its arguments and flags.
 type NightForgetOptions struct {
-	*factory.Factory
-	Day     string
-	Project string
+	Out       io.Writer
+	LongStore func(dir string) (*longterm.Store, string, error)
+	Day       string
+	Project   string
 }
 
 func newCmdNightForget(f *factory.Factory, runF func(*NightForgetOptions) error) *cobra.Command {
-	opts := &NightForgetOptions{Factory: f}
+	opts := &NightForgetOptions{Out: f.Out, LongStore: f.LongStore}
 	cmd := &cobra.Command{
 		Use:   "forget DAY [--project DIR]",
 		Short: "Delete the night's cache of one day, so the next night reads it again from its first section",

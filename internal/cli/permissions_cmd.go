@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/claudeperm"
@@ -20,15 +21,18 @@ var readOnlyTools = []string{mcpToolPrefix + "__" + mcp.ToolSearch, mcpToolPrefi
 
 const mcpToolPrefix = mcp.ToolPrefix
 
-// PermissionsOptions are the inputs of `memhook permissions install|remove`.
+// PermissionsOptions are the inputs of `memhook permissions install|remove`: what it uses of the
+// factory, named, and its arguments and flags.
 type PermissionsOptions struct {
-	*factory.Factory
-	Action   string
-	Settings string // Claude Code's user settings file (default ~/.claude/settings.json)
+	Out                io.Writer
+	Getenv             func(string) string
+	PermissionsRecords func() string
+	Action             string
+	Settings           string // Claude Code's user settings file (default ~/.claude/settings.json)
 }
 
 func newCmdPermissions(f *factory.Factory) *cobra.Command {
-	opts := &PermissionsOptions{Factory: f}
+	opts := &PermissionsOptions{Out: f.Out, Getenv: f.Getenv, PermissionsRecords: f.PermissionsRecords}
 	cmd := &cobra.Command{
 		Use:   "permissions",
 		Short: "Allow the read-only memory tools in Claude Code without asking, or take that back",

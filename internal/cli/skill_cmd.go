@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/evolve"
@@ -11,9 +12,13 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// SkillOptions are the inputs of `memhook skill log|diff|revert`.
+// SkillOptions are the inputs of `memhook skill log|diff|revert`: what it uses of the
+// factory, named, and its arguments and flags.
 type SkillOptions struct {
-	*factory.Factory
+	In        io.Reader
+	Out       io.Writer
+	Now       func() time.Time
+	FindSkill func(skillsDir, dir, name string) (ref skill.Ref, root string, err error)
 	Action    string
 	Name      string
 	SkillsDir string
@@ -34,7 +39,7 @@ memhook itself). These commands read that history and undo an edit as a new
 commit. The skill is looked up under --skills-dir, else <project>/.claude/skills,
 else $CLAUDE_PLUGIN_ROOT/skills.`,
 	}
-	opts := &SkillOptions{Factory: f}
+	opts := &SkillOptions{In: f.In, Out: f.Out, Now: f.Now, FindSkill: f.FindSkill}
 	return addVerbs(cmd, []verb{
 		{"log NAME", "List the commits of a skill, newest first", cobra.ExactArgs(1)},
 		{"diff NAME", "Show what the skill's latest commit (or --rev) changed", cobra.ExactArgs(1)},
