@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/mattn/go-isatty"
 )
@@ -20,8 +19,8 @@ func stdinIsTerminal(in io.Reader) bool {
 // personOnly refuses an action only a person may confirm wherever a model
 // may be the one typing: where notModel refuses, or without a terminal on
 // stdin. what names the command for the error.
-func personOnly(f *factory.Factory, what string, terminal bool) error {
-	if err := notModel(f, what); err != nil {
+func personOnly(getenv func(string) string, nested func() bool, what string, terminal bool) error {
+	if err := notModel(getenv, nested, what); err != nil {
 		return err
 	}
 	if !terminal {
@@ -32,12 +31,12 @@ func personOnly(f *factory.Factory, what string, terminal bool) error {
 
 // notModel refuses an action no model may take: inside Claude Code
 // (CLAUDECODE is set in the shells it starts) or inside cerebro's own
-// claude -p.
-func notModel(f *factory.Factory, what string) error {
+// claude -p (nested: [factory.Factory.Nested]).
+func notModel(getenv func(string) string, nested func() bool, what string) error {
 	switch {
-	case f.Getenv("CLAUDECODE") != "":
+	case getenv("CLAUDECODE") != "":
 		return hint.Wrap(errors.New(what+": refused inside Claude Code (CLAUDECODE is set): a person must confirm"), personHint)
-	case f.Nested():
+	case nested():
 		return hint.Wrap(errors.New(what+": refused inside a nested model call"), personHint)
 	}
 	return nil

@@ -14,7 +14,7 @@ func (opts *EvolveOptions) judgeRun(p evolve.Project) error {
 	// No terminal check (personOnly's): a person's script judges with
 	// --list and --pair. What matters is that no model, least of all the
 	// one that ran the pair, is the judge.
-	if err := notModel(opts.Factory, "evolve judge"); err != nil {
+	if err := notModel(opts.Getenv, opts.Nested, "evolve judge"); err != nil {
 		return err
 	}
 	if opts.Pair != "" {

@@ -60,7 +60,7 @@ func instructionRun(opts *InstructionOptions) error {
 	p := opts.Skills(root)
 	if opts.Action == "set-reference" {
 		// A model could call it as easily as a person.
-		if err := personOnly(opts.Factory, "instruction set-reference", opts.StdinTerminal); err != nil {
+		if err := personOnly(opts.Getenv, opts.Nested, "instruction set-reference", opts.StdinTerminal); err != nil {
 			return err
 		}
 		err := p.SetReferenceAsking(opts.In, opts.Out, opts.From, opts.Now())

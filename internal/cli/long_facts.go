@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -12,18 +13,21 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// FactOptions are the inputs of `memhook fact add`.
+// FactOptions are the inputs of `memhook fact add`: what it uses of the
+// factory, named, and its arguments and flags.
 type FactOptions struct {
-	*factory.Factory
-	Page     string
-	Text     string
-	Evidence string
-	Time     string
-	Project  string
+	Out        io.Writer
+	Now        func() time.Time
+	LongChange func(dir, action string, fn func(*longterm.Store, *config.Effective) error) (*longterm.Store, error)
+	Page       string
+	Text       string
+	Evidence   string
+	Time       string
+	Project    string
 }
 
 func newCmdFact(f *factory.Factory, runF func(*FactOptions) error) *cobra.Command {
-	opts := &FactOptions{Factory: f}
+	opts := &FactOptions{Out: f.Out, Now: f.Now, LongChange: f.LongChange}
 	cmd := &cobra.Command{Use: "fact", Short: "Append dated facts to long-term pages"}
 	add := &cobra.Command{
 		Use:   "add PAGE TEXT --evidence daily/YYYY-MM-DD [--time HH:MM]",
@@ -72,18 +76,24 @@ func factRun(opts *FactOptions) error {
 	return nil
 }
 
-// TruthOptions are the inputs of `memhook truth hash|set`.
+// TruthOptions are the inputs of `memhook truth hash|set`: what it uses of the
+// factory, named, and its arguments and flags.
 type TruthOptions struct {
-	*factory.Factory
-	Action  string // hash or set
-	Page    string
-	From    string
-	Expect  string
-	Project string
+	In             io.Reader
+	Out            io.Writer
+	Now            func() time.Time
+	LongStore      func(dir string) (*longterm.Store, string, error)
+	KeepSecretsOut func(dir, name string, data []byte) ([]byte, error)
+	MemoryCommit   func(s *longterm.Store, root, action string, fn func() error) error
+	Action         string // hash or set
+	Page           string
+	From           string
+	Expect         string
+	Project        string
 }
 
 func newCmdTruth(f *factory.Factory) *cobra.Command {
-	opts := &TruthOptions{Factory: f}
+	opts := &TruthOptions{In: f.In, Out: f.Out, Now: f.Now, LongStore: f.LongStore, KeepSecretsOut: f.KeepSecretsOut, MemoryCommit: f.MemoryCommit}
 	cmd := &cobra.Command{Use: "truth", Short: "Read the hash of a page or replace its compiled truth"}
 	hash := &cobra.Command{
 		Use: "hash PAGE", Short: "Print the page's hash, to pass to truth set --expect-hash", Args: cobra.ExactArgs(1),

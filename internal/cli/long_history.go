@@ -2,21 +2,28 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
 	"github.com/spf13/cobra"
 )
 
-// LongHistoryOptions are the inputs of `memhook long log|diff|revert`.
+// LongHistoryOptions are the inputs of `memhook long log|diff|revert`: what it uses of the
+// factory, named, and its arguments and flags.
 type LongHistoryOptions struct {
-	*factory.Factory
-	Action  string
-	Path    string
-	Rev     string
-	Limit   int
-	JSON    bool
-	Project string
+	Out       io.Writer
+	Now       func() time.Time
+	Warn      func(msg string)
+	LongStore func(dir string) (*longterm.Store, string, error)
+	History   func(s *longterm.Store, root string) (*longterm.History, error)
+	Action    string
+	Path      string
+	Rev       string
+	Limit     int
+	JSON      bool
+	Project   string
 }
 
 func newLongHistoryCmds(f *factory.Factory) []*cobra.Command {
@@ -26,7 +33,7 @@ func newLongHistoryCmds(f *factory.Factory) []*cobra.Command {
 		{"diff", "Show what the latest commit of PATH (or --rev) changed"},
 		{"revert", "Restore PATH's previous committed version as a new commit"},
 	} {
-		opts := &LongHistoryOptions{Factory: f, Action: a.name}
+		opts := &LongHistoryOptions{Out: f.Out, Now: f.Now, Warn: f.Warn, LongStore: f.LongStore, History: f.History, Action: a.name}
 		use := a.name + " [PATH]"
 		args := cobra.MaximumNArgs(1)
 		if a.name == "revert" {
@@ -78,20 +85,27 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 	return printResult(opts.Out, opts.JSON, v.JSON(), v.WriteText)
 }
 
-// FactMergeOptions are the inputs of `memhook fact merge`.
+// FactMergeOptions are the inputs of `memhook fact merge`: what it uses of the
+// factory, named, and its arguments and flags.
 type FactMergeOptions struct {
-	*factory.Factory
-	Page    string
-	From    string
-	Yes     bool
-	Project string
+	In           io.Reader
+	Out          io.Writer
+	Now          func() time.Time
+	Getenv       func(string) string
+	Nested       func() bool
+	LongStore    func(dir string) (*longterm.Store, string, error)
+	MemoryCommit func(s *longterm.Store, root, action string, fn func() error) error
+	Page         string
+	From         string
+	Yes          bool
+	Project      string
 	// StdinTerminal says whether stdin is a terminal: a merge rewrites two
 	// cards, and only the person confirms it there.
 	StdinTerminal bool
 }
 
 func newCmdFactMerge(f *factory.Factory, runF func(*FactMergeOptions) error) *cobra.Command {
-	opts := &FactMergeOptions{Factory: f}
+	opts := &FactMergeOptions{In: f.In, Out: f.Out, Now: f.Now, Getenv: f.Getenv, Nested: f.Nested, LongStore: f.LongStore, MemoryCommit: f.MemoryCommit}
 	c := &cobra.Command{
 		Use:   "merge PAGE --from OTHER [--yes]",
 		Short: "Fold OTHER's dated facts into PAGE, in date order, leaving a redirect page",
@@ -122,7 +136,7 @@ func factMergeRun(opts *FactMergeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := personOnly(opts.Factory, "fact merge", opts.StdinTerminal); err != nil {
+	if err := personOnly(opts.Getenv, opts.Nested, "fact merge", opts.StdinTerminal); err != nil {
 		return err
 	}
 	return s.MergeAsking(longterm.MergeDialog{Page: opts.Page, From: opts.From, Yes: opts.Yes, In: opts.In, Out: opts.Out, Now: opts.Now(),

@@ -4,20 +4,25 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/skills/runrec"
 	"github.com/spf13/cobra"
 )
 
-// VerdictOptions are the inputs of `memhook verdict`.
+// VerdictOptions are the inputs of `memhook verdict`: what it uses of the
+// factory, named, and its arguments and flags.
 type VerdictOptions struct {
-	*factory.Factory
+	Out                                 io.Writer
+	Now                                 func() time.Time
+	ProjectRoot                         func(dir string) (string, error)
+	GiveVerdict                         func(root, id, verdict, note, source string, now time.Time) error
 	Run, Verdict, Note, Project, Source string
 }
 
 func newCmdVerdict(f *factory.Factory, runF func(*VerdictOptions) error) *cobra.Command {
-	opts := &VerdictOptions{Factory: f}
+	opts := &VerdictOptions{Out: f.Out, Now: f.Now, ProjectRoot: f.ProjectRoot, GiveVerdict: f.GiveVerdict}
 	cmd := &cobra.Command{
 		Use:   "verdict RUN_ID good|bad [WHY...]",
 		Short: "Judge a memory run from outside: good or bad (a run without a verdict is unfinished)",
@@ -66,17 +71,20 @@ func verdictRun(opts *VerdictOptions) error {
 	return nil
 }
 
-// RunsOptions are the inputs of `memhook runs`.
+// RunsOptions are the inputs of `memhook runs`: what it uses of the
+// factory, named, and its arguments and flags.
 type RunsOptions struct {
-	*factory.Factory
-	Project string
-	Kind    string
-	Limit   int
-	JSON    bool
+	Out         io.Writer
+	ProjectRoot func(dir string) (string, error)
+	ListRuns    func(root string, filter runrec.Filter, limit int) (runrec.Listing, error)
+	Project     string
+	Kind        string
+	Limit       int
+	JSON        bool
 }
 
 func newCmdRuns(f *factory.Factory, runF func(*RunsOptions) error) *cobra.Command {
-	opts := &RunsOptions{Factory: f}
+	opts := &RunsOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, ListRuns: f.ListRuns}
 	cmd := &cobra.Command{
 		Use:   "runs",
 		Short: "List the memory's run records with their verdicts; unjudged runs are unfinished",
