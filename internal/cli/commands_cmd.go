@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 
 	"github.com/cerebro-mem/cerebro/internal/config"
@@ -20,16 +21,19 @@ var ShortCommands = []string{
 	"org_dashboard", "ingest", "compile", "recall", "flush",
 }
 
-// CommandsOptions are the inputs of `memhook commands install|remove|status`.
+// CommandsOptions are the inputs of `memhook commands install|remove|status`: what it uses of the
+// factory, named, and its arguments and flags.
 type CommandsOptions struct {
-	*factory.Factory
-	Action     string
-	Dir        string // where user-level commands live (~/.claude/commands)
-	PluginRoot string // the plugin checkout whose commands/ and scripts/memhook are used
+	Out            io.Writer
+	Getenv         func(string) string
+	FindPluginRoot func() string
+	Action         string
+	Dir            string // where user-level commands live (~/.claude/commands)
+	PluginRoot     string // the plugin checkout whose commands/ and scripts/memhook are used
 }
 
 func newCmdCommands(f *factory.Factory) *cobra.Command {
-	opts := &CommandsOptions{Factory: f}
+	opts := &CommandsOptions{Out: f.Out, Getenv: f.Getenv, FindPluginRoot: f.PluginRoot}
 	cmd := &cobra.Command{
 		Use:   "commands",
 		Short: "Install, remove or list the short slash commands (/org_ingest, /recall, …)",
@@ -60,7 +64,7 @@ func commandsRun(opts *CommandsOptions) error {
 	}
 	root := opts.PluginRoot
 	if root == "" && opts.Action != "remove" {
-		root = opts.Factory.PluginRoot()
+		root = opts.FindPluginRoot()
 	}
 	switch opts.Action {
 	case "install":

@@ -415,7 +415,8 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	var out bytes.Buffer
 	sys := factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: func(k string) string { return h.env[k] }, Environ: os.Environ, Now: time.Now}
 	f := factory.New(sys)
-	opts := &InstructionOptions{Factory: f, Action: "set-reference", Project: h.proj, StdinTerminal: true}
+	opts := instructionOptions(f)
+	opts.Action, opts.Project, opts.StdinTerminal = "set-reference", h.proj, true
 	if err := instructionRun(opts); err != nil {
 		t.Fatalf("set-reference by a person at a terminal: %v\n%s", err, out.String())
 	}
@@ -423,8 +424,8 @@ func TestInstructionResetRestoresOnlyTheInstruction(t *testing.T) {
 	// Refused under CLAUDECODE=1 even with a terminal and a "yes".
 	h.env["CLAUDECODE"] = "1"
 	testfile.Write(t, filepath.Join(h.proj, "other.md"), "OTHER\n")
-	opts = &InstructionOptions{Factory: factory.New(factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: sys.Getenv, Environ: os.Environ, Now: time.Now}),
-		Action: "set-reference", Project: h.proj, From: filepath.Join(h.proj, "other.md"), StdinTerminal: true}
+	opts = instructionOptions(factory.New(factory.System{In: strings.NewReader("yes\n"), Out: &out, Err: &out, Getenv: sys.Getenv, Environ: os.Environ, Now: time.Now}))
+	opts.Action, opts.Project, opts.From, opts.StdinTerminal = "set-reference", h.proj, filepath.Join(h.proj, "other.md"), true
 	if err := instructionRun(opts); err == nil || !strings.Contains(err.Error(), "refused inside Claude Code") {
 		t.Fatalf("set-reference under CLAUDECODE=1: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -16,14 +17,25 @@ import (
 // is hidden from help: it is the person's, and the model is never told of
 // it (docs/skills.md).
 type InstructionOptions struct {
-	*factory.Factory
-	Action  string // reset, set-reference
-	Project string
-	From    string
-	JSON    bool
+	In          io.Reader
+	Out         io.Writer
+	Now         func() time.Time
+	Getenv      func(string) string
+	Nested      func() bool
+	ProjectRoot func(dir string) (string, error)
+	Skills      func(root string) evolve.Project
+	Action      string // reset, set-reference
+	Project     string
+	From        string
+	JSON        bool
 	// StdinTerminal says whether stdin is a terminal: set-reference asks a
 	// person and refuses without one.
 	StdinTerminal bool
+}
+
+// instructionOptions are what `memhook instruction` uses of f.
+func instructionOptions(f *factory.Factory) *InstructionOptions {
+	return &InstructionOptions{In: f.In, Out: f.Out, Now: f.Now, Getenv: f.Getenv, Nested: f.Nested, ProjectRoot: f.ProjectRoot, Skills: f.Skills}
 }
 
 func newCmdInstruction(f *factory.Factory) *cobra.Command {
@@ -32,7 +44,7 @@ func newCmdInstruction(f *factory.Factory) *cobra.Command {
 		Short:  "The person's insurance: return the memory instruction to its reference copy",
 		Hidden: true,
 	}
-	opts := &InstructionOptions{Factory: f}
+	opts := instructionOptions(f)
 	return addVerbs(cmd, []verb{
 		{"reset", "Restore the memory instruction from the reference copy, in one commit, touching nothing else", nil},
 		{"set-reference", "Make the current (or --from) memory instruction the reference; a person at a terminal only", nil},

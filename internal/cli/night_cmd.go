@@ -2,25 +2,34 @@ package cli
 
 import (
 	"context"
+	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/longterm/night"
 	"github.com/spf13/cobra"
 )
 
-// NightOptions are the inputs of `memhook night`.
+// NightOptions are the inputs of `memhook night`: what it uses of the
+// factory, named, and its arguments and flags.
 type NightOptions struct {
-	*factory.Factory
-	Project string
-	All     bool
-	Date    string // --now YYYY-MM-DD
-	DryRun  bool
-	JSON    bool
-	Home    string
+	Out          io.Writer
+	Err          io.Writer
+	Now          func() time.Time
+	Terminal     bool
+	UseHome      func(home, what string) error
+	ProjectRoots func(cmdName string, all bool, dir string) ([]string, error)
+	NightBatch   func(roots []string, now time.Time, dryRun bool) night.Batch
+	Project      string
+	All          bool
+	Date         string // --now YYYY-MM-DD
+	DryRun       bool
+	JSON         bool
+	Home         string
 }
 
 func newCmdNight(f *factory.Factory, runF func(*NightOptions) error) *cobra.Command {
-	opts := &NightOptions{Factory: f}
+	opts := &NightOptions{Out: f.Out, Err: f.Err, Now: f.Now, Terminal: f.Terminal, UseHome: f.UseHome, ProjectRoots: f.ProjectRoots, NightBatch: f.NightBatch}
 	cmd := &cobra.Command{
 		Use:   "night [--project DIR | --all] [--now DATE] [--dry-run]",
 		Short: "Consolidate long-term memory: roll-ups, index, graph, lint, commits; compile days with a model when configured",

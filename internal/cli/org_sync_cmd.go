@@ -4,22 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/spf13/cobra"
 )
 
-// OrgSyncOptions are the inputs of `memhook org sync`.
+// OrgSyncOptions are the inputs of `memhook org sync`: what it uses of the
+// factory, named, and its arguments and flags.
 type OrgSyncOptions struct {
-	*factory.Factory
+	Out          io.Writer
+	Err          io.Writer
+	Terminal     bool
+	UseHome      func(home, what string) error
+	OrgSync      func(ctx context.Context) (*gitrepo.SyncResult, error)
+	Paths        *config.Paths // the factory's: --home (UseHome) changes the desk
 	IfConfigured bool
 	Home         string
 	JSON         bool
 }
 
 func newCmdOrgSync(f *factory.Factory, runF func(*OrgSyncOptions) error) *cobra.Command {
-	opts := &OrgSyncOptions{Factory: f}
+	opts := &OrgSyncOptions{Out: f.Out, Err: f.Err, Terminal: f.Terminal, UseHome: f.UseHome, OrgSync: f.OrgSync, Paths: &f.Paths}
 	cmd := &cobra.Command{
 		Use:   "sync",
 		Short: "Share the org vault through org.remote: push, and take the team's new commits",

@@ -17,17 +17,23 @@ import (
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.
 
-// LongSyncOptions are the inputs of `memhook long sync`.
+// LongSyncOptions are the inputs of `memhook long sync`: what it uses of the
+// factory, named, and its arguments and flags.
 type LongSyncOptions struct {
-	*factory.Factory
-	Project string
-	All     bool
-	Home    string
-	JSON    bool
+	Out          io.Writer
+	Err          io.Writer
+	Terminal     bool
+	UseHome      func(home, what string) error
+	ProjectRoots func(cmdName string, all bool, dir string) ([]string, error)
+	LongSync     func(ctx context.Context, roots []string) ([]longterm.SyncRow, error)
+	Project      string
+	All          bool
+	Home         string
+	JSON         bool
 }
 
 func newCmdLongSync(f *factory.Factory, runF func(*LongSyncOptions) error) *cobra.Command {
-	opts := &LongSyncOptions{Factory: f}
+	opts := &LongSyncOptions{Out: f.Out, Err: f.Err, Terminal: f.Terminal, UseHome: f.UseHome, ProjectRoots: f.ProjectRoots, LongSync: f.LongSync}
 	cmd := &cobra.Command{
 		Use:   "sync [--project DIR | --all]",
 		Short: "Push long-term memory to long.remote and take its new commits back",

@@ -3,17 +3,26 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
+	"time"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/spf13/cobra"
 )
 
-// RollupOptions are the inputs of `memhook rollup`.
+// RollupOptions are the inputs of `memhook rollup`: what it uses of the
+// factory, named, and its arguments and flags.
 type RollupOptions struct {
-	*factory.Factory
+	Out     io.Writer
+	Now     func() time.Time
+	Warn    func(msg string)
+	UseHome func(home, what string) error
+	Rollup  func(today time.Time, withGit bool) (*rollup.Report, error)
+	Paths   *config.Paths // the factory's: --home (UseHome) changes the desk
 	WithGit bool
 	Date    string // --now YYYY-MM-DD: the dashboard's date instead of today
 	Print   bool   // print the existing dashboard without rebuilding it
@@ -21,7 +30,7 @@ type RollupOptions struct {
 }
 
 func newCmdRollup(f *factory.Factory, runF func(*RollupOptions) error) *cobra.Command {
-	opts := &RollupOptions{Factory: f}
+	opts := &RollupOptions{Out: f.Out, Now: f.Now, Warn: f.Warn, UseHome: f.UseHome, Rollup: f.Rollup, Paths: &f.Paths}
 	cmd := &cobra.Command{
 		Use:   "rollup",
 		Short: "Rebuild the org dashboard (rollup.md) from every registered project",
