@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/runlog"
@@ -11,24 +12,42 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// EvolveOptions are the inputs of `memhook evolve` and its sub-commands.
+// EvolveOptions are the inputs of `memhook evolve` and its sub-commands: what it uses of the
+// factory, named, and its arguments and flags.
 type EvolveOptions struct {
-	*factory.Factory
-	Action  string // decide, shadow, judge, log
-	Project string
-	Run     string // shadow: the real run to shadow
-	Pair    string // judge: the pair judged
-	Better  string // judge: 1, 2, both or neither
-	List    bool   // judge: list the unjudged pairs
-	DryRun  bool
-	Limit   int
-	JSON    bool
-	All     bool   // decide in every project registered on the desk
-	Home    string // the desk, with --all
+	In          io.Reader
+	Out         io.Writer
+	Now         func() time.Time
+	Getenv      func(string) string
+	Nested      func() bool
+	UseHome     func(home, what string) error
+	ProjectRoot func(dir string) (string, error)
+	Skills      func(root string) evolve.Project
+	Decide      func(root string, now time.Time, dryRun bool) (factory.Decided, error)
+	DecideAll   func(now time.Time, dryRun bool, each func(factory.Decided)) error
+	Shadow      func(root, pluginRoot string) evolve.Shadow
+	Logs        string
+	Action      string // decide, shadow, judge, log
+	Project     string
+	Run         string // shadow: the real run to shadow
+	Pair        string // judge: the pair judged
+	Better      string // judge: 1, 2, both or neither
+	List        bool   // judge: list the unjudged pairs
+	DryRun      bool
+	Limit       int
+	JSON        bool
+	All         bool   // decide in every project registered on the desk
+	Home        string // the desk, with --all
+}
+
+// evolveOptions are what `memhook evolve` uses of f.
+func evolveOptions(f *factory.Factory) *EvolveOptions {
+	return &EvolveOptions{In: f.In, Out: f.Out, Now: f.Now, Getenv: f.Getenv, Nested: f.Nested, UseHome: f.UseHome, ProjectRoot: f.ProjectRoot, Skills: f.Skills, Decide: f.Decide, DecideAll: f.DecideAll, Shadow: f.Shadow, Logs: f.Paths.Logs()}
 }
 
 func newCmdEvolve(f *factory.Factory, runF func(*EvolveOptions) error) *cobra.Command {
-	opts := &EvolveOptions{Factory: f, Action: "decide"}
+	opts := evolveOptions(f)
+	opts.Action = "decide"
 	cmd := &cobra.Command{
 		Use:   "evolve",
 		Short: "Decide every skill candidate: promote, remove or wait, by outside verdicts and price (docs/skills.md)",
@@ -47,7 +66,7 @@ and a record that ` + "`memhook evolve log`" + ` shows.`,
 	cmd.Flags().StringVar(&opts.Home, "home", "", "with --all: the desk folder (default $CEREBRO_HOME or ~/cerebro)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON")
 
-	sub := &EvolveOptions{Factory: f}
+	sub := evolveOptions(f)
 	return addVerbs(cmd, []verb{
 		{"shadow RUN_ID", "Run a candidate and the active version on a recorded request (started in the background by recall)", cobra.ExactArgs(1)},
 		{"judge", "Judge shadow pairs blind: two answers to one request, in random order, pick the better", nil},
@@ -151,8 +170,8 @@ func (opts *EvolveOptions) decideAll() error {
 // (recall starts it detached), never inside a hook; its answers go to the
 // records only, its problems to the log.
 func (opts *EvolveOptions) shadowRun(p evolve.Project) error {
-	sh := opts.Factory.Shadow(p.Root, p.PluginRoot)
-	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Paths.Logs(), 1<<20), opts.Nested())
+	sh := opts.Shadow(p.Root, p.PluginRoot)
+	pair, err := p.Shadow(context.Background(), sh, opts.Run, runlog.Open(opts.Logs, 1<<20), opts.Nested())
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,22 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// HookOptions are the inputs of `memhook hook <event>`.
+// HookOptions are the inputs of `memhook hook <event>`: the process as
+// hook.Run takes it, the factory's handlers, and the event.
 type HookOptions struct {
-	*factory.Factory
-	Event string
+	Process  hook.Process
+	Handlers func() map[string]hook.Handler // built only when the event runs
+	Event    string
+}
+
+// hookOptions are what `memhook hook` uses of f.
+func hookOptions(f *factory.Factory) *HookOptions {
+	return &HookOptions{Handlers: f.HookHandlers,
+		Process: hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config, TakeHandOver: true}}
 }
 
 func newCmdHook(f *factory.Factory) *cobra.Command {
-	opts := &HookOptions{Factory: f}
+	opts := hookOptions(f)
 	return &cobra.Command{
 		Use:   "hook EVENT",
 		Short: "Handle a Claude Code hook event (reads the hook JSON on stdin)",
@@ -39,14 +47,14 @@ func hookFastPath(f *factory.Factory, args []string) bool {
 	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
 		return false
 	}
-	hookRunMain(&HookOptions{Factory: f, Event: args[1]})
+	opts := hookOptions(f)
+	opts.Event = args[1]
+	hookRunMain(opts)
 	return true
 }
 
 // hookRunMain runs the event's handler through [hook.Run], which decodes,
 // logs, keeps the deadline and prints.
 func hookRunMain(opts *HookOptions) {
-	f := opts.Factory
-	p := hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config, TakeHandOver: true}
-	hook.Run(p, opts.Event, f.HookHandlers())
+	hook.Run(opts.Process, opts.Event, opts.Handlers())
 }

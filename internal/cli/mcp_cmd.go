@@ -2,23 +2,32 @@ package cli
 
 import (
 	"context"
+	"io"
 
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/mcp"
 	"github.com/spf13/cobra"
 )
 
-// MCPOptions are the inputs of `memhook mcp`.
+// MCPOptions are the inputs of `memhook mcp`: what it uses of the
+// factory, named, and its flag.
 type MCPOptions struct {
-	*factory.Factory
-	Project string
+	In         io.Reader
+	Out        io.Writer
+	MCPOptions func(dir string, d mcp.Deadlines) (mcp.Options, string, error)
+	Project    string
 	// Deadlines and MaxRequestBytes override the server's defaults (tests).
 	Deadlines       mcp.Deadlines
 	MaxRequestBytes int
 }
 
+// mcpOptions are what `memhook mcp` uses of f.
+func mcpOptions(f *factory.Factory) *MCPOptions {
+	return &MCPOptions{In: f.In, Out: f.Out, MCPOptions: f.MCPOptions}
+}
+
 func newCmdMCP(f *factory.Factory) *cobra.Command {
-	opts := &MCPOptions{Factory: f}
+	opts := mcpOptions(f)
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve memory to Claude Code as MCP tools over stdio (memory_search, memory_get, recall, remember)",
@@ -43,7 +52,7 @@ func mcpRun(ctx context.Context, opts *MCPOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	mo, root, err := opts.Factory.MCPOptions(opts.Project, opts.Deadlines)
+	mo, root, err := opts.MCPOptions(opts.Project, opts.Deadlines)
 	if err != nil {
 		return err
 	}

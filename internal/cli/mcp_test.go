@@ -33,7 +33,8 @@ func mcpServer(t *testing.T, env map[string]string, proj string, tune func(*MCPO
 		Environ: func() []string { return nil },
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 10, 0, 0, 0, time.Local) },
 	})
-	opts := &MCPOptions{Factory: f, Project: proj}
+	opts := mcpOptions(f)
+	opts.Project = proj
 	if tune != nil {
 		tune(opts)
 	}

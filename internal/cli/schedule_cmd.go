@@ -6,21 +6,29 @@ import (
 	"io"
 	"runtime"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/schedule"
 	"github.com/spf13/cobra"
 )
 
-// ScheduleOptions are the inputs of `memhook schedule ...`.
+// ScheduleOptions are the inputs of `memhook schedule ...`: what it uses
+// of the factory, named, and its flags.
 type ScheduleOptions struct {
-	*factory.Factory
-	Action string // install, remove, status, run
-	Home   string // run: the desk, passed on to every job
-	DryRun bool
-	At     string // HH:MM; default rollup.hour:00
-	OS     string // with --dry-run: show the plan of another OS
-	JSON   bool
+	Out, Err   io.Writer
+	Getenv     func(string) string
+	Config     func(root string) *config.Effective
+	Executable string
+	Desk       string
+	// RunAgain runs one memhook command in this process (a daily job).
+	RunAgain func(args []string) error
+	Action   string // install, remove, status, run
+	Home     string // run: the desk, passed on to every job
+	DryRun   bool
+	At       string // HH:MM; default rollup.hour:00
+	OS       string // with --dry-run: show the plan of another OS
+	JSON     bool
 }
 
 func newCmdSchedule(f *factory.Factory) *cobra.Command {
@@ -33,7 +41,8 @@ user timer (or a crontab line when no user manager is reachable) on Linux, a
 launchd agent on macOS, a Task Scheduler task on Windows. --dry-run prints
 exactly what would be written and run.`,
 	}
-	opts := &ScheduleOptions{Factory: f}
+	opts := &ScheduleOptions{Out: f.Out, Err: f.Err, Getenv: f.Getenv, Config: f.Config, Executable: f.Executable, Desk: f.Paths.Home,
+		RunAgain: func(args []string) error { return runAgain(f, args) }}
 	return addVerbs(cmd, []verb{
 		{"install", "Install (or move) the daily rollup entry; installing twice leaves one", nil},
 		{"remove", "Remove the daily rollup entry", nil},
@@ -90,7 +99,7 @@ func scheduleRun(opts *ScheduleOptions) error {
 		return printResult(opts.Out, opts.JSON, map[string]any{"entries": e.Statuses()}, func(w io.Writer) { schedule.WriteStatuses(w, e.Statuses()) })
 	}
 	c, err := schedule.Prepare(schedule.Request{Install: opts.Action == "install", GOOS: goos, Getenv: opts.Getenv,
-		Executable: opts.Executable, At: opts.At, Settings: opts.Config(""), Home: opts.Paths.Home, DryRun: opts.DryRun})
+		Executable: opts.Executable, At: opts.At, Settings: opts.Config(""), Home: opts.Desk, DryRun: opts.DryRun})
 	if err != nil {
 		return hint.Match(err, scheduleHints...)
 	}
@@ -118,7 +127,7 @@ var scheduleHints = []hint.On{
 // scheduleJobs runs the daily jobs as the scheduler does, each as its own
 // memhook command; the run fails when any did.
 func scheduleJobs(opts *ScheduleOptions) error {
-	err := schedule.RunJobs(opts.Home, func(args []string) error { return runAgain(opts.Factory, args) }, func(j schedule.Job, err error) {
+	err := schedule.RunJobs(opts.Home, opts.RunAgain, func(j schedule.Job, err error) {
 		fmt.Fprintf(opts.Err, "memhook: error: job %s: %v\n", j.Name, err)
 	})
 	if errors.Is(err, schedule.ErrJobsFailed) {

@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 
+	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/factory"
 	"github.com/cerebro-mem/cerebro/internal/serve"
 	"github.com/spf13/cobra"
@@ -17,12 +19,19 @@ import (
 // DefaultServeAddr is the playground's address: loopback, the seed's port.
 const DefaultServeAddr = "127.0.0.1:3700"
 
-// ServeOptions are the inputs of `memhook serve`.
+// ServeOptions are the inputs of `memhook serve`: what it uses of the
+// factory, named (use), and its flags.
 type ServeOptions struct {
-	*factory.Factory
-	Addr      string
-	Project   string
-	SkillsDir string
+	Out, Err      io.Writer
+	Environ       func() []string
+	Executable    string
+	Logs          string // the state dir's log folder
+	Config        func(root string) *config.Effective
+	ProjectRoot   func(dir string) (string, error)
+	ServerOptions func(root, skillsDir string) serve.Options
+	Addr          string
+	Project       string
+	SkillsDir     string
 	// Background starts the server as a detached process and returns once
 	// it answers (the slash command's way: it cannot wait for Ctrl-C).
 	Background bool
@@ -33,8 +42,15 @@ type ServeOptions struct {
 	Limits serve.Limits
 }
 
+// use fills what opts uses of f.
+func (opts *ServeOptions) use(f *factory.Factory) {
+	opts.Out, opts.Err, opts.Environ, opts.Executable, opts.Logs = f.Out, f.Err, f.Environ, f.Executable, f.Paths.Logs()
+	opts.Config, opts.ProjectRoot, opts.ServerOptions = f.Config, f.ProjectRoot, f.ServerOptions
+}
+
 func newCmdServe(f *factory.Factory) *cobra.Command {
-	opts := &ServeOptions{Factory: f}
+	opts := &ServeOptions{}
+	opts.use(f)
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the memory playground, dashboard, memory browser and skills on 127.0.0.1:3700",
@@ -112,7 +128,7 @@ func serveRun(ctx context.Context, opts *ServeOptions) error {
 // ServeWith runs `memhook serve` with opts until ctx ends; tests pass a
 // listener on a free port.
 func ServeWith(ctx context.Context, sys factory.System, opts ServeOptions) error {
-	opts.Factory = factory.New(sys)
+	opts.use(factory.New(sys))
 	return serveRun(ctx, &opts)
 }
 
@@ -128,5 +144,5 @@ func serveBackground(ctx context.Context, opts *ServeOptions) error {
 		return err
 	}
 	return serve.StartBackground(ctx, serve.Background{Addr: opts.Addr, Root: root, SkillsDir: opts.SkillsDir,
-		Executable: opts.Executable, Environ: opts.Environ(), LogDir: opts.Paths.Logs()}, opts.Out)
+		Executable: opts.Executable, Environ: opts.Environ(), LogDir: opts.Logs}, opts.Out)
 }
