@@ -92,7 +92,7 @@ func hookUserPromptSubmit(ctx context.Context, r *hookRun) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hook.PromptContext(block), nil
+	return hook.AddContext(hook.UserPromptSubmit, block), nil
 }
 
 // hookStop closes the run record of a turn a skill drove (evolve, only

@@ -5,8 +5,8 @@
 // [Run] is the frame of one hook process, shared by memhook and
 // memhook-hot: decode, resolve the project, log, keep the deadline, print.
 //
-// [Decode] reads and validates the input; [SessionStartContext] and
-// [PromptContext] build the only outputs cerebro prints. A hook that has
+// [Decode] reads and validates the input; [AddContext] and
+// [SessionStartNotice] build the only outputs cerebro prints. A hook that has
 // nothing to say prints nothing.
 package hook
 
@@ -131,27 +131,16 @@ type output struct {
 	SystemMessage string `json:"systemMessage,omitempty"`
 }
 
-// SessionStartContext is the SessionStart output that adds context to the
-// session. Empty context means print nothing.
-func SessionStartContext(context string) []byte { return contextOutput(SessionStart, context) }
-
-// SessionStartNotice is SessionStartContext with a line shown to the
+// SessionStartNotice is the SessionStart output that adds context to the
+// session (AddContext) with a line shown to the
 // person (Claude Code's systemMessage), when notice is not empty.
 func SessionStartNotice(context, notice string) []byte {
 	if context == "" || notice == "" {
-		return SessionStartContext(context)
+		return AddContext(SessionStart, context)
 	}
 	b, _ := json.Marshal(output{HookSpecificOutput: specific{HookEventName: SessionStart, AdditionalContext: context}, SystemMessage: notice})
 	return append(b, '\n')
 }
-
-// PromptContext is the UserPromptSubmit output that adds context to the
-// prompt about to be sent.
-func PromptContext(context string) []byte { return contextOutput(UserPromptSubmit, context) }
-
-// ToolContext is a PostToolUse or PostToolUseFailure output that adds
-// context after the call ran.
-func ToolContext(event, context string) []byte { return contextOutput(event, context) }
 
 type preSpecific struct {
 	HookEventName            string `json:"hookEventName"`
@@ -177,7 +166,10 @@ func PreToolUseOutput(context, decision, reason string) []byte {
 	return append(b, '\n')
 }
 
-func contextOutput(event, context string) []byte {
+// AddContext is the output of event that adds context: to the prompt
+// about to be sent (UserPromptSubmit), or after a tool call ran
+// (PostToolUse, PostToolUseFailure). No context prints nothing.
+func AddContext(event, context string) []byte {
 	if context == "" {
 		return nil
 	}

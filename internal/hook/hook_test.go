@@ -65,11 +65,11 @@ func TestDecodeBadInput(t *testing.T) {
 }
 
 func TestOutputs(t *testing.T) {
-	if SessionStartContext("") != nil {
+	if AddContext(SessionStart, "") != nil {
 		t.Error("empty context must print nothing")
 	}
 	var v map[string]map[string]string
-	if err := json.Unmarshal(SessionStartContext("x \"y\""), &v); err != nil {
+	if err := json.Unmarshal(AddContext(SessionStart, "x \"y\""), &v); err != nil {
 		t.Fatal(err)
 	}
 	if v["hookSpecificOutput"]["hookEventName"] != "SessionStart" || v["hookSpecificOutput"]["additionalContext"] != "x \"y\"" {

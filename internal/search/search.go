@@ -348,7 +348,7 @@ func pickResults(all []*hit, stems []string, o Options) []Result {
 }
 
 func (h *hit) result(base string) Result {
-	p := displayPath(filepath.Join(h.ix.Root.Dir, filepath.FromSlash(h.rel)), base)
+	p := DisplayPath(filepath.Join(h.ix.Root.Dir, filepath.FromSlash(h.rel)), base)
 	start := h.start + h.snip.off
 	end := start + h.snip.n - 1
 	return Result{
@@ -360,7 +360,9 @@ func (h *hit) result(base string) Result {
 	}
 }
 
-func displayPath(abs, base string) string {
+// DisplayPath is abs relative to base when it lies under base, else abs
+// itself: how results and `memhook get` name files.
+func DisplayPath(abs, base string) string {
 	if base != "" {
 		if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return filepath.ToSlash(rel)
@@ -445,7 +447,3 @@ func fieldCounts(idf map[string]float64, title, heads string) map[string]float64
 	}
 	return out
 }
-
-// DisplayPath is abs relative to base when it lies under base, else abs
-// itself: how results and `memhook get` name files.
-func DisplayPath(abs, base string) string { return displayPath(abs, base) }

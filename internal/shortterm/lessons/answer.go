@@ -36,7 +36,7 @@ func AfterToolUse(c *hook.Call, env Env, failed bool) ([]byte, error) {
 	if failed {
 		event = hook.PostToolUseFailure
 	}
-	return hook.ToolContext(event, a.Context), err
+	return hook.AddContext(event, a.Context), err
 }
 
 // noteReminder logs a reminder or a decision given, so that the hook log

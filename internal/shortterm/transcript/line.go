@@ -156,7 +156,7 @@ func (a *assembler) meta(typ string, line []byte) {
 		if k := at.Get("origin.kind").Str; k != "" && k != "human" {
 			return
 		}
-		text := cleanUser(at.Get("prompt").Str)
+		text := CleanUser(at.Get("prompt").Str)
 		if text == "" {
 			return
 		}
@@ -167,7 +167,7 @@ func (a *assembler) meta(typ string, line []byte) {
 }
 
 func (a *assembler) queue(content, ts, uuid string) {
-	text := cleanUser(content)
+	text := CleanUser(content)
 	if text == "" {
 		return
 	}

@@ -35,7 +35,7 @@ func userText(content gjson.Result) (string, bool) {
 		// block keeps what the user typed next to it.
 		kept := parts[:0]
 		for _, p := range parts {
-			if p = cleanUser(p); p != "" {
+			if p = CleanUser(p); p != "" {
 				kept = append(kept, p)
 			}
 		}
@@ -44,7 +44,7 @@ func userText(content gjson.Result) (string, bool) {
 	default:
 		return "", false
 	}
-	text = cleanUser(text)
+	text = CleanUser(text)
 	return text, text != ""
 }
 
@@ -98,7 +98,10 @@ var noisePrefixes = []string{
 	"<teammate-message",
 }
 
-func cleanUser(s string) string {
+// CleanUser reduces a prompt as the UserPromptSubmit hook received it to
+// what the user typed, the way the transcript reader does: IDE context
+// and hook output dropped, a slash command as typed.
+func CleanUser(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" || SentByClaudeCode(s) {
 		return ""
@@ -207,11 +210,6 @@ func userNotice(content gjson.Result) (string, string) {
 	}
 	return "", ""
 }
-
-// CleanUser reduces a prompt as the UserPromptSubmit hook received it to
-// what the user typed, the way the transcript reader does: IDE context
-// and hook output dropped, a slash command as typed.
-func CleanUser(s string) string { return cleanUser(s) }
 
 // chosenDescriptions returns the descriptions of the options the user
 // picked, from the tool result's record of the questions: the label alone
