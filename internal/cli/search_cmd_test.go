@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/hint"
+	"github.com/cerebro-mem/cerebro/internal/search"
 )
 
 // memProject makes a project with a little memory and returns its env.
@@ -39,11 +42,30 @@ func keys(m map[string]any) []string {
 	return k
 }
 
+// searchWith runs search's run function on a factory of env, with the
+// command's defaults where o leaves them (its flags: options_test.go).
+func searchWith(env map[string]string, o SearchOptions) (string, error) {
+	f, _ := testFactory(env)
+	var out, errb bytes.Buffer
+	o.Out, o.Err, o.Now, o.OpenMemory = &out, &errb, f.Now, f.OpenMemory
+	if o.Scope == "" {
+		o.Scope = string(search.DefaultScope)
+	}
+	if o.Limit == 0 {
+		o.Limit = 10
+	}
+	err := searchRun(&o)
+	if err != nil {
+		return out.String(), fmt.Errorf("%w\n%s", err, errb.String())
+	}
+	return out.String(), nil
+}
+
 func TestSearchJSONShape(t *testing.T) {
 	proj, env := memProject(t)
-	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "проект")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "проект"})
+	if err != nil {
+		t.Fatal(err)
 	}
 	var resp map[string]any
 	if err := json.Unmarshal([]byte(out), &resp); err != nil {
@@ -68,7 +90,7 @@ func TestSearchJSONShape(t *testing.T) {
 		t.Fatalf("result %v", r)
 	}
 	// nothing found is an empty list, not null
-	out, _, _ = run(t, env, "", "search", "--project", proj, "--json", "zzzqqq")
+	out, _ = searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "zzzqqq"})
 	if !strings.Contains(out, `"results": []`) {
 		t.Fatalf("empty search:\n%s", out)
 	}
@@ -80,21 +102,21 @@ func TestSearchCatchesUpStaleIndex(t *testing.T) {
 		t.Fatalf("index: %s", errOut)
 	}
 	os.WriteFile(filepath.Join(proj, ".claude", "memory_long", "Kafka.md"), []byte("Kafka retention is seven days.\n"), 0o644)
-	out, _, _ := run(t, env, "", "search", "--project", proj, "kafka")
+	out, _ := searchWith(env, SearchOptions{Project: proj, Query: "kafka"})
 	if !strings.Contains(out, ".claude/memory_long/Kafka.md#L1-L1") {
 		t.Fatalf("new page not found:\n%s", out)
 	}
 	// no time to catch up: searched what is indexed, and said so
 	os.WriteFile(filepath.Join(proj, ".claude", "memory_long", "Zk.md"), []byte("Zookeeper is gone.\n"), 0o644)
 	env["CEREBRO_SEARCH_UPDATE_BUDGET_MS"] = "0"
-	out, _, code := run(t, env, "", "search", "--project", proj, "--json", "zookeeper")
+	out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "zookeeper"})
 	var resp struct {
 		Results []any
 		Notes   []string
 	}
 	json.Unmarshal([]byte(out), &resp)
-	if code != 0 || len(resp.Results) != 0 || len(resp.Notes) != 1 || !strings.Contains(resp.Notes[0], "behind") {
-		t.Fatalf("exit %d, over-budget search:\n%s", code, out)
+	if err != nil || len(resp.Results) != 0 || len(resp.Notes) != 1 || !strings.Contains(resp.Notes[0], "behind") {
+		t.Fatalf("%v, over-budget search:\n%s", err, out)
 	}
 	delete(env, "CEREBRO_SEARCH_UPDATE_BUDGET_MS")
 	out, _, _ = run(t, env, "", "index", "--project", proj)
@@ -108,15 +130,15 @@ func TestSearchWithFailingProviderSaysBM25(t *testing.T) {
 	env["CEREBRO_EMBEDDING_PROVIDER"] = "ollama"
 	env["CEREBRO_EMBEDDING_URL"] = "http://127.0.0.1:1" // nothing listens there
 	env["CEREBRO_EMBEDDING_MODEL"] = "m"
-	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "deploy")
+	out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "deploy"})
 	var resp struct {
 		Results []any
 		Mode    string
 		Notes   []string
 	}
 	json.Unmarshal([]byte(out), &resp)
-	if code != 0 || resp.Mode != "bm25" || len(resp.Results) != 1 || len(resp.Notes) == 0 {
-		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	if err != nil || resp.Mode != "bm25" || len(resp.Results) != 1 || len(resp.Notes) == 0 {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
 
@@ -154,19 +176,19 @@ func TestSearchBadFlags(t *testing.T) {
 	}
 }
 
-// The clock of run() says 2026-11-30, so "yesterday" names the planted day;
-// search.date_boost < 0 switches the date reading off.
+// The clock of testFactory says 2026-11-30, so "yesterday" names the
+// planted day; search.date_boost < 0 switches the date reading off.
 func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
 	proj, env := memProject(t)
-	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "yesterday")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "yesterday"})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if !strings.Contains(out, "daily/2026-11-29.md") {
 		t.Fatalf("a query naming yesterday did not list yesterday's file:\n%s", out)
 	}
 	env["CEREBRO_SEARCH_DATE_BOOST"] = "-1"
-	out, _, _ = run(t, env, "", "search", "--project", proj, "--json", "yesterday")
+	out, _ = searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "yesterday"})
 	if strings.Contains(out, "daily/2026-11-29.md") {
 		t.Fatalf("with date_boost -1 the date was still read:\n%s", out)
 	}
@@ -174,13 +196,13 @@ func TestSearchReadsDatesFromTheClockAndTheSetting(t *testing.T) {
 
 func TestSearchSinceUntil(t *testing.T) {
 	proj, env := memProject(t)
-	out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "--until", "2026-11-29", "проект")
-	if code != 0 || !strings.Contains(out, "daily/2026-11-29.md#L5-L9") {
-		t.Fatalf("until the day: exit %d %s\n%s", code, errOut, out)
+	out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Until: "2026-11-29", Query: "проект"})
+	if err != nil || !strings.Contains(out, "daily/2026-11-29.md#L5-L9") {
+		t.Fatalf("until the day: %v\n%s", err, out)
 	}
-	out, _, code = run(t, env, "", "search", "--project", proj, "--json", "--since", "2026-11-30", "проект")
-	if code != 0 || !strings.Contains(out, `"results": []`) {
-		t.Fatalf("since the next day: exit %d\n%s", code, out)
+	out, err = searchWith(env, SearchOptions{Project: proj, JSON: true, Since: "2026-11-30", Query: "проект"})
+	if err != nil || !strings.Contains(out, `"results": []`) {
+		t.Fatalf("since the next day: %v\n%s", err, out)
 	}
 	if _, errOut, code := run(t, env, "", "search", "--project", proj, "--since", "last week", "x"); code != 2 || !strings.Contains(errOut, "YYYY-MM-DD") {
 		t.Fatalf("bad since: %d %s", code, errOut)
