@@ -21,21 +21,28 @@ func TestLessonsCommandListsPinsAndRemoves(t *testing.T) {
 	}
 	env := map[string]string{"HOME": dir, "CEREBRO_STATE_DIR": filepath.Join(dir, "state"), "CEREBRO_CONFIG": filepath.Join(dir, "none.toml"),
 		"CEREBRO_LESSONS_ENFORCE": "deny git push"}
-	out, errOut, code := run(t, env, "", "lessons", "--project", proj)
-	if code != 0 || !strings.Contains(out, "[fix] run build.js") || !strings.Contains(out, "reminded 0, heeded 0") ||
+	// through its run function (its command lines: options_test.go)
+	lessonsWith := func(action, key string, asJSON bool) (string, error) {
+		f, out := testFactory(env)
+		err := lessonsRun(&LessonsOptions{Out: f.Out, ProjectRoot: f.ProjectRoot, Config: f.Config, State: f.Paths.State,
+			Action: action, Key: key, Project: proj, JSON: asJSON})
+		return out.String(), err
+	}
+	out, err := lessonsWith("", "", false)
+	if err != nil || !strings.Contains(out, "[fix] run build.js") || !strings.Contains(out, "reminded 0, heeded 0") ||
 		!strings.Contains(out, "enforced by your settings (lessons.enforce): deny git push") {
-		t.Fatalf("lessons: exit %d\n%s%s", code, out, errOut)
+		t.Fatalf("lessons: %v\n%s", err, out)
 	}
-	if _, errOut, code := run(t, env, "", "lessons", "pin", "run build.js", "--project", proj); code != 0 {
-		t.Fatalf("pin: exit %d %s", code, errOut)
+	if _, err := lessonsWith("pin", "run build.js", false); err != nil {
+		t.Fatalf("pin: %v", err)
 	}
-	if _, errOut, code := run(t, env, "", "lessons", "rm", "git push", "--project", proj); code != 0 {
-		t.Fatalf("rm: exit %d %s", code, errOut)
+	if _, err := lessonsWith("rm", "git push", false); err != nil {
+		t.Fatalf("rm: %v", err)
 	}
-	if _, errOut, code := run(t, env, "", "lessons", "rm", "no such", "--project", proj); code == 0 || !strings.Contains(errOut, "no such lesson") {
-		t.Fatalf("rm of a missing key: exit %d %s", code, errOut)
+	if _, err := lessonsWith("rm", "no such", false); err == nil || !strings.Contains(err.Error(), "no such lesson") {
+		t.Fatalf("rm of a missing key: %v", err)
 	}
-	out, _, _ = run(t, env, "", "lessons", "--json", "--project", proj)
+	out, _ = lessonsWith("", "", true)
 	var got struct {
 		Lessons []struct {
 			Key    string
@@ -45,7 +52,7 @@ func TestLessonsCommandListsPinsAndRemoves(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Lessons) != 1 || got.Lessons[0].Key != "run build.js" || !got.Lessons[0].Pinned {
 		t.Fatalf("after pin and rm: %v\n%s", err, out)
 	}
-	out, errOut, _ = run(t, env, "", "doctor", "--project", proj)
+	out, errOut, _ := run(t, env, "", "doctor", "--project", proj)
 	if !strings.Contains(out+errOut, "lessons "+file+": 1 (0 retired), reminders on: shown 0, heeded 0, repeated anyway 0; 1 enforced by your settings") {
 		t.Errorf("doctor does not report the lessons:\n%s%s", out, errOut)
 	}

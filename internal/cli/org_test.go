@@ -116,14 +116,21 @@ func TestOrgQueryAndCaseByRegistryID(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "cases/Кейс — Поддержка.md") {
 		t.Fatalf("case ingest: exit %d\n%s%s", code, out, errOut)
 	}
-	out, _, code = run(t, env, "", "org", "query", "канбан", "--json")
+	// query through its run function (its command line: options_test.go)
+	query := func(asJSON bool) (string, error) {
+		f, out := testFactory(env)
+		err := orgQueryRun(&OrgQueryOptions{Out: f.Out, Err: f.Err, OpenOrCreateOrg: f.OpenOrCreateOrg, OrgQuery: f.OrgQuery,
+			Question: "канбан", Limit: 8, JSON: asJSON})
+		return out.String(), err
+	}
+	out, qerr := query(true)
 	var ans struct {
 		Hits []struct{ Path, Citation string }
 	}
-	if err := json.Unmarshal([]byte(out), &ans); err != nil || code != 0 || len(ans.Hits) == 0 || ans.Hits[0].Path != "cases/Кейс — Поддержка.md" || !strings.Contains(ans.Hits[0].Citation, "#L") {
-		t.Fatalf("query: exit %d %v\n%s", code, err, out)
+	if err := json.Unmarshal([]byte(out), &ans); err != nil || qerr != nil || len(ans.Hits) == 0 || ans.Hits[0].Path != "cases/Кейс — Поддержка.md" || !strings.Contains(ans.Hits[0].Citation, "#L") {
+		t.Fatalf("query: %v %v\n%s", qerr, err, out)
 	}
-	out, _, _ = run(t, env, "", "org", "query", "канбан")
+	out, _ = query(false)
 	if !strings.Contains(out, "1. Кейс — Поддержка (draft) — cases/Кейс — Поддержка.md#L") || !strings.Contains(out, "[search]") {
 		t.Fatalf("human query output:\n%s", out)
 	}
