@@ -42,11 +42,12 @@ func testFactory(env map[string]string) (f *factory.Factory, out *bytes.Buffer) 
 func TestConfigShowsSources(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"HOME": dir, "CEREBRO_SHORT_FLUSH_REPLIES": "7"}
-	out, _, code := run(t, env, "", "config", "--project", dir)
-	if code != 0 {
-		t.Fatalf("exit %d", code)
+	// through its run function (its command line: options_test.go)
+	f, buf := testFactory(env)
+	if err := configRun(&ConfigOptions{Out: f.Out, Err: f.Err, ProjectRoot: f.ProjectRoot, Config: f.Config, Paths: f.Paths, Project: dir}); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(out, "short.flush_replies") || !strings.Contains(out, "environment CEREBRO_SHORT_FLUSH_REPLIES") {
+	if out := buf.String(); !strings.Contains(out, "short.flush_replies") || !strings.Contains(out, "environment CEREBRO_SHORT_FLUSH_REPLIES") {
 		t.Fatalf("output lacks the env source:\n%s", out)
 	}
 }

@@ -55,30 +55,38 @@ func TestRegistryAddListRemove(t *testing.T) {
 	if _, err := gitrepo.Init(proj); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, env, "", "registry", "add", filepath.Join(proj, ".claude"))
-	if code != 0 || !strings.Contains(out, "registered "+proj) {
-		t.Fatalf("add: %d %s %s", code, out, errOut)
+	// through its run function (its command lines: options_test.go)
+	reg := func(action, target string, asJSON bool) (string, error) {
+		f, out := testFactory(env)
+		opts := registryOptions(f)
+		opts.Action, opts.Target, opts.JSON = action, target, asJSON
+		err := registryRun(opts)
+		return out.String(), err
 	}
-	if _, _, code := run(t, env, "", "registry", "add", proj); code != 0 {
-		t.Fatal("adding twice failed")
+	out, err := reg("add", filepath.Join(proj, ".claude"), false)
+	if err != nil || !strings.Contains(out, "registered "+proj) {
+		t.Fatalf("add: %v %s", err, out)
 	}
-	out, _, _ = run(t, env, "", "registry", "list", "--json")
+	if _, err := reg("add", proj, false); err != nil {
+		t.Fatalf("adding twice failed: %v", err)
+	}
+	out, _ = reg("list", "", true)
 	var listed struct{ Projects []registry.Project }
 	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed.Projects) != 1 || listed.Projects[0].ID != project.ID(proj) {
 		t.Fatalf("list after two adds: %v %s", err, out)
 	}
-	if _, errOut, code := run(t, env, "", "registry", "add", "relative/nowhere"); code != 1 || !strings.Contains(errOut, "not an existing directory") {
-		t.Errorf("a missing folder was accepted: %s", errOut)
+	if _, err := reg("add", "relative/nowhere", false); err == nil || !strings.Contains(err.Error(), "not an existing directory") {
+		t.Errorf("a missing folder was accepted: %v", err)
 	}
 	os.MkdirAll(env["CEREBRO_HOME"], 0o755)
-	if _, errOut, code := run(t, env, "", "registry", "add", env["CEREBRO_HOME"]); code != 1 || !strings.Contains(errOut, "desk itself") {
-		t.Errorf("the desk was registered: %s", errOut)
+	if _, err := reg("add", env["CEREBRO_HOME"], false); err == nil || !strings.Contains(err.Error(), "desk itself") {
+		t.Errorf("the desk was registered: %v", err)
 	}
-	if out, _, code := run(t, env, "", "registry", "remove", proj); code != 0 || !strings.Contains(out, "unregistered") {
-		t.Errorf("remove by path: %d %s", code, out)
+	if out, err := reg("remove", proj, false); err != nil || !strings.Contains(out, "unregistered") {
+		t.Errorf("remove by path: %v %s", err, out)
 	}
-	if _, errOut, code := run(t, env, "", "registry", "remove", proj); code != 1 || !strings.Contains(errOut, "no such project") {
-		t.Errorf("second remove: %d %s", code, errOut)
+	if _, err := reg("remove", proj, false); err == nil || !strings.Contains(err.Error(), "no such project") {
+		t.Errorf("second remove: %v", err)
 	}
 }
 

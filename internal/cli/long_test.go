@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cerebro-mem/cerebro/internal/hint"
+
 	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
@@ -142,13 +144,17 @@ func TestCoreRefusesWhatDoesNotFit(t *testing.T) {
 	env, proj := longEnv(t)
 	env["CEREBRO_LONG_CORE_MAX_CHARS"] = "100"
 	mustRun(t, env, "", "long", "on", "--project", proj)
-	_, errOut, code := run(t, env, "", "core", "set", strings.Repeat("x", 200), "--project", proj)
-	if code != 1 || !strings.Contains(errOut, "over the cap of 100") || !strings.Contains(errOut, "memhook: hint:") {
-		t.Fatalf("exit %d: %s", code, errOut)
+	// core set through its run function (its command line: options_test.go)
+	set := func(stdin, text string) (string, error) {
+		f, out := testFactory(env)
+		err := coreRun(&CoreOptions{In: strings.NewReader(stdin), Out: f.Out, Now: f.Now, LongChange: f.LongChange, Action: "set", Text: text, Project: proj})
+		return out.String(), err
 	}
-	out := mustRun(t, env, "- keep tests green\n", "core", "set", "-", "--project", proj)
-	if !strings.Contains(out, "of 100 characters") {
-		t.Fatal(out)
+	if _, err := set("", strings.Repeat("x", 200)); err == nil || !strings.Contains(err.Error(), "over the cap of 100") || hint.Of(err) == "" {
+		t.Fatalf("over the cap: %v", err)
+	}
+	if out, err := set("- keep tests green\n", "-"); err != nil || !strings.Contains(out, "of 100 characters") {
+		t.Fatal(err, out)
 	}
 	data, _ := os.ReadFile(filepath.Join(proj, ".claude", "memory_long", "CORE.md"))
 	if !strings.HasSuffix(string(data), "\n- keep tests green\n") {
