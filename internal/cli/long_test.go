@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/cerebro-mem/cerebro/internal/hint"
-
 	"github.com/cerebro-mem/cerebro/internal/registry"
 )
 
