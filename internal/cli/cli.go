@@ -1,9 +1,10 @@
 // Package cli is memhook's command line: the only package that imports
 // cobra. Each command fills an options struct, checks its flags (usage
-// errors: flagcheck.go), makes one call and prints; the options embed a
-// [factory.Factory], which opens the project's memory with its effective
-// settings for the command as it does for the MCP server and the web app.
-// Run functions are called directly by tests, without cobra.
+// errors: flagcheck.go), makes one call and prints; the options name the
+// functions of [factory.Factory] the command uses, which open the
+// project's memory with its effective settings for the command as they do
+// for the MCP server and the web app. Run functions are called directly
+// by tests, without cobra, with only those functions set.
 //
 // [Main] runs one invocation with injected streams, environment and clock
 // and returns the exit code. Errors are printed once, here, as
