@@ -14,12 +14,11 @@ import (
 // TablesOptions are the inputs of `memhook tables` and `tables repair`: what it uses of the
 // factory, named, and its arguments and flags.
 type TablesOptions struct {
-	Out     io.Writer
-	Err     io.Writer
-	Now     func() time.Time
-	OpenBox func(dir string) (*blackbox.Box, func(), error)
-	Project string
-	JSON    bool
+	Out, Err io.Writer
+	Now      func() time.Time
+	OpenBox  func(dir string) (*blackbox.Box, func(), error)
+	Project  string
+	JSON     bool
 }
 
 func newCmdTables(f *factory.Factory) *cobra.Command {

@@ -12,8 +12,7 @@ import (
 // ConfigOptions are the inputs of `memhook config`: what it uses of the
 // factory, named, and its arguments and flags.
 type ConfigOptions struct {
-	Out         io.Writer
-	Err         io.Writer
+	Out, Err    io.Writer
 	ProjectRoot func(dir string) (string, error)
 	Config      func(root string) *config.Effective
 	Paths       config.Paths

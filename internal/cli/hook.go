@@ -8,22 +8,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// HookOptions are the inputs of `memhook hook <event>`: the process as
-// hook.Run takes it, the factory's handlers, and the event.
-type HookOptions struct {
-	Process  hook.Process
-	Handlers func() map[string]hook.Handler // built only when the event runs
-	Event    string
-}
-
-// hookOptions are what `memhook hook` uses of f.
-func hookOptions(f *factory.Factory) *HookOptions {
-	return &HookOptions{Handlers: f.HookHandlers,
-		Process: hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config, TakeHandOver: true}}
-}
-
 func newCmdHook(f *factory.Factory) *cobra.Command {
-	opts := hookOptions(f)
 	return &cobra.Command{
 		Use:   "hook EVENT",
 		Short: "Handle a Claude Code hook event (reads the hook JSON on stdin)",
@@ -32,8 +17,7 @@ func newCmdHook(f *factory.Factory) *cobra.Command {
 		// Claude Code calls it, people never do: kept out of --help.
 		Hidden: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Event = args[0]
-			hookRunMain(opts)
+			runHook(f, args[0])
 			return nil
 		},
 	}
@@ -47,14 +31,14 @@ func hookFastPath(f *factory.Factory, args []string) bool {
 	if len(args) != 2 || args[0] != "hook" || strings.HasPrefix(args[1], "-") {
 		return false
 	}
-	opts := hookOptions(f)
-	opts.Event = args[1]
-	hookRunMain(opts)
+	runHook(f, args[1])
 	return true
 }
 
-// hookRunMain runs the event's handler through [hook.Run], which decodes,
-// logs, keeps the deadline and prints.
-func hookRunMain(opts *HookOptions) {
-	hook.Run(opts.Process, opts.Event, opts.Handlers())
+// runHook runs the event's handler through [hook.Run], which decodes,
+// logs, keeps the deadline and prints. The command has no flags: it takes
+// the process as the factory holds it.
+func runHook(f *factory.Factory, event string) {
+	p := hook.Process{In: f.In, Out: f.Out, Getenv: f.Getenv, Now: f.Now, Paths: f.Paths, Config: f.Config, TakeHandOver: true}
+	hook.Run(p, event, f.HookHandlers())
 }

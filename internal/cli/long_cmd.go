@@ -15,8 +15,7 @@ import (
 // LongOptions are the inputs of `memhook long on|off|status`: what it uses of the
 // factory, named, and its arguments and flags.
 type LongOptions struct {
-	Out       io.Writer
-	Err       io.Writer
+	Out, Err  io.Writer
 	Now       func() time.Time
 	LongStore func(dir string) (*longterm.Store, string, error)
 	History   func(s *longterm.Store, root string) (*longterm.History, error)

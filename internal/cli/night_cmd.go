@@ -13,8 +13,7 @@ import (
 // NightOptions are the inputs of `memhook night`: what it uses of the
 // factory, named, and its arguments and flags.
 type NightOptions struct {
-	Out          io.Writer
-	Err          io.Writer
+	Out, Err     io.Writer
 	Now          func() time.Time
 	Terminal     bool
 	UseHome      func(home, what string) error

@@ -13,8 +13,7 @@ import (
 // OrgQueryOptions are the inputs of `memhook org query`: what it uses of the
 // factory, named, and its arguments and flags.
 type OrgQueryOptions struct {
-	Out             io.Writer
-	Err             io.Writer
+	Out, Err        io.Writer
 	OpenOrCreateOrg func() (*orgvault.Vault, error)
 	OrgQuery        func(v *orgvault.Vault, question string, limit int, links bool) (*orgvault.Answer, error)
 	Question        string

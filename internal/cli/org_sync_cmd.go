@@ -15,8 +15,7 @@ import (
 // OrgSyncOptions are the inputs of `memhook org sync`: what it uses of the
 // factory, named, and its arguments and flags.
 type OrgSyncOptions struct {
-	Out          io.Writer
-	Err          io.Writer
+	Out, Err     io.Writer
 	Terminal     bool
 	UseHome      func(home, what string) error
 	OrgSync      func(ctx context.Context) (*gitrepo.SyncResult, error)

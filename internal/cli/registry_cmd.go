@@ -15,8 +15,7 @@ import (
 // RegistryOptions are the inputs of `memhook registry ...`: what it uses of the
 // factory, named, and its arguments and flags.
 type RegistryOptions struct {
-	Out         io.Writer
-	Err         io.Writer
+	Out, Err    io.Writer
 	Now         func() time.Time
 	ProjectRoot func(dir string) (string, error)
 	Paths       config.Paths

@@ -20,8 +20,7 @@ import (
 // LongSyncOptions are the inputs of `memhook long sync`: what it uses of the
 // factory, named, and its arguments and flags.
 type LongSyncOptions struct {
-	Out          io.Writer
-	Err          io.Writer
+	Out, Err     io.Writer
 	Terminal     bool
 	UseHome      func(home, what string) error
 	ProjectRoots func(cmdName string, all bool, dir string) ([]string, error)

@@ -16,8 +16,7 @@ import (
 // IndexOptions are the inputs of `memhook index`: what it uses of the
 // factory, named, and its arguments and flags.
 type IndexOptions struct {
-	Out         io.Writer
-	Err         io.Writer
+	Out, Err    io.Writer
 	Now         func() time.Time
 	Terminal    bool
 	ProjectRoot func(dir string) (string, error)
