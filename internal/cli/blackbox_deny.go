@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// DenyOptions are the inputs of `memhook deny`: what it uses of the
-// factory, named, and its arguments and flags.
+// DenyOptions are the inputs of `memhook deny`.
 type DenyOptions struct {
 	Out            io.Writer
 	Now            func() time.Time

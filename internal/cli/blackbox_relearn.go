@@ -13,8 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RelearnOptions are the inputs of `memhook relearn`: what it uses of the
-// factory, named, and its arguments and flags.
+// RelearnOptions are the inputs of `memhook relearn`.
 type RelearnOptions struct {
 	Out            io.Writer
 	Config         func(root string) *config.Effective

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// TablesOptions are the inputs of `memhook tables` and `tables repair`: what it uses of the
-// factory, named, and its arguments and flags.
+// TablesOptions are the inputs of `memhook tables` and `tables repair`.
 type TablesOptions struct {
 	Out, Err io.Writer
 	Now      func() time.Time

@@ -21,8 +21,7 @@ var ShortCommands = []string{
 	"org_dashboard", "ingest", "compile", "recall", "flush",
 }
 
-// CommandsOptions are the inputs of `memhook commands install|remove|status`: what it uses of the
-// factory, named, and its arguments and flags.
+// CommandsOptions are the inputs of `memhook commands install|remove|status`.
 type CommandsOptions struct {
 	Out            io.Writer
 	Getenv         func(string) string

@@ -9,8 +9,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ConfigOptions are the inputs of `memhook config`: what it uses of the
-// factory, named, and its arguments and flags.
+// ConfigOptions are the inputs of `memhook config`.
 type ConfigOptions struct {
 	Out, Err    io.Writer
 	ProjectRoot func(dir string) (string, error)

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// EvolveOptions are the inputs of `memhook evolve` and its sub-commands: what it uses of the
-// factory, named, and its arguments and flags.
+// EvolveOptions are the inputs of `memhook evolve` and its sub-commands.
 type EvolveOptions struct {
 	In          io.Reader
 	Out         io.Writer

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// GraphOptions are the inputs of `memhook graph ask|link`: what it uses of the
-// factory, named, and its arguments and flags.
+// GraphOptions are the inputs of `memhook graph ask|link`.
 type GraphOptions struct {
 	Out         io.Writer
 	ProjectRoot func(dir string) (string, error)

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ImportOptions are the inputs of `memhook import`: what it uses of the
-// factory, named, and its arguments and flags.
+// ImportOptions are the inputs of `memhook import`.
 type ImportOptions struct {
 	Out       io.Writer
 	Import    func(ctx context.Context, req factory.ImportRequest) (*importer.Report, error)

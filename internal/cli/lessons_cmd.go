@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LessonsOptions are the inputs of `memhook lessons`: what it uses of the
-// factory, named, and its arguments and flags.
+// LessonsOptions are the inputs of `memhook lessons`.
 type LessonsOptions struct {
 	Out         io.Writer
 	ProjectRoot func(dir string) (string, error)

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LongOptions are the inputs of `memhook long on|off|status`: what it uses of the
-// factory, named, and its arguments and flags.
+// LongOptions are the inputs of `memhook long on|off|status`.
 type LongOptions struct {
 	Out, Err  io.Writer
 	Now       func() time.Time

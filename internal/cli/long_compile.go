@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// CompileOptions are the inputs of `memhook compile list|done`: what it uses of the
-// factory, named, and its arguments and flags.
+// CompileOptions are the inputs of `memhook compile list|done`.
 type CompileOptions struct {
 	Out        io.Writer
 	Now        func() time.Time

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// CoreOptions are the inputs of `memhook core set|add`: what it uses of the
-// factory, named, and its arguments and flags.
+// CoreOptions are the inputs of `memhook core set|add`.
 type CoreOptions struct {
 	In         io.Reader
 	Out        io.Writer

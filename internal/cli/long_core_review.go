@@ -9,8 +9,7 @@ import (
 	"time"
 )
 
-// CoreReviewOptions are the inputs of `memhook core review`: what it uses of the
-// factory, named, and its arguments and flags.
+// CoreReviewOptions are the inputs of `memhook core review`.
 type CoreReviewOptions struct {
 	In           io.Reader
 	Out          io.Writer

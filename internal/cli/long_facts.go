@@ -13,8 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// FactOptions are the inputs of `memhook fact add`: what it uses of the
-// factory, named, and its arguments and flags.
+// FactOptions are the inputs of `memhook fact add`.
 type FactOptions struct {
 	Out        io.Writer
 	Now        func() time.Time
@@ -76,8 +75,7 @@ func factRun(opts *FactOptions) error {
 	return nil
 }
 
-// TruthOptions are the inputs of `memhook truth hash|set`: what it uses of the
-// factory, named, and its arguments and flags.
+// TruthOptions are the inputs of `memhook truth hash|set`.
 type TruthOptions struct {
 	In             io.Reader
 	Out            io.Writer

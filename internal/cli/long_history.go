@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LongHistoryOptions are the inputs of `memhook long log|diff|revert`: what it uses of the
-// factory, named, and its arguments and flags.
+// LongHistoryOptions are the inputs of `memhook long log|diff|revert`.
 type LongHistoryOptions struct {
 	Out       io.Writer
 	Now       func() time.Time
@@ -85,8 +84,7 @@ func longHistoryRun(opts *LongHistoryOptions) error {
 	return printResult(opts.Out, opts.JSON, v.JSON(), v.WriteText)
 }
 
-// FactMergeOptions are the inputs of `memhook fact merge`: what it uses of the
-// factory, named, and its arguments and flags.
+// FactMergeOptions are the inputs of `memhook fact merge`.
 type FactMergeOptions struct {
 	In           io.Reader
 	Out          io.Writer

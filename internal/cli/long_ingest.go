@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// IngestOptions are the inputs of `memhook ingest`: what it uses of the
-// factory, named, and its arguments and flags.
+// IngestOptions are the inputs of `memhook ingest`.
 type IngestOptions struct {
 	Out        io.Writer
 	Now        func() time.Time

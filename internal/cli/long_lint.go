@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LintOptions are the inputs of `memhook lint`: what it uses of the
-// factory, named, and its arguments and flags.
+// LintOptions are the inputs of `memhook lint`.
 type LintOptions struct {
 	Out       io.Writer
 	Config    func(root string) *config.Effective

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// PlanFactOptions are the inputs of `memhook planfact check|set`: what it uses of the
-// factory, named, and its arguments and flags.
+// PlanFactOptions are the inputs of `memhook planfact check|set`.
 type PlanFactOptions struct {
 	Out        io.Writer
 	Now        func() time.Time

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RollupDaysOptions are the inputs of `memhook rollup-days`: what it uses of the
-// factory, named, and its arguments and flags.
+// RollupDaysOptions are the inputs of `memhook rollup-days`.
 type RollupDaysOptions struct {
 	Out        io.Writer
 	Now        func() time.Time

@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NightOptions are the inputs of `memhook night`: what it uses of the
-// factory, named, and its arguments and flags.
+// NightOptions are the inputs of `memhook night`.
 type NightOptions struct {
 	Out, Err     io.Writer
 	Now          func() time.Time

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// NightForgetOptions are the inputs of `memhook night forget`: what it uses of the
-// factory, named, and its arguments and flags.
+// NightForgetOptions are the inputs of `memhook night forget`.
 type NightForgetOptions struct {
 	Out       io.Writer
 	LongStore func(dir string) (*longterm.Store, string, error)

@@ -29,8 +29,7 @@ by a person. Every change is a git commit; org.remote shares it (org sync).`,
 	return cmd
 }
 
-// OrgInitOptions are the inputs of `memhook org init`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgInitOptions are the inputs of `memhook org init`.
 type OrgInitOptions struct {
 	Out  io.Writer
 	Now  func() time.Time

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgIngestOptions are the inputs of `memhook org ingest`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgIngestOptions are the inputs of `memhook org ingest`.
 type OrgIngestOptions struct {
 	Out             io.Writer
 	Now             func() time.Time

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgLintOptions are the inputs of `memhook org lint`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgLintOptions are the inputs of `memhook org lint`.
 type OrgLintOptions struct {
 	Out             io.Writer
 	Config          func(root string) *config.Effective

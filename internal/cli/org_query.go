@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgQueryOptions are the inputs of `memhook org query`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgQueryOptions are the inputs of `memhook org query`.
 type OrgQueryOptions struct {
 	Out, Err        io.Writer
 	OpenOrCreateOrg func() (*orgvault.Vault, error)

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgRmOptions are the inputs of `memhook org rm`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgRmOptions are the inputs of `memhook org rm`.
 type OrgRmOptions struct {
 	Out     io.Writer
 	Now     func() time.Time

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// OrgSyncOptions are the inputs of `memhook org sync`: what it uses of the
-// factory, named, and its arguments and flags.
+// OrgSyncOptions are the inputs of `memhook org sync`.
 type OrgSyncOptions struct {
 	Out, Err     io.Writer
 	Terminal     bool

@@ -21,8 +21,7 @@ var readOnlyTools = []string{mcpToolPrefix + "__" + mcp.ToolSearch, mcpToolPrefi
 
 const mcpToolPrefix = mcp.ToolPrefix
 
-// PermissionsOptions are the inputs of `memhook permissions install|remove`: what it uses of the
-// factory, named, and its arguments and flags.
+// PermissionsOptions are the inputs of `memhook permissions install|remove`.
 type PermissionsOptions struct {
 	Out                io.Writer
 	Getenv             func(string) string

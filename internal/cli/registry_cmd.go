@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RegistryOptions are the inputs of `memhook registry ...`: what it uses of the
-// factory, named, and its arguments and flags.
+// RegistryOptions are the inputs of `memhook registry ...`.
 type RegistryOptions struct {
 	Out, Err    io.Writer
 	Now         func() time.Time

@@ -17,8 +17,7 @@ import (
 // from a project's .claude/cerebro.toml; a project file that sets one is
 // named and ignored.
 
-// LongSyncOptions are the inputs of `memhook long sync`: what it uses of the
-// factory, named, and its arguments and flags.
+// LongSyncOptions are the inputs of `memhook long sync`.
 type LongSyncOptions struct {
 	Out, Err     io.Writer
 	Terminal     bool

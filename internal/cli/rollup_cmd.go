@@ -14,8 +14,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// RollupOptions are the inputs of `memhook rollup`: what it uses of the
-// factory, named, and its arguments and flags.
+// RollupOptions are the inputs of `memhook rollup`.
 type RollupOptions struct {
 	Out     io.Writer
 	Now     func() time.Time

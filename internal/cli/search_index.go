@@ -13,8 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// IndexOptions are the inputs of `memhook index`: what it uses of the
-// factory, named, and its arguments and flags.
+// IndexOptions are the inputs of `memhook index`.
 type IndexOptions struct {
 	Out, Err    io.Writer
 	Now         func() time.Time

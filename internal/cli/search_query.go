@@ -13,8 +13,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// SearchOptions are the inputs of `memhook search`: what it uses of the
-// factory, named, and its arguments and flags.
+// SearchOptions are the inputs of `memhook search`.
 type SearchOptions struct {
 	Out, Err   io.Writer
 	Now        func() time.Time

@@ -12,8 +12,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// SkillOptions are the inputs of `memhook skill log|diff|revert`: what it uses of the
-// factory, named, and its arguments and flags.
+// SkillOptions are the inputs of `memhook skill log|diff|revert`.
 type SkillOptions struct {
 	In        io.Reader
 	Out       io.Writer

@@ -11,8 +11,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// VerdictOptions are the inputs of `memhook verdict`: what it uses of the
-// factory, named, and its arguments and flags.
+// VerdictOptions are the inputs of `memhook verdict`.
 type VerdictOptions struct {
 	Out                                 io.Writer
 	Now                                 func() time.Time
@@ -71,8 +70,7 @@ func verdictRun(opts *VerdictOptions) error {
 	return nil
 }
 
-// RunsOptions are the inputs of `memhook runs`: what it uses of the
-// factory, named, and its arguments and flags.
+// RunsOptions are the inputs of `memhook runs`.
 type RunsOptions struct {
 	Out         io.Writer
 	ProjectRoot func(dir string) (string, error)

@@ -14,7 +14,7 @@ import (
 // sees what changed in memory, whoever changed it.
 func (f *Factory) GraphLink(root, from, to, rel, source string) (kgraph.Relation, error) {
 	layout := project.Layout{Root: root}
-	r, err := kgraph.Link(layout.LongDir(), from, to, rel, source, f.Now(), f.NoteBytes(root))
+	r, err := kgraph.Link(layout.LongDir(), from, to, rel, source, f.Now(), f.Config(root).Limits.NoteBytes)
 	if err != nil {
 		return r, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/org/rollup"
 	"github.com/cerebro-mem/cerebro/internal/shortterm"
+	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 )
 
 // LongStore opens the long-term memory of the project around dir, with
@@ -19,10 +20,18 @@ func (f *Factory) LongStore(dir string) (*longterm.Store, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	return f.longStore(root), root, nil
+}
+
+// longStore is the long-term memory of the project at root with that
+// project's limits; git's user settings count in every history cerebro
+// commits (the global excludes).
+func (f *Factory) longStore(root string) *longterm.Store {
+	l := f.Config(root).Limits
 	s := longterm.New(root)
-	s.GitUser = f.GitUser()
-	s.NoteBytes, s.IngestBytes = f.NoteBytes(root), f.Limits(root).IngestBytes
-	return s, root, nil
+	s.GitUser = gitrepo.UserDirsOf(f.Getenv)
+	s.NoteBytes, s.IngestBytes = l.NoteBytes, l.IngestBytes
+	return s
 }
 
 // LongChange opens the long-term memory of the project around dir and
@@ -95,8 +104,5 @@ func (f *Factory) NightBatch(roots []string, now time.Time, dryRun bool) night.B
 // night is one project's night by its own settings.
 func (f *Factory) night(root string) (night.Options, error) {
 	eff := f.Config(root)
-	store := longterm.New(root)
-	store.GitUser = f.GitUser()
-	store.NoteBytes, store.IngestBytes = eff.Limits.NoteBytes, eff.Limits.IngestBytes
-	return night.OptionsFor(eff, store, f.Environ(), shortterm.PromptGuard(eff), f.Err)
+	return night.OptionsFor(eff, f.longStore(root), f.Environ(), shortterm.PromptGuard(eff), f.Err)
 }

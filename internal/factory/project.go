@@ -7,12 +7,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cerebro-mem/cerebro/internal/config"
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/org/orgvault"
 	"github.com/cerebro-mem/cerebro/internal/project"
 	"github.com/cerebro-mem/cerebro/internal/registry"
-	"github.com/cerebro-mem/cerebro/internal/store/gitrepo"
 	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
@@ -98,28 +96,13 @@ func (f *Factory) UserRemote(key string) string {
 	return strings.TrimSpace(val)
 }
 
-// GitUser is where git keeps the user's settings (the global excludes
-// count in every history cerebro commits).
-func (f *Factory) GitUser() gitrepo.UserDirs { return gitrepo.UserDirsOf(f.Getenv) }
-
-// Limits are the limits.* settings of the project at root ("" for the
-// desk's own settings), for the reads of that project's files: each
-// project of a night --all or flush --pending keeps its own, as no limit
-// lives in a package variable. Settings that cannot be loaded give the
-// defaults; the command that needs them reports the error where it loads
-// them.
-func (f *Factory) Limits(root string) config.Limits {
-	eff := f.Config(root)
-	return eff.Limits
-}
-
-// NoteBytes is the limits.note_bytes of the project at root.
-func (f *Factory) NoteBytes(root string) int64 { return f.Limits(root).NoteBytes }
-
-// WithLimits gives an opened org vault the desk's limits.
+// WithLimits gives an opened org vault the desk's limits. A project's
+// reads take the limits.* of that project's settings (Config(root).Limits,
+// "" for the desk's): each project of a night --all or flush --pending
+// keeps its own, as no limit lives in a package variable.
 func (f *Factory) WithLimits(v *orgvault.Vault, err error) (*orgvault.Vault, error) {
 	if v != nil {
-		l := f.Limits("")
+		l := f.Config("").Limits
 		v.NoteBytes = l.NoteBytes
 		v.Repo().BoundFiles(l.IngestBytes)
 	}

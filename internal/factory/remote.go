@@ -37,7 +37,7 @@ func (f *Factory) OrgSync(ctx context.Context) (*gitrepo.SyncResult, error) {
 	if err := safefs.MkdirAll(home); err != nil {
 		return nil, fmt.Errorf("org sync: create %s: %w", home, err)
 	}
-	res, err := orgvault.Sync(ctx, home, remote, "memhook org sync", f.Limits("").IngestBytes, f.Now())
+	res, err := orgvault.Sync(ctx, home, remote, "memhook org sync", f.Config("").Limits.IngestBytes, f.Now())
 	if err != nil {
 		return nil, hint.Wrap(err, "check the URL and your ssh agent (ssh-add -l); cerebro stores no credential")
 	}

@@ -187,7 +187,7 @@ func (f *Factory) Forget(root, target, base string) (*longterm.ForgetReport, err
 	now := f.Now()
 	return long.ForgetIn(longterm.ForgetRequest{
 		Roots:  []forget.Root{shortterm.ForgetRoot(root), long.ForgetRoot()},
-		Target: target, Base: base, Now: now, NoteBytes: f.NoteBytes(root), Git: f.Config(root).Long.Git,
+		Target: target, Base: base, Now: now, NoteBytes: f.Config(root).Limits.NoteBytes, Git: f.Config(root).Long.Git,
 		Reindex: func(rootDir, rel string) error { return f.forgetInIndex(root, rootDir, rel, now) },
 		Warn:    f.Warn,
 	})
