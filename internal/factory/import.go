@@ -24,18 +24,6 @@ type ImportRequest struct {
 	Claude  bool // the claude distiller where settings choose it
 }
 
-// TranscriptsDir is where Claude Code keeps its sessions' transcripts:
-// $CLAUDE_CONFIG_DIR/projects, default ~/.claude/projects.
-func (f *Factory) TranscriptsDir() string {
-	return filepath.Join(config.ClaudeDir(f.Getenv), "projects")
-}
-
-// ImportLog is the import's own log beside the hooks': its flushes of
-// sessions months old are not hook timings.
-func (f *Factory) ImportLog() *runlog.Log {
-	return &runlog.Log{Path: filepath.Join(f.Paths.Logs(), "import.log"), MaxBytes: 1 << 20}
-}
-
 // Import runs `memhook import` (importer.Run) with this process's
 // short-term memory: each imported project is registered on the desk (the
 // command is the person's act of adding it) and its search index brought
@@ -43,14 +31,18 @@ func (f *Factory) ImportLog() *runlog.Log {
 func (f *Factory) Import(ctx context.Context, req ImportRequest) (*importer.Report, error) {
 	from := req.From
 	if from == "" {
-		from = f.TranscriptsDir()
+		// where Claude Code keeps its sessions' transcripts
+		from = filepath.Join(config.ClaudeDir(f.Getenv), "projects")
 	}
 	temp := f.Getenv("TMPDIR")
 	if temp == "" {
 		temp = "/tmp"
 	}
+	// its own log beside the hooks': its flushes of sessions months old
+	// are not hook timings
+	importLog := &runlog.Log{Path: filepath.Join(f.Paths.Logs(), "import.log"), MaxBytes: 1 << 20}
 	o := importer.Options{
-		From: from, Memory: f.ShortTerm(f.ImportLog()), Project: req.Project, Since: req.Since,
+		From: from, Memory: f.ShortTerm(importLog), Project: req.Project, Since: req.Since,
 		DryRun: req.DryRun, Archive: req.Archive, Claude: req.Claude,
 		Home: f.Getenv("HOME"), Temp: temp, Desk: f.Paths.Home, Root: f.ProjectRoot, Now: f.Now,
 		Record: importer.RecordPath(f.Paths.State),

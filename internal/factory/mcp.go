@@ -32,19 +32,14 @@ func (f *Factory) MCPOptions(dir string, d mcp.Deadlines) (mcp.Options, string, 
 		// extreme's research budget, and time to relearn what it found
 		d.Extreme = time.Duration(quiet.Config(root).Recall.ExtremeSeconds)*time.Second + time.Minute
 	}
-	return mcp.Options{Backend: quiet.MCPBackend(root), Deadlines: d, Log: logf}, root, nil
+	return mcp.Options{Backend: &mcpBackend{f: &quiet, root: root}, Deadlines: d, Log: logf}, root, nil
 }
 
-// MCPBackend is the memory of the project at root behind the MCP
-// server's tools, opened as the commands open it. Whatever the
-// composition prints goes to f's writers; the server sets them to its log.
-func (f *Factory) MCPBackend(root string) mcp.Backend {
-	return &mcpBackend{f: f, root: root}
-}
-
-// mcpBackend builds the composition afresh for each call so that a
-// settings edit applies to the next call and nothing is kept between
-// calls.
+// mcpBackend is the memory of the project at root behind the MCP
+// server's tools, opened as the commands open it; whatever the
+// composition prints goes to f's writers, the server's log. It builds the
+// composition afresh for each call so that a settings edit applies to the
+// next call and nothing is kept between calls.
 type mcpBackend struct {
 	f    *Factory
 	root string

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/cerebro-mem/cerebro/internal/hint"
@@ -81,19 +80,6 @@ func (f *Factory) UseHome(home, what string) error {
 	}
 	f.Paths.Home = abs
 	return nil
-}
-
-// UserRemote returns the user's value of key (long.remote or org.remote):
-// where memory is sent is the person's choice alone, and one user setting
-// serves every project ({project}). A project file that names a remote is
-// dropped by config.Policy and named by doctor with every other such key.
-func (f *Factory) UserRemote(key string) string {
-	user := f.Config("")
-	val := user.Long.Remote
-	if key == "org.remote" {
-		val = user.Org.Remote
-	}
-	return strings.TrimSpace(val)
 }
 
 // WithLimits gives an opened org vault the desk's limits. A project's

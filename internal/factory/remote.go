@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cerebro-mem/cerebro/internal/hint"
 	"github.com/cerebro-mem/cerebro/internal/longterm"
@@ -16,10 +17,18 @@ import (
 // is not set in the user's settings; the error's hint says where to.
 var ErrNoRemote = errors.New("is not set")
 
-// remote is the user's value of key, or an error naming cmd, wrapping
-// [ErrNoRemote], whose hint shows example.
+// remote is the user's value of key (long.remote or org.remote), or an
+// error naming cmd, wrapping [ErrNoRemote], whose hint shows example.
+// Where memory is sent is the person's choice alone, and one user setting
+// serves every project ({project}): a project file that names a remote is
+// dropped by config.Policy and named by doctor with every other such key.
 func (f *Factory) remote(cmd, key, example string) (string, error) {
-	if r := f.UserRemote(key); r != "" {
+	user := f.Config("")
+	r := user.Long.Remote
+	if key == "org.remote" {
+		r = user.Org.Remote
+	}
+	if r = strings.TrimSpace(r); r != "" {
 		return r, nil
 	}
 	return "", hint.Wrap(fmt.Errorf("%s: %s %w", cmd, key, ErrNoRemote), "set it in "+f.Config("").UserFile+", e.g. "+example)
