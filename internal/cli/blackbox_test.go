@@ -132,12 +132,21 @@ func TestDenyAndRelearnFromCLI(t *testing.T) {
 
 func TestGraphLinkAndAsk(t *testing.T) {
 	env, proj := bbEnv(t)
-	out, errOut, code := run(t, env, "", "graph", "link", "--project", proj, "Denis", "Kremlin regiment", "--rel", "served in", "--json")
-	if code != 0 || !strings.HasPrefix(object(t, out)["id"].(string), "rel-") {
-		t.Fatalf("%d %s %s", code, out, errOut)
+	// through its run function (a line without --rel: below, through Main)
+	graph := func(o GraphOptions) (string, error) {
+		f, out := testFactory(env)
+		o.Out, o.ProjectRoot, o.GraphLink, o.Project = f.Out, f.ProjectRoot, f.GraphLink, proj
+		err := graphRun(&o)
+		return out.String(), err
 	}
-	run(t, env, "", "graph", "link", "--project", proj, "Kremlin regiment", "Yeltsin", "--rel", "guarded")
-	out, _, _ = run(t, env, "", "graph", "ask", "--project", proj, "--json", "could Denis know Yeltsin")
+	out, err := graph(GraphOptions{Action: "link", From: "Denis", To: "Kremlin regiment", Rel: "served in", JSON: true})
+	if err != nil || !strings.HasPrefix(object(t, out)["id"].(string), "rel-") {
+		t.Fatalf("%v %s", err, out)
+	}
+	if _, err := graph(GraphOptions{Action: "link", From: "Kremlin regiment", To: "Yeltsin", Rel: "guarded"}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = graph(GraphOptions{Action: "ask", Question: "could Denis know Yeltsin", JSON: true})
 	var c struct {
 		Entities []struct{ Name string }
 		Paths    []struct{ Steps []struct{ Via, Cite string } }
