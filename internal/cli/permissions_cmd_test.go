@@ -86,19 +86,25 @@ func TestPermissionsRemoveLeavesThePersonsOwnRule(t *testing.T) {
 	env := map[string]string{"HOME": t.TempDir(), "CLAUDE_CONFIG_DIR": cfg}
 	settings := filepath.Join(cfg, "settings.json")
 	testfile.Write(t, settings, `{"permissions":{"allow":["`+toolSearch+`"]}}`)
-	out, _, code := run(t, env, "", "permissions", "install")
-	if code != 0 || !strings.Contains(out, "added "+toolGet+" to") || !strings.Contains(out, "memory_search already allowed by "+settings) {
-		t.Fatalf("install: exit %d, %q", code, out)
+	// through its run function (its command lines: options_test.go)
+	perm := func(action string) (string, error) {
+		f, out := testFactory(env)
+		err := permissionsRun(&PermissionsOptions{Out: f.Out, Getenv: f.Getenv, PermissionsRecords: f.PermissionsRecords, Action: action})
+		return out.String(), err
 	}
-	if _, _, code := run(t, env, "", "permissions", "remove"); code != 0 {
-		t.Fatal("remove failed")
+	out, err := perm("install")
+	if err != nil || !strings.Contains(out, "added "+toolGet+" to") || !strings.Contains(out, "memory_search already allowed by "+settings) {
+		t.Fatalf("install: %v, %q", err, out)
+	}
+	if _, err := perm("remove"); err != nil {
+		t.Fatalf("remove failed: %v", err)
 	}
 	if got := allowList(t, settings); !reflect.DeepEqual(got, []string{toolSearch}) {
 		t.Fatalf("after remove allow = %v, want the person's own rule only", got)
 	}
 
 	testfile.Write(t, settings, `{"permissions":{"deny":["`+mcpToolPrefix+`"]}}`)
-	out, _, _ = run(t, env, "", "permissions", "install")
+	out, _ = perm("install")
 	if !strings.Contains(out, "memory_search, memory_get left to your deny or ask rule in "+settings) || len(allowList(t, settings)) != 0 {
 		t.Fatalf("install over a deny rule: %q, allow %v", out, allowList(t, settings))
 	}
