@@ -199,9 +199,9 @@ func TestSearchCitationsSetting(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			proj, env := memProject(t)
 			env["CEREBRO_SEARCH_CITATIONS"] = tc.mode
-			out, errOut, code := run(t, env, "", "search", "--project", proj, "--json", "deploy")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
+			out, err := searchWith(env, SearchOptions{Project: proj, JSON: true, Query: "deploy"})
+			if err != nil {
+				t.Fatal(err)
 			}
 			var resp struct {
 				Results []map[string]any
@@ -221,7 +221,7 @@ func TestSearchCitationsSetting(t *testing.T) {
 			if strings.HasSuffix(snip, "\nSource: "+want) != tc.footer {
 				t.Errorf("snippet %q, footer wanted: %v", snip, tc.footer)
 			}
-			text, _, _ := run(t, env, "", "search", "--project", proj, "deploy")
+			text, _ := searchWith(env, SearchOptions{Project: proj, Query: "deploy"})
 			if strings.Contains(text, "#L1-L2") != tc.textCitesAt || !strings.Contains(text, ".claude/memory_long/CORE.md") {
 				t.Errorf("text output:\n%s", text)
 			}
