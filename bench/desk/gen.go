@@ -76,12 +76,12 @@ func sessionProjects(factsPath, transcripts, dir string, year time.Time) ([]stri
 			roots = append(roots, root)
 		}
 		path := filepath.Join(transcripts, tr.File)
-		items, _, err := transcript.Read(path, 0, 0)
+		items, _, err := (transcript.Reader{}).Read(path, 0, 0)
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		if len(items) == 0 {
-			if l, _, err := transcript.ReadSidechainLog(path, 0, 0); err == nil {
+			if l, _, err := (transcript.Reader{}).ReadSidechainLog(path, 0, 0); err == nil {
 				items = l.Items
 			}
 		}

@@ -26,7 +26,7 @@ func flushSegment(n int) Segment {
 // session, a typical automatic flush (20 replies, ~12,000 characters) and
 // a long segment (a recovery after many unflushed replies).
 func BenchmarkExtractive(b *testing.B) {
-	fixture, _, err := transcript.Read(filepath.Join("testdata", "coding.jsonl"), 0, 0)
+	fixture, _, err := (transcript.Reader{}).Read(filepath.Join("testdata", "coding.jsonl"), 0, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -20,7 +20,7 @@ var (
 // segmentOf reads the transcript back as a flush does.
 func segmentOf(s *transcripttest.Session) Segment {
 	s.TB().Helper()
-	l, _, err := transcript.ReadLog(s.File(), 0, 0)
+	l, _, err := (transcript.Reader{}).ReadLog(s.File(), 0, 0)
 	if err != nil {
 		s.TB().Fatal(err)
 	}

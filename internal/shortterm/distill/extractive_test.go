@@ -21,7 +21,7 @@ func TestExtractiveGolden(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 		t.Run(name, func(t *testing.T) {
-			l, _, err := transcript.ReadLog(path, 0, 0)
+			l, _, err := (transcript.Reader{}).ReadLog(path, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +310,7 @@ func TestExtractiveDeterministic(t *testing.T) {
 		paths = append(paths, shared...)
 	}
 	for _, path := range paths {
-		l, _, err := transcript.ReadLog(path, 0, 0)
+		l, _, err := (transcript.Reader{}).ReadLog(path, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

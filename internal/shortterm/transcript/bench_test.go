@@ -39,7 +39,7 @@ func BenchmarkReadIncremental(b *testing.B) {
 			synthTranscript(b, path, tc.size)
 			size := fileSize(b, path)
 			// Start at a line boundary about 10 KB before the end.
-			_, from, err := Read(path, max(0, size-tail), 1)
+			_, from, err := (Reader{}).Read(path, max(0, size-tail), 1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -49,7 +49,7 @@ func BenchmarkReadIncremental(b *testing.B) {
 			b.SetBytes(size - from)
 			b.ResetTimer()
 			for b.Loop() {
-				items, next, err := Read(path, from, 0)
+				items, next, err := (Reader{}).Read(path, from, 0)
 				if err != nil || next != size || len(items) == 0 {
 					b.Fatalf("items %d next %d err %v", len(items), next, err)
 				}

@@ -61,7 +61,7 @@ func (r Reader) Count(path string, from, maxBytes int64) (Tally, int64, error) {
 			if assistantLine(chunk) {
 				line, n, skipped, err := readRest(br, chunk, lineBytes)
 				if skipped > 0 {
-					// Over the line bound: dropped unread, like [Read]
+					// Over the line bound: dropped unread, like [Reader.Read]
 					// drops it, so the scan goes on past it.
 					consumed += skipped
 					continue

@@ -34,7 +34,7 @@ func TestIsCommit(t *testing.T) {
 // subagent's call is read only by the sidechain parser.
 func TestUserWordsInToolResults(t *testing.T) {
 	t.Parallel()
-	items, _, err := Read(filepath.Join("testdata", "userwords.jsonl"), 0, 0)
+	items, _, err := (Reader{}).Read(filepath.Join("testdata", "userwords.jsonl"), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

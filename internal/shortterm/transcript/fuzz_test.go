@@ -64,7 +64,7 @@ func FuzzRead(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		whole, end, err := ReadLog(path, 0, 0)
+		whole, end, err := (Reader{}).ReadLog(path, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func FuzzRead(f *testing.F) {
 		var got Log
 		var from int64
 		for from < end {
-			l, next, err := ReadLog(path, from, int64(window)+1)
+			l, next, err := (Reader{}).ReadLog(path, from, int64(window)+1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,7 @@ package transcript
 // written inline (Claude Code 1.0's subagents), the session's title and
 // where it ran.
 type Log struct {
-	// Items are the main dialogue, as [Read] returns it.
+	// Items are the main dialogue, as [Reader.Read] returns it.
 	Items []Item
 	// Side are the sidechain items of a main file: a subagent's tool
 	// calls (paired with their results) and its text.
@@ -53,24 +53,15 @@ func (l *Log) settleTitle() {
 	}
 }
 
-// ReadLog is [Read] with everything else the distillate needs; see
+// ReadLog is [Reader.Read] with everything else the distillate needs; see
 // [Log]. Combine successive reads with [Log.Append].
-func ReadLog(path string, from, maxBytes int64) (Log, int64, error) {
-	return Reader{}.ReadLog(path, from, maxBytes)
-}
-
-// ReadLog is [ReadLog] bounded by r's LineBytes.
 func (r Reader) ReadLog(path string, from, maxBytes int64) (Log, int64, error) {
 	return r.readLog(path, from, maxBytes, false)
 }
 
-// ReadSidechainLog reads a subagent's transcript as [ReadLog] reads the
-// main one: its lines are all sidechain lines, its items the Items.
-func ReadSidechainLog(path string, from, maxBytes int64) (Log, int64, error) {
-	return Reader{}.ReadSidechainLog(path, from, maxBytes)
-}
-
-// ReadSidechainLog is [ReadSidechainLog] bounded by r's LineBytes.
+// ReadSidechainLog reads a subagent's transcript as [Reader.ReadLog]
+// reads the main one: its lines are all sidechain lines, its items the
+// Items.
 func (r Reader) ReadSidechainLog(path string, from, maxBytes int64) (Log, int64, error) {
 	return r.readLog(path, from, maxBytes, true)
 }

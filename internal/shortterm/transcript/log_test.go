@@ -92,7 +92,7 @@ func TestReadLogPairsResults(t *testing.T) {
 		call("m9", "t9", "Bash", map[string]any{"command": "go test ./...", "run_in_background": true}),
 		result("t9", "Command running in background with ID: bd0afab", false, map[string]any{}),
 	)
-	l, _, err := ReadLog(path, 0, 0)
+	l, _, err := (Reader{}).ReadLog(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestReadLogBoundsOutput(t *testing.T) {
 	t.Parallel()
 	out := "[main abc1234] Fix\n" + strings.Repeat("noise line\n", 5000) + "==== 3 failed, 10 passed in 1.2s ===="
 	path := lines(t, call("m1", "t1", "Bash", map[string]any{"command": "pytest"}), result("t1", out, false, map[string]any{}))
-	l, _, err := ReadLog(path, 0, 0)
+	l, _, err := (Reader{}).ReadLog(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestReadLogInlineSidechain(t *testing.T) {
 		call("m1", "t1", "Task", map[string]any{"description": "server", "prompt": "Write the server", "subagent_type": "general-purpose"}),
 		result("t1", "Done: server.js", false, map[string]any{"status": "completed", "agentId": "ab12"}),
 	)
-	l, _, err := ReadLog(path, 0, 0)
+	l, _, err := (Reader{}).ReadLog(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestReadLogTitle(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			l, _, err := ReadLog(lines(t, c.objs...), 0, 0)
+			l, _, err := (Reader{}).ReadLog(lines(t, c.objs...), 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -227,7 +227,7 @@ func TestReadLogQueuedPrompts(t *testing.T) {
 			"attachment": map[string]any{"type": "queued_command", "prompt": "<task-notification>done</task-notification>", "origin": map[string]any{"kind": "task-notification"}}},
 	)
 	want := []string{"Implement it", "check again", "also the docs"}
-	l, _, err := ReadLog(path, 0, 0)
+	l, _, err := (Reader{}).ReadLog(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestReadLogQueuedPrompts(t *testing.T) {
 	// Read line by line: the enqueue and its delivery in two reads.
 	var chunked Log
 	for from := int64(0); ; {
-		part, next, err := ReadLog(path, from, 1)
+		part, next, err := (Reader{}).ReadLog(path, from, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

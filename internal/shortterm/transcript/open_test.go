@@ -27,11 +27,11 @@ func TestHostileTranscriptPaths(t *testing.T) {
 	link := filepath.Join(dir, "zero.jsonl")
 	os.Symlink("/dev/zero", link)
 	for _, p := range []string{fifo, "/dev/zero"} {
-		if _, _, err := Read(p, 0, 1<<20); !errors.Is(err, safefs.ErrNotRegular) {
+		if _, _, err := (Reader{}).Read(p, 0, 1<<20); !errors.Is(err, safefs.ErrNotRegular) {
 			t.Errorf("%s: err = %v, want ErrNotRegular", p, err)
 		}
 	}
-	if _, _, err := Read(link, 0, 1<<20); !errors.Is(err, safefs.ErrSymlink) {
+	if _, _, err := (Reader{}).Read(link, 0, 1<<20); !errors.Is(err, safefs.ErrSymlink) {
 		t.Errorf("link to /dev/zero: err = %v", err)
 	}
 

@@ -1,7 +1,7 @@
 // Package transcript reads Claude Code session transcripts (the JSONL files
 // under ~/.claude/projects/<slug>/) incrementally, never whole.
 //
-// Keep the byte offset [Read] returns and pass it back next time: each call
+// Keep the byte offset [Reader.Read] returns and pass it back next time: each call
 // parses only the complete lines after it and yields the main dialogue as
 // [Item] values (user prompts and assistant replies with their tool calls).
 // Everything else a transcript holds — sidechains and subagents, tool
@@ -10,7 +10,7 @@
 // skipped, except what the user said through a tool result (an answer, a
 // refusal) and Claude Code's compaction summary, kept as items of a Kind.
 //
-// [ReadLog] reads the same lines into a [Log]: each tool call paired with
+// [Reader.ReadLog] reads the same lines into a [Log]: each tool call paired with
 // its result (by tool_use_id), the sidechains a 1.0 transcript holds
 // inline, the session's title, prompts typed while a turn ran (queue
 // lines), the working directory.
@@ -108,12 +108,8 @@ const (
 //
 // Items of an assistant message split across calls share their ID; combine
 // results of successive calls with [Merge], and count replies by distinct
-// ID, not by Item, when counting across calls.
-func Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
-	return Reader{}.Read(path, from, maxBytes)
-}
-
-// Read is [Read] bounded by r's LineBytes.
+// ID, not by Item, when counting across calls. A line is bounded by r's
+// LineBytes.
 func (r Reader) Read(path string, from, maxBytes int64) (items []Item, next int64, err error) {
 	l, next, err := r.readLog(path, from, maxBytes, false)
 	return l.Items, next, err
@@ -231,7 +227,7 @@ func ToolLine(t Tool) string {
 
 // Merge appends more to items, folding an item of more into an earlier one
 // with the same assistant ID (the rest of a message that straddled two
-// [Read] calls). Items are not modified in place.
+// [Reader.Read] calls). Items are not modified in place.
 func Merge(items, more []Item) []Item {
 	out := make([]Item, len(items), len(items)+len(more))
 	copy(out, items)

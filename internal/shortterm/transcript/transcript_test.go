@@ -79,7 +79,7 @@ func TestReadRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			path := filepath.Join("testdata", tt.file)
-			items, next, err := Read(path, 0, 0)
+			items, next, err := (Reader{}).Read(path, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestReadRules(t *testing.T) {
 
 func TestReadTimeIsFirstLine(t *testing.T) {
 	t.Parallel()
-	items, _, err := Read(filepath.Join("testdata", "split.jsonl"), 0, 0)
+	items, _, err := (Reader{}).Read(filepath.Join("testdata", "split.jsonl"), 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestReadChunkedEqualsWhole(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, path := range fixtures(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			whole, end, err := ReadLog(path, 0, 0)
+			whole, end, err := (Reader{}).ReadLog(path, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,12 +145,12 @@ func TestReadChunkedEqualsWhole(t *testing.T) {
 						t.Fatalf("no progress at offset %d", from)
 					}
 					n := 1 + rng.Int63n(maxWindow)
-					l, next, err := ReadLog(path, from, n)
+					l, next, err := (Reader{}).ReadLog(path, from, n)
 					if err != nil {
 						t.Fatal(err)
 					}
 					if next <= from {
-						t.Fatalf("Read(%d, %d) made no progress", from, n)
+						t.Fatalf("(Reader{}).Read(%d, %d) made no progress", from, n)
 					}
 					got = got.Append(l)
 					from = next
@@ -188,14 +188,14 @@ func TestReadSplitMessageAcrossCalls(t *testing.T) {
 	}
 	// The first three lines end with the text part of msg_1; its tool calls follow.
 	cut := int64(nthNewline(data, 3) + 1)
-	first, next, err := Read(path, 0, cut)
+	first, next, err := (Reader{}).Read(path, 0, cut)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if next != cut {
 		t.Fatalf("next = %d, want %d", next, cut)
 	}
-	rest, _, err := Read(path, next, 0)
+	rest, _, err := (Reader{}).Read(path, next, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestReadTruncatedLastLine(t *testing.T) {
 	cutAt := lastStart + (len(full)-lastStart)/2
 	writeFile(t, path, full[:cutAt])
 
-	items, next, err := Read(path, 0, 0)
+	items, next, err := (Reader{}).Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestReadTruncatedLastLine(t *testing.T) {
 
 	// The writer finishes the line: the next call picks it up.
 	writeFile(t, path, full)
-	more, next, err := Read(path, next, 0)
+	more, next, err := (Reader{}).Read(path, next, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestReadUnterminatedCompleteLine(t *testing.T) {
 	line := `{"type":"user","uuid":"u1","message":{"role":"user","content":"no newline at the end"}}`
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	writeFile(t, path, []byte(line))
-	items, next, err := Read(path, 0, 0)
+	items, next, err := (Reader{}).Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestReadHugeLine(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.jsonl")
 	writeFile(t, path, b.Bytes())
 
-	items, next, err := Read(path, 0, 0)
+	items, next, err := (Reader{}).Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestReadHugeLine(t *testing.T) {
 	}
 
 	// A window smaller than the line still consumes it, and only it.
-	items, next, err = Read(path, 0, 64<<10)
+	items, next, err = (Reader{}).Read(path, 0, 64<<10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,14 +297,14 @@ func TestReadStopsBeforeHugeLinePastWindow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.jsonl")
 	writeFile(t, path, []byte(first+huge))
 
-	items, next, err := Read(path, 0, 4096)
+	items, next, err := (Reader{}).Read(path, 0, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if next != int64(len(first)) || len(items) != 1 || items[0].ID != "u1" {
 		t.Fatalf("next %d (want %d), items %+v", next, len(first), shorten(items))
 	}
-	items, next, err = Read(path, next, 4096)
+	items, next, err = (Reader{}).Read(path, next, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,12 +318,12 @@ func TestReadEmptyAndMissing(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.jsonl")
 	writeFile(t, empty, nil)
-	items, next, err := Read(empty, 0, 0)
+	items, next, err := (Reader{}).Read(empty, 0, 0)
 	if err != nil || next != 0 || len(items) != 0 {
 		t.Errorf("empty file: items %v next %d err %v", items, next, err)
 	}
 
-	_, next, err = Read(filepath.Join(dir, "missing.jsonl"), 42, 0)
+	_, next, err = (Reader{}).Read(filepath.Join(dir, "missing.jsonl"), 42, 0)
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing file: err = %v, want fs.ErrNotExist", err)
 	}
@@ -331,7 +331,7 @@ func TestReadEmptyAndMissing(t *testing.T) {
 		t.Errorf("missing file: next = %d, want the offset unchanged", next)
 	}
 
-	if _, _, err := Read(empty, -1, 0); err == nil {
+	if _, _, err := (Reader{}).Read(empty, -1, 0); err == nil {
 		t.Error("negative offset: want an error")
 	}
 }
@@ -340,7 +340,7 @@ func TestReadPastEOF(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join("testdata", "split.jsonl")
 	size := fileSize(t, path)
-	items, next, err := Read(path, size+100, 0)
+	items, next, err := (Reader{}).Read(path, size+100, 0)
 	if err != nil || len(items) != 0 || next != size+100 {
 		t.Errorf("offset past EOF: items %v next %d err %v", items, next, err)
 	}
@@ -351,7 +351,7 @@ func TestReadInvalidUTF8(t *testing.T) {
 	line := []byte(`{"type":"user","uuid":"u1","message":{"role":"user","content":"caf` + "\xe9 au lait \xff" + `"}}` + "\n")
 	path := filepath.Join(t.TempDir(), "bad.jsonl")
 	writeFile(t, path, line)
-	items, _, err := Read(path, 0, 0)
+	items, _, err := (Reader{}).Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,7 +368,7 @@ func TestReadCRLFAndBlankLines(t *testing.T) {
 	data := "\r\n\n" + `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}` + "\r\n\n"
 	path := filepath.Join(t.TempDir(), "crlf.jsonl")
 	writeFile(t, path, []byte(data))
-	items, next, err := Read(path, 0, 0)
+	items, next, err := (Reader{}).Read(path, 0, 0)
 	if err != nil || len(items) != 1 || items[0].Text != "hi" || next != int64(len(data)) {
 		t.Errorf("items %+v next %d err %v", shorten(items), next, err)
 	}
@@ -400,7 +400,7 @@ func TestRealTranscripts(t *testing.T) {
 		t.Fatalf("no transcripts among the shared fixtures: %v", err)
 	}
 	for _, path := range files {
-		items, next, err := Read(path, 0, 0)
+		items, next, err := (Reader{}).Read(path, 0, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -437,7 +437,7 @@ func TestRealTranscripts(t *testing.T) {
 func TestRealE2ESession(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(sharedDir(t), "claude-code-2.1.197__e2e-session.jsonl")
-	items, _, err := Read(path, 0, 0)
+	items, _, err := (Reader{}).Read(path, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
