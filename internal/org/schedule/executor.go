@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cerebro-mem/cerebro/internal/store/atomicfile"
+	"github.com/cerebro-mem/cerebro/internal/store/safefs"
 )
 
 // Executor applies plans and asks schedulers what is installed.
@@ -166,13 +167,23 @@ var (
 	})
 )
 
+// entryLimit bounds the read of an installed entry: ours are a few hundred
+// bytes, and a file much larger is not one we wrote.
+const entryLimit = 64 << 10
+
+// readEntry reads an installed timer or agent file under the same rules
+// its install wrote it with (atomicfile over safefs): a FIFO or device put
+// in its place is refused without blocking `doctor` or `status`, and a
+// huge file is not read whole.
+func readEntry(path string) ([]byte, error) { return safefs.ReadFile(path, entryLimit) }
+
 // Status reports what the backend of t has installed. It only reads.
 func (e *Executor) Status(t Target) Status {
 	st := Status{Backend: t.Backend}
 	switch t.Backend {
 	case Systemd:
 		_, timer := systemdPaths(t)
-		if data, err := os.ReadFile(timer); err == nil {
+		if data, err := readEntry(timer); err == nil {
 			st.Installed, st.Where = true, timer
 			if m := onCalendar().FindStringSubmatch(string(data)); m != nil {
 				st.When = m[1] + ":" + m[2]
@@ -200,7 +211,7 @@ func (e *Executor) Status(t Target) Status {
 		}
 	case Launchd:
 		plist := launchdPath(t)
-		if data, err := os.ReadFile(plist); err == nil {
+		if data, err := readEntry(plist); err == nil {
 			st.Installed, st.Where = true, plist
 			if m := plistTime().FindStringSubmatch(string(data)); m != nil {
 				h, _ := strconv.Atoi(m[1])
@@ -224,14 +235,14 @@ func (e *Executor) Status(t Target) Status {
 // (`memhook schedule status`).
 func EntryTime(t Target) (when, where string, ok bool) {
 	if _, timer := systemdPaths(t); timer != "" {
-		if data, err := os.ReadFile(timer); err == nil {
+		if data, err := readEntry(timer); err == nil {
 			if m := onCalendar().FindStringSubmatch(string(data)); m != nil {
 				return m[1] + ":" + m[2], timer, true
 			}
 		}
 	}
 	if plist := launchdPath(t); plist != "" {
-		if data, err := os.ReadFile(plist); err == nil {
+		if data, err := readEntry(plist); err == nil {
 			if m := plistTime().FindStringSubmatch(string(data)); m != nil {
 				h, _ := strconv.Atoi(m[1])
 				mi, _ := strconv.Atoi(m[2])
