@@ -407,7 +407,7 @@ func (g *grammar) clause(seg string) bool {
 			return true
 		}
 	}
-	for _, p := range predicates {
+	for _, p := range predicates() {
 		if lg != "" && p.lang != lg && p.rule != "relation" {
 			continue
 		}

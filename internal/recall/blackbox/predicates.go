@@ -6,6 +6,7 @@ package blackbox
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/cerebro-mem/cerebro/internal/text/lazyregexp"
@@ -27,35 +28,39 @@ func one(slot string, group int) func([]string) []slotValue {
 	return func(m []string) []slotValue { return []slotValue{{slot, strings.TrimSpace(m[group])}} }
 }
 
-var predicates = []predicate{
-	{rule: "relation", lang: "ru", re: lazyregexp.New(`^(?:[—–]\s*|-\s+|(?i:это)\s+)?()(?i:` + rePoss + `)\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$`),
-		read: func(m []string) []slotValue { return relationValue(m[2], "ru") }},
-	{rule: "lives", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:живёт|живет|живут)\s+((?i:в|во|на)\s+` + rePlace + `)$`), read: one(slotLives, 2)},
-	{rule: "lives", lang: "ru", update: true, re: lazyregexp.New(`^((?i:теперь)\s+)?(?i:переехал|переехала|переехали)\s+((?i:в|во|на)\s+` + rePlace + `)$`), read: one(slotLives, 2)},
-	{rule: "born", lang: "ru", re: lazyregexp.New(`^()(?i:родился|родилась|родились)\s+((?i:в|во)\s+` + rePlace + `|(?i:в\s+)?\d{4}\s+(?i:году|года|г\.?))$`), read: one(slotBorn, 2)},
-	{rule: "works_at", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:работает|работают)\s+((?i:в|во|на)\s+(?:(?:\p{Ll}+\s+)?` + rePlace + `|\p{Ll}+))$`), read: one(slotWorksAt, 2)},
-	{rule: "role", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:работает|работают)\s+(` + reRole + `)$`), read: instrumentalRole},
-	{rule: "role", lang: "ru", update: true, re: lazyregexp.New(`^((?i:теперь)\s+)?(?i:стал|стала|стали)\s+(` + reRole + `)$`), read: instrumentalRole},
-	{rule: "role", lang: "ru", re: lazyregexp.New(`^((?i:теперь))\s*(?:[—–]\s*)?(` + reRole + `)$`), read: nominativeRole("ru")},
+// predicates are built on first use: every memhook process links this
+// package, and only a recall reads clauses.
+var predicates = sync.OnceValue(func() []predicate {
+	return []predicate{
+		{rule: "relation", lang: "ru", re: lazyregexp.New(`^(?:[—–]\s*|-\s+|(?i:это)\s+)?()(?i:` + rePoss + `)\s+(\p{Ll}+(?:\s+\p{Ll}+)?)$`),
+			read: func(m []string) []slotValue { return relationValue(m[2], "ru") }},
+		{rule: "lives", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:живёт|живет|живут)\s+((?i:в|во|на)\s+` + rePlace + `)$`), read: one(slotLives, 2)},
+		{rule: "lives", lang: "ru", update: true, re: lazyregexp.New(`^((?i:теперь)\s+)?(?i:переехал|переехала|переехали)\s+((?i:в|во|на)\s+` + rePlace + `)$`), read: one(slotLives, 2)},
+		{rule: "born", lang: "ru", re: lazyregexp.New(`^()(?i:родился|родилась|родились)\s+((?i:в|во)\s+` + rePlace + `|(?i:в\s+)?\d{4}\s+(?i:году|года|г\.?))$`), read: one(slotBorn, 2)},
+		{rule: "works_at", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:работает|работают)\s+((?i:в|во|на)\s+(?:(?:\p{Ll}+\s+)?` + rePlace + `|\p{Ll}+))$`), read: one(slotWorksAt, 2)},
+		{rule: "role", lang: "ru", re: lazyregexp.New(`^((?i:теперь|сейчас)\s+)?(?i:работает|работают)\s+(` + reRole + `)$`), read: instrumentalRole},
+		{rule: "role", lang: "ru", update: true, re: lazyregexp.New(`^((?i:теперь)\s+)?(?i:стал|стала|стали)\s+(` + reRole + `)$`), read: instrumentalRole},
+		{rule: "role", lang: "ru", re: lazyregexp.New(`^((?i:теперь))\s*(?:[—–]\s*)?(` + reRole + `)$`), read: nominativeRole("ru")},
 
-	{rule: "relation", lang: "en", re: lazyregexp.New(`^(?i:is|'s|,)\s+()(?i:my|our)\s+([a-z]+(?:[ -][a-z]+)?)$`),
-		read: func(m []string) []slotValue { return relationValue(m[2], "en") }},
-	{rule: "lives", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:lives|live|is\s+living|are\s+living)\s+(?i:in)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
-	{rule: "lives", lang: "en", re: lazyregexp.New(`^(?i:is|are)\s+((?i:now)\s+)(?i:living)\s+(?i:in)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
-	{rule: "lives", lang: "en", update: true, re: lazyregexp.New(`^((?i:now)\s+)?(?i:(?:has\s+|have\s+)?moved)\s+(?i:to)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
-	{rule: "born", lang: "en", re: lazyregexp.New(`^()(?i:was|were)\s+(?i:born)\s+(?i:in)\s+(` + rePlace + `|\d{4})$`), read: one(slotBorn, 2)},
-	{rule: "role", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:works|work|is\s+working)\s+(?i:as)\s+(?:(?i:a|an|the|our)\s+)?(` + reRole + `?)(?:\s+(?i:at|for)\s+((?:(?i:the)\s+)?` + rePlace + `))?$`),
-		read: func(m []string) []slotValue {
-			out := nominativeRole("en")(m)
-			if out != nil && m[3] != "" {
-				out = append(out, slotValue{slotWorksAt, strings.TrimSpace(m[3])})
-			}
-			return out
-		}},
-	{rule: "works_at", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:works|work|is\s+working)\s+(?i:at|for)\s+((?:(?i:the)\s+)?` + rePlace + `)$`), read: one(slotWorksAt, 2)},
-	{rule: "role", lang: "en", re: lazyregexp.New(`^(?i:is|are)\s+((?i:now))\s+(?:(?i:a|an|the|our|my)\s+)?(` + reRole + `)$`), read: nominativeRole("en")},
-	{rule: "role", lang: "en", update: true, re: lazyregexp.New(`^()(?i:became|has\s+become|is\s+our\s+new|is\s+the\s+new)\s+(?:(?i:a|an|the|our)\s+)?(` + reRole + `)$`), read: nominativeRole("en")},
-}
+		{rule: "relation", lang: "en", re: lazyregexp.New(`^(?i:is|'s|,)\s+()(?i:my|our)\s+([a-z]+(?:[ -][a-z]+)?)$`),
+			read: func(m []string) []slotValue { return relationValue(m[2], "en") }},
+		{rule: "lives", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:lives|live|is\s+living|are\s+living)\s+(?i:in)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
+		{rule: "lives", lang: "en", re: lazyregexp.New(`^(?i:is|are)\s+((?i:now)\s+)(?i:living)\s+(?i:in)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
+		{rule: "lives", lang: "en", update: true, re: lazyregexp.New(`^((?i:now)\s+)?(?i:(?:has\s+|have\s+)?moved)\s+(?i:to)\s+(` + rePlace + `)$`), read: one(slotLives, 2)},
+		{rule: "born", lang: "en", re: lazyregexp.New(`^()(?i:was|were)\s+(?i:born)\s+(?i:in)\s+(` + rePlace + `|\d{4})$`), read: one(slotBorn, 2)},
+		{rule: "role", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:works|work|is\s+working)\s+(?i:as)\s+(?:(?i:a|an|the|our)\s+)?(` + reRole + `?)(?:\s+(?i:at|for)\s+((?:(?i:the)\s+)?` + rePlace + `))?$`),
+			read: func(m []string) []slotValue {
+				out := nominativeRole("en")(m)
+				if out != nil && m[3] != "" {
+					out = append(out, slotValue{slotWorksAt, strings.TrimSpace(m[3])})
+				}
+				return out
+			}},
+		{rule: "works_at", lang: "en", re: lazyregexp.New(`^((?i:now)\s+)?(?i:works|work|is\s+working)\s+(?i:at|for)\s+((?:(?i:the)\s+)?` + rePlace + `)$`), read: one(slotWorksAt, 2)},
+		{rule: "role", lang: "en", re: lazyregexp.New(`^(?i:is|are)\s+((?i:now))\s+(?:(?i:a|an|the|our|my)\s+)?(` + reRole + `)$`), read: nominativeRole("en")},
+		{rule: "role", lang: "en", update: true, re: lazyregexp.New(`^()(?i:became|has\s+become|is\s+our\s+new|is\s+the\s+new)\s+(?:(?i:a|an|the|our)\s+)?(` + reRole + `)$`), read: nominativeRole("en")},
+	}
+})
 
 // notRelation are head words after a possessive that name a thing the
 // speaker has, not a person's relation to them ("my name is Ann").

@@ -35,8 +35,8 @@ func tableLang(name string) string {
 
 // slotWords are the stems a question names a slot by, in either language
 // ("where does Петя live", "где живёт Петя", "какая роль у Юли").
-var slotWords = stemSet(func() map[string][]string {
-	return map[string][]string{
+var slotWords = sync.OnceValue(func() map[string]string {
+	return stemSet(map[string][]string{
 		slotLives:    {"live", "lives", "living", "reside", "живёт", "живет", "живут", "жить", "проживает", "живёшь"},
 		slotRole:     {"role", "position", "job", "title", "роль", "должность", "позиция"},
 		slotWorksAt:  {"work", "works", "working", "employer", "company", "работает", "работают", "работа", "компания"},
@@ -45,14 +45,14 @@ var slotWords = stemSet(func() map[string][]string {
 		slotEmail:    {"email", "mail", "почта", "почту", "email"},
 		slotRelation: {"relation", "отношение"},
 		slotMember:   {"member", "members", "участник", "участники"},
-	}
+	})
 })
 
 // relationWords pairs the relation words of the two languages by one
 // name, so "my friends" meets the rows of друг and "моя сестра" those of
 // sister. A relation no pair names meets only its own language's stem.
-var relationWords = stemSet(func() map[string][]string {
-	return map[string][]string{
+var relationWords = sync.OnceValue(func() map[string]string {
+	return stemSet(map[string][]string{
 		"friend":    {"friend", "друг", "подруга", "приятель", "приятельница"},
 		"sister":    {"sister", "сестра"},
 		"brother":   {"brother", "брат"},
@@ -68,32 +68,31 @@ var relationWords = stemSet(func() map[string][]string {
 		"child":     {"child", "kid", "ребёнок", "ребенок"},
 		"parent":    {"parent", "родитель"},
 		"cousin":    {"cousin", "кузен", "кузина"},
-	}
+	})
 })
 
 // groupWordsOf pairs the group words of a question with the group they
 // name ("моей команде", "my team").
-var groupWordsOf = stemSet(func() map[string][]string {
-	return map[string][]string{
+var groupWordsOf = sync.OnceValue(func() map[string]string {
+	return stemSet(map[string][]string{
 		"team":       {"team", "команда", "команде", "команды"},
 		"department": {"department", "отдел", "отделе", "отдела"},
 		"family":     {"family", "семья", "семье", "семьи"},
 		"group":      {"group", "группа", "группе", "группы"},
-	}
+	})
 })
 
-// stemSet maps the stem of every word to its name, built on first use:
-// every hook process links this package and few of them read tables.
-func stemSet(words func() map[string][]string) func() map[string]string {
-	return sync.OnceValue(func() map[string]string {
-		out := map[string]string{}
-		for name, ws := range words() {
-			for _, w := range ws {
-				out[textan.Stem(w)] = name
-			}
+// stemSet maps the stem of every word to its name. Each set is built on
+// first use (sync.OnceValue): every memhook process links this package and
+// few of them read tables.
+func stemSet(words map[string][]string) map[string]string {
+	out := map[string]string{}
+	for name, ws := range words {
+		for _, w := range ws {
+			out[textan.Stem(w)] = name
 		}
-		return out
-	})
+	}
+	return out
 }
 
 // relationName is the name a relation word meets its rows by: the pair's

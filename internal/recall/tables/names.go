@@ -3,6 +3,7 @@ package tables
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -43,10 +44,10 @@ var translit = map[rune]string{
 }
 
 // sqlKeywords are refused as whole names (after normalisation) so that a
-// name can never read as SQL, even where it would be quoted.
-var sqlKeywords = map[string]bool{}
-
-func init() {
+// name can never read as SQL, even where it would be quoted. Built on
+// first use: every memhook process links this package, few name a table.
+var sqlKeywords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, k := range strings.Fields(`abort action add after all alter analyze and as asc attach
 	autoincrement before begin between by cascade case cast check collate column commit conflict
 	constraint create cross current_date current_time current_timestamp database default
@@ -57,9 +58,10 @@ func init() {
 	raise recursive references regexp reindex release rename replace restrict right rollback
 	row rowid savepoint select set table temp temporary then to transaction trigger union
 	unique update using vacuum values view virtual when where with without oid _rowid_`) {
-		sqlKeywords[k] = true
+		m[k] = true
 	}
-}
+	return m
+})
 
 // Normalize turns a model-born name into the form that reaches SQL: lower
 // case, spaces and hyphens as underscores, Cyrillic transliterated by the
@@ -104,7 +106,7 @@ func Normalize(name string) (string, error) {
 		return "", &NameError{Name: name, Reason: fmt.Sprintf("is longer than %d characters once normalised", MaxNameLen)}
 	case strings.HasPrefix(out, "sqlite_"):
 		return "", &NameError{Name: name, Reason: "uses the prefix sqlite_, reserved by SQLite"}
-	case sqlKeywords[out]:
+	case sqlKeywords()[out]:
 		return "", &NameError{Name: name, Reason: fmt.Sprintf("normalises to the SQL keyword %q", out)}
 	}
 	return out, nil
