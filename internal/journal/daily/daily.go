@@ -224,24 +224,3 @@ func HasSegment(path, sessionID string, seq int, noteBytes int64) (bool, error) 
 	}
 	return false, nil
 }
-
-// Recent returns today's file (if it exists) and the newest earlier file,
-// newest first. Only names are listed; no file is read.
-func Recent(dir string, today time.Time) ([]string, error) {
-	dates, err := Days(dir)
-	if err != nil {
-		return nil, err
-	}
-	todayDate := today.Format(time.DateOnly)
-	var out []string
-	for i := len(dates) - 1; i >= 0; i-- {
-		if dates[i] > todayDate {
-			continue
-		}
-		out = append(out, File(dir, dates[i]))
-		if dates[i] != todayDate {
-			break
-		}
-	}
-	return out, nil
-}

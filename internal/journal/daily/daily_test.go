@@ -67,23 +67,6 @@ func TestConcurrentAppendsKeepEverySection(t *testing.T) {
 	}
 }
 
-func TestRecentPicksTodayAndPreviousDayWithContent(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"2026-11-01.md", "2026-11-27.md", "2026-11-28.md", "2026-12-01.md", "notes.md"} {
-		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
-	}
-	os.MkdirAll(filepath.Join(dir, "_archive"), 0o755)
-	got, err := Recent(dir, day)
-	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "2026-11-28.md" {
-		t.Fatalf("without today: %v %v", got, err)
-	}
-	os.WriteFile(Path(dir, day), []byte("x"), 0o644)
-	got, _ = Recent(dir, day)
-	if len(got) != 2 || filepath.Base(got[0]) != "2026-11-30.md" || filepath.Base(got[1]) != "2026-11-28.md" {
-		t.Fatalf("with today: %v", got)
-	}
-}
-
 func TestSectionsIgnoreHeadingsInCode(t *testing.T) {
 	data := "---\ntype: daily\n---\n\n# d\n\n## a\ntext\n```\n## not a heading\n```\n## b\n"
 	if got := Parse([]byte(data)).Sections; len(got) != 2 || !strings.Contains(got[0].Raw, "not a heading") {

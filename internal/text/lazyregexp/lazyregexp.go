@@ -3,8 +3,8 @@
 // runs need: a pattern compiled at init costs every process (the hooks are
 // one short-lived process per event), a lazy one only the run that matches.
 //
-// Declare it where regexp.MustCompile stood; the methods are those of
-// *regexp.Regexp, so call sites do not change:
+// Declare it where regexp.MustCompile stood; the methods the call sites use
+// are those of *regexp.Regexp, so they do not change (Re gives the rest):
 //
 //	var dayFile = lazyregexp.New(`^\d{4}-\d{2}-\d{2}\.md$`)
 //	... dayFile.MatchString(name) ...
@@ -47,11 +47,7 @@ func (r *Regexp) Re() *regexp.Regexp {
 	return r.rx
 }
 
-func (r *Regexp) String() string { return r.expr }
-
 func (r *Regexp) MatchString(s string) bool { return r.Re().MatchString(s) }
-
-func (r *Regexp) Match(b []byte) bool { return r.Re().Match(b) }
 
 func (r *Regexp) FindString(s string) string { return r.Re().FindString(s) }
 
@@ -59,17 +55,9 @@ func (r *Regexp) FindStringIndex(s string) []int { return r.Re().FindStringIndex
 
 func (r *Regexp) FindStringSubmatch(s string) []string { return r.Re().FindStringSubmatch(s) }
 
-func (r *Regexp) FindAllString(s string, n int) []string { return r.Re().FindAllString(s, n) }
-
 func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
 	return r.Re().FindAllStringSubmatch(s, n)
 }
-
-func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
-	return r.Re().FindAllStringSubmatchIndex(s, n)
-}
-
-func (r *Regexp) FindSubmatch(b []byte) [][]byte { return r.Re().FindSubmatch(b) }
 
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.Re().ReplaceAllString(src, repl)
@@ -80,5 +68,3 @@ func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) stri
 }
 
 func (r *Regexp) Split(s string, n int) []string { return r.Re().Split(s, n) }
-
-func (r *Regexp) NumSubexp() int { return r.Re().NumSubexp() }
