@@ -53,11 +53,6 @@ func (v *Vault) Lint(largeBytes int64) ([]lint.Finding, error) {
 	return lintVault(v.Root, largeBytes, v.NoteBytes)
 }
 
-// Lint checks the vault at root (see [Vault.Lint]).
-func Lint(root string, largeBytes int64) ([]lint.Finding, error) {
-	return lintVault(root, largeBytes, 0)
-}
-
 func lintVault(root string, largeBytes, noteBytes int64) ([]lint.Finding, error) {
 	vault, err := wiki.Load(root, wiki.Options{Skip: []string{TemplatesDir, RawDir}, MaxFileBytes: noteBytes})
 	if err != nil {

@@ -99,7 +99,7 @@ func TestLintFindsEveryPlantedDefect(t *testing.T) {
 	addIdx("sources/Big.md", "source")
 	write(t, r, "mocs/Процессы.md", strings.Replace(read(t, r, "mocs/Процессы.md"), "## Связи", "[[sources/Big]]\n\n## Связи", 1))
 
-	issues, err := Lint(r, 1000)
+	issues, err := (&Vault{Root: r}).Lint(1000)
 	if err != nil {
 		t.Fatal(err)
 	}

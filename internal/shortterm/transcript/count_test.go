@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -58,10 +57,12 @@ func TestUserWordsInToolResults(t *testing.T) {
 			}
 		}
 	}
-	data, _ := os.ReadFile(filepath.Join("testdata", "userwords.jsonl"))
-	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	it, ok := ParseSidechainLine([]byte(lines[len(lines)-1]))
-	if !ok || len(it.Tools) != 1 || it.Tools[0].Target != "/p/sub.go" {
-		t.Errorf("sidechain line: %+v %v", it, ok)
+	// The last line is a subagent's: read as one, its call is there.
+	log, _, err := (Reader{}).ReadSidechainLog(filepath.Join("testdata", "userwords.jsonl"), 0, 0)
+	if err != nil || len(log.Items) == 0 {
+		t.Fatalf("sidechain read: %v", err)
+	}
+	if it := log.Items[len(log.Items)-1]; len(it.Tools) != 1 || it.Tools[0].Target != "/p/sub.go" {
+		t.Errorf("sidechain line: %+v", it)
 	}
 }

@@ -249,28 +249,15 @@ func (a *assembler) joinTexts() {
 // is not main dialogue, and for an assistant line that carries neither text
 // nor tool calls (thinking only). Invalid UTF-8 is replaced, never refused.
 func ParseLine(raw []byte) (Item, bool) {
-	p, ok := parseRaw(raw, false)
-	return p.item, ok && p.hasItem
-}
-
-// ParseSidechainLine parses a line of a subagent's transcript: the same
-// as [ParseLine], sidechain lines included. What a subagent did (its
-// tool calls) belongs to the session that started it.
-func ParseSidechainLine(raw []byte) (Item, bool) {
-	p, ok := parseRaw(raw, true)
-	return p.item, ok && p.hasItem
-}
-
-func parseRaw(raw []byte, sidechain bool) (parsed, bool) {
 	line := trimLine(raw)
 	if len(line) == 0 || line[0] != '{' {
-		return parsed{}, false
+		return Item{}, false
 	}
-	typ := gjson.GetBytes(line, "type").Str
-	if typ != RoleUser && typ != RoleAssistant {
-		return parsed{}, false
+	if typ := gjson.GetBytes(line, "type").Str; typ != RoleUser && typ != RoleAssistant {
+		return Item{}, false
 	}
-	return parse(line, sidechain)
+	p, ok := parse(line, false)
+	return p.item, ok && p.hasItem
 }
 
 // parsed is what one dialogue line holds.
