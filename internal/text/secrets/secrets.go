@@ -67,29 +67,6 @@ type detector struct {
 	find func(text string) []match
 }
 
-// Kinds lists every kind of finding, secrets first.
-func Kinds() []string {
-	out := make([]string, 0, len(detectors))
-	seen := map[string]bool{}
-	for _, d := range detectors {
-		if !seen[d.kind] {
-			seen[d.kind] = true
-			out = append(out, d.kind)
-		}
-	}
-	return out
-}
-
-// KindCategory returns the category of a kind ("" when unknown).
-func KindCategory(kind string) Category {
-	for _, d := range detectors {
-		if d.kind == kind {
-			return d.cat
-		}
-	}
-	return ""
-}
-
 // Scan finds every secret and piece of personal data in text, in order of
 // position. Overlapping hits keep the more specific detector's.
 func Scan(text string) []Finding {
